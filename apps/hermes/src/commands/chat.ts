@@ -1,0 +1,91 @@
+/**
+ * `hermes chat`: interactive terminal chat on platform `cli`. Answers stream as they arrive;
+ * /new starts a fresh session, /exit quits; Ctrl+C interrupts a running turn (and quits at
+ * the prompt). Dangerous commands ask here.
+ */
+import { createInterface, type Interface } from 'node:readline/promises';
+import type { ApprovalChoice, ApprovalRequest } from '@hermes/protocol';
+import type { GlobalOptions } from '../main.js';
+import { createAgentRuntime } from '../runtime.js';
+import { runCliTurn } from '../session-turn.js';
+
+const CHOICES: Record<string, ApprovalChoice> = { o: 'once', s: 'session', a: 'always', d: 'deny', '': 'deny' };
+
+function askApproval(rl: Interface): (request: ApprovalRequest) => Promise<ApprovalChoice> {
+  return async (request) => {
+    process.stdout.write(`\n⚠ ${request.description}\n  $ ${request.command}\n`);
+    const answer = (await rl.question('Run it? [o]nce / [s]ession / [a]lways / [d]eny (default deny): ')).trim().toLowerCase();
+    return CHOICES[answer.charAt(0)] ?? 'deny';
+  };
+}
+
+/** Runs the interactive chat until /exit, Ctrl+C at the prompt, or end of input. */
+export async function runChat(options: GlobalOptions): Promise<void> {
+  const rt = await createAgentRuntime(options, { yolo: options.yolo ?? false });
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
+  const newSession = () => rt.store.sessions.create({ key: 'cli:chat', platform: 'cli', model: rt.model });
+  let session = newSession();
+  let approve = rt.approvalGate(session.id, askApproval(rl));
+  let running: AbortController | null = null;
+  let closed = false;
+  rl.on('SIGINT', () => {
+    if (running) {
+      running.abort();
+      process.stdout.write('\n[interrupted]\n');
+    } else {
+      closed = true;
+      rl.close();
+    }
+  });
+  rl.on('close', () => {
+    closed = true;
+    running?.abort();
+  });
+  process.stdout.write(`Hermes chat · model ${rt.model} · /new to start over, /exit to quit\n`);
+  try {
+    while (!closed) {
+      let line: string;
+      try {
+        line = (await rl.question('you> ')).trim();
+      } catch {
+        break; // input closed
+      }
+      if (line === '') continue;
+      if (line === '/exit' || line === '/quit') break;
+      if (line === '/new' || line === '/reset') {
+        await rt.hooks.invoke('on_session_finalize', { sessionId: session.id, platform: 'cli' });
+        rt.store.sessions.end(session.id, 'reset');
+        session = newSession();
+        approve = rt.approvalGate(session.id, askApproval(rl));
+        await rt.hooks.invoke('on_session_reset', { sessionId: session.id, platform: 'cli' });
+        process.stdout.write('Started a new session.\n');
+        continue;
+      }
+      running = new AbortController();
+      process.stdout.write('hermes> ');
+      let streamed = false;
+      const result = await runCliTurn(rt, {
+        sessionId: session.id,
+        text: line,
+        requestApproval: approve,
+        signal: running.signal,
+        onDelta: (text) => {
+          streamed = true;
+          process.stdout.write(text);
+        },
+      });
+      running = null;
+      if (result.status === 'completed') {
+        if (!streamed && result.finalText) process.stdout.write(result.finalText);
+        process.stdout.write('\n');
+      } else if (result.status !== 'interrupted') {
+        process.stdout.write(`\n[error] ${result.error?.message ?? result.status}\n`);
+      }
+    }
+  } finally {
+    rl.close();
+    await rt.hooks.invoke('on_session_finalize', { sessionId: session.id, platform: 'cli' });
+    rt.store.sessions.end(session.id, 'exit');
+    await rt.close();
+  }
+}

@@ -1,0 +1,96 @@
+/** `hermes doctor`: checks config, state, model reachability and plugins; exit 1 when any check fails. */
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { PLACEHOLDER_API_KEY, ToolRegistry } from '@hermes/agent';
+import { applyDotEnv, configPaths, type HermesConfig, loadConfig, loadDotEnv, resolveHome } from '@hermes/config';
+import { HookBus, loadPlugins } from '@hermes/plugins';
+import { silentLogger } from '@hermes/protocol';
+import { openStore } from '@hermes/store';
+import { CliExit } from '../cli-error.js';
+import type { GlobalOptions } from '../main.js';
+
+export const MODEL_PROBE_TIMEOUT_MS = 5_000;
+
+interface Check {
+  name: string;
+  status: 'ok' | 'warn' | 'fail';
+  detail: string;
+}
+
+async function probeModel(config: HermesConfig): Promise<Check> {
+  if (!config.model.default) {
+    return { name: 'model', status: 'fail', detail: 'no model configured (model.default or HERMES_INFERENCE_MODEL)' };
+  }
+  const url = `${config.model.base_url.replace(/\/+$/, '')}/models`;
+  try {
+    const res = await fetch(url, {
+      headers: { authorization: `Bearer ${config.model.api_key || PLACEHOLDER_API_KEY}` },
+      signal: AbortSignal.timeout(MODEL_PROBE_TIMEOUT_MS),
+    });
+    await res.body?.cancel();
+    if (res.ok) return { name: 'model', status: 'ok', detail: `${config.model.default} at ${config.model.base_url} (reachable)` };
+    if (res.status === 401 || res.status === 403) {
+      return { name: 'model', status: 'fail', detail: `${config.model.base_url} refused the API key (HTTP ${res.status})` };
+    }
+    return { name: 'model', status: 'warn', detail: `${config.model.base_url} reachable, but GET /models answered HTTP ${res.status}` };
+  } catch (err) {
+    const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
+    return { name: 'model', status: 'fail', detail: `cannot reach ${config.model.base_url}: ${cause}` };
+  }
+}
+
+/** Runs every check and prints the report. */
+export async function runDoctor(options: GlobalOptions): Promise<void> {
+  const checks: Check[] = [];
+  const { home } = resolveHome({ env: process.env, ...(options.profile ? { profile: options.profile } : {}) });
+  const paths = configPaths(home);
+  try {
+    mkdirSync(home, { recursive: true });
+    accessSync(home, constants.W_OK);
+    checks.push({ name: 'home', status: 'ok', detail: home });
+  } catch (err) {
+    checks.push({ name: 'home', status: 'fail', detail: `${home} is not writable: ${(err as Error).message}` });
+  }
+  applyDotEnv(loadDotEnv(home, process.env).values, process.env);
+  let config: HermesConfig | null = null;
+  try {
+    const loaded = loadConfig({ home, env: process.env });
+    config = loaded.config;
+    const where = loaded.exists ? paths.config : `${paths.config} (absent: defaults)`;
+    checks.push({ name: 'config', status: loaded.warnings.length > 0 ? 'warn' : 'ok', detail: where });
+    for (const w of loaded.warnings) checks.push({ name: 'config', status: 'warn', detail: w.message });
+  } catch (err) {
+    checks.push({ name: 'config', status: 'fail', detail: (err as Error).message });
+  }
+  try {
+    const store = openStore(paths.stateDb);
+    checks.push({ name: 'state', status: 'ok', detail: `${paths.stateDb} (schema v${store.schemaVersion()})` });
+    store.close();
+  } catch (err) {
+    checks.push({ name: 'state', status: 'fail', detail: (err as Error).message });
+  }
+  if (config) {
+    checks.push(await probeModel(config));
+    const records = await loadPlugins({
+      dirs: [{ dir: paths.pluginsDir, source: 'user' }],
+      enabled: config.plugins.enabled,
+      disabled: config.plugins.disabled,
+      env: process.env,
+      tools: new ToolRegistry(),
+      hooks: new HookBus(),
+      logger: silentLogger,
+    });
+    const enabled = records.filter((r) => r.state === 'enabled').map((r) => r.key);
+    checks.push({ name: 'plugins', status: 'ok', detail: `${enabled.length} enabled${enabled.length ? `: ${enabled.join(', ')}` : ''}` });
+    for (const r of records.filter((x) => x.state === 'failed' || x.state === 'env_missing')) {
+      checks.push({ name: `plugin ${r.key}`, status: r.state === 'failed' ? 'fail' : 'warn', detail: r.error ?? r.state });
+    }
+  }
+  const failed = checks.some((c) => c.status === 'fail');
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ ok: !failed, checks }, null, 2)}\n`);
+  } else {
+    const mark = { ok: '✓', warn: '!', fail: '✗' } as const;
+    for (const c of checks) process.stdout.write(`${mark[c.status]} ${c.name}: ${c.detail}\n`);
+  }
+  if (failed) throw new CliExit(1);
+}

@@ -1,0 +1,104 @@
+/**
+ * The `hermes` command line. Thin: parses arguments and calls the packages. Heavy modules are
+ * imported inside actions so `hermes --help` stays fast.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { CliExit, errorLine, exitCodeFor } from './cli-error.js';
+import { VERSION } from './version.js';
+
+export interface GlobalOptions {
+  profile?: string;
+  json?: boolean;
+  yolo?: boolean;
+  model?: string;
+}
+
+function globals(cmd: Command): GlobalOptions {
+  return cmd.optsWithGlobals<GlobalOptions>();
+}
+
+const program = new Command('hermes')
+  .description('Hermes: an AI agent you chat with from the terminal, Telegram, Discord and Slack')
+  .version(VERSION, '-V, --version')
+  .option('-z, --oneshot <prompt>', 'run the agent once on PROMPT and print only the final answer')
+  .option('--profile <name>', 'use HERMES_HOME/profiles/<name> (or set HERMES_PROFILE)')
+  .option('-m, --model <id>', 'model id for this run (overrides model.default)')
+  .option('--yolo', 'run dangerous terminal commands without asking for approval')
+  .addOption(new Option('--json', 'machine-readable output for listings').hideHelp())
+  .showHelpAfterError('(run hermes --help for usage)')
+  .exitOverride()
+  .configureOutput({ writeErr: (s) => process.stderr.write(s) })
+  .action(async (_opts, cmd: Command) => {
+    const opts = cmd.opts<GlobalOptions & { oneshot?: string }>();
+    if (opts.oneshot === undefined) {
+      cmd.outputHelp();
+      return;
+    }
+    const { runOneShot } = await import('./commands/oneshot.js');
+    await runOneShot(opts.oneshot, globals(cmd));
+  });
+
+program
+  .command('chat')
+  .description('interactive chat in the terminal (/new starts over, /exit quits, Ctrl+C interrupts a turn)')
+  .action(async (_opts, cmd: Command) => {
+    const { runChat } = await import('./commands/chat.js');
+    await runChat(globals(cmd));
+  });
+
+const config = program.command('config').description('show, locate or change config.yaml');
+config
+  .command('show')
+  .description('print the effective configuration (secrets masked)')
+  .option('--json', 'print JSON')
+  .action(async (_opts, cmd: Command) => {
+    const { configShow } = await import('./commands/config.js');
+    await configShow(globals(cmd));
+  });
+config
+  .command('path')
+  .description('print the path of config.yaml')
+  .action(async (_opts, cmd: Command) => {
+    const { configPath } = await import('./commands/config.js');
+    await configPath(globals(cmd));
+  });
+config
+  .command('set')
+  .description('set KEY (dotted, e.g. model.default) to VALUE in config.yaml, keeping comments')
+  .argument('<key>', 'dotted config key')
+  .argument('<value>', 'new value')
+  .action(async (key: string, value: string, _opts, cmd: Command) => {
+    const { configSet } = await import('./commands/config.js');
+    await configSet(key, value, globals(cmd));
+  });
+
+program
+  .command('doctor')
+  .description('check config, state, model reachability and plugins')
+  .option('--json', 'print JSON')
+  .action(async (_opts, cmd: Command) => {
+    const { runDoctor } = await import('./commands/doctor.js');
+    await runDoctor(globals(cmd));
+  });
+
+/** Runs the CLI; resolves with the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) return 0;
+      return 2;
+    }
+    if (err instanceof CliExit) {
+      if (err.message) process.stderr.write(`${errorLine(err)}\n`);
+      return err.exitCode;
+    }
+    process.stderr.write(`${errorLine(err)}\n`);
+    return exitCodeFor(err);
+  }
+}
+
+const code = await main(process.argv);
+process.exit(code);

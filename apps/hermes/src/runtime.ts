@@ -1,0 +1,135 @@
+/**
+ * What every command that runs the agent needs, assembled once: HERMES_HOME, .env, config,
+ * logger, state, the hook bus, the tool registry with built-in and plugin tools, the model client.
+ */
+import { stderr } from 'node:process';
+import {
+  createApprovalGate,
+  createBuiltinTools,
+  type ApprovalPrompt,
+  ModelClient,
+  ToolRegistry,
+} from '@hermes/agent';
+import {
+  applyDotEnv,
+  configPaths,
+  type HermesConfig,
+  loadConfig,
+  loadDotEnv,
+  resolveHome,
+  secretValues,
+} from '@hermes/config';
+import { createLogger, redactText } from '@hermes/logging';
+import { HookBus, loadPlugins, type PluginRecord } from '@hermes/plugins';
+import { ERROR_CODES, HermesError, type Logger } from '@hermes/protocol';
+import { openStore, type Store } from '@hermes/store';
+import type { GlobalOptions } from './main.js';
+
+export interface Settings {
+  home: string;
+  profile: string | null;
+  paths: ReturnType<typeof configPaths>;
+  config: HermesConfig;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Resolves HERMES_HOME, applies .env (process env wins), loads config; prints config warnings. */
+export function loadSettings(options: GlobalOptions): Settings {
+  const { home, profile } = resolveHome({ env: process.env, ...(options.profile ? { profile: options.profile } : {}) });
+  const dotenv = loadDotEnv(home, process.env);
+  applyDotEnv(dotenv.values, process.env);
+  const { config, warnings } = loadConfig({ home, env: process.env });
+  for (const w of warnings) stderr.write(`hermes: warning: ${w.message}\n`);
+  return { home, profile, paths: configPaths(home), config, env: process.env };
+}
+
+export interface AgentRuntime extends Settings {
+  logger: Logger;
+  store: Store;
+  hooks: HookBus;
+  tools: ToolRegistry;
+  plugins: PluginRecord[];
+  client: ModelClient;
+  model: string;
+  secrets: () => string[];
+  approvalGate(sessionKey: string, ask?: ApprovalPrompt): ReturnType<typeof createApprovalGate>;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  yolo?: boolean;
+  /** file name under logs/ */
+  logFile?: string;
+}
+
+/** Builds the agent runtime for a CLI command. The caller must `close()` it. */
+export async function createAgentRuntime(global: GlobalOptions, options: RuntimeOptions = {}): Promise<AgentRuntime> {
+  const settings = loadSettings(global);
+  const { config, paths, env } = settings;
+  const model = global.model ?? config.model.default;
+  if (!model) {
+    throw new HermesError(
+      ERROR_CODES.CONFIG_KEY,
+      `no model configured: set model.default in ${paths.config} or HERMES_INFERENCE_MODEL`,
+    );
+  }
+  const secrets = () => secretValues(config, env);
+  const log = await createLogger({
+    dir: paths.logs,
+    fileName: options.logFile ?? 'cli.log',
+    level: config.logging.level,
+    secrets: secrets(),
+    console: stderr.isTTY ? 'pretty' : false,
+    consoleLevel: 'warn',
+    name: 'hermes',
+  });
+  const logger = log.logger;
+  const store = openStore(paths.stateDb);
+  const hooks = new HookBus({ logger: logger.child({ component: 'hooks' }), timeoutMs: config.plugins.hook_timeout_ms });
+  const tools = new ToolRegistry(logger);
+  for (const tool of createBuiltinTools({
+    timeoutMs: config.terminal.timeout_s * 1000,
+    maxOutputChars: config.terminal.max_output_chars,
+    cwd: config.terminal.cwd ?? process.cwd(),
+    extraDangerousPatterns: [...config.terminal.dangerous_patterns_extra],
+    yolo: options.yolo ?? false,
+    secrets,
+    redact: redactText,
+  })) {
+    tools.register(tool);
+  }
+  const plugins = await loadPlugins({
+    dirs: [{ dir: paths.pluginsDir, source: 'user' }],
+    enabled: config.plugins.enabled,
+    disabled: config.plugins.disabled,
+    env,
+    tools,
+    hooks,
+    logger: logger.child({ component: 'plugins' }),
+  });
+  const client = new ModelClient({
+    baseUrl: config.model.base_url,
+    apiKey: config.model.api_key,
+    timeoutMs: config.model.timeout_s * 1000,
+    maxRetries: config.agent.api_max_retries,
+    hooks,
+    logger: logger.child({ component: 'model' }),
+  });
+  return {
+    ...settings,
+    logger,
+    store,
+    hooks,
+    tools,
+    plugins,
+    client,
+    model,
+    secrets,
+    approvalGate: (sessionKey, ask) =>
+      createApprovalGate({ hooks, surface: 'cli', sessionKey, ...(ask ? { ask } : {}) }),
+    async close() {
+      store.close();
+      await log.close();
+    },
+  };
+}

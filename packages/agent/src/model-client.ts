@@ -1,0 +1,251 @@
+/**
+ * The OpenAI-compatible Chat Completions client: one request per model step, streaming or not,
+ * with our own retry loop (the SDK's is off) so every HTTP attempt fires pre_/post_api_request
+ * and backoff honours `retry-after`. Errors come out as HermesError with stable codes.
+ */
+import { ERROR_CODES, HermesError, type HookInvoker, type Logger, silentLogger, type ToolCall } from '@hermes/protocol';
+import OpenAI from 'openai';
+import type { ChatCompletionChunk, ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import { abortableSleep, isRetryableStatus, retryAfterMs, retryDelayMs } from './retry-policy.js';
+
+/** Sent when no key is configured: local servers ignore it, and the SDK refuses an empty key. */
+export const PLACEHOLDER_API_KEY = 'not-needed';
+
+export interface ModelClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  maxRetries: number;
+  hooks: HookInvoker;
+  logger?: Logger;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<boolean>;
+}
+
+export interface ModelRequest {
+  body: Omit<ChatCompletionCreateParams, 'stream' | 'stream_options'>;
+  sessionId: string;
+  signal?: AbortSignal;
+  /** when given, the request streams and text deltas arrive here */
+  onDelta?: (text: string) => void;
+}
+
+export interface ModelStep {
+  content: string | null;
+  toolCalls: ToolCall[];
+  finishReason: string | null;
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null;
+}
+
+/** Thrown when the AbortSignal fired: the caller reports the turn as interrupted. */
+export class InterruptedError extends HermesError {
+  constructor() {
+    super(ERROR_CODES.INTERRUPTED, 'interrupted');
+    this.name = 'InterruptedError';
+  }
+}
+
+type Attempt = { ok: true; step: ModelStep } | { ok: false; error: HermesError; waitMs: number | null; retry: boolean };
+
+export class ModelClient {
+  readonly #client: OpenAI;
+  readonly #options: ModelClientOptions;
+  readonly #logger: Logger;
+  readonly #url: string;
+
+  constructor(options: ModelClientOptions) {
+    this.#options = options;
+    this.#logger = options.logger ?? silentLogger;
+    this.#client = new OpenAI({
+      apiKey: options.apiKey || PLACEHOLDER_API_KEY,
+      baseURL: options.baseUrl,
+      maxRetries: 0,
+      timeout: options.timeoutMs,
+    });
+    this.#url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  }
+
+  /** One model step, retried on 429/5xx/timeouts up to maxRetries times. */
+  async complete(request: ModelRequest): Promise<ModelStep> {
+    const sleep = this.#options.sleep ?? abortableSleep;
+    const attempts = this.#options.maxRetries + 1;
+    let last: HermesError | null = null;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      if (request.signal?.aborted) throw new InterruptedError();
+      const result = await this.#attempt(request, attempt);
+      if (result.ok) return result.step;
+      last = result.error;
+      if (!result.retry || attempt === attempts) break;
+      const delay = retryDelayMs(attempt, result.waitMs);
+      this.#logger.warn(
+        { attempt, delayMs: delay, code: result.error.code },
+        `model request failed (${result.error.message}); retrying in ${delay} ms`,
+      );
+      if (!(await sleep(delay, request.signal))) throw new InterruptedError();
+    }
+    const error = last ?? new HermesError(ERROR_CODES.MODEL_RESPONSE, 'model request failed');
+    throw attempts > 1 && error.retryable
+      ? new HermesError(error.code, `${error.message} (gave up after ${attempts} attempts)`, { cause: error })
+      : error;
+  }
+
+  async #attempt(request: ModelRequest, attempt: number): Promise<Attempt> {
+    const { hooks } = this.#options;
+    const streaming = request.onDelta !== undefined;
+    const body: ChatCompletionCreateParams = streaming
+      ? { ...request.body, stream: true, stream_options: { include_usage: true } }
+      : { ...request.body, stream: false };
+    await hooks.invoke('pre_api_request', {
+      method: 'POST',
+      url: this.#url,
+      headers: { 'content-type': 'application/json', authorization: 'Bearer [REDACTED]' },
+      body: body as unknown as Record<string, unknown>,
+      sessionId: request.sessionId,
+      attempt,
+    });
+    const started = performance.now();
+    let status = 0;
+    let emitted = false;
+    try {
+      let step: ModelStep;
+      if (body.stream) {
+        const { data, response } = await this.#client.chat.completions
+          .create(body, { signal: request.signal })
+          .withResponse();
+        status = response.status;
+        step = await accumulateStream(data, (text) => {
+          emitted = true;
+          request.onDelta?.(text);
+        });
+      } else {
+        const { data, response } = await this.#client.chat.completions
+          .create(body, { signal: request.signal })
+          .withResponse();
+        status = response.status;
+        const choice = data.choices?.[0];
+        if (!choice) throw new HermesError(ERROR_CODES.MODEL_RESPONSE, 'model returned no choices', { retryable: true });
+        step = {
+          content: choice.message.content ?? null,
+          toolCalls: (choice.message.tool_calls ?? []).flatMap((c) =>
+            c.type === 'function'
+              ? [{ id: c.id, type: 'function' as const, function: { name: c.function.name, arguments: c.function.arguments } }]
+              : [],
+          ),
+          finishReason: choice.finish_reason ?? null,
+          usage: data.usage ?? null,
+        };
+      }
+      await hooks.invoke('post_api_request', {
+        method: 'POST',
+        url: this.#url,
+        statusCode: status,
+        response: { finish_reason: step.finishReason, usage: step.usage, tool_calls: step.toolCalls.length },
+        sessionId: request.sessionId,
+        attempt,
+        durationMs: Math.round(performance.now() - started),
+      });
+      return { ok: true, step };
+    } catch (err) {
+      if (err instanceof OpenAI.APIUserAbortError || request.signal?.aborted) throw new InterruptedError();
+      const failure = this.#classify(err, status);
+      await hooks.invoke('post_api_request', {
+        method: 'POST',
+        url: this.#url,
+        statusCode: failure.status,
+        response: { error: failure.error.message },
+        sessionId: request.sessionId,
+        attempt,
+        durationMs: Math.round(performance.now() - started),
+      });
+      // a stream that already showed text cannot be replayed without duplicating it
+      return { ok: false, error: failure.error, waitMs: failure.waitMs, retry: failure.error.retryable && !emitted };
+    }
+  }
+
+  #classify(err: unknown, status: number): { error: HermesError; status: number; waitMs: number | null } {
+    const where = this.#options.baseUrl;
+    if (err instanceof HermesError) return { error: err, status, waitMs: null };
+    if (err instanceof OpenAI.APIConnectionTimeoutError) {
+      const error = new HermesError(ERROR_CODES.MODEL_UNREACHABLE, `model request to ${where} timed out`, {
+        cause: err,
+        retryable: true,
+      });
+      return { error, status: 0, waitMs: null };
+    }
+    if (err instanceof OpenAI.APIConnectionError) {
+      const reason = causeText(err);
+      const error = new HermesError(ERROR_CODES.MODEL_UNREACHABLE, `cannot reach model endpoint ${where}: ${reason}`, {
+        cause: err,
+        retryable: true,
+      });
+      return { error, status: 0, waitMs: null };
+    }
+    if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
+      const detail = apiErrorDetail(err);
+      const error = new HermesError(ERROR_CODES.MODEL_HTTP, `model endpoint ${where} answered HTTP ${err.status}: ${detail}`, {
+        cause: err,
+        retryable: isRetryableStatus(err.status),
+      });
+      return { error, status: err.status, waitMs: retryAfterMs(err.headers) };
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    const error = new HermesError(ERROR_CODES.MODEL_RESPONSE, `bad response from model endpoint ${where}: ${message}`, {
+      cause: err,
+      retryable: true,
+    });
+    return { error, status, waitMs: null };
+  }
+}
+
+function causeText(err: Error): string {
+  const cause = err.cause;
+  if (cause instanceof Error) {
+    const code = (cause as Error & { code?: unknown }).code;
+    const inner = cause.cause instanceof Error ? (cause.cause as Error & { code?: unknown }).code : undefined;
+    return String(inner ?? code ?? cause.message);
+  }
+  return err.message;
+}
+
+function apiErrorDetail(err: InstanceType<typeof OpenAI.APIError>): string {
+  const body = err.error as { message?: unknown } | undefined;
+  const text = typeof body?.message === 'string' ? body.message : err.message;
+  return text.replace(/\s+/g, ' ').slice(0, 300);
+}
+
+/** Folds a chunk stream into one step, calling onText for each content delta. */
+async function accumulateStream(stream: AsyncIterable<ChatCompletionChunk>, onText: (t: string) => void): Promise<ModelStep> {
+  let content = '';
+  let sawContent = false;
+  let finishReason: string | null = null;
+  let usage: ModelStep['usage'] = null;
+  let sawChoice = false;
+  const calls: { id: string; name: string; args: string }[] = [];
+  for await (const chunk of stream) {
+    if (chunk.usage) usage = chunk.usage;
+    const choice = chunk.choices?.[0];
+    if (!choice) continue;
+    sawChoice = true;
+    const delta = choice.delta;
+    if (typeof delta?.content === 'string' && delta.content.length > 0) {
+      sawContent = true;
+      content += delta.content;
+      onText(delta.content);
+    }
+    for (const piece of delta?.tool_calls ?? []) {
+      const slot = (calls[piece.index] ??= { id: '', name: '', args: '' });
+      if (piece.id) slot.id = piece.id;
+      if (piece.function?.name) slot.name += piece.function.name;
+      if (piece.function?.arguments) slot.args += piece.function.arguments;
+    }
+    if (choice.finish_reason) finishReason = choice.finish_reason;
+  }
+  if (!sawChoice) throw new HermesError(ERROR_CODES.MODEL_RESPONSE, 'model stream had no choices', { retryable: true });
+  return {
+    content: sawContent ? content : null,
+    toolCalls: calls
+      .filter((c) => c !== undefined)
+      .map((c, i) => ({ id: c.id || `call_${i}`, type: 'function' as const, function: { name: c.name, arguments: c.args } })),
+    finishReason,
+    usage,
+  };
+}

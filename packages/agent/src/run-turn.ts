@@ -1,0 +1,191 @@
+/**
+ * One user turn: on_session_start (first turn), pre_llm_call (context appended to this turn's
+ * user message at request time only), the model ⇄ tools loop with parallel tool calls and an
+ * iteration limit, post_llm_call on success, and on_session_end always.
+ */
+import {
+  type ApprovalChoice,
+  type ApprovalRequest,
+  type ChatMessage,
+  ERROR_CODES,
+  HermesError,
+  type HookInvoker,
+  type Logger,
+  type ToolDefinition,
+} from '@hermes/protocol';
+import type { ChatCompletionTool } from 'openai/resources/chat/completions';
+import { InterruptedError, type ModelClient } from './model-client.js';
+import { executeToolCall } from './tool-executor.js';
+
+export const MAX_ITERATIONS_DEFAULT = 30;
+export const TOOL_TIMEOUT_DEFAULT_MS = 300_000;
+
+export interface TurnOptions {
+  client: ModelClient;
+  model: string;
+  systemPrompt: string;
+  /** the session's earlier messages, without the system prompt; not mutated */
+  history: readonly ChatMessage[];
+  userMessage: string;
+  sessionId: string;
+  platform: string;
+  tools: readonly ToolDefinition[];
+  hooks: HookInvoker;
+  logger: Logger;
+  requestApproval: (request: ApprovalRequest) => Promise<ApprovalChoice>;
+  cwd: string;
+  signal?: AbortSignal;
+  maxIterations?: number;
+  toolTimeoutMs?: number;
+  taskId?: string;
+  maxTokens?: number;
+  temperature?: number;
+  /** streamed answer text; when set the model request streams */
+  onDelta?: (text: string) => void;
+  /** after each model step: the iteration number and the tools it called */
+  onStep?: (step: { iteration: number; toolNames: string[] }) => void;
+}
+
+export type TurnStatus = 'completed' | 'interrupted' | 'failed' | 'max_iterations';
+
+export interface TurnResult {
+  status: TurnStatus;
+  /** the final answer, when status is completed */
+  finalText: string | null;
+  /** this turn's messages to persist: the original user message, then assistant and tool messages */
+  messages: ChatMessage[];
+  iterations: number;
+  error: HermesError | null;
+}
+
+function toolSchemas(tools: readonly ToolDefinition[]): ChatCompletionTool[] {
+  return tools.map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.schema.description, parameters: t.schema.parameters },
+  }));
+}
+
+/** Runs one turn to its end; never throws (failures are in the result). */
+export async function runTurn(options: TurnOptions): Promise<TurnResult> {
+  const { hooks, model, platform, sessionId } = options;
+  const maxIterations = options.maxIterations ?? MAX_ITERATIONS_DEFAULT;
+  const signal = options.signal ?? new AbortController().signal;
+  const isFirstTurn = options.history.length === 0;
+  const userMessage: ChatMessage = { role: 'user', content: options.userMessage };
+  const turn: ChatMessage[] = [userMessage];
+  let iterations = 0;
+  let status: TurnStatus = 'failed';
+  let finalText: string | null = null;
+  let error: HermesError | null = null;
+
+  try {
+    if (isFirstTurn) await hooks.invoke('on_session_start', { sessionId, model, platform });
+    const context = await hooks.invoke('pre_llm_call', {
+      sessionId,
+      userMessage: options.userMessage,
+      conversationHistory: structuredClone([...options.history]),
+      isFirstTurn,
+      model,
+      platform,
+    });
+    // the injected context lives only in the request, never in `turn` (what is persisted)
+    const requestUser: ChatMessage = context ? { role: 'user', content: `${options.userMessage}\n\n${context}` } : userMessage;
+    const byName = new Map(options.tools.map((t) => [t.name, t]));
+    const schemas = toolSchemas(options.tools);
+
+    while (true) {
+      if (signal.aborted) throw new InterruptedError();
+      if (iterations >= maxIterations) {
+        status = 'max_iterations';
+        error = new HermesError(
+          ERROR_CODES.MAX_ITERATIONS,
+          `stopped after ${maxIterations} model steps without a final answer (agent.max_iterations)`,
+        );
+        break;
+      }
+      iterations++;
+      const messages: ChatMessage[] = [
+        { role: 'system', content: options.systemPrompt },
+        ...options.history,
+        requestUser,
+        ...turn.slice(1),
+      ];
+      const step = await options.client.complete({
+        body: {
+          model,
+          messages,
+          ...(schemas.length > 0 ? { tools: schemas } : {}),
+          ...(options.maxTokens !== undefined ? { max_tokens: options.maxTokens } : {}),
+          ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+        },
+        sessionId,
+        signal,
+        ...(options.onDelta ? { onDelta: options.onDelta } : {}),
+      });
+      const toolNames = step.toolCalls.map((c) => c.function.name);
+      options.onStep?.({ iteration: iterations, toolNames });
+      if (step.toolCalls.length === 0) {
+        turn.push({ role: 'assistant', content: step.content ?? '' });
+        const text = (step.content ?? '').trim();
+        if (text === '') {
+          throw new HermesError(ERROR_CODES.MODEL_RESPONSE, 'model returned an empty answer');
+        }
+        finalText = step.content ?? '';
+        status = 'completed';
+        break;
+      }
+      turn.push({ role: 'assistant', content: step.content, tool_calls: step.toolCalls });
+      const context = {
+        sessionId,
+        taskId: options.taskId ?? '',
+        platform,
+        cwd: options.cwd,
+        signal,
+        logger: options.logger,
+        hooks,
+        requestApproval: options.requestApproval,
+      };
+      const results = await Promise.all(
+        step.toolCalls.map((call) =>
+          executeToolCall(call, {
+            tools: byName,
+            hooks,
+            context,
+            timeoutMs: options.toolTimeoutMs ?? TOOL_TIMEOUT_DEFAULT_MS,
+          }),
+        ),
+      );
+      turn.push(...results);
+    }
+  } catch (err) {
+    if (err instanceof InterruptedError || signal.aborted) {
+      status = 'interrupted';
+      error = err instanceof HermesError ? err : new InterruptedError();
+    } else {
+      status = 'failed';
+      error =
+        err instanceof HermesError
+          ? err
+          : new HermesError(ERROR_CODES.MODEL_RESPONSE, err instanceof Error ? err.message : String(err), { cause: err });
+    }
+  }
+
+  if (status === 'completed' && finalText !== null) {
+    await hooks.invoke('post_llm_call', {
+      sessionId,
+      userMessage: options.userMessage,
+      assistantResponse: finalText,
+      conversationHistory: structuredClone([...options.history, ...turn]),
+      model,
+      platform,
+    });
+  }
+  await hooks.invoke('on_session_end', {
+    sessionId,
+    completed: status === 'completed',
+    interrupted: status === 'interrupted',
+    model,
+    platform,
+  });
+  return { status, finalText, messages: turn, iterations, error };
+}

@@ -1,0 +1,67 @@
+/** Tools by name, grouped in toolsets, with availability checks (toolset filter, env, checkFn). */
+import type { Logger, ToolDefinition } from '@hermes/protocol';
+import { silentLogger } from '@hermes/protocol';
+
+export interface AvailabilityOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  /** enabled toolsets or tool names; "*" enables all */
+  toolsets: readonly string[];
+}
+
+export class ToolRegistry {
+  readonly #tools = new Map<string, ToolDefinition>();
+  readonly #logger: Logger;
+
+  constructor(logger: Logger = silentLogger) {
+    this.#logger = logger;
+  }
+
+  /** Adds a tool; a second tool with the same name is refused. Returns the unregister function. */
+  register(tool: ToolDefinition): () => void {
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(tool.name)) {
+      throw new TypeError(`Tool name "${tool.name}" must be 1-64 letters, digits, "_" or "-"`);
+    }
+    const existing = this.#tools.get(tool.name);
+    if (existing) {
+      throw new TypeError(`Tool "${tool.name}" is already registered by ${existing.owner ?? 'builtin'}`);
+    }
+    if (typeof tool.handler !== 'function') throw new TypeError(`Tool "${tool.name}" has no handler function`);
+    this.#tools.set(tool.name, tool);
+    return () => {
+      if (this.#tools.get(tool.name) === tool) this.#tools.delete(tool.name);
+    };
+  }
+
+  get(name: string): ToolDefinition | undefined {
+    return this.#tools.get(name);
+  }
+
+  /** Every registered tool, sorted by name. */
+  list(): ToolDefinition[] {
+    return [...this.#tools.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** The tools the model may see now: toolset enabled, required env present, checkFn true. */
+  async available(options: AvailabilityOptions): Promise<ToolDefinition[]> {
+    const all = options.toolsets.includes('*');
+    const out: ToolDefinition[] = [];
+    for (const tool of this.list()) {
+      if (!all && !options.toolsets.includes(tool.toolset) && !options.toolsets.includes(tool.name)) continue;
+      const missing = (tool.requiresEnv ?? []).filter((k) => !options.env[k]);
+      if (missing.length > 0) {
+        this.#logger.debug({ tool: tool.name, missing }, `tool ${tool.name} hidden: missing ${missing.join(', ')}`);
+        continue;
+      }
+      if (tool.checkFn) {
+        try {
+          if (!(await tool.checkFn())) continue;
+        } catch (err) {
+          this.#logger.warn({ tool: tool.name, err }, `tool ${tool.name} checkFn failed; tool hidden`);
+          continue;
+        }
+      }
+      out.push(tool);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,12 @@
+import type { ToolDefinition } from '@hermes/protocol';
+import { createReadFileTool, type FileToolOptions } from './read-file-tool.js';
+import { createTerminalTool, type TerminalToolOptions } from './terminal-tool.js';
+import { createWriteFileTool } from './write-file-tool.js';
+
+export interface BuiltinToolsOptions extends TerminalToolOptions, FileToolOptions {}
+
+/** The built-in tools, terminal, read_file and write_file, sharing one working directory. */
+export function createBuiltinTools(options: BuiltinToolsOptions = {}): ToolDefinition[] {
+  const cwd = options.cwd ?? process.cwd();
+  return [createTerminalTool({ ...options, cwd }), createReadFileTool({ cwd }), createWriteFileTool({ cwd })];
+}

@@ -1,0 +1,27 @@
+// Built-in tools of @hermes/agent; re-exported by the package index.
+
+// Factories
+export { type BuiltinToolsOptions, createBuiltinTools } from './builtin-tools.js';
+export { renderDangerousPatternTable } from './dangerous-pattern-table.js';
+// Dangerous commands
+export { DANGEROUS_PATTERNS, type DangerousPattern } from './dangerous-patterns.js';
+export { type DangerousMatch, matchDangerous } from './match-dangerous.js';
+export {
+  BINARY_SNIFF_BYTES,
+  createReadFileTool,
+  type FileToolOptions,
+  READ_FILE_DEFAULT_LIMIT_LINES,
+  READ_FILE_MAX_CHARS,
+} from './read-file-tool.js';
+export { stripAnsi } from './strip-ansi.js';
+// Output helpers
+export type { Redactor } from './terminal-output.js';
+export {
+  createTerminalTool,
+  TERMINAL_MAX_OUTPUT_CHARS,
+  TERMINAL_MAX_TIMEOUT_MS,
+  TERMINAL_MIN_TIMEOUT_MS,
+  TERMINAL_TIMEOUT_MS,
+  type TerminalToolOptions,
+} from './terminal-tool.js';
+export { createWriteFileTool } from './write-file-tool.js';

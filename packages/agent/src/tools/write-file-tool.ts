@@ -1,0 +1,73 @@
+/** The `write_file` tool: creates or replaces a whole file, atomically. */
+import { realpath, stat } from 'node:fs/promises';
+import type { ToolDefinition } from '@hermes/protocol';
+import { errnoCode, errorMessage } from './errno.js';
+import type { FileToolOptions } from './read-file-tool.js';
+import { resolveToolPath } from './resolve-tool-path.js';
+import { parseArgs, requiredString } from './tool-args.js';
+import { errorResult, jsonResult } from './tool-result.js';
+import { writeFileAtomic } from './write-file-atomic.js';
+
+const SCHEMA = {
+  name: 'write_file',
+  description: [
+    'Create a file or replace its entire content, creating missing parent directories.',
+    'Use it to write new files or save a complete new version of an existing one',
+    '(to change part of a file, read it first and write the whole updated content).',
+    'Relative paths resolve against the working directory; ~ is the home directory.',
+    'The write is atomic: the file is either the old or the new version, never half-written.',
+    'Returns the absolute path and the number of bytes written.',
+  ].join(' '),
+  parameters: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'Path of the file to write.' },
+      content: { type: 'string', description: 'The complete new content of the file (UTF-8 text).' },
+    },
+    required: ['path', 'content'],
+    additionalProperties: false,
+  },
+};
+
+/** The file a write to `filePath` should replace: an existing symlink's target, else the path itself. */
+async function writeTarget(filePath: string): Promise<string> {
+  try {
+    return await realpath(filePath);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return filePath;
+    throw error;
+  }
+}
+
+/** True when `filePath` exists and is a directory. */
+async function isDirectory(filePath: string): Promise<boolean> {
+  try {
+    return (await stat(filePath)).isDirectory();
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return false;
+    throw error;
+  }
+}
+
+/** The write_file tool (toolset `file`). */
+export function createWriteFileTool(options: FileToolOptions = {}): ToolDefinition {
+  const baseCwd = options.cwd ?? process.cwd();
+
+  const handler = async (args: Record<string, unknown>): Promise<string> => {
+    const parsed = parseArgs(() => ({
+      path: requiredString(args, 'path'),
+      content: requiredString(args, 'content', { allowEmpty: true }),
+    }));
+    if (!parsed.ok) return errorResult(parsed.error);
+    const filePath = resolveToolPath(parsed.value.path, baseCwd);
+    try {
+      if (await isDirectory(filePath)) return errorResult(`Path is a directory, not a file: ${filePath}`);
+      await writeFileAtomic(await writeTarget(filePath), parsed.value.content);
+      return jsonResult({ path: filePath, bytes_written: Buffer.byteLength(parsed.value.content, 'utf8') });
+    } catch (error) {
+      return errorResult(`Cannot write ${filePath}: ${errorMessage(error)}`);
+    }
+  };
+
+  return { name: 'write_file', toolset: 'file', schema: SCHEMA, handler, owner: 'builtin', emoji: '✍️' };
+}

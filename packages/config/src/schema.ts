@@ -1,0 +1,121 @@
+/**
+ * The config.yaml schema (zod 4). Keys keep their documented snake_case spelling.
+ * Every key is optional; sections use `prefault({})` so their inner defaults apply.
+ */
+import * as z from 'zod';
+
+/** Objects whose unknown keys are ignored silently (no warning, stripped from the output). */
+export const QUIET_OBJECTS = new WeakSet<z.ZodType>();
+
+function quietObject<T extends z.ZodRawShape>(shape: T): z.ZodObject<T> {
+  const schema = z.object(shape);
+  QUIET_OBJECTS.add(schema);
+  return schema;
+}
+
+function isValidRegex(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    // An invalid pattern is reported as a config issue by the refinement that called us.
+    return false;
+  }
+}
+
+export const LOG_LEVEL_NAMES = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
+
+const regexSource = z.string().refine(isValidRegex, { message: 'valid regular expression' });
+
+const modelSchema = z.object({
+  default: z.string().default(''),
+  base_url: z.string().default('https://api.openai.com/v1'),
+  api_key: z.string().default(''),
+  timeout_s: z.number().gt(0).default(120),
+  max_tokens: z.int().min(1).optional(),
+  temperature: z.number().min(0).optional(),
+});
+
+const agentSchema = z.object({
+  max_iterations: z.int().min(1).default(30),
+  api_max_retries: z.int().min(0).default(3),
+  system_prompt: z.string().optional(),
+  toolsets: z.array(z.string()).default(['*']),
+  tool_timeout_s: z.number().gt(0).default(300),
+});
+
+const terminalSchema = z.object({
+  timeout_s: z.number().gt(0).default(60),
+  max_output_chars: z.int().min(1).default(50_000),
+  cwd: z.string().optional(),
+  dangerous_patterns_extra: z.array(regexSource).default([]),
+});
+
+const loggingSchema = z.object({
+  level: z.enum(LOG_LEVEL_NAMES).default('info'),
+  redact: z.array(z.string()).default([]),
+});
+
+const pluginsSchema = z.object({
+  enabled: z.array(z.string()).default([]),
+  disabled: z.array(z.string()).default([]),
+  hook_timeout_ms: z.int().min(1).default(10_000),
+});
+
+/** One shell hook: unknown keys inside an entry are ignored. */
+const shellHookSchema = quietObject({
+  matcher: z.string().optional(),
+  command: z.string().min(1),
+  timeout: z.number().gt(0).optional(),
+});
+
+const displaySchema = z.object({
+  busy_input_mode: z.enum(['interrupt', 'queue', 'steer']).default('interrupt'),
+  streaming: z.boolean().default(false),
+});
+
+const sessionResetSchema = z.object({
+  mode: z.enum(['none', 'idle', 'daily', 'both']).default('none'),
+  idle_minutes: z.int().min(1).default(1440),
+  at_hour: z.int().min(0).max(23).default(4),
+});
+
+/** Platform settings: `enabled` is typed, every other key passes through to the adapter. */
+const platformSchema = z.looseObject({
+  enabled: z.boolean().optional(),
+});
+
+const gatewaySchema = z.object({
+  host: z.string().min(1).default('127.0.0.1'),
+  port: z.int().min(0).max(65_535).default(8642),
+  drain_timeout_s: z.number().min(0).default(30),
+  platforms: z.record(z.string(), platformSchema).default({}),
+});
+
+const webSchema = z.object({
+  backend: z.string().optional(),
+  search_backend: z.string().optional(),
+  extract_backend: z.string().optional(),
+});
+
+const securitySchema = z.object({
+  allow_private_urls: z.boolean().default(false),
+});
+
+export const configSchema = z.object({
+  model: modelSchema.prefault({}),
+  agent: agentSchema.prefault({}),
+  terminal: terminalSchema.prefault({}),
+  logging: loggingSchema.prefault({}),
+  plugins: pluginsSchema.prefault({}),
+  hooks: z.record(z.string(), z.array(shellHookSchema)).default({}),
+  hooks_auto_accept: z.boolean().default(false),
+  display: displaySchema.prefault({}),
+  session_reset: sessionResetSchema.prefault({}),
+  gateway: gatewaySchema.prefault({}),
+  web: webSchema.prefault({}),
+  security: securitySchema.prefault({}),
+});
+
+/** The parsed, still mutable config (internal: callers get the frozen `HermesConfig`). */
+export type MutableConfig = z.output<typeof configSchema>;

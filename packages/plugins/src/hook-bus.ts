@@ -1,0 +1,204 @@
+/**
+ * The one hook dispatcher. Plugin callbacks, shell hooks and gateway hooks all register here.
+ * Callbacks run in registration order, sync or async, each awaited with a timeout; a throwing or
+ * hanging callback is logged with its owner and hook name and skipped. Results are combined per
+ * the hook's kind from the table in @hermes/protocol.
+ */
+import {
+  type BlockDecision,
+  type DispatchDecision,
+  HOOKS,
+  type HookCallback,
+  type HookInvoker,
+  type HookName,
+  type HookOutcome,
+  type HookPayloads,
+  type Logger,
+  silentLogger,
+} from '@hermes/protocol';
+import { parseBlock, parseContext, parseDispatch, parseTransform } from './combine.js';
+import { type HookOwner, ownerLabel } from './hook-owner.js';
+
+export const HOOK_TIMEOUT_DEFAULT_MS = 10_000;
+
+export interface HookBusOptions {
+  logger?: Logger;
+  /** per-callback timeout unless a registration sets its own */
+  timeoutMs?: number;
+}
+
+export interface RegisterOptions {
+  timeoutMs?: number;
+}
+
+interface Registration {
+  readonly hook: HookName;
+  readonly callback: (payload: never) => unknown;
+  readonly owner: HookOwner;
+  readonly timeoutMs: number;
+}
+
+export interface HookRegistrationInfo {
+  hook: HookName;
+  owner: HookOwner;
+  timeoutMs: number;
+}
+
+const SKIPPED: unique symbol = Symbol('skipped');
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+export class HookBus implements HookInvoker {
+  readonly #logger: Logger;
+  readonly #timeoutMs: number;
+  // copy-on-write arrays: registering during a dispatch never disturbs it
+  readonly #byHook = new Map<HookName, readonly Registration[]>();
+
+  constructor(options: HookBusOptions = {}) {
+    this.#logger = options.logger ?? silentLogger;
+    this.#timeoutMs = options.timeoutMs ?? HOOK_TIMEOUT_DEFAULT_MS;
+  }
+
+  /** Adds a callback for `hook`; returns a function that removes exactly this registration. */
+  register<K extends HookName>(
+    hook: K,
+    callback: HookCallback<K>,
+    owner: HookOwner,
+    options: RegisterOptions = {},
+  ): () => void {
+    if (!Object.hasOwn(HOOKS, hook)) throw new TypeError(`Unknown hook "${String(hook)}"`);
+    if (typeof callback !== 'function') throw new TypeError(`Hook "${hook}" callback from ${ownerLabel(owner)} is not a function`);
+    const registration: Registration = {
+      hook,
+      callback: callback as (payload: never) => unknown,
+      owner,
+      timeoutMs: options.timeoutMs ?? this.#timeoutMs,
+    };
+    this.#byHook.set(hook, [...(this.#byHook.get(hook) ?? []), registration]);
+    return () => {
+      const current = this.#byHook.get(hook) ?? [];
+      const next = current.filter((r) => r !== registration);
+      if (next.length === 0) this.#byHook.delete(hook);
+      else this.#byHook.set(hook, next);
+    };
+  }
+
+  /** Number of callbacks for one hook, or for all hooks. */
+  count(hook?: HookName): number {
+    if (hook) return this.#byHook.get(hook)?.length ?? 0;
+    let total = 0;
+    for (const list of this.#byHook.values()) total += list.length;
+    return total;
+  }
+
+  /** Every registration, in dispatch order per hook (for listings). */
+  registrations(): HookRegistrationInfo[] {
+    const out: HookRegistrationInfo[] = [];
+    for (const list of this.#byHook.values()) {
+      for (const r of list) out.push({ hook: r.hook, owner: r.owner, timeoutMs: r.timeoutMs });
+    }
+    return out;
+  }
+
+  /** Fires `hook` and combines the callbacks' results per its kind. Never throws. */
+  async invoke<K extends HookName>(hook: K, payload: HookPayloads[K]): Promise<HookOutcome<K>> {
+    const list = this.#byHook.get(hook);
+    const kind = HOOKS[hook].kind;
+    if (list === undefined) return emptyOutcome(kind) as HookOutcome<K>;
+
+    let block: BlockDecision | null = null;
+    let transformed: string | null = null;
+    let dispatch: DispatchDecision | null = null;
+    let contexts: string[] | null = null;
+
+    for (const registration of list) {
+      const value = await this.#call(registration, payload);
+      if (value === SKIPPED) continue;
+      switch (kind) {
+        case 'gate':
+          if (block === null) block = parseBlock(value);
+          break;
+        case 'transform':
+          if (transformed === null) transformed = parseTransform(value);
+          break;
+        case 'dispatch':
+          if (dispatch === null) dispatch = parseDispatch(value);
+          break;
+        case 'inject': {
+          const context = parseContext(value);
+          if (context !== null) (contexts ??= []).push(context);
+          break;
+        }
+        case 'observe':
+          break;
+      }
+    }
+
+    switch (kind) {
+      case 'gate':
+        return block as HookOutcome<K>;
+      case 'transform':
+        return transformed as HookOutcome<K>;
+      case 'dispatch':
+        return (dispatch ?? { action: 'allow' }) as HookOutcome<K>;
+      case 'inject':
+        return (contexts === null ? null : contexts.join('\n\n')) as HookOutcome<K>;
+      case 'observe':
+        return undefined as HookOutcome<K>;
+    }
+  }
+
+  async #call(registration: Registration, payload: unknown): Promise<unknown> {
+    let result: unknown;
+    try {
+      result = (registration.callback as (p: unknown) => unknown)(payload);
+    } catch (err) {
+      this.#fail(registration, err);
+      return SKIPPED;
+    }
+    if (!isThenable(result)) return result;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<typeof SKIPPED>((resolve) => {
+      timer = setTimeout(() => {
+        this.#logger.warn(
+          { hook: registration.hook, owner: ownerLabel(registration.owner), timeoutMs: registration.timeoutMs },
+          `hook ${registration.hook} callback of ${ownerLabel(registration.owner)} timed out after ${registration.timeoutMs} ms; skipped`,
+        );
+        resolve(SKIPPED);
+      }, registration.timeoutMs);
+      timer.unref();
+    });
+    try {
+      return await Promise.race([Promise.resolve(result), timeout]);
+    } catch (err) {
+      this.#fail(registration, err);
+      return SKIPPED;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #fail(registration: Registration, err: unknown): void {
+    this.#logger.warn(
+      { hook: registration.hook, owner: ownerLabel(registration.owner), err },
+      `hook ${registration.hook} callback of ${ownerLabel(registration.owner)} failed: ${err instanceof Error ? err.message : String(err)}; skipped`,
+    );
+  }
+}
+
+function emptyOutcome(kind: (typeof HOOKS)[HookName]['kind']): unknown {
+  switch (kind) {
+    case 'dispatch':
+      return { action: 'allow' };
+    case 'observe':
+      return undefined;
+    default:
+      return null;
+  }
+}

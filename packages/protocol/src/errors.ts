@@ -1,0 +1,38 @@
+/** Stable error codes: branch on `code`, never on message text. Each is documented in docs/errors.md. */
+export const ERROR_CODES = {
+  CONFIG_SYNTAX: 'HERMES_CONFIG_SYNTAX',
+  CONFIG_TYPE: 'HERMES_CONFIG_TYPE',
+  CONFIG_KEY: 'HERMES_CONFIG_KEY',
+  MODEL_UNREACHABLE: 'HERMES_MODEL_UNREACHABLE',
+  MODEL_HTTP: 'HERMES_MODEL_HTTP',
+  MODEL_RESPONSE: 'HERMES_MODEL_RESPONSE',
+  MAX_ITERATIONS: 'HERMES_MAX_ITERATIONS',
+  INTERRUPTED: 'HERMES_INTERRUPTED',
+  STATE_DB: 'HERMES_STATE_DB',
+  PLUGIN_LOAD: 'HERMES_PLUGIN_LOAD',
+  USAGE: 'HERMES_USAGE',
+} as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+/** Base error: a stable code, a retry flag, and a one-line user-facing message. */
+export class HermesError extends Error {
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+  constructor(code: ErrorCode, message: string, options: { cause?: unknown; retryable?: boolean } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'HermesError';
+    this.code = code;
+    this.retryable = options.retryable ?? false;
+  }
+}
+
+/** Process exit codes of the contract. */
+export const EXIT = {
+  OK: 0,
+  ERROR: 1,
+  USAGE: 2,
+  NOT_RUNNING: 3,
+  RESTART: 75,
+  CONFIG: 78,
+} as const;

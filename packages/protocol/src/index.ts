@@ -1,0 +1,49 @@
+// @hermes/protocol: types, the hook table and error codes. No runtime dependencies.
+
+// Logging surface
+export { type LogFn, type Logger, silentLogger } from './logger.js';
+
+// Chat messages (OpenAI shapes)
+export type { ChatMessage, ChatRole, ToolCall } from './chat.js';
+
+// Inbound messages
+export type { ChatType, MessageEvent, SessionSource, TextMessageEvent } from './message-event.js';
+
+// Errors and exit codes
+export { ERROR_CODES, EXIT, type ErrorCode, HermesError } from './errors.js';
+
+// The hook table
+export {
+  type ApprovalChoice,
+  type ApprovalPayload,
+  type ApprovalSurface,
+  type BlockDecision,
+  type DispatchDecision,
+  type DispatchHandles,
+  HOOK_NAMES,
+  HOOKS,
+  type HookCallback,
+  type HookFieldDoc,
+  type HookKind,
+  type HookName,
+  type HookOutcome,
+  type HookOutcomeByKind,
+  type HookPayloads,
+  type HookReturn,
+  type HookReturnByKind,
+  type HookSpec,
+  type HookTable,
+  isHookName,
+  type SubagentStatus,
+} from './hooks.js';
+
+// Tools
+export type {
+  ApprovalRequest,
+  HookInvoker,
+  ToolContext,
+  ToolDefinition,
+  ToolHandler,
+  ToolHandlerResult,
+  ToolSchema,
+} from './tools.js';

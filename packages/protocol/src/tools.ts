@@ -1,0 +1,60 @@
+/** The tool contract shared by built-in tools, plugin tools and the agent's registry. */
+import type { ApprovalChoice, HookName, HookOutcome, HookPayloads } from './hooks.js';
+import type { Logger } from './logger.js';
+
+/** What the model reads: the seed's `{name, description, parameters}` (JSON Schema). */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** A string (JSON by convention) or a value the agent serializes with JSON.stringify. */
+export type ToolHandlerResult = string | number | boolean | null | object;
+
+export interface ApprovalRequest {
+  command: string;
+  description: string;
+  patternKey: string;
+  patternKeys: string[];
+}
+
+/** Fires hooks of the table; the agent's hook bus implements it. */
+export interface HookInvoker {
+  invoke<K extends HookName>(hook: K, payload: HookPayloads[K]): Promise<HookOutcome<K>>;
+}
+
+/** What a tool handler gets besides its arguments. */
+export interface ToolContext {
+  sessionId: string;
+  taskId: string;
+  toolCallId: string;
+  platform: string;
+  cwd: string;
+  /** Aborted when the turn is interrupted: long-running tools must stop. */
+  signal: AbortSignal;
+  logger: Logger;
+  hooks: HookInvoker;
+  /** Ask for approval of a dangerous command; fires pre_approval_request / post_approval_response. */
+  requestApproval(request: ApprovalRequest): Promise<ApprovalChoice>;
+}
+
+export type ToolHandler = (
+  args: Record<string, unknown>,
+  context: ToolContext,
+) => ToolHandlerResult | Promise<ToolHandlerResult>;
+
+export interface ToolDefinition {
+  name: string;
+  toolset: string;
+  schema: ToolSchema;
+  handler: ToolHandler;
+  /** false hides the tool from the model (e.g. an optional library is missing) */
+  checkFn?: () => boolean | Promise<boolean>;
+  /** env vars that must be set for the tool to be offered */
+  requiresEnv?: string[];
+  description?: string;
+  emoji?: string;
+  /** who registered it: "builtin" or a plugin key */
+  owner?: string;
+}

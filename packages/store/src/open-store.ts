@@ -1,0 +1,90 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ERROR_CODES, HermesError } from '@hermes/protocol';
+import { migrate } from './migrate.js';
+import { MIGRATIONS } from './migrations/index.js';
+import { createSessionsRepo, type SessionsRepo } from './sessions-repo.js';
+import { describeError, isSqliteError, openSqlite, type SqliteDatabase } from './sqlite.js';
+import { createTranscriptsRepo, type TranscriptsRepo } from './transcripts-repo.js';
+
+export interface StoreOptions {
+  /** Milliseconds since the epoch; every stored timestamp comes from here. Defaults to `Date.now`. */
+  now?: () => number;
+}
+
+export interface Store {
+  /** The path given to `openStore`. */
+  readonly path: string;
+  /** The raw connection, for later packages' repositories (prepare their statements once). */
+  readonly db: SqliteDatabase;
+  readonly sessions: SessionsRepo;
+  readonly transcripts: TranscriptsRepo;
+  /** Runs `fn` (synchronous) in one IMMEDIATE transaction, or a savepoint when already inside one. */
+  transaction<T>(fn: () => T): T;
+  /** The highest applied migration version. */
+  schemaVersion(): number;
+  /** Closes the connection; calling it again does nothing. */
+  close(): void;
+}
+
+const BUSY_TIMEOUT_MS = 5_000;
+
+function configure(db: SqliteDatabase, path: string): void {
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  const mode = db.pragma('journal_mode = WAL', { simple: true });
+  if (mode !== 'wal' && !db.memory) {
+    throw new HermesError(ERROR_CODES.STATE_DB, `state database ${path} could not switch to WAL mode (got ${mode})`);
+  }
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+}
+
+function toStateError(error: unknown, path: string): HermesError {
+  if (error instanceof HermesError) return error;
+  if (isSqliteError(error, 'SQLITE_NOTADB', 'SQLITE_CORRUPT')) {
+    return new HermesError(
+      ERROR_CODES.STATE_DB,
+      `state database ${path} is not a SQLite database or is corrupt (${describeError(error)}); ` +
+        'move it aside to start fresh, or restore a backup',
+      { cause: error },
+    );
+  }
+  return new HermesError(ERROR_CODES.STATE_DB, `cannot open state database ${path}: ${describeError(error)}`, {
+    cause: error,
+  });
+}
+
+/**
+ * Opens (creating parent directories) the SQLite state database at `path` in WAL mode and brings
+ * its schema up to date; throws a STATE_DB HermesError naming the path when it cannot.
+ */
+export function openStore(path: string, options: StoreOptions = {}): Store {
+  const now = options.now ?? Date.now;
+  let db: SqliteDatabase;
+  try {
+    if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
+    db = openSqlite(path);
+  } catch (error) {
+    throw toStateError(error, path);
+  }
+  try {
+    configure(db, path);
+    migrate(db, MIGRATIONS, { now, path });
+  } catch (error) {
+    db.close();
+    throw toStateError(error, path);
+  }
+
+  const schemaVersion = db.prepare<[], number>('SELECT COALESCE(MAX(version), 0) FROM schema_migrations').pluck();
+  return {
+    path,
+    db,
+    sessions: createSessionsRepo(db, now),
+    transcripts: createTranscriptsRepo(db, now),
+    transaction: (fn) => db.transaction(fn).immediate(),
+    schemaVersion: () => schemaVersion.get() ?? 0,
+    close() {
+      if (db.open) db.close();
+    },
+  };
+}

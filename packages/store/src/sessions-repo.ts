@@ -1,0 +1,142 @@
+import { ERROR_CODES, HermesError } from '@hermes/protocol';
+import { newSessionId } from './session-id.js';
+import { isSqliteError, type SqliteDatabase } from './sqlite.js';
+
+/** One row of `sessions`; times are milliseconds since the epoch. */
+export interface SessionRow {
+  id: string;
+  sessionKey: string;
+  platform: string;
+  model: string | null;
+  title: string | null;
+  createdAt: number;
+  updatedAt: number;
+  endedAt: number | null;
+  endReason: string | null;
+}
+
+export interface NewSession {
+  /** The session key (which chat/user/thread this conversation belongs to). */
+  key: string;
+  platform: string;
+  model?: string;
+  title?: string;
+  /** Defaults to `sess_` + 16 random hex characters. */
+  id?: string;
+}
+
+export interface ListSessionsOptions {
+  limit: number;
+  platform?: string;
+}
+
+export interface SessionsRepo {
+  /** Inserts a new, active session and returns its row. */
+  create(session: NewSession): SessionRow;
+  /** The session with this id, if any. */
+  get(id: string): SessionRow | undefined;
+  /** The latest session of `key` that has not ended, if any. */
+  activeByKey(key: string): SessionRow | undefined;
+  /** Marks the session ended with `reason`; false if it does not exist or had already ended. */
+  end(id: string, reason: string): boolean;
+  /** Sets `updatedAt` to now; false if the session does not exist. */
+  touch(id: string): boolean;
+  /** Most recently updated sessions first, optionally of one platform. */
+  list(options: ListSessionsOptions): SessionRow[];
+}
+
+interface SessionRecord {
+  id: string;
+  session_key: string;
+  platform: string;
+  model: string | null;
+  title: string | null;
+  created_at: number;
+  updated_at: number;
+  ended_at: number | null;
+  end_reason: string | null;
+}
+
+const COLUMNS = 'id, session_key, platform, model, title, created_at, updated_at, ended_at, end_reason';
+
+function toRow(record: SessionRecord): SessionRow {
+  return {
+    id: record.id,
+    sessionKey: record.session_key,
+    platform: record.platform,
+    model: record.model,
+    title: record.title,
+    createdAt: record.created_at,
+    updatedAt: record.updated_at,
+    endedAt: record.ended_at,
+    endReason: record.end_reason,
+  };
+}
+
+/** Builds the sessions repository; every statement is prepared here, once. */
+export function createSessionsRepo(db: SqliteDatabase, now: () => number): SessionsRepo {
+  const insert = db.prepare<[SessionRecord]>(
+    `INSERT INTO sessions (${COLUMNS}) VALUES
+     (@id, @session_key, @platform, @model, @title, @created_at, @updated_at, @ended_at, @end_reason)`,
+  );
+  const byId = db.prepare<[string], SessionRecord>(`SELECT ${COLUMNS} FROM sessions WHERE id = ?`);
+  const activeByKey = db.prepare<[string], SessionRecord>(
+    `SELECT ${COLUMNS} FROM sessions WHERE session_key = ? AND ended_at IS NULL
+     ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+  );
+  const end = db.prepare<[number, string, number, string]>(
+    'UPDATE sessions SET ended_at = ?, end_reason = ?, updated_at = ? WHERE id = ? AND ended_at IS NULL',
+  );
+  const touch = db.prepare<[number, string]>('UPDATE sessions SET updated_at = ? WHERE id = ?');
+  const listAll = db.prepare<[number], SessionRecord>(
+    `SELECT ${COLUMNS} FROM sessions ORDER BY updated_at DESC, rowid DESC LIMIT ?`,
+  );
+  const listByPlatform = db.prepare<[string, number], SessionRecord>(
+    `SELECT ${COLUMNS} FROM sessions WHERE platform = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?`,
+  );
+
+  return {
+    create(session) {
+      const at = now();
+      const record: SessionRecord = {
+        id: session.id ?? newSessionId(),
+        session_key: session.key,
+        platform: session.platform,
+        model: session.model ?? null,
+        title: session.title ?? null,
+        created_at: at,
+        updated_at: at,
+        ended_at: null,
+        end_reason: null,
+      };
+      try {
+        insert.run(record);
+      } catch (error) {
+        if (isSqliteError(error, 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
+          throw new HermesError(ERROR_CODES.STATE_DB, `session id ${record.id} already exists`, { cause: error });
+        }
+        throw error;
+      }
+      return toRow(record);
+    },
+    get(id) {
+      const record = byId.get(id);
+      return record === undefined ? undefined : toRow(record);
+    },
+    activeByKey(key) {
+      const record = activeByKey.get(key);
+      return record === undefined ? undefined : toRow(record);
+    },
+    end(id, reason) {
+      const at = now();
+      return end.run(at, reason, at, id).changes > 0;
+    },
+    touch(id) {
+      return touch.run(now(), id).changes > 0;
+    },
+    list({ limit, platform }) {
+      const records = platform === undefined ? listAll.all(limit) : listByPlatform.all(platform, limit);
+      return records.map(toRow);
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { type ChatMessage, ERROR_CODES, HermesError } from '@hermes/protocol';
+import { decodeMessage, encodeMessage, type MessageColumns, type StoredMessage } from './message-codec.js';
+import { isSqliteError, type SqliteDatabase } from './sqlite.js';
+
+export interface TranscriptsRepo {
+  /**
+   * Appends `messages` to the session in one transaction, numbering them after the current last
+   * `seq`, and bumps the session's `updatedAt`. Returns the last `seq` (0 for an empty transcript).
+   */
+  append(sessionId: string, messages: readonly ChatMessage[]): number;
+  /** The session's messages in `seq` order, as the exact ChatMessage objects that were appended. */
+  list(sessionId: string): ChatMessage[];
+  /** How many messages the session has. */
+  count(sessionId: string): number;
+}
+
+type InsertParams = MessageColumns & { session_id: string; seq: number; created_at: number };
+type ListedRow = StoredMessage & { seq: number };
+
+/** Builds the transcripts repository; every statement and the append transaction are created here, once. */
+export function createTranscriptsRepo(db: SqliteDatabase, now: () => number): TranscriptsRepo {
+  const lastSeq = db
+    .prepare<[string], number>('SELECT COALESCE(MAX(seq), 0) FROM messages WHERE session_id = ?')
+    .pluck();
+  const insert = db.prepare<[InsertParams]>(
+    `INSERT INTO messages (session_id, seq, role, content, tool_calls, tool_call_id, name, created_at)
+     VALUES (@session_id, @seq, @role, @content, @tool_calls, @tool_call_id, @name, @created_at)`,
+  );
+  const touch = db.prepare<[number, string]>('UPDATE sessions SET updated_at = ? WHERE id = ?');
+  const list = db.prepare<[string], ListedRow>(
+    'SELECT seq, role, content, tool_calls, tool_call_id, name FROM messages WHERE session_id = ? ORDER BY seq',
+  );
+  const count = db.prepare<[string], number>('SELECT COUNT(*) FROM messages WHERE session_id = ?').pluck();
+
+  const appendTx = db.transaction((sessionId: string, messages: readonly ChatMessage[]): number => {
+    const at = now();
+    let seq = lastSeq.get(sessionId) ?? 0;
+    for (const message of messages) {
+      seq += 1;
+      insert.run({ ...encodeMessage(message), session_id: sessionId, seq, created_at: at });
+    }
+    if (messages.length > 0) touch.run(at, sessionId);
+    return seq;
+  });
+
+  return {
+    append(sessionId, messages) {
+      try {
+        // IMMEDIATE: take the write lock before reading MAX(seq), so two writers cannot pick the same seq.
+        return appendTx.immediate(sessionId, messages);
+      } catch (error) {
+        if (isSqliteError(error, 'SQLITE_CONSTRAINT_FOREIGNKEY')) {
+          throw new HermesError(ERROR_CODES.STATE_DB, `cannot append to unknown session ${sessionId}`, {
+            cause: error,
+          });
+        }
+        throw error;
+      }
+    },
+    list(sessionId) {
+      return list.all(sessionId).map((row) => decodeMessage(row, `session ${sessionId} seq ${row.seq}`));
+    },
+    count(sessionId) {
+      return count.get(sessionId) ?? 0;
+    },
+  };
+}

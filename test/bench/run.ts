@@ -1,0 +1,6 @@
+// Benchmarks that print figures: `npm run bench`. Ratios are measured side by side in one run.
+import { runColdStart } from './cold-start.js';
+import { runHookBus } from './hook-bus.js';
+
+await runColdStart();
+await runHookBus();

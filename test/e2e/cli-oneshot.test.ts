@@ -1,0 +1,147 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChatMessage } from '@hermes/protocol';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
+import { runHermes, tempHome } from '../helpers/run-hermes.js';
+
+let fake: FakeOpenAI;
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+});
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(() => fake.reset());
+
+const chatRequests = () => fake.requests.filter((r) => r.path.endsWith('/chat/completions'));
+const messagesOf = (i: number) => (chatRequests()[i]?.body as { messages: ChatMessage[] }).messages;
+
+function envFor(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { HERMES_HOME: home, OPENAI_BASE_URL: fake.url, HERMES_INFERENCE_MODEL: 'test-model', ...extra };
+}
+
+describe('hermes -z', () => {
+  it('prints only the answer on stdout and exits 0', async () => {
+    const home = tempHome();
+    fake.script({ text: 'Paris is the capital of France.' });
+    const r = await runHermes(['-z', 'capital of France?'], { env: envFor(home) });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('Paris is the capital of France.\n');
+    expect(r.code).toBe(0);
+    expect(messagesOf(0).at(-1)).toEqual({ role: 'user', content: 'capital of France?' });
+    expect(chatRequests()[0]?.body).toMatchObject({ model: 'test-model' });
+  });
+
+  it('runs a tool whose result reaches the answer', async () => {
+    const home = tempHome();
+    const file = join(home, 'note.txt');
+    writeFileSync(file, 'the secret word is marmalade\n');
+    fake.script({ toolCalls: [{ name: 'read_file', arguments: { path: file } }] });
+    fake.respond((req) => {
+      const messages = (req.body as { messages: ChatMessage[] }).messages;
+      const tool = messages.find((m) => m.role === 'tool');
+      const content = tool ? (JSON.parse(tool.content) as { content: string }).content.trim() : 'no tool result';
+      return { text: `The file says: ${content}` };
+    });
+    const r = await runHermes(['-z', 'what does note.txt say?'], { env: envFor(home) });
+    expect(r.stdout).toBe('The file says: the secret word is marmalade\n');
+    expect(r.code).toBe(0);
+  });
+
+  it('retries a 429 and then answers', async () => {
+    const home = tempHome();
+    fake.script({ status: 429, headers: { 'retry-after': '0' } }, { text: 'after 429' });
+    const r = await runHermes(['-z', 'hi'], { env: envFor(home) });
+    expect(r.stdout).toBe('after 429\n');
+    expect(r.code).toBe(0);
+    expect(chatRequests()).toHaveLength(2);
+  });
+
+  it('persistent 500: one clear line on stderr, nothing on stdout, non-zero exit', async () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'config.yaml'), 'agent:\n  api_max_retries: 1\n');
+    const failure = { status: 500, headers: { 'retry-after-ms': '1' } };
+    fake.script(failure, failure);
+    const r = await runHermes(['-z', 'hi'], { env: envFor(home) });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^hermes: model endpoint .* answered HTTP 500/);
+    expect(chatRequests()).toHaveLength(2);
+  });
+
+  it('an unreachable model endpoint is one clear line and exit 1', async () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'config.yaml'), 'agent:\n  api_max_retries: 0\n');
+    const r = await runHermes(['-z', 'hi'], { env: { ...envFor(home), OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toMatch(/^hermes: cannot reach model endpoint http:\/\/127\.0\.0\.1:9\/v1/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('keeps the transcript in state.db and writes JSON log lines without secrets', async () => {
+    const home = tempHome();
+    const apiKey = 'sk-live-e2e-secret-0123456789abcdef';
+    const tgToken = '123456789:AAHsecretsecretsecretsecretsecret12';
+    writeFileSync(join(home, '.env'), `OPENAI_API_KEY=${apiKey}\nTELEGRAM_BOT_TOKEN=${tgToken}\n`);
+    writeFileSync(join(home, 'config.yaml'), 'logging:\n  level: trace\n');
+    fake.script({ toolCalls: [{ name: 'terminal', arguments: { command: `echo ${tgToken}` } }] }, { text: 'done' });
+    const r = await runHermes(['-z', `please echo ${tgToken}`], { env: envFor(home) });
+    expect(r.code).toBe(0);
+    // the key reached the model endpoint (so it was loaded) ...
+    expect(chatRequests()[0]?.headers.authorization).toBe(`Bearer ${apiKey}`);
+    // ... and the terminal output the model saw was redacted
+    const tool = messagesOf(1).find((m) => m.role === 'tool');
+    expect(tool?.content).not.toContain(tgToken);
+    const logDir = join(home, 'logs');
+    const files = readdirSync(logDir);
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) {
+      const text = readFileSync(join(logDir, f), 'utf8');
+      expect(text).not.toContain(apiKey);
+      expect(text).not.toContain(tgToken);
+      for (const line of text.trim().split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
+    }
+  });
+});
+
+describe('bad config', () => {
+  it('names file, line and key, with no stack trace, exit 78; doctor reports it', async () => {
+    const home = tempHome();
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, 'config.yaml'), 'model:\n  default: test-model\n  timeout_s: fast\n');
+    const r = await runHermes(['-z', 'hi'], { env: envFor(home) });
+    expect(r.code).toBe(78);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(`${join(home, 'config.yaml')}:3`);
+    expect(r.stderr).toContain('model.timeout_s');
+    expect(r.stderr).toMatch(/expected number/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(chatRequests()).toHaveLength(0);
+
+    const d = await runHermes(['doctor'], { env: envFor(home) });
+    expect(d.code).toBe(1);
+    expect(d.stdout).toMatch(/✗ config: .*config\.yaml:3.*model\.timeout_s/);
+  });
+
+  it('a YAML syntax error names file and line', async () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'config.yaml'), 'model:\n  default: [unclosed\n');
+    const r = await runHermes(['-z', 'hi'], { env: envFor(home) });
+    expect(r.code).toBe(78);
+    expect(r.stderr).toContain(join(home, 'config.yaml'));
+    expect(r.stderr).toMatch(/:\d+/);
+  });
+
+  it('an unknown key is a warning naming the valid keys, and the answer still comes', async () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'config.yaml'), 'modle:\n  default: x\n');
+    fake.script({ text: 'fine' });
+    const r = await runHermes(['-z', 'hi'], { env: envFor(home) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('fine\n');
+    expect(r.stderr).toMatch(/warning: .*unknown key "modle".*valid keys: .*model/);
+  });
+});

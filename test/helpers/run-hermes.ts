@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const HERMES_BIN = fileURLToPath(new URL('../../apps/hermes/bin/hermes.js', import.meta.url));
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A fresh HERMES_HOME under the OS temp dir. */
+export function tempHome(): string {
+  return mkdtempSync(join(tmpdir(), 'hermes-e2e-'));
+}
+
+/** Runs the built CLI as a child process (async, so in-process fakes keep answering). */
+export function runHermes(
+  args: string[],
+  options: { env?: Record<string, string>; input?: string; timeoutMs?: number; cwd?: string } = {},
+): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) {
+      if (v !== undefined && !/^(OPENAI_|HERMES_|TELEGRAM_|DISCORD_|SLACK_)/.test(k)) env[k] = v;
+    }
+    const child = spawn(process.execPath, [HERMES_BIN, ...args], {
+      env: { ...env, ...options.env },
+      cwd: options.cwd ?? process.cwd(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 15_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}

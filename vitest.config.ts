@@ -1,0 +1,25 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const pkg = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    // Unit tests run against sources; end-to-end tests spawn the built CLI.
+    alias: {
+      '@hermes/protocol': pkg('protocol'),
+      '@hermes/config': pkg('config'),
+      '@hermes/logging': pkg('logging'),
+      '@hermes/store': pkg('store'),
+      '@hermes/plugins': pkg('plugins'),
+      '@hermes/agent': pkg('agent'),
+    },
+  },
+  test: {
+    include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+    pool: 'forks',
+  },
+});
