@@ -15,7 +15,7 @@ afterAll(async () => {
 beforeEach(() => fake.reset());
 
 const chatRequests = () => fake.requests.filter((r) => r.path.endsWith('/chat/completions'));
-const messagesOf = (i: number) => (chatRequests()[i]?.body as { messages: ChatMessage[] }).messages;
+const messagesOf = (i: number) => (chatRequests()[i]!.body as { messages: ChatMessage[] }).messages;
 
 const OBSERVER_TS = `
 import { appendFileSync } from 'node:fs';
@@ -90,7 +90,9 @@ describe('plugin hooks through the real CLI', () => {
     expect(messagesOf(0).at(-1)).toEqual({ role: 'user', content: 'go\n\nINJECTED-CONTEXT' });
     expect(messagesOf(0)[0]?.role).toBe('system');
     expect(messagesOf(1)[0]).toEqual(messagesOf(0)[0]);
-    const tools = messagesOf(1).filter((m) => m.role === 'tool').map((m) => m.content);
+    const tools = messagesOf(1)
+      .filter((m) => m.role === 'tool')
+      .map((m) => m.content);
     expect(JSON.parse(tools[0] ?? '').output).toBe('terminal output rewritten'); // transform_terminal_output
     expect(JSON.parse(tools[1] ?? '')).toEqual({ error: 'no forbidden commands', blocked: true }); // pre_tool_call
     expect(tools[2]).toBe('TRANSFORMED read_file result'); // transform_tool_result
@@ -145,7 +147,13 @@ describe('plugin hooks through the real CLI', () => {
     // history passed to post_llm_call holds the original user message, never the injected context
     const history = payload('post_llm_call').conversationHistory as ChatMessage[];
     expect(history[0]).toEqual({ role: 'user', content: 'go' });
-    expect(payload('on_session_end')).toEqual({ sessionId, completed: true, interrupted: false, model: 'test-model', platform: 'cli' });
+    expect(payload('on_session_end')).toEqual({
+      sessionId,
+      completed: true,
+      interrupted: false,
+      model: 'test-model',
+      platform: 'cli',
+    });
     expect(payload('on_session_finalize')).toEqual({ sessionId, platform: 'cli' });
   });
 
@@ -164,6 +172,7 @@ describe('plugin hooks through the real CLI', () => {
     const r = await runHermes(['-z', 'go'], {
       env: { HERMES_HOME: home, OPENAI_BASE_URL: fake.url, HERMES_INFERENCE_MODEL: 'test-model' },
     });
+    expect(r.stderr).toBe('');
     expect(r.stdout).toBe('survived\n');
     expect(r.code).toBe(0);
     const log = readFileSync(join(home, 'logs', 'cli.log'), 'utf8');

@@ -1,4 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import type { ChatMessage } from '@hermes/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -15,7 +16,16 @@ afterAll(async () => {
 beforeEach(() => fake.reset());
 
 const chatRequests = () => fake.requests.filter((r) => r.path.endsWith('/chat/completions'));
-const messagesOf = (i: number) => (chatRequests()[i]?.body as { messages: ChatMessage[] }).messages;
+const messagesOf = (i: number) => (chatRequests()[i]!.body as { messages: ChatMessage[] }).messages;
+
+/** A loopback port nobody listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 function envFor(home: string, extra: Record<string, string> = {}): Record<string, string> {
   return { HERMES_HOME: home, OPENAI_BASE_URL: fake.url, HERMES_INFERENCE_MODEL: 'test-model', ...extra };
@@ -75,9 +85,12 @@ describe('hermes -z', () => {
   it('an unreachable model endpoint is one clear line and exit 1', async () => {
     const home = tempHome();
     writeFileSync(join(home, 'config.yaml'), 'agent:\n  api_max_retries: 0\n');
-    const r = await runHermes(['-z', 'hi'], { env: { ...envFor(home), OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
+    const port = await closedPort();
+    const r = await runHermes(['-z', 'hi'], {
+      env: { ...envFor(home), OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` },
+    });
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toMatch(/^hermes: cannot reach model endpoint http:\/\/127\.0\.0\.1:9\/v1/);
+    expect(r.stderr.trim()).toBe(`hermes: cannot reach model endpoint http://127.0.0.1:${port}/v1: ECONNREFUSED`);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 

@@ -1,5 +1,5 @@
 // Pure builders of the OpenAI Chat Completions response bodies the fake sends.
-import type { Reply } from './openai-reply.js';
+import type { TextReply, ToolCallsReply } from './openai-reply.js';
 
 export interface AssistantToolCall {
   id: string;
@@ -22,12 +22,10 @@ export interface ResponseMeta {
   model: string;
 }
 
-type SuccessReply = Exclude<Reply, { status: number }>;
-
 const estimateTokens = (text: string): number => Math.max(1, Math.ceil(text.length / 4));
 
 /** Resolves a text/tool-calls reply to an Answer; `nextCallId` numbers tool calls without an id. */
-export function toAnswer(reply: SuccessReply, promptText: string, nextCallId: () => string): Answer {
+export function toAnswer(reply: TextReply | ToolCallsReply, promptText: string, nextCallId: () => string): Answer {
   const toolCalls: AssistantToolCall[] =
     'toolCalls' in reply
       ? reply.toolCalls.map((call) => ({
@@ -101,7 +99,9 @@ export function completionChunks(answer: Answer, meta: ResponseMeta, includeUsag
   for (const piece of splitPieces(answer.content ?? '')) chunks.push(chunk({ content: piece }));
   answer.toolCalls.forEach((call, index) => {
     chunks.push(
-      chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }),
+      chunk({
+        tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }],
+      }),
     );
     for (const piece of splitPieces(call.function.arguments)) {
       chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));

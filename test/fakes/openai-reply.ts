@@ -43,7 +43,12 @@ export interface ErrorReply extends ReplyBase {
   body?: object;
 }
 
-export type Reply = TextReply | ToolCallsReply | ErrorReply;
+/** No answer at all: the request hangs until the client aborts or the fake closes. */
+export interface HangReply extends ReplyBase {
+  hang: true;
+}
+
+export type Reply = TextReply | ToolCallsReply | ErrorReply | HangReply;
 
 /** The OpenAI error `type`/`code` pair for a status, as the real API reports it. */
 export function errorBodyFor(status: number, message?: string): { error: Record<string, string | null> } {

@@ -7,6 +7,7 @@ import { errorBodyFor, type Reply } from './openai-reply.js';
 export {
   type ErrorReply,
   type FakeToolCall,
+  type HangReply,
   type Reply,
   type ReplyBase,
   scriptToolTurn,

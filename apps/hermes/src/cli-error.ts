@@ -1,5 +1,5 @@
 /** How any failure leaves the CLI: one line on stderr, the contract's exit code, no stack trace. */
-import { EXIT, ERROR_CODES, HermesError } from '@hermes/protocol';
+import { ERROR_CODES, EXIT, HermesError } from '@hermes/protocol';
 
 /** An error that carries the exit code the CLI must leave with. */
 export class CliExit extends Error {
@@ -14,7 +14,11 @@ export class CliExit extends Error {
 export function exitCodeFor(err: unknown): number {
   if (err instanceof CliExit) return err.exitCode;
   if (err instanceof HermesError) {
-    if (err.code === ERROR_CODES.CONFIG_SYNTAX || err.code === ERROR_CODES.CONFIG_TYPE || err.code === ERROR_CODES.CONFIG_KEY) {
+    if (
+      err.code === ERROR_CODES.CONFIG_SYNTAX ||
+      err.code === ERROR_CODES.CONFIG_TYPE ||
+      err.code === ERROR_CODES.CONFIG_KEY
+    ) {
       return EXIT.CONFIG;
     }
     if (err.code === ERROR_CODES.USAGE) return EXIT.USAGE;

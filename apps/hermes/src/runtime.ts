@@ -3,13 +3,7 @@
  * logger, state, the hook bus, the tool registry with built-in and plugin tools, the model client.
  */
 import { stderr } from 'node:process';
-import {
-  createApprovalGate,
-  createBuiltinTools,
-  type ApprovalPrompt,
-  ModelClient,
-  ToolRegistry,
-} from '@hermes/agent';
+import { type ApprovalPrompt, createApprovalGate, createBuiltinTools, ModelClient, ToolRegistry } from '@hermes/agent';
 import {
   applyDotEnv,
   configPaths,
@@ -85,7 +79,10 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   });
   const logger = log.logger;
   const store = openStore(paths.stateDb);
-  const hooks = new HookBus({ logger: logger.child({ component: 'hooks' }), timeoutMs: config.plugins.hook_timeout_ms });
+  const hooks = new HookBus({
+    logger: logger.child({ component: 'hooks' }),
+    timeoutMs: config.plugins.hook_timeout_ms,
+  });
   const tools = new ToolRegistry(logger);
   for (const tool of createBuiltinTools({
     timeoutMs: config.terminal.timeout_s * 1000,

@@ -35,6 +35,5 @@ export async function runCliTurn(rt: AgentRuntime, options: CliTurnOptions): Pro
     ...(options.onDelta ? { onDelta: options.onDelta } : {}),
   });
   rt.store.transcripts.append(options.sessionId, result.messages);
-  rt.store.sessions.touch(options.sessionId);
   return result;
 }

@@ -16,7 +16,9 @@ export interface ApprovalGateOptions {
 }
 
 /** Builds the `requestApproval` function tools receive in their context. */
-export function createApprovalGate(options: ApprovalGateOptions): (request: ApprovalRequest) => Promise<ApprovalChoice> {
+export function createApprovalGate(
+  options: ApprovalGateOptions,
+): (request: ApprovalRequest) => Promise<ApprovalChoice> {
   const remembered = new Set<string>();
   return async (request) => {
     if (request.patternKeys.length > 0 && request.patternKeys.every((k) => remembered.has(k))) return 'session';

@@ -1,5 +1,6 @@
 // @hermes/agent: the OpenAI-compatible client, tool registry, the tool loop and built-in tools.
 
+export { type ApprovalGateOptions, type ApprovalPrompt, createApprovalGate } from './approvals.js';
 // Model client
 export {
   InterruptedError,
@@ -10,13 +11,17 @@ export {
   PLACEHOLDER_API_KEY,
 } from './model-client.js';
 export { abortableSleep, isRetryableStatus, RETRY_MAX_MS, retryAfterMs, retryDelayMs } from './retry-policy.js';
-
+// The turn
+export {
+  MAX_ITERATIONS_DEFAULT,
+  runTurn,
+  TOOL_TIMEOUT_DEFAULT_MS,
+  type TurnOptions,
+  type TurnResult,
+  type TurnStatus,
+} from './run-turn.js';
+export { buildSystemPrompt, DEFAULT_SYSTEM_PROMPT } from './system-prompt.js';
+export { executeToolCall, serializeResult, toolError } from './tool-executor.js';
 // Tools
 export { type AvailabilityOptions, ToolRegistry } from './tool-registry.js';
-export { executeToolCall, serializeResult, toolError } from './tool-executor.js';
 export * from './tools/index.js';
-
-// The turn
-export { MAX_ITERATIONS_DEFAULT, runTurn, TOOL_TIMEOUT_DEFAULT_MS, type TurnOptions, type TurnResult, type TurnStatus } from './run-turn.js';
-export { type ApprovalGateOptions, type ApprovalPrompt, createApprovalGate } from './approvals.js';
-export { buildSystemPrompt, DEFAULT_SYSTEM_PROMPT } from './system-prompt.js';

@@ -116,18 +116,27 @@ export class ModelClient {
           emitted = true;
           request.onDelta?.(text);
         });
+        // the SDK ends an aborted stream quietly: a partial answer must not pass for a whole one
+        if (request.signal?.aborted) throw new InterruptedError();
       } else {
         const { data, response } = await this.#client.chat.completions
           .create(body, { signal: request.signal })
           .withResponse();
         status = response.status;
         const choice = data.choices?.[0];
-        if (!choice) throw new HermesError(ERROR_CODES.MODEL_RESPONSE, 'model returned no choices', { retryable: true });
+        if (!choice)
+          throw new HermesError(ERROR_CODES.MODEL_RESPONSE, 'model returned no choices', { retryable: true });
         step = {
           content: choice.message.content ?? null,
           toolCalls: (choice.message.tool_calls ?? []).flatMap((c) =>
             c.type === 'function'
-              ? [{ id: c.id, type: 'function' as const, function: { name: c.function.name, arguments: c.function.arguments } }]
+              ? [
+                  {
+                    id: c.id,
+                    type: 'function' as const,
+                    function: { name: c.function.name, arguments: c.function.arguments },
+                  },
+                ]
               : [],
           ),
           finishReason: choice.finish_reason ?? null,
@@ -181,10 +190,14 @@ export class ModelClient {
     }
     if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
       const detail = apiErrorDetail(err);
-      const error = new HermesError(ERROR_CODES.MODEL_HTTP, `model endpoint ${where} answered HTTP ${err.status}: ${detail}`, {
-        cause: err,
-        retryable: isRetryableStatus(err.status),
-      });
+      const error = new HermesError(
+        ERROR_CODES.MODEL_HTTP,
+        `model endpoint ${where} answered HTTP ${err.status}: ${detail}`,
+        {
+          cause: err,
+          retryable: isRetryableStatus(err.status),
+        },
+      );
       return { error, status: err.status, waitMs: retryAfterMs(err.headers) };
     }
     const message = err instanceof Error ? err.message : String(err);
@@ -197,13 +210,11 @@ export class ModelClient {
 }
 
 function causeText(err: Error): string {
-  const cause = err.cause;
-  if (cause instanceof Error) {
-    const code = (cause as Error & { code?: unknown }).code;
-    const inner = cause.cause instanceof Error ? (cause.cause as Error & { code?: unknown }).code : undefined;
-    return String(inner ?? code ?? cause.message);
-  }
-  return err.message;
+  // APIConnectionError -> TypeError("fetch failed") -> the socket error (ECONNREFUSED, ENOTFOUND, ...)
+  const outer = err.cause instanceof Error ? err.cause : null;
+  const inner = outer?.cause instanceof Error ? (outer.cause as Error & { code?: unknown }) : null;
+  if (inner) return typeof inner.code === 'string' ? inner.code : inner.message;
+  return outer?.message ?? err.message;
 }
 
 function apiErrorDetail(err: InstanceType<typeof OpenAI.APIError>): string {
@@ -213,7 +224,10 @@ function apiErrorDetail(err: InstanceType<typeof OpenAI.APIError>): string {
 }
 
 /** Folds a chunk stream into one step, calling onText for each content delta. */
-async function accumulateStream(stream: AsyncIterable<ChatCompletionChunk>, onText: (t: string) => void): Promise<ModelStep> {
+async function accumulateStream(
+  stream: AsyncIterable<ChatCompletionChunk>,
+  onText: (t: string) => void,
+): Promise<ModelStep> {
   let content = '';
   let sawContent = false;
   let finishReason: string | null = null;
@@ -232,7 +246,11 @@ async function accumulateStream(stream: AsyncIterable<ChatCompletionChunk>, onTe
       onText(delta.content);
     }
     for (const piece of delta?.tool_calls ?? []) {
-      const slot = (calls[piece.index] ??= { id: '', name: '', args: '' });
+      let slot = calls[piece.index];
+      if (!slot) {
+        slot = { id: '', name: '', args: '' };
+        calls[piece.index] = slot;
+      }
       if (piece.id) slot.id = piece.id;
       if (piece.function?.name) slot.name += piece.function.name;
       if (piece.function?.arguments) slot.args += piece.function.arguments;
@@ -244,7 +262,11 @@ async function accumulateStream(stream: AsyncIterable<ChatCompletionChunk>, onTe
     content: sawContent ? content : null,
     toolCalls: calls
       .filter((c) => c !== undefined)
-      .map((c, i) => ({ id: c.id || `call_${i}`, type: 'function' as const, function: { name: c.name, arguments: c.args } })),
+      .map((c, i) => ({
+        id: c.id || `call_${i}`,
+        type: 'function' as const,
+        function: { name: c.name, arguments: c.args },
+      })),
     finishReason,
     usage,
   };

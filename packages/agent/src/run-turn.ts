@@ -89,7 +89,9 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       platform,
     });
     // the injected context lives only in the request, never in `turn` (what is persisted)
-    const requestUser: ChatMessage = context ? { role: 'user', content: `${options.userMessage}\n\n${context}` } : userMessage;
+    const requestUser: ChatMessage = context
+      ? { role: 'user', content: `${options.userMessage}\n\n${context}` }
+      : userMessage;
     const byName = new Map(options.tools.map((t) => [t.name, t]));
     const schemas = toolSchemas(options.tools);
 
@@ -166,7 +168,9 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       error =
         err instanceof HermesError
           ? err
-          : new HermesError(ERROR_CODES.MODEL_RESPONSE, err instanceof Error ? err.message : String(err), { cause: err });
+          : new HermesError(ERROR_CODES.MODEL_RESPONSE, err instanceof Error ? err.message : String(err), {
+              cause: err,
+            });
     }
   }
 

@@ -42,18 +42,27 @@ function parseArgs(raw: string): Record<string, unknown> | string {
 }
 
 async function runHandler(tool: ToolDefinition, args: Record<string, unknown>, ctx: ToolContext, timeoutMs: number) {
+  // the handler's own signal: aborted with the turn, and when the handler overruns its timeout
+  const controller = new AbortController();
+  const onTurnAbort = () => controller.abort(ctx.signal.reason);
+  if (ctx.signal.aborted) controller.abort(ctx.signal.reason);
+  else ctx.signal.addEventListener('abort', onTurnAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<string>((resolve) => {
-    timer = setTimeout(() => resolve(toolError(`tool ${tool.name} timed out after ${timeoutMs} ms`)), timeoutMs);
-    timer.unref();
+    timer = setTimeout(() => {
+      controller.abort(new Error('tool timeout'));
+      resolve(toolError(`tool ${tool.name} timed out after ${timeoutMs} ms`));
+    }, timeoutMs);
   });
   try {
-    const value = await Promise.race([Promise.resolve().then(() => tool.handler(args, ctx)), timeout]);
+    const scoped: ToolContext = { ...ctx, signal: controller.signal };
+    const value = await Promise.race([Promise.resolve().then(() => tool.handler(args, scoped)), timeout]);
     return serializeResult(value);
   } catch (err) {
     return toolError(`tool ${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
     clearTimeout(timer);
+    ctx.signal.removeEventListener('abort', onTurnAbort);
   }
 }
 

@@ -1,5 +1,5 @@
-import type { ToolDefinition } from '@hermes/protocol';
 import { HookBus } from '@hermes/plugins';
+import type { ToolDefinition } from '@hermes/protocol';
 import { ModelClient, runTurn, type TurnOptions } from '../src/index.js';
 
 export type HookCall = { hook: string; payload: Record<string, unknown> };
@@ -48,7 +48,9 @@ export const echoTool: ToolDefinition = {
   handler: (args) => ({ echoed: args.text }),
 };
 
-export function turn(overrides: Partial<TurnOptions> & Pick<TurnOptions, 'client' | 'hooks'>): Promise<ReturnType<typeof runTurn> extends Promise<infer R> ? R : never> {
+export function turn(
+  overrides: Partial<TurnOptions> & Pick<TurnOptions, 'client' | 'hooks'>,
+): Promise<ReturnType<typeof runTurn> extends Promise<infer R> ? R : never> {
   return runTurn({
     model: 'test-model',
     systemPrompt: 'SYSTEM',
@@ -57,7 +59,17 @@ export function turn(overrides: Partial<TurnOptions> & Pick<TurnOptions, 'client
     sessionId: 'sess_1',
     platform: 'cli',
     tools: [],
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {}, child() { return this; } },
+    logger: {
+      trace() {},
+      debug() {},
+      info() {},
+      warn() {},
+      error() {},
+      fatal() {},
+      child() {
+        return this;
+      },
+    },
     requestApproval: async () => 'deny',
     cwd: process.cwd(),
     ...overrides,

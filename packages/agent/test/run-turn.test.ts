@@ -1,7 +1,7 @@
 import type { ChatMessage, ToolDefinition } from '@hermes/protocol';
+import { ERROR_CODES } from '@hermes/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from '../../../test/fakes/openai-server.js';
-import { ERROR_CODES } from '@hermes/protocol';
 import { client, echoTool, recordAll, recordingBus, turn } from './helpers.js';
 
 let fake: FakeOpenAI;
@@ -14,7 +14,7 @@ afterAll(async () => {
 beforeEach(() => fake.reset());
 
 const chatRequests = () => fake.requests.filter((r) => r.path.endsWith('/chat/completions'));
-const messagesOf = (i: number) => (chatRequests()[i]?.body as { messages: ChatMessage[] }).messages;
+const messagesOf = (i: number) => (chatRequests()[i]!.body as { messages: ChatMessage[] }).messages;
 
 describe('runTurn', () => {
   it('answers with text and returns the messages to persist', async () => {
@@ -111,8 +111,17 @@ describe('runTurn', () => {
   it('pre_tool_call block: the handler does not run and the model sees the message', async () => {
     const { bus } = recordingBus();
     let ran = false;
-    const guarded: ToolDefinition = { ...echoTool, handler: () => ((ran = true), 'ran') };
-    bus.register('pre_tool_call', () => ({ decision: 'block', reason: 'not today' }), { source: 'test', name: 'g' });
+    const guarded: ToolDefinition = {
+      ...echoTool,
+      handler: () => {
+        ran = true;
+        return 'ran';
+      },
+    };
+    bus.register('pre_tool_call', () => ({ decision: 'block', reason: 'not today' }) as const, {
+      source: 'test',
+      name: 'g',
+    });
     fake.script({ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] }, { text: 'blocked, sorry' });
     const result = await turn({ client: client(fake.url, bus), hooks: bus, tools: [guarded] });
     expect(ran).toBe(false);
@@ -128,7 +137,7 @@ describe('runTurn', () => {
     expect(messagesOf(1).find((m) => m.role === 'tool')?.content).toBe('{"echoed":"[REDACTED]"}');
   });
 
-  it('pre_llm_call context goes into this turn\'s user message only; system prompt and history untouched', async () => {
+  it("pre_llm_call context goes into this turn's user message only; system prompt and history untouched", async () => {
     const { bus } = recordingBus();
     bus.register('pre_llm_call', () => ({ context: 'CTX-A' }), { source: 'test', name: 'a' });
     bus.register('pre_llm_call', () => 'CTX-B', { source: 'test', name: 'b' });
@@ -165,7 +174,12 @@ describe('runTurn', () => {
       'post_llm_call',
       'on_session_end',
     ]);
-    expect(calls[1]?.payload).toMatchObject({ isFirstTurn: true, userMessage: 'hello', platform: 'cli', model: 'test-model' });
+    expect(calls[1]?.payload).toMatchObject({
+      isFirstTurn: true,
+      userMessage: 'hello',
+      platform: 'cli',
+      model: 'test-model',
+    });
     expect(calls[4]?.payload).toMatchObject({ isFirstTurn: false, userMessage: 'again' });
     expect(calls[2]?.payload).toMatchObject({ assistantResponse: 'one' });
     expect(calls[3]?.payload).toMatchObject({ completed: true, interrupted: false });
@@ -244,9 +258,13 @@ describe('runTurn', () => {
 
   it('a throwing hook and a hanging hook are isolated; the turn completes', async () => {
     const { bus } = recordingBus(100);
-    bus.register('pre_llm_call', () => {
-      throw new Error('bad plugin');
-    }, { source: 'test', name: 'thrower' });
+    bus.register(
+      'pre_llm_call',
+      () => {
+        throw new Error('bad plugin');
+      },
+      { source: 'test', name: 'thrower' },
+    );
     bus.register('post_llm_call', () => new Promise(() => {}), { source: 'test', name: 'hanger' });
     bus.register('pre_tool_call', () => new Promise(() => {}), { source: 'test', name: 'hanger2' });
     fake.script({ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] }, { text: 'survived' });

@@ -1,7 +1,17 @@
 /** Crash-safe file replacement: write a temporary sibling, fsync, rename over the target. */
-import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
-import { hasErrorCode } from './fs-errors.js';
+import { hasErrorCode } from './fs-helpers.js';
 
 /** Mode for files that did not exist: owner-only, since config files may hold keys. */
 const NEW_FILE_MODE = 0o600;

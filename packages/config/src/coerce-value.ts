@@ -23,7 +23,13 @@ function coerceList(raw: string, expected: string): Coerced {
     const parsed = parseJson(text);
     return parsed.ok && Array.isArray(parsed.value) ? parsed : { ok: false, expected: `${expected} (JSON list)` };
   }
-  return { ok: true, value: text.split(',').map((item) => item.trim()).filter((item) => item !== '') };
+  return {
+    ok: true,
+    value: text
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== ''),
+  };
 }
 
 /**
@@ -54,7 +60,8 @@ export function coerceString(schema: z.ZodType, raw: string): Coerced {
   }
   if (node instanceof z.ZodObject || node instanceof z.ZodRecord) {
     const parsed = parseJson(raw.trim());
-    const isMapping = parsed.ok && parsed.value !== null && typeof parsed.value === 'object' && !Array.isArray(parsed.value);
+    const isMapping =
+      parsed.ok && parsed.value !== null && typeof parsed.value === 'object' && !Array.isArray(parsed.value);
     return isMapping ? parsed : { ok: false, expected: `${expected} (JSON object)` };
   }
   return { ok: true, value: raw };

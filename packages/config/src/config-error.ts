@@ -1,5 +1,5 @@
 /** ConfigError: a one-line, file:line-located configuration problem with a stable code. */
-import { ERROR_CODES, HermesError } from '@hermes/protocol';
+import { type ERROR_CODES, HermesError } from '@hermes/protocol';
 
 export type ConfigErrorCode =
   | typeof ERROR_CODES.CONFIG_SYNTAX
@@ -56,8 +56,19 @@ export function configError(code: ConfigErrorCode, issue: ConfigIssue): ConfigEr
 }
 
 /** A ConfigError from a list that should not be empty (an empty list still yields a sensible error). */
-export function configErrorFromIssues(code: ConfigErrorCode, issues: readonly ConfigIssue[], file: string): ConfigError {
+export function configErrorFromIssues(
+  code: ConfigErrorCode,
+  issues: readonly ConfigIssue[],
+  file: string,
+): ConfigError {
   const [first, ...rest] = issues;
   if (first !== undefined) return new ConfigError(code, [first, ...rest]);
-  return configError(code, { file, line: null, key: '', expected: 'valid config', actual: 'an invalid document', message: `${file}: invalid configuration` });
+  return configError(code, {
+    file,
+    line: null,
+    key: '',
+    expected: 'valid config',
+    actual: 'an invalid document',
+    message: `${file}: invalid configuration`,
+  });
 }

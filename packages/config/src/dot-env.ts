@@ -1,8 +1,7 @@
 /** `<home>/.env`: secrets as KEY=VALUE. The process environment always wins over the file. */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'dotenv';
-import { hasErrorCode } from './fs-errors.js';
+import { readTextIfExists } from './fs-helpers.js';
 import type { EnvLike } from './hermes-config.js';
 
 export interface DotEnvResult {
@@ -24,18 +23,16 @@ function definedEntries(env: EnvLike): Record<string, string> {
 /** Reads and parses `<home>/.env` (missing file = no values); never touches process.env. */
 export function loadDotEnv(home: string, env: EnvLike): DotEnvResult {
   const path = join(home, '.env');
-  let text: string | null = null;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if (!hasErrorCode(error, 'ENOENT')) throw error;
-  }
+  const text = readTextIfExists(path);
   const values = text === null ? {} : parse(text);
   return { path, exists: text !== null, values, merged: { ...values, ...definedEntries(env) } };
 }
 
 /** Copies into `targetEnv` each value whose key is not already set there; returns the keys it set. */
-export function applyDotEnv(values: Readonly<Record<string, string>>, targetEnv: Record<string, string | undefined>): string[] {
+export function applyDotEnv(
+  values: Readonly<Record<string, string>>,
+  targetEnv: Record<string, string | undefined>,
+): string[] {
   const applied: string[] = [];
   for (const [key, value] of Object.entries(values)) {
     if (targetEnv[key] !== undefined) continue;

@@ -1,7 +1,7 @@
 /** Environment variables that override config.yaml keys (env wins over the file). */
 import { ERROR_CODES } from '@hermes/protocol';
-import { configError } from './config-error.js';
 import { coerceString } from './coerce-value.js';
+import { configError } from './config-error.js';
 import { describeValue } from './describe-value.js';
 import type { EnvLike } from './hermes-config.js';
 import { formatKeyPath } from './key-path.js';

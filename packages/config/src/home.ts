@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ERROR_CODES, HermesError } from '@hermes/protocol';
-import { hasErrorCode } from './fs-errors.js';
+import { hasErrorCode } from './fs-helpers.js';
 import type { EnvLike } from './hermes-config.js';
 
 /** The name that means "no profile": the root home itself. */

@@ -1,19 +1,15 @@
 // @hermes/config: HERMES_HOME and profiles, .env, config.yaml (schema, load, edit), secrets.
 
+export { ConfigError, type ConfigErrorCode, type ConfigIssue } from './config-error.js';
 // Homes, profiles and file layout
 export { type ConfigPaths, configPaths } from './config-paths.js';
-export {
-  DEFAULT_PROFILE,
-  isValidProfileName,
-  listProfiles,
-  type ProfileInfo,
-  type ResolvedHome,
-  resolveHome,
-} from './home.js';
-
+export type { ConfigWarning, ConfigWarningKind } from './config-warning.js';
+export type { DeepReadonly } from './deep-freeze.js';
 // .env
 export { applyDotEnv, type DotEnvResult, loadDotEnv } from './dot-env.js';
-
+// Small helpers other packages reuse for their own warnings
+export { closestMatch, editDistance } from './edit-distance.js';
+export { ENV_OVERRIDES, type EnvOverride } from './env-overrides.js';
 // The config object
 export type {
   ConfigLogLevel,
@@ -22,20 +18,19 @@ export type {
   PlatformConfig,
   ShellHookConfig,
 } from './hermes-config.js';
-export type { DeepReadonly } from './deep-freeze.js';
-
+export {
+  DEFAULT_PROFILE,
+  isValidProfileName,
+  listProfiles,
+  type ProfileInfo,
+  type ResolvedHome,
+  resolveHome,
+} from './home.js';
 // Loading, overrides, problems
 export { defaultConfig, type LoadConfigResult, loadConfig } from './load-config.js';
-export { ENV_OVERRIDES, type EnvOverride } from './env-overrides.js';
-export { ConfigError, type ConfigErrorCode, type ConfigIssue } from './config-error.js';
-export type { ConfigWarning, ConfigWarningKind } from './config-warning.js';
-
-// Editing and showing
-export { type SetConfigValueResult, setConfigValue } from './set-config-value.js';
 export { renderConfig } from './render-config.js';
 
 // Secrets
 export { MIN_SECRET_LENGTH, secretValues } from './secret-values.js';
-
-// Small helpers other packages reuse for their own warnings
-export { closestMatch, editDistance } from './edit-distance.js';
+// Editing and showing
+export { type SetConfigValueResult, setConfigValue } from './set-config-value.js';

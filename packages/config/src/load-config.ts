@@ -1,10 +1,9 @@
 /** Loads `<home>/config.yaml`: defaults, then the file, then env overrides; deep-frozen. */
-import { readFileSync } from 'node:fs';
-import { applyEnvOverrides } from './env-overrides.js';
-import type { ConfigWarning } from './config-warning.js';
 import { configPaths } from './config-paths.js';
+import type { ConfigWarning } from './config-warning.js';
 import { deepFreeze } from './deep-freeze.js';
-import { hasErrorCode } from './fs-errors.js';
+import { applyEnvOverrides } from './env-overrides.js';
+import { readTextIfExists } from './fs-helpers.js';
 import type { EnvLike, HermesConfig } from './hermes-config.js';
 import { parseConfigText } from './parse-config-text.js';
 import { configSchema } from './schema.js';
@@ -18,22 +17,13 @@ export interface LoadConfigResult {
   exists: boolean;
 }
 
-function readIfExists(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    if (hasErrorCode(error, 'ENOENT')) return null;
-    throw error;
-  }
-}
-
 /**
  * Loads and validates config.yaml of `home`. Unknown keys and hook events are warnings; a syntax
  * error throws ConfigError CONFIG_SYNTAX, a wrong type (file or env override) CONFIG_TYPE.
  */
 export function loadConfig(options: { home: string; env: EnvLike }): LoadConfigResult {
   const { config: path } = configPaths(options.home);
-  const text = readIfExists(path);
+  const text = readTextIfExists(path);
   const parsed = text === null ? { config: configSchema.parse({}), warnings: [] } : parseConfigText(text, path);
   const config = deepFreeze(applyEnvOverrides(parsed.config, options.env));
   return { config, warnings: Object.freeze(parsed.warnings), path, exists: text !== null };

@@ -6,25 +6,30 @@ import { type ConfigIssue, configError, configErrorFromIssues, locationPrefix } 
 import type { ConfigWarning } from './config-warning.js';
 import { describeValue } from './describe-value.js';
 import { dropNullEntries } from './drop-nulls.js';
+import { didYouMean } from './edit-distance.js';
 import { checkHookEvents } from './hook-events.js';
 import { formatKeyPath } from './key-path.js';
 import { configSchema, type MutableConfig } from './schema.js';
 import { describeExpected, describeKind, type KeyPath, schemaAt } from './schema-walk.js';
-import { didYouMean } from './edit-distance.js';
 import { findUnknownKeys } from './unknown-keys.js';
 import { lineOfPath } from './yaml-location.js';
+
+/** Limit on alias expansion while converting the document (yaml's protection against alias bombs). */
+const MAX_ALIAS_COUNT = 100;
 
 export interface ParsedConfigText {
   config: MutableConfig;
   warnings: ConfigWarning[];
 }
 
-/** Parses YAML with line tracking; throws CONFIG_SYNTAX on the first syntax error. */
+/** Parses YAML with line tracking; throws CONFIG_SYNTAX listing every syntax error. */
 export function parseYaml(text: string, file: string): { doc: Document; lineCounter: LineCounter } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const issues: ConfigIssue[] = doc.errors.map((error) => {
-    const line = lineCounter.linePos(error.pos[0]).line;
+    // An error at end of input (an unclosed bracket) is reported on the last line with content.
+    const offset = Math.min(error.pos[0], Math.max(0, text.trimEnd().length - 1));
+    const line = lineCounter.linePos(offset).line;
     const reason = error.message.split('\n')[0] ?? error.code;
     return {
       file,
@@ -69,7 +74,8 @@ function toIssue(
   const actual = describeValue(value);
   const line = lineOfPath(doc, path, lineCounter);
   const key = formatKeyPath(path);
-  const hint = node instanceof z.ZodEnum && typeof value === 'string' ? didYouMean(value, node.options.map(String)) : '';
+  const hint =
+    node instanceof z.ZodEnum && typeof value === 'string' ? didYouMean(value, node.options.map(String)) : '';
   return {
     file,
     line,
@@ -80,9 +86,26 @@ function toIssue(
   };
 }
 
+/** doc.toJS(), with its failures (e.g. an alias bomb over the alias limit) as CONFIG_SYNTAX. */
+function toPlainData(doc: Document, file: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw configError(ERROR_CODES.CONFIG_SYNTAX, {
+      file,
+      line: null,
+      key: '',
+      expected: 'valid YAML',
+      actual: reason,
+      message: `${file}: YAML error: ${reason}`,
+    });
+  }
+}
+
 /** The document's data as a plain object (empty document = {}); throws CONFIG_TYPE for a non-mapping root. */
 export function documentRoot(doc: Document, file: string, lineCounter: LineCounter): Record<string, unknown> {
-  const raw: unknown = doc.toJS() ?? {};
+  const raw = toPlainData(doc, file);
   if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) return { ...raw };
   const line = lineOfPath(doc, [], lineCounter);
   throw configError(ERROR_CODES.CONFIG_TYPE, {
@@ -105,7 +128,10 @@ export function validateDocument(doc: Document, file: string, lineCounter: LineC
     issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
     throw configErrorFromIssues(ERROR_CODES.CONFIG_TYPE, issues, file);
   }
-  const warnings = [...findUnknownKeys(doc, configSchema, file, lineCounter), ...checkHookEvents(doc, file, lineCounter)];
+  const warnings = [
+    ...findUnknownKeys(doc, configSchema, file, lineCounter),
+    ...checkHookEvents(doc, file, lineCounter),
+  ];
   warnings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   return { config: result.data, warnings };
 }

@@ -1,16 +1,15 @@
 /** `hermes config set KEY VALUE`: one key edited in place, comments kept, validated, written atomically. */
-import { readFileSync } from 'node:fs';
 import { ERROR_CODES } from '@hermes/protocol';
-import { type Document, isMap, isScalar } from 'yaml';
+import { type Document, isCollection, isMap, isScalar } from 'yaml';
 import * as z from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
+import { coerceString } from './coerce-value.js';
 import { type ConfigIssue, configError } from './config-error.js';
 import { configPaths } from './config-paths.js';
 import type { ConfigWarning } from './config-warning.js';
-import { coerceString } from './coerce-value.js';
 import { describeValue } from './describe-value.js';
 import { didYouMean } from './edit-distance.js';
-import { hasErrorCode } from './fs-errors.js';
+import { readTextIfExists } from './fs-helpers.js';
 import { formatKeyPath } from './key-path.js';
 import { documentRoot, parseConfigText, parseYaml } from './parse-config-text.js';
 import { configSchema } from './schema.js';
@@ -61,15 +60,6 @@ function resolveKey(segments: readonly string[], key: string, file: string): z.Z
   return node;
 }
 
-function readIfExists(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    if (hasErrorCode(error, 'ENOENT')) return null;
-    throw error;
-  }
-}
-
 /** Makes every parent of `segments` a mapping (an empty `section:` becomes `section: {}`-to-be). */
 function ensureParents(doc: Document, segments: readonly string[]): void {
   for (let depth = 1; depth < segments.length; depth++) {
@@ -87,8 +77,14 @@ function setValue(doc: Document, segments: readonly string[], value: unknown): v
   const existing = doc.getIn(segments, true);
   const isPlainValue = value === null || typeof value !== 'object';
   // Updating the scalar in place keeps its comment and quoting.
-  if (isScalar(existing) && isPlainValue) existing.value = value;
-  else doc.setIn(segments, value);
+  if (isScalar(existing) && isPlainValue) {
+    existing.value = value;
+    return;
+  }
+  const node = doc.createNode(value);
+  // A list or mapping written inline ([a, b]) stays inline.
+  if (isCollection(existing) && isCollection(node)) node.flow = existing.flow ?? false;
+  doc.setIn(segments, node);
 }
 
 /**
@@ -117,7 +113,7 @@ export function setConfigValue(options: { home: string; key: string; value: stri
       message: `${key}: expected ${coerced.expected}, got ${actual}`,
     });
   }
-  const before = readIfExists(path);
+  const before = readTextIfExists(path);
   const { doc, lineCounter } = parseYaml(before ?? '', path);
   documentRoot(doc, path, lineCounter);
   setValue(doc, segments, coerced.value);

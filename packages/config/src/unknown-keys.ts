@@ -2,7 +2,7 @@
 import { type Document, isMap, isSeq, type LineCounter } from 'yaml';
 import * as z from 'zod';
 import type { ConfigWarning } from './config-warning.js';
-import { didYouMean, closestMatch } from './edit-distance.js';
+import { closestMatch, didYouMean } from './edit-distance.js';
 import { formatKeyPath } from './key-path.js';
 import { QUIET_OBJECTS } from './schema.js';
 import { isLooseObject, type KeyPath, shapeKeys, unwrapSchema } from './schema-walk.js';
@@ -23,7 +23,8 @@ function walk(node: unknown, schema: z.ZodType, path: KeyPath, ctx: WalkContext)
       const key = keyText(pair.key);
       const child = Object.hasOwn(shape, key) ? shape[key] : undefined;
       if (child !== undefined) walk(pair.value, child, [...path, key], ctx);
-      else if (strict) ctx.warnings.push(unknownKeyWarning(key, path, shapeKeys(type), nodeLine(pair.key, ctx.lineCounter), ctx));
+      else if (strict)
+        ctx.warnings.push(unknownKeyWarning(key, path, shapeKeys(type), nodeLine(pair.key, ctx.lineCounter), ctx));
     }
   } else if (type instanceof z.ZodRecord && isMap(node)) {
     for (const pair of node.items) walk(pair.value, type.valueType as z.ZodType, [...path, keyText(pair.key)], ctx);

@@ -73,7 +73,8 @@ export class HookBus implements HookInvoker {
     options: RegisterOptions = {},
   ): () => void {
     if (!Object.hasOwn(HOOKS, hook)) throw new TypeError(`Unknown hook "${String(hook)}"`);
-    if (typeof callback !== 'function') throw new TypeError(`Hook "${hook}" callback from ${ownerLabel(owner)} is not a function`);
+    if (typeof callback !== 'function')
+      throw new TypeError(`Hook "${hook}" callback from ${ownerLabel(owner)} is not a function`);
     const registration: Registration = {
       hook,
       callback: callback as (payload: never) => unknown,
@@ -132,7 +133,10 @@ export class HookBus implements HookInvoker {
           break;
         case 'inject': {
           const context = parseContext(value);
-          if (context !== null) (contexts ??= []).push(context);
+          if (context !== null) {
+            contexts = contexts ?? [];
+            contexts.push(context);
+          }
           break;
         }
         case 'observe':
@@ -172,7 +176,6 @@ export class HookBus implements HookInvoker {
         );
         resolve(SKIPPED);
       }, registration.timeoutMs);
-      timer.unref();
     });
     try {
       return await Promise.race([Promise.resolve(result), timeout]);

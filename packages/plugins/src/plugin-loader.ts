@@ -70,7 +70,16 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginRe
       .sort();
     for (const name of names) {
       // a later source overrides an earlier one with the same key
-      records.set(name, { key: name, dir: join(dir, name), source, manifest: null, state: 'not_enabled', tools: [], hooks: [], error: null });
+      records.set(name, {
+        key: name,
+        dir: join(dir, name),
+        source,
+        manifest: null,
+        state: 'not_enabled',
+        tools: [],
+        hooks: [],
+        error: null,
+      });
     }
   }
   const out: PluginRecord[] = [];
@@ -111,7 +120,13 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginRe
       log.warn(`plugin ${record.key} failed: ${record.error}`);
       continue;
     }
-    const scoped = createPluginContext({ key: record.key, dir: record.dir, logger: log, tools: options.tools, hooks: options.hooks });
+    const scoped = createPluginContext({
+      key: record.key,
+      dir: record.dir,
+      logger: log,
+      tools: options.tools,
+      hooks: options.hooks,
+    });
     try {
       const register = findRegister(await importEntry(entry));
       if (!register) throw new Error(`${entry} exports no register(ctx) function`);

@@ -60,7 +60,7 @@ describe('HookBus', () => {
       'pre_tool_call',
       () => {
         seen.push('claude');
-        return { decision: 'block', reason: 'claude-style' };
+        return { decision: 'block', reason: 'claude-style' } as const;
       },
       owner('claude'),
     );
@@ -68,7 +68,7 @@ describe('HookBus', () => {
       'pre_tool_call',
       () => {
         seen.push('canonical');
-        return { action: 'block', message: 'canonical' };
+        return { action: 'block', message: 'canonical' } as const;
       },
       owner('canonical'),
     );
@@ -106,8 +106,8 @@ describe('HookBus', () => {
     const payload = { event, gateway: null, sessionStore: null } as never;
     expect(await bus.invoke('pre_gateway_dispatch', payload)).toEqual({ action: 'allow' });
     bus.register('pre_gateway_dispatch', () => ({ action: 'bogus' }) as never, owner('a'));
-    bus.register('pre_gateway_dispatch', () => ({ action: 'rewrite', text: 'new' }), owner('b'));
-    bus.register('pre_gateway_dispatch', () => ({ action: 'skip', reason: 'x' }), owner('c'));
+    bus.register('pre_gateway_dispatch', () => ({ action: 'rewrite', text: 'new' }) as const, owner('b'));
+    bus.register('pre_gateway_dispatch', () => ({ action: 'skip', reason: 'x' }) as const, owner('c'));
     expect(await bus.invoke('pre_gateway_dispatch', payload)).toEqual({ action: 'rewrite', text: 'new' });
   });
 
@@ -125,7 +125,9 @@ describe('HookBus', () => {
     bus.register('pre_llm_call', () => 'still here', owner('ok'));
     expect(await bus.invoke('pre_llm_call', llmPayload)).toBe('still here');
     const messages = logger.lines.map((l) => l.msg ?? '');
-    expect(messages.some((m) => m.includes('test:thrower') && m.includes('pre_llm_call') && m.includes('boom'))).toBe(true);
+    expect(messages.some((m) => m.includes('test:thrower') && m.includes('pre_llm_call') && m.includes('boom'))).toBe(
+      true,
+    );
     expect(messages.some((m) => m.includes('test:rejecter') && m.includes('async boom'))).toBe(true);
   });
 
@@ -154,7 +156,8 @@ describe('HookBus', () => {
 
   it('rejects unknown hook names and non-functions at registration', () => {
     const bus = new HookBus();
-    expect(() => bus.register('nope' as never, () => {}, owner('x'))).toThrow(/Unknown hook "nope"/);
-    expect(() => bus.register('pre_llm_call', 42 as never, owner('x'))).toThrow(/not a function/);
+    const untyped = bus.register.bind(bus) as (hook: string, cb: unknown, o: unknown) => void;
+    expect(() => untyped('nope', () => {}, owner('x'))).toThrow(/Unknown hook "nope"/);
+    expect(() => untyped('pre_llm_call', 42, owner('x'))).toThrow(/not a function/);
   });
 });

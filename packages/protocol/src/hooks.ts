@@ -40,7 +40,13 @@ export interface DispatchHandles {
 
 /** Payloads, by hook: the seed's keyword arguments in camelCase. */
 export interface HookPayloads {
-  pre_tool_call: { toolName: string; args: Record<string, unknown>; taskId: string; sessionId: string; toolCallId: string };
+  pre_tool_call: {
+    toolName: string;
+    args: Record<string, unknown>;
+    taskId: string;
+    sessionId: string;
+    toolCallId: string;
+  };
   post_tool_call: {
     toolName: string;
     args: Record<string, unknown>;
@@ -116,7 +122,10 @@ export interface BlockDecision {
 }
 
 /** pre_gateway_dispatch outcome. */
-export type DispatchDecision = { action: 'skip'; reason: string } | { action: 'rewrite'; text: string } | { action: 'allow' };
+export type DispatchDecision =
+  | { action: 'skip'; reason: string }
+  | { action: 'rewrite'; text: string }
+  | { action: 'allow' };
 
 /** What a callback may return, by kind (the bus parses untyped returns into these at the edge). */
 export interface HookReturnByKind {
@@ -173,14 +182,13 @@ const approvalFields = {
 };
 
 const approvalExample = {
-  command: 'rm -rf /tmp/build',
+  command: 'rm -rf ~/',
   description: 'recursive delete',
   patternKey: 'rm_rf',
   patternKeys: ['rm_rf'],
   sessionKey: 'cli:local',
   surface: 'cli',
 };
-
 
 /** The table. `satisfies` makes the compiler reject a missing or extra hook. */
 export const HOOKS = {
@@ -189,7 +197,13 @@ export const HOOKS = {
     fires: 'Before any tool executes (once per call, also for parallel calls)',
     returns: '{action: "block", message} or {decision: "block", reason} to veto; anything else is ignored',
     fields: toolFields,
-    example: { toolName: 'terminal', args: { command: 'ls' }, taskId: '', sessionId: 'sess_test', toolCallId: 'call_1' },
+    example: {
+      toolName: 'terminal',
+      args: { command: 'ls' },
+      taskId: '',
+      sessionId: 'sess_test',
+      toolCallId: 'call_1',
+    },
   },
   post_tool_call: {
     kind: 'observe',
@@ -221,7 +235,13 @@ export const HOOKS = {
       taskId: f('task_id', 'string | null', 'task id, when set'),
       sessionId: f('session_id', 'string', 'the session'),
     },
-    example: { toolName: 'read_file', arguments: { path: 'a.txt' }, result: '{"content":"hi"}', taskId: null, sessionId: 'sess_test' },
+    example: {
+      toolName: 'read_file',
+      arguments: { path: 'a.txt' },
+      result: '{"content":"hi"}',
+      taskId: null,
+      sessionId: 'sess_test',
+    },
   },
   transform_terminal_output: {
     kind: 'transform',
@@ -239,7 +259,7 @@ export const HOOKS = {
   pre_llm_call: {
     kind: 'inject',
     fires: 'Once per turn, before the tool-calling loop',
-    returns: '{context: string} or a non-empty string: appended to this turn\'s user message only',
+    returns: "{context: string} or a non-empty string: appended to this turn's user message only",
     fields: {
       sessionId: f('session_id', 'string', 'the session'),
       userMessage: f('user_message', 'string', "the user's original message for this turn"),

@@ -1,17 +1,9 @@
 // @hermes/protocol: types, the hook table and error codes. No runtime dependencies.
 
-// Logging surface
-export { type LogFn, type Logger, silentLogger } from './logger.js';
-
 // Chat messages (OpenAI shapes)
 export type { ChatMessage, ChatRole, ToolCall } from './chat.js';
-
-// Inbound messages
-export type { ChatType, MessageEvent, SessionSource, TextMessageEvent } from './message-event.js';
-
 // Errors and exit codes
-export { ERROR_CODES, EXIT, type ErrorCode, HermesError } from './errors.js';
-
+export { ERROR_CODES, type ErrorCode, EXIT, HermesError } from './errors.js';
 // The hook table
 export {
   type ApprovalChoice,
@@ -36,6 +28,10 @@ export {
   isHookName,
   type SubagentStatus,
 } from './hooks.js';
+// Logging surface
+export { type LogFn, type Logger, silentLogger } from './logger.js';
+// Inbound messages
+export type { ChatType, MessageEvent, SessionSource, TextMessageEvent } from './message-event.js';
 
 // Tools
 export type {

@@ -9,8 +9,8 @@ export interface MessageColumns {
   name: string | null;
 }
 
-/** A `messages` row as read back: `role` is whatever the file holds. */
-export type StoredMessage = Omit<MessageColumns, 'role'> & { role: string };
+/** A `messages` row as read back (`role` is whatever the file holds), with its session and seq for errors. */
+export type StoredMessage = Omit<MessageColumns, 'role'> & { role: string; session_id: string; seq: number };
 
 /** Flattens a ChatMessage into columns; assistant `tool_calls` become JSON, absent fields NULL. */
 export function encodeMessage(message: ChatMessage): MessageColumns {
@@ -37,12 +37,16 @@ export function encodeMessage(message: ChatMessage): MessageColumns {
   }
 }
 
-function corrupt(where: string, what: string): HermesError {
-  return new HermesError(ERROR_CODES.STATE_DB, `corrupt transcript row (${where}): ${what}`);
+function corrupt(row: StoredMessage, what: string, cause?: unknown): HermesError {
+  return new HermesError(
+    ERROR_CODES.STATE_DB,
+    `corrupt transcript row (session ${row.session_id} seq ${row.seq}): ${what}`,
+    cause === undefined ? {} : { cause },
+  );
 }
 
-function requireText(value: string | null, where: string, column: string): string {
-  if (value === null) throw corrupt(where, `${column} is NULL`);
+function requireText(value: string | null, row: StoredMessage, column: string): string {
+  if (value === null) throw corrupt(row, `${column} is NULL`);
   return value;
 }
 
@@ -50,50 +54,48 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function parseToolCall(value: unknown, where: string): ToolCall {
+function parseToolCall(value: unknown, row: StoredMessage): ToolCall {
   if (!isRecord(value) || typeof value.id !== 'string' || value.type !== 'function') {
-    throw corrupt(where, 'tool_calls entry lacks id or type "function"');
+    throw corrupt(row, 'tool_calls entry lacks id or type "function"');
   }
   const fn = value.function;
   if (!isRecord(fn) || typeof fn.name !== 'string' || typeof fn.arguments !== 'string') {
-    throw corrupt(where, 'tool_calls entry lacks function.name or function.arguments');
+    throw corrupt(row, 'tool_calls entry lacks function.name or function.arguments');
   }
   return { id: value.id, type: 'function', function: { name: fn.name, arguments: fn.arguments } };
 }
 
-function parseToolCalls(text: string, where: string): ToolCall[] {
+function parseToolCalls(text: string, row: StoredMessage): ToolCall[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new HermesError(ERROR_CODES.STATE_DB, `corrupt transcript row (${where}): tool_calls is not JSON`, {
-      cause: error,
-    });
+    throw corrupt(row, 'tool_calls is not JSON', error);
   }
-  if (!Array.isArray(parsed)) throw corrupt(where, 'tool_calls is not an array');
-  return parsed.map((entry) => parseToolCall(entry, where));
+  if (!Array.isArray(parsed)) throw corrupt(row, 'tool_calls is not an array');
+  return parsed.map((entry) => parseToolCall(entry, row));
 }
 
-/** Rebuilds the exact ChatMessage from a row, adding no field that was absent; `where` names the row in errors. */
-export function decodeMessage(row: StoredMessage, where: string): ChatMessage {
+/** Rebuilds the exact ChatMessage from a row, adding no field that was absent; corrupt rows throw STATE_DB. */
+export function decodeMessage(row: StoredMessage): ChatMessage {
   switch (row.role) {
     case 'system':
     case 'user':
-      return { role: row.role, content: requireText(row.content, where, 'content') };
+      return { role: row.role, content: requireText(row.content, row, 'content') };
     case 'assistant':
       return row.tool_calls === null
         ? { role: 'assistant', content: row.content }
-        : { role: 'assistant', content: row.content, tool_calls: parseToolCalls(row.tool_calls, where) };
+        : { role: 'assistant', content: row.content, tool_calls: parseToolCalls(row.tool_calls, row) };
     case 'tool': {
       const message: ChatMessage = {
         role: 'tool',
-        content: requireText(row.content, where, 'content'),
-        tool_call_id: requireText(row.tool_call_id, where, 'tool_call_id'),
+        content: requireText(row.content, row, 'content'),
+        tool_call_id: requireText(row.tool_call_id, row, 'tool_call_id'),
       };
       if (row.name !== null) message.name = row.name;
       return message;
     }
     default:
-      throw corrupt(where, `unknown role ${JSON.stringify(row.role)}`);
+      throw corrupt(row, `unknown role ${JSON.stringify(row.role)}`);
   }
 }

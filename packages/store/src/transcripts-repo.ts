@@ -15,7 +15,6 @@ export interface TranscriptsRepo {
 }
 
 type InsertParams = MessageColumns & { session_id: string; seq: number; created_at: number };
-type ListedRow = StoredMessage & { seq: number };
 
 /** Builds the transcripts repository; every statement and the append transaction are created here, once. */
 export function createTranscriptsRepo(db: SqliteDatabase, now: () => number): TranscriptsRepo {
@@ -27,8 +26,8 @@ export function createTranscriptsRepo(db: SqliteDatabase, now: () => number): Tr
      VALUES (@session_id, @seq, @role, @content, @tool_calls, @tool_call_id, @name, @created_at)`,
   );
   const touch = db.prepare<[number, string]>('UPDATE sessions SET updated_at = ? WHERE id = ?');
-  const list = db.prepare<[string], ListedRow>(
-    'SELECT seq, role, content, tool_calls, tool_call_id, name FROM messages WHERE session_id = ? ORDER BY seq',
+  const list = db.prepare<[string], StoredMessage>(
+    'SELECT session_id, seq, role, content, tool_calls, tool_call_id, name FROM messages WHERE session_id = ? ORDER BY seq',
   );
   const count = db.prepare<[string], number>('SELECT COUNT(*) FROM messages WHERE session_id = ?').pluck();
 
@@ -58,7 +57,7 @@ export function createTranscriptsRepo(db: SqliteDatabase, now: () => number): Tr
       }
     },
     list(sessionId) {
-      return list.all(sessionId).map((row) => decodeMessage(row, `session ${sessionId} seq ${row.seq}`));
+      return list.all(sessionId).map(decodeMessage);
     },
     count(sessionId) {
       return count.get(sessionId) ?? 0;

@@ -40,7 +40,10 @@ describe('migrate', () => {
     const db = memoryDb();
     const v1: Migration[] = [{ version: 1, name: 'one', sql: 'CREATE TABLE a (x INTEGER)' }];
     migrate(db, v1, options);
-    const v2: Migration[] = [...v1, { version: 2, name: 'outbox', sql: 'CREATE TABLE outbox (id INTEGER PRIMARY KEY)' }];
+    const v2: Migration[] = [
+      ...v1,
+      { version: 2, name: 'outbox', sql: 'CREATE TABLE outbox (id INTEGER PRIMARY KEY)' },
+    ];
     expect(migrate(db, v2, options)).toBe(2);
     expect(migrate(db, v2, options)).toBe(2);
     expect(tableNames(db)).toEqual(['a', 'outbox', 'schema_migrations']);

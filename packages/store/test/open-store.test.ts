@@ -59,9 +59,9 @@ describe('openStore', () => {
     const path = join(tempDir(), 'state.db');
     openStore(path).close();
     const raw = new Database(path);
-    raw.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'from the future', 0)").run(
-      MIGRATIONS.length + 5,
-    );
+    raw
+      .prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'from the future', 0)")
+      .run(MIGRATIONS.length + 5);
     raw.close();
 
     const error = catchError(() => openStore(path));

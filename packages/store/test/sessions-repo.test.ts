@@ -57,6 +57,16 @@ describe('store.sessions', () => {
     expect(store.sessions.activeByKey('k')).toBeUndefined();
   });
 
+  it('finds the active session through the partial index, not a table scan', () => {
+    const plan = store.db
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT id FROM sessions WHERE session_key = ? AND ended_at IS NULL
+         ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+      )
+      .all('k') as { detail: string }[];
+    expect(plan.map((row) => row.detail).join('\n')).toContain('USING INDEX sessions_active_by_key');
+  });
+
   it('breaks ties on equal created_at by insertion order', () => {
     store.sessions.create({ key: 'k', platform: 'cli', id: 'sess_a' });
     store.sessions.create({ key: 'k', platform: 'cli', id: 'sess_b' });
@@ -102,5 +112,4 @@ describe('store.sessions', () => {
     expect(store.transcripts.count(row.id)).toBe(0);
     expect(store.db.prepare('SELECT COUNT(*) FROM messages').pluck().get()).toBe(0);
   });
-
 });

@@ -11,10 +11,24 @@ import { runCliTurn } from '../session-turn.js';
 
 const CHOICES: Record<string, ApprovalChoice> = { o: 'once', s: 'session', a: 'always', d: 'deny', '': 'deny' };
 
-function askApproval(rl: Interface): (request: ApprovalRequest) => Promise<ApprovalChoice> {
+/** Reads lines in order whether stdin is a terminal or a pipe (piped lines are buffered, not lost). */
+function lineReader(rl: Interface): (prompt: string) => Promise<string | null> {
+  const lines = rl[Symbol.asyncIterator]();
+  return async (prompt) => {
+    process.stdout.write(prompt);
+    const next = await lines.next();
+    return next.done ? null : String(next.value);
+  };
+}
+
+function askApproval(
+  read: (prompt: string) => Promise<string | null>,
+): (request: ApprovalRequest) => Promise<ApprovalChoice> {
   return async (request) => {
     process.stdout.write(`\n⚠ ${request.description}\n  $ ${request.command}\n`);
-    const answer = (await rl.question('Run it? [o]nce / [s]ession / [a]lways / [d]eny (default deny): ')).trim().toLowerCase();
+    const answer = ((await read('Run it? [o]nce / [s]ession / [a]lways / [d]eny (default deny): ')) ?? '')
+      .trim()
+      .toLowerCase();
     return CHOICES[answer.charAt(0)] ?? 'deny';
   };
 }
@@ -24,8 +38,9 @@ export async function runChat(options: GlobalOptions): Promise<void> {
   const rt = await createAgentRuntime(options, { yolo: options.yolo ?? false });
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
   const newSession = () => rt.store.sessions.create({ key: 'cli:chat', platform: 'cli', model: rt.model });
+  const read = lineReader(rl);
   let session = newSession();
-  let approve = rt.approvalGate(session.id, askApproval(rl));
+  let approve = rt.approvalGate(session.id, askApproval(read));
   let running: AbortController | null = null;
   let closed = false;
   rl.on('SIGINT', () => {
@@ -37,26 +52,19 @@ export async function runChat(options: GlobalOptions): Promise<void> {
       rl.close();
     }
   });
-  rl.on('close', () => {
-    closed = true;
-    running?.abort();
-  });
   process.stdout.write(`Hermes chat · model ${rt.model} · /new to start over, /exit to quit\n`);
   try {
     while (!closed) {
-      let line: string;
-      try {
-        line = (await rl.question('you> ')).trim();
-      } catch {
-        break; // input closed
-      }
+      const input = await read('you> ');
+      if (input === null) break; // end of input
+      const line = input.trim();
       if (line === '') continue;
       if (line === '/exit' || line === '/quit') break;
       if (line === '/new' || line === '/reset') {
         await rt.hooks.invoke('on_session_finalize', { sessionId: session.id, platform: 'cli' });
         rt.store.sessions.end(session.id, 'reset');
         session = newSession();
-        approve = rt.approvalGate(session.id, askApproval(rl));
+        approve = rt.approvalGate(session.id, askApproval(read));
         await rt.hooks.invoke('on_session_reset', { sessionId: session.id, platform: 'cli' });
         process.stdout.write('Started a new session.\n');
         continue;

@@ -27,11 +27,20 @@ async function probeModel(config: HermesConfig): Promise<Check> {
       signal: AbortSignal.timeout(MODEL_PROBE_TIMEOUT_MS),
     });
     await res.body?.cancel();
-    if (res.ok) return { name: 'model', status: 'ok', detail: `${config.model.default} at ${config.model.base_url} (reachable)` };
+    if (res.ok)
+      return { name: 'model', status: 'ok', detail: `${config.model.default} at ${config.model.base_url} (reachable)` };
     if (res.status === 401 || res.status === 403) {
-      return { name: 'model', status: 'fail', detail: `${config.model.base_url} refused the API key (HTTP ${res.status})` };
+      return {
+        name: 'model',
+        status: 'fail',
+        detail: `${config.model.base_url} refused the API key (HTTP ${res.status})`,
+      };
     }
-    return { name: 'model', status: 'warn', detail: `${config.model.base_url} reachable, but GET /models answered HTTP ${res.status}` };
+    return {
+      name: 'model',
+      status: 'warn',
+      detail: `${config.model.base_url} reachable, but GET /models answered HTTP ${res.status}`,
+    };
   } catch (err) {
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
     return { name: 'model', status: 'fail', detail: `cannot reach ${config.model.base_url}: ${cause}` };
@@ -80,9 +89,17 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
       logger: silentLogger,
     });
     const enabled = records.filter((r) => r.state === 'enabled').map((r) => r.key);
-    checks.push({ name: 'plugins', status: 'ok', detail: `${enabled.length} enabled${enabled.length ? `: ${enabled.join(', ')}` : ''}` });
+    checks.push({
+      name: 'plugins',
+      status: 'ok',
+      detail: `${enabled.length} enabled${enabled.length ? `: ${enabled.join(', ')}` : ''}`,
+    });
     for (const r of records.filter((x) => x.state === 'failed' || x.state === 'env_missing')) {
-      checks.push({ name: `plugin ${r.key}`, status: r.state === 'failed' ? 'fail' : 'warn', detail: r.error ?? r.state });
+      checks.push({
+        name: `plugin ${r.key}`,
+        status: r.state === 'failed' ? 'fail' : 'warn',
+        detail: r.error ?? r.state,
+      });
     }
   }
   const failed = checks.some((c) => c.status === 'fail');

@@ -7,5 +7,5 @@ export function renderDangerousPatternTable(patterns: readonly DangerousPattern[
   const rows = patterns.map(
     (p) => `| \`${p.key}\` | ${cell(p.description)} | ${p.examples.map((e) => `\`${cell(e)}\``).join('<br>')} |`,
   );
-  return ['| Key | Flags | Examples |', '| --- | --- | --- |', ...rows].join('\n');
+  return ['| Key | Catches | Examples |', '| --- | --- | --- |', ...rows].join('\n');
 }

@@ -5,10 +5,7 @@ export interface DangerousMatch {
   description: string;
 }
 
-/**
- * Undoes cheap shell obfuscation before matching: line continuations, backslashes before
- * letters (`s\udo`) and empty quotes (`su''do`).
- */
+/** `command` with line continuations, backslashes before letters (`s\udo`) and empty quotes (`su''do`) undone. */
 export function normalizeCommand(command: string): string {
   return command
     .replace(/\\\r?\n/g, ' ')

@@ -1,3 +1,7 @@
+/**
+ * Atomic file replacement: mkdir -p the parent, write and fsync a temp file next to the
+ * target, rename it over the target; the temp file is removed when anything fails.
+ */
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,11 +22,7 @@ async function existingMode(filePath: string): Promise<number | undefined> {
   }
 }
 
-/**
- * Writes `data` to `filePath` so readers see the old or the new file, never a partial one:
- * mkdir -p the parent, write and fsync a temp file next to it, rename it over the target.
- * An existing file's mode is kept; the temp file is removed when anything fails.
- */
+/** Writes `data` to `filePath` so readers see the old or the new file, never a partial one; keeps an existing file's mode. */
 export async function writeFileAtomic(filePath: string, data: string, options: AtomicWriteOptions = {}): Promise<void> {
   const dir = path.dirname(filePath);
   await mkdir(dir, { recursive: true });

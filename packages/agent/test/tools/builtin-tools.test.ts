@@ -1,0 +1,47 @@
+import { readFile, rm } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createBuiltinTools, renderDangerousPatternTable } from '../../src/tools/index.js';
+import { callTool, createFakeContext, makeTempDir } from './fake-tool-context.js';
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await makeTempDir();
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('createBuiltinTools', () => {
+  it('returns terminal, read_file and write_file with matching schemas', () => {
+    const tools = createBuiltinTools({ cwd: dir });
+    expect(tools.map((t) => [t.name, t.toolset, t.schema.name, t.owner])).toEqual([
+      ['terminal', 'terminal', 'terminal', 'builtin'],
+      ['read_file', 'file', 'read_file', 'builtin'],
+      ['write_file', 'file', 'write_file', 'builtin'],
+    ]);
+    for (const tool of tools) {
+      expect(tool.schema.description.length, tool.name).toBeGreaterThan(80);
+      expect(tool.schema.parameters).toMatchObject({ type: 'object', additionalProperties: false });
+    }
+    expect(tools.map((t) => t.schema.parameters.required)).toEqual([['command'], ['path'], ['path', 'content']]);
+  });
+
+  it('shares one working directory between the tools', async () => {
+    const [terminal, readTool, writeTool] = createBuiltinTools({ cwd: dir });
+    const { context } = createFakeContext();
+    if (!terminal || !readTool || !writeTool) throw new Error('missing tool');
+    await callTool(writeTool, { path: 'notes/a.txt', content: 'from write_file\n' }, context);
+    expect((await callTool(terminal, { command: 'cat notes/a.txt' }, context)).output).toBe('from write_file\n');
+    await callTool(terminal, { command: 'echo from terminal > b.txt' }, context);
+    expect((await callTool(readTool, { path: 'b.txt' }, context)).content).toBe('from terminal');
+  });
+});
+
+describe('docs/tools.md', () => {
+  it('embeds the dangerous pattern table rendered from DANGEROUS_PATTERNS', async () => {
+    const docs = await readFile(new URL('../../../../docs/tools.md', import.meta.url), 'utf8');
+    expect(docs).toContain(renderDangerousPatternTable());
+  });
+});

@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '@hermes/config';
+import { describe, expect, it } from 'vitest';
+import { homeWithConfig } from './helpers.js';
+
+const DOCS = ['configuration.md', 'logging.md'];
+
+function yamlBlocks(doc: string): string[] {
+  const text = readFileSync(fileURLToPath(new URL(`../../../docs/${doc}`, import.meta.url)), 'utf8');
+  return [...text.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? '');
+}
+
+describe('docs examples', () => {
+  it('has yaml examples to check', () => {
+    expect(yamlBlocks('configuration.md').length).toBeGreaterThanOrEqual(3);
+    expect(yamlBlocks('logging.md').length).toBeGreaterThanOrEqual(2);
+  });
+
+  for (const doc of DOCS) {
+    it(`every yaml block of ${doc} loads without warnings`, () => {
+      for (const block of yamlBlocks(doc)) {
+        const { home } = homeWithConfig(block);
+        const { warnings, config } = loadConfig({ home, env: {} });
+        expect(warnings, block).toEqual([]);
+        expect(config).toBeDefined();
+      }
+    });
+  }
+
+  it('the full example in configuration.md sets the documented defaults', () => {
+    const [full] = yamlBlocks('configuration.md');
+    const { home } = homeWithConfig(full ?? '');
+    const { config } = loadConfig({ home, env: {} });
+    expect(config.gateway).toEqual({ host: '127.0.0.1', port: 8642, drain_timeout_s: 30, platforms: {} });
+    expect(config.agent.toolsets).toEqual(['*']);
+    expect(config.session_reset).toEqual({ mode: 'none', idle_minutes: 1440, at_hour: 4 });
+  });
+});
