@@ -13,7 +13,7 @@ import {
   resolveHome,
   secretValues,
 } from '@hermes/config';
-import { createLogger, redactText } from '@hermes/logging';
+import { createLogger, installProcessGuards, redactText } from '@hermes/logging';
 import { HookBus, loadPlugins, type PluginRecord } from '@hermes/plugins';
 import { ERROR_CODES, HermesError, type Logger } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
@@ -78,6 +78,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     name: 'hermes',
   });
   const logger = log.logger;
+  const uninstallGuards = installProcessGuards(logger);
   const store = openStore(paths.stateDb);
   const hooks = new HookBus({
     logger: logger.child({ component: 'hooks' }),
@@ -125,6 +126,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     approvalGate: (sessionKey, ask) =>
       createApprovalGate({ hooks, surface: 'cli', sessionKey, ...(ask ? { ask } : {}) }),
     async close() {
+      uninstallGuards();
       store.close();
       await log.close();
     },
