@@ -26,5 +26,7 @@ export {
   type LoadPluginsOptions,
   loadPlugins,
   type PluginRecord,
+  type PluginSource,
+  type PluginSourceKind,
   type PluginState,
 } from './plugin-loader.js';

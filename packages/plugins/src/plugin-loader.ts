@@ -17,19 +17,29 @@ export const ENTRY_FILES = ['index.ts', 'index.mts', 'index.js', 'index.mjs'] as
 
 export type PluginState = 'enabled' | 'disabled' | 'not_enabled' | 'failed' | 'env_missing';
 
+export type PluginSourceKind = 'bundled' | 'user' | 'project' | 'npm';
+
+/** A folder of plugin folders, and which source it is. */
+export interface PluginSource {
+  dir: string;
+  source: PluginSourceKind;
+}
+
 export interface PluginRecord {
+  /** `name`, or `category/name` for bundled sub-category plugins: what enable/disable take */
   key: string;
   dir: string;
-  source: 'user' | 'project' | 'bundled';
+  source: PluginSourceKind;
   manifest: PluginManifest | null;
   state: PluginState;
   tools: string[];
   hooks: string[];
+  commands: string[];
   error: string | null;
 }
 
 export interface LoadPluginsOptions {
-  dirs: { dir: string; source: PluginRecord['source'] }[];
+  dirs: PluginSource[];
   enabled: readonly string[];
   disabled: readonly string[];
   env: Readonly<Record<string, string | undefined>>;
@@ -78,6 +88,7 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginRe
         state: 'not_enabled',
         tools: [],
         hooks: [],
+        commands: [],
         error: null,
       });
     }
