@@ -13,6 +13,7 @@ export default defineConfig({
       '@hermes/store': pkg('store'),
       '@hermes/plugins': pkg('plugins'),
       '@hermes/agent': pkg('agent'),
+      '@hermes/plugin-sdk': pkg('plugin-sdk'),
     },
   },
   test: {

@@ -72,6 +72,65 @@ config
     await configSet(key, value, globals(cmd));
   });
 
+const plugins = program
+  .command('plugins')
+  .description('list, enable, disable, install, update and remove plugins (bare: interactive toggle list)')
+  .action(async (_opts, cmd: Command) => {
+    const { pluginsInteractive } = await import('./commands/plugins-interactive.js');
+    await pluginsInteractive(globals(cmd));
+  });
+plugins
+  .command('list')
+  .description('every discovered plugin: key, version, state, source, tools, hooks, error')
+  .option('--json', 'print JSON')
+  .action(async (_opts, cmd: Command) => {
+    const { pluginsList } = await import('./commands/plugins-list.js');
+    await pluginsList(globals(cmd));
+  });
+plugins
+  .command('enable')
+  .description('add NAME to plugins.enabled (and drop it from plugins.disabled)')
+  .argument('<name>', 'plugin key, as shown by plugins list')
+  .action(async (name: string, _opts, cmd: Command) => {
+    const { pluginsEnable } = await import('./commands/plugins-toggle.js');
+    await pluginsEnable(name, globals(cmd));
+  });
+plugins
+  .command('disable')
+  .description('add NAME to plugins.disabled (and drop it from plugins.enabled)')
+  .argument('<name>', 'plugin key, as shown by plugins list')
+  .action(async (name: string, _opts, cmd: Command) => {
+    const { pluginsDisable } = await import('./commands/plugins-toggle.js');
+    await pluginsDisable(name, globals(cmd));
+  });
+plugins
+  .command('install')
+  .description('install a plugin from a folder, a git URL, owner/repo (GitHub) or npm:<package>')
+  .argument('<src>', 'folder, git URL, owner/repo or npm:<package>')
+  .option('--enable', 'enable it without asking')
+  .option('--no-enable', 'leave it disabled without asking')
+  .option('--force', 'replace an installed plugin of the same name')
+  .action(async (src: string, opts: { enable?: boolean; force?: boolean }, cmd: Command) => {
+    const { pluginsInstall } = await import('./commands/plugins-install.js');
+    await pluginsInstall(src, opts, globals(cmd));
+  });
+plugins
+  .command('update')
+  .description('re-install NAME from the source it was installed from (enabled state kept)')
+  .argument('<name>', 'installed plugin name')
+  .action(async (name: string, _opts, cmd: Command) => {
+    const { pluginsUpdate } = await import('./commands/plugins-update.js');
+    await pluginsUpdate(name, globals(cmd));
+  });
+plugins
+  .command('remove')
+  .description('delete an installed plugin from HERMES_HOME/plugins and from plugins.enabled/disabled')
+  .argument('<name>', 'installed plugin name')
+  .action(async (name: string, _opts, cmd: Command) => {
+    const { pluginsRemove } = await import('./commands/plugins-remove.js');
+    await pluginsRemove(name, globals(cmd));
+  });
+
 program
   .command('doctor')
   .description('check config, state, model reachability and plugins')

@@ -1,13 +1,18 @@
 /** Where plugins are discovered, in precedence order (a later source overrides an earlier key). */
-import { fileURLToPath } from 'node:url';
+
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { PluginSource } from '@hermes/plugins';
 
 /** The repository's bundled plugins folder (next to apps/). */
 export const BUNDLED_PLUGINS_DIR = fileURLToPath(new URL('../../../plugins', import.meta.url));
 
-/** Bundled, then HERMES_HOME/plugins, then ./.hermes/plugins when HERMES_ENABLE_PROJECT_PLUGINS=true. */
-export function pluginSources(options: { home: string; cwd: string; env: Readonly<Record<string, string | undefined>> }): PluginSource[] {
+/** Bundled, HERMES_HOME/plugins, ./.hermes/plugins (only with HERMES_ENABLE_PROJECT_PLUGINS=true), then npm packages. */
+export function pluginSources(options: {
+  home: string;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+}): PluginSource[] {
   const sources: PluginSource[] = [
     { dir: BUNDLED_PLUGINS_DIR, source: 'bundled' },
     { dir: join(options.home, 'plugins'), source: 'user' },
@@ -15,5 +20,12 @@ export function pluginSources(options: { home: string; cwd: string; env: Readonl
   if (options.env.HERMES_ENABLE_PROJECT_PLUGINS === 'true') {
     sources.push({ dir: join(options.cwd, '.hermes', 'plugins'), source: 'project' });
   }
+  // npm packages installed into HERMES_HOME (npm install --prefix ~/.hermes <pkg>) with "hermesPlugin"
+  sources.push({ dir: join(options.home, 'node_modules'), source: 'npm' });
   return sources;
+}
+
+/** Module aliases plugin code may import without installing anything. */
+export function pluginAliases(): Record<string, string> {
+  return { '@hermes/plugin-sdk': fileURLToPath(import.meta.resolve('@hermes/plugin-sdk')) };
 }

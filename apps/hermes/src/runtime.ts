@@ -3,7 +3,16 @@
  * logger, state, the hook bus, the tool registry with built-in and plugin tools, the model client.
  */
 import { stderr } from 'node:process';
-import { type ApprovalPrompt, createApprovalGate, createBuiltinTools, ModelClient, ToolRegistry } from '@hermes/agent';
+import {
+  type ApprovalPrompt,
+  createApprovalGate,
+  createBuiltinTools,
+  createPluginLlm,
+  createSkillViewTool,
+  ModelClient,
+  serializeResult,
+  ToolRegistry,
+} from '@hermes/agent';
 import {
   applyDotEnv,
   configPaths,
@@ -14,10 +23,11 @@ import {
   secretValues,
 } from '@hermes/config';
 import { createLogger, installProcessGuards, redactText } from '@hermes/logging';
-import { HookBus, loadPlugins, type PluginRecord } from '@hermes/plugins';
-import { ERROR_CODES, HermesError, type Logger } from '@hermes/protocol';
+import { HookBus, loadPlugins, type PluginRecord, PluginRegistries } from '@hermes/plugins';
+import { ERROR_CODES, HermesError, type Logger, silentLogger } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
 import type { GlobalOptions } from './main.js';
+import { pluginAliases, pluginSources } from './plugin-sources.js';
 
 export interface Settings {
   home: string;
@@ -43,7 +53,10 @@ export interface AgentRuntime extends Settings {
   hooks: HookBus;
   tools: ToolRegistry;
   plugins: PluginRecord[];
+  registries: PluginRegistries;
   client: ModelClient;
+  /** where ctx.injectMessage goes; the interactive chat sets it */
+  setInjector(fn: ((text: string) => boolean) | null): void;
   model: string;
   secrets: () => string[];
   approvalGate(sessionKey: string, ask?: ApprovalPrompt): ReturnType<typeof createApprovalGate>;
@@ -96,15 +109,6 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   })) {
     tools.register(tool);
   }
-  const plugins = await loadPlugins({
-    dirs: [{ dir: paths.pluginsDir, source: 'user' }],
-    enabled: config.plugins.enabled,
-    disabled: config.plugins.disabled,
-    env,
-    tools,
-    hooks,
-    logger: logger.child({ component: 'plugins' }),
-  });
   const client = new ModelClient({
     baseUrl: config.model.base_url,
     apiKey: config.model.api_key,
@@ -113,6 +117,42 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     hooks,
     logger: logger.child({ component: 'model' }),
   });
+  const registries = new PluginRegistries();
+  tools.register(createSkillViewTool(() => registries.skills.values()));
+  let injector: ((text: string) => boolean) | null = null;
+  const cwd = config.terminal.cwd ?? process.cwd();
+  const plugins = await loadPlugins({
+    dirs: pluginSources({ home: settings.home, cwd: process.cwd(), env }),
+    enabled: config.plugins.enabled,
+    disabled: config.plugins.disabled,
+    env,
+    tools,
+    hooks,
+    logger: logger.child({ component: 'plugins' }),
+    aliases: pluginAliases(),
+    host: {
+      registries,
+      llm: createPluginLlm(client, model, 'plugin'),
+      injectMessage: (text) => (injector ? injector(text) : false),
+      dispatchTool: async (name, args, context) => {
+        const tool = tools.get(name);
+        if (!tool) return JSON.stringify({ error: `Unknown tool "${name}"` });
+        const value = await tool.handler(args, {
+          sessionId: '',
+          taskId: '',
+          toolCallId: `dispatch_${Date.now()}`,
+          platform: 'cli',
+          cwd,
+          signal: new AbortController().signal,
+          logger: silentLogger,
+          hooks,
+          requestApproval: async () => 'deny',
+          ...context,
+        });
+        return serializeResult(value);
+      },
+    },
+  });
   return {
     ...settings,
     logger,
@@ -120,8 +160,12 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     hooks,
     tools,
     plugins,
+    registries,
     client,
     model,
+    setInjector: (fn) => {
+      injector = fn;
+    },
     secrets,
     approvalGate: (sessionKey, ask) =>
       createApprovalGate({ hooks, surface: 'cli', sessionKey, ...(ask ? { ask } : {}) }),

@@ -10,6 +10,8 @@ export {
   type ModelStep,
   PLACEHOLDER_API_KEY,
 } from './model-client.js';
+// Plugin services
+export { createPluginLlm, extractJson, type LlmOptions, type OneShotLlm } from './plugin-llm.js';
 export { abortableSleep, isRetryableStatus, RETRY_MAX_MS, retryAfterMs, retryDelayMs } from './retry-policy.js';
 // The turn
 export {
@@ -20,6 +22,7 @@ export {
   type TurnResult,
   type TurnStatus,
 } from './run-turn.js';
+export { createSkillViewTool, SKILL_MAX_CHARS, type SkillSource } from './skill-view-tool.js';
 export { buildSystemPrompt, DEFAULT_SYSTEM_PROMPT } from './system-prompt.js';
 export { executeToolCall, serializeResult, toolError } from './tool-executor.js';
 // Tools

@@ -1,49 +1,150 @@
-/** plugin.yaml: read and checked before any plugin code runs. */
+/** plugin.yaml: read and validated before any plugin code runs; problems name the file and field. */
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
+
+export const PLUGIN_KINDS = ['standalone', 'backend', 'platform', 'exclusive'] as const;
+export type PluginKind = (typeof PLUGIN_KINDS)[number];
+
+/** One `requires_env` entry: the simple form is just the name. */
+export interface EnvRequirement {
+  name: string;
+  description: string | null;
+  url: string | null;
+  secret: boolean;
+}
 
 export interface PluginManifest {
   name: string;
   version: string;
   description: string;
   author: string | null;
+  kind: PluginKind;
   providesTools: string[];
   providesHooks: string[];
+  providesWebProviders: string[];
+  /** names only, for quick checks */
   requiresEnv: string[];
+  /** the rich form, for install prompts */
+  requiresEnvDetails: EnvRequirement[];
+}
+
+const KNOWN_FIELDS = [
+  'name',
+  'version',
+  'description',
+  'author',
+  'kind',
+  'provides_tools',
+  'provides_hooks',
+  'provides_web_providers',
+  'requires_env',
+];
+
+/** A manifest problem: the message names the file and the field. */
+export class ManifestError extends Error {
+  readonly file: string;
+  readonly field: string | null;
+  constructor(file: string, field: string | null, problem: string) {
+    super(`${file}: ${field ? `${field}: ` : ''}${problem}`);
+    this.name = 'ManifestError';
+    this.file = file;
+    this.field = field;
+  }
 }
 
 function stringList(value: unknown, field: string, file: string): string[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) throw new Error(`${file}: ${field}: expected a list`);
+  if (!Array.isArray(value)) throw new ManifestError(file, field, `expected a list of strings, got ${typeof value}`);
   return value.map((item, i) => {
-    if (typeof item === 'string') return item;
-    if (typeof item === 'object' && item !== null && typeof (item as { name?: unknown }).name === 'string') {
-      return (item as { name: string }).name;
+    if (typeof item !== 'string' || item.trim() === '') {
+      throw new ManifestError(file, `${field}[${i}]`, 'expected a non-empty string');
     }
-    throw new Error(`${file}: ${field}[${i}]: expected a string or {name: ...}`);
+    return item;
   });
 }
 
-/** Reads and validates a manifest; throws an Error naming the file and field. */
-export async function readManifest(file: string): Promise<PluginManifest> {
-  let data: unknown;
-  try {
-    data = parse(await readFile(file, 'utf8'));
-  } catch (err) {
-    throw new Error(`${file}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+function envList(value: unknown, file: string): EnvRequirement[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new ManifestError(file, 'requires_env', 'expected a list');
+  return value.map((item, i): EnvRequirement => {
+    const field = `requires_env[${i}]`;
+    if (typeof item === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(item)) {
+      return { name: item, description: null, url: null, secret: false };
+    }
+    if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
+      const r = item as Record<string, unknown>;
+      if (typeof r.name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(r.name)) {
+        throw new ManifestError(file, `${field}.name`, 'expected an environment variable name');
+      }
+      for (const k of ['description', 'url'] as const) {
+        if (r[k] !== undefined && typeof r[k] !== 'string')
+          throw new ManifestError(file, `${field}.${k}`, 'expected a string');
+      }
+      if (r.secret !== undefined && typeof r.secret !== 'boolean') {
+        throw new ManifestError(file, `${field}.secret`, 'expected true or false');
+      }
+      return {
+        name: r.name,
+        description: typeof r.description === 'string' ? r.description : null,
+        url: typeof r.url === 'string' ? r.url : null,
+        secret: r.secret === true,
+      };
+    }
+    throw new ManifestError(file, field, 'expected a variable name or {name, description?, url?, secret?}');
+  });
+}
+
+/** Validates parsed manifest data; `warn` receives unknown-field notices. */
+export function validateManifest(
+  data: unknown,
+  file: string,
+  warn: (message: string) => void = () => {},
+): PluginManifest {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new ManifestError(file, null, 'expected a mapping of fields (name, version, ...)');
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error(`${file}: expected a mapping`);
   const m = data as Record<string, unknown>;
   if (typeof m.name !== 'string' || !/^[a-z0-9][a-z0-9_-]*$/i.test(m.name)) {
-    throw new Error(`${file}: name: expected a plugin name (letters, digits, "-", "_")`);
+    throw new ManifestError(file, 'name', 'required: a plugin name of letters, digits, "-" and "_"');
   }
+  if (m.version !== undefined && typeof m.version !== 'string' && typeof m.version !== 'number') {
+    throw new ManifestError(file, 'version', 'expected a version string such as 1.0.0');
+  }
+  for (const k of ['description', 'author'] as const) {
+    if (m[k] !== undefined && m[k] !== null && typeof m[k] !== 'string')
+      throw new ManifestError(file, k, 'expected a string');
+  }
+  const kind = m.kind ?? 'standalone';
+  if (!PLUGIN_KINDS.includes(kind as PluginKind)) {
+    throw new ManifestError(file, 'kind', `expected one of ${PLUGIN_KINDS.join(', ')}, got ${JSON.stringify(kind)}`);
+  }
+  for (const key of Object.keys(m)) {
+    if (!KNOWN_FIELDS.includes(key)) warn(`${file}: unknown field "${key}" (valid fields: ${KNOWN_FIELDS.join(', ')})`);
+  }
+  const details = envList(m.requires_env, file);
   return {
     name: m.name,
     version: m.version === undefined ? '0.0.0' : String(m.version),
     description: typeof m.description === 'string' ? m.description : '',
     author: typeof m.author === 'string' ? m.author : null,
+    kind: kind as PluginKind,
     providesTools: stringList(m.provides_tools, 'provides_tools', file),
     providesHooks: stringList(m.provides_hooks, 'provides_hooks', file),
-    requiresEnv: stringList(m.requires_env, 'requires_env', file),
+    providesWebProviders: stringList(m.provides_web_providers, 'provides_web_providers', file),
+    requiresEnv: details.map((d) => d.name),
+    requiresEnvDetails: details,
   };
+}
+
+/** Reads and validates a manifest file; throws ManifestError naming the file and field. */
+export async function readManifest(file: string, warn?: (message: string) => void): Promise<PluginManifest> {
+  let data: unknown;
+  try {
+    data = parse(await readFile(file, 'utf8'));
+  } catch (err) {
+    const line = (err as { linePos?: { line: number }[] }).linePos?.[0]?.line;
+    const first = err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
+    throw new ManifestError(line ? `${file}:${line}` : file, null, first);
+  }
+  return validateManifest(data, file, warn);
 }

@@ -3,19 +3,30 @@
  * its key), recording every registration so a failed register() can be rolled back whole.
  */
 import {
+  HOOK_NAMES,
   type HookCallback,
   type HookName,
   isHookName,
   type Logger,
+  type ToolContext,
   type ToolDefinition,
   type ToolHandler,
   type ToolSchema,
 } from '@hermes/protocol';
+import { closest } from './did-you-mean.js';
 import type { HookBus } from './hook-bus.js';
+import type {
+  CliCommandBuilder,
+  PlatformRegistration,
+  PluginHostServices,
+  PluginLlm,
+  WebSearchProviderRegistration,
+} from './plugin-host.js';
 
 /** Where plugin tools go: the agent's ToolRegistry satisfies it. */
 export interface ToolSink {
   register(tool: ToolDefinition): () => void;
+  get?(name: string): ToolDefinition | undefined;
 }
 
 export interface RegisterToolInput {
@@ -29,6 +40,25 @@ export interface RegisterToolInput {
   emoji?: string;
 }
 
+export interface RegisterCommandInput {
+  name: string;
+  description?: string;
+  handler: (args: string) => string | undefined | Promise<string | undefined>;
+}
+
+export interface RegisterCliCommandInput {
+  name: string;
+  help?: string;
+  setup: (command: CliCommandBuilder) => void;
+}
+
+export interface RegisterSkillInput {
+  name: string;
+  description?: string;
+  path?: string;
+  content?: string;
+}
+
 export interface PluginContext {
   /** the plugin's key: `name`, or `category/name` */
   readonly key: string;
@@ -37,14 +67,45 @@ export interface PluginContext {
   readonly logger: Logger;
   registerTool(tool: RegisterToolInput): void;
   registerHook<K extends HookName>(event: K, callback: HookCallback<K>): void;
+  registerCommand(command: RegisterCommandInput): void;
+  registerCliCommand(command: RegisterCliCommandInput): void;
+  registerSkill(skill: RegisterSkillInput): void;
+  registerPlatform(platform: Omit<PlatformRegistration, 'plugin'>): void;
+  registerWebSearchProvider(provider: Omit<WebSearchProviderRegistration, 'plugin'>): void;
+  /** runs any registered tool, returning its result string */
+  dispatchTool(name: string, args: Record<string, unknown>, context?: Partial<ToolContext>): Promise<string>;
+  /** queues a message into the interactive chat; false where there is no chat */
+  injectMessage(text: string, options?: { role?: 'user' | 'system' }): boolean;
+  readonly llm: PluginLlm;
 }
 
 export interface ScopedContext {
   ctx: PluginContext;
   tools: string[];
   hooks: HookName[];
+  commands: string[];
   /** undoes every registration made through ctx */
   rollback(): void;
+}
+
+const unavailableLlm: PluginLlm = {
+  complete: () => Promise.reject(new Error('ctx.llm is not available in this host')),
+  completeStructured: () => Promise.reject(new Error('ctx.llm is not available in this host')),
+};
+
+function claim<V>(
+  map: Map<string, V>,
+  key: string,
+  value: V,
+  what: string,
+  plugin: string,
+  undo: (() => void)[],
+): void {
+  if (map.has(key)) throw new TypeError(`plugin ${plugin}: ${what} "${key}" is already registered`);
+  map.set(key, value);
+  undo.push(() => {
+    if (map.get(key) === value) map.delete(key);
+  });
 }
 
 /** Builds the context for one plugin. */
@@ -54,15 +115,25 @@ export function createPluginContext(options: {
   logger: Logger;
   tools: ToolSink;
   hooks: HookBus;
+  host?: PluginHostServices;
 }): ScopedContext {
   const undo: (() => void)[] = [];
   const tools: string[] = [];
   const hooks: HookName[] = [];
-  const { key, logger } = options;
+  const commands: string[] = [];
+  const { key, logger, host } = options;
+  const registries = host?.registries;
+  const needName = (value: unknown, what: string): string => {
+    if (typeof value !== 'string' || !/^[A-Za-z0-9_:-]{1,64}$/.test(value)) {
+      throw new TypeError(`plugin ${key}: ${what} needs a name of letters, digits, "-" or "_"`);
+    }
+    return value;
+  };
   const ctx: PluginContext = {
     key,
     dir: options.dir,
     logger,
+    llm: host?.llm ?? unavailableLlm,
     registerTool(tool) {
       if (typeof tool !== 'object' || tool === null) throw new TypeError(`plugin ${key}: registerTool needs an object`);
       if (typeof tool.schema !== 'object' || tool.schema === null) {
@@ -73,22 +144,86 @@ export function createPluginContext(options: {
     },
     registerHook(event, callback) {
       if (!isHookName(event)) {
-        logger.warn({ plugin: key, hook: event }, `plugin ${key} registered unknown hook "${String(event)}"; ignored`);
-        return;
+        const hint = closest(String(event), HOOK_NAMES);
+        throw new TypeError(
+          `plugin ${key}: unknown hook "${String(event)}"${hint ? ` (did you mean "${hint}"?)` : ''}`,
+        );
       }
       undo.push(options.hooks.register(event, callback, { source: 'plugin', name: key }));
       hooks.push(event);
+    },
+    registerCommand(command) {
+      const name = needName(command?.name, 'registerCommand').replace(/^\//, '');
+      if (typeof command.handler !== 'function') throw new TypeError(`plugin ${key}: command /${name} needs a handler`);
+      if (registries) {
+        const value = { name, description: command.description ?? '', handler: command.handler, plugin: key };
+        claim(registries.commands, name, value, 'command', key, undo);
+      }
+      commands.push(`/${name}`);
+    },
+    registerCliCommand(command) {
+      const name = needName(command?.name, 'registerCliCommand');
+      if (typeof command.setup !== 'function')
+        throw new TypeError(`plugin ${key}: CLI command ${name} needs setup(command)`);
+      if (registries) {
+        const value = { name, help: command.help ?? '', setup: command.setup, plugin: key };
+        claim(registries.cliCommands, name, value, 'CLI command', key, undo);
+      }
+      commands.push(`hermes ${name}`);
+    },
+    registerSkill(skill) {
+      const name = needName(skill?.name, 'registerSkill');
+      if (typeof skill.path !== 'string' && typeof skill.content !== 'string') {
+        throw new TypeError(`plugin ${key}: skill ${name} needs a path or content`);
+      }
+      const id = `${key.split('/').pop()}:${name}`;
+      if (registries) {
+        const value = {
+          id,
+          description: skill.description ?? '',
+          path: skill.path ?? null,
+          content: skill.content ?? null,
+          plugin: key,
+        };
+        claim(registries.skills, id, value, 'skill', key, undo);
+      }
+    },
+    registerPlatform(platform) {
+      const name = needName(platform?.name, 'registerPlatform');
+      if (registries) claim(registries.platforms, name, { ...platform, name, plugin: key }, 'platform', key, undo);
+    },
+    registerWebSearchProvider(provider) {
+      const name = needName(provider?.name, 'registerWebSearchProvider');
+      if (registries) {
+        claim(
+          registries.webSearchProviders,
+          name,
+          { ...provider, name, plugin: key },
+          'web search provider',
+          key,
+          undo,
+        );
+      }
+    },
+    dispatchTool(name, args, context) {
+      if (!host?.dispatchTool) return Promise.reject(new Error('ctx.dispatchTool is not available in this host'));
+      return host.dispatchTool(name, args, context);
+    },
+    injectMessage(text, opts) {
+      return host?.injectMessage ? host.injectMessage(text, opts) : false;
     },
   };
   return {
     ctx,
     tools,
     hooks,
+    commands,
     rollback() {
       for (const fn of undo.reverse()) fn();
       undo.length = 0;
       tools.length = 0;
       hooks.length = 0;
+      commands.length = 0;
     },
   };
 }

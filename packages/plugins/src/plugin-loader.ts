@@ -1,32 +1,24 @@
 /**
- * Loads opt-in plugins from plugin folders: manifest first, then the entry file (TypeScript via
- * jiti, JavaScript natively, no build step), then register(ctx) exactly once. A plugin whose
- * load or register() fails is marked failed, its registrations are rolled back, and loading
- * goes on. (Issue 3 extends discovery to every documented source.)
+ * Loads plugins: discovery, manifest first (before any plugin code), opt-in, requires_env, then
+ * the entry file (TypeScript or JavaScript through jiti, no build step) and register(ctx) exactly
+ * once. A plugin whose load or register() fails is marked failed, everything it registered is
+ * rolled back, and loading goes on.
  */
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Logger } from '@hermes/protocol';
+import { type DiscoveredPlugin, discoverPlugins, type PluginSource, type PluginSourceKind } from './discover.js';
 import type { HookBus } from './hook-bus.js';
 import { type PluginManifest, readManifest } from './manifest.js';
 import { createPluginContext, type PluginContext, type ToolSink } from './plugin-context.js';
+import type { PluginHostServices } from './plugin-host.js';
 
 export const ENTRY_FILES = ['index.ts', 'index.mts', 'index.js', 'index.mjs'] as const;
 
 export type PluginState = 'enabled' | 'disabled' | 'not_enabled' | 'failed' | 'env_missing';
 
-export type PluginSourceKind = 'bundled' | 'user' | 'project' | 'npm';
-
-/** A folder of plugin folders, and which source it is. */
-export interface PluginSource {
-  dir: string;
-  source: PluginSourceKind;
-}
-
 export interface PluginRecord {
-  /** `name`, or `category/name` for bundled sub-category plugins: what enable/disable take */
+  /** `name`, or `category/name` for sub-category plugins: what enable/disable take */
   key: string;
   dir: string;
   source: PluginSourceKind;
@@ -39,18 +31,23 @@ export interface PluginRecord {
 }
 
 export interface LoadPluginsOptions {
-  dirs: PluginSource[];
+  /** sources in precedence order: bundled, user, project, npm */
+  dirs: readonly PluginSource[];
   enabled: readonly string[];
   disabled: readonly string[];
   env: Readonly<Record<string, string | undefined>>;
   tools: ToolSink;
   hooks: HookBus;
   logger: Logger;
+  host?: PluginHostServices;
+  /** module aliases for plugin code, e.g. `@hermes/plugin-sdk` */
+  aliases?: Record<string, string>;
 }
 
 type RegisterFn = (ctx: PluginContext) => unknown;
 
 function findRegister(mod: unknown): RegisterFn | null {
+  if (typeof mod === 'function') return mod as RegisterFn;
   if (typeof mod !== 'object' || mod === null) return null;
   const m = mod as { register?: unknown; default?: unknown };
   if (typeof m.register === 'function') return m.register as RegisterFn;
@@ -60,97 +57,96 @@ function findRegister(mod: unknown): RegisterFn | null {
   return null;
 }
 
-async function importEntry(file: string): Promise<unknown> {
-  if (file.endsWith('.ts') || file.endsWith('.mts')) {
-    const { createJiti } = await import('jiti');
-    const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false });
-    return jiti.import(file);
-  }
-  return import(pathToFileURL(file).href);
+type Importer = (file: string) => Promise<unknown>;
+
+async function createImporter(aliases: Record<string, string> | undefined): Promise<Importer> {
+  const { createJiti } = await import('jiti');
+  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, alias: aliases ?? {} });
+  return (file) => jiti.import(file);
 }
 
-/** Discovers and loads the plugins of `dirs` in order (alphabetical within a folder). */
+/** Whether a plugin runs without being listed in plugins.enabled: bundled platform and backend plugins. */
+export function loadsWithoutOptIn(source: PluginSourceKind, manifest: PluginManifest): boolean {
+  return source === 'bundled' && (manifest.kind === 'platform' || manifest.kind === 'backend');
+}
+
+async function loadOne(
+  found: DiscoveredPlugin,
+  options: LoadPluginsOptions,
+  importer: () => Promise<Importer>,
+): Promise<PluginRecord> {
+  const record: PluginRecord = {
+    key: found.key,
+    dir: found.dir,
+    source: found.source,
+    manifest: null,
+    state: 'not_enabled',
+    tools: [],
+    hooks: [],
+    commands: [],
+    error: null,
+  };
+  const log = options.logger.child({ plugin: record.key });
+  const fail = (message: string) => {
+    record.state = 'failed';
+    record.error = message;
+    log.warn(`plugin ${record.key} failed: ${message}`);
+    return record;
+  };
+  const manifestFile = join(record.dir, 'plugin.yaml');
+  if (!existsSync(manifestFile)) return fail(`${manifestFile}: missing plugin.yaml`);
+  try {
+    record.manifest = await readManifest(manifestFile, (w) => log.warn(w));
+  } catch (err) {
+    return fail(err instanceof Error ? err.message : String(err));
+  }
+  if (options.disabled.includes(record.key)) {
+    record.state = 'disabled';
+    return record;
+  }
+  if (!options.enabled.includes(record.key) && !loadsWithoutOptIn(record.source, record.manifest)) return record;
+  const missing = record.manifest.requiresEnv.filter((k) => !options.env[k]);
+  if (missing.length > 0) {
+    record.state = 'env_missing';
+    record.error = `missing: ${missing.join(', ')}`;
+    log.warn(`Plugin ${record.manifest.name} disabled (missing: ${missing.join(', ')})`);
+    return record;
+  }
+  const entry = ENTRY_FILES.map((f) => join(record.dir, f)).find((f) => existsSync(f));
+  if (!entry) return fail(`no entry file (${ENTRY_FILES.join(', ')}) in ${record.dir}`);
+  const scoped = createPluginContext({
+    key: record.key,
+    dir: record.dir,
+    logger: log,
+    tools: options.tools,
+    hooks: options.hooks,
+    ...(options.host ? { host: options.host } : {}),
+  });
+  try {
+    const register = findRegister(await (await importer())(entry));
+    if (!register) throw new Error(`${entry} exports no register(ctx) function`);
+    await register(scoped.ctx);
+    record.state = 'enabled';
+    record.tools = [...scoped.tools];
+    record.hooks = [...scoped.hooks];
+    record.commands = [...scoped.commands];
+  } catch (err) {
+    scoped.rollback();
+    record.state = 'failed';
+    record.error = err instanceof Error ? err.message : String(err);
+    log.error({ err }, `plugin ${record.key} failed to load: ${record.error}`);
+  }
+  return record;
+}
+
+/** Discovers and loads the plugins of every source; one record per plugin, in load order. */
 export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginRecord[]> {
-  const records = new Map<string, PluginRecord>();
-  for (const { dir, source } of options.dirs) {
-    if (!existsSync(dir)) continue;
-    const names = (await readdir(dir, { withFileTypes: true }))
-      .filter((d) => d.isDirectory())
-      .map((d) => d.name)
-      .sort();
-    for (const name of names) {
-      // a later source overrides an earlier one with the same key
-      records.set(name, {
-        key: name,
-        dir: join(dir, name),
-        source,
-        manifest: null,
-        state: 'not_enabled',
-        tools: [],
-        hooks: [],
-        commands: [],
-        error: null,
-      });
-    }
-  }
+  let importer: Promise<Importer> | null = null;
+  const lazyImporter = () => {
+    importer ??= createImporter(options.aliases);
+    return importer;
+  };
   const out: PluginRecord[] = [];
-  for (const record of records.values()) {
-    out.push(record);
-    const log = options.logger.child({ plugin: record.key });
-    const manifestFile = join(record.dir, 'plugin.yaml');
-    if (!existsSync(manifestFile)) {
-      record.state = 'failed';
-      record.error = `${manifestFile}: missing plugin.yaml`;
-      log.warn(`plugin ${record.key} skipped: ${record.error}`);
-      continue;
-    }
-    try {
-      record.manifest = await readManifest(manifestFile);
-    } catch (err) {
-      record.state = 'failed';
-      record.error = err instanceof Error ? err.message : String(err);
-      log.warn(`plugin ${record.key} skipped: invalid manifest: ${record.error}`);
-      continue;
-    }
-    if (options.disabled.includes(record.key)) {
-      record.state = 'disabled';
-      continue;
-    }
-    if (!options.enabled.includes(record.key)) continue;
-    const missing = record.manifest.requiresEnv.filter((k) => !options.env[k]);
-    if (missing.length > 0) {
-      record.state = 'env_missing';
-      record.error = `missing: ${missing.join(', ')}`;
-      log.warn(`Plugin ${record.key} disabled (missing: ${missing.join(', ')})`);
-      continue;
-    }
-    const entry = ENTRY_FILES.map((f) => join(record.dir, f)).find((f) => existsSync(f));
-    if (!entry) {
-      record.state = 'failed';
-      record.error = `no entry file (${ENTRY_FILES.join(', ')}) in ${record.dir}`;
-      log.warn(`plugin ${record.key} failed: ${record.error}`);
-      continue;
-    }
-    const scoped = createPluginContext({
-      key: record.key,
-      dir: record.dir,
-      logger: log,
-      tools: options.tools,
-      hooks: options.hooks,
-    });
-    try {
-      const register = findRegister(await importEntry(entry));
-      if (!register) throw new Error(`${entry} exports no register(ctx) function`);
-      await register(scoped.ctx);
-      record.state = 'enabled';
-      record.tools = [...scoped.tools];
-      record.hooks = [...scoped.hooks];
-    } catch (err) {
-      scoped.rollback();
-      record.state = 'failed';
-      record.error = err instanceof Error ? err.message : String(err);
-      log.error({ err }, `plugin ${record.key} failed to load: ${record.error}`);
-    }
-  }
+  for (const found of discoverPlugins(options.dirs)) out.push(await loadOne(found, options, lazyImporter));
   return out;
 }

@@ -7,6 +7,7 @@ import { silentLogger } from '@hermes/protocol';
 import { openStore } from '@hermes/store';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
+import { pluginAliases, pluginSources } from '../plugin-sources.js';
 
 export const MODEL_PROBE_TIMEOUT_MS = 5_000;
 
@@ -80,7 +81,8 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
   if (config) {
     checks.push(await probeModel(config));
     const records = await loadPlugins({
-      dirs: [{ dir: paths.pluginsDir, source: 'user' }],
+      dirs: pluginSources({ home, cwd: process.cwd(), env: process.env }),
+      aliases: pluginAliases(),
       enabled: config.plugins.enabled,
       disabled: config.plugins.disabled,
       env: process.env,

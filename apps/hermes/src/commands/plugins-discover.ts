@@ -1,0 +1,30 @@
+/** Finds (and optionally loads) every plugin the way a real run would, with throwaway registries. */
+import { ToolRegistry } from '@hermes/agent';
+import { HookBus, loadPlugins, type PluginRecord } from '@hermes/plugins';
+import { silentLogger } from '@hermes/protocol';
+import type { GlobalOptions } from '../main.js';
+import { pluginSources } from '../plugin-sources.js';
+import { loadSettings } from '../runtime.js';
+
+export interface Discovered {
+  home: string;
+  records: PluginRecord[];
+}
+
+/**
+ * Discovers plugins from every source. With `load`, the config's enabled plugins run register()
+ * against a throwaway registry (so failures and missing env show); without it no plugin code runs.
+ */
+export async function discoverPlugins(options: GlobalOptions, load: boolean): Promise<Discovered> {
+  const { home, config, env } = loadSettings(options);
+  const records = await loadPlugins({
+    dirs: pluginSources({ home, cwd: process.cwd(), env }),
+    enabled: load ? config.plugins.enabled : [],
+    disabled: load ? config.plugins.disabled : [],
+    env,
+    tools: new ToolRegistry(),
+    hooks: new HookBus(),
+    logger: silentLogger,
+  });
+  return { home, records };
+}

@@ -1,0 +1,93 @@
+/**
+ * What the host (CLI, gateway) lends plugins beyond tools and hooks: registries for slash
+ * commands, CLI commands, skills, platforms and web providers, plus tool dispatch, message
+ * injection and one-shot LLM access. Registries are plain and owned here; consumers read them.
+ */
+import type { ToolContext, ToolHandlerResult } from '@hermes/protocol';
+
+/** A `/name` slash command, in chat and (later) the gateway. */
+export interface SlashCommand {
+  name: string;
+  description: string;
+  /** the text after the command; returns the reply text */
+  handler: (args: string) => string | undefined | Promise<string | undefined>;
+  plugin: string;
+}
+
+/** The subset of commander's Command a plugin may use to build `hermes <name> ...`. */
+export interface CliCommandBuilder {
+  command(nameAndArgs: string): CliCommandBuilder;
+  description(text: string): CliCommandBuilder;
+  option(flags: string, description?: string): CliCommandBuilder;
+  argument(name: string, description?: string): CliCommandBuilder;
+  action(fn: (...args: unknown[]) => void | Promise<void>): CliCommandBuilder;
+}
+
+export interface CliCommand {
+  name: string;
+  help: string;
+  setup: (command: CliCommandBuilder) => void;
+  plugin: string;
+}
+
+export interface Skill {
+  /** namespaced `plugin:skill` */
+  id: string;
+  description: string;
+  /** the SKILL.md path, or inline content */
+  path: string | null;
+  content: string | null;
+  plugin: string;
+}
+
+export interface PlatformRegistration {
+  name: string;
+  plugin: string;
+  /** the adapter factory; its contract arrives with the gateway */
+  create?: (...args: unknown[]) => unknown;
+  [extra: string]: unknown;
+}
+
+export interface WebSearchProviderRegistration {
+  name: string;
+  plugin: string;
+  [extra: string]: unknown;
+}
+
+export interface LlmCompleteOptions {
+  system?: string;
+  maxTokens?: number;
+  temperature?: number;
+  signal?: AbortSignal;
+}
+
+export interface PluginLlm {
+  /** a one-shot completion with the user's model and credentials; resolves with the text */
+  complete(prompt: string, options?: LlmCompleteOptions): Promise<string>;
+  /** a one-shot completion whose JSON answer is validated against `schema` */
+  completeStructured<T = unknown>(
+    prompt: string,
+    schema: Record<string, unknown>,
+    options?: LlmCompleteOptions,
+  ): Promise<T>;
+}
+
+/** Registries and services shared by every plugin of one host. */
+export class PluginRegistries {
+  readonly commands = new Map<string, SlashCommand>();
+  readonly cliCommands = new Map<string, CliCommand>();
+  readonly skills = new Map<string, Skill>();
+  readonly platforms = new Map<string, PlatformRegistration>();
+  readonly webSearchProviders = new Map<string, WebSearchProviderRegistration>();
+}
+
+export interface PluginHostServices {
+  registries: PluginRegistries;
+  /** runs a registered tool by name (the agent's registry) */
+  dispatchTool?: (name: string, args: Record<string, unknown>, context?: Partial<ToolContext>) => Promise<string>;
+  /** queues a message into the interactive chat; false where there is none */
+  injectMessage?: (text: string, options?: { role?: 'user' | 'system' }) => boolean;
+  llm?: PluginLlm;
+}
+
+export type { ToolHandlerResult };
