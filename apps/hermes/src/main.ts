@@ -143,6 +143,13 @@ program
 /** Runs the CLI; resolves with the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   try {
+    const valued = new Set(['-z', '--oneshot', '--profile', '-m', '--model']);
+    const first = argv.slice(2).find((a, i, all) => !a.startsWith('-') && !valued.has(all[i - 1] ?? ''));
+    if (first && !program.commands.some((c) => c.name() === first || c.aliases().includes(first))) {
+      const { addPluginCliCommands } = await import('./plugin-cli.js');
+      const profile = argv[argv.indexOf('--profile') + 1];
+      await addPluginCliCommands(program, argv.includes('--profile') && profile ? { profile } : {});
+    }
     await program.parseAsync(argv);
     return 0;
   } catch (err) {

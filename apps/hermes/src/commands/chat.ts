@@ -6,6 +6,7 @@
 import { createInterface, type Interface } from 'node:readline/promises';
 import type { ApprovalChoice, ApprovalRequest } from '@hermes/protocol';
 import type { GlobalOptions } from '../main.js';
+import { pluginSummary } from '../plugin-summary.js';
 import { createAgentRuntime } from '../runtime.js';
 import { runCliTurn } from '../session-turn.js';
 
@@ -52,14 +53,40 @@ export async function runChat(options: GlobalOptions): Promise<void> {
       rl.close();
     }
   });
-  process.stdout.write(`Hermes chat · model ${rt.model} · /new to start over, /exit to quit\n`);
+  // ctx.injectMessage from plugins: queued, run as the next user turns
+  const injected: string[] = [];
+  rt.setInjector((text) => {
+    injected.push(text);
+    return true;
+  });
+  process.stdout.write(`Hermes chat · model ${rt.model} · /new to start over, /plugins, /exit to quit\n`);
   try {
     while (!closed) {
-      const input = await read('you> ');
+      const next = injected.shift();
+      if (next !== undefined) process.stdout.write(`[injected] ${next}\n`);
+      const input = next ?? (await read('you> '));
       if (input === null) break; // end of input
       const line = input.trim();
       if (line === '') continue;
       if (line === '/exit' || line === '/quit') break;
+      if (line === '/plugins') {
+        process.stdout.write(`${pluginSummary(rt.plugins)}\n`);
+        continue;
+      }
+      const command = /^\/([A-Za-z0-9_:-]+)(?:\s+([\s\S]*))?$/.exec(line);
+      const pluginCommand = command?.[1] ? rt.registries.commands.get(command[1]) : undefined;
+      if (pluginCommand) {
+        try {
+          const reply = await pluginCommand.handler(command?.[2] ?? '');
+          if (reply) process.stdout.write(`${reply}\n`);
+        } catch (err) {
+          rt.logger.warn({ err, plugin: pluginCommand.plugin }, `command /${pluginCommand.name} failed`);
+          process.stdout.write(
+            `[error] /${pluginCommand.name} (plugin ${pluginCommand.plugin}) failed: ${(err as Error).message}\n`,
+          );
+        }
+        continue;
+      }
       if (line === '/new' || line === '/reset') {
         await rt.hooks.invoke('on_session_finalize', { sessionId: session.id, platform: 'cli' });
         rt.store.sessions.end(session.id, 'reset');
@@ -67,6 +94,17 @@ export async function runChat(options: GlobalOptions): Promise<void> {
         approve = rt.approvalGate(session.id, askApproval(read));
         await rt.hooks.invoke('on_session_reset', { sessionId: session.id, platform: 'cli' });
         process.stdout.write('Started a new session.\n');
+        continue;
+      }
+      if (command && line.startsWith('/')) {
+        const known = [
+          '/new',
+          '/reset',
+          '/plugins',
+          '/exit',
+          ...[...rt.registries.commands.keys()].map((c) => `/${c}`),
+        ];
+        process.stdout.write(`Unknown command ${line.split(/\s/)[0]}. Commands: ${known.join(', ')}\n`);
         continue;
       }
       running = new AbortController();
@@ -91,6 +129,7 @@ export async function runChat(options: GlobalOptions): Promise<void> {
       }
     }
   } finally {
+    rt.setInjector(null);
     rl.close();
     await rt.hooks.invoke('on_session_finalize', { sessionId: session.id, platform: 'cli' });
     rt.store.sessions.end(session.id, 'exit');

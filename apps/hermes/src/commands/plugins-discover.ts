@@ -3,7 +3,7 @@ import { ToolRegistry } from '@hermes/agent';
 import { HookBus, loadPlugins, type PluginRecord } from '@hermes/plugins';
 import { silentLogger } from '@hermes/protocol';
 import type { GlobalOptions } from '../main.js';
-import { pluginSources } from '../plugin-sources.js';
+import { pluginAliases, pluginSources } from '../plugin-sources.js';
 import { loadSettings } from '../runtime.js';
 
 export interface Discovered {
@@ -13,12 +13,14 @@ export interface Discovered {
 
 /**
  * Discovers plugins from every source. With `load`, the config's enabled plugins run register()
- * against a throwaway registry (so failures and missing env show); without it no plugin code runs.
+ * against a throwaway registry (so failures and missing env show); without it only plugins that load
+ * without opt-in (bundled platform/backend kinds) run.
  */
 export async function discoverPlugins(options: GlobalOptions, load: boolean): Promise<Discovered> {
   const { home, config, env } = loadSettings(options);
   const records = await loadPlugins({
     dirs: pluginSources({ home, cwd: process.cwd(), env }),
+    aliases: pluginAliases(),
     enabled: load ? config.plugins.enabled : [],
     disabled: load ? config.plugins.disabled : [],
     env,
