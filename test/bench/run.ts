@@ -1,6 +1,8 @@
 // Benchmarks that print figures: `npm run bench`. Ratios are measured side by side in one run.
 import { runColdStart } from './cold-start.js';
 import { runHookBus } from './hook-bus.js';
+import { runPluginLoad } from './plugin-load.js';
 
 await runColdStart();
 await runHookBus();
+await runPluginLoad();

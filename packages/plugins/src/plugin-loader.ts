@@ -61,7 +61,7 @@ type Importer = (file: string) => Promise<unknown>;
 
 async function createImporter(aliases: Record<string, string> | undefined): Promise<Importer> {
   const { createJiti } = await import('jiti');
-  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, alias: aliases ?? {} });
+  const jiti = createJiti(import.meta.url, { alias: aliases ?? {} });
   return (file) => jiti.import(file);
 }
 

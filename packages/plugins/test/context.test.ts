@@ -8,7 +8,13 @@ function setup(host = true) {
   const hooks = new HookBus();
   const registries = new PluginRegistries();
   const bindings: Record<string, unknown>[] = [];
-  const logger: Logger = { ...silentLogger, child: (b) => (bindings.push(b), silentLogger) };
+  const logger: Logger = {
+    ...silentLogger,
+    child: (b) => {
+      bindings.push(b);
+      return silentLogger;
+    },
+  };
   const injected: string[] = [];
   const scoped = createPluginContext({
     key: 'demo',
@@ -20,7 +26,10 @@ function setup(host = true) {
       ? {
           host: {
             registries,
-            injectMessage: (text: string) => (injected.push(text), true),
+            injectMessage: (text: string) => {
+              injected.push(text);
+              return true;
+            },
             dispatchTool: async (name: string, args: Record<string, unknown>) => JSON.stringify({ name, args }),
           },
         }
