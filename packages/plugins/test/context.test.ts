@@ -113,7 +113,8 @@ describe('PluginContext', () => {
     const { ctx, hooks } = setup();
     for (const name of HOOK_NAMES) ctx.registerHook(name, () => undefined);
     expect(hooks.count()).toBe(Object.keys(HOOKS).length);
-    expect(() => ctx.registerHook('post_llm_cal' as never, () => {})).toThrow(/did you mean "post_llm_call"/);
+    const untyped = ctx.registerHook as (event: string, callback: () => void) => void;
+    expect(() => untyped('post_llm_cal', () => {})).toThrow(/did you mean "post_llm_call"/);
   });
 
   it('registerCommand, registerCliCommand, registerSkill, registerPlatform, registerWebSearchProvider fill the registries', () => {

@@ -14,7 +14,7 @@ export interface Discovered {
 /**
  * Discovers plugins from every source. With `load`, the config's enabled plugins run register()
  * against a throwaway registry (so failures and missing env show); without it only plugins that load
- * without opt-in (bundled platform/backend kinds) run.
+ * without opt-in (bundled platform/backend kinds, unless disabled) run.
  */
 export async function discoverPlugins(options: GlobalOptions, load: boolean): Promise<Discovered> {
   const { home, config, env } = loadSettings(options);
@@ -22,7 +22,7 @@ export async function discoverPlugins(options: GlobalOptions, load: boolean): Pr
     dirs: pluginSources({ home, cwd: process.cwd(), env }),
     aliases: pluginAliases(),
     enabled: load ? config.plugins.enabled : [],
-    disabled: load ? config.plugins.disabled : [],
+    disabled: config.plugins.disabled,
     env,
     tools: new ToolRegistry(),
     hooks: new HookBus(),

@@ -15,9 +15,7 @@ export async function pluginsRemove(name: string, options: GlobalOptions): Promi
   if (name.includes('/') || name.startsWith('.') || !existsSync(dir)) {
     const record = requireKnownPlugin(name, (await discoverPlugins(options, false)).records);
     const hint = record.source === 'bundled' ? `; to turn it off: hermes plugins disable ${name}` : '';
-    throw new Error(
-      `${name} is a ${record.source} plugin (${record.dir}), not one in ${pluginsDir}: not removed${hint}`,
-    );
+    throw new Error(`${name} is not in ${pluginsDir} (it is ${record.source}: ${record.dir}); not removed${hint}`);
   }
   await rm(dir, { recursive: true, force: true });
   process.stdout.write(`removed ${name} (${dir})\n`);

@@ -37,7 +37,9 @@ export async function pluginsUpdate(name: string, options: GlobalOptions): Promi
   const dir = join(pluginsDir, name);
   if (!existsSync(dir)) {
     const record = requireKnownPlugin(name, (await discoverPlugins(options, false)).records);
-    throw new Error(`${name} is a ${record.source} plugin, not one installed in ${pluginsDir}; it cannot be updated`);
+    throw new Error(
+      `${name} is not in ${pluginsDir} (it is ${record.source}: ${record.dir}); only installed plugins update`,
+    );
   }
   const src = recordedSource(dir, name);
   const before = await readManifest(join(dir, 'plugin.yaml')).then(
