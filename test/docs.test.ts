@@ -64,6 +64,29 @@ describe('docs', () => {
     expect(result).toEqual({ words: 4, meaningful: 3, characters: 19 });
   });
 
+  it('the definePlugin sample in docs/plugins.md loads as a plugin', async () => {
+    const sample = fences(doc('plugins.md')).find((b) => b.lang === 'ts' && b.body.includes('definePlugin'));
+    expect(sample).toBeDefined();
+    const home = mkdtempSync(join(tmpdir(), 'hermes-docs-sdk-'));
+    const dir = join(home, 'plugins', 'sdk-sample');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'plugin.yaml'), 'name: sdk-sample\n');
+    writeFileSync(join(dir, 'index.ts'), sample?.body ?? '');
+    const hooks = new HookBus();
+    const [record] = await loadPlugins({
+      dirs: [{ dir: join(home, 'plugins'), source: 'user' }],
+      enabled: ['sdk-sample'],
+      disabled: [],
+      env: {},
+      tools: new ToolRegistry(),
+      hooks,
+      logger: silentLogger,
+      aliases: { '@hermes/plugin-sdk': fileURLToPath(new URL('../packages/plugin-sdk/src/index.ts', import.meta.url)) },
+    });
+    expect(record?.error).toBeNull();
+    expect(hooks.count('post_tool_call')).toBe(1);
+  });
+
   it('every yaml sample in docs/configuration.md is a valid config without warnings', () => {
     const samples = fences(doc('configuration.md')).filter((b) => b.lang === 'yaml');
     expect(samples.length).toBeGreaterThan(0);

@@ -1,0 +1,168 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChatMessage } from '@hermes/protocol';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
+import { runHermes, tempHome } from '../helpers/run-hermes.js';
+
+let fake: FakeOpenAI;
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+});
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(() => fake.reset());
+
+function writePlugin(home: string, name: string, entry: string, file = 'index.ts'): void {
+  const dir = join(home, 'plugins', name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'plugin.yaml'), `name: ${name}\nversion: 2.0.0\ndescription: ${name} plugin\n`);
+  writeFileSync(join(dir, file), entry);
+}
+
+const env = (home: string, extra: Record<string, string> = {}) => ({
+  HERMES_HOME: home,
+  OPENAI_BASE_URL: fake.url,
+  HERMES_INFERENCE_MODEL: 'test-model',
+  ...extra,
+});
+
+type ListEntry = {
+  key: string;
+  state: string;
+  error: string | null;
+  tools: string[];
+  hooks: string[];
+  version: string;
+};
+const list = async (home: string) =>
+  JSON.parse((await runHermes(['plugins', 'list', '--json'], { env: env(home) })).stdout) as ListEntry[];
+
+describe('a TypeScript plugin, end to end', () => {
+  it('is listed not enabled, enabled by the CLI, its tool answers through -z and its hook fires', async () => {
+    const home = tempHome();
+    const hookLog = join(home, 'hook.log');
+    writePlugin(
+      home,
+      'greeter',
+      `import { appendFileSync } from 'node:fs';
+import type { PluginContext } from '@hermes/plugin-sdk';
+interface Args { name?: unknown }
+export function register(ctx: PluginContext): void {
+  ctx.registerTool({
+    name: 'greet', toolset: 'greeter',
+    schema: { name: 'greet', description: 'Greet someone', parameters: { type: 'object', properties: { name: { type: 'string' } } } },
+    handler: async (args: Args) => ({ greeting: \`Hello, \${String(args.name)}!\` }),
+  });
+  ctx.registerHook('post_tool_call', ({ toolName, durationMs }) => {
+    appendFileSync(process.env.HOOK_LOG as string, \`\${toolName} \${typeof durationMs}\\n\`);
+  });
+}
+`,
+    );
+    const before = (await list(home)).find((p) => p.key === 'greeter');
+    expect(before).toMatchObject({ state: 'not_enabled', version: '2.0.0' });
+
+    const enable = await runHermes(['plugins', 'enable', 'greeter'], { env: env(home) });
+    expect(enable.code).toBe(0);
+    expect((await list(home)).find((p) => p.key === 'greeter')).toMatchObject({
+      state: 'enabled',
+      tools: ['greet'],
+      hooks: ['post_tool_call'],
+    });
+
+    fake.script({ toolCalls: [{ name: 'greet', arguments: { name: 'Ada' } }] });
+    fake.respond((req) => {
+      const tool = (req.body as { messages: ChatMessage[] }).messages.find((m) => m.role === 'tool');
+      return { text: tool ? (JSON.parse(tool.content) as { greeting: string }).greeting : 'no tool' };
+    });
+    const r = await runHermes(['-z', 'greet Ada'], { env: env(home, { HOOK_LOG: hookLog }) });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('Hello, Ada!\n');
+    expect(readFileSync(hookLog, 'utf8')).toBe('greet number\n');
+  });
+});
+
+describe('isolation', () => {
+  it('a throwing register, a throwing tool, a throwing hook and a hanging hook leave the agent answering', async () => {
+    const home = tempHome();
+    writePlugin(home, 'bad-register', `export function register() { throw new Error('cannot start'); }`, 'index.mjs');
+    writePlugin(
+      home,
+      'bad-tool',
+      `export function register(ctx) {
+  ctx.registerTool({ name: 'explode', toolset: 'x',
+    schema: { name: 'explode', description: 'd', parameters: { type: 'object', properties: {} } },
+    handler: () => { throw new Error('tool went boom'); } });
+}`,
+      'index.mjs',
+    );
+    writePlugin(
+      home,
+      'bad-hooks',
+      `export function register(ctx) {
+  ctx.registerHook('pre_llm_call', () => { throw new Error('hook went boom'); });
+  ctx.registerHook('post_tool_call', () => new Promise(() => {}));
+}`,
+      'index.mjs',
+    );
+    writeFileSync(
+      join(home, 'config.yaml'),
+      'plugins:\n  enabled: [bad-register, bad-tool, bad-hooks]\n  hook_timeout_ms: 300\n',
+    );
+    fake.script({ toolCalls: [{ name: 'explode', arguments: {} }] });
+    fake.respond((req) => {
+      const tool = (req.body as { messages: ChatMessage[] }).messages.find((m) => m.role === 'tool');
+      return { text: `tool said: ${tool?.content ?? 'nothing'}` };
+    });
+    const r = await runHermes(['-z', 'go'], { env: env(home) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('tool said: {"error":"tool explode failed: tool went boom"}\n');
+
+    const entries = await list(home);
+    expect(entries.find((p) => p.key === 'bad-register')).toMatchObject({ state: 'failed', error: 'cannot start' });
+    expect(entries.find((p) => p.key === 'bad-tool')?.state).toBe('enabled');
+    const log = readFileSync(join(home, 'logs', 'cli.log'), 'utf8');
+    expect(log).toMatch(/pre_llm_call callback of plugin:bad-hooks failed: hook went boom/);
+    expect(log).toMatch(/post_tool_call callback of plugin:bad-hooks timed out after 300 ms/);
+    expect(log).toMatch(/plugin bad-register failed to load: cannot start/);
+  });
+});
+
+describe('plugin commands in chat and on the command line', () => {
+  it('/plugins, a plugin slash command that injects a message, and hermes <plugin-command>', async () => {
+    const home = tempHome();
+    writePlugin(
+      home,
+      'helper',
+      `export function register(ctx) {
+  ctx.registerTool({ name: 'noop', toolset: 'h',
+    schema: { name: 'noop', description: 'd', parameters: { type: 'object', properties: {} } }, handler: () => 'ok' });
+  ctx.registerHook('on_session_start', () => {});
+  ctx.registerCommand({ name: 'ask', description: 'ask the agent something later', handler: (args) => {
+    const queued = ctx.injectMessage('injected: ' + args);
+    return queued ? 'queued' : 'no chat';
+  } });
+  ctx.registerCliCommand({ name: 'helper-say', help: 'say something', setup: (cmd) => {
+    cmd.argument('<word>').action((word) => { process.stdout.write('helper says ' + word + '\\n'); });
+  } });
+}`,
+      'index.mjs',
+    );
+    writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [helper]\n');
+    fake.script({ text: 'answer to the injected question' });
+    const chat = await runHermes(['chat'], { env: env(home), input: '/plugins\n/ask the weather\n/exit\n' });
+    expect(chat.code).toBe(0);
+    expect(chat.stdout).toMatch(/Plugins \(\d+\):/);
+    expect(chat.stdout).toContain('✓ helper v2.0.0 (1 tools, 1 hooks)');
+    expect(chat.stdout).toContain('queued');
+    expect(chat.stdout).toContain('answer to the injected question');
+    const last = (fake.requests.at(-1)?.body as { messages: ChatMessage[] }).messages.at(-1);
+    expect(last).toEqual({ role: 'user', content: 'injected: the weather' });
+
+    const cli = await runHermes(['helper-say', 'hi'], { env: env(home) });
+    expect(cli.stdout).toBe('helper says hi\n');
+    expect(cli.code).toBe(0);
+  });
+});
