@@ -26,7 +26,10 @@ export function register(ctx: { registerTool(t: unknown): void; registerHook(e: 
 }
 `,
     );
-    writeFileSync(join(dir, name, 'types.ts'), 'export interface ToolSchema { name: string; description: string; parameters: object }\n');
+    writeFileSync(
+      join(dir, name, 'types.ts'),
+      'export interface ToolSchema { name: string; description: string; parameters: object }\n',
+    );
   }
   return { dir, names };
 }
