@@ -166,3 +166,47 @@ describe('plugin commands in chat and on the command line', () => {
     expect(cli.code).toBe(0);
   });
 });
+
+describe('project plugins and host services', () => {
+  it('./.hermes/plugins loads only with HERMES_ENABLE_PROJECT_PLUGINS=true', async () => {
+    const home = tempHome();
+    const project = tempHome();
+    const dir = join(project, '.hermes', 'plugins', 'projplug');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'plugin.yaml'), 'name: projplug\nversion: 1.0.0\n');
+    writeFileSync(join(dir, 'index.mjs'), 'export function register() {}\n');
+    writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [projplug]\n');
+    const keys = async (extra: Record<string, string>) =>
+      (
+        JSON.parse(
+          (await runHermes(['plugins', 'list', '--json'], { env: env(home, extra), cwd: project })).stdout,
+        ) as ListEntry[]
+      ).map((p) => `${p.key}:${p.state}`);
+    expect(await keys({})).not.toContain('projplug:enabled');
+    expect((await keys({})).some((k) => k.startsWith('projplug'))).toBe(false);
+    expect(await keys({ HERMES_ENABLE_PROJECT_PLUGINS: 'true' })).toContain('projplug:enabled');
+  });
+
+  it('ctx.dispatchTool runs a real tool and ctx.llm.complete uses the configured model', async () => {
+    const home = tempHome();
+    writePlugin(
+      home,
+      'services',
+      `export function register(ctx) {
+  ctx.registerCommand({ name: 'calc', handler: (args) => ctx.dispatchTool('calculate', { expression: args }) });
+  ctx.registerCommand({ name: 'haiku', handler: (args) => ctx.llm.complete('haiku about ' + args) });
+}`,
+      'index.mjs',
+    );
+    writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [services, calculator]\n');
+    fake.script({ text: 'autumn moon rises' });
+    const r = await runHermes(['chat'], { env: env(home), input: '/calc 6*7\n/haiku the sea\n/exit\n' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/"result":42/);
+    expect(r.stdout).toContain('autumn moon rises');
+    expect(fake.requests.at(-1)?.body).toMatchObject({
+      model: 'test-model',
+      messages: [{ role: 'user', content: 'haiku about the sea' }],
+    });
+  });
+});
