@@ -1,17 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
+import { describe, expect, it } from 'vitest';
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 
-let fake: FakeOpenAI;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
+const openai = useFakeOpenAI();
 
 describe('hermes config', () => {
   it('path, set (keeping comments), show with the key masked, show --json', async () => {
@@ -72,12 +65,12 @@ describe('hermes config', () => {
 describe('hermes doctor', () => {
   it('reports a healthy setup, in JSON too', async () => {
     const home = tempHome();
-    const env = { HERMES_HOME: home, OPENAI_BASE_URL: fake.url, HERMES_INFERENCE_MODEL: 'test-model' };
+    const env = { HERMES_HOME: home, OPENAI_BASE_URL: openai.server.url, HERMES_INFERENCE_MODEL: 'test-model' };
     const r = await runHermes(['doctor'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/✓ model: test-model at .* \(reachable\)/);
     expect(r.stdout).toMatch(/✓ state: .*state\.db \(schema v\d+\)/);
-    expect(fake.requests.some((q) => q.path === '/v1/models')).toBe(true);
+    expect(openai.server.requests.some((q) => q.path === '/v1/models')).toBe(true);
     const json = JSON.parse((await runHermes(['doctor', '--json'], { env })).stdout) as {
       ok: boolean;
       checks: { name: string; status: string }[];
@@ -89,7 +82,7 @@ describe('hermes doctor', () => {
   });
 
   it('fails when no model is configured', async () => {
-    const r = await runHermes(['doctor'], { env: { HERMES_HOME: tempHome(), OPENAI_BASE_URL: fake.url } });
+    const r = await runHermes(['doctor'], { env: { HERMES_HOME: tempHome(), OPENAI_BASE_URL: openai.server.url } });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✗ model: no model configured/);
   });
@@ -109,7 +102,7 @@ describe('usage', () => {
   });
 
   it('no model configured: -z says how to set one, exit 78', async () => {
-    const r = await runHermes(['-z', 'hi'], { env: { HERMES_HOME: tempHome(), OPENAI_BASE_URL: fake.url } });
+    const r = await runHermes(['-z', 'hi'], { env: { HERMES_HOME: tempHome(), OPENAI_BASE_URL: openai.server.url } });
     expect(r.code).toBe(78);
     expect(r.stderr).toMatch(/no model configured: set model\.default in .*config\.yaml or HERMES_INFERENCE_MODEL/);
   });
@@ -122,7 +115,7 @@ describe('hermes chat approvals', () => {
     mkdirSync(target);
     writeFileSync(join(target, 'keep.txt'), 'x');
     const command = `rm -rf ${target}/*`;
-    fake.script(
+    openai.server.script(
       { toolCalls: [{ name: 'terminal', arguments: { command } }] },
       { text: 'first done' },
       { toolCalls: [{ name: 'terminal', arguments: { command } }] },
@@ -130,11 +123,11 @@ describe('hermes chat approvals', () => {
     );
     const r = await runHermes(['chat'], {
       input: 'delete it\nd\ndelete it now\no\n/exit\n',
-      env: { HERMES_HOME: home, OPENAI_BASE_URL: fake.url, HERMES_INFERENCE_MODEL: 'test-model' },
+      env: { HERMES_HOME: home, OPENAI_BASE_URL: openai.server.url, HERMES_INFERENCE_MODEL: 'test-model' },
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Run it\? \[o\]nce/);
-    const toolResults = fake.requests
+    const toolResults = openai.server.requests
       .filter((q) => q.path.endsWith('/chat/completions'))
       .map((q) => (q.body as { messages: { role: string; content: string }[] }).messages.at(-1));
     expect(JSON.parse(toolResults[1]?.content ?? '{}')).toMatchObject({ denied: true });

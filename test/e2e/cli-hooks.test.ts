@@ -1,20 +1,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatMessage } from '@hermes/protocol';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
+import { describe, expect, it } from 'vitest';
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 
-let fake: FakeOpenAI;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
+const openai = useFakeOpenAI();
 
-const chatRequests = () => fake.requests.filter((r) => r.path.endsWith('/chat/completions'));
+const chatRequests = () => openai.server.requests.filter((r) => r.path.endsWith('/chat/completions'));
 const messagesOf = (i: number) => (chatRequests()[i]!.body as { messages: ChatMessage[] }).messages;
 
 const OBSERVER_TS = `
@@ -68,7 +61,7 @@ describe('plugin hooks through the real CLI', () => {
     writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [observer]\n');
     const file = join(home, 'data.txt');
     writeFileSync(file, 'data');
-    fake.script(
+    openai.server.script(
       {
         toolCalls: [
           { name: 'terminal', arguments: { command: 'echo raw-output' } },
@@ -80,7 +73,12 @@ describe('plugin hooks through the real CLI', () => {
       { text: 'all done' },
     );
     const r = await runHermes(['-z', 'go'], {
-      env: { HERMES_HOME: home, OPENAI_BASE_URL: fake.url, HERMES_INFERENCE_MODEL: 'test-model', HOOK_LOG: hookLog },
+      env: {
+        HERMES_HOME: home,
+        OPENAI_BASE_URL: openai.server.url,
+        HERMES_INFERENCE_MODEL: 'test-model',
+        HOOK_LOG: hookLog,
+      },
     });
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('all done\n');
@@ -168,9 +166,12 @@ describe('plugin hooks through the real CLI', () => {
 `,
     });
     writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [broken]\n  hook_timeout_ms: 300\n');
-    fake.script({ toolCalls: [{ name: 'terminal', arguments: { command: 'echo ok' } }] }, { text: 'survived' });
+    openai.server.script(
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo ok' } }] },
+      { text: 'survived' },
+    );
     const r = await runHermes(['-z', 'go'], {
-      env: { HERMES_HOME: home, OPENAI_BASE_URL: fake.url, HERMES_INFERENCE_MODEL: 'test-model' },
+      env: { HERMES_HOME: home, OPENAI_BASE_URL: openai.server.url, HERMES_INFERENCE_MODEL: 'test-model' },
     });
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('survived\n');
@@ -186,10 +187,15 @@ describe('plugin hooks through the real CLI', () => {
     const hookLog = join(home, 'hooks.jsonl');
     writePlugin(home, 'observer', { 'index.ts': OBSERVER_TS });
     writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [observer]\n');
-    fake.script({ text: 'first answer' }, { text: 'second answer' });
+    openai.server.script({ text: 'first answer' }, { text: 'second answer' });
     const r = await runHermes(['chat'], {
       input: 'first question\nsecond question\n/exit\n',
-      env: { HERMES_HOME: home, OPENAI_BASE_URL: fake.url, HERMES_INFERENCE_MODEL: 'test-model', HOOK_LOG: hookLog },
+      env: {
+        HERMES_HOME: home,
+        OPENAI_BASE_URL: openai.server.url,
+        HERMES_INFERENCE_MODEL: 'test-model',
+        HOOK_LOG: hookLog,
+      },
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('first answer');

@@ -2,20 +2,13 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import type { ChatMessage } from '@hermes/protocol';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
+import { describe, expect, it } from 'vitest';
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 
-let fake: FakeOpenAI;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
+const openai = useFakeOpenAI();
 
-const chatRequests = () => fake.requests.filter((r) => r.path.endsWith('/chat/completions'));
+const chatRequests = () => openai.server.requests.filter((r) => r.path.endsWith('/chat/completions'));
 const messagesOf = (i: number) => (chatRequests()[i]!.body as { messages: ChatMessage[] }).messages;
 
 /** A loopback port nobody listens on. */
@@ -28,13 +21,13 @@ async function closedPort(): Promise<number> {
 }
 
 function envFor(home: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { HERMES_HOME: home, OPENAI_BASE_URL: fake.url, HERMES_INFERENCE_MODEL: 'test-model', ...extra };
+  return { HERMES_HOME: home, OPENAI_BASE_URL: openai.server.url, HERMES_INFERENCE_MODEL: 'test-model', ...extra };
 }
 
 describe('hermes -z', () => {
   it('prints only the answer on stdout and exits 0', async () => {
     const home = tempHome();
-    fake.script({ text: 'Paris is the capital of France.' });
+    openai.server.script({ text: 'Paris is the capital of France.' });
     const r = await runHermes(['-z', 'capital of France?'], { env: envFor(home) });
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('Paris is the capital of France.\n');
@@ -47,8 +40,8 @@ describe('hermes -z', () => {
     const home = tempHome();
     const file = join(home, 'note.txt');
     writeFileSync(file, 'the secret word is marmalade\n');
-    fake.script({ toolCalls: [{ name: 'read_file', arguments: { path: file } }] });
-    fake.respond((req) => {
+    openai.server.script({ toolCalls: [{ name: 'read_file', arguments: { path: file } }] });
+    openai.server.respond((req) => {
       const messages = (req.body as { messages: ChatMessage[] }).messages;
       const tool = messages.find((m) => m.role === 'tool');
       const content = tool ? (JSON.parse(tool.content) as { content: string }).content.trim() : 'no tool result';
@@ -61,7 +54,7 @@ describe('hermes -z', () => {
 
   it('retries a 429 and then answers', async () => {
     const home = tempHome();
-    fake.script({ status: 429, headers: { 'retry-after': '0' } }, { text: 'after 429' });
+    openai.server.script({ status: 429, headers: { 'retry-after': '0' } }, { text: 'after 429' });
     const r = await runHermes(['-z', 'hi'], { env: envFor(home) });
     expect(r.stdout).toBe('after 429\n');
     expect(r.code).toBe(0);
@@ -72,7 +65,7 @@ describe('hermes -z', () => {
     const home = tempHome();
     writeFileSync(join(home, 'config.yaml'), 'agent:\n  api_max_retries: 1\n');
     const failure = { status: 500, headers: { 'retry-after-ms': '1' } };
-    fake.script(failure, failure);
+    openai.server.script(failure, failure);
     const r = await runHermes(['-z', 'hi'], { env: envFor(home) });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
@@ -100,7 +93,10 @@ describe('hermes -z', () => {
     const tgToken = '123456789:AAHsecretsecretsecretsecretsecret12';
     writeFileSync(join(home, '.env'), `OPENAI_API_KEY=${apiKey}\nTELEGRAM_BOT_TOKEN=${tgToken}\n`);
     writeFileSync(join(home, 'config.yaml'), 'logging:\n  level: trace\n');
-    fake.script({ toolCalls: [{ name: 'terminal', arguments: { command: `echo ${tgToken}` } }] }, { text: 'done' });
+    openai.server.script(
+      { toolCalls: [{ name: 'terminal', arguments: { command: `echo ${tgToken}` } }] },
+      { text: 'done' },
+    );
     const r = await runHermes(['-z', `please echo ${tgToken}`], { env: envFor(home) });
     expect(r.code).toBe(0);
     // the key reached the model endpoint (so it was loaded) ...
@@ -151,7 +147,7 @@ describe('bad config', () => {
   it('an unknown key is a warning naming the valid keys, and the answer still comes', async () => {
     const home = tempHome();
     writeFileSync(join(home, 'config.yaml'), 'modle:\n  default: x\n');
-    fake.script({ text: 'fine' });
+    openai.server.script({ text: 'fine' });
     const r = await runHermes(['-z', 'hi'], { env: envFor(home) });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('fine\n');

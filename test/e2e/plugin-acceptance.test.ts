@@ -1,18 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatMessage } from '@hermes/protocol';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
+import { describe, expect, it } from 'vitest';
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 
-let fake: FakeOpenAI;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
+const openai = useFakeOpenAI();
 
 function writePlugin(home: string, name: string, entry: string, file = 'index.ts'): void {
   const dir = join(home, 'plugins', name);
@@ -23,7 +16,7 @@ function writePlugin(home: string, name: string, entry: string, file = 'index.ts
 
 const env = (home: string, extra: Record<string, string> = {}) => ({
   HERMES_HOME: home,
-  OPENAI_BASE_URL: fake.url,
+  OPENAI_BASE_URL: openai.server.url,
   HERMES_INFERENCE_MODEL: 'test-model',
   ...extra,
 });
@@ -72,8 +65,8 @@ export function register(ctx: PluginContext): void {
       hooks: ['post_tool_call'],
     });
 
-    fake.script({ toolCalls: [{ name: 'greet', arguments: { name: 'Ada' } }] });
-    fake.respond((req) => {
+    openai.server.script({ toolCalls: [{ name: 'greet', arguments: { name: 'Ada' } }] });
+    openai.server.respond((req) => {
       const tool = (req.body as { messages: ChatMessage[] }).messages.find((m) => m.role === 'tool');
       return { text: tool ? (JSON.parse(tool.content) as { greeting: string }).greeting : 'no tool' };
     });
@@ -111,8 +104,8 @@ describe('isolation', () => {
       join(home, 'config.yaml'),
       'plugins:\n  enabled: [bad-register, bad-tool, bad-hooks]\n  hook_timeout_ms: 300\n',
     );
-    fake.script({ toolCalls: [{ name: 'explode', arguments: {} }] });
-    fake.respond((req) => {
+    openai.server.script({ toolCalls: [{ name: 'explode', arguments: {} }] });
+    openai.server.respond((req) => {
       const tool = (req.body as { messages: ChatMessage[] }).messages.find((m) => m.role === 'tool');
       return { text: `tool said: ${tool?.content ?? 'nothing'}` };
     });
@@ -151,14 +144,14 @@ describe('plugin commands in chat and on the command line', () => {
       'index.mjs',
     );
     writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [helper]\n');
-    fake.script({ text: 'answer to the injected question' });
+    openai.server.script({ text: 'answer to the injected question' });
     const chat = await runHermes(['chat'], { env: env(home), input: '/plugins\n/ask the weather\n/exit\n' });
     expect(chat.code).toBe(0);
     expect(chat.stdout).toMatch(/Plugins \(\d+\):/);
     expect(chat.stdout).toContain('✓ helper v2.0.0 (1 tools, 1 hooks)');
     expect(chat.stdout).toContain('queued');
     expect(chat.stdout).toContain('answer to the injected question');
-    const last = (fake.requests.at(-1)?.body as { messages: ChatMessage[] }).messages.at(-1);
+    const last = (openai.server.requests.at(-1)?.body as { messages: ChatMessage[] }).messages.at(-1);
     expect(last).toEqual({ role: 'user', content: 'injected: the weather' });
 
     const cli = await runHermes(['helper-say', 'hi'], { env: env(home) });
@@ -199,12 +192,12 @@ describe('project plugins and host services', () => {
       'index.mjs',
     );
     writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [services, calculator]\n');
-    fake.script({ text: 'autumn moon rises' });
+    openai.server.script({ text: 'autumn moon rises' });
     const r = await runHermes(['chat'], { env: env(home), input: '/calc 6*7\n/haiku the sea\n/exit\n' });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/"result":42/);
     expect(r.stdout).toContain('autumn moon rises');
-    expect(fake.requests.at(-1)?.body).toMatchObject({
+    expect(openai.server.requests.at(-1)?.body).toMatchObject({
       model: 'test-model',
       messages: [{ role: 'user', content: 'haiku about the sea' }],
     });

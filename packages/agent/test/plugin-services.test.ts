@@ -2,26 +2,19 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HookBus } from '@hermes/plugins';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeOpenAI, startFakeOpenAI } from '../../../test/fakes/openai-server.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeOpenAI } from '../../../test/helpers/use-fake-openai.js';
 import { createPluginLlm, createSkillViewTool } from '../src/index.js';
 import { client } from './helpers.js';
 
-let fake: FakeOpenAI;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
+const openai = useFakeOpenAI();
 
 describe('ctx.llm', () => {
   it('complete: a one-shot on the configured model', async () => {
-    const llm = createPluginLlm(client(fake.url, new HookBus()), 'user-model', 'demo');
-    fake.script({ text: 'a haiku' });
+    const llm = createPluginLlm(client(openai.server.url, new HookBus()), 'user-model', 'demo');
+    openai.server.script({ text: 'a haiku' });
     expect(await llm.complete('write a haiku', { system: 'be brief', maxTokens: 50 })).toBe('a haiku');
-    expect(fake.requests[0]?.body).toMatchObject({
+    expect(openai.server.requests[0]?.body).toMatchObject({
       model: 'user-model',
       max_tokens: 50,
       messages: [
@@ -32,22 +25,22 @@ describe('ctx.llm', () => {
   });
 
   it('completeStructured: validates the JSON answer against the schema', async () => {
-    const llm = createPluginLlm(client(fake.url, new HookBus()), 'm', 'demo');
+    const llm = createPluginLlm(client(openai.server.url, new HookBus()), 'm', 'demo');
     const schema = {
       type: 'object',
       properties: { city: { type: 'string' }, population: { type: 'integer' } },
       required: ['city', 'population'],
     };
-    fake.script({ text: '```json\n{"city": "Paris", "population": 2100000}\n```' });
+    openai.server.script({ text: '```json\n{"city": "Paris", "population": 2100000}\n```' });
     expect(await llm.completeStructured('largest French city?', schema)).toEqual({
       city: 'Paris',
       population: 2100000,
     });
-    const system = (fake.requests[0]?.body as { messages: { content: string }[] }).messages[0]?.content ?? '';
+    const system = (openai.server.requests[0]?.body as { messages: { content: string }[] }).messages[0]?.content ?? '';
     expect(system).toContain('"required":["city","population"]');
-    fake.script({ text: '{"city": "Paris"}' });
+    openai.server.script({ text: '{"city": "Paris"}' });
     await expect(llm.completeStructured('again', schema)).rejects.toThrow(/does not match the schema: .*population/);
-    fake.script({ text: 'no json here' });
+    openai.server.script({ text: 'no json here' });
     await expect(llm.completeStructured('again', schema)).rejects.toThrow(/not JSON/);
   });
 });

@@ -1,26 +1,19 @@
 import type { ChatMessage, ToolDefinition } from '@hermes/protocol';
 import { ERROR_CODES } from '@hermes/protocol';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeOpenAI, startFakeOpenAI } from '../../../test/fakes/openai-server.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeOpenAI } from '../../../test/helpers/use-fake-openai.js';
 import { client, echoTool, recordAll, recordingBus, turn } from './helpers.js';
 
-let fake: FakeOpenAI;
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
+const openai = useFakeOpenAI();
 
-const chatRequests = () => fake.requests.filter((r) => r.path.endsWith('/chat/completions'));
+const chatRequests = () => openai.server.requests.filter((r) => r.path.endsWith('/chat/completions'));
 const messagesOf = (i: number) => (chatRequests()[i]!.body as { messages: ChatMessage[] }).messages;
 
 describe('runTurn', () => {
   it('answers with text and returns the messages to persist', async () => {
     const { bus } = recordingBus();
-    fake.script({ text: 'hi there' });
-    const result = await turn({ client: client(fake.url, bus), hooks: bus });
+    openai.server.script({ text: 'hi there' });
+    const result = await turn({ client: client(openai.server.url, bus), hooks: bus });
     expect(result.status).toBe('completed');
     expect(result.finalText).toBe('hi there');
     expect(result.messages).toEqual([
@@ -36,8 +29,11 @@ describe('runTurn', () => {
   it('runs a tool and sends its result back to the model', async () => {
     const { bus, calls } = recordingBus();
     recordAll(bus, calls, ['pre_tool_call', 'post_tool_call', 'transform_tool_result']);
-    fake.script({ toolCalls: [{ name: 'echo', arguments: { text: 'ping' } }] }, { text: 'the tool said ping' });
-    const result = await turn({ client: client(fake.url, bus), hooks: bus, tools: [echoTool] });
+    openai.server.script(
+      { toolCalls: [{ name: 'echo', arguments: { text: 'ping' } }] },
+      { text: 'the tool said ping' },
+    );
+    const result = await turn({ client: client(openai.server.url, bus), hooks: bus, tools: [echoTool] });
     expect(result.status).toBe('completed');
     expect(result.finalText).toBe('the tool said ping');
     const second = messagesOf(1);
@@ -61,7 +57,7 @@ describe('runTurn', () => {
         return `done ${String(args.text)}`;
       },
     };
-    fake.script(
+    openai.server.script(
       {
         toolCalls: [
           { name: 'slow', arguments: { text: 'a' } },
@@ -72,7 +68,7 @@ describe('runTurn', () => {
       { text: 'ok' },
     );
     const started = Date.now();
-    const result = await turn({ client: client(fake.url, bus), hooks: bus, tools: [slow] });
+    const result = await turn({ client: client(openai.server.url, bus), hooks: bus, tools: [slow] });
     expect(Date.now() - started).toBeLessThan(400);
     const tools = result.messages.filter((m) => m.role === 'tool').map((m) => m.content);
     expect(tools).toEqual(['done a', 'done b', 'done c']);
@@ -88,7 +84,7 @@ describe('runTurn', () => {
         throw new Error('kaput');
       },
     };
-    fake.script(
+    openai.server.script(
       {
         toolCalls: [
           { name: 'nope', arguments: {} },
@@ -98,7 +94,7 @@ describe('runTurn', () => {
       },
       { text: 'recovered' },
     );
-    const result = await turn({ client: client(fake.url, bus), hooks: bus, tools: [echoTool, thrower] });
+    const result = await turn({ client: client(openai.server.url, bus), hooks: bus, tools: [echoTool, thrower] });
     expect(result.status).toBe('completed');
     const errors = result.messages
       .filter((m) => m.role === 'tool')
@@ -122,8 +118,8 @@ describe('runTurn', () => {
       source: 'test',
       name: 'g',
     });
-    fake.script({ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] }, { text: 'blocked, sorry' });
-    const result = await turn({ client: client(fake.url, bus), hooks: bus, tools: [guarded] });
+    openai.server.script({ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] }, { text: 'blocked, sorry' });
+    const result = await turn({ client: client(openai.server.url, bus), hooks: bus, tools: [guarded] });
     expect(ran).toBe(false);
     const toolMsg = result.messages.find((m) => m.role === 'tool');
     expect(JSON.parse(toolMsg?.content ?? '{}')).toEqual({ error: 'not today', blocked: true });
@@ -132,8 +128,8 @@ describe('runTurn', () => {
   it('transform_tool_result replaces what the model sees', async () => {
     const { bus } = recordingBus();
     bus.register('transform_tool_result', (p) => p.result.replace('ping', '[REDACTED]'), { source: 'test', name: 't' });
-    fake.script({ toolCalls: [{ name: 'echo', arguments: { text: 'ping' } }] }, { text: 'ok' });
-    await turn({ client: client(fake.url, bus), hooks: bus, tools: [echoTool] });
+    openai.server.script({ toolCalls: [{ name: 'echo', arguments: { text: 'ping' } }] }, { text: 'ok' });
+    await turn({ client: client(openai.server.url, bus), hooks: bus, tools: [echoTool] });
     expect(messagesOf(1).find((m) => m.role === 'tool')?.content).toBe('{"echoed":"[REDACTED]"}');
   });
 
@@ -146,8 +142,8 @@ describe('runTurn', () => {
       { role: 'assistant', content: 'earlier answer' },
     ];
     const frozen = structuredClone(history);
-    fake.script({ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] }, { text: 'second step' });
-    const result = await turn({ client: client(fake.url, bus), hooks: bus, tools: [echoTool], history });
+    openai.server.script({ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] }, { text: 'second step' });
+    const result = await turn({ client: client(openai.server.url, bus), hooks: bus, tools: [echoTool], history });
     const first = messagesOf(0);
     expect(first[0]).toEqual({ role: 'system', content: 'SYSTEM' });
     expect(first.slice(1, 3)).toEqual(frozen);
@@ -161,8 +157,8 @@ describe('runTurn', () => {
   it('fires the session hooks: start on the first turn only, end always, post_llm_call on success', async () => {
     const { bus, calls } = recordingBus();
     recordAll(bus, calls, ['on_session_start', 'pre_llm_call', 'post_llm_call', 'on_session_end']);
-    fake.script({ text: 'one' }, { text: 'two' });
-    const c = client(fake.url, bus);
+    openai.server.script({ text: 'one' }, { text: 'two' });
+    const c = client(openai.server.url, bus);
     const first = await turn({ client: c, hooks: bus });
     await turn({ client: c, hooks: bus, history: first.messages, userMessage: 'again' });
     expect(calls.map((x) => x.hook)).toEqual([
@@ -188,10 +184,10 @@ describe('runTurn', () => {
   it('is interrupted by its AbortSignal: no post_llm_call, on_session_end says interrupted', async () => {
     const { bus, calls } = recordingBus();
     recordAll(bus, calls, ['post_llm_call', 'on_session_end']);
-    fake.script({ hang: true });
+    openai.server.script({ hang: true });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const result = await turn({ client: client(fake.url, bus), hooks: bus, signal: controller.signal });
+    const result = await turn({ client: client(openai.server.url, bus), hooks: bus, signal: controller.signal });
     expect(result.status).toBe('interrupted');
     expect(calls.map((c) => c.hook)).toEqual(['on_session_end']);
     expect(calls[0]?.payload).toMatchObject({ completed: false, interrupted: true });
@@ -199,12 +195,17 @@ describe('runTurn', () => {
 
   it('stops at the iteration limit', async () => {
     const { bus } = recordingBus();
-    fake.script(
+    openai.server.script(
       { toolCalls: [{ name: 'echo', arguments: { text: '1' } }] },
       { toolCalls: [{ name: 'echo', arguments: { text: '2' } }] },
       { text: 'never reached' },
     );
-    const result = await turn({ client: client(fake.url, bus), hooks: bus, tools: [echoTool], maxIterations: 2 });
+    const result = await turn({
+      client: client(openai.server.url, bus),
+      hooks: bus,
+      tools: [echoTool],
+      maxIterations: 2,
+    });
     expect(result.status).toBe('max_iterations');
     expect(result.error?.code).toBe(ERROR_CODES.MAX_ITERATIONS);
     expect(chatRequests()).toHaveLength(2);
@@ -214,8 +215,8 @@ describe('runTurn', () => {
     const { bus, calls } = recordingBus();
     recordAll(bus, calls, ['pre_api_request', 'post_api_request']);
     const waits: number[] = [];
-    const c = client(fake.url, bus, 2, waits);
-    fake.script({ status: 429, headers: { 'retry-after': '7' } }, { text: 'after the wait' });
+    const c = client(openai.server.url, bus, 2, waits);
+    openai.server.script({ status: 429, headers: { 'retry-after': '7' } }, { text: 'after the wait' });
     const result = await turn({ client: c, hooks: bus });
     expect(result.finalText).toBe('after the wait');
     expect(calls.map((x) => [x.hook, x.payload.attempt, x.payload.statusCode])).toEqual([
@@ -230,8 +231,8 @@ describe('runTurn', () => {
 
   it('gives up on persistent 500 with a clear error', async () => {
     const { bus } = recordingBus();
-    fake.script({ status: 500 }, { status: 500 }, { status: 500 });
-    const result = await turn({ client: client(fake.url, bus, 2), hooks: bus });
+    openai.server.script({ status: 500 }, { status: 500 }, { status: 500 });
+    const result = await turn({ client: client(openai.server.url, bus, 2), hooks: bus });
     expect(result.status).toBe('failed');
     expect(result.error?.code).toBe(ERROR_CODES.MODEL_HTTP);
     expect(result.error?.message).toMatch(/HTTP 500.*gave up after 3 attempts/);
@@ -241,8 +242,8 @@ describe('runTurn', () => {
   it('streams deltas to onDelta and the concatenation is the answer', async () => {
     const { bus } = recordingBus();
     const pieces: string[] = [];
-    fake.script({ text: 'a streamed answer in pieces' });
-    const result = await turn({ client: client(fake.url, bus), hooks: bus, onDelta: (t) => pieces.push(t) });
+    openai.server.script({ text: 'a streamed answer in pieces' });
+    const result = await turn({ client: client(openai.server.url, bus), hooks: bus, onDelta: (t) => pieces.push(t) });
     expect(pieces.length).toBeGreaterThan(1);
     expect(pieces.join('')).toBe('a streamed answer in pieces');
     expect(result.finalText).toBe('a streamed answer in pieces');
@@ -251,8 +252,13 @@ describe('runTurn', () => {
 
   it('streams tool calls whose arguments arrive in pieces', async () => {
     const { bus } = recordingBus();
-    fake.script({ toolCalls: [{ name: 'echo', arguments: { text: 'streamed args' } }] }, { text: 'fin' });
-    const result = await turn({ client: client(fake.url, bus), hooks: bus, tools: [echoTool], onDelta: () => {} });
+    openai.server.script({ toolCalls: [{ name: 'echo', arguments: { text: 'streamed args' } }] }, { text: 'fin' });
+    const result = await turn({
+      client: client(openai.server.url, bus),
+      hooks: bus,
+      tools: [echoTool],
+      onDelta: () => {},
+    });
     expect(result.messages.find((m) => m.role === 'tool')?.content).toBe('{"echoed":"streamed args"}');
   });
 
@@ -267,8 +273,8 @@ describe('runTurn', () => {
     );
     bus.register('post_llm_call', () => new Promise(() => {}), { source: 'test', name: 'hanger' });
     bus.register('pre_tool_call', () => new Promise(() => {}), { source: 'test', name: 'hanger2' });
-    fake.script({ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] }, { text: 'survived' });
-    const result = await turn({ client: client(fake.url, bus), hooks: bus, tools: [echoTool] });
+    openai.server.script({ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] }, { text: 'survived' });
+    const result = await turn({ client: client(openai.server.url, bus), hooks: bus, tools: [echoTool] });
     expect(result.status).toBe('completed');
     expect(result.finalText).toBe('survived');
   });
