@@ -14,10 +14,11 @@ export default defineConfig({
       '@hermes/plugins': pkg('plugins'),
       '@hermes/agent': pkg('agent'),
       '@hermes/plugin-sdk': pkg('plugin-sdk'),
+      '@hermes/gateway': pkg('gateway'),
     },
   },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['plugins/**/test/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
     hookTimeout: 20_000,

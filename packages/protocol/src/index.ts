@@ -31,7 +31,30 @@ export {
 // Logging surface
 export { type LogFn, type Logger, silentLogger } from './logger.js';
 // Inbound messages
-export type { ChatType, MessageEvent, SessionSource, TextMessageEvent } from './message-event.js';
+export type {
+  Attachment,
+  ChatType,
+  MediaMessageEvent,
+  MessageEvent,
+  SessionSource,
+  TextMessageEvent,
+} from './message-event.js';
+
+// Platforms
+export type {
+  InboundSink,
+  OutboundMessage,
+  PlatformAdapter,
+  PlatformCapabilities,
+  PlatformConnection,
+  PlatformContext,
+  PlatformFactory,
+  PlatformState,
+  RouteRequest,
+  RouteResponse,
+  SendErrorKind,
+  SendResult,
+} from './platform.js';
 
 // Tools
 export type {

@@ -1,6 +1,6 @@
 /**
- * The normalized inbound message. The gateway issue extends the union with more kinds;
- * every kind carries its platform, its source and the raw platform payload.
+ * The normalized inbound message: a union on `kind`, each carrying its platform, its source and
+ * the raw platform payload.
  */
 export type ChatType = 'dm' | 'group' | 'channel' | 'thread';
 
@@ -11,15 +11,24 @@ export interface SessionSource {
   userId: string;
   userName?: string;
   threadId?: string;
-  /** True when the bot was mentioned or replied to in a group. */
+  /** True when the bot was @-mentioned. */
   mentioned?: boolean;
+  /** True when the message replies to one of the bot's messages. */
+  repliedToBot?: boolean;
 }
 
-export interface TextMessageEvent {
-  kind: 'text';
+export interface Attachment {
+  kind: 'photo' | 'document' | 'audio' | 'video' | 'other';
+  /** local path in the attachment cache, once downloaded */
+  path: string | null;
+  fileName?: string;
+  mimeType?: string;
+  size?: number;
+}
+
+interface EventBase {
   platform: string;
   messageId: string;
-  text: string;
   source: SessionSource;
   /** System-generated events skip pre_gateway_dispatch and authorization. */
   internal: boolean;
@@ -27,4 +36,17 @@ export interface TextMessageEvent {
   raw: unknown;
 }
 
-export type MessageEvent = TextMessageEvent;
+export interface TextMessageEvent extends EventBase {
+  kind: 'text';
+  text: string;
+  attachments?: Attachment[];
+}
+
+export interface MediaMessageEvent extends EventBase {
+  kind: 'media';
+  /** caption, possibly empty */
+  text: string;
+  attachments: Attachment[];
+}
+
+export type MessageEvent = TextMessageEvent | MediaMessageEvent;

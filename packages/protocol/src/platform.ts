@@ -1,0 +1,92 @@
+/**
+ * The platform adapter contract. Adapters translate and nothing more: SDK event in, MessageEvent
+ * out (raw payload kept); OutboundMessage in, SDK calls out, a typed SendResult back.
+ */
+import type { Logger } from './logger.js';
+import type { MessageEvent } from './message-event.js';
+
+export interface PlatformCapabilities {
+  /** the longest text one message may carry, in characters */
+  maxMessageLength: number;
+  /** what `format()` produces */
+  formatting: 'html' | 'markdown' | 'mrkdwn' | 'plain';
+  editing: boolean;
+  typing: boolean;
+  threads: boolean;
+}
+
+export interface OutboundMessage {
+  chatId: string;
+  threadId?: string;
+  /** already formatted for the platform when `formatted` is true, else plain text */
+  text: string;
+  formatted: boolean;
+  replyToMessageId?: string;
+}
+
+export type SendErrorKind = 'too_long' | 'bad_format' | 'forbidden' | 'not_found' | 'rate_limited' | 'transient';
+
+export type SendResult =
+  | { ok: true; messageIds: string[] }
+  | { ok: false; error: SendErrorKind; message: string; retryAfterMs?: number };
+
+export type PlatformConnection = 'connecting' | 'connected' | 'disconnected' | 'error' | 'stopped';
+
+export interface PlatformState {
+  state: PlatformConnection;
+  since: number;
+  error?: string;
+}
+
+/** Where an adapter hands inbound events; resolves once the event is safely accepted (persisted). */
+export interface InboundSink {
+  accept(event: MessageEvent): Promise<void>;
+}
+
+/** A plain HTTP route on the gateway's own server (for webhooks), free of any framework type. */
+export interface RouteRequest {
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+  rawBody: string;
+}
+
+export interface RouteResponse {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface PlatformContext {
+  /** `gateway.platforms.<name>` from config.yaml */
+  settings: Readonly<Record<string, unknown>>;
+  env: Readonly<Record<string, string | undefined>>;
+  logger: Logger;
+  /** folder for downloaded attachments */
+  cacheDir: string;
+  /** persisted key/value state of this platform (update offsets, ...) */
+  state: { get(key: string): string | undefined; set(key: string, value: string): void };
+  /** adds a route to the gateway's HTTP server; only before start() resolves */
+  route(method: 'GET' | 'POST', path: string, handler: (request: RouteRequest) => Promise<RouteResponse>): void;
+}
+
+export interface PlatformAdapter {
+  readonly name: string;
+  readonly capabilities: PlatformCapabilities;
+  /** connects and starts delivering events to `sink`; resolves when connected (or failed) */
+  start(sink: InboundSink): Promise<void>;
+  /** disconnects; no event is delivered after it resolves */
+  stop(): Promise<void>;
+  send(message: OutboundMessage): Promise<SendResult>;
+  sendTyping?(chatId: string, threadId?: string): Promise<void>;
+  /** Markdown from the model to the platform's format */
+  format(markdown: string): string;
+  status(): PlatformState;
+}
+
+/** What a platform plugin registers with ctx.registerPlatform. */
+export interface PlatformFactory {
+  name: string;
+  /** true when the credentials this platform needs are present */
+  hasCredentials(env: Readonly<Record<string, string | undefined>>): boolean;
+  create(context: PlatformContext): PlatformAdapter;
+}
