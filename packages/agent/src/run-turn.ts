@@ -44,6 +44,8 @@ export interface TurnOptions {
   onDelta?: (text: string) => void;
   /** after each model step: the iteration number and the tools it called */
   onStep?: (step: { iteration: number; toolNames: string[] }) => void;
+  /** messages that arrived mid-turn to steer it (busy mode steer): added before the next model step */
+  takeSteering?: () => string[];
 }
 
 export type TurnStatus = 'completed' | 'interrupted' | 'failed' | 'max_iterations';
@@ -106,6 +108,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         break;
       }
       iterations++;
+      if (iterations > 1) for (const text of options.takeSteering?.() ?? []) turn.push({ role: 'user', content: text });
       const messages: ChatMessage[] = [
         { role: 'system', content: options.systemPrompt },
         ...options.history,

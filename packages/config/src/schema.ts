@@ -89,6 +89,12 @@ const gatewaySchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
   port: z.int().min(0).max(65_535).default(8642),
   drain_timeout_s: z.number().min(0).default(30),
+  /** agent runs in parallel across sessions (one per session at a time) */
+  max_concurrent_runs: z.int().min(1).default(8),
+  /** chats (platform:chat_id) where the bot answers every message in a group, not only when addressed */
+  free_response_chats: z.array(z.string()).default([]),
+  /** group sessions: one per user in the chat (default) or one shared by the chat */
+  group_sessions: z.enum(['per_user', 'shared']).default('per_user'),
   platforms: z.record(z.string(), platformSchema).default({}),
 });
 

@@ -1,0 +1,141 @@
+/**
+ * The API platform, always on: `POST /v1/chat/completions`, OpenAI-compatible, streaming and not.
+ * A session is keyed by the `x-hermes-session` header or the `user` field; without either the
+ * request is stateless (its own messages are the history). `API_SERVER_KEY` makes a bearer key
+ * mandatory.
+ */
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import type { ModelClient, ToolRegistry } from '@hermes/agent';
+import { buildSystemPrompt, runTurn } from '@hermes/agent';
+import type { HookBus } from '@hermes/plugins';
+import type { ChatMessage, Logger } from '@hermes/protocol';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SessionsPort, TranscriptsPort } from './ports.js';
+
+export interface ApiPlatformDeps {
+  apiKey: string | undefined;
+  model: string;
+  systemPrompt?: string | undefined;
+  maxIterations: number;
+  toolTimeoutMs: number;
+  toolsets: readonly string[];
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  client: ModelClient;
+  tools: ToolRegistry;
+  hooks: HookBus;
+  logger: Logger;
+  sessions: SessionsPort;
+  transcripts: TranscriptsPort;
+}
+
+interface CompletionBody {
+  model?: unknown;
+  messages?: unknown;
+  stream?: unknown;
+  user?: unknown;
+}
+
+function apiError(reply: FastifyReply, status: number, message: string, type = 'invalid_request_error') {
+  return reply.code(status).send({ error: { message, type, code: null } });
+}
+
+/** True when the request carries the configured bearer key (constant-time compare). */
+export function bearerMatches(header: string | undefined, key: string): boolean {
+  const m = /^Bearer\s+(.+)$/i.exec(header ?? '');
+  if (!m?.[1]) return false;
+  const a = Buffer.from(m[1]);
+  const b = Buffer.from(key);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function isMessages(value: unknown): value is ChatMessage[] {
+  return (
+    Array.isArray(value) &&
+    value.every((m) => typeof m === 'object' && m !== null && typeof (m as { role?: unknown }).role === 'string')
+  );
+}
+
+/** Registers the route on `app`. */
+export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps): void {
+  app.post('/v1/chat/completions', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (deps.apiKey && !bearerMatches(request.headers.authorization, deps.apiKey)) {
+      return apiError(reply, 401, 'Missing or wrong API key (Authorization: Bearer <API_SERVER_KEY>)', 'authentication_error');
+    }
+    const body = (request.body ?? {}) as CompletionBody;
+    if (!isMessages(body.messages) || body.messages.length === 0) {
+      return apiError(reply, 400, 'messages: expected a non-empty array of {role, content}');
+    }
+    const last = body.messages.at(-1);
+    if (last?.role !== 'user' || typeof last.content !== 'string') {
+      return apiError(reply, 400, 'messages: the last message must be a user message with string content');
+    }
+    const header = request.headers['x-hermes-session'];
+    const key = typeof header === 'string' && header ? header : typeof body.user === 'string' && body.user ? body.user : null;
+    let sessionId: string;
+    let history: ChatMessage[];
+    if (key) {
+      const sessionKey = `api:${key}`;
+      const active = deps.sessions.activeByKey(sessionKey) ?? deps.sessions.create({ key: sessionKey, platform: 'api', model: deps.model });
+      sessionId = active.id;
+      history = deps.transcripts.list(sessionId);
+    } else {
+      sessionId = deps.sessions.create({ key: `api:${randomUUID()}`, platform: 'api', model: deps.model }).id;
+      history = body.messages.slice(0, -1).filter((m) => m.role !== 'system');
+      if (history.length > 0) deps.transcripts.append(sessionId, history);
+    }
+    const id = `chatcmpl-${randomUUID()}`;
+    const created = Math.floor(Date.now() / 1000);
+    const stream = body.stream === true;
+    const controller = new AbortController();
+    request.raw.on('close', () => {
+      if (!reply.raw.writableEnded) controller.abort();
+    });
+    const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: deps.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    if (stream) {
+      reply.hijack();
+      reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      reply.raw.write(chunk({ role: 'assistant', content: '' }, null));
+    }
+    const result = await runTurn({
+      client: deps.client,
+      model: deps.model,
+      systemPrompt: buildSystemPrompt({ custom: deps.systemPrompt, platform: 'api' }),
+      history,
+      userMessage: last.content,
+      sessionId,
+      platform: 'api',
+      tools: await deps.tools.available({ env: deps.env, toolsets: deps.toolsets }),
+      hooks: deps.hooks,
+      logger: deps.logger,
+      requestApproval: async () => 'deny',
+      cwd: deps.cwd,
+      maxIterations: deps.maxIterations,
+      toolTimeoutMs: deps.toolTimeoutMs,
+      signal: controller.signal,
+      ...(stream ? { onDelta: (text: string) => reply.raw.write(chunk({ content: text }, null)) } : {}),
+    });
+    deps.transcripts.append(sessionId, result.messages);
+    if (stream) {
+      if (result.status !== 'completed') {
+        reply.raw.write(`data: ${JSON.stringify({ error: { message: result.error?.message ?? result.status, type: 'server_error' } })}\n\n`);
+      } else {
+        reply.raw.write(chunk({}, 'stop'));
+      }
+      reply.raw.end('data: [DONE]\n\n');
+      return reply;
+    }
+    if (result.status !== 'completed') {
+      return apiError(reply, 502, result.error?.message ?? result.status, 'server_error');
+    }
+    return reply.send({
+      id,
+      object: 'chat.completion',
+      created,
+      model: deps.model,
+      choices: [{ index: 0, message: { role: 'assistant', content: result.finalText }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    });
+  });
+}

@@ -1,0 +1,69 @@
+/** The gateway's command table: built-in slash commands plus plugin commands. */
+export interface CommandContext {
+  platform: string;
+  chatId: string;
+  userId: string;
+  sessionKey: string;
+  args: string;
+}
+
+export interface CommandServices {
+  resetSession(sessionKey: string, platform: string): Promise<string>;
+  stopRun(sessionKey: string): boolean;
+  status(sessionKey: string): string;
+  model(): string;
+  usage(sessionKey: string): string;
+  plugins(): string;
+  enqueue(ctx: CommandContext, mode: 'queue' | 'steer'): string;
+  setHome(platform: string, chatId: string): string;
+  pluginCommands(): ReadonlyMap<string, { description: string; handler: (args: string) => unknown }>;
+}
+
+export interface BuiltinCommand {
+  description: string;
+  run(ctx: CommandContext, services: CommandServices): Promise<string> | string;
+}
+
+export const BUILTIN_COMMANDS: Readonly<Record<string, BuiltinCommand>> = {
+  help: { description: 'list the commands', run: (_c, s) => helpText(s) },
+  new: { description: 'start a fresh session', run: (c, s) => s.resetSession(c.sessionKey, c.platform) },
+  reset: { description: 'same as /new', run: (c, s) => s.resetSession(c.sessionKey, c.platform) },
+  stop: {
+    description: 'cancel the running answer',
+    run: (c, s) => (s.stopRun(c.sessionKey) ? 'Stopped.' : 'Nothing is running.'),
+  },
+  status: { description: 'this session and the gateway', run: (c, s) => s.status(c.sessionKey) },
+  model: { description: 'the model in use', run: (_c, s) => s.model() },
+  usage: { description: 'messages in this session', run: (c, s) => s.usage(c.sessionKey) },
+  plugins: { description: 'the plugins and their state', run: (_c, s) => s.plugins() },
+  queue: { description: '/queue TEXT: answer TEXT after the running turn', run: (c, s) => s.enqueue(c, 'queue') },
+  steer: { description: '/steer TEXT: hand TEXT to the running turn', run: (c, s) => s.enqueue(c, 'steer') },
+  sethome: {
+    description: 'make this chat the home channel for deliveries',
+    run: (c, s) => s.setHome(c.platform, c.chatId),
+  },
+};
+
+function helpText(services: CommandServices): string {
+  const lines = Object.entries(BUILTIN_COMMANDS).map(([name, c]) => `/${name} · ${c.description}`);
+  for (const [name, c] of services.pluginCommands()) lines.push(`/${name} · ${c.description || 'plugin command'}`);
+  return `Commands:\n${lines.join('\n')}`;
+}
+
+/** Parses `/name args` (a `@bot` suffix already stripped); null when the text is not a command. */
+export function parseCommand(text: string): { name: string; args: string } | null {
+  const m = /^\/([A-Za-z0-9_:-]+)(?:@\S+)?(?:\s+([\s\S]*))?$/.exec(text.trim());
+  return m?.[1] ? { name: m[1].toLowerCase(), args: (m[2] ?? '').trim() } : null;
+}
+
+/** Runs a command; unknown commands get a helpful answer. */
+export async function runCommand(name: string, ctx: CommandContext, services: CommandServices): Promise<string> {
+  const builtin = BUILTIN_COMMANDS[name];
+  if (builtin) return builtin.run(ctx, services);
+  const plugin = services.pluginCommands().get(name);
+  if (plugin) {
+    const reply = await plugin.handler(ctx.args);
+    return typeof reply === 'string' ? reply : '';
+  }
+  return `Unknown command /${name}. Send /help for the list.`;
+}

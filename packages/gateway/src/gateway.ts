@@ -1,0 +1,408 @@
+/**
+ * The gateway: platform adapters feed one pipeline (inbox dedupe, pre_gateway_dispatch,
+ * authorization and pairing, group policy, commands, session lanes, the agent turn, delivery).
+ * Built separately from listening, so tests start and stop whole gateways in-process.
+ */
+import { mkdirSync } from 'node:fs';
+import type { ModelClient, ToolRegistry } from '@hermes/agent';
+import { buildSystemPrompt, runTurn } from '@hermes/agent';
+import type { HookBus } from '@hermes/plugins';
+import type {
+  ApprovalChoice,
+  Logger,
+  MessageEvent,
+  PlatformAdapter,
+  PlatformFactory,
+  PlatformState,
+  RouteRequest,
+  RouteResponse,
+} from '@hermes/protocol';
+import { allowedByEnv, type Env } from './authorize.js';
+import { type CommandContext, type CommandServices, parseCommand, runCommand } from './commands.js';
+import { type DeliveryTarget, deliver, type OutboxPort, resendPending } from './delivery/deliver.js';
+import { GatewayEvents } from './gateway-events.js';
+import { isAddressed } from './group-policy.js';
+import type {
+  InboxPort,
+  OutboxRowLike,
+  PairingPort,
+  PlatformStatePort,
+  SessionsPort,
+  TranscriptsPort,
+} from './ports.js';
+import { needsReset, type ResetPolicy } from './reset-policy.js';
+import { type GroupSessions, sessionKeyFor } from './session-key.js';
+import { type BusyMode, type RunControl, SessionLanes } from './session-lanes.js';
+
+export const SILENT_MARKER = '[SILENT]';
+export const TYPING_INTERVAL_MS = 4_000;
+
+export interface GatewaySettings {
+  model: string;
+  systemPrompt?: string | undefined;
+  maxIterations: number;
+  toolTimeoutMs: number;
+  toolsets: readonly string[];
+  cwd: string;
+  busyMode: BusyMode;
+  maxConcurrentRuns: number;
+  freeResponseChats: readonly string[];
+  groupSessions: GroupSessions;
+  resetPolicy: ResetPolicy;
+  platformSettings: Readonly<Record<string, Readonly<Record<string, unknown>> & { enabled?: boolean | undefined }>>;
+  cacheDir: string;
+}
+
+export interface GatewayDeps {
+  settings: GatewaySettings;
+  env: Env;
+  logger: Logger;
+  hooks: HookBus;
+  tools: ToolRegistry;
+  client: ModelClient;
+  store: {
+    sessions: SessionsPort;
+    transcripts: TranscriptsPort;
+    inbox: InboxPort;
+    outbox: OutboxPort;
+    pairing: PairingPort;
+    platformState: PlatformStatePort;
+  };
+  platforms: readonly PlatformFactory[];
+  pluginCommands: () => ReadonlyMap<string, { description: string; handler: (args: string) => unknown }>;
+  pluginSummary: () => string;
+  setHomeChannel: (platform: string, chatId: string) => void;
+  now?: () => number;
+}
+
+interface LaneJob {
+  inboxId: number;
+  event: MessageEvent;
+  text: string;
+}
+
+export interface RouteDefinition {
+  method: 'GET' | 'POST';
+  path: string;
+  handler: (request: RouteRequest) => Promise<RouteResponse>;
+}
+
+export class Gateway {
+  readonly adapters = new Map<string, PlatformAdapter>();
+  readonly events: GatewayEvents;
+  readonly routes: RouteDefinition[] = [];
+  readonly #deps: GatewayDeps;
+  readonly #lanes: SessionLanes<LaneJob>;
+  readonly #now: () => number;
+  readonly #processing = new Set<Promise<void>>();
+  #accepting = true;
+  #started = false;
+
+  constructor(deps: GatewayDeps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
+    this.events = new GatewayEvents(deps.logger);
+    this.#lanes = new SessionLanes<LaneJob>({
+      maxConcurrent: deps.settings.maxConcurrentRuns,
+      runner: (job, control) => this.#runJob(job, control),
+      withText: (job, text) => ({ ...job, text }),
+    });
+    mkdirSync(deps.settings.cacheDir, { recursive: true });
+    for (const factory of deps.platforms) {
+      const settings = deps.settings.platformSettings[factory.name] ?? {};
+      if (settings.enabled === false || !factory.hasCredentials(deps.env)) continue;
+      const adapter = factory.create({
+        settings,
+        env: deps.env,
+        logger: deps.logger.child({ platform: factory.name }),
+        cacheDir: deps.settings.cacheDir,
+        state: {
+          get: (key) => deps.store.platformState.get(factory.name, key),
+          set: (key, value) => deps.store.platformState.set(factory.name, key, value),
+        },
+        route: (method, path, handler) => {
+          if (this.#started) throw new Error(`platform ${factory.name} added route ${path} after start`);
+          this.routes.push({ method, path, handler });
+        },
+      });
+      this.adapters.set(factory.name, adapter);
+    }
+  }
+
+  /** Per-platform connection states. */
+  platformStates(): Record<string, PlatformState> {
+    const out: Record<string, PlatformState> = {};
+    for (const [name, adapter] of this.adapters) out[name] = adapter.status();
+    return out;
+  }
+
+  /** Connects every platform, resumes accepted-but-unanswered messages, fires gateway:startup. */
+  async start(): Promise<void> {
+    this.#started = true;
+    const sink = { accept: (event: MessageEvent) => this.accept(event) };
+    await Promise.all(
+      [...this.adapters.values()].map(async (adapter) => {
+        try {
+          await adapter.start(sink);
+        } catch (err) {
+          this.#deps.logger.error({ err, platform: adapter.name }, `platform ${adapter.name} failed to start`);
+        }
+      }),
+    );
+    this.#recover();
+    this.events.emit('gateway:startup', { platforms: [...this.adapters.keys()] });
+  }
+
+  /** Stops taking messages, lets running turns finish up to `drainMs`, then disconnects. */
+  async stop(drainMs = 0): Promise<void> {
+    this.#accepting = false;
+    await Promise.all([...this.adapters.values()].map((a) => a.stop().catch(() => undefined)));
+    const drained = Promise.all([...this.#processing]).then(() => this.#lanes.idle());
+    const timeout = new Promise<void>((resolve) => setTimeout(resolve, drainMs).unref());
+    await Promise.race([drained, timeout]);
+    this.#lanes.abortAll();
+    await Promise.race([this.#lanes.idle(), new Promise<void>((r) => setTimeout(r, 2_000).unref())]);
+  }
+
+  /** Accepts an inbound event: persisted in the inbox (dedupe) before it is processed. */
+  async accept(event: MessageEvent): Promise<void> {
+    const accepted = this.#deps.store.inbox.accept(event.platform, event.messageId, JSON.stringify(event), {
+      sessionKey: sessionKeyFor(event.source, this.#deps.settings.groupSessions),
+    });
+    if (!accepted.accepted) return; // redelivered: processed once already
+    if (!this.#accepting) return; // stays in the inbox for the next start
+    this.#track(this.#process(accepted.id, event));
+  }
+
+  /** Processes an accepted event through the pipeline; awaited by tests through `idle()`. */
+  async idle(): Promise<void> {
+    while (this.#processing.size > 0) await Promise.all([...this.#processing]);
+    await this.#lanes.idle();
+  }
+
+  #track(work: Promise<void>): void {
+    const p = work.catch((err: unknown) => this.#deps.logger.error({ err }, 'pipeline failure')).finally(() => this.#processing.delete(p));
+    this.#processing.add(p);
+  }
+
+  #recover(): void {
+    for (const row of this.#deps.store.inbox.pending()) {
+      let event: MessageEvent;
+      try {
+        event = JSON.parse(row.payload) as MessageEvent;
+      } catch {
+        this.#deps.store.inbox.mark(row.id, 'failed');
+        continue;
+      }
+      this.#deps.logger.info({ inboxId: row.id, platform: row.platform }, 'resuming an accepted message');
+      const written = this.#deps.store.outbox.forInbox(row.id);
+      if (written.length > 0) {
+        // the answer was already written: send what is not sent yet, never run the turn again
+        this.#track(this.#resend(row.id, event, written));
+      } else {
+        this.#track(this.#process(row.id, event));
+      }
+    }
+  }
+
+  async #process(inboxId: number, original: MessageEvent): Promise<void> {
+    const { hooks, store, settings, env } = this.#deps;
+    let event = original;
+    if (!event.internal) {
+      const decision = await hooks.invoke('pre_gateway_dispatch', { event, gateway: this, sessionStore: store });
+      if (decision.action === 'skip') {
+        store.inbox.mark(inboxId, 'skipped');
+        return;
+      }
+      if (decision.action === 'rewrite') event = { ...event, text: decision.text };
+      const s = event.source;
+      if (!allowedByEnv(s.platform, s.userId, env) && !store.pairing.isApproved(s.platform, s.userId)) {
+        if (s.chatType === 'dm') await this.#sendPairingCode(inboxId, event);
+        store.inbox.mark(inboxId, s.chatType === 'dm' ? 'done' : 'skipped');
+        return;
+      }
+      if (!isAddressed(event, settings.freeResponseChats)) {
+        store.inbox.mark(inboxId, 'skipped');
+        return;
+      }
+    }
+    const sessionKey = sessionKeyFor(event.source, settings.groupSessions);
+    const command = parseCommand(event.text);
+    if (command) {
+      const ctx: CommandContext = {
+        platform: event.platform,
+        chatId: event.source.chatId,
+        userId: event.source.userId,
+        sessionKey,
+        args: command.args,
+      };
+      this.events.emit(`command:${command.name}`, {
+        platform: event.platform,
+        user_id: event.source.userId,
+        command: command.name,
+        args: command.args,
+      });
+      let reply: string;
+      try {
+        reply = await runCommand(command.name, ctx, this.#commandServices(event, inboxId));
+      } catch (err) {
+        this.#deps.logger.warn({ err, command: command.name }, `command /${command.name} failed`);
+        reply = `/${command.name} failed: ${err instanceof Error ? err.message : String(err)}`;
+      }
+      if (reply) await deliver(this.#deliveryOptions(), this.#target(event, inboxId), reply);
+      // /queue and /steer hand the message to a lane, which marks it when answered
+      const handedOn = (command.name === 'queue' || command.name === 'steer') && command.args !== '';
+      if (!handedOn) store.inbox.mark(inboxId, 'done');
+      return;
+    }
+    store.inbox.mark(inboxId, 'processing');
+    this.#lanes.submit(sessionKey, { inboxId, event, text: event.text }, settings.busyMode);
+  }
+
+  async #resend(inboxId: number, event: MessageEvent, rows: readonly OutboxRowLike[]): Promise<void> {
+    await resendPending(this.#deliveryOptions(), this.#target(event, inboxId), rows);
+    this.#deps.store.inbox.mark(inboxId, 'done');
+  }
+
+  async #sendPairingCode(inboxId: number, event: MessageEvent): Promise<void> {
+    const s = event.source;
+    const pairing = this.#deps.store.pairing.request(s.platform, s.userId, s.userName);
+    const text =
+      'refused' in pairing
+        ? "Hi! I don't know you yet, and too many pairing requests are pending right now. Please try again later."
+        : `Hi! I don't know you yet. Your pairing code is ${pairing.code} (valid for 1 hour).\nAsk the owner to run: hermes pairing approve ${s.platform} ${pairing.code}`;
+    await deliver(this.#deliveryOptions(), this.#target(event, inboxId), text);
+  }
+
+  #target(event: MessageEvent, inboxId?: number): DeliveryTarget {
+    return {
+      platform: event.platform,
+      chatId: event.source.chatId,
+      ...(event.source.threadId ? { threadId: event.source.threadId } : {}),
+      ...(event.source.chatType !== 'dm' ? { replyToMessageId: event.messageId.split(':').pop() ?? event.messageId } : {}),
+      ...(inboxId !== undefined ? { inboxId } : {}),
+    };
+  }
+
+  #deliveryOptions() {
+    return { adapters: this.adapters, outbox: this.#deps.store.outbox, logger: this.#deps.logger };
+  }
+
+  /** The active session for a key, replaced by a fresh one per the reset policy. */
+  async #session(sessionKey: string, platform: string): Promise<{ id: string; isNew: boolean }> {
+    const { store, settings, hooks } = this.#deps;
+    const active = store.sessions.activeByKey(sessionKey);
+    if (active && !needsReset(active.updatedAt, settings.resetPolicy, this.#now())) return { id: active.id, isNew: false };
+    if (active) {
+      await hooks.invoke('on_session_finalize', { sessionId: active.id, platform });
+      store.sessions.end(active.id, 'reset_policy');
+      this.events.emit('session:end', { platform, session_key: sessionKey });
+    }
+    const created = store.sessions.create({ key: sessionKey, platform, model: settings.model });
+    if (active) await hooks.invoke('on_session_reset', { sessionId: created.id, platform });
+    return { id: created.id, isNew: true };
+  }
+
+  async #resetSession(sessionKey: string, platform: string, userId: string): Promise<string> {
+    const { store, hooks, settings } = this.#deps;
+    this.#lanes.stop(sessionKey);
+    const active = store.sessions.activeByKey(sessionKey);
+    await hooks.invoke('on_session_finalize', { sessionId: active?.id ?? null, platform });
+    if (active) {
+      store.sessions.end(active.id, 'reset');
+      this.events.emit('session:end', { platform, user_id: userId, session_key: sessionKey });
+    }
+    const created = store.sessions.create({ key: sessionKey, platform, model: settings.model });
+    await hooks.invoke('on_session_reset', { sessionId: created.id, platform });
+    this.events.emit('session:reset', { platform, user_id: userId, session_key: sessionKey });
+    return 'Started a new session.';
+  }
+
+  async #runJob(job: LaneJob, control: RunControl): Promise<void> {
+    const { store, hooks, settings, client, tools, env, logger } = this.#deps;
+    const { event } = job;
+    const platform = event.platform;
+    const sessionKey = sessionKeyFor(event.source, settings.groupSessions);
+    const session = await this.#session(sessionKey, platform);
+    const base = { platform, user_id: event.source.userId, session_id: session.id };
+    if (session.isNew) this.events.emit('session:start', { ...base, session_key: sessionKey });
+    this.events.emit('agent:start', { ...base, message: job.text });
+    const adapter = this.adapters.get(platform);
+    const typing = adapter?.sendTyping
+      ? setInterval(() => void adapter.sendTyping?.(event.source.chatId, event.source.threadId).catch(() => {}), TYPING_INTERVAL_MS)
+      : null;
+    void adapter?.sendTyping?.(event.source.chatId, event.source.threadId).catch(() => {});
+    try {
+      const result = await runTurn({
+        client,
+        model: settings.model,
+        systemPrompt: buildSystemPrompt({ custom: settings.systemPrompt, platform }),
+        history: store.transcripts.list(session.id),
+        userMessage: job.text,
+        sessionId: session.id,
+        platform,
+        tools: await tools.available({ env, toolsets: settings.toolsets }),
+        hooks,
+        logger,
+        requestApproval: async (): Promise<ApprovalChoice> => 'deny',
+        cwd: settings.cwd,
+        maxIterations: settings.maxIterations,
+        toolTimeoutMs: settings.toolTimeoutMs,
+        signal: control.signal,
+        takeSteering: control.takeSteering,
+        onStep: ({ iteration, toolNames }) => this.events.emit('agent:step', { ...base, iteration, tool_names: toolNames }),
+      });
+      store.transcripts.append(session.id, result.messages);
+      this.events.emit('agent:end', { ...base, message: job.text, response: result.finalText ?? '' });
+      if (result.status === 'interrupted') {
+        store.inbox.mark(job.inboxId, 'interrupted');
+        return;
+      }
+      const answer =
+        result.status === 'completed' && result.finalText !== null
+          ? result.finalText
+          : `Sorry, I could not answer: ${result.error?.message ?? result.status}`;
+      if (answer.trim() !== SILENT_MARKER) await deliver(this.#deliveryOptions(), this.#target(event, job.inboxId), answer);
+      store.inbox.mark(job.inboxId, result.status === 'completed' ? 'done' : 'failed');
+    } finally {
+      if (typing) clearInterval(typing);
+    }
+  }
+
+  #commandServices(event: MessageEvent, inboxId: number): CommandServices {
+    const { store, settings } = this.#deps;
+    return {
+      resetSession: (key, platform) => this.#resetSession(key, platform, event.source.userId),
+      stopRun: (key) => this.#lanes.stop(key),
+      status: (key) => {
+        const s = store.sessions.activeByKey(key);
+        const platforms = Object.entries(this.platformStates())
+          .map(([n, st]) => `${n}: ${st.state}`)
+          .join(', ');
+        return [
+          `Session: ${s ? s.id : 'none yet'}${s ? ` (${store.transcripts.count(s.id)} messages)` : ''}`,
+          `Running: ${this.#lanes.busy(key) ? 'yes' : 'no'}`,
+          `Model: ${settings.model}`,
+          `Platforms: ${platforms}`,
+        ].join('\n');
+      },
+      model: () => `Model: ${settings.model} (change it with: hermes config set model.default <id>)`,
+      usage: (key) => {
+        const s = store.sessions.activeByKey(key);
+        return s ? `This session has ${store.transcripts.count(s.id)} messages.` : 'No session yet.';
+      },
+      plugins: () => this.#deps.pluginSummary(),
+      enqueue: (ctx, mode) => {
+        if (!ctx.args) return `Usage: /${mode} TEXT`;
+        store.inbox.mark(inboxId, 'processing');
+        const outcome = this.#lanes.submit(ctx.sessionKey, { inboxId, event, text: ctx.args }, mode);
+        return outcome === 'started' ? '' : mode === 'steer' ? 'Handed to the running answer.' : 'Queued.';
+      },
+      setHome: (platform, chatId) => {
+        this.#deps.setHomeChannel(platform, chatId);
+        return `This chat is now the ${platform} home channel.`;
+      },
+      pluginCommands: this.#deps.pluginCommands,
+    };
+  }
+}

@@ -1,0 +1,52 @@
+/** What the gateway needs from the state store, as narrow interfaces (the store's repos satisfy them). */
+import type { ChatMessage } from '@hermes/protocol';
+
+export interface InboxPort {
+  accept(
+    platform: string,
+    key: string,
+    payload: string,
+    options?: { sessionKey?: string },
+  ): { accepted: true; id: number } | { accepted: false; reason: 'duplicate' };
+  mark(id: number, status: 'processing' | 'done' | 'skipped' | 'failed' | 'interrupted'): void;
+  pending(): { id: number; platform: string; payload: string; status: string }[];
+}
+
+export interface PairingPort {
+  request(
+    platform: string,
+    userId: string,
+    userName?: string,
+  ): { code: string; expiresAt: number; isNew: boolean } | { refused: 'too_many_pending' };
+  isApproved(platform: string, userId: string): boolean;
+}
+
+export interface PlatformStatePort {
+  get(platform: string, key: string): string | undefined;
+  set(platform: string, key: string, value: string): void;
+}
+
+export interface SessionRowLike {
+  id: string;
+  updatedAt: number;
+}
+
+export interface SessionsPort {
+  create(s: { key: string; platform: string; model?: string }): SessionRowLike;
+  activeByKey(key: string): SessionRowLike | undefined;
+  end(id: string, reason: string): boolean;
+}
+
+export interface TranscriptsPort {
+  append(sessionId: string, messages: readonly ChatMessage[]): number;
+  list(sessionId: string): ChatMessage[];
+  count(sessionId: string): number;
+}
+
+export interface OutboxRowLike {
+  id: number;
+  status: string;
+  text: string;
+  formatted: boolean;
+  chunkIndex: number;
+}

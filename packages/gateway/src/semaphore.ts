@@ -1,0 +1,23 @@
+/** A counting semaphore: at most `limit` holders at a time, FIFO waiters. */
+export class Semaphore {
+  #free: number;
+  readonly #waiters: (() => void)[] = [];
+
+  constructor(limit: number) {
+    this.#free = limit;
+  }
+
+  /** Resolves with a release function once a slot is free. */
+  async acquire(): Promise<() => void> {
+    if (this.#free > 0) this.#free--;
+    else await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#waiters.shift();
+      if (next) next();
+      else this.#free++;
+    };
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * One run per session at a time, sessions in parallel up to a limit. A message for a busy
+ * session is handled per `display.busy_input_mode`: interrupt (abort the run, then answer the new
+ * message), queue (answer it after), or steer (hand it to the running turn before its next
+ * model step; if the turn ends first, it runs as the next turn).
+ */
+import { Semaphore } from './semaphore.js';
+
+export type BusyMode = 'interrupt' | 'queue' | 'steer';
+
+export interface LaneItem {
+  text: string;
+}
+
+export interface RunControl {
+  signal: AbortSignal;
+  /** steering messages that arrived since the last call */
+  takeSteering(): string[];
+}
+
+export type LaneRunner<T extends LaneItem> = (item: T, control: RunControl) => Promise<void>;
+
+interface Lane<T> {
+  queue: T[];
+  running: { controller: AbortController; steering: string[]; item: T } | null;
+}
+
+export type SubmitOutcome = 'started' | 'queued' | 'interrupting' | 'steered';
+
+export class SessionLanes<T extends LaneItem> {
+  readonly #lanes = new Map<string, Lane<T>>();
+  readonly #semaphore: Semaphore;
+  readonly #runner: LaneRunner<T>;
+  readonly #idle = new Set<() => void>();
+  readonly #withText: (item: T, text: string) => T;
+
+  constructor(options: { maxConcurrent: number; runner: LaneRunner<T>; withText: (item: T, text: string) => T }) {
+    this.#semaphore = new Semaphore(options.maxConcurrent);
+    this.#runner = options.runner;
+    this.#withText = options.withText;
+  }
+
+  /** Hands a message to its session's lane. */
+  submit(key: string, item: T, mode: BusyMode): SubmitOutcome {
+    let lane = this.#lanes.get(key);
+    if (!lane) {
+      lane = { queue: [], running: null };
+      this.#lanes.set(key, lane);
+    }
+    if (!lane.running) {
+      lane.queue.push(item);
+      void this.#pump(key, lane);
+      return 'started';
+    }
+    if (mode === 'steer') {
+      lane.running.steering.push(item.text);
+      return 'steered';
+    }
+    lane.queue.push(item);
+    if (mode === 'interrupt') {
+      lane.running.controller.abort(new Error('interrupted by a new message'));
+      return 'interrupting';
+    }
+    return 'queued';
+  }
+
+  /** Cancels the session's running turn (`/stop`); true when one was running. */
+  stop(key: string): boolean {
+    const lane = this.#lanes.get(key);
+    if (!lane?.running) return false;
+    lane.queue.length = 0;
+    lane.running.controller.abort(new Error('stopped'));
+    return true;
+  }
+
+  /** Whether the session has a turn running. */
+  busy(key: string): boolean {
+    return Boolean(this.#lanes.get(key)?.running);
+  }
+
+  /** Number of sessions with a running turn. */
+  activeCount(): number {
+    let n = 0;
+    for (const lane of this.#lanes.values()) if (lane.running) n++;
+    return n;
+  }
+
+  /** Aborts every running turn and drops queued messages (they stay in the inbox for recovery). */
+  abortAll(): void {
+    for (const lane of this.#lanes.values()) {
+      lane.queue.length = 0;
+      lane.running?.controller.abort(new Error('gateway stopping'));
+    }
+  }
+
+  /** Resolves when no lane is running or queued. */
+  idle(): Promise<void> {
+    if (this.#isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.add(resolve));
+  }
+
+  #isIdle(): boolean {
+    for (const lane of this.#lanes.values()) if (lane.running || lane.queue.length > 0) return false;
+    return true;
+  }
+
+  async #pump(key: string, lane: Lane<T>): Promise<void> {
+    while (lane.queue.length > 0) {
+      const item = lane.queue.shift() as T;
+      const running = { controller: new AbortController(), steering: [] as string[], item };
+      lane.running = running;
+      const release = await this.#semaphore.acquire();
+      try {
+        await this.#runner(item, {
+          signal: running.controller.signal,
+          takeSteering: () => running.steering.splice(0),
+        });
+      } catch {
+        // the runner reports its own failures; a lane never dies
+      } finally {
+        release();
+        lane.running = null;
+      }
+      if (running.steering.length > 0) lane.queue.unshift(this.#withText(item, running.steering.join('\n\n')));
+    }
+    if (this.#lanes.get(key) === lane && !lane.running) this.#lanes.delete(key);
+    if (this.#isIdle()) {
+      for (const resolve of this.#idle) resolve();
+      this.#idle.clear();
+    }
+  }
+}
