@@ -131,6 +131,45 @@ plugins
     await pluginsRemove(name, globals(cmd));
   });
 
+const pairing = program
+  .command('pairing')
+  .description('approve or revoke users who asked the bot for access with a pairing code');
+pairing
+  .command('list')
+  .description('pending pairing codes and approved users')
+  .option('--json', 'print JSON')
+  .action(async (_opts, cmd: Command) => {
+    const { pairingList } = await import('./commands/pairing.js');
+    await pairingList(globals(cmd));
+  });
+pairing
+  .command('approve')
+  .description('let the user holding CODE talk to the bot on PLATFORM (takes effect at once)')
+  .argument('<platform>', 'telegram, discord, slack, …')
+  .argument('<code>', 'the 8-character code the user was given (any case)')
+  .action(async (platform: string, code: string, _opts, cmd: Command) => {
+    const { pairingApprove } = await import('./commands/pairing.js');
+    await pairingApprove(platform, code, globals(cmd));
+  });
+pairing
+  .command('revoke')
+  .description("remove USER_ID's approval on PLATFORM")
+  .argument('<platform>', 'telegram, discord, slack, …')
+  .argument('<user_id>', 'the platform user id, as shown by pairing list')
+  .action(async (platform: string, userId: string, _opts, cmd: Command) => {
+    const { pairingRevoke } = await import('./commands/pairing.js');
+    await pairingRevoke(platform, userId, globals(cmd));
+  });
+
+const gatewayCmd = program.command('gateway').description('run and manage the messaging gateway');
+gatewayCmd
+  .command('run')
+  .description('run the gateway in the foreground (what a service manager or container runs)')
+  .action(async (_opts, cmd: Command) => {
+    const { runGateway } = await import('./commands/gateway-run.js');
+    await runGateway(globals(cmd));
+  });
+
 program
   .command('doctor')
   .description('check config, state, model reachability and plugins')

@@ -166,7 +166,7 @@ export class Gateway {
 
   /** Accepts an inbound event: persisted in the inbox (dedupe) before it is processed. */
   async accept(event: MessageEvent): Promise<void> {
-    const accepted = this.#deps.store.inbox.accept(event.platform, event.messageId, JSON.stringify(event), {
+    const accepted = this.#deps.store.inbox.accept(event.platform, event.messageId, event, {
       sessionKey: sessionKeyFor(event.source, this.#deps.settings.groupSessions),
     });
     if (!accepted.accepted) return; // redelivered: processed once already
@@ -187,10 +187,8 @@ export class Gateway {
 
   #recover(): void {
     for (const row of this.#deps.store.inbox.pending()) {
-      let event: MessageEvent;
-      try {
-        event = JSON.parse(row.payload) as MessageEvent;
-      } catch {
+      const event = row.payload as MessageEvent;
+      if (typeof event !== 'object' || event === null || typeof event.text !== 'string' || !event.source) {
         this.#deps.store.inbox.mark(row.id, 'failed');
         continue;
       }
@@ -249,9 +247,9 @@ export class Gateway {
         this.#deps.logger.warn({ err, command: command.name }, `command /${command.name} failed`);
         reply = `/${command.name} failed: ${err instanceof Error ? err.message : String(err)}`;
       }
-      if (reply) await deliver(this.#deliveryOptions(), this.#target(event, inboxId), reply);
-      // /queue and /steer hand the message to a lane, which marks it when answered
+      // /queue and /steer hand the message to a lane, which answers (and marks) it under its inbox id
       const handedOn = (command.name === 'queue' || command.name === 'steer') && command.args !== '';
+      if (reply) await deliver(this.#deliveryOptions(), this.#target(event, handedOn ? undefined : inboxId), reply);
       if (!handedOn) store.inbox.mark(inboxId, 'done');
       return;
     }

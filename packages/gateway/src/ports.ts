@@ -5,11 +5,11 @@ export interface InboxPort {
   accept(
     platform: string,
     key: string,
-    payload: string,
+    payload: unknown,
     options?: { sessionKey?: string },
   ): { accepted: true; id: number } | { accepted: false; reason: 'duplicate' };
   mark(id: number, status: 'processing' | 'done' | 'skipped' | 'failed' | 'interrupted'): void;
-  pending(): { id: number; platform: string; payload: string; status: string }[];
+  pending(): { id: number; platform: string; payload: unknown; status: string }[];
 }
 
 export interface PairingPort {

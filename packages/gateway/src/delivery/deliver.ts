@@ -22,10 +22,10 @@ export interface OutboxPort {
       text: string;
       formatted: boolean;
     }[],
-  ): { id: number; status: string }[];
-  markSent(id: number, platformMessageId: string | null): void;
-  markFailed(id: number, error: string): void;
-  recordAttempt(id: number, error: string): void;
+  ): number[];
+  markSent(id: number, platformMessageId: string | null): unknown;
+  markFailed(id: number, error: string): unknown;
+  recordAttempt(id: number, error: string): unknown;
   forInbox(inboxId: number): OutboxRowLike[];
 }
 
@@ -66,7 +66,7 @@ export async function deliver(options: DeliveryOptions, target: DeliveryTarget, 
     const formatted = adapter.format(chunk);
     return formatted.length <= limit ? { text: formatted, formatted: true } : { text: chunk, formatted: false };
   });
-  const rows = options.outbox.enqueue(
+  const ids = options.outbox.enqueue(
     chunks.map((c, i) => ({
       inboxId: target.inboxId ?? null,
       platform: target.platform,
@@ -77,10 +77,14 @@ export async function deliver(options: DeliveryOptions, target: DeliveryTarget, 
       formatted: c.formatted,
     })),
   );
-  for (const [i, row] of rows.entries()) {
+  // with an inbox id, rows written before a restart are reused: skip the ones already sent
+  const sent = new Set(
+    target.inboxId === undefined ? [] : options.outbox.forInbox(target.inboxId).filter((r) => r.status === 'sent').map((r) => r.id),
+  );
+  for (const [i, id] of ids.entries()) {
     const chunk = chunks[i];
-    if (!chunk || row.status === 'sent') continue; // already delivered before a restart
-    await sendRow(options, adapter, target, { id: row.id, text: chunk.text, formatted: chunk.formatted, first: i === 0 }, result);
+    if (!chunk || sent.has(id)) continue;
+    await sendRow(options, adapter, target, { id, text: chunk.text, formatted: chunk.formatted, first: i === 0 }, result);
   }
   return result;
 }

@@ -1,0 +1,62 @@
+/** `hermes pairing list|approve|revoke`: the pairing API of `@hermes/store` on HERMES_HOME/state.db. */
+import { configPaths, resolveHome } from '@hermes/config';
+import { type ApprovedUser, openStore, type PendingPairing, type Store } from '@hermes/store';
+import { CliExit } from '../cli-error.js';
+import type { GlobalOptions } from '../main.js';
+import { pairingRefusal, renderPairingList } from './pairing-format.js';
+
+/** Runs `fn` on the profile's state.db and closes it. */
+function withStore<T>(options: GlobalOptions, fn: (store: Store) => T): T {
+  const { home } = resolveHome({ env: process.env, ...(options.profile ? { profile: options.profile } : {}) });
+  const store = openStore(configPaths(home).stateDb);
+  try {
+    return fn(store);
+  } finally {
+    store.close();
+  }
+}
+
+/** Platform names are lower-case (`telegram`, `discord`, `slack`); accept `Telegram` too. */
+const platformName = (platform: string): string => platform.trim().toLowerCase();
+
+const pendingJson = (p: PendingPairing) => ({
+  platform: p.platform,
+  code: p.code,
+  userId: p.userId,
+  userName: p.userName,
+  expiresAt: new Date(p.expiresAt).toISOString(),
+});
+
+const approvedJson = (a: ApprovedUser) => ({
+  platform: a.platform,
+  userId: a.userId,
+  userName: a.userName,
+  approvedAt: new Date(a.approvedAt).toISOString(),
+});
+
+/** Prints unexpired pairing requests and approved users (`--json`: `{pending, approved}`, times ISO 8601). */
+export async function pairingList(options: GlobalOptions): Promise<void> {
+  const { pending, approved } = withStore(options, (store) => store.pairing.list());
+  if (options.json) {
+    const json = { pending: pending.map(pendingJson), approved: approved.map(approvedJson) };
+    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    return;
+  }
+  process.stdout.write(renderPairingList(pending, approved, Date.now()));
+}
+
+/** Approves the user holding CODE on PLATFORM; a wrong, expired or rate-limited code exits 1 with the reason. */
+export async function pairingApprove(platform: string, code: string, options: GlobalOptions): Promise<void> {
+  const name = platformName(platform);
+  const result = withStore(options, (store) => store.pairing.approve(name, code));
+  if (!result.ok) throw new CliExit(1, pairingRefusal(result, name, code, Date.now()));
+  process.stdout.write(`Approved ${result.userName ?? result.userId} on ${name}\n`);
+}
+
+/** Removes USER_ID's approval on PLATFORM; exits 1 when that user was not approved. */
+export async function pairingRevoke(platform: string, userId: string, options: GlobalOptions): Promise<void> {
+  const name = platformName(platform);
+  const revoked = withStore(options, (store) => store.pairing.revoke(name, userId));
+  if (!revoked) throw new CliExit(1, `${userId} is not an approved user on ${name}`);
+  process.stdout.write(`Revoked ${userId} on ${name}\n`);
+}

@@ -1,0 +1,110 @@
+/**
+ * Assembles a whole gateway from HERMES_HOME: the agent runtime (config, logger, state, hooks,
+ * tools, plugins, model), the platform adapters registered by platform plugins, the pipeline and
+ * the HTTP server. Build is separate from listen, so tests run whole gateways in-process.
+ */
+import { join } from 'node:path';
+import { addPlatformRoutes, buildServer, Gateway, type GatewayServer } from '@hermes/gateway';
+import type { PlatformFactory } from '@hermes/protocol';
+import { writeDotEnvValue } from './dotenv-write.js';
+import type { GlobalOptions } from './main.js';
+import { pluginSummary } from './plugin-summary.js';
+import { type AgentRuntime, createAgentRuntime } from './runtime.js';
+import { VERSION } from './version.js';
+
+export interface GatewayApp {
+  rt: AgentRuntime;
+  gateway: Gateway;
+  server: GatewayServer;
+  /** listens on gateway.host:gateway.port (port 0 = any free port); resolves with the URL */
+  listen(): Promise<string>;
+  /** graceful stop: no new turns, running ones get up to gateway.drain_timeout_s */
+  stop(): Promise<void>;
+}
+
+function isPlatformFactory(value: unknown): value is PlatformFactory {
+  const f = value as Partial<PlatformFactory> | null;
+  return typeof f === 'object' && f !== null && typeof f.create === 'function' && typeof f.hasCredentials === 'function';
+}
+
+/** Builds the gateway (adapters created, nothing connected or listening yet). */
+export async function buildGatewayApp(options: GlobalOptions): Promise<GatewayApp> {
+  const rt = await createAgentRuntime(options, { logFile: 'gateway.log', surface: 'gateway' });
+  const { config, env, store } = rt;
+  const platforms: PlatformFactory[] = [];
+  for (const reg of rt.registries.platforms.values()) {
+    const factory = (reg as { factory?: unknown }).factory;
+    if (isPlatformFactory(factory)) platforms.push(factory);
+    else rt.logger.warn({ plugin: reg.plugin }, `platform ${reg.name} from plugin ${reg.plugin} has no factory; skipped`);
+  }
+  const settings = {
+    model: rt.model,
+    systemPrompt: config.agent.system_prompt,
+    maxIterations: config.agent.max_iterations,
+    toolTimeoutMs: config.agent.tool_timeout_s * 1000,
+    toolsets: config.agent.toolsets,
+    cwd: config.terminal.cwd ?? process.cwd(),
+  };
+  const gateway = new Gateway({
+    settings: {
+      ...settings,
+      busyMode: config.display.busy_input_mode,
+      maxConcurrentRuns: config.gateway.max_concurrent_runs,
+      freeResponseChats: config.gateway.free_response_chats,
+      groupSessions: config.gateway.group_sessions,
+      resetPolicy: config.session_reset,
+      platformSettings: config.gateway.platforms,
+      cacheDir: join(rt.home, 'cache', 'attachments'),
+    },
+    env,
+    logger: rt.logger.child({ component: 'gateway' }),
+    hooks: rt.hooks,
+    tools: rt.tools,
+    client: rt.client,
+    store,
+    platforms,
+    pluginCommands: () => rt.registries.commands,
+    pluginSummary: () => pluginSummary(rt.plugins),
+    setHomeChannel: (platform, chatId) => {
+      const key = `${platform.toUpperCase()}_HOME_CHANNEL`;
+      writeDotEnvValue(rt.paths.env, key, chatId);
+      process.env[key] = chatId;
+    },
+  });
+  const host = env.HERMES_GATEWAY_HOST ?? config.gateway.host;
+  const server = buildServer(gateway, {
+    host,
+    version: VERSION,
+    startedAt: Date.now(),
+    api: {
+      ...settings,
+      apiKey: env.API_SERVER_KEY || undefined,
+      env,
+      client: rt.client,
+      tools: rt.tools,
+      hooks: rt.hooks,
+      logger: rt.logger.child({ component: 'api' }),
+      sessions: store.sessions,
+      transcripts: store.transcripts,
+    },
+  });
+  addPlatformRoutes(server.app, gateway);
+  return {
+    rt,
+    gateway,
+    server,
+    async listen() {
+      const url = await server.app.listen({ host, port: config.gateway.port });
+      await gateway.start();
+      server.setState('running');
+      rt.logger.info({ url, platforms: [...gateway.adapters.keys()] }, `gateway listening on ${url}`);
+      return url;
+    },
+    async stop() {
+      server.setState('draining');
+      await gateway.stop(config.gateway.drain_timeout_s * 1000);
+      await server.app.close();
+      await rt.close();
+    },
+  };
+}
