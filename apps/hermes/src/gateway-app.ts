@@ -24,7 +24,9 @@ export interface GatewayApp {
 
 function isPlatformFactory(value: unknown): value is PlatformFactory {
   const f = value as Partial<PlatformFactory> | null;
-  return typeof f === 'object' && f !== null && typeof f.create === 'function' && typeof f.hasCredentials === 'function';
+  return (
+    typeof f === 'object' && f !== null && typeof f.create === 'function' && typeof f.hasCredentials === 'function'
+  );
 }
 
 /** Builds the gateway (adapters created, nothing connected or listening yet). */
@@ -35,7 +37,8 @@ export async function buildGatewayApp(options: GlobalOptions): Promise<GatewayAp
   for (const reg of rt.registries.platforms.values()) {
     const factory = (reg as { factory?: unknown }).factory;
     if (isPlatformFactory(factory)) platforms.push(factory);
-    else rt.logger.warn({ plugin: reg.plugin }, `platform ${reg.name} from plugin ${reg.plugin} has no factory; skipped`);
+    else
+      rt.logger.warn({ plugin: reg.plugin }, `platform ${reg.name} from plugin ${reg.plugin} has no factory; skipped`);
   }
   const settings = {
     model: rt.model,

@@ -60,7 +60,12 @@ function isMessages(value: unknown): value is ChatMessage[] {
 export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps): void {
   app.post('/v1/chat/completions', async (request: FastifyRequest, reply: FastifyReply) => {
     if (deps.apiKey && !bearerMatches(request.headers.authorization, deps.apiKey)) {
-      return apiError(reply, 401, 'Missing or wrong API key (Authorization: Bearer <API_SERVER_KEY>)', 'authentication_error');
+      return apiError(
+        reply,
+        401,
+        'Missing or wrong API key (Authorization: Bearer <API_SERVER_KEY>)',
+        'authentication_error',
+      );
     }
     const body = (request.body ?? {}) as CompletionBody;
     if (!isMessages(body.messages) || body.messages.length === 0) {
@@ -71,12 +76,15 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps)
       return apiError(reply, 400, 'messages: the last message must be a user message with string content');
     }
     const header = request.headers['x-hermes-session'];
-    const key = typeof header === 'string' && header ? header : typeof body.user === 'string' && body.user ? body.user : null;
+    const key =
+      typeof header === 'string' && header ? header : typeof body.user === 'string' && body.user ? body.user : null;
     let sessionId: string;
     let history: ChatMessage[];
     if (key) {
       const sessionKey = `api:${key}`;
-      const active = deps.sessions.activeByKey(sessionKey) ?? deps.sessions.create({ key: sessionKey, platform: 'api', model: deps.model });
+      const active =
+        deps.sessions.activeByKey(sessionKey) ??
+        deps.sessions.create({ key: sessionKey, platform: 'api', model: deps.model });
       sessionId = active.id;
       history = deps.transcripts.list(sessionId);
     } else {
@@ -88,14 +96,19 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps)
     const created = Math.floor(Date.now() / 1000);
     const stream = body.stream === true;
     const controller = new AbortController();
-    request.raw.on('close', () => {
-      if (!reply.raw.writableEnded) controller.abort();
+    // the client went away before the answer was written: stop the turn
+    reply.raw.on('close', () => {
+      if (!reply.raw.writableFinished) controller.abort();
     });
     const chunk = (delta: Record<string, unknown>, finish: string | null) =>
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: deps.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     if (stream) {
       reply.hijack();
-      reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      reply.raw.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
       reply.raw.write(chunk({ role: 'assistant', content: '' }, null));
     }
     const result = await runTurn({
@@ -119,7 +132,9 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps)
     deps.transcripts.append(sessionId, result.messages);
     if (stream) {
       if (result.status !== 'completed') {
-        reply.raw.write(`data: ${JSON.stringify({ error: { message: result.error?.message ?? result.status, type: 'server_error' } })}\n\n`);
+        reply.raw.write(
+          `data: ${JSON.stringify({ error: { message: result.error?.message ?? result.status, type: 'server_error' } })}\n\n`,
+        );
       } else {
         reply.raw.write(chunk({}, 'stop'));
       }

@@ -47,7 +47,12 @@ export class GatewayEvents {
       queueMicrotask(() => {
         Promise.resolve()
           .then(() => sub.handler(type, context))
-          .catch((err: unknown) => this.#logger.warn({ err, event: type, handler: sub.name }, `gateway event handler ${sub.name} failed on ${type}`));
+          .catch((err: unknown) =>
+            this.#logger.warn(
+              { err, event: type, handler: sub.name },
+              `gateway event handler ${sub.name} failed on ${type}`,
+            ),
+          );
       });
     }
   }

@@ -181,7 +181,9 @@ export class Gateway {
   }
 
   #track(work: Promise<void>): void {
-    const p = work.catch((err: unknown) => this.#deps.logger.error({ err }, 'pipeline failure')).finally(() => this.#processing.delete(p));
+    const p = work
+      .catch((err: unknown) => this.#deps.logger.error({ err }, 'pipeline failure'))
+      .finally(() => this.#processing.delete(p));
     this.#processing.add(p);
   }
 
@@ -277,7 +279,9 @@ export class Gateway {
       platform: event.platform,
       chatId: event.source.chatId,
       ...(event.source.threadId ? { threadId: event.source.threadId } : {}),
-      ...(event.source.chatType !== 'dm' ? { replyToMessageId: event.messageId.split(':').pop() ?? event.messageId } : {}),
+      ...(event.source.chatType !== 'dm'
+        ? { replyToMessageId: event.messageId.split(':').pop() ?? event.messageId }
+        : {}),
       ...(inboxId !== undefined ? { inboxId } : {}),
     };
   }
@@ -290,7 +294,8 @@ export class Gateway {
   async #session(sessionKey: string, platform: string): Promise<{ id: string; isNew: boolean }> {
     const { store, settings, hooks } = this.#deps;
     const active = store.sessions.activeByKey(sessionKey);
-    if (active && !needsReset(active.updatedAt, settings.resetPolicy, this.#now())) return { id: active.id, isNew: false };
+    if (active && !needsReset(active.updatedAt, settings.resetPolicy, this.#now()))
+      return { id: active.id, isNew: false };
     if (active) {
       await hooks.invoke('on_session_finalize', { sessionId: active.id, platform });
       store.sessions.end(active.id, 'reset_policy');
@@ -327,7 +332,10 @@ export class Gateway {
     this.events.emit('agent:start', { ...base, message: job.text });
     const adapter = this.adapters.get(platform);
     const typing = adapter?.sendTyping
-      ? setInterval(() => void adapter.sendTyping?.(event.source.chatId, event.source.threadId).catch(() => {}), TYPING_INTERVAL_MS)
+      ? setInterval(
+          () => void adapter.sendTyping?.(event.source.chatId, event.source.threadId).catch(() => {}),
+          TYPING_INTERVAL_MS,
+        )
       : null;
     void adapter?.sendTyping?.(event.source.chatId, event.source.threadId).catch(() => {});
     try {
@@ -348,8 +356,13 @@ export class Gateway {
         toolTimeoutMs: settings.toolTimeoutMs,
         signal: control.signal,
         takeSteering: control.takeSteering,
-        onStep: ({ iteration, toolNames }) => this.events.emit('agent:step', { ...base, iteration, tool_names: toolNames }),
+        onStep: ({ iteration, toolNames }) =>
+          this.events.emit('agent:step', { ...base, iteration, tool_names: toolNames }),
       });
+      if (result.status === 'interrupted' && !this.#accepting) {
+        // cut off by shutdown: leave it pending (and out of the transcript) so the next start redoes it once
+        return;
+      }
       store.transcripts.append(session.id, result.messages);
       this.events.emit('agent:end', { ...base, message: job.text, response: result.finalText ?? '' });
       if (result.status === 'interrupted') {
@@ -360,7 +373,8 @@ export class Gateway {
         result.status === 'completed' && result.finalText !== null
           ? result.finalText
           : `Sorry, I could not answer: ${result.error?.message ?? result.status}`;
-      if (answer.trim() !== SILENT_MARKER) await deliver(this.#deliveryOptions(), this.#target(event, job.inboxId), answer);
+      if (answer.trim() !== SILENT_MARKER)
+        await deliver(this.#deliveryOptions(), this.#target(event, job.inboxId), answer);
       store.inbox.mark(job.inboxId, result.status === 'completed' ? 'done' : 'failed');
     } finally {
       if (typing) clearInterval(typing);

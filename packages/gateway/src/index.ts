@@ -1,21 +1,32 @@
 // @hermes/gateway: the runner, the HTTP server (health, API platform, webhooks), the pipeline
 // stages, session lanes, commands and delivery.
 
-// The gateway and its server
-export { Gateway, type GatewayDeps, type GatewaySettings, type RouteDefinition, SILENT_MARKER } from './gateway.js';
-export { addPlatformRoutes, buildServer, type GatewayServer, isLoopback, type ServerOptions } from './server.js';
 export { type ApiPlatformDeps, bearerMatches, registerApiPlatform } from './api-platform.js';
-
 // Pipeline stages
 export { allowedByEnv } from './authorize.js';
-export { isAddressed } from './group-policy.js';
-export { type GroupSessions, sessionKeyFor } from './session-key.js';
-export { needsReset, type ResetPolicy } from './reset-policy.js';
 export { BUILTIN_COMMANDS, type CommandContext, type CommandServices, parseCommand, runCommand } from './commands.js';
-export { type BusyMode, type RunControl, SessionLanes, type SubmitOutcome } from './session-lanes.js';
-export { eventMatches, type GatewayEventHandler, GatewayEvents, type GatewayEventType } from './gateway-events.js';
-export type { InboxPort, OutboxRowLike, PairingPort, PlatformStatePort, SessionsPort, TranscriptsPort } from './ports.js';
-
 // Delivery
-export { type DeliveryResult, type DeliveryTarget, deliver, type OutboxPort, resendPending } from './delivery/deliver.js';
+export {
+  type DeliveryResult,
+  type DeliveryTarget,
+  deliver,
+  type OutboxPort,
+  resendPending,
+} from './delivery/deliver.js';
 export { splitMessage } from './delivery/split-message.js';
+// The gateway and its server
+export { Gateway, type GatewayDeps, type GatewaySettings, type RouteDefinition, SILENT_MARKER } from './gateway.js';
+export { eventMatches, type GatewayEventHandler, GatewayEvents, type GatewayEventType } from './gateway-events.js';
+export { isAddressed } from './group-policy.js';
+export type {
+  InboxPort,
+  OutboxRowLike,
+  PairingPort,
+  PlatformStatePort,
+  SessionsPort,
+  TranscriptsPort,
+} from './ports.js';
+export { needsReset, type ResetPolicy } from './reset-policy.js';
+export { addPlatformRoutes, buildServer, type GatewayServer, isLoopback, type ServerOptions } from './server.js';
+export { type GroupSessions, sessionKeyFor } from './session-key.js';
+export { type BusyMode, type RunControl, SessionLanes, type SubmitOutcome } from './session-lanes.js';

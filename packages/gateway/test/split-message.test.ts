@@ -56,7 +56,8 @@ function prose(random: () => number, words: number): string {
 
 function code(random: () => number, lines: number): string {
   const out: string[] = [];
-  for (let i = 0; i < lines; i += 1) out.push(`  const v${i} = compute(${Math.floor(random() * 1000)}); // ${'#'.repeat(i % 7)}`);
+  for (let i = 0; i < lines; i += 1)
+    out.push(`  const v${i} = compute(${Math.floor(random() * 1000)}); // ${'#'.repeat(i % 7)}`);
   return out.join('\n');
 }
 

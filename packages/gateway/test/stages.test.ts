@@ -94,9 +94,13 @@ describe('gateway events', () => {
     const events = new GatewayEvents(logger);
     const seen: string[] = [];
     events.on('command:*', (type) => void seen.push(type));
-    events.on('command:*', () => {
-      throw new Error('bad hook');
-    }, 'bad');
+    events.on(
+      'command:*',
+      () => {
+        throw new Error('bad hook');
+      },
+      'bad',
+    );
     events.emit('command:new', {});
     events.emit('agent:start', {});
     await new Promise((r) => setTimeout(r, 10));
@@ -119,10 +123,12 @@ describe('session lanes', () => {
           gates.set(job.text, resolve);
           control.signal.addEventListener('abort', () => resolve());
         });
-        log.push(`${control.signal.aborted ? 'aborted' : 'end'} ${job.text}${(() => {
-          const s = control.takeSteering();
-          return s.length ? ` steered:${s.join('|')}` : '';
-        })()}`);
+        log.push(
+          `${control.signal.aborted ? 'aborted' : 'end'} ${job.text}${(() => {
+            const s = control.takeSteering();
+            return s.length ? ` steered:${s.join('|')}` : '';
+          })()}`,
+        );
       },
     });
     return { l, log, release: (t: string) => gates.get(t)?.() };

@@ -15,7 +15,9 @@ export async function runGateway(options: GlobalOptions): Promise<void> {
     throw new CliExit(code === EXIT.ERROR ? EXIT.ERROR : code, err instanceof Error ? err.message : String(err));
   }
   const url = await app.listen();
-  process.stderr.write(`hermes gateway listening on ${url} (platforms: ${[...app.gateway.adapters.keys()].join(', ') || 'api only'})\n`);
+  process.stderr.write(
+    `hermes gateway listening on ${url} (platforms: ${[...app.gateway.adapters.keys()].join(', ') || 'api only'})\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

@@ -52,7 +52,11 @@ export interface DeliveryOptions {
 }
 
 /** Delivers Markdown text to a target through its platform's adapter. */
-export async function deliver(options: DeliveryOptions, target: DeliveryTarget, markdown: string): Promise<DeliveryResult> {
+export async function deliver(
+  options: DeliveryOptions,
+  target: DeliveryTarget,
+  markdown: string,
+): Promise<DeliveryResult> {
   const adapter = options.adapters.get(target.platform);
   const result: DeliveryResult = { sent: 0, failed: 0, errors: [] };
   if (!adapter) {
@@ -79,12 +83,23 @@ export async function deliver(options: DeliveryOptions, target: DeliveryTarget, 
   );
   // with an inbox id, rows written before a restart are reused: skip the ones already sent
   const sent = new Set(
-    target.inboxId === undefined ? [] : options.outbox.forInbox(target.inboxId).filter((r) => r.status === 'sent').map((r) => r.id),
+    target.inboxId === undefined
+      ? []
+      : options.outbox
+          .forInbox(target.inboxId)
+          .filter((r) => r.status === 'sent')
+          .map((r) => r.id),
   );
   for (const [i, id] of ids.entries()) {
     const chunk = chunks[i];
     if (!chunk || sent.has(id)) continue;
-    await sendRow(options, adapter, target, { id, text: chunk.text, formatted: chunk.formatted, first: i === 0 }, result);
+    await sendRow(
+      options,
+      adapter,
+      target,
+      { id, text: chunk.text, formatted: chunk.formatted, first: i === 0 },
+      result,
+    );
   }
   return result;
 }
@@ -133,7 +148,13 @@ export async function resendPending(
   if (!adapter) return { sent: 0, failed: rows.length, errors: [`platform ${target.platform} is not connected`] };
   for (const row of [...rows].sort((a, b) => a.chunkIndex - b.chunkIndex)) {
     if (row.status === 'sent') continue;
-    await sendRow(options, adapter, target, { id: row.id, text: row.text, formatted: row.formatted, first: row.chunkIndex === 0 }, result);
+    await sendRow(
+      options,
+      adapter,
+      target,
+      { id: row.id, text: row.text, formatted: row.formatted, first: row.chunkIndex === 0 },
+      result,
+    );
   }
   return result;
 }

@@ -1,0 +1,76 @@
+// Builds an in-process gateway on a temp state.db, the fake OpenAI server and a memory platform.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ModelClient, ToolRegistry } from '@hermes/agent';
+import { Gateway, type GatewaySettings } from '@hermes/gateway';
+import { HookBus } from '@hermes/plugins';
+import { silentLogger } from '@hermes/protocol';
+import { openStore, type Store } from '@hermes/store';
+import type { FakeOpenAI } from '../fakes/openai-server.js';
+import { type MemoryPlatform, memoryPlatform } from './memory-platform.js';
+
+export interface Harness {
+  gateway: Gateway;
+  store: Store;
+  hooks: HookBus;
+  platform: MemoryPlatform;
+  dbPath: string;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(
+  fake: FakeOpenAI,
+  options: {
+    env?: Record<string, string>;
+    settings?: Partial<GatewaySettings>;
+    dbPath?: string;
+    platform?: MemoryPlatform;
+    hooks?: HookBus;
+  } = {},
+): Promise<Harness> {
+  const dbPath = options.dbPath ?? join(mkdtempSync(join(tmpdir(), 'hermes-gw-')), 'state.db');
+  const store = openStore(dbPath);
+  const hooks = options.hooks ?? new HookBus({ timeoutMs: 300 });
+  const platform = options.platform ?? memoryPlatform();
+  const client = new ModelClient({ baseUrl: fake.url, apiKey: '', timeoutMs: 5_000, maxRetries: 0, hooks });
+  const gateway = new Gateway({
+    settings: {
+      model: 'test-model',
+      maxIterations: 5,
+      toolTimeoutMs: 5_000,
+      toolsets: ['*'],
+      cwd: process.cwd(),
+      busyMode: 'interrupt',
+      maxConcurrentRuns: 4,
+      freeResponseChats: [],
+      groupSessions: 'per_user',
+      resetPolicy: { mode: 'none', idle_minutes: 60, at_hour: 4 },
+      platformSettings: {},
+      cacheDir: join(tmpdir(), 'hermes-gw-cache'),
+      ...options.settings,
+    },
+    env: { MEMORY_ALLOWED_USERS: 'u1', ...options.env },
+    logger: silentLogger,
+    hooks,
+    tools: new ToolRegistry(),
+    client,
+    store,
+    platforms: [platform.factory],
+    pluginCommands: () => new Map(),
+    pluginSummary: () => 'Plugins (0):',
+    setHomeChannel: () => {},
+  });
+  await gateway.start();
+  return {
+    gateway,
+    store,
+    hooks,
+    platform,
+    dbPath,
+    async stop() {
+      await gateway.stop(0);
+      store.close();
+    },
+  };
+}

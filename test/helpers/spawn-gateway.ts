@@ -1,0 +1,50 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { HERMES_BIN } from './run-hermes.js';
+
+export interface RunningGateway {
+  url: string;
+  child: ChildProcess;
+  stderr(): string;
+  /** SIGTERM and wait; resolves with the exit code */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `hermes gateway run` (port 0) and resolves once it is listening. */
+export function spawnGateway(env: Record<string, string>, timeoutMs = 15_000): Promise<RunningGateway> {
+  return new Promise((resolve, reject) => {
+    const base: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) {
+      if (v !== undefined && !/^(OPENAI_|HERMES_|TELEGRAM_|DISCORD_|SLACK_|API_SERVER_KEY)/.test(k)) base[k] = v;
+    }
+    const child = spawn(process.execPath, [HERMES_BIN, 'gateway', 'run'], {
+      env: { ...base, HERMES_GATEWAY_PORT: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`gateway did not start: ${err}`));
+    }, timeoutMs);
+    child.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve({
+          url: m[1],
+          child,
+          stderr: () => err,
+          async stop(signal = 'SIGTERM') {
+            child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`gateway exited ${code}: ${err}`));
+    });
+  });
+}
