@@ -1,10 +1,45 @@
-// @hermes/store: the SQLite state database (sessions, transcripts; later gateway tables).
+// @hermes/store: the SQLite state database (sessions, transcripts, and the gateway's inbox, outbox, platform state and pairing).
 
+// Gateway inbox: inbound dedupe keys and the accepted-message log
+export {
+  type AcceptOptions,
+  type AcceptResult,
+  INBOX_STATUSES,
+  type InboxRepo,
+  type InboxRow,
+  type InboxStatus,
+} from './inbox-repo.js';
 // Schema
 export type { Migration } from './migration.js';
 export { MIGRATIONS } from './migrations/index.js';
 // Opening
 export { openStore, type Store, type StoreOptions } from './open-store.js';
+// Gateway outbox: reply chunks with their delivered mark
+export type { NewOutboxRow, OutboxRepo, OutboxRow, OutboxStatus } from './outbox-repo.js';
+// Pairing: codes, limits, the repository and its result types
+export {
+  newPairingCode,
+  normalizePairingCode,
+  PAIRING_ALPHABET,
+  PAIRING_CODE_LENGTH,
+  type RandomInt,
+} from './pairing/pairing-code.js';
+export {
+  PAIRING_CODE_TTL_MS,
+  PAIRING_FAILURE_WINDOW_MS,
+  PAIRING_MAX_FAILURES,
+  PAIRING_MAX_PENDING_PER_PLATFORM,
+} from './pairing/pairing-limits.js';
+export { createPairingRepo, type PairingRepoOptions } from './pairing/pairing-repo.js';
+export type {
+  ApprovedUser,
+  PairingApproveResult,
+  PairingRepo,
+  PairingRequestResult,
+  PendingPairing,
+} from './pairing/pairing-types.js';
+// Per-platform key/value state (update offsets, …)
+export type { PlatformStateRepo } from './platform-state-repo.js';
 // Sessions
 export { newSessionId } from './session-id.js';
 export type { ListSessionsOptions, NewSession, SessionRow, SessionsRepo } from './sessions-repo.js';

@@ -1,8 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ERROR_CODES, HermesError } from '@hermes/protocol';
+import { createInboxRepo, type InboxRepo } from './inbox-repo.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
+import { createOutboxRepo, type OutboxRepo } from './outbox-repo.js';
+import type { RandomInt } from './pairing/pairing-code.js';
+import { createPairingRepo } from './pairing/pairing-repo.js';
+import type { PairingRepo } from './pairing/pairing-types.js';
+import { createPlatformStateRepo, type PlatformStateRepo } from './platform-state-repo.js';
 import { createSessionsRepo, type SessionsRepo } from './sessions-repo.js';
 import { describeError, isSqliteError, openSqlite, type SqliteDatabase } from './sqlite.js';
 import { createTranscriptsRepo, type TranscriptsRepo } from './transcripts-repo.js';
@@ -10,6 +16,8 @@ import { createTranscriptsRepo, type TranscriptsRepo } from './transcripts-repo.
 export interface StoreOptions {
   /** Milliseconds since the epoch; every stored timestamp comes from here. Defaults to `Date.now`. */
   now?: () => number;
+  /** A uniform random integer in [0, max), for pairing codes. Defaults to `crypto.randomInt`. */
+  randomInt?: RandomInt;
 }
 
 export interface Store {
@@ -19,6 +27,14 @@ export interface Store {
   readonly db: SqliteDatabase;
   readonly sessions: SessionsRepo;
   readonly transcripts: TranscriptsRepo;
+  /** Inbound dedupe keys and the accepted-message log. */
+  readonly inbox: InboxRepo;
+  /** Outbound reply chunks with their delivered mark. */
+  readonly outbox: OutboxRepo;
+  /** Per-platform key/value state (update offsets, …). */
+  readonly platformState: PlatformStateRepo;
+  /** Pairing codes and the users approved through them. */
+  readonly pairing: PairingRepo;
   /** Runs `fn` (synchronous) in one IMMEDIATE transaction, or a savepoint when already inside one. */
   transaction<T>(fn: () => T): T;
   /** The highest applied migration version. */
@@ -75,12 +91,17 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     throw toStateError(error, path);
   }
 
+  const platformState = createPlatformStateRepo(db, now);
   const schemaVersion = db.prepare<[], number>('SELECT COALESCE(MAX(version), 0) FROM schema_migrations').pluck();
   return {
     path,
     db,
     sessions: createSessionsRepo(db, now),
     transcripts: createTranscriptsRepo(db, now),
+    inbox: createInboxRepo(db, now, platformState),
+    outbox: createOutboxRepo(db, now),
+    platformState,
+    pairing: createPairingRepo(db, options.randomInt === undefined ? { now } : { now, randomInt: options.randomInt }),
     transaction: (fn) => db.transaction(fn).immediate(),
     schemaVersion: () => schemaVersion.get() ?? 0,
     close() {

@@ -16,7 +16,9 @@ export function renderPairingList(pending: PendingPairing[], approved: ApprovedU
   else {
     lines.push('Pending pairing requests (approve with: hermes pairing approve PLATFORM CODE):');
     for (const p of pending) {
-      lines.push(`  ${p.platform}  ${p.code}  ${who(p.userId, p.userName)}  expires in ${minutesUntil(p.expiresAt, nowMs)} min`);
+      lines.push(
+        `  ${p.platform}  ${p.code}  ${who(p.userId, p.userName)}  expires in ${minutesUntil(p.expiresAt, nowMs)} min`,
+      );
     }
   }
   if (approved.length === 0) lines.push('No approved users.');

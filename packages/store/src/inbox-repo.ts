@@ -1,0 +1,159 @@
+import { ERROR_CODES, HermesError } from '@hermes/protocol';
+import type { PlatformStateRepo } from './platform-state-repo.js';
+import type { SqliteDatabase } from './sqlite.js';
+
+/** Where an accepted inbound message is: `accepted` and `processing` are unfinished (see `pending()`). */
+export type InboxStatus = 'accepted' | 'processing' | 'done' | 'skipped' | 'failed' | 'interrupted';
+
+/** Every inbox status, in lifecycle order. */
+export const INBOX_STATUSES: readonly InboxStatus[] = [
+  'accepted',
+  'processing',
+  'done',
+  'skipped',
+  'failed',
+  'interrupted',
+];
+
+/** One row of `inbox`; times are milliseconds since the epoch. */
+export interface InboxRow {
+  id: number;
+  platform: string;
+  /** The platform's message id: with `platform`, the dedupe key. */
+  messageKey: string;
+  sessionKey: string | null;
+  /** The payload given to `accept`, parsed back from its JSON (the gateway stores the MessageEvent). */
+  payload: unknown;
+  status: InboxStatus;
+  acceptedAt: number;
+  updatedAt: number;
+  /** How many times the row was marked `processing`. */
+  attempts: number;
+}
+
+export interface AcceptOptions {
+  sessionKey?: string;
+  /** platform_state entries of the same platform (e.g. the update offset) written in the same transaction, duplicate or not. */
+  state?: Readonly<Record<string, string>>;
+}
+
+/** A new message is accepted with its row id; a key seen before is refused. */
+export type AcceptResult = { accepted: true; id: number } | { accepted: false; reason: 'duplicate' };
+
+export interface InboxRepo {
+  /** Records (platform, messageKey) and the JSON of `payload` in one transaction; a key seen before is refused. */
+  accept(platform: string, messageKey: string, payload: unknown, options?: AcceptOptions): AcceptResult;
+  /** Sets the row's status (marking `processing` counts an attempt); false if there is no such row. */
+  mark(id: number, status: InboxStatus): boolean;
+  /** The unfinished rows (`accepted` or `processing`), oldest first: what a restart must resume or report. */
+  pending(): InboxRow[];
+  /** The row with this id, if any. */
+  get(id: number): InboxRow | undefined;
+  /** How many rows are in each status (every status present, 0 when none). */
+  countByStatus(): Record<InboxStatus, number>;
+  /** Deletes finished rows accepted before `before` (their dedupe keys go too); returns how many. */
+  prune(before: number): number;
+}
+
+interface InboxRecord {
+  id: number;
+  platform: string;
+  message_key: string;
+  session_key: string | null;
+  payload: string;
+  status: InboxStatus;
+  accepted_at: number;
+  updated_at: number;
+  attempts: number;
+}
+
+const COLUMNS = 'id, platform, message_key, session_key, payload, status, accepted_at, updated_at, attempts';
+
+function toRow(record: InboxRecord): InboxRow {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(record.payload);
+  } catch (error) {
+    throw new HermesError(ERROR_CODES.STATE_DB, `corrupt inbox row ${record.id}: payload is not JSON`, {
+      cause: error,
+    });
+  }
+  return {
+    id: record.id,
+    platform: record.platform,
+    messageKey: record.message_key,
+    sessionKey: record.session_key,
+    payload,
+    status: record.status,
+    acceptedAt: record.accepted_at,
+    updatedAt: record.updated_at,
+    attempts: record.attempts,
+  };
+}
+
+function toJson(payload: unknown): string {
+  const json = JSON.stringify(payload);
+  if (json === undefined) throw new TypeError('inbox payload must be JSON-serializable');
+  return json;
+}
+
+/** Builds the inbox repository; every statement and the accept transaction are created here, once. */
+export function createInboxRepo(db: SqliteDatabase, now: () => number, state: PlatformStateRepo): InboxRepo {
+  // ON CONFLICT DO NOTHING is INSERT OR IGNORE for the dedupe key only (other constraint errors still throw).
+  const insert = db
+    .prepare<[string, string, string | null, string, number, number], number>(
+      `INSERT INTO inbox (platform, message_key, session_key, payload, status, accepted_at, updated_at, attempts)
+       VALUES (?, ?, ?, ?, 'accepted', ?, ?, 0)
+       ON CONFLICT (platform, message_key) DO NOTHING RETURNING id`,
+    )
+    .pluck();
+  const mark = db.prepare<[InboxStatus, number, InboxStatus, number]>(
+    `UPDATE inbox SET status = ?, updated_at = ?, attempts = attempts + (? = 'processing') WHERE id = ?`,
+  );
+  const pending = db.prepare<[], InboxRecord>(
+    `SELECT ${COLUMNS} FROM inbox WHERE status IN ('accepted', 'processing') ORDER BY accepted_at, id`,
+  );
+  const byId = db.prepare<[number], InboxRecord>(`SELECT ${COLUMNS} FROM inbox WHERE id = ?`);
+  const counts = db.prepare<[], { status: InboxStatus; n: number }>(
+    'SELECT status, COUNT(*) AS n FROM inbox GROUP BY status',
+  );
+  const prune = db.prepare<[number]>(
+    `DELETE FROM inbox WHERE accepted_at < ? AND status NOT IN ('accepted', 'processing')`,
+  );
+
+  const acceptTx = db.transaction(
+    (platform: string, messageKey: string, json: string, options: AcceptOptions): AcceptResult => {
+      const at = now();
+      const id = insert.get(platform, messageKey, options.sessionKey ?? null, json, at, at);
+      for (const [key, value] of Object.entries(options.state ?? {})) state.set(platform, key, value);
+      return id === undefined ? { accepted: false, reason: 'duplicate' } : { accepted: true, id };
+    },
+  );
+
+  return {
+    accept(platform, messageKey, payload, options = {}) {
+      return acceptTx.immediate(platform, messageKey, toJson(payload), options);
+    },
+    mark(id, status) {
+      return mark.run(status, now(), status, id).changes > 0;
+    },
+    pending: () => pending.all().map(toRow),
+    get(id) {
+      const record = byId.get(id);
+      return record === undefined ? undefined : toRow(record);
+    },
+    countByStatus() {
+      const result: Record<InboxStatus, number> = {
+        accepted: 0,
+        processing: 0,
+        done: 0,
+        skipped: 0,
+        failed: 0,
+        interrupted: 0,
+      };
+      for (const { status, n } of counts.all()) result[status] = n;
+      return result;
+    },
+    prune: (before) => prune.run(before).changes,
+  };
+}

@@ -1,0 +1,41 @@
+/** A code handed out (`isNew` false when the user already had an unexpired one), or a refusal. */
+export type PairingRequestResult =
+  | { code: string; expiresAt: number; isNew: boolean }
+  | { refused: 'too_many_pending' };
+
+/** The approved user, or why not; `rate_limited` says when approving is allowed again. */
+export type PairingApproveResult =
+  | { ok: true; userId: string; userName: string | null }
+  | { ok: false; reason: 'unknown' | 'expired' }
+  | { ok: false; reason: 'rate_limited'; retryAt: number };
+
+/** An unexpired pairing request; times are milliseconds since the epoch. */
+export interface PendingPairing {
+  platform: string;
+  code: string;
+  userId: string;
+  userName: string | null;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** A user allowed in through pairing. */
+export interface ApprovedUser {
+  platform: string;
+  userId: string;
+  userName: string | null;
+  approvedAt: number;
+}
+
+export interface PairingRepo {
+  /** Hands `userId` a pairing code valid PAIRING_CODE_TTL_MS (the same one again while unexpired), or refuses past PAIRING_MAX_PENDING_PER_PLATFORM. */
+  request(platform: string, userId: string, userName?: string): PairingRequestResult;
+  /** Consumes the code (case-insensitive) and approves its user; wrong codes are rate-limited per platform. */
+  approve(platform: string, code: string): PairingApproveResult;
+  /** True when the user was approved through pairing: one primary-key lookup, never cached. */
+  isApproved(platform: string, userId: string): boolean;
+  /** Removes the user's approval; false if they were not approved. */
+  revoke(platform: string, userId: string): boolean;
+  /** Unexpired requests (soonest to expire first) and approved users (by platform, then approval time). */
+  list(): { pending: PendingPairing[]; approved: ApprovedUser[] };
+}
