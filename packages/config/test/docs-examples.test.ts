@@ -32,7 +32,15 @@ describe('docs examples', () => {
     const [full] = yamlBlocks('configuration.md');
     const { home } = homeWithConfig(full ?? '');
     const { config } = loadConfig({ home, env: {} });
-    expect(config.gateway).toEqual({ host: '127.0.0.1', port: 8642, drain_timeout_s: 30, platforms: {} });
+    expect(config.gateway).toEqual({
+      host: '127.0.0.1',
+      port: 8642,
+      drain_timeout_s: 30,
+      max_concurrent_runs: 8,
+      free_response_chats: [],
+      group_sessions: 'per_user',
+      platforms: {},
+    });
     expect(config.agent.toolsets).toEqual(['*']);
     expect(config.session_reset).toEqual({ mode: 'none', idle_minutes: 1440, at_hour: 4 });
   });

@@ -26,7 +26,15 @@ describe('loadConfig: defaults', () => {
     expect(config.hooks_auto_accept).toBe(false);
     expect(config.display).toEqual({ busy_input_mode: 'interrupt', streaming: false });
     expect(config.session_reset).toEqual({ mode: 'none', idle_minutes: 1440, at_hour: 4 });
-    expect(config.gateway).toEqual({ host: '127.0.0.1', port: 8642, drain_timeout_s: 30, platforms: {} });
+    expect(config.gateway).toEqual({
+      host: '127.0.0.1',
+      port: 8642,
+      drain_timeout_s: 30,
+      max_concurrent_runs: 8,
+      free_response_chats: [],
+      group_sessions: 'per_user',
+      platforms: {},
+    });
     expect(config.web).toEqual({});
     expect(config.security).toEqual({ allow_private_urls: false });
     expect(config).toEqual(defaultConfig());
