@@ -173,3 +173,29 @@ describe('the gateway pipeline', () => {
     expect(platform.sent.map((m) => m.text)).toEqual(['yes, after the restart']);
   });
 });
+
+describe('inbound state', () => {
+  it('writes the adapter state (the update offset) in the same transaction as the dedupe key', async () => {
+    const harness = await startHarness(openai.server);
+    try {
+      openai.server.script({ text: 'ok' });
+      await harness.gateway.accept(
+        {
+          kind: 'text',
+          platform: 'memory',
+          messageId: 'o1',
+          text: 'hi',
+          source: { platform: 'memory', chatId: 'c1', chatType: 'dm', userId: 'u1' },
+          internal: false,
+          receivedAt: 0,
+          raw: null,
+        },
+        { state: { offset: '101' } },
+      );
+      expect(harness.store.platformState.get('memory', 'offset')).toBe('101');
+      await harness.gateway.idle();
+    } finally {
+      await harness.stop();
+    }
+  });
+});

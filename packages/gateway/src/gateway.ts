@@ -139,7 +139,9 @@ export class Gateway {
   /** Connects every platform, resumes accepted-but-unanswered messages, fires gateway:startup. */
   async start(): Promise<void> {
     this.#started = true;
-    const sink = { accept: (event: MessageEvent) => this.accept(event) };
+    const sink = {
+      accept: (event: MessageEvent, options?: { state?: Record<string, string> }) => this.accept(event, options),
+    };
     await Promise.all(
       [...this.adapters.values()].map(async (adapter) => {
         try {
@@ -165,9 +167,10 @@ export class Gateway {
   }
 
   /** Accepts an inbound event: persisted in the inbox (dedupe) before it is processed. */
-  async accept(event: MessageEvent): Promise<void> {
+  async accept(event: MessageEvent, options: { state?: Record<string, string> } = {}): Promise<void> {
     const accepted = this.#deps.store.inbox.accept(event.platform, event.messageId, event, {
       sessionKey: sessionKeyFor(event.source, this.#deps.settings.groupSessions),
+      ...(options.state ? { state: options.state } : {}),
     });
     if (!accepted.accepted) return; // redelivered: processed once already
     if (!this.#accepting) return; // stays in the inbox for the next start

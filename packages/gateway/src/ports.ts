@@ -6,7 +6,7 @@ export interface InboxPort {
     platform: string,
     key: string,
     payload: unknown,
-    options?: { sessionKey?: string },
+    options?: { sessionKey?: string; state?: Record<string, string> },
   ): { accepted: true; id: number } | { accepted: false; reason: 'duplicate' };
   mark(id: number, status: 'processing' | 'done' | 'skipped' | 'failed' | 'interrupted'): void;
   pending(): { id: number; platform: string; payload: unknown; status: string }[];

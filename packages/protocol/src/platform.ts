@@ -38,9 +38,13 @@ export interface PlatformState {
   error?: string;
 }
 
-/** Where an adapter hands inbound events; resolves once the event is safely accepted (persisted). */
+/**
+ * Where an adapter hands inbound events; resolves once the event is safely accepted (persisted).
+ * `state` (e.g. the next update offset) is written in the same transaction as the dedupe key, so
+ * an offset never moves past a message that was not accepted.
+ */
 export interface InboundSink {
-  accept(event: MessageEvent): Promise<void>;
+  accept(event: MessageEvent, options?: { state?: Record<string, string> }): Promise<void>;
 }
 
 /** A plain HTTP route on the gateway's own server (for webhooks), free of any framework type. */
