@@ -36,6 +36,7 @@ import { type BusyMode, type RunControl, SessionLanes } from './session-lanes.js
 
 export const SILENT_MARKER = '[SILENT]';
 export const TYPING_INTERVAL_MS = 4_000;
+export const ADAPTER_STOP_TIMEOUT_MS = 5_000;
 
 export interface GatewaySettings {
   model: string;
@@ -95,6 +96,7 @@ export class Gateway {
   readonly #lanes: SessionLanes<LaneJob>;
   readonly #now: () => number;
   readonly #processing = new Set<Promise<void>>();
+  readonly #failed = new Map<string, PlatformState>();
   #accepting = true;
   #started = false;
 
@@ -111,27 +113,36 @@ export class Gateway {
     for (const factory of deps.platforms) {
       const settings = deps.settings.platformSettings[factory.name] ?? {};
       if (settings.enabled === false || !factory.hasCredentials(deps.env)) continue;
-      const adapter = factory.create({
-        settings,
-        env: deps.env,
-        logger: deps.logger.child({ platform: factory.name }),
-        cacheDir: deps.settings.cacheDir,
-        state: {
-          get: (key) => deps.store.platformState.get(factory.name, key),
-          set: (key, value) => deps.store.platformState.set(factory.name, key, value),
-        },
-        route: (method, path, handler) => {
-          if (this.#started) throw new Error(`platform ${factory.name} added route ${path} after start`);
-          this.routes.push({ method, path, handler });
-        },
-      });
+      let adapter: PlatformAdapter;
+      try {
+        adapter = factory.create({
+          settings,
+          env: deps.env,
+          logger: deps.logger.child({ platform: factory.name }),
+          cacheDir: deps.settings.cacheDir,
+          state: {
+            get: (key) => deps.store.platformState.get(factory.name, key),
+            set: (key, value) => deps.store.platformState.set(factory.name, key, value),
+          },
+          route: (method, path, handler) => {
+            if (this.#started) throw new Error(`platform ${factory.name} added route ${path} after start`);
+            this.routes.push({ method, path, handler });
+          },
+        });
+      } catch (err) {
+        // a broken platform setting never takes the gateway down: the platform is reported failed
+        const message = err instanceof Error ? err.message : String(err);
+        deps.logger.error({ err, platform: factory.name }, `platform ${factory.name} not started: ${message}`);
+        this.#failed.set(factory.name, { state: 'error', since: this.#now(), error: message });
+        continue;
+      }
       this.adapters.set(factory.name, adapter);
     }
   }
 
   /** Per-platform connection states. */
   platformStates(): Record<string, PlatformState> {
-    const out: Record<string, PlatformState> = {};
+    const out: Record<string, PlatformState> = Object.fromEntries(this.#failed);
     for (const [name, adapter] of this.adapters) out[name] = adapter.status();
     return out;
   }
@@ -158,7 +169,8 @@ export class Gateway {
   /** Stops taking messages, lets running turns finish up to `drainMs`, then disconnects. */
   async stop(drainMs = 0): Promise<void> {
     this.#accepting = false;
-    await Promise.all([...this.adapters.values()].map((a) => a.stop().catch(() => undefined)));
+    const stops = Promise.all([...this.adapters.values()].map((a) => a.stop().catch(() => undefined)));
+    await Promise.race([stops, new Promise<void>((r) => setTimeout(r, ADAPTER_STOP_TIMEOUT_MS).unref())]);
     const drained = Promise.all([...this.#processing]).then(() => this.#lanes.idle());
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, drainMs).unref());
     await Promise.race([drained, timeout]);

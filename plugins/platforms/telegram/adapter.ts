@@ -1,0 +1,162 @@
+/** The Telegram PlatformAdapter: one grammy Bot, polling or webhook intake, HTML sends. */
+import type {
+  InboundSink,
+  OutboundMessage,
+  PlatformAdapter,
+  PlatformCapabilities,
+  PlatformContext,
+  PlatformState,
+  SendResult,
+} from '@hermes/protocol';
+import { Bot } from 'grammy';
+import type { Update } from 'grammy/types';
+import { abortableSleep, type Sleep } from './backoff.js';
+import type { BotIdentity } from './bot-identity.js';
+import { deliverUpdate } from './deliver-update.js';
+import { describeError } from './error-text.js';
+import { markdownToTelegramHtml } from './format/markdown-to-html.js';
+import { grammySignal } from './grammy-signal.js';
+import { createInFlight } from './in-flight.js';
+import { telegramThreadId } from './message-ids.js';
+import { PLATFORM } from './normalize.js';
+import { ALLOWED_UPDATES, runPolling } from './polling.js';
+import { retryUntilDone } from './retry.js';
+import { sendMessage } from './send-message.js';
+import { readTelegramSettings } from './settings.js';
+import { createStatusTracker } from './status-tracker.js';
+import { createWebhookHandler } from './webhook.js';
+
+export const TELEGRAM_CAPABILITIES: PlatformCapabilities = {
+  maxMessageLength: 4096,
+  formatting: 'html',
+  editing: true,
+  typing: true,
+  threads: true,
+};
+
+/** Seams for tests: time, randomness (backoff jitter) and sleeping. */
+export interface TelegramAdapterDeps {
+  sleep?: Sleep;
+  random?: () => number;
+  now?: () => number;
+}
+
+/**
+ * Creates the adapter: settings are checked here (a wrong type throws) and, in webhook mode, the
+ * route is added; nothing touches the network before start().
+ */
+export function createTelegramAdapter(context: PlatformContext, deps: TelegramAdapterDeps = {}): PlatformAdapter {
+  const settings = readTelegramSettings(context.settings, context.env);
+  const logger = context.logger;
+  const now = deps.now ?? Date.now;
+  const sleep = deps.sleep ?? abortableSleep;
+  const random = deps.random ?? Math.random;
+  const bot = new Bot(settings.token, { client: { apiRoot: settings.apiRoot } });
+  const status = createStatusTracker(logger, now);
+  let controller: AbortController | undefined;
+  let running: Promise<void> | undefined;
+  let identity: BotIdentity | undefined;
+  let sink: InboundSink | undefined;
+  const inFlight = createInFlight();
+
+  const init = async (signal: AbortSignal): Promise<void> => {
+    await bot.init(grammySignal(signal));
+    identity = { id: bot.botInfo.id, username: bot.botInfo.username };
+  };
+
+  const deliver = (update: Update, signal: AbortSignal, state?: Record<string, string>): Promise<void> => {
+    if (sink === undefined || identity === undefined) return Promise.reject(new Error('telegram: not started'));
+    const download = { api: bot.api, apiRoot: settings.apiRoot, token: settings.token, cacheDir: context.cacheDir };
+    return deliverUpdate(update, { sink, bot: identity, logger, download, now }, signal, state);
+  };
+
+  /** Webhook mode: getMe, then setWebhook when a public URL is configured; retried until it works. */
+  const prepareWebhook = async (signal: AbortSignal): Promise<void> => {
+    await init(signal);
+    if (settings.webhookUrl === undefined) return;
+    await bot.api.setWebhook(
+      settings.webhookUrl,
+      {
+        allowed_updates: [...ALLOWED_UPDATES],
+        ...(settings.webhookSecret === undefined ? {} : { secret_token: settings.webhookSecret }),
+      },
+      grammySignal(signal),
+    );
+  };
+
+  const webhookHandler = createWebhookHandler({
+    ...(settings.webhookSecret === undefined ? {} : { secret: settings.webhookSecret }),
+    logger,
+    deliver: () => {
+      const signal = controller?.signal;
+      if (signal === undefined || signal.aborted || identity === undefined) return null;
+      return (update) => inFlight.track(deliver(update, signal));
+    },
+  });
+
+  // routes are added at creation: the gateway takes them before its server starts (503 until start)
+  if (settings.mode === 'webhook') context.route('POST', settings.webhookPath, webhookHandler);
+
+  return {
+    name: PLATFORM,
+    capabilities: TELEGRAM_CAPABILITIES,
+
+    async start(target) {
+      if (running !== undefined) throw new Error('telegram: already started');
+      sink = target;
+      controller = new AbortController();
+      const signal = controller.signal;
+      status.set('connecting');
+      const common = { status, logger, sleep, random, signal };
+      if (settings.mode === 'polling') {
+        const prepare = async (s: AbortSignal): Promise<void> => {
+          await init(s);
+          await bot.api.deleteWebhook({}, grammySignal(s));
+        };
+        running = runPolling({
+          ...common,
+          api: bot.api,
+          prepare,
+          deliver,
+          state: context.state,
+          pollTimeoutS: settings.pollTimeoutS,
+        });
+      } else {
+        if (settings.webhookSecret === undefined) {
+          logger.warn('telegram: webhook mode without webhook_secret accepts updates from anyone who finds the URL');
+        }
+        running = retryUntilDone(() => prepareWebhook(signal), common).then((done) => {
+          if (done) status.set('connected');
+        });
+      }
+      running = running.catch((error: unknown) => {
+        logger.error({ error: describeError(error) }, 'telegram: intake loop failed');
+        status.set('error', describeError(error));
+      });
+      await Promise.race([status.when(['connected', 'error']), running]);
+    },
+
+    async stop() {
+      controller?.abort();
+      await running;
+      await inFlight.settled();
+      running = undefined;
+      status.set('stopped');
+    },
+
+    send: (message: OutboundMessage): Promise<SendResult> => sendMessage(bot.api, message, logger),
+
+    async sendTyping(chatId: string, threadId?: string) {
+      const thread = telegramThreadId(threadId);
+      try {
+        await bot.api.sendChatAction(chatId, 'typing', thread === undefined ? {} : { message_thread_id: thread });
+      } catch (error) {
+        logger.debug({ error: describeError(error), chatId }, 'telegram: typing indicator failed');
+      }
+    },
+
+    format: markdownToTelegramHtml,
+
+    status: (): PlatformState => status.get(),
+  };
+}

@@ -1,0 +1,6 @@
+/** Who the bot is, as far as normalizing messages needs: from getMe. */
+export interface BotIdentity {
+  id: number;
+  /** without the leading @ */
+  username: string;
+}

@@ -1,0 +1,46 @@
+/** One update end to end: normalize, download its files, hand the event to the sink. */
+import type { InboundSink, Logger } from '@hermes/protocol';
+import type { Update } from 'grammy/types';
+import type { BotIdentity } from './bot-identity.js';
+import { type DownloadTarget, downloadFile } from './download-file.js';
+import { describeError } from './error-text.js';
+import { normalizeUpdate } from './normalize.js';
+
+export interface DeliveryOptions {
+  sink: InboundSink;
+  bot: BotIdentity;
+  logger: Logger;
+  download: Omit<DownloadTarget, 'signal'>;
+  now: () => number;
+}
+
+/**
+ * Resolves once the sink accepted the event (or the update needs no event); rejects when the sink
+ * or an abort fails it, so the caller must not confirm the update. `state` (the next offset) goes to
+ * the sink with the event, to be persisted in the same transaction. A file that cannot be
+ * downloaded is delivered with `path: null` rather than blocking the chat.
+ */
+export async function deliverUpdate(
+  update: Update,
+  options: DeliveryOptions,
+  signal: AbortSignal,
+  state?: Record<string, string>,
+): Promise<void> {
+  const normalized = normalizeUpdate(update, options.bot, options.now());
+  if (normalized === null) {
+    options.logger.debug({ updateId: update.update_id }, 'telegram: update ignored');
+    return;
+  }
+  for (const file of normalized.files) {
+    try {
+      file.attachment.path = await downloadFile(file, { ...options.download, signal });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      options.logger.warn(
+        { error: describeError(error), updateId: update.update_id, fileId: file.fileId },
+        'telegram: attachment download failed; delivering without it',
+      );
+    }
+  }
+  await options.sink.accept(normalized.event, state === undefined ? undefined : { state });
+}

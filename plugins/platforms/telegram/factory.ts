@@ -1,0 +1,11 @@
+/** The PlatformFactory registered by the plugin: credentials check and adapter construction. */
+import type { PlatformFactory } from '@hermes/protocol';
+import { createTelegramAdapter } from './adapter.js';
+import { PLATFORM } from './normalize.js';
+
+/** Telegram is available when TELEGRAM_BOT_TOKEN is set. */
+export const telegramFactory: PlatformFactory = {
+  name: PLATFORM,
+  hasCredentials: (env) => typeof env.TELEGRAM_BOT_TOKEN === 'string' && env.TELEGRAM_BOT_TOKEN.trim() !== '',
+  create: (context) => createTelegramAdapter(context),
+};

@@ -1,0 +1,60 @@
+/** The webhook route: checks Telegram's secret header, then delivers the update before answering 200. */
+import type { Logger, RouteRequest, RouteResponse } from '@hermes/protocol';
+import type { Update } from 'grammy/types';
+import { describeError } from './error-text.js';
+import { secretMatches } from './secret-matches.js';
+
+export const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
+
+export interface WebhookOptions {
+  /** when set, a request without this exact secret gets 401 and is not processed */
+  secret?: string;
+  /** null while the adapter cannot take updates (not started, bot unknown yet, stopped): answers 503 */
+  deliver: () => ((update: Update) => Promise<void>) | null;
+  logger: Logger;
+}
+
+function header(request: RouteRequest, name: string): string | undefined {
+  for (const [key, value] of Object.entries(request.headers)) {
+    if (key.toLowerCase() !== name) continue;
+    return Array.isArray(value) ? value[0] : value;
+  }
+  return undefined;
+}
+
+function isUpdate(value: unknown): value is Update {
+  return typeof value === 'object' && value !== null && 'update_id' in value && typeof value.update_id === 'number';
+}
+
+function parseBody(request: RouteRequest): unknown {
+  if (request.body !== undefined && request.body !== null && typeof request.body === 'object') return request.body;
+  try {
+    return JSON.parse(request.rawBody);
+  } catch {
+    return undefined; // answered 400
+  }
+}
+
+/** Builds the route handler. Telegram retries non-2xx answers, so a failed delivery answers 500. */
+export function createWebhookHandler(options: WebhookOptions): (request: RouteRequest) => Promise<RouteResponse> {
+  return async (request) => {
+    if (options.secret !== undefined && !secretMatches(options.secret, header(request, SECRET_HEADER))) {
+      options.logger.warn('telegram: webhook request with a wrong or missing secret token refused');
+      return { status: 401, body: { ok: false, error: 'unauthorized' } };
+    }
+    const deliver = options.deliver();
+    if (deliver === null) return { status: 503, body: { ok: false, error: 'not ready' } };
+    const update = parseBody(request);
+    if (!isUpdate(update)) return { status: 400, body: { ok: false, error: 'not a Telegram update' } };
+    try {
+      await deliver(update);
+      return { status: 200, body: { ok: true } };
+    } catch (error) {
+      options.logger.error(
+        { error: describeError(error), updateId: update.update_id },
+        'telegram: webhook update not accepted; Telegram will retry',
+      );
+      return { status: 500, body: { ok: false, error: 'not accepted' } };
+    }
+  };
+}
