@@ -1,0 +1,161 @@
+// The acceptance path: `hermes gateway run` with real grammy against the fake Bot API and the real
+// openai client against the fake model.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
+import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { spawnGateway } from '../helpers/spawn-gateway.js';
+import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+
+const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken1234';
+const openai = useFakeOpenAI();
+let tg: FakeTelegram;
+beforeAll(async () => {
+  tg = await startFakeTelegram({ token: TOKEN, longPollCapMs: 200 });
+});
+afterAll(async () => {
+  await tg.close();
+});
+beforeEach(() => tg.reset());
+
+const env = (home: string, extra: Record<string, string> = {}) => ({
+  HERMES_HOME: home,
+  OPENAI_BASE_URL: openai.server.url,
+  HERMES_INFERENCE_MODEL: 'test-model',
+  TELEGRAM_BOT_TOKEN: TOKEN,
+  TELEGRAM_API_ROOT: tg.apiRoot,
+  ...extra,
+});
+
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('Telegram through hermes gateway run', () => {
+  it('polling: an allowed DM is answered; health shows telegram connected', async () => {
+    const home = tempHome();
+    const gw = await spawnGateway(env(home, { TELEGRAM_ALLOWED_USERS: '42' }));
+    try {
+      await until(() => tg.pendingPolls() > 0);
+      const health = (await (await fetch(`${gw.url}/health`)).json()) as {
+        status: string;
+        platforms: Record<string, { state: string }>;
+      };
+      expect(health.platforms.telegram?.state).toBe('connected');
+      expect(health.status).toBe('ok');
+      openai.server.script({ text: 'Hello from **Hermes**' });
+      tg.pushMessage({ chatId: 42, userId: 42, text: 'hi bot' });
+      await until(() => tg.sent.length > 0);
+      expect(tg.sent[0]).toMatchObject({ chat_id: 42, text: 'Hello from <b>Hermes</b>', parse_mode: 'HTML' });
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+    expect(gw.stderr()).not.toContain(TOKEN);
+  });
+
+  it('pairing: an unknown user gets a code only; after hermes pairing approve they are answered', async () => {
+    const home = tempHome();
+    const gw = await spawnGateway(env(home));
+    try {
+      tg.pushMessage({ chatId: 77, userId: 77, text: 'hello?', username: 'eve' });
+      await until(() => tg.sent.length > 0);
+      const code = /pairing code is ([A-Z0-9]{8})/.exec(tg.sent[0]?.text ?? '')?.[1] ?? '';
+      expect(code).toHaveLength(8);
+      expect(openai.server.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(0);
+      const wrong = await runHermes(['pairing', 'approve', 'telegram', 'AAAAAAAA'], { env: { HERMES_HOME: home } });
+      expect(wrong.code).toBe(1);
+      const approve = await runHermes(['pairing', 'approve', 'telegram', code], { env: { HERMES_HOME: home } });
+      expect(approve.code).toBe(0);
+      openai.server.script({ text: 'welcome aboard' });
+      tg.pushMessage({ chatId: 77, userId: 77, text: 'hello again' });
+      await until(() => tg.sent.length > 1);
+      expect(tg.sent[1]?.text).toBe('welcome aboard');
+    } finally {
+      await gw.stop();
+    }
+  });
+
+  it('webhook: the right secret is processed, a wrong one gets 401 and nothing happens', async () => {
+    const home = tempHome();
+    writeFileSync(
+      join(home, 'config.yaml'),
+      'gateway:\n  platforms:\n    telegram:\n      mode: webhook\n      webhook_url: https://bot.example.invalid/telegram/webhook\n      webhook_secret: s3cret-token-value\n',
+    );
+    const gw = await spawnGateway(env(home, { TELEGRAM_ALLOWED_USERS: '42' }));
+    try {
+      expect(tg.webhook()).toMatchObject({
+        url: 'https://bot.example.invalid/telegram/webhook',
+        secret_token: 's3cret-token-value',
+      });
+      const post = (secret: string | null) =>
+        fetch(`${gw.url}/telegram/webhook`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...(secret ? { 'x-telegram-bot-api-secret-token': secret } : {}),
+          },
+          body: JSON.stringify(tg.webhookUpdate({ chatId: 42, userId: 42, text: 'via webhook' })),
+        });
+      expect((await post('wrong')).status).toBe(401);
+      expect((await post(null)).status).toBe(401);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(openai.server.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(0);
+      openai.server.script({ text: 'webhook answer' });
+      expect((await post('s3cret-token-value')).status).toBe(200);
+      await until(() => tg.sent.length > 0);
+      expect(tg.sent[0]?.text).toBe('webhook answer');
+    } finally {
+      await gw.stop();
+    }
+  });
+
+  it('kill -9 between accepting and replying: after a restart exactly one reply per message', async () => {
+    const home = tempHome();
+    const gw = await spawnGateway(env(home, { TELEGRAM_ALLOWED_USERS: '42' }));
+    openai.server.script({ hang: true });
+    tg.pushMessage({ chatId: 42, userId: 42, text: 'first message' });
+    await until(() => openai.server.requests.some((r) => r.path.endsWith('/chat/completions')));
+    await gw.stop('SIGKILL');
+    expect(tg.sent).toHaveLength(0);
+    openai.server.script({ text: 'answer after the crash' });
+    const again = await spawnGateway(env(home, { TELEGRAM_ALLOWED_USERS: '42' }));
+    try {
+      await until(() => tg.sent.length > 0);
+      await new Promise((r) => setTimeout(r, 600)); // time for any duplicate to show up
+      expect(tg.sent.map((m) => m.text)).toEqual(['answer after the crash']);
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('a 10,000-character answer arrives split within the limit with fences intact; a 429 is waited out', async () => {
+    const home = tempHome();
+    const gw = await spawnGateway(env(home, { TELEGRAM_ALLOWED_USERS: '42' }));
+    try {
+      const code = '```ts\n' + Array.from({ length: 60 }, (_, i) => `const v${i} = ${i};`).join('\n') + '\n```';
+      const prose = Array.from(
+        { length: 80 },
+        (_, i) => `Paragraph ${i}: ${'lorem ipsum dolor sit amet '.repeat(4)}`,
+      ).join('\n\n');
+      const long = `${prose}\n\n${code}\n\n${prose}`.slice(0, 10_000);
+      tg.failNext('sendMessage', { status: 429, retryAfter: 1 });
+      openai.server.script({ text: long });
+      tg.pushMessage({ chatId: 42, userId: 42, text: 'write a lot' });
+      await until(() => tg.sent.length >= 3, 15_000);
+      await new Promise((r) => setTimeout(r, 500));
+      for (const m of tg.sent) expect(m.text.length).toBeLessThanOrEqual(4096);
+      for (const m of tg.sent)
+        expect((m.text.match(/<pre>/g) ?? []).length).toBe((m.text.match(/<\/pre>/g) ?? []).length);
+      expect(tg.calls.some((c) => c.method === 'sendMessage' && c.status === 429)).toBe(true);
+      const texts = tg.sent.map((m) => m.text);
+      expect(new Set(texts).size).toBe(texts.length); // nothing sent twice
+    } finally {
+      await gw.stop();
+    }
+  });
+});
