@@ -76,8 +76,8 @@ describe('the gateway pipeline', () => {
     h.hooks.register(
       'pre_gateway_dispatch',
       ({ event }) => {
-        if (event.text === 'drop me') return { action: 'skip', reason: 'test' };
-        if (event.text === 'rewrite me') return { action: 'rewrite', text: 'rewritten text' };
+        if (event.text === 'drop me') return { action: 'skip', reason: 'test' } as const;
+        if (event.text === 'rewrite me') return { action: 'rewrite', text: 'rewritten text' } as const;
         return null;
       },
       { source: 'test', name: 'policy' },
