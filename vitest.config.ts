@@ -18,7 +18,12 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['plugins/**/test/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+    include: [
+      'plugins/**/test/**/*.test.ts',
+      'packages/*/test/**/*.test.ts',
+      'apps/*/test/**/*.test.ts',
+      'test/**/*.test.ts',
+    ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
