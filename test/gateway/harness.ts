@@ -12,6 +12,7 @@ import { type MemoryPlatform, memoryPlatform } from './memory-platform.js';
 
 export interface Harness {
   gateway: Gateway;
+  tools: ToolRegistry;
   store: Store;
   hooks: HookBus;
   platform: MemoryPlatform;
@@ -34,6 +35,7 @@ export async function startHarness(
   const hooks = options.hooks ?? new HookBus({ timeoutMs: 300 });
   const platform = options.platform ?? memoryPlatform();
   const client = new ModelClient({ baseUrl: fake.url, apiKey: '', timeoutMs: 5_000, maxRetries: 0, hooks });
+  const tools = new ToolRegistry();
   const gateway = new Gateway({
     settings: {
       model: 'test-model',
@@ -53,7 +55,7 @@ export async function startHarness(
     env: { MEMORY_ALLOWED_USERS: 'u1', ...options.env },
     logger: silentLogger,
     hooks,
-    tools: new ToolRegistry(),
+    tools,
     client,
     store,
     platforms: [platform.factory],
@@ -64,6 +66,7 @@ export async function startHarness(
   await gateway.start();
   return {
     gateway,
+    tools,
     store,
     hooks,
     platform,

@@ -1,3 +1,4 @@
+import { createSendMessageTool } from '@hermes/gateway';
 import type { ChatMessage } from '@hermes/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
@@ -194,6 +195,43 @@ describe('inbound state', () => {
       );
       expect(harness.store.platformState.get('memory', 'offset')).toBe('101');
       await harness.gateway.idle();
+    } finally {
+      await harness.stop();
+    }
+  });
+});
+
+describe('the send_message tool', () => {
+  it('sends to the origin and the home channel, lists targets, and refuses unknown chats', async () => {
+    const harness = await startHarness(openai.server, { env: { MEMORY_HOME_CHANNEL: 'home-chat' } });
+    try {
+      harness.tools.register(
+        createSendMessageTool({ gateway: harness.gateway, env: { MEMORY_HOME_CHANNEL: 'home-chat' } }),
+      );
+      openai.server.script(
+        {
+          toolCalls: [
+            { name: 'send_message', arguments: { action: 'send', target: 'origin', message: 'to origin' } },
+            { name: 'send_message', arguments: { action: 'send', target: 'memory', message: 'to home' } },
+            { name: 'send_message', arguments: { action: 'send', target: 'memory:stranger-chat', message: 'spam' } },
+            { name: 'send_message', arguments: { action: 'list' } },
+          ],
+        },
+        { text: 'done' },
+      );
+      await harness.platform.inject('notify everyone');
+      await harness.gateway.idle();
+      const sent = harness.platform.sent.map((m) => `${m.chatId}:${m.text}`);
+      expect(sent.slice(0, 2).sort()).toEqual(['c1:to origin', 'home-chat:to home']); // parallel tool calls
+      expect(sent[2]).toBe('c1:done');
+      expect(sent).toHaveLength(3);
+      const results = (openai.server.requests.at(-1)?.body as { messages: ChatMessage[] }).messages.filter(
+        (m) => m.role === 'tool',
+      );
+      expect(JSON.parse(results[2]?.content ?? '{}').error).toMatch(/not a home channel or a chat I talk with/);
+      expect(JSON.parse(results[3]?.content ?? '{}')).toMatchObject({
+        platforms: [{ platform: 'memory', home_channel: 'home-chat' }],
+      });
     } finally {
       await harness.stop();
     }

@@ -4,7 +4,7 @@
  * the HTTP server. Build is separate from listen, so tests run whole gateways in-process.
  */
 import { join } from 'node:path';
-import { addPlatformRoutes, buildServer, Gateway, type GatewayServer } from '@hermes/gateway';
+import { addPlatformRoutes, buildServer, createSendMessageTool, Gateway, type GatewayServer } from '@hermes/gateway';
 import type { PlatformFactory } from '@hermes/protocol';
 import { writeDotEnvValue } from './dotenv-write.js';
 import type { GlobalOptions } from './main.js';
@@ -74,6 +74,7 @@ export async function buildGatewayApp(options: GlobalOptions): Promise<GatewayAp
       process.env[key] = chatId;
     },
   });
+  rt.tools.register(createSendMessageTool({ gateway, env }));
   const host = env.HERMES_GATEWAY_HOST ?? config.gateway.host;
   const server = buildServer(gateway, {
     host,

@@ -97,6 +97,10 @@ export class Gateway {
   readonly #now: () => number;
   readonly #processing = new Set<Promise<void>>();
   readonly #failed = new Map<string, PlatformState>();
+  /** the chat each running session answers, for send_message's `origin` */
+  readonly #origins = new Map<string, DeliveryTarget>();
+  /** chats authorized users wrote from since start: send_message may address them */
+  readonly #knownChats = new Set<string>();
   #accepting = true;
   #started = false;
 
@@ -241,6 +245,7 @@ export class Gateway {
         return;
       }
     }
+    this.#knownChats.add(`${event.platform}:${event.source.chatId}`);
     const sessionKey = sessionKeyFor(event.source, settings.groupSessions);
     const command = parseCommand(event.text);
     if (command) {
@@ -345,6 +350,7 @@ export class Gateway {
     const base = { platform, user_id: event.source.userId, session_id: session.id };
     if (session.isNew) this.events.emit('session:start', { ...base, session_key: sessionKey });
     this.events.emit('agent:start', { ...base, message: job.text });
+    this.#origins.set(session.id, this.#target(event));
     const adapter = this.adapters.get(platform);
     const typing = adapter?.sendTyping
       ? setInterval(
@@ -393,7 +399,23 @@ export class Gateway {
       store.inbox.mark(job.inboxId, result.status === 'completed' ? 'done' : 'failed');
     } finally {
       if (typing) clearInterval(typing);
+      this.#origins.delete(session.id);
     }
+  }
+
+  /** The chat a running session answers (send_message's `origin`). */
+  originOf(sessionId: string): DeliveryTarget | undefined {
+    return this.#origins.get(sessionId);
+  }
+
+  /** Whether authorized users wrote from this chat since the gateway started. */
+  isKnownChat(platform: string, chatId: string): boolean {
+    return this.#knownChats.has(`${platform}:${chatId}`);
+  }
+
+  /** Sends Markdown text to a chat through the one delivery path (format, split, outbox, retry). */
+  sendTo(target: DeliveryTarget, markdown: string) {
+    return deliver(this.#deliveryOptions(), target, markdown);
   }
 
   #commandServices(event: MessageEvent, inboxId: number): CommandServices {

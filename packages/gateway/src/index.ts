@@ -27,6 +27,7 @@ export type {
   TranscriptsPort,
 } from './ports.js';
 export { needsReset, type ResetPolicy } from './reset-policy.js';
+export { createSendMessageTool, resolveTarget, type SendMessageDeps } from './send-message-tool.js';
 export { addPlatformRoutes, buildServer, type GatewayServer, isLoopback, type ServerOptions } from './server.js';
 export { type GroupSessions, sessionKeyFor } from './session-key.js';
 export { type BusyMode, type RunControl, SessionLanes, type SubmitOutcome } from './session-lanes.js';

@@ -1,0 +1,80 @@
+/**
+ * The `send_message` tool: `{action: "send"|"list", target, message}`. `target` is `origin` (the
+ * chat the current turn answers), `<platform>` (its home channel, `<PLATFORM>_HOME_CHANNEL`), or
+ * `<platform>:<chat_id>[:<thread_id>]`. An explicit chat must be a home channel, the origin, or a
+ * chat authorized users wrote from since the gateway started: the model cannot message strangers.
+ */
+import type { ToolDefinition } from '@hermes/protocol';
+import type { DeliveryTarget } from './delivery/deliver.js';
+import type { Gateway } from './gateway.js';
+
+export interface SendMessageDeps {
+  gateway: Gateway;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+const homeOf = (env: SendMessageDeps['env'], platform: string) => env[`${platform.toUpperCase()}_HOME_CHANNEL`];
+
+/** Resolves a target string to a delivery target, or an error message. */
+export function resolveTarget(deps: SendMessageDeps, target: string, sessionId: string): DeliveryTarget | string {
+  if (target === 'origin') return deps.gateway.originOf(sessionId) ?? 'no origin: this turn does not come from a chat';
+  const [platform = '', chatId, threadId] = target.split(':');
+  if (!deps.gateway.adapters.has(platform)) {
+    return `platform "${platform}" is not connected (connected: ${[...deps.gateway.adapters.keys()].join(', ') || 'none'})`;
+  }
+  const home = homeOf(deps.env, platform);
+  if (!chatId) return home ? { platform, chatId: home } : `${platform} has no home channel (send /sethome in a chat)`;
+  const origin = deps.gateway.originOf(sessionId);
+  const allowed =
+    chatId === home ||
+    (origin?.platform === platform && origin.chatId === chatId) ||
+    deps.gateway.isKnownChat(platform, chatId);
+  if (!allowed) return `chat ${platform}:${chatId} is not a home channel or a chat I talk with`;
+  return { platform, chatId, ...(threadId ? { threadId } : {}) };
+}
+
+/** Builds the tool for a running gateway. */
+export function createSendMessageTool(deps: SendMessageDeps): ToolDefinition {
+  return {
+    name: 'send_message',
+    toolset: 'messaging',
+    owner: 'builtin',
+    emoji: '✉️',
+    schema: {
+      name: 'send_message',
+      description:
+        'Send a message to a chat through the gateway, or list where messages can go. target: "origin" (this chat), ' +
+        '"<platform>" (its home channel, e.g. "discord"), or "<platform>:<chat_id>[:<thread_id>]".',
+      parameters: {
+        type: 'object',
+        properties: {
+          action: { type: 'string', enum: ['send', 'list'] },
+          target: { type: 'string', description: 'origin, a platform name, or platform:chat_id[:thread_id]' },
+          message: { type: 'string', description: 'the text to send (Markdown)' },
+        },
+        required: ['action'],
+      },
+    },
+    handler: async (args, context) => {
+      if (args.action === 'list') {
+        return {
+          platforms: [...deps.gateway.adapters.keys()].map((p) => ({
+            platform: p,
+            home_channel: homeOf(deps.env, p) ?? null,
+          })),
+          origin: deps.gateway.originOf(context.sessionId) ?? null,
+        };
+      }
+      if (args.action !== 'send') return { error: 'action must be "send" or "list"' };
+      if (typeof args.target !== 'string' || args.target === '') return { error: 'target: expected a string' };
+      if (typeof args.message !== 'string' || args.message.trim() === '')
+        return { error: 'message: expected a non-empty string' };
+      const target = resolveTarget(deps, args.target, context.sessionId);
+      if (typeof target === 'string') return { error: target };
+      const result = await deps.gateway.sendTo(target, args.message);
+      return result.failed > 0
+        ? { error: `not delivered: ${result.errors.join('; ')}` }
+        : { sent: true, chunks: result.sent };
+    },
+  };
+}
