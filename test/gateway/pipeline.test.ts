@@ -237,3 +237,26 @@ describe('the send_message tool', () => {
     }
   });
 });
+
+describe('more commands', () => {
+  it('/queue answers after the running turn; /status reports the session', async () => {
+    const harness = await startHarness(openai.server);
+    try {
+      openai.server.script({ text: 'first answer', delayMs: 150 }, { text: 'queued answer' });
+      await harness.platform.inject('first');
+      await new Promise((r) => setTimeout(r, 50));
+      await harness.platform.inject('/queue and then this');
+      await harness.gateway.idle();
+      expect(harness.platform.sent.map((m) => m.text)).toEqual(['Queued.', 'first answer', 'queued answer']);
+      const last = (openai.server.requests.at(-1)?.body as { messages: ChatMessage[] }).messages.at(-1);
+      expect(last).toEqual({ role: 'user', content: 'and then this' });
+      await harness.platform.inject('/status');
+      await harness.gateway.idle();
+      expect(harness.platform.sent.at(-1)?.text).toMatch(
+        /Session: sess_\w+ \(4 messages\)\nRunning: no\nModel: test-model\nPlatforms: memory: connected/,
+      );
+    } finally {
+      await harness.stop();
+    }
+  });
+});
