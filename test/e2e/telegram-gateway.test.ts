@@ -1,6 +1,6 @@
 // The acceptance path: `hermes gateway run` with real grammy against the fake Bot API and the real
 // openai client against the fake model.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
@@ -52,6 +52,10 @@ describe('Telegram through hermes gateway run', () => {
       tg.pushMessage({ chatId: 42, userId: 42, text: 'hi bot' });
       await until(() => tg.sent.length > 0);
       expect(tg.sent[0]).toMatchObject({ chat_id: 42, text: 'Hello from <b>Hermes</b>', parse_mode: 'HTML' });
+      tg.pushMessage({ chatId: 42, userId: 42, text: '/sethome' });
+      await until(() => tg.sent.length > 1);
+      expect(tg.sent[1]?.text).toBe('This chat is now the telegram home channel.');
+      expect(readFileSync(join(home, '.env'), 'utf8')).toContain('TELEGRAM_HOME_CHANNEL=42');
     } finally {
       expect(await gw.stop()).toBe(0);
     }

@@ -1,0 +1,189 @@
+// Telegram webhook in -> reply out, instant fake model: a bare grammy webhook echo bot and Hermes
+// side by side on the same fake Bot API in one process; throughput at 64 chats, latency at 1 chat.
+import type { FakeOpenAI, RecordedRequest } from '../fakes/openai-server.js';
+import { startFakeOpenAI } from '../fakes/openai-server.js';
+import type { FakeTelegram, RecordedCall, SentMessage } from '../fakes/telegram-server.js';
+import { startFakeTelegram } from '../fakes/telegram-server.js';
+import { type LoadResult, percentile, type ReplyWatch, runLoad, watchReplies, webhookClient } from './pipeline-load.js';
+import { HERMES_ANSWER, type SystemUnderTest, startBareGrammy, startHermes } from './pipeline-systems.js';
+
+const TOKEN = '424242:BENCH-token';
+const REPLY_TIMEOUT_MS = 10_000;
+const RUN_CAP_MS = 60_000;
+
+interface Scenario {
+  label: string;
+  chats: number;
+  /** messages measured per round */
+  messages: number;
+  /** messages sent first, on other chats (fresh) or on the measured chats (long) */
+  warmup: number;
+  rounds: number;
+  /** warm up on the measured chats, so they carry `warmup / chats` turns of history */
+  long: boolean;
+}
+
+export interface TelegramPipelineOptions {
+  rounds?: number;
+  /** also measure 64 chats that already carry a long history (default true) */
+  long?: boolean;
+}
+
+interface SystemFigures {
+  throughputs: number[];
+  latencies: Float64Array[];
+  apiCalls: number;
+  modelRequests: number;
+  messages: number;
+  capped: boolean;
+}
+
+interface Bench {
+  fake: FakeTelegram;
+  model: FakeOpenAI;
+  watch: ReplyWatch;
+  nextChat: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+
+function pooled(runs: Float64Array[]): Float64Array {
+  const all = new Float64Array(runs.reduce((n, r) => n + r.length, 0));
+  let at = 0;
+  for (const r of runs) {
+    all.set(r, at);
+    at += r.length;
+  }
+  return all.sort();
+}
+
+/** Drops what the fakes recorded (not their counters: message ids stay unique per chat). */
+function trimRecords(bench: Bench): void {
+  (bench.fake.calls as RecordedCall[]).length = 0;
+  (bench.fake.sent as SentMessage[]).length = 0;
+  (bench.model.requests as RecordedRequest[]).length = 0;
+}
+
+function freshChats(bench: Bench, count: number): number[] {
+  const chats: number[] = [];
+  for (let i = 0; i < count; i++) chats.push(bench.nextChat++);
+  return chats;
+}
+
+async function measureOnce(
+  bench: Bench,
+  system: SystemUnderTest,
+  scenario: Scenario,
+  figures: SystemFigures,
+): Promise<void> {
+  const client = webhookClient(system.target, scenario.chats);
+  const load = (chats: readonly number[], messages: number): Promise<LoadResult> =>
+    runLoad(client, bench.watch, {
+      chats,
+      messages,
+      capMs: RUN_CAP_MS,
+      replyTimeoutMs: REPLY_TIMEOUT_MS,
+      update: (chatId, text) => bench.fake.webhookUpdate({ chatId, userId: chatId, text }),
+      expect: system.expect,
+    });
+  try {
+    const chats = freshChats(bench, scenario.chats);
+    await load(scenario.long ? chats : freshChats(bench, scenario.chats), scenario.warmup);
+    trimRecords(bench);
+    const result = await load(chats, scenario.messages);
+    figures.throughputs.push((result.count / result.elapsedMs) * 1000);
+    figures.latencies.push(result.latenciesMs);
+    figures.apiCalls += bench.fake.calls.length;
+    figures.modelRequests += bench.model.requests.length;
+    figures.messages += result.count;
+    figures.capped ||= result.capped;
+    trimRecords(bench);
+  } finally {
+    client.close();
+  }
+}
+
+function describe(name: string, f: SystemFigures): { line: string; tput: number; p99: number } {
+  const all = pooled(f.latencies);
+  const tput = median(f.throughputs);
+  const p50 = percentile(all, 50);
+  const p99 = percentile(all, 99);
+  const capped = f.capped ? ' (time cap hit)' : '';
+  const line = `${name} ${tput.toFixed(0)} msg/s p50 ${p50.toFixed(2)} ms p99 ${p99.toFixed(2)} ms${capped}`;
+  return { line, tput, p99 };
+}
+
+async function runScenario(bench: Bench, systems: SystemUnderTest[], scenario: Scenario): Promise<void> {
+  const figures = systems.map(
+    (): SystemFigures => ({
+      throughputs: [],
+      latencies: [],
+      apiCalls: 0,
+      modelRequests: 0,
+      messages: 0,
+      capped: false,
+    }),
+  );
+  for (let round = 0; round < scenario.rounds; round++) {
+    // alternate which system goes first, so drift within the run does not favour one
+    const order = round % 2 === 0 ? [0, 1] : [1, 0];
+    for (const i of order) {
+      const system = systems[i];
+      const f = figures[i];
+      if (system === undefined || f === undefined) continue;
+      await measureOnce(bench, system, scenario, f);
+    }
+  }
+  const [bare, hermes] = figures.map((f, i) => describe(systems[i]?.target.name ?? '?', f));
+  const [bareFigures, hermesFigures] = figures;
+  if (bare === undefined || hermes === undefined || bareFigures === undefined || hermesFigures === undefined) return;
+  const ratio = hermes.tput / bare.tput;
+  const delta = hermes.p99 - bare.p99;
+  const sign = delta >= 0 ? '+' : '-';
+  const latencyTarget = scenario.chats === 1 ? 'target <= 5 ms; performance.md: <= 2 ms at 1 chat' : 'target <= 5 ms';
+  console.log(
+    `telegram pipeline ${scenario.label}: ${bare.line}; ${hermes.line}; ` +
+      `throughput ratio ${ratio.toFixed(2)}x (target >= 0.5x); p99 delta ${sign}${Math.abs(delta).toFixed(2)} ms (${latencyTarget})`,
+  );
+  const rounds = (f: SystemFigures) => f.throughputs.map((t) => t.toFixed(0)).join('/');
+  const perMessage = (n: number, f: SystemFigures) => (n / f.messages).toFixed(2);
+  const history = scenario.long
+    ? `; history per chat ${(2 * scenario.warmup) / scenario.chats} -> ${(2 * (scenario.warmup + scenario.messages)) / scenario.chats} transcript rows`
+    : '';
+  console.log(
+    `  ${scenario.rounds} rounds x ${scenario.messages} messages after ${scenario.warmup} warm-up` +
+      `; msg/s per round: bare ${rounds(bareFigures)}, hermes ${rounds(hermesFigures)}` +
+      `; Bot API calls per message: bare ${perMessage(bareFigures.apiCalls, bareFigures)}, hermes ${perMessage(hermesFigures.apiCalls, hermesFigures)}` +
+      `; model requests per message: hermes ${perMessage(hermesFigures.modelRequests, hermesFigures)}${history}`,
+  );
+}
+
+/** Prints the Telegram pipeline figures. */
+export async function runTelegramPipeline(options: TelegramPipelineOptions = {}): Promise<void> {
+  const rounds = options.rounds ?? 3;
+  const fake = await startFakeTelegram({ token: TOKEN, longPollCapMs: 50 });
+  const model = await startFakeOpenAI();
+  const watch = watchReplies(fake.sent);
+  const bench: Bench = { fake, model, watch, nextChat: 1_000_001 };
+  const systems: SystemUnderTest[] = [];
+  try {
+    systems.push(await startBareGrammy(fake));
+    systems.push(await startHermes(fake, model));
+    model.respond(() => ({ text: HERMES_ANSWER }));
+    trimRecords(bench);
+    const scenarios: Scenario[] = [
+      { label: '64 chats', chats: 64, messages: 3000, warmup: 1000, rounds, long: false },
+      { label: '1 chat', chats: 1, messages: 500, warmup: 200, rounds, long: false },
+    ];
+    if (options.long ?? true) {
+      scenarios.push({ label: '64 long chats', chats: 64, messages: 3200, warmup: 3200, rounds: 1, long: true });
+    }
+    for (const scenario of scenarios) await runScenario(bench, systems, scenario);
+    if (watch.unexpected > 0) console.log(`  warning: ${watch.unexpected} sendMessage calls no chat was waiting for`);
+  } finally {
+    for (const system of systems.reverse()) await system.close();
+    watch.restore();
+    await fake.close();
+    await model.close();
+  }
+}
