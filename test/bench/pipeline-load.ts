@@ -118,8 +118,12 @@ export function webhookClient(target: WebhookTarget, sockets: number): WebhookCl
 }
 
 export interface LoadOptions {
-  /** the chat ids (positive: private chats; the user id is the chat id) */
+  /** the chat each concurrent slot starts with (positive: private chats; the user id is the chat id) */
   chats: readonly number[];
+  /** after this many messages a slot moves on to a new chat from `newChat` (default: never) */
+  turnsPerChat?: number;
+  /** a chat id never used before */
+  newChat?: () => number;
   /** messages in all, spread over the chats as they come */
   messages: number;
   /** stop issuing new messages after this long */
@@ -142,8 +146,9 @@ export interface LoadResult {
 }
 
 /**
- * Each chat sends its next message once its previous reply was recorded and its POST was answered
- * (grammy answers the webhook after the reply; Hermes answers it once the update is persisted).
+ * Each slot is one chat at a time that sends its next message once its previous reply was recorded
+ * and its POST was answered (grammy answers the webhook after the reply; Hermes answers it once the
+ * update is persisted). `chats.length` slots run concurrently.
  */
 export async function runLoad(client: WebhookClient, watch: ReplyWatch, options: LoadOptions): Promise<LoadResult> {
   const latencies = new Float64Array(options.messages);
@@ -153,12 +158,20 @@ export async function runLoad(client: WebhookClient, watch: ReplyWatch, options:
   let failed = false;
   const started = performance.now();
   const deadline = started + options.capMs;
-  const chat = async (chatId: number): Promise<void> => {
+  const turnsPerChat = options.turnsPerChat ?? Number.POSITIVE_INFINITY;
+  const chat = async (first: number): Promise<void> => {
+    let chatId = first;
+    let turns = 0;
     while (issued < options.messages && !failed) {
       if (performance.now() > deadline) {
         capped = true;
         return;
       }
+      if (turns === turnsPerChat && options.newChat !== undefined) {
+        chatId = options.newChat();
+        turns = 0;
+      }
+      turns += 1;
       const seq = issued++;
       const text = `bench message ${seq}`;
       const body = JSON.stringify(options.update(chatId, text));

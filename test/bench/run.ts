@@ -2,7 +2,9 @@
 import { runColdStart } from './cold-start.js';
 import { runHookBus } from './hook-bus.js';
 import { runPluginLoad } from './plugin-load.js';
+import { runTelegramPipeline } from './telegram-pipeline.js';
 
 await runColdStart();
 await runHookBus();
 await runPluginLoad();
+await runTelegramPipeline();

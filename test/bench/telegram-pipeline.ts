@@ -1,11 +1,13 @@
 // Telegram webhook in -> reply out, instant fake model: a bare grammy webhook echo bot and Hermes
 // side by side on the same fake Bot API in one process; throughput at 64 chats, latency at 1 chat.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { FakeOpenAI, RecordedRequest } from '../fakes/openai-server.js';
 import { startFakeOpenAI } from '../fakes/openai-server.js';
 import type { FakeTelegram, RecordedCall, SentMessage } from '../fakes/telegram-server.js';
 import { startFakeTelegram } from '../fakes/telegram-server.js';
 import { type LoadResult, percentile, type ReplyWatch, runLoad, watchReplies, webhookClient } from './pipeline-load.js';
-import { HERMES_ANSWER, type SystemUnderTest, startBareGrammy, startHermes } from './pipeline-systems.js';
+import { type SystemUnderTest, startBareGrammy, startHermes } from './pipeline-systems.js';
 
 const TOKEN = '424242:BENCH-token';
 const REPLY_TIMEOUT_MS = 10_000;
@@ -23,6 +25,9 @@ interface Scenario {
   long: boolean;
 }
 
+/** Fresh chats: each slot moves to a new chat after this many messages (history stays under 20 rows). */
+const TURNS_PER_FRESH_CHAT = 10;
+
 export interface TelegramPipelineOptions {
   rounds?: number;
   /** also measure 64 chats that already carry a long history (default true) */
@@ -31,6 +36,8 @@ export interface TelegramPipelineOptions {
 
 interface SystemFigures {
   throughputs: number[];
+  /** process CPU time (user + system, every thread) over the measured messages, in microseconds */
+  cpuMicros: number;
   latencies: Float64Array[];
   apiCalls: number;
   modelRequests: number;
@@ -44,6 +51,23 @@ interface Bench {
   watch: ReplyWatch;
   nextChat: number;
 }
+
+const emptyFigures = (): SystemFigures => ({
+  throughputs: [],
+  cpuMicros: 0,
+  latencies: [],
+  apiCalls: 0,
+  modelRequests: 0,
+  messages: 0,
+  capped: false,
+});
+
+/** A full GC between runs, so one system's garbage is not collected on the other's time. */
+const collectGarbage: () => void = (() => {
+  setFlagsFromString('--expose-gc');
+  const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
+  return typeof gc === 'function' ? () => void gc() : () => {};
+})();
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
@@ -80,6 +104,7 @@ async function measureOnce(
   const load = (chats: readonly number[], messages: number): Promise<LoadResult> =>
     runLoad(client, bench.watch, {
       chats,
+      ...(scenario.long ? {} : { turnsPerChat: TURNS_PER_FRESH_CHAT, newChat: () => bench.nextChat++ }),
       messages,
       capMs: RUN_CAP_MS,
       replyTimeoutMs: REPLY_TIMEOUT_MS,
@@ -90,7 +115,12 @@ async function measureOnce(
     const chats = freshChats(bench, scenario.chats);
     await load(scenario.long ? chats : freshChats(bench, scenario.chats), scenario.warmup);
     trimRecords(bench);
+    if (scenario.messages === 0) return;
+    collectGarbage();
+    const cpu = process.cpuUsage();
     const result = await load(chats, scenario.messages);
+    const used = process.cpuUsage(cpu);
+    figures.cpuMicros += used.user + used.system;
     figures.throughputs.push((result.count / result.elapsedMs) * 1000);
     figures.latencies.push(result.latenciesMs);
     figures.apiCalls += bench.fake.calls.length;
@@ -114,16 +144,7 @@ function describe(name: string, f: SystemFigures): { line: string; tput: number;
 }
 
 async function runScenario(bench: Bench, systems: SystemUnderTest[], scenario: Scenario): Promise<void> {
-  const figures = systems.map(
-    (): SystemFigures => ({
-      throughputs: [],
-      latencies: [],
-      apiCalls: 0,
-      modelRequests: 0,
-      messages: 0,
-      capped: false,
-    }),
-  );
+  const figures = systems.map(emptyFigures);
   for (let round = 0; round < scenario.rounds; round++) {
     // alternate which system goes first, so drift within the run does not favour one
     const order = round % 2 === 0 ? [0, 1] : [1, 0];
@@ -145,14 +166,16 @@ async function runScenario(bench: Bench, systems: SystemUnderTest[], scenario: S
     `telegram pipeline ${scenario.label}: ${bare.line}; ${hermes.line}; ` +
       `throughput ratio ${ratio.toFixed(2)}x (target >= 0.5x); p99 delta ${sign}${Math.abs(delta).toFixed(2)} ms (${latencyTarget})`,
   );
+  const cpuPerMessage = (f: SystemFigures) => (f.cpuMicros / f.messages / 1000).toFixed(2);
   const rounds = (f: SystemFigures) => f.throughputs.map((t) => t.toFixed(0)).join('/');
   const perMessage = (n: number, f: SystemFigures) => (n / f.messages).toFixed(2);
   const history = scenario.long
-    ? `; history per chat ${(2 * scenario.warmup) / scenario.chats} -> ${(2 * (scenario.warmup + scenario.messages)) / scenario.chats} transcript rows`
-    : '';
+    ? `; the same ${scenario.chats} chats throughout, history ${(2 * scenario.warmup) / scenario.chats} -> ${(2 * (scenario.warmup + scenario.messages)) / scenario.chats} transcript rows per chat`
+    : `; fresh chats, a new one every ${TURNS_PER_FRESH_CHAT} messages`;
   console.log(
     `  ${scenario.rounds} rounds x ${scenario.messages} messages after ${scenario.warmup} warm-up` +
       `; msg/s per round: bare ${rounds(bareFigures)}, hermes ${rounds(hermesFigures)}` +
+      `; process CPU per message (load and fakes included): bare ${cpuPerMessage(bareFigures)} ms, hermes ${cpuPerMessage(hermesFigures)} ms` +
       `; Bot API calls per message: bare ${perMessage(bareFigures.apiCalls, bareFigures)}, hermes ${perMessage(hermesFigures.apiCalls, hermesFigures)}` +
       `; model requests per message: hermes ${perMessage(hermesFigures.modelRequests, hermesFigures)}${history}`,
   );
@@ -169,11 +192,13 @@ export async function runTelegramPipeline(options: TelegramPipelineOptions = {})
   try {
     systems.push(await startBareGrammy(fake));
     systems.push(await startHermes(fake, model));
-    model.respond(() => ({ text: HERMES_ANSWER }));
+    // first contact: JIT, connection pools and SQLite pages, before any round counts
+    const warm: Scenario = { label: 'warm-up', chats: 64, messages: 0, warmup: 2000, rounds: 1, long: false };
+    for (const system of systems) await measureOnce(bench, system, warm, emptyFigures());
     trimRecords(bench);
     const scenarios: Scenario[] = [
-      { label: '64 chats', chats: 64, messages: 3000, warmup: 1000, rounds, long: false },
-      { label: '1 chat', chats: 1, messages: 500, warmup: 200, rounds, long: false },
+      { label: '64 chats', chats: 64, messages: 3000, warmup: 500, rounds, long: false },
+      { label: '1 chat', chats: 1, messages: 500, warmup: 100, rounds, long: false },
     ];
     if (options.long ?? true) {
       scenarios.push({ label: '64 long chats', chats: 64, messages: 3200, warmup: 3200, rounds: 1, long: true });
