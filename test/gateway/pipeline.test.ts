@@ -17,7 +17,7 @@ const lastMessages = () => (chat().at(-1)?.body as { messages: ChatMessage[] }).
 describe('the gateway pipeline', () => {
   it('answers an allowed DM through the agent and delivers the reply', async () => {
     h = await startHarness(openai.server);
-    openai.server.script({ text: 'hello Ada' });
+    openai.server.script({ text: 'hello Ada', delayMs: 500 });
     await h.platform.inject('hi there');
     await h.gateway.idle();
     expect(h.platform.sent.map((m) => m.text)).toEqual(['hello Ada']);
@@ -33,6 +33,7 @@ describe('the gateway pipeline', () => {
     await h.gateway.idle();
     expect(h.platform.sent.map((m) => m.text)).toEqual(['once']);
     expect(chat()).toHaveLength(1);
+    expect(h.platform.typing).toBe(0); // a quick answer shows no typing indicator
   });
 
   it('an unknown user gets a pairing code and the model is never called; after approval they are answered', async () => {

@@ -10,6 +10,7 @@ import {
   ERROR_CODES,
   HermesError,
   type HookInvoker,
+  type HookName,
   type Logger,
   type ToolDefinition,
 } from '@hermes/protocol';
@@ -30,7 +31,7 @@ export interface TurnOptions {
   sessionId: string;
   platform: string;
   tools: readonly ToolDefinition[];
-  hooks: HookInvoker;
+  hooks: HookInvoker & { count?(hook: HookName): number };
   logger: Logger;
   requestApproval: (request: ApprovalRequest) => Promise<ApprovalChoice>;
   cwd: string;
@@ -67,6 +68,11 @@ function toolSchemas(tools: readonly ToolDefinition[]): ChatCompletionTool[] {
   }));
 }
 
+/** A private copy of the history for a hook's callbacks; skipped when the hook has none (a bus that can count). */
+function copyFor(hooks: TurnOptions['hooks'], hook: HookName, history: readonly ChatMessage[]): ChatMessage[] {
+  return hooks.count?.(hook) === 0 ? [] : structuredClone([...history]);
+}
+
 /** Runs one turn to its end; never throws (failures are in the result). */
 export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   const { hooks, model, platform, sessionId } = options;
@@ -85,7 +91,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     const context = await hooks.invoke('pre_llm_call', {
       sessionId,
       userMessage: options.userMessage,
-      conversationHistory: structuredClone([...options.history]),
+      conversationHistory: copyFor(hooks, 'pre_llm_call', options.history),
       isFirstTurn,
       model,
       platform,
@@ -182,7 +188,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       sessionId,
       userMessage: options.userMessage,
       assistantResponse: finalText,
-      conversationHistory: structuredClone([...options.history, ...turn]),
+      conversationHistory: copyFor(hooks, 'post_llm_call', [...options.history, ...turn]),
       model,
       platform,
     });

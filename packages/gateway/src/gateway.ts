@@ -36,7 +36,10 @@ import { type BusyMode, type RunControl, SessionLanes } from './session-lanes.js
 
 export const SILENT_MARKER = '[SILENT]';
 export const TYPING_INTERVAL_MS = 4_000;
+/** a turn still running after this long shows the typing indicator */
+export const TYPING_DELAY_MS = 300;
 export const ADAPTER_STOP_TIMEOUT_MS = 5_000;
+export const KNOWN_CHATS_MAX = 10_000;
 
 export interface GatewaySettings {
   model: string;
@@ -245,6 +248,7 @@ export class Gateway {
         return;
       }
     }
+    if (this.#knownChats.size >= KNOWN_CHATS_MAX) this.#knownChats.clear();
     this.#knownChats.add(`${event.platform}:${event.source.chatId}`);
     const sessionKey = sessionKeyFor(event.source, settings.groupSessions);
     const command = parseCommand(event.text);
@@ -352,13 +356,15 @@ export class Gateway {
     this.events.emit('agent:start', { ...base, message: job.text });
     this.#origins.set(session.id, this.#target(event));
     const adapter = this.adapters.get(platform);
-    const typing = adapter?.sendTyping
-      ? setInterval(
-          () => void adapter.sendTyping?.(event.source.chatId, event.source.threadId).catch(() => {}),
-          TYPING_INTERVAL_MS,
-        )
+    // typing starts only when the turn is not over quickly: a fast answer costs no extra API call
+    const sendTyping = () => void adapter?.sendTyping?.(event.source.chatId, event.source.threadId).catch(() => {});
+    let typing: NodeJS.Timeout | null = null;
+    const firstTyping = adapter?.sendTyping
+      ? setTimeout(() => {
+          sendTyping();
+          typing = setInterval(sendTyping, TYPING_INTERVAL_MS);
+        }, TYPING_DELAY_MS)
       : null;
-    void adapter?.sendTyping?.(event.source.chatId, event.source.threadId).catch(() => {});
     try {
       const result = await runTurn({
         client,
@@ -398,6 +404,7 @@ export class Gateway {
         await deliver(this.#deliveryOptions(), this.#target(event, job.inboxId), answer);
       store.inbox.mark(job.inboxId, result.status === 'completed' ? 'done' : 'failed');
     } finally {
+      if (firstTyping) clearTimeout(firstTyping);
       if (typing) clearInterval(typing);
       this.#origins.delete(session.id);
     }
