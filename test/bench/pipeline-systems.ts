@@ -12,6 +12,7 @@ import { silentLogger } from '@hermes/protocol';
 import { openStore } from '@hermes/store';
 import Fastify from 'fastify';
 import { Bot, webhookCallback } from 'grammy';
+import { gatewaySettings } from '../../apps/hermes/src/gateway-app.js';
 import { telegramFactory } from '../../plugins/platforms/telegram/index.js';
 import type { FakeOpenAI } from '../fakes/openai-server.js';
 import type { FakeTelegram } from '../fakes/telegram-server.js';
@@ -72,25 +73,14 @@ export async function startHermes(fake: FakeTelegram, model: FakeOpenAI): Promis
     TELEGRAM_API_ROOT: fake.apiRoot,
     TELEGRAM_ALLOWED_USERS: '*',
   };
-  const settings = {
+  const settings = gatewaySettings(config, {
     model: 'fake-model',
-    systemPrompt: config.agent.system_prompt,
-    maxIterations: config.agent.max_iterations,
-    toolTimeoutMs: config.agent.tool_timeout_s * 1000,
-    toolsets: config.agent.toolsets,
     cwd: dir,
-  };
+    cacheDir,
+    platformSettings: { telegram: { mode: 'webhook', webhook_secret: WEBHOOK_SECRET } },
+  });
   const gateway = new Gateway({
-    settings: {
-      ...settings,
-      busyMode: config.display.busy_input_mode,
-      maxConcurrentRuns: config.gateway.max_concurrent_runs,
-      freeResponseChats: config.gateway.free_response_chats,
-      groupSessions: config.gateway.group_sessions,
-      resetPolicy: config.session_reset,
-      platformSettings: { telegram: { mode: 'webhook', webhook_secret: WEBHOOK_SECRET } },
-      cacheDir,
-    },
+    settings,
     env,
     logger: silentLogger,
     hooks,

@@ -1,3 +1,4 @@
+import { createBuiltinTools } from '@hermes/agent';
 import { createSendMessageTool } from '@hermes/gateway';
 import type { ChatMessage } from '@hermes/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -256,6 +257,41 @@ describe('more commands', () => {
       expect(harness.platform.sent.at(-1)?.text).toMatch(
         /Session: sess_\w+ \(4 messages\)\nRunning: no\nModel: test-model\nPlatforms: memory: connected/,
       );
+    } finally {
+      await harness.stop();
+    }
+  });
+});
+
+describe('approvals on the gateway surface', () => {
+  it('a dangerous command is denied (nobody to ask) and the approval hooks fire with surface gateway', async () => {
+    const harness = await startHarness(openai.server);
+    try {
+      for (const tool of createBuiltinTools({ cwd: process.cwd() })) harness.tools.register(tool);
+      const seen: { hook: string; surface: string; choice?: string }[] = [];
+      harness.hooks.register('pre_approval_request', (p) => void seen.push({ hook: 'pre', surface: p.surface }), {
+        source: 'test',
+        name: 'audit',
+      });
+      harness.hooks.register(
+        'post_approval_response',
+        (p) => void seen.push({ hook: 'post', surface: p.surface, choice: p.choice }),
+        { source: 'test', name: 'audit' },
+      );
+      openai.server.script(
+        { toolCalls: [{ name: 'terminal', arguments: { command: 'rm -rf /' } }] },
+        { text: 'refused' },
+      );
+      await harness.platform.inject('wipe the disk');
+      await harness.gateway.idle();
+      expect(seen).toEqual([
+        { hook: 'pre', surface: 'gateway' },
+        { hook: 'post', surface: 'gateway', choice: 'deny' },
+      ]);
+      const tool = (openai.server.requests.at(-1)?.body as { messages: ChatMessage[] }).messages.find(
+        (m) => m.role === 'tool',
+      );
+      expect(JSON.parse(tool?.content ?? '{}')).toMatchObject({ denied: true });
     } finally {
       await harness.stop();
     }

@@ -4,7 +4,15 @@
  * the HTTP server. Build is separate from listen, so tests run whole gateways in-process.
  */
 import { join } from 'node:path';
-import { addPlatformRoutes, buildServer, createSendMessageTool, Gateway, type GatewayServer } from '@hermes/gateway';
+import type { HermesConfig } from '@hermes/config';
+import {
+  addPlatformRoutes,
+  buildServer,
+  createSendMessageTool,
+  Gateway,
+  type GatewayServer,
+  type GatewaySettings,
+} from '@hermes/gateway';
 import type { PlatformFactory } from '@hermes/protocol';
 import { writeDotEnvValue } from './dotenv-write.js';
 import type { GlobalOptions } from './main.js';
@@ -29,9 +37,31 @@ function isPlatformFactory(value: unknown): value is PlatformFactory {
   );
 }
 
+/** The gateway's settings from config.yaml: one mapping for `gateway run`, tests and benchmarks. */
+export function gatewaySettings(
+  config: HermesConfig,
+  run: { model: string; cwd: string; cacheDir: string; platformSettings?: GatewaySettings['platformSettings'] },
+): GatewaySettings {
+  return {
+    model: run.model,
+    systemPrompt: config.agent.system_prompt,
+    maxIterations: config.agent.max_iterations,
+    toolTimeoutMs: config.agent.tool_timeout_s * 1000,
+    toolsets: config.agent.toolsets,
+    cwd: run.cwd,
+    busyMode: config.display.busy_input_mode,
+    maxConcurrentRuns: config.gateway.max_concurrent_runs,
+    freeResponseChats: config.gateway.free_response_chats,
+    groupSessions: config.gateway.group_sessions,
+    resetPolicy: config.session_reset,
+    platformSettings: run.platformSettings ?? config.gateway.platforms,
+    cacheDir: run.cacheDir,
+  };
+}
+
 /** Builds the gateway (adapters created, nothing connected or listening yet). */
 export async function buildGatewayApp(options: GlobalOptions): Promise<GatewayApp> {
-  const rt = await createAgentRuntime(options, { logFile: 'gateway.log', surface: 'gateway' });
+  const rt = await createAgentRuntime(options, { logFile: 'gateway.log' });
   const { config, env, store } = rt;
   const platforms: PlatformFactory[] = [];
   for (const reg of rt.registries.platforms.values()) {
@@ -40,25 +70,13 @@ export async function buildGatewayApp(options: GlobalOptions): Promise<GatewayAp
     else
       rt.logger.warn({ plugin: reg.plugin }, `platform ${reg.name} from plugin ${reg.plugin} has no factory; skipped`);
   }
-  const settings = {
+  const settings = gatewaySettings(config, {
     model: rt.model,
-    systemPrompt: config.agent.system_prompt,
-    maxIterations: config.agent.max_iterations,
-    toolTimeoutMs: config.agent.tool_timeout_s * 1000,
-    toolsets: config.agent.toolsets,
     cwd: config.terminal.cwd ?? process.cwd(),
-  };
+    cacheDir: join(rt.home, 'cache', 'attachments'),
+  });
   const gateway = new Gateway({
-    settings: {
-      ...settings,
-      busyMode: config.display.busy_input_mode,
-      maxConcurrentRuns: config.gateway.max_concurrent_runs,
-      freeResponseChats: config.gateway.free_response_chats,
-      groupSessions: config.gateway.group_sessions,
-      resetPolicy: config.session_reset,
-      platformSettings: config.gateway.platforms,
-      cacheDir: join(rt.home, 'cache', 'attachments'),
-    },
+    settings,
     env,
     logger: rt.logger.child({ component: 'gateway' }),
     hooks: rt.hooks,

@@ -65,8 +65,6 @@ export interface AgentRuntime extends Settings {
 
 export interface RuntimeOptions {
   yolo?: boolean;
-  /** where approvals are asked: the CLI, or the gateway (no one to ask: denied unless yolo) */
-  surface?: 'cli' | 'gateway';
   /** file name under logs/ */
   logFile?: string;
 }

@@ -6,7 +6,7 @@
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { ModelClient, ToolRegistry } from '@hermes/agent';
-import { buildSystemPrompt, runTurn } from '@hermes/agent';
+import { buildSystemPrompt, createApprovalGate, runTurn } from '@hermes/agent';
 import type { HookBus } from '@hermes/plugins';
 import type { ChatMessage, Logger } from '@hermes/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -122,7 +122,7 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps)
       tools: await deps.tools.available({ env: deps.env, toolsets: deps.toolsets }),
       hooks: deps.hooks,
       logger: deps.logger,
-      requestApproval: async () => 'deny',
+      requestApproval: createApprovalGate({ hooks: deps.hooks, surface: 'gateway', sessionKey: sessionId }),
       cwd: deps.cwd,
       maxIterations: deps.maxIterations,
       toolTimeoutMs: deps.toolTimeoutMs,

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import type { ModelClient, ToolRegistry } from '@hermes/agent';
-import { buildSystemPrompt, runTurn } from '@hermes/agent';
+import { buildSystemPrompt, createApprovalGate, runTurn } from '@hermes/agent';
 import type { HookBus } from '@hermes/plugins';
 import type {
   ApprovalChoice,
@@ -377,7 +377,8 @@ export class Gateway {
         tools: await tools.available({ env, toolsets: settings.toolsets }),
         hooks,
         logger,
-        requestApproval: async (): Promise<ApprovalChoice> => 'deny',
+        // nobody to ask on a messaging platform: denied (unless yolo), with the approval hooks fired
+        requestApproval: createApprovalGate({ hooks, surface: 'gateway', sessionKey }),
         cwd: settings.cwd,
         maxIterations: settings.maxIterations,
         toolTimeoutMs: settings.toolTimeoutMs,
