@@ -44,6 +44,17 @@ export const BUILTIN_COMMANDS: Readonly<Record<string, BuiltinCommand>> = {
   },
 };
 
+/** Every command name with its description: built-ins first, then plugin commands not shadowing them. */
+export function commandList(
+  pluginCommands: ReadonlyMap<string, { description: string }>,
+): { name: string; description: string }[] {
+  const list = Object.entries(BUILTIN_COMMANDS).map(([name, c]) => ({ name, description: c.description }));
+  for (const [name, c] of pluginCommands) {
+    if (!(name in BUILTIN_COMMANDS)) list.push({ name, description: c.description || 'plugin command' });
+  }
+  return list;
+}
+
 function helpText(services: CommandServices): string {
   const lines = Object.entries(BUILTIN_COMMANDS).map(([name, c]) => `/${name} · ${c.description}`);
   for (const [name, c] of services.pluginCommands()) lines.push(`/${name} · ${c.description || 'plugin command'}`);

@@ -18,7 +18,7 @@ import type {
   RouteResponse,
 } from '@hermes/protocol';
 import { allowedByEnv, type Env } from './authorize.js';
-import { type CommandContext, type CommandServices, parseCommand, runCommand } from './commands.js';
+import { type CommandContext, type CommandServices, commandList, parseCommand, runCommand } from './commands.js';
 import { type DeliveryTarget, deliver, type OutboxPort, resendPending } from './delivery/deliver.js';
 import { GatewayEvents } from './gateway-events.js';
 import { isAddressed } from './group-policy.js';
@@ -131,6 +131,7 @@ export class Gateway {
             get: (key) => deps.store.platformState.get(factory.name, key),
             set: (key, value) => deps.store.platformState.set(factory.name, key, value),
           },
+          commands: () => commandList(deps.pluginCommands()),
           route: (method, path, handler) => {
             if (this.#started) throw new Error(`platform ${factory.name} added route ${path} after start`);
             this.routes.push({ method, path, handler });

@@ -62,6 +62,11 @@ export function buildServer(gateway: Gateway, options: ServerOptions): GatewaySe
       done(err, undefined);
     }
   });
+  // Slack's interactive and slash-command payloads: kept raw (signature checks need the exact bytes)
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (req, body, done) => {
+    (req as unknown as { rawBody: string }).rawBody = String(body);
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
   return {
     app,
     setState: (next) => {

@@ -69,6 +69,8 @@ export interface PlatformContext {
   cacheDir: string;
   /** persisted key/value state of this platform (update offsets, ...) */
   state: { get(key: string): string | undefined; set(key: string, value: string): void };
+  /** the gateway's commands (built-in and plugin), e.g. for native slash-command registration */
+  commands(): readonly { name: string; description: string }[];
   /** adds a route to the gateway's HTTP server; only before start() resolves */
   route(method: 'GET' | 'POST', path: string, handler: (request: RouteRequest) => Promise<RouteResponse>): void;
 }

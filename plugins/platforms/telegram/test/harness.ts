@@ -129,6 +129,7 @@ export async function startHarness(fakeOptions: { longPollCapMs?: number } = {})
     logger,
     cacheDir,
     state,
+    commands: () => [],
     route: (method, path, handler) => {
       const key = `${method} ${path}`;
       if (routes.has(key)) throw new Error(`route ${key} registered twice`);

@@ -48,6 +48,7 @@ describe('telegram plugin', () => {
       env: { TELEGRAM_BOT_TOKEN: TOKEN },
       logger: silentLogger,
       cacheDir: '/nonexistent',
+      commands: () => [],
       state: memoryState(),
       route: () => {},
     });
