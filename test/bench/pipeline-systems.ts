@@ -14,7 +14,6 @@ import Fastify from 'fastify';
 import { Bot, webhookCallback } from 'grammy';
 import { gatewaySettings } from '../../apps/hermes/src/gateway-app.js';
 import { telegramFactory } from '../../plugins/platforms/telegram/index.js';
-import type { FakeOpenAI } from '../fakes/openai-server.js';
 import type { FakeTelegram } from '../fakes/telegram-server.js';
 import type { WebhookTarget } from './pipeline-load.js';
 
@@ -51,8 +50,7 @@ export const HERMES_ANSWER = 'echo';
  * state.db, HookBus, an empty ToolRegistry, the ModelClient against the fake model, the real
  * Telegram adapter in webhook mode, buildServer + addPlatformRoutes, config defaults elsewhere.
  */
-export async function startHermes(fake: FakeTelegram, model: FakeOpenAI): Promise<SystemUnderTest> {
-  model.respond(() => ({ text: HERMES_ANSWER }));
+export async function startHermes(fake: FakeTelegram, model: { url: string }): Promise<SystemUnderTest> {
   const config = defaultConfig();
   const dir = mkdtempSync(join(tmpdir(), 'hermes-bench-pipeline-'));
   const cacheDir = join(dir, 'cache', 'attachments');

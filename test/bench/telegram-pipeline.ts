@@ -2,12 +2,11 @@
 // side by side on the same fake Bot API in one process; throughput at 64 chats, latency at 1 chat.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { FakeOpenAI, RecordedRequest } from '../fakes/openai-server.js';
-import { startFakeOpenAI } from '../fakes/openai-server.js';
 import type { FakeTelegram, RecordedCall, SentMessage } from '../fakes/telegram-server.js';
 import { startFakeTelegram } from '../fakes/telegram-server.js';
+import { type ModelProcess, startModelProcess } from './model-process.js';
 import { type LoadResult, percentile, type ReplyWatch, runLoad, watchReplies, webhookClient } from './pipeline-load.js';
-import { type SystemUnderTest, startBareGrammy, startHermes } from './pipeline-systems.js';
+import { HERMES_ANSWER, type SystemUnderTest, startBareGrammy, startHermes } from './pipeline-systems.js';
 
 const TOKEN = '424242:BENCH-token';
 const REPLY_TIMEOUT_MS = 10_000;
@@ -47,7 +46,7 @@ interface SystemFigures {
 
 interface Bench {
   fake: FakeTelegram;
-  model: FakeOpenAI;
+  model: ModelProcess;
   watch: ReplyWatch;
   nextChat: number;
 }
@@ -82,10 +81,10 @@ function pooled(runs: Float64Array[]): Float64Array {
 }
 
 /** Drops what the fakes recorded (not their counters: message ids stay unique per chat). */
-function trimRecords(bench: Bench): void {
+async function trimRecords(bench: Bench): Promise<number> {
   (bench.fake.calls as RecordedCall[]).length = 0;
   (bench.fake.sent as SentMessage[]).length = 0;
-  (bench.model.requests as RecordedRequest[]).length = 0;
+  return bench.model.takeRequestCount();
 }
 
 function freshChats(bench: Bench, count: number): number[] {
@@ -114,7 +113,7 @@ async function measureOnce(
   try {
     const chats = freshChats(bench, scenario.chats);
     await load(scenario.long ? chats : freshChats(bench, scenario.chats), scenario.warmup);
-    trimRecords(bench);
+    await trimRecords(bench);
     if (scenario.messages === 0) return;
     collectGarbage();
     const cpu = process.cpuUsage();
@@ -124,10 +123,9 @@ async function measureOnce(
     figures.throughputs.push((result.count / result.elapsedMs) * 1000);
     figures.latencies.push(result.latenciesMs);
     figures.apiCalls += bench.fake.calls.length;
-    figures.modelRequests += bench.model.requests.length;
     figures.messages += result.count;
     figures.capped ||= result.capped;
-    trimRecords(bench);
+    figures.modelRequests += await trimRecords(bench);
   } finally {
     client.close();
   }
@@ -185,7 +183,8 @@ async function runScenario(bench: Bench, systems: SystemUnderTest[], scenario: S
 export async function runTelegramPipeline(options: TelegramPipelineOptions = {}): Promise<void> {
   const rounds = options.rounds ?? 3;
   const fake = await startFakeTelegram({ token: TOKEN, longPollCapMs: 50 });
-  const model = await startFakeOpenAI();
+  // the fake model runs in its own process, as a real endpoint does: its CPU is not the gateway's
+  const model = await startModelProcess(HERMES_ANSWER);
   const watch = watchReplies(fake.sent);
   const bench: Bench = { fake, model, watch, nextChat: 1_000_001 };
   const systems: SystemUnderTest[] = [];
@@ -195,7 +194,7 @@ export async function runTelegramPipeline(options: TelegramPipelineOptions = {})
     // first contact: JIT, connection pools and SQLite pages, before any round counts
     const warm: Scenario = { label: 'warm-up', chats: 64, messages: 0, warmup: 2000, rounds: 1, long: false };
     for (const system of systems) await measureOnce(bench, system, warm, emptyFigures());
-    trimRecords(bench);
+    await trimRecords(bench);
     const scenarios: Scenario[] = [
       { label: '64 chats', chats: 64, messages: 3000, warmup: 500, rounds, long: false },
       { label: '1 chat', chats: 1, messages: 500, warmup: 100, rounds, long: false },

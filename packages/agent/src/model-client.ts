@@ -6,6 +6,7 @@
 import { ERROR_CODES, HermesError, type HookInvoker, type Logger, silentLogger, type ToolCall } from '@hermes/protocol';
 import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import { createFastFetch } from './fast-fetch.js';
 import { abortableSleep, isRetryableStatus, retryAfterMs, retryDelayMs } from './retry-policy.js';
 
 /** Sent when no key is configured: local servers ignore it, and the SDK refuses an empty key. */
@@ -60,6 +61,7 @@ export class ModelClient {
       baseURL: options.baseUrl,
       maxRetries: 0,
       timeout: options.timeoutMs,
+      fetch: sharedFetch(),
     });
     this.#url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   }
@@ -270,4 +272,12 @@ async function accumulateStream(
     finishReason,
     usage,
   };
+}
+
+let shared: typeof fetch | null = null;
+
+/** One keep-alive pool per process for every model client (idle sockets do not hold the process open). */
+function sharedFetch(): typeof fetch {
+  shared ??= createFastFetch().fetch;
+  return shared;
 }

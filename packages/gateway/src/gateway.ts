@@ -71,6 +71,8 @@ export interface GatewayDeps {
     outbox: OutboxPort;
     pairing: PairingPort;
     platformState: PlatformStatePort;
+    /** runs `fn` (synchronous) in one transaction: state that belongs together commits together */
+    transaction<T>(fn: () => T): T;
   };
   platforms: readonly PlatformFactory[];
   pluginCommands: () => ReadonlyMap<string, { description: string; handler: (args: string) => unknown }>;
@@ -218,6 +220,7 @@ export class Gateway {
         continue;
       }
       this.#deps.logger.info({ inboxId: row.id, platform: row.platform }, 'resuming an accepted message');
+      this.#deps.store.inbox.mark(row.id, 'processing'); // counts the attempt
       const written = this.#deps.store.outbox.forInbox(row.id);
       if (written.length > 0) {
         // the answer was already written: send what is not sent yet, never run the turn again
@@ -241,7 +244,7 @@ export class Gateway {
       const s = event.source;
       if (!allowedByEnv(s.platform, s.userId, env) && !store.pairing.isApproved(s.platform, s.userId)) {
         if (s.chatType === 'dm') await this.#sendPairingCode(inboxId, event);
-        store.inbox.mark(inboxId, s.chatType === 'dm' ? 'done' : 'skipped');
+        else store.inbox.mark(inboxId, 'skipped');
         return;
       }
       if (!isAddressed(event, settings.freeResponseChats)) {
@@ -276,11 +279,14 @@ export class Gateway {
       }
       // /queue and /steer hand the message to a lane, which answers (and marks) it under its inbox id
       const handedOn = (command.name === 'queue' || command.name === 'steer') && command.args !== '';
-      if (reply) await deliver(this.#deliveryOptions(), this.#target(event, handedOn ? undefined : inboxId), reply);
-      if (!handedOn) store.inbox.mark(inboxId, 'done');
+      const markDone = () => store.inbox.mark(inboxId, 'done');
+      if (reply) {
+        const target = this.#target(event, handedOn ? undefined : inboxId);
+        await deliver(this.#deliveryOptions(), target, reply, handedOn ? {} : { onSettled: markDone });
+      } else if (!handedOn) markDone();
       return;
     }
-    store.inbox.mark(inboxId, 'processing');
+    // the row stays `accepted` until answered: a restart resumes it (marking `processing` counts restarts)
     this.#lanes.submit(sessionKey, { inboxId, event, text: event.text }, settings.busyMode);
   }
 
@@ -296,7 +302,9 @@ export class Gateway {
       'refused' in pairing
         ? "Hi! I don't know you yet, and too many pairing requests are pending right now. Please try again later."
         : `Hi! I don't know you yet. Your pairing code is ${pairing.code} (valid for 1 hour).\nAsk the owner to run: hermes pairing approve ${s.platform} ${pairing.code}`;
-    await deliver(this.#deliveryOptions(), this.#target(event, inboxId), text);
+    await deliver(this.#deliveryOptions(), this.#target(event, inboxId), text, {
+      onSettled: () => this.#deps.store.inbox.mark(inboxId, 'done'),
+    });
   }
 
   #target(event: MessageEvent, inboxId?: number): DeliveryTarget {
@@ -312,7 +320,8 @@ export class Gateway {
   }
 
   #deliveryOptions() {
-    return { adapters: this.adapters, outbox: this.#deps.store.outbox, logger: this.#deps.logger };
+    const { store, logger } = this.#deps;
+    return { adapters: this.adapters, outbox: store.outbox, logger, transaction: store.transaction };
   }
 
   /** The active session for a key, replaced by a fresh one per the reset policy. */
@@ -392,19 +401,32 @@ export class Gateway {
         // cut off by shutdown: leave it pending (and out of the transcript) so the next start redoes it once
         return;
       }
-      store.transcripts.append(session.id, result.messages);
+      const appendTranscript = () => store.transcripts.append(session.id, result.messages);
       this.events.emit('agent:end', { ...base, message: job.text, response: result.finalText ?? '' });
       if (result.status === 'interrupted') {
-        store.inbox.mark(job.inboxId, 'interrupted');
+        store.transaction(() => {
+          appendTranscript();
+          store.inbox.mark(job.inboxId, 'interrupted');
+        });
         return;
       }
       const answer =
         result.status === 'completed' && result.finalText !== null
           ? result.finalText
           : `Sorry, I could not answer: ${result.error?.message ?? result.status}`;
-      if (answer.trim() !== SILENT_MARKER)
-        await deliver(this.#deliveryOptions(), this.#target(event, job.inboxId), answer);
-      store.inbox.mark(job.inboxId, result.status === 'completed' ? 'done' : 'failed');
+      const markInbox = () => store.inbox.mark(job.inboxId, result.status === 'completed' ? 'done' : 'failed');
+      if (answer.trim() === SILENT_MARKER) {
+        store.transaction(() => {
+          appendTranscript();
+          markInbox();
+        });
+        return;
+      }
+      // three commits per answered message: accept; transcript + outbox rows; sent mark + inbox done
+      await deliver(this.#deliveryOptions(), this.#target(event, job.inboxId), answer, {
+        withEnqueue: appendTranscript,
+        onSettled: markInbox,
+      });
     } finally {
       if (firstTyping) clearTimeout(firstTyping);
       if (typing) clearInterval(typing);

@@ -36,9 +36,18 @@ export interface OutboxRow {
   sentAt: number | null;
 }
 
+/** An enqueued row: its id, and true when an earlier delivery of the same chunk was already sent. */
+export interface EnqueuedRow {
+  id: number;
+  sent: boolean;
+}
+
 export interface OutboxRepo {
-  /** Inserts the rows in one transaction and returns their ids in order; an existing (inboxId, chunkIndex) row's id is returned instead of a duplicate. */
-  enqueue(rows: readonly NewOutboxRow[]): number[];
+  /**
+   * Inserts the rows in one transaction and returns their ids in order, each with whether it is
+   * already sent; an existing (inboxId, chunkIndex) row is returned instead of a duplicate.
+   */
+  enqueue(rows: readonly NewOutboxRow[]): EnqueuedRow[];
   /** The delivered mark (from `pending` or `failed`): status `sent`, the platform's message id, `sentAt`; false if missing or already sent. */
   markSent(id: number, platformMessageId: string | null): boolean;
   /** Gives up on a row not yet sent (status `failed`) with the error; false if missing or already sent. */
@@ -108,9 +117,9 @@ export function createOutboxRepo(db: SqliteDatabase, now: () => number): OutboxR
        ON CONFLICT (inbox_id, chunk_index) WHERE inbox_id IS NOT NULL DO NOTHING RETURNING id`,
     )
     .pluck();
-  const existing = db
-    .prepare<[number, number], number>('SELECT id FROM outbox WHERE inbox_id = ? AND chunk_index = ?')
-    .pluck();
+  const existing = db.prepare<[number, number], { id: number; status: OutboxStatus }>(
+    'SELECT id, status FROM outbox WHERE inbox_id = ? AND chunk_index = ?',
+  );
   const markSent = db.prepare<[string | null, number, number]>(
     `UPDATE outbox SET status = 'sent', platform_message_id = ?, sent_at = ?, attempts = attempts + 1
      WHERE id = ? AND status <> 'sent'`,
@@ -131,7 +140,7 @@ export function createOutboxRepo(db: SqliteDatabase, now: () => number): OutboxR
   const byId = db.prepare<[number], OutboxRecord>(`SELECT ${COLUMNS} FROM outbox WHERE id = ?`);
   const prune = db.prepare<[number]>(`DELETE FROM outbox WHERE created_at < ? AND status <> 'pending'`);
 
-  const enqueueTx = db.transaction((rows: readonly NewOutboxRow[]): number[] => {
+  const enqueueTx = db.transaction((rows: readonly NewOutboxRow[]): EnqueuedRow[] => {
     const at = now();
     return rows.map((row) => {
       const inboxId = row.inboxId ?? null;
@@ -145,10 +154,10 @@ export function createOutboxRepo(db: SqliteDatabase, now: () => number): OutboxR
         formatted: row.formatted ? 1 : 0,
         created_at: at,
       });
-      if (id !== undefined) return id;
+      if (id !== undefined) return { id, sent: false };
       const found = inboxId === null ? undefined : existing.get(inboxId, row.chunkIndex);
       if (found === undefined) throw new Error(`outbox insert returned no id for chunk ${row.chunkIndex}`);
-      return found;
+      return { id: found.id, sent: found.status === 'sent' };
     });
   });
 

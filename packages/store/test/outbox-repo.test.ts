@@ -18,10 +18,12 @@ describe('store.outbox', () => {
     const clock = fakeClock();
     const store = open({ now: clock.now });
     const inboxId = acceptedId(store.inbox.accept('telegram', '1', {}));
-    const ids = store.outbox.enqueue([
-      { inboxId, platform: 'telegram', chatId: '7', threadId: '3', chunkIndex: 0, text: '*one*', formatted: true },
-      { inboxId, platform: 'telegram', chatId: '7', chunkIndex: 1, text: 'two' },
-    ]);
+    const ids = store.outbox
+      .enqueue([
+        { inboxId, platform: 'telegram', chatId: '7', threadId: '3', chunkIndex: 0, text: '*one*', formatted: true },
+        { inboxId, platform: 'telegram', chatId: '7', chunkIndex: 1, text: 'two' },
+      ])
+      .map((r) => r.id);
     expect(ids).toHaveLength(2);
     expect(store.outbox.forInbox(inboxId)).toEqual([
       {
@@ -48,9 +50,12 @@ describe('store.outbox', () => {
     const store = open();
     const inboxId = acceptedId(store.inbox.accept('telegram', '1', {}));
     const first = store.outbox.enqueue(reply(inboxId, ['a', 'b']));
-    store.outbox.markSent(first[0] ?? -1, 'tg-1');
+    expect(first.map((r) => r.sent)).toEqual([false, false]);
+    store.outbox.markSent(first[0]?.id ?? -1, 'tg-1');
     const again = store.outbox.enqueue(reply(inboxId, ['a', 'b', 'c']));
-    expect(again.slice(0, 2)).toEqual(first);
+    expect(again.slice(0, 2).map((r) => r.id)).toEqual(first.map((r) => r.id));
+    // the redone reply learns which chunks were already delivered
+    expect(again.map((r) => r.sent)).toEqual([true, false, false]);
     expect(store.outbox.forInbox(inboxId).map((r) => [r.chunkIndex, r.status])).toEqual([
       [0, 'sent'],
       [1, 'pending'],
@@ -58,7 +63,7 @@ describe('store.outbox', () => {
     ]);
     // Rows without an inbox id (unsolicited sends) are never merged.
     const loose = store.outbox.enqueue(reply(null, ['x', 'x']));
-    expect(new Set(loose).size).toBe(2);
+    expect(new Set(loose.map((r) => r.id)).size).toBe(2);
   });
 
   it('rolls the whole batch back when one row is refused', () => {
@@ -75,11 +80,13 @@ describe('store.outbox', () => {
   it('marks sent, records retryable attempts and failures; pending filters by platform', () => {
     const clock = fakeClock();
     const store = open({ now: clock.now });
-    const [a, b, c] = store.outbox.enqueue([
-      { platform: 'telegram', chatId: '1', chunkIndex: 0, text: 'a' },
-      { platform: 'discord', chatId: '2', chunkIndex: 0, text: 'b' },
-      { platform: 'telegram', chatId: '3', chunkIndex: 0, text: 'c' },
-    ]) as [number, number, number];
+    const [a, b, c] = store.outbox
+      .enqueue([
+        { platform: 'telegram', chatId: '1', chunkIndex: 0, text: 'a' },
+        { platform: 'discord', chatId: '2', chunkIndex: 0, text: 'b' },
+        { platform: 'telegram', chatId: '3', chunkIndex: 0, text: 'c' },
+      ])
+      .map((r) => r.id) as [number, number, number];
     expect(store.outbox.recordAttempt(a, '429 Too Many Requests')).toBe(true);
     clock.t += 5_000;
     expect(store.outbox.markSent(a, 'm-1')).toBe(true);
@@ -108,7 +115,7 @@ describe('store.outbox', () => {
   it('keeps pending rows and delivered marks across a reopen', () => {
     const path = freshPath();
     const first = open({}, path);
-    const [sent, waiting] = first.outbox.enqueue(reply(null, ['sent', 'waiting'])) as [number, number];
+    const [sent, waiting] = first.outbox.enqueue(reply(null, ['sent', 'waiting'])).map((r) => r.id) as [number, number];
     first.outbox.markSent(sent, 'm-1');
     first.close();
     const second = open({}, path);
@@ -119,7 +126,11 @@ describe('store.outbox', () => {
   it('prunes delivered and failed rows older than the cutoff, never pending ones', () => {
     const clock = fakeClock();
     const store = open({ now: clock.now });
-    const [sent, failed, pending] = store.outbox.enqueue(reply(null, ['s', 'f', 'p'])) as [number, number, number];
+    const [sent, failed, pending] = store.outbox.enqueue(reply(null, ['s', 'f', 'p'])).map((r) => r.id) as [
+      number,
+      number,
+      number,
+    ];
     store.outbox.markSent(sent, null);
     store.outbox.markFailed(failed, 'gone');
     clock.t += 1;
@@ -131,7 +142,7 @@ describe('store.outbox', () => {
     const clock = fakeClock();
     const store = open({ now: clock.now });
     const inboxId = acceptedId(store.inbox.accept('telegram', '1', {}));
-    const [id] = store.outbox.enqueue(reply(inboxId, ['a'])) as [number];
+    const [id] = store.outbox.enqueue(reply(inboxId, ['a'])).map((r) => r.id) as [number];
     store.inbox.mark(inboxId, 'done');
     clock.t += 1;
     store.inbox.prune(clock.t);

@@ -22,7 +22,7 @@ export interface OutboxPort {
       text: string;
       formatted: boolean;
     }[],
-  ): number[];
+  ): { id: number; sent: boolean }[];
   markSent(id: number, platformMessageId: string | null): unknown;
   markFailed(id: number, error: string): unknown;
   recordAttempt(id: number, error: string): unknown;
@@ -48,7 +48,19 @@ export interface DeliveryOptions {
   adapters: ReadonlyMap<string, PlatformAdapter>;
   outbox: OutboxPort;
   logger: Logger;
+  /** runs `fn` in one store transaction (the store's `transaction`); default: just runs it */
+  transaction?: <T>(fn: () => T) => T;
   sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * State writes that belong with the delivery, so they commit in the same transaction as it:
+ * `withEnqueue` with the outbox rows (e.g. the transcript), `onSettled` with the last row's
+ * sent/failed mark (e.g. the inbox row's done mark). Both synchronous.
+ */
+export interface DeliveryWrites {
+  withEnqueue?: () => void;
+  onSettled?: () => void;
 }
 
 /** Delivers Markdown text to a target through its platform's adapter. */
@@ -56,10 +68,17 @@ export async function deliver(
   options: DeliveryOptions,
   target: DeliveryTarget,
   markdown: string,
+  writes: DeliveryWrites = {},
 ): Promise<DeliveryResult> {
+  const tx = options.transaction ?? (<T>(fn: () => T): T => fn());
   const adapter = options.adapters.get(target.platform);
   const result: DeliveryResult = { sent: 0, failed: 0, errors: [] };
   if (!adapter) {
+    if (writes.withEnqueue || writes.onSettled)
+      tx(() => {
+        writes.withEnqueue?.();
+        writes.onSettled?.();
+      });
     result.failed = 1;
     result.errors.push(`platform ${target.platform} is not connected`);
     return result;
@@ -70,36 +89,29 @@ export async function deliver(
     const formatted = adapter.format(chunk);
     return formatted.length <= limit ? { text: formatted, formatted: true } : { text: chunk, formatted: false };
   });
-  const ids = options.outbox.enqueue(
-    chunks.map((c, i) => ({
-      inboxId: target.inboxId ?? null,
-      platform: target.platform,
-      chatId: target.chatId,
-      threadId: target.threadId ?? null,
-      chunkIndex: i,
-      text: c.text,
-      formatted: c.formatted,
-    })),
-  );
-  // with an inbox id, rows written before a restart are reused: skip the ones already sent
-  const sent = new Set(
-    target.inboxId === undefined
-      ? []
-      : options.outbox
-          .forInbox(target.inboxId)
-          .filter((r) => r.status === 'sent')
-          .map((r) => r.id),
-  );
-  for (const [i, id] of ids.entries()) {
-    const chunk = chunks[i];
-    if (!chunk || sent.has(id)) continue;
-    await sendRow(
-      options,
-      adapter,
-      target,
-      { id, text: chunk.text, formatted: chunk.formatted, first: i === 0 },
-      result,
-    );
+  const rows = chunks.map((c, i) => ({
+    inboxId: target.inboxId ?? null,
+    platform: target.platform,
+    chatId: target.chatId,
+    threadId: target.threadId ?? null,
+    chunkIndex: i,
+    text: c.text,
+    formatted: c.formatted,
+  }));
+  // with an inbox id, rows written before a restart are reused and the ones already sent skipped
+  const enqueued = tx(() => {
+    writes.withEnqueue?.();
+    return options.outbox.enqueue(rows);
+  });
+  const toSend = enqueued.flatMap((row, i) => (row.sent ? [] : [{ id: row.id, chunk: chunks[i], first: i === 0 }]));
+  if (toSend.length === 0 && writes.onSettled) tx(writes.onSettled);
+  for (const [n, { id, chunk, first }] of toSend.entries()) {
+    if (!chunk) continue;
+    const last = n === toSend.length - 1;
+    await sendRow(options, adapter, target, { id, text: chunk.text, formatted: chunk.formatted, first }, result, {
+      tx,
+      ...(last && writes.onSettled ? { onSettled: writes.onSettled } : {}),
+    });
   }
   return result;
 }
@@ -110,6 +122,7 @@ async function sendRow(
   target: DeliveryTarget,
   row: { id: number; text: string; formatted: boolean; first: boolean },
   result: DeliveryResult,
+  commit: { tx: <T>(fn: () => T) => T; onSettled?: () => void } = { tx: (fn) => fn() },
 ): Promise<void> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   let outcome: SendResult | null = null;
@@ -125,12 +138,24 @@ async function sendRow(
     options.outbox.recordAttempt(row.id, outcome.message);
     await sleep(Math.min(outcome.retryAfterMs ?? 1000, RETRY_AFTER_CAP_MS));
   }
+  const settle = commit.onSettled;
   if (outcome?.ok) {
-    options.outbox.markSent(row.id, outcome.messageIds[0] ?? null);
+    const messageId = outcome.messageIds[0] ?? null;
+    if (settle)
+      commit.tx(() => {
+        options.outbox.markSent(row.id, messageId);
+        settle();
+      });
+    else options.outbox.markSent(row.id, messageId);
     result.sent++;
   } else {
     const message = outcome ? `${outcome.error}: ${outcome.message}` : 'not sent';
-    options.outbox.markFailed(row.id, message);
+    if (settle)
+      commit.tx(() => {
+        options.outbox.markFailed(row.id, message);
+        settle();
+      });
+    else options.outbox.markFailed(row.id, message);
     options.logger.warn({ platform: target.platform, chatId: target.chatId, error: message }, 'delivery failed');
     result.failed++;
     result.errors.push(message);
