@@ -1,0 +1,73 @@
+// The one interface every platform's contract-suite driver implements. A driver owns a fake
+// platform server on 127.0.0.1 and the real platform plugin's factory; the suite
+// (test/contract/platform-contract.test.ts) runs the same scenarios through each driver against a
+// real in-process Gateway (real SQLite, real Fastify on 127.0.0.1, the fake OpenAI server).
+import type { PlatformFactory } from '@hermes/protocol';
+
+export interface ContractUser {
+  /** the platform's user id (as the adapter puts it in SessionSource.userId) */
+  id: string;
+  name: string;
+}
+
+/** One text message the bot sent, as the fake recorded it. */
+export interface SentText {
+  /** the chat/channel id as the adapter uses it (SessionSource.chatId) */
+  chatId: string;
+  /** thread (Slack thread_ts, Discord thread channel id, Telegram topic) when the reply went into one */
+  threadId?: string;
+  /** the text with the platform's formatting markup removed or as sent; used for content checks */
+  text: string;
+}
+
+/** An inbound message the driver injected; `redeliver` makes the platform deliver the same event again. */
+export interface InboundRef {
+  messageId: string;
+  /** where the bot's answer to it is expected (chat id, SentText.chatId) */
+  chatId: string;
+  redeliver(): Promise<void>;
+}
+
+export interface PlatformDriver {
+  /** the adapter's platform name, e.g. 'discord' */
+  readonly platform: string;
+  /** a label for test names, e.g. 'slack (socket mode)' */
+  readonly label: string;
+  readonly factory: PlatformFactory;
+  /** the adapter's capabilities.maxMessageLength */
+  readonly maxMessageLength: number;
+  /** the index-th distinct test user (0, 1, 2, ...), with an id of the platform's own shape */
+  user(index: number): ContractUser;
+  /** starts the fake(s); called once before the suite */
+  start(): Promise<void>;
+  /** stops the fake(s); called once after the suite */
+  close(): Promise<void>;
+  /** clears recorded calls, scripted failures and queued events between tests (connections stay) */
+  reset(): void;
+  /** the gateway's env: credentials pointing at the fake, plus `<PLATFORM>_ALLOWED_USERS` from `allowed` */
+  env(allowed: ContractUser[]): Record<string, string>;
+  /** `gateway.platforms.<platform>` settings (api base pointing at the fake, mode, ...) */
+  settings(): Record<string, unknown>;
+  /** for platforms whose events arrive over HTTP: the gateway's base URL (http://127.0.0.1:PORT) */
+  useGatewayUrl(url: string): void;
+  /** resolves once a freshly started adapter is connected and ready to receive events */
+  waitReady(): Promise<void>;
+  /** a direct message from `user` */
+  dm(user: ContractUser, text: string): Promise<InboundRef>;
+  /** a message in a group/guild channel, @-mentioning the bot when `mention` */
+  group(user: ContractUser, text: string, options: { mention: boolean }): Promise<InboundRef>;
+  /** every text message the bot sent since the last reset, in order */
+  sent(): SentText[];
+  /** the next message send answers 429 with this retry-after (the platform's own 429 shape) */
+  rateLimitNextSend(retryAfterMs: number): void;
+  /**
+   * breaks the live connection the way the platform does (Discord: the gateway closes the socket;
+   * Slack socket mode: the socket goes silent; Telegram polling: getUpdates connections reset);
+   * for HTTP-only modes a no-op
+   */
+  dropConnection(): Promise<void>;
+  /** connections the adapter opened to the fake so far (sockets, or 0 for HTTP-only modes) */
+  connectionCount(): number;
+  /** connections open right now (never more than one for a socket platform) */
+  openConnections(): number;
+}

@@ -1,0 +1,17 @@
+// Every platform driver the contract suite runs; CONTRACT_PLATFORMS=telegram,slack narrows it.
+import type { PlatformDriver } from '../driver.js';
+import { telegramDriver } from './telegram.js';
+
+/** Fresh driver instances for every platform and mode. */
+export function allDrivers(): PlatformDriver[] {
+  return [telegramDriver('polling'), telegramDriver('webhook')];
+}
+
+/** The drivers selected by CONTRACT_PLATFORMS (comma-separated platform names), all by default. */
+export function selectedDrivers(filter = process.env.CONTRACT_PLATFORMS): PlatformDriver[] {
+  const wanted = (filter ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return allDrivers().filter((d) => wanted.length === 0 || wanted.includes(d.platform));
+}

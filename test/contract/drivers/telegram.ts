@@ -1,0 +1,109 @@
+// Contract drivers for Telegram: grammy long polling, and webhook mode on the gateway's Fastify,
+// both against the fake Bot API (test/fakes/telegram-server.ts).
+import { TELEGRAM_CAPABILITIES, telegramFactory } from '../../../plugins/platforms/telegram/index.js';
+import { type FakeTelegram, type PushMessageInput, startFakeTelegram } from '../../fakes/telegram-server.js';
+import type { ContractUser, InboundRef, PlatformDriver, SentText } from '../driver.js';
+
+const TOKEN = '777001:CONTRACT-telegram-token';
+const GROUP_CHAT_ID = -100_777;
+const WEBHOOK_SECRET = 'contract-webhook-secret';
+const WEBHOOK_PATH = '/telegram/webhook';
+
+type Mode = 'polling' | 'webhook';
+
+/** The Telegram driver in polling (default) or webhook mode. */
+export function telegramDriver(mode: Mode = 'polling'): PlatformDriver {
+  let fake: FakeTelegram | null = null;
+  let gatewayUrl = '';
+  const need = (): FakeTelegram => {
+    if (!fake) throw new Error('telegram driver: start() first');
+    return fake;
+  };
+  const pollsSoFar = () => need().calls.filter((c) => c.method === 'getUpdates').length;
+
+  async function inject(input: PushMessageInput): Promise<InboundRef> {
+    const tg = need();
+    const update = mode === 'polling' ? tg.pushMessage(input) : tg.webhookUpdate(input);
+    const post = async () => {
+      const res = await fetch(`${gatewayUrl}${WEBHOOK_PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': WEBHOOK_SECRET },
+        body: JSON.stringify(update),
+      });
+      if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
+    };
+    if (mode === 'webhook') await post();
+    const messageId = String(update.message?.message_id ?? '');
+    return {
+      messageId,
+      chatId: String(input.chatId),
+      redeliver: async () => {
+        if (mode === 'webhook') await post();
+        else tg.pushUpdate(update); // the same update_id again, as after a lost acknowledgement
+      },
+    };
+  }
+
+  return {
+    platform: 'telegram',
+    label: `telegram (${mode})`,
+    factory: telegramFactory,
+    maxMessageLength: TELEGRAM_CAPABILITIES.maxMessageLength,
+    user: (index: number): ContractUser => ({ id: String(4_201 + index), name: `user${index}` }),
+    async start() {
+      fake = await startFakeTelegram({ token: TOKEN, longPollCapMs: 100 });
+    },
+    async close() {
+      await fake?.close();
+    },
+    reset() {
+      need().reset();
+    },
+    env: (allowed) => ({
+      TELEGRAM_BOT_TOKEN: TOKEN,
+      TELEGRAM_ALLOWED_USERS: allowed.map((u) => u.id).join(','),
+    }),
+    settings: () => ({
+      api_root: need().apiRoot,
+      poll_timeout_s: 1,
+      ...(mode === 'webhook'
+        ? { mode: 'webhook', webhook_url: `https://bot.example.invalid${WEBHOOK_PATH}`, webhook_secret: WEBHOOK_SECRET }
+        : {}),
+    }),
+    useGatewayUrl(url) {
+      gatewayUrl = url;
+    },
+    async waitReady() {
+      if (mode === 'webhook') return;
+      const started = Date.now();
+      while (need().pendingPolls() === 0) {
+        if (Date.now() - started > 5_000) throw new Error('telegram driver: no getUpdates poll within 5 s');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+    dm: (user, text) => inject({ chatId: Number(user.id), userId: Number(user.id), text, firstName: user.name }),
+    group: (user, text, { mention }) =>
+      inject({
+        chatId: GROUP_CHAT_ID,
+        chatType: 'supergroup',
+        userId: Number(user.id),
+        firstName: user.name,
+        text: mention ? `@${need().bot.username} ${text}` : text,
+      }),
+    sent: (): SentText[] =>
+      need().sent.map((m) => ({
+        chatId: String(m.chat_id),
+        ...(m.message_thread_id !== undefined ? { threadId: String(m.message_thread_id) } : {}),
+        text: m.text,
+      })),
+    rateLimitNextSend(retryAfterMs) {
+      const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+      need().failNext('sendMessage', { status: 429, retryAfter: seconds });
+    },
+    async dropConnection() {
+      if (mode === 'polling') need().dropConnections();
+    },
+    connectionCount: () => (mode === 'polling' ? pollsSoFar() : 0),
+    openConnections: () => (mode === 'polling' ? need().pendingPolls() : 0),
+  };
+}

@@ -1,0 +1,104 @@
+// An in-process gateway for the contract suite: the real Gateway, store (SQLite on a temp file),
+// HookBus, ModelClient against the fake OpenAI server, Fastify on 127.0.0.1 with the platform's
+// webhook routes, and one platform from a contract driver. Restartable on the same state.db.
+import { mkdtempSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ModelClient, ToolRegistry } from '@hermes/agent';
+import { defaultConfig } from '@hermes/config';
+import { addPlatformRoutes, buildServer, Gateway } from '@hermes/gateway';
+import { HookBus } from '@hermes/plugins';
+import { silentLogger } from '@hermes/protocol';
+import { openStore, type Store } from '@hermes/store';
+import { gatewaySettings } from '../../apps/hermes/src/gateway-app.js';
+import type { FakeOpenAI } from '../fakes/openai-server.js';
+import type { ContractUser, PlatformDriver } from './driver.js';
+
+export interface ContractGateway {
+  gateway: Gateway;
+  store: Store;
+  dbPath: string;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Builds and starts a gateway with the driver's platform; `dbPath` reuses a state.db (restart). */
+export async function startContractGateway(
+  driver: PlatformDriver,
+  model: FakeOpenAI,
+  options: { allowed: ContractUser[]; dbPath?: string },
+): Promise<ContractGateway> {
+  const dir = mkdtempSync(join(tmpdir(), `hermes-contract-${driver.platform}-`));
+  const dbPath = options.dbPath ?? join(dir, 'state.db');
+  const store = openStore(dbPath);
+  const config = defaultConfig();
+  const hooks = new HookBus({ logger: silentLogger, timeoutMs: 1_000 });
+  const tools = new ToolRegistry(silentLogger);
+  const client = new ModelClient({
+    baseUrl: model.url,
+    apiKey: '',
+    timeoutMs: 10_000,
+    maxRetries: 0,
+    hooks,
+    logger: silentLogger,
+  });
+  const env = driver.env(options.allowed);
+  const settings = gatewaySettings(config, {
+    model: 'contract-model',
+    cwd: dir,
+    cacheDir: join(dir, 'cache'),
+    platformSettings: { [driver.platform]: driver.settings() },
+  });
+  const gateway = new Gateway({
+    settings,
+    env,
+    logger: silentLogger,
+    hooks,
+    tools,
+    client,
+    store,
+    platforms: [driver.factory],
+    pluginCommands: () => new Map(),
+    pluginSummary: () => 'Plugins (0):',
+    setHomeChannel: () => {},
+  });
+  const server = buildServer(gateway, {
+    host: '127.0.0.1',
+    version: 'contract',
+    startedAt: Date.now(),
+    api: {
+      ...settings,
+      apiKey: undefined,
+      env,
+      client,
+      tools,
+      hooks,
+      logger: silentLogger,
+      sessions: store.sessions,
+      transcripts: store.transcripts,
+    },
+  });
+  addPlatformRoutes(server.app, gateway);
+  await server.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = server.app.server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  driver.useGatewayUrl(url);
+  await gateway.start();
+  server.setState('running');
+  let stopped = false;
+  return {
+    gateway,
+    store,
+    dbPath,
+    url,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      server.setState('draining');
+      await gateway.stop(0);
+      await server.app.close();
+      store.close();
+    },
+  };
+}
