@@ -19,6 +19,7 @@ import type {
 } from '@hermes/protocol';
 import { allowedByEnv, type Env } from './authorize.js';
 import { type CommandContext, type CommandServices, commandList, parseCommand, runCommand } from './commands.js';
+import { CommitQueue } from './commit-queue.js';
 import { type DeliveryTarget, deliver, type OutboxPort, resendPending } from './delivery/deliver.js';
 import { GatewayEvents } from './gateway-events.js';
 import { isAddressed } from './group-policy.js';
@@ -31,6 +32,7 @@ import type {
   TranscriptsPort,
 } from './ports.js';
 import { needsReset, type ResetPolicy } from './reset-policy.js';
+import { type CachedSession, SessionCache } from './session-cache.js';
 import { type GroupSessions, sessionKeyFor } from './session-key.js';
 import { type BusyMode, type RunControl, SessionLanes } from './session-lanes.js';
 
@@ -98,6 +100,10 @@ export class Gateway {
   readonly events: GatewayEvents;
   readonly routes: RouteDefinition[] = [];
   readonly #deps: GatewayDeps;
+  readonly #sessions = new SessionCache();
+  /** group commit of the per-message writes (accept, outbox rows, delivered marks) */
+  readonly #commits: CommitQueue;
+  readonly #commit: <T>(fn: () => T) => Promise<T>;
   readonly #lanes: SessionLanes<LaneJob>;
   readonly #now: () => number;
   readonly #processing = new Set<Promise<void>>();
@@ -111,6 +117,8 @@ export class Gateway {
 
   constructor(deps: GatewayDeps) {
     this.#deps = deps;
+    this.#commits = new CommitQueue(deps.store.transaction);
+    this.#commit = (fn) => this.#commits.run(fn);
     this.#now = deps.now ?? Date.now;
     this.events = new GatewayEvents(deps.logger);
     this.#lanes = new SessionLanes<LaneJob>({
@@ -190,10 +198,14 @@ export class Gateway {
 
   /** Accepts an inbound event: persisted in the inbox (dedupe) before it is processed. */
   async accept(event: MessageEvent, options: { state?: Record<string, string> } = {}): Promise<void> {
-    const accepted = this.#deps.store.inbox.accept(event.platform, event.messageId, event, {
-      sessionKey: sessionKeyFor(event.source, this.#deps.settings.groupSessions),
-      ...(options.state ? { state: options.state } : {}),
-    });
+    const { store, settings } = this.#deps;
+    const sessionKey = sessionKeyFor(event.source, settings.groupSessions);
+    const accepted = await this.#commits.run(() =>
+      store.inbox.accept(event.platform, event.messageId, event, {
+        sessionKey,
+        ...(options.state ? { state: options.state } : {}),
+      }),
+    );
     if (!accepted.accepted) return; // redelivered: processed once already
     if (!this.#accepting) return; // stays in the inbox for the next start
     this.#track(this.#process(accepted.id, event));
@@ -321,23 +333,28 @@ export class Gateway {
 
   #deliveryOptions() {
     const { store, logger } = this.#deps;
-    return { adapters: this.adapters, outbox: store.outbox, logger, transaction: store.transaction };
+    return { adapters: this.adapters, outbox: store.outbox, logger, commit: this.#commit };
   }
 
   /** The active session for a key, replaced by a fresh one per the reset policy. */
-  async #session(sessionKey: string, platform: string): Promise<{ id: string; isNew: boolean }> {
+  async #session(sessionKey: string, platform: string): Promise<{ id: string; isNew: boolean; cached: CachedSession }> {
     const { store, settings, hooks } = this.#deps;
-    const active = store.sessions.activeByKey(sessionKey);
+    let active = this.#sessions.get(sessionKey);
+    if (!active) {
+      const row = store.sessions.activeByKey(sessionKey);
+      if (row) active = this.#sessions.replaced(sessionKey, { id: row.id, updatedAt: row.updatedAt, history: null });
+    }
     if (active && !needsReset(active.updatedAt, settings.resetPolicy, this.#now()))
-      return { id: active.id, isNew: false };
+      return { id: active.id, isNew: false, cached: active };
     if (active) {
       await hooks.invoke('on_session_finalize', { sessionId: active.id, platform });
       store.sessions.end(active.id, 'reset_policy');
       this.events.emit('session:end', { platform, session_key: sessionKey });
     }
     const created = store.sessions.create({ key: sessionKey, platform, model: settings.model });
+    const cached = this.#sessions.replaced(sessionKey, { id: created.id, updatedAt: created.updatedAt, history: [] });
     if (active) await hooks.invoke('on_session_reset', { sessionId: created.id, platform });
-    return { id: created.id, isNew: true };
+    return { id: created.id, isNew: true, cached };
   }
 
   async #resetSession(sessionKey: string, platform: string, userId: string): Promise<string> {
@@ -350,6 +367,7 @@ export class Gateway {
       this.events.emit('session:end', { platform, user_id: userId, session_key: sessionKey });
     }
     const created = store.sessions.create({ key: sessionKey, platform, model: settings.model });
+    this.#sessions.replaced(sessionKey, { id: created.id, updatedAt: created.updatedAt, history: [] });
     await hooks.invoke('on_session_reset', { sessionId: created.id, platform });
     this.events.emit('session:reset', { platform, user_id: userId, session_key: sessionKey });
     return 'Started a new session.';
@@ -375,12 +393,14 @@ export class Gateway {
           typing = setInterval(sendTyping, TYPING_INTERVAL_MS);
         }, TYPING_DELAY_MS)
       : null;
+    const history = session.cached.history ?? store.transcripts.list(session.id);
+    let cacheUpdated = false;
     try {
       const result = await runTurn({
         client,
         model: settings.model,
         systemPrompt: buildSystemPrompt({ custom: settings.systemPrompt, platform }),
-        history: store.transcripts.list(session.id),
+        history,
         userMessage: job.text,
         sessionId: session.id,
         platform,
@@ -402,12 +422,17 @@ export class Gateway {
         return;
       }
       const appendTranscript = () => store.transcripts.append(session.id, result.messages);
+      const cacheAppend = () => {
+        this.#sessions.appended(sessionKey, session.id, history, result.messages, this.#now());
+        cacheUpdated = true;
+      };
       this.events.emit('agent:end', { ...base, message: job.text, response: result.finalText ?? '' });
       if (result.status === 'interrupted') {
         store.transaction(() => {
           appendTranscript();
           store.inbox.mark(job.inboxId, 'interrupted');
         });
+        cacheAppend();
         return;
       }
       const answer =
@@ -420,6 +445,7 @@ export class Gateway {
           appendTranscript();
           markInbox();
         });
+        cacheAppend();
         return;
       }
       // three commits per answered message: accept; transcript + outbox rows; sent mark + inbox done
@@ -427,7 +453,10 @@ export class Gateway {
         withEnqueue: appendTranscript,
         onSettled: markInbox,
       });
+      cacheAppend();
     } finally {
+      // a turn that ended without a known commit leaves the cached transcript uncertain
+      if (!cacheUpdated) this.#sessions.forget(sessionKey);
       if (firstTyping) clearTimeout(firstTyping);
       if (typing) clearInterval(typing);
       this.#origins.delete(session.id);

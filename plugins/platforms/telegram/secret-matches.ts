@@ -5,6 +5,11 @@ const digest = (value: string): Buffer => createHash('sha256').update(value, 'ut
 
 /** True when `received` equals `expected`; hashing first keeps the comparison length-independent. */
 export function secretMatches(expected: string, received: string | undefined): boolean {
-  if (received === undefined) return false;
-  return timingSafeEqual(digest(expected), digest(received));
+  return secretMatcher(expected)(received);
+}
+
+/** A matcher for one expected secret (its digest computed once, not per request). */
+export function secretMatcher(expected: string): (received: string | undefined) => boolean {
+  const want = digest(expected);
+  return (received) => received !== undefined && timingSafeEqual(want, digest(received));
 }

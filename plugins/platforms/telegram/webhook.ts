@@ -2,7 +2,7 @@
 import type { Logger, RouteRequest, RouteResponse } from '@hermes/protocol';
 import type { Update } from 'grammy/types';
 import { describeError } from './error-text.js';
-import { secretMatches } from './secret-matches.js';
+import { secretMatcher } from './secret-matches.js';
 
 export const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 
@@ -37,8 +37,9 @@ function parseBody(request: RouteRequest): unknown {
 
 /** Builds the route handler. Telegram retries non-2xx answers, so a failed delivery answers 500. */
 export function createWebhookHandler(options: WebhookOptions): (request: RouteRequest) => Promise<RouteResponse> {
+  const matches = options.secret === undefined ? null : secretMatcher(options.secret);
   return async (request) => {
-    if (options.secret !== undefined && !secretMatches(options.secret, header(request, SECRET_HEADER))) {
+    if (matches !== null && !matches(header(request, SECRET_HEADER))) {
       options.logger.warn('telegram: webhook request with a wrong or missing secret token refused');
       return { status: 401, body: { ok: false, error: 'unauthorized' } };
     }

@@ -48,8 +48,8 @@ export interface DeliveryOptions {
   adapters: ReadonlyMap<string, PlatformAdapter>;
   outbox: OutboxPort;
   logger: Logger;
-  /** runs `fn` in one store transaction (the store's `transaction`); default: just runs it */
-  transaction?: <T>(fn: () => T) => T;
+  /** commits `fn`'s synchronous store writes in one transaction (the gateway's group commit); default: runs it */
+  commit?: <T>(fn: () => T) => Promise<T>;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -70,12 +70,12 @@ export async function deliver(
   markdown: string,
   writes: DeliveryWrites = {},
 ): Promise<DeliveryResult> {
-  const tx = options.transaction ?? (<T>(fn: () => T): T => fn());
+  const tx = options.commit ?? (async <T>(fn: () => T): Promise<T> => fn());
   const adapter = options.adapters.get(target.platform);
   const result: DeliveryResult = { sent: 0, failed: 0, errors: [] };
   if (!adapter) {
     if (writes.withEnqueue || writes.onSettled)
-      tx(() => {
+      await tx(() => {
         writes.withEnqueue?.();
         writes.onSettled?.();
       });
@@ -99,12 +99,12 @@ export async function deliver(
     formatted: c.formatted,
   }));
   // with an inbox id, rows written before a restart are reused and the ones already sent skipped
-  const enqueued = tx(() => {
+  const enqueued = await tx(() => {
     writes.withEnqueue?.();
     return options.outbox.enqueue(rows);
   });
   const toSend = enqueued.flatMap((row, i) => (row.sent ? [] : [{ id: row.id, chunk: chunks[i], first: i === 0 }]));
-  if (toSend.length === 0 && writes.onSettled) tx(writes.onSettled);
+  if (toSend.length === 0 && writes.onSettled) await tx(writes.onSettled);
   for (const [n, { id, chunk, first }] of toSend.entries()) {
     if (!chunk) continue;
     const last = n === toSend.length - 1;
@@ -122,7 +122,7 @@ async function sendRow(
   target: DeliveryTarget,
   row: { id: number; text: string; formatted: boolean; first: boolean },
   result: DeliveryResult,
-  commit: { tx: <T>(fn: () => T) => T; onSettled?: () => void } = { tx: (fn) => fn() },
+  commit: { tx: <T>(fn: () => T) => Promise<T>; onSettled?: () => void } = { tx: async (fn) => fn() },
 ): Promise<void> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   let outcome: SendResult | null = null;
@@ -142,7 +142,7 @@ async function sendRow(
   if (outcome?.ok) {
     const messageId = outcome.messageIds[0] ?? null;
     if (settle)
-      commit.tx(() => {
+      await commit.tx(() => {
         options.outbox.markSent(row.id, messageId);
         settle();
       });
@@ -151,7 +151,7 @@ async function sendRow(
   } else {
     const message = outcome ? `${outcome.error}: ${outcome.message}` : 'not sent';
     if (settle)
-      commit.tx(() => {
+      await commit.tx(() => {
         options.outbox.markFailed(row.id, message);
         settle();
       });

@@ -1,0 +1,57 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore, type Store } from '@hermes/store';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CommitQueue } from '../src/commit-queue.js';
+
+let store: Store | null = null;
+const open = () => {
+  store = openStore(join(mkdtempSync(join(tmpdir(), 'hermes-commit-')), 'state.db'));
+  return store;
+};
+afterEach(() => {
+  store?.close();
+  store = null;
+});
+
+describe('CommitQueue', () => {
+  it('groups the writes of one turn into one transaction and resolves each with its own result', async () => {
+    const s = open();
+    let transactions = 0;
+    const counting = <T>(fn: () => T): T => {
+      transactions++;
+      return s.transaction(fn);
+    };
+    const queue = new CommitQueue(counting);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => queue.run(() => s.inbox.accept('test', `m${i}`, { i }))),
+    );
+    expect(results.every((r) => r.accepted)).toBe(true);
+    // one outer transaction plus one savepoint per job
+    expect(transactions).toBe(21);
+    expect(s.inbox.countByStatus().accepted).toBe(20);
+  });
+
+  it('rolls back only the job that throws; the others commit', async () => {
+    const s = open();
+    const queue = new CommitQueue(s.transaction);
+    const ok = queue.run(() => s.inbox.accept('test', 'a', {}));
+    const bad = queue.run(() => {
+      s.inbox.accept('test', 'b', {});
+      throw new Error('boom');
+    });
+    const ok2 = queue.run(() => s.inbox.accept('test', 'c', {}));
+    await expect(bad).rejects.toThrow('boom');
+    expect((await ok).accepted).toBe(true);
+    expect((await ok2).accepted).toBe(true);
+    expect(s.inbox.pending().map((r) => r.payload)).toHaveLength(2);
+  });
+
+  it('does not resolve before the commit: a failing commit rejects every job of the batch', async () => {
+    const queue = new CommitQueue(() => {
+      throw new Error('disk I/O error');
+    });
+    await expect(Promise.all([queue.run(() => 1), queue.run(() => 2)])).rejects.toThrow('disk I/O error');
+  });
+});
