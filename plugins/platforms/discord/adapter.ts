@@ -1,0 +1,234 @@
+/** The Discord PlatformAdapter: one discord.js gateway client for intake, one REST client for everything sent. */
+import type {
+  InboundSink,
+  OutboundMessage,
+  PlatformAdapter,
+  PlatformCapabilities,
+  PlatformContext,
+  PlatformState,
+  SendResult,
+} from '@hermes/protocol';
+import { type Client, Events, GatewayDispatchEvents, Routes } from 'discord.js';
+import { acceptEvent } from './accept-event.js';
+import { acknowledgeInteraction } from './acknowledge-interaction.js';
+import { abortableSleep, type Sleep } from './backoff.js';
+import type { BotIdentity } from './bot-identity.js';
+import { createChannelTypeLookup } from './channel-type-lookup.js';
+import { createChatQueue } from './chat-queue.js';
+import { createClient, createRest } from './client.js';
+import { watchClient } from './client-status.js';
+import { commandEvent } from './command-event.js';
+import { connect } from './connect.js';
+import { deliverMessage, type MessageDelivery } from './deliver-message.js';
+import { describeError } from './error-text.js';
+import { markdownToDiscord } from './format/markdown-to-discord.js';
+import { createInFlight } from './in-flight.js';
+import { createInteractionReplies } from './interaction-replies.js';
+import { isIgnored, PLATFORM } from './normalize.js';
+import { parseInteractionCreate, parseMessageCreate } from './payload.js';
+import { sendMessage } from './send-message.js';
+import { readDiscordSettings, unknownSettingKeys } from './settings.js';
+import { registerSlashCommands } from './slash-commands.js';
+import { createStatusTracker } from './status-tracker.js';
+
+export const DISCORD_CAPABILITIES: PlatformCapabilities = {
+  maxMessageLength: 2000,
+  formatting: 'markdown',
+  editing: true,
+  typing: true,
+  threads: true,
+};
+
+/** Seams for tests: time, randomness (login backoff jitter) and sleeping. */
+export interface DiscordAdapterDeps {
+  sleep?: Sleep;
+  random?: () => number;
+  now?: () => number;
+}
+
+/**
+ * Creates the adapter: settings are checked here (a wrong type throws); nothing touches the
+ * network before start().
+ */
+export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdapterDeps = {}): PlatformAdapter {
+  const settings = readDiscordSettings(context.settings, context.env);
+  const logger = context.logger;
+  const unknown = unknownSettingKeys(context.settings);
+  if (unknown.length > 0) {
+    logger.warn({ unknown }, 'discord: unknown keys in gateway.platforms.discord are ignored');
+  }
+  const now = deps.now ?? Date.now;
+  const sleep = deps.sleep ?? abortableSleep;
+  const random = deps.random ?? Math.random;
+  const rest = createRest(settings);
+  const status = createStatusTracker(logger, now);
+  const replies = createInteractionReplies(now);
+  const queue = createChatQueue();
+  const inFlight = createInFlight();
+  const channelType = createChannelTypeLookup(rest, logger);
+  const sendContext = { rest, replies, suppressEmbeds: settings.suppressEmbeds, logger };
+  let controller: AbortController | undefined;
+  let running: Promise<void> | undefined;
+  let current: Client | undefined;
+  let sink: InboundSink | undefined;
+
+  const identity = (client: Client): BotIdentity | undefined =>
+    client.user === null ? undefined : { id: client.user.id, name: client.user.globalName ?? client.user.username };
+
+  function delivery(client: Client, target: InboundSink, bot: BotIdentity): MessageDelivery {
+    return {
+      sink: target,
+      bot,
+      logger,
+      botRoleId: (guildId) => {
+        const user = client.user;
+        return user === null ? undefined : client.guilds.cache.get(guildId)?.roles.botRoleFor(user)?.id;
+      },
+      channelType: (channelId) => channelType(client, channelId),
+      cacheDir: context.cacheDir,
+      attachmentMaxBytes: settings.attachmentMaxBytes,
+      sleep,
+      now,
+      onUserMessage: (chatId) => replies.inbound(chatId),
+    };
+  }
+
+  function onMessageCreate(client: Client, data: unknown): void {
+    const signal = controller?.signal;
+    if (client !== current || signal === undefined || signal.aborted || sink === undefined) return;
+    const parsed = parseMessageCreate(data);
+    if (!parsed.ok) {
+      logger.warn({ problem: parsed.problem, messageId: parsed.id }, 'discord: malformed MESSAGE_CREATE skipped');
+      return;
+    }
+    const bot = identity(client);
+    if (bot === undefined) {
+      logger.warn({ messageId: parsed.value.id }, 'discord: MESSAGE_CREATE before READY skipped');
+      return;
+    }
+    const message = parsed.value;
+    if (isIgnored(message, bot)) return;
+    const target = delivery(client, sink, bot);
+    const task = queue.run(message.channelId, () => deliverMessage(message, data, target, signal));
+    inFlight.track(task).catch((error: unknown) => {
+      logger.error({ error: describeError(error), messageId: message.id }, 'discord: message delivery failed');
+    });
+  }
+
+  function onInteractionCreate(client: Client, data: unknown): void {
+    const signal = controller?.signal;
+    if (client !== current || signal === undefined || signal.aborted || sink === undefined) return;
+    const parsed = parseInteractionCreate(data);
+    if (parsed.ok === 'ignored') {
+      logger.debug({ reason: parsed.reason, interactionId: parsed.id }, 'discord: interaction ignored');
+      return;
+    }
+    if (!parsed.ok) {
+      logger.warn(
+        { problem: parsed.problem, interactionId: parsed.id },
+        'discord: malformed INTERACTION_CREATE skipped',
+      );
+      return;
+    }
+    const command = parsed.value;
+    if (command.user.bot) return;
+    // acknowledge at once (Discord allows 3 s); the answer waits for the acknowledgement
+    replies.open(
+      { id: command.id, token: command.token, applicationId: command.applicationId, chatId: command.channelId },
+      () => inFlight.track(acknowledgeInteraction(rest, command, logger)),
+    );
+    const event = commandEvent(command, data, now());
+    const target = sink;
+    const task = queue.run(command.channelId, () => acceptEvent(target, event, { logger, sleep, signal }));
+    inFlight.track(task).catch((error: unknown) => {
+      logger.error({ error: describeError(error), interactionId: command.id }, 'discord: command delivery failed');
+    });
+  }
+
+  function onReady(client: Client): void {
+    if (client !== current || !settings.slashCommands || client.user === null) return;
+    const applicationId = client.application?.id ?? client.user.id;
+    const registering = registerSlashCommands({
+      rest,
+      applicationId,
+      commands: context.commands(),
+      state: context.state,
+      logger,
+    });
+    void inFlight.track(registering);
+  }
+
+  /** A new client with every listener attached; only the current client's events count. */
+  function newClient() {
+    const client = createClient(settings);
+    current = client;
+    const active = (): boolean => client === current && controller?.signal.aborted === false;
+    const watch = watchClient(client, status, logger, active);
+    // raw dispatches: the payload is validated here and kept as the event's `raw`
+    client.ws.on(GatewayDispatchEvents.MessageCreate, (data: unknown) => {
+      try {
+        onMessageCreate(client, data);
+      } catch (error) {
+        logger.error({ error: describeError(error) }, 'discord: MESSAGE_CREATE handling failed');
+      }
+    });
+    client.ws.on(GatewayDispatchEvents.InteractionCreate, (data: unknown) => {
+      try {
+        onInteractionCreate(client, data);
+      } catch (error) {
+        logger.error({ error: describeError(error) }, 'discord: INTERACTION_CREATE handling failed');
+      }
+    });
+    client.once(Events.ClientReady, () => onReady(client));
+    return { client, watch };
+  }
+
+  return {
+    name: PLATFORM,
+    capabilities: DISCORD_CAPABILITIES,
+
+    async start(target) {
+      if (running !== undefined) throw new Error('discord: already started');
+      sink = target;
+      controller = new AbortController();
+      const signal = controller.signal;
+      status.set('connecting');
+      running = connect({ token: settings.token, newClient, status, logger, sleep, random, signal })
+        .then(() => undefined)
+        .catch((error: unknown) => {
+          logger.error({ error: describeError(error) }, 'discord: connection failed');
+          status.set('error', describeError(error));
+        });
+      await Promise.race([status.when(['connected', 'disconnected', 'error']), running]);
+    },
+
+    async stop() {
+      controller?.abort();
+      const client = current;
+      current = undefined;
+      await client?.destroy().catch((error: unknown) => {
+        logger.debug({ error: describeError(error) }, 'discord: client destroy failed');
+      });
+      await running;
+      await inFlight.settled();
+      running = undefined;
+      rest.clearHashSweeper();
+      rest.clearHandlerSweeper();
+      status.set('stopped');
+    },
+
+    send: (message: OutboundMessage): Promise<SendResult> => sendMessage(sendContext, message),
+
+    async sendTyping(chatId: string, threadId?: string) {
+      try {
+        await rest.post(Routes.channelTyping(threadId ?? chatId));
+      } catch (error) {
+        logger.debug({ error: describeError(error), chatId }, 'discord: typing indicator failed');
+      }
+    },
+
+    format: markdownToDiscord,
+
+    status: (): PlatformState => status.get(),
+  };
+}

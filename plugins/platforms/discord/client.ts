@@ -1,0 +1,53 @@
+/** The discord.js Client and REST instances the adapter uses, configured from the settings. */
+import { Client, GatewayIntentBits, Options, Partials, REST, type RESTOptions } from 'discord.js';
+import type { DiscordSettings } from './settings.js';
+
+/**
+ * Guilds (channels and threads: THREAD_CREATE/UPDATE), guild and DM messages, and message content
+ * (privileged: enable "Message Content Intent" in the developer portal). Thread messages arrive
+ * with GuildMessages.
+ */
+export const DISCORD_INTENTS = [
+  GatewayIntentBits.Guilds,
+  GatewayIntentBits.GuildMessages,
+  GatewayIntentBits.DirectMessages,
+  GatewayIntentBits.MessageContent,
+] as const;
+
+/**
+ * discord.js REST options: never retry a request that may have reached Discord (retries: 0, so a
+ * timed-out send is not sent twice); wait out a 429 inside discord.js unless it asks for longer than
+ * `rateLimitWaitMaxMs`, in which case the send fails as rate_limited and the gateway waits.
+ */
+export function restOptions(settings: DiscordSettings): Partial<RESTOptions> {
+  return {
+    api: settings.apiBase,
+    retries: 0,
+    globalRequestsPerSecond: settings.globalRequestsPerSecond,
+    rejectOnRateLimit: (data) => data.retryAfter > settings.rateLimitWaitMaxMs,
+  };
+}
+
+/** The REST client for sends, typing, interactions and commands (its token set; no network yet). */
+export function createRest(settings: DiscordSettings): REST {
+  return new REST(restOptions(settings)).setToken(settings.token);
+}
+
+/**
+ * A gateway client: DMs need the Channel partial (DM channels are not cached before their first
+ * message). Messages are read from raw dispatches, so discord.js keeps no message, presence or
+ * reaction cache.
+ */
+export function createClient(settings: DiscordSettings): Client {
+  return new Client({
+    intents: [...DISCORD_INTENTS],
+    partials: [Partials.Channel],
+    rest: restOptions(settings),
+    makeCache: Options.cacheWithLimits({
+      ...Options.DefaultMakeCacheSettings,
+      MessageManager: 0,
+      PresenceManager: 0,
+      ReactionManager: 0,
+    }),
+  });
+}

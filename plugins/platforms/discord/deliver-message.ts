@@ -1,0 +1,64 @@
+/** One MESSAGE_CREATE end to end: channel kind, normalize, download its files, hand the event to the sink. */
+import type { InboundSink, Logger } from '@hermes/protocol';
+import { acceptEvent } from './accept-event.js';
+import type { Sleep } from './backoff.js';
+import type { BotIdentity } from './bot-identity.js';
+import { resolveChannelKind } from './channel-kind.js';
+import { downloadAttachment } from './download-attachment.js';
+import { describeError } from './error-text.js';
+import { normalizeMessage } from './normalize.js';
+import type { InboundMessage } from './payload.js';
+
+export interface MessageDelivery {
+  sink: InboundSink;
+  bot: BotIdentity;
+  logger: Logger;
+  /** the bot's managed role in a guild, when known */
+  botRoleId(guildId: string): string | undefined;
+  /** a channel's Discord type (cache, then REST), undefined when it cannot be learned */
+  channelType(channelId: string): Promise<number | undefined>;
+  cacheDir: string;
+  attachmentMaxBytes: number;
+  sleep: Sleep;
+  now: () => number;
+  /** told the chat id of each user message about to be accepted */
+  onUserMessage?(chatId: string): void;
+}
+
+/**
+ * Resolves once the sink accepted the event (or the message needs no event). An attachment that
+ * cannot be downloaded is delivered with `path: null` rather than blocking the chat.
+ */
+export async function deliverMessage(
+  message: InboundMessage,
+  raw: unknown,
+  options: MessageDelivery,
+  signal: AbortSignal,
+): Promise<void> {
+  const kind = await resolveChannelKind(message, options.channelType);
+  const botRoleId = message.guildId === undefined ? undefined : options.botRoleId(message.guildId);
+  const normalized = normalizeMessage(
+    message,
+    raw,
+    { bot: options.bot, kind, ...(botRoleId === undefined ? {} : { botRoleId }) },
+    options.now(),
+  );
+  if (normalized === null) return;
+  for (const file of normalized.files) {
+    try {
+      file.attachment.path = await downloadAttachment(file, {
+        cacheDir: options.cacheDir,
+        maxBytes: options.attachmentMaxBytes,
+        signal,
+      });
+    } catch (error) {
+      if (signal.aborted) return;
+      options.logger.warn(
+        { error: describeError(error), messageId: message.id, attachmentId: file.id },
+        'discord: attachment download failed; delivering without it',
+      );
+    }
+  }
+  options.onUserMessage?.(message.channelId);
+  await acceptEvent(options.sink, normalized.event, { logger: options.logger, sleep: options.sleep, signal });
+}

@@ -1,0 +1,11 @@
+/** The PlatformFactory registered by the plugin: credentials check and adapter construction. */
+import type { PlatformFactory } from '@hermes/protocol';
+import { createDiscordAdapter } from './adapter.js';
+import { PLATFORM } from './normalize.js';
+
+/** Discord is available when DISCORD_BOT_TOKEN is set. */
+export const discordFactory: PlatformFactory = {
+  name: PLATFORM,
+  hasCredentials: (env) => typeof env.DISCORD_BOT_TOKEN === 'string' && env.DISCORD_BOT_TOKEN.trim() !== '',
+  create: (context) => createDiscordAdapter(context),
+};

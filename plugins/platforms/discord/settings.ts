@@ -1,0 +1,100 @@
+/** The Discord adapter's settings: `gateway.platforms.discord.*` from config, with env fallbacks. */
+
+export const DEFAULT_API_BASE = 'https://discord.com/api';
+/** attachments larger than this are not downloaded (the event keeps them with `path: null`) */
+export const DEFAULT_ATTACHMENT_MAX_BYTES = 25 * 1024 * 1024;
+/** a 429 asking to wait longer than this is handed to the gateway as rate_limited instead of waited out */
+export const DEFAULT_RATE_LIMIT_WAIT_MAX_MS = 10_000;
+/** Discord's global limit for a bot; raise it only when Discord raised it for the bot */
+export const DEFAULT_GLOBAL_REQUESTS_PER_SECOND = 50;
+
+export interface DiscordSettings {
+  token: string;
+  /** REST base without the version, no trailing slash: `https://discord.com/api` */
+  apiBase: string;
+  /** register the gateway's commands as global slash commands when connected */
+  slashCommands: boolean;
+  attachmentMaxBytes: number;
+  rateLimitWaitMaxMs: number;
+  globalRequestsPerSecond: number;
+  /** send replies with link previews (embeds) suppressed */
+  suppressEmbeds: boolean;
+}
+
+/** Every key `gateway.platforms.discord` may hold (`enabled` is the gateway's). */
+export const DISCORD_SETTING_KEYS = [
+  'enabled',
+  'api_base',
+  'slash_commands',
+  'attachment_max_bytes',
+  'rate_limit_wait_max_ms',
+  'global_requests_per_second',
+  'suppress_embeds',
+] as const;
+
+type Settings = Readonly<Record<string, unknown>>;
+
+function optionalString(settings: Settings, key: string): string | undefined {
+  const value = settings[key];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw new TypeError(`gateway.platforms.discord.${key}: expected a string`);
+  return value;
+}
+
+function optionalBoolean(settings: Settings, key: string, fallback: boolean): boolean {
+  const value = settings[key];
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'boolean') throw new TypeError(`gateway.platforms.discord.${key}: expected true or false`);
+  return value;
+}
+
+function positiveInteger(settings: Settings, key: string, fallback: number): number {
+  const value = settings[key];
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new TypeError(`gateway.platforms.discord.${key}: expected a whole number of at least 1`);
+  }
+  return value;
+}
+
+function apiBaseOf(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`gateway.platforms.discord.api_base: not a URL: ${value}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError('gateway.platforms.discord.api_base: expected an http(s) URL');
+  }
+  return value.replace(/\/+$/, '');
+}
+
+/** Reads and checks the settings; a wrong type or a missing token throws a TypeError naming the key. */
+export function readDiscordSettings(
+  settings: Settings,
+  env: Readonly<Record<string, string | undefined>>,
+): DiscordSettings {
+  const token = (env.DISCORD_BOT_TOKEN ?? '').trim();
+  if (token === '') throw new TypeError('discord: DISCORD_BOT_TOKEN is not set');
+  const apiBase = optionalString(settings, 'api_base') ?? (env.DISCORD_API_BASE?.trim() || DEFAULT_API_BASE);
+  return {
+    token,
+    apiBase: apiBaseOf(apiBase),
+    slashCommands: optionalBoolean(settings, 'slash_commands', true),
+    attachmentMaxBytes: positiveInteger(settings, 'attachment_max_bytes', DEFAULT_ATTACHMENT_MAX_BYTES),
+    rateLimitWaitMaxMs: positiveInteger(settings, 'rate_limit_wait_max_ms', DEFAULT_RATE_LIMIT_WAIT_MAX_MS),
+    globalRequestsPerSecond: positiveInteger(
+      settings,
+      'global_requests_per_second',
+      DEFAULT_GLOBAL_REQUESTS_PER_SECOND,
+    ),
+    suppressEmbeds: optionalBoolean(settings, 'suppress_embeds', true),
+  };
+}
+
+/** The keys of `settings` this adapter does not know (warned about, never fatal). */
+export function unknownSettingKeys(settings: Settings): string[] {
+  const known: readonly string[] = DISCORD_SETTING_KEYS;
+  return Object.keys(settings).filter((key) => !known.includes(key));
+}

@@ -1,0 +1,127 @@
+// The Discord baseline for the pipeline benchmark: a bare discord.js echo bot on the fake Discord, and
+// the load helpers the benchmark needs there: N chats, one injected MESSAGE_CREATE per message, and a
+// per-chat waiter that timestamps each reply the moment the fake records it.
+import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
+import type { DispatchedMessage, FakeDiscord, FakeUser, SentMessage } from '../fakes/discord-server.js';
+
+/** Where the bench talks: DMs with distinct users (no mention needed), or guild text channels (with a mention). */
+export type DiscordChatKind = 'dm' | 'guild';
+
+export interface DiscordChat {
+  kind: DiscordChatKind;
+  /** the channel the message goes to and the reply is expected in */
+  channelId: string;
+  /** the user who writes in this chat */
+  user: FakeUser;
+}
+
+export interface BareEchoOptions {
+  /** discord.js's global REST pacing; default 50 per second, as Discord allows a bot */
+  globalRequestsPerSecond?: number;
+}
+
+/**
+ * A bare discord.js bot on the fake: it answers every message not from a bot with the same text,
+ * as a reply in guild channels and a plain message in DMs (as Hermes answers). Resolves once ready.
+ */
+export async function startBareDiscordEcho(
+  fake: FakeDiscord,
+  options: BareEchoOptions = {},
+): Promise<{ stop(): Promise<void> }> {
+  const client = new Client({
+    intents: [
+      GatewayIntentBits.Guilds,
+      GatewayIntentBits.GuildMessages,
+      GatewayIntentBits.DirectMessages,
+      GatewayIntentBits.MessageContent,
+    ],
+    partials: [Partials.Channel],
+    rest: { api: fake.apiBase, globalRequestsPerSecond: options.globalRequestsPerSecond ?? 50 },
+  });
+  client.on(Events.MessageCreate, (message) => {
+    if (message.author.bot || !message.channel.isSendable()) return;
+    const reply = message.inGuild() ? message.reply(message.content) : message.channel.send(message.content);
+    reply.catch(() => {}); // a failed echo shows up as a missing reply in the bench
+  });
+  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+  await client.login(fake.token);
+  await ready;
+  return { stop: () => client.destroy() };
+}
+
+const FIRST_BENCH_USER_ID = 477_000_000_000_000_001n;
+
+/**
+ * `count` chats on the fake: DM channels of `count` distinct users, or guild text channels (the
+ * fake's own first, then new ones, announced with CHANNEL_CREATE to bots already connected).
+ */
+export function discordChats(fake: FakeDiscord, count: number, kind: DiscordChatKind = 'dm'): DiscordChat[] {
+  const chats: DiscordChat[] = [];
+  for (let i = 0; i < count; i++) {
+    const user = { id: String(FIRST_BENCH_USER_ID + BigInt(i)), name: `bench${i}` };
+    const channelId =
+      kind === 'dm' ? fake.dmChannelId(user) : (fake.textChannelIds[i] ?? fake.addTextChannel(`bench-${i}`));
+    chats.push({ kind, channelId, user });
+  }
+  return chats;
+}
+
+/** Dispatches one user message in `chat` over the gateway (in a guild channel, mentioning the bot). */
+export function injectMessage(fake: FakeDiscord, chat: DiscordChat, text: string): DispatchedMessage {
+  return chat.kind === 'dm'
+    ? fake.dmMessage({ user: chat.user, content: text })
+    : fake.guildMessage({ user: chat.user, content: text, channelId: chat.channelId, mention: true });
+}
+
+/** A reply as the fake recorded it: `at` is `performance.now()` at the moment of the record. */
+export interface DiscordReply {
+  at: number;
+  text: string;
+}
+
+export interface DiscordReplyWatch {
+  /** resolves with the next message the bot sends in `channelId` (register before injecting) */
+  next(channelId: string, timeoutMs: number): Promise<DiscordReply>;
+  /** messages the bot sent where no chat was waiting (a second answer, a stray message) */
+  readonly unexpected: number;
+  /** stops watching */
+  restore(): void;
+}
+
+/** Watches the fake's sends (channel messages and interaction answers alike) without polling. */
+export function watchDiscordReplies(fake: FakeDiscord): DiscordReplyWatch {
+  const waiters = new Map<string, (reply: DiscordReply) => void>();
+  let unexpected = 0;
+  const stop = fake.onSend((message: SentMessage) => {
+    const wake = waiters.get(message.channel_id);
+    if (wake === undefined) {
+      unexpected += 1;
+      return;
+    }
+    waiters.delete(message.channel_id);
+    wake({ at: message.at, text: message.content });
+  });
+  return {
+    next(channelId, timeoutMs) {
+      if (waiters.has(channelId)) return Promise.reject(new Error(`channel ${channelId} already waits for a reply`));
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(channelId);
+          reject(new Error(`no reply in channel ${channelId} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        timer.unref();
+        waiters.set(channelId, (reply) => {
+          clearTimeout(timer);
+          resolve(reply);
+        });
+      });
+    },
+    get unexpected() {
+      return unexpected;
+    },
+    restore() {
+      stop();
+      waiters.clear();
+    },
+  };
+}
