@@ -109,7 +109,9 @@ async function loadOne(
   if (missing.length > 0) {
     record.state = 'env_missing';
     record.error = `missing: ${missing.join(', ')}`;
-    log.warn(`Plugin ${record.manifest.name} disabled (missing: ${missing.join(', ')})`);
+    // a bundled platform without its token is simply not configured: no warning, and its SDK is never imported
+    const say = loadsWithoutOptIn(record.source, record.manifest) ? log.debug.bind(log) : log.warn.bind(log);
+    say(`Plugin ${record.manifest.name} disabled (missing: ${missing.join(', ')})`);
     return record;
   }
   const entry = ENTRY_FILES.map((f) => join(record.dir, f)).find((f) => existsSync(f));

@@ -1,10 +1,18 @@
 // Every platform driver the contract suite runs; CONTRACT_PLATFORMS=telegram,slack narrows it.
 import type { PlatformDriver } from '../driver.js';
+import { discordDriver } from './discord.js';
+import { slackHttpDriver, slackSocketDriver } from './slack.js';
 import { telegramDriver } from './telegram.js';
 
 /** Fresh driver instances for every platform and mode. */
 export function allDrivers(): PlatformDriver[] {
-  return [telegramDriver('polling'), telegramDriver('webhook')];
+  return [
+    telegramDriver('polling'),
+    telegramDriver('webhook'),
+    slackSocketDriver(),
+    slackHttpDriver(),
+    discordDriver(),
+  ];
 }
 
 /** The drivers selected by CONTRACT_PLATFORMS (comma-separated platform names), all by default. */

@@ -32,7 +32,7 @@ describe('discord plugin', () => {
       dirs: [{ dir: PLUGINS, source: 'bundled' }],
       enabled: [],
       disabled: [],
-      env: {},
+      env: { DISCORD_BOT_TOKEN: 'set' },
       tools: { register: () => () => {} },
       hooks: new HookBus(),
       logger: silentLogger,
@@ -49,6 +49,24 @@ describe('discord plugin', () => {
     expect(factory.hasCredentials({ DISCORD_BOT_TOKEN: TOKEN })).toBe(true);
     expect(factory.hasCredentials({})).toBe(false);
     expect(factory.hasCredentials({ DISCORD_BOT_TOKEN: ' ' })).toBe(false);
+  });
+
+  it('is not imported at all without DISCORD_BOT_TOKEN (its SDK stays unloaded)', async () => {
+    const registries = new PluginRegistries();
+    const records = await loadPlugins({
+      dirs: [{ dir: PLUGINS, source: 'bundled' }],
+      enabled: [],
+      disabled: [],
+      env: {},
+      tools: { register: () => () => {} },
+      hooks: new HookBus(),
+      logger: silentLogger,
+      host: { registries },
+    });
+    const record = records.find((r) => r.key === 'platforms/discord');
+    expect(record?.state).toBe('env_missing');
+    expect(record?.error).toBe('missing: DISCORD_BOT_TOKEN');
+    expect(registries.platforms.has('discord')).toBe(false);
   });
 
   it('creates an adapter without touching the network, warning about unknown settings', () => {

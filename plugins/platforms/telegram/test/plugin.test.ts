@@ -21,7 +21,7 @@ describe('telegram plugin', () => {
       dirs: [{ dir: PLUGINS, source: 'bundled' }],
       enabled: [],
       disabled: [],
-      env: {},
+      env: { TELEGRAM_BOT_TOKEN: 'set' },
       tools: { register: () => () => {} },
       hooks: new HookBus(),
       logger: silentLogger,
@@ -40,6 +40,24 @@ describe('telegram plugin', () => {
     expect(factory.hasCredentials({ TELEGRAM_BOT_TOKEN: TOKEN })).toBe(true);
     expect(factory.hasCredentials({})).toBe(false);
     expect(factory.hasCredentials({ TELEGRAM_BOT_TOKEN: ' ' })).toBe(false);
+  });
+
+  it('is not imported at all without TELEGRAM_BOT_TOKEN (its SDK stays unloaded)', async () => {
+    const registries = new PluginRegistries();
+    const records = await loadPlugins({
+      dirs: [{ dir: PLUGINS, source: 'bundled' }],
+      enabled: [],
+      disabled: [],
+      env: {},
+      tools: { register: () => () => {} },
+      hooks: new HookBus(),
+      logger: silentLogger,
+      host: { registries },
+    });
+    const record = records.find((r) => r.key === 'platforms/telegram');
+    expect(record?.state).toBe('env_missing');
+    expect(record?.error).toBe('missing: TELEGRAM_BOT_TOKEN');
+    expect(registries.platforms.has('telegram')).toBe(false);
   });
 
   it('creates an adapter without touching the network', () => {

@@ -1,0 +1,241 @@
+/** The Slack PlatformAdapter: one Bolt App, Socket Mode or HTTP events intake, mrkdwn sends in threads. */
+import type {
+  InboundSink,
+  OutboundMessage,
+  PlatformAdapter,
+  PlatformCapabilities,
+  PlatformContext,
+  PlatformState,
+  SendResult,
+} from '@hermes/protocol';
+import { App, type Receiver, SocketModeReceiver, webApi } from '@slack/bolt';
+import { createAnsweredThreads } from './answered-threads.js';
+import { abortableSleep, backoffDelayMs, type Sleep } from './backoff.js';
+import { boltLogger } from './bolt-logger.js';
+import { deliverSlackEvent, type InboundDeps } from './deliver-event.js';
+import { describeError, platformErrorOf, UNRECOVERABLE_AUTH_ERRORS } from './error-text.js';
+import { markdownToMrkdwn } from './format/markdown-to-mrkdwn.js';
+import { createHttpIntake } from './http-intake.js';
+import { createInFlight } from './in-flight.js';
+import { type BotIdentity, PLATFORM } from './normalize.js';
+import { createOncePerKey } from './once-per-key.js';
+import { sendMessage } from './send-message.js';
+import { readSlackSettings } from './settings.js';
+import { isSinkFailure } from './sink-failure.js';
+import { createSocketSupervisor, type SocketSupervisor } from './socket-supervisor.js';
+import { createStatusTracker } from './status-tracker.js';
+import { createUserNames } from './user-names.js';
+
+/**
+ * 4,000 characters: Slack's own guidance for the `text` of one message (it truncates only past
+ * 40,000, but long posts collapse behind "Show more" and read badly); longer answers are split.
+ * No typing indicator: Slack offers bots none outside the assistant-thread APIs.
+ */
+export const SLACK_CAPABILITIES: PlatformCapabilities = {
+  maxMessageLength: 4_000,
+  formatting: 'mrkdwn',
+  editing: true,
+  typing: false,
+  threads: true,
+};
+
+/** The SDK's own server-ping check is never set below its default. */
+const SERVER_PING_TIMEOUT_MIN_MS = 30_000;
+
+/** Seams for tests: time, randomness (backoff jitter) and sleeping. */
+export interface SlackAdapterDeps {
+  sleep?: Sleep;
+  random?: () => number;
+  now?: () => number;
+}
+
+/**
+ * Creates the adapter: settings are checked here (a wrong type throws) and, in HTTP mode, the route
+ * is added; nothing touches the network before start().
+ */
+export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterDeps = {}): PlatformAdapter {
+  const settings = readSlackSettings(context.settings, context.env);
+  const logger = context.logger;
+  const now = deps.now ?? Date.now;
+  const sleep = deps.sleep ?? abortableSleep;
+  const random = deps.random ?? Math.random;
+  const sdkLogger = boltLogger(logger, settings.sdkLogLevel);
+  // the gateway's outbox is the one that retries (429 after Retry-After); the SDK retries nothing,
+  // so a send is made once and a 429 comes back as rate_limited instead of being waited out here
+  const clientOptions = (): webApi.WebClientOptions => ({
+    slackApiUrl: settings.apiUrl,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    timeout: settings.requestTimeoutMs,
+  });
+  const client = new webApi.WebClient(settings.token, { ...clientOptions(), logger: sdkLogger });
+  const status = createStatusTracker(logger, now);
+  const answered = createAnsweredThreads(context.state);
+  const userNames = settings.resolveUserNames ? createUserNames(client, logger, now) : undefined;
+  const once = createOncePerKey();
+  const inFlight = createInFlight();
+  let controller: AbortController | undefined;
+  let running: Promise<void> | undefined;
+  let app: App | undefined;
+  let supervisor: SocketSupervisor | undefined;
+
+  const httpIntake =
+    settings.mode === 'http' && settings.signingSecret !== undefined
+      ? createHttpIntake({
+          signingSecret: settings.signingSecret,
+          logger,
+          ackDeadlineMs: settings.ackDeadlineMs,
+          now,
+          app: () => (controller === undefined || controller.signal.aborted ? undefined : app),
+          track: (task) => inFlight.track(task),
+        })
+      : undefined;
+  // routes are added at creation: the gateway takes them before its server starts (503 until start)
+  if (httpIntake !== undefined) context.route('POST', settings.eventsPath, httpIntake.handler);
+
+  /** auth.test, retried with backoff until it works; a refused token ends the attempt. */
+  const whoAmI = async (signal: AbortSignal): Promise<BotIdentity | undefined> => {
+    for (let attempt = 1; !signal.aborted; attempt += 1) {
+      let result: Awaited<ReturnType<typeof client.auth.test>>;
+      try {
+        result = await client.auth.test();
+      } catch (error) {
+        const code = platformErrorOf(error);
+        if (code !== undefined && UNRECOVERABLE_AUTH_ERRORS.has(code)) {
+          throw new Error(`auth.test refused SLACK_BOT_TOKEN (${code})`);
+        }
+        if (signal.aborted) return undefined;
+        status.set('error', describeError(error));
+        await sleep(backoffDelayMs(attempt, random), signal);
+        continue;
+      }
+      if (!result.user_id || !result.bot_id) {
+        throw new Error('auth.test names no bot user: SLACK_BOT_TOKEN must be a bot token (xoxb-)');
+      }
+      return { userId: result.user_id, botId: result.bot_id, teamId: result.team_id ?? '' };
+    }
+    return undefined;
+  };
+
+  const buildApp = (bot: BotIdentity, receiver: Receiver, sink: InboundSink, signal: AbortSignal): App => {
+    const built = new App({
+      token: settings.token,
+      botId: bot.botId,
+      botUserId: bot.userId,
+      tokenVerificationEnabled: false,
+      socketMode: settings.mode === 'socket',
+      receiver,
+      logger: sdkLogger,
+      clientOptions: clientOptions(),
+      convoStore: false,
+    });
+    const inbound: InboundDeps = {
+      sink,
+      bot,
+      logger,
+      strictMention: settings.strictMention,
+      answered,
+      ...(userNames === undefined ? {} : { userNames }),
+      download: {
+        token: settings.token,
+        cacheDir: context.cacheDir,
+        apiUrl: settings.apiUrl,
+        maxFileBytes: settings.maxFileBytes,
+        timeoutMs: settings.requestTimeoutMs,
+      },
+      once,
+      sleep,
+      now,
+    };
+    const onEvent = async ({ event, body }: { event: unknown; body: unknown }): Promise<void> => {
+      if (signal.aborted) return; // nothing is delivered after stop()
+      await inFlight.track(deliverSlackEvent(event, body, inbound, signal));
+    };
+    built.event('message', onEvent);
+    built.event('app_mention', onEvent);
+    built.error(async (error) => {
+      if (isSinkFailure(error)) throw error; // the receiver answers 500 (HTTP); Slack delivers it again
+      logger.error({ error: describeError(error) }, 'slack: event handling failed');
+    });
+    return built;
+  };
+
+  const socketReceiver = (appToken: string): SocketModeReceiver =>
+    new SocketModeReceiver({
+      appToken,
+      logger: sdkLogger,
+      // one owner of reconnecting: the supervisor; the SDK only detects a dead socket and closes it
+      autoReconnectEnabled: false,
+      clientPingTimeout: settings.livenessTimeoutMs,
+      serverPingTimeout: Math.max(SERVER_PING_TIMEOUT_MIN_MS, 2 * settings.livenessTimeoutMs),
+      installerOptions: { clientOptions: clientOptions() },
+      processEventErrorHandler: async ({ error }) => {
+        if (isSinkFailure(error)) {
+          logger.error({ error: describeError(error) }, 'slack: event lost: the gateway did not accept it');
+          return false;
+        }
+        logger.warn({ error: describeError(error) }, 'slack: event could not be processed; skipped');
+        return true; // acked: a payload Bolt cannot read would fail the same way on every redelivery
+      },
+    });
+
+  const connect = async (sink: InboundSink, signal: AbortSignal): Promise<void> => {
+    const bot = await whoAmI(signal);
+    if (bot === undefined || signal.aborted) return;
+    if (settings.mode === 'http' && httpIntake !== undefined) {
+      app = buildApp(bot, httpIntake.receiver, sink, signal);
+      status.set('connected');
+      return;
+    }
+    if (settings.appToken === undefined) throw new Error('Socket Mode needs SLACK_APP_TOKEN');
+    const receiver = socketReceiver(settings.appToken);
+    app = buildApp(bot, receiver, sink, signal);
+    supervisor = createSocketSupervisor({
+      client: receiver.client,
+      status,
+      logger,
+      livenessMs: settings.livenessTimeoutMs,
+      sleep,
+      random,
+      now,
+    });
+    await supervisor.run(signal);
+  };
+
+  return {
+    name: PLATFORM,
+    capabilities: SLACK_CAPABILITIES,
+
+    async start(sink) {
+      if (running !== undefined) throw new Error('slack: already started');
+      controller = new AbortController();
+      status.set('connecting');
+      running = connect(sink, controller.signal).catch((error: unknown) => {
+        logger.error({ error: describeError(error) }, `slack: ${describeError(error)}`);
+        status.set('error', describeError(error));
+      });
+      await Promise.race([status.when(['connected', 'error']), running]);
+    },
+
+    async stop() {
+      controller?.abort();
+      await supervisor?.close();
+      await running;
+      await supervisor?.close(); // a connect that was under way when stop() began
+      await inFlight.settled();
+      running = undefined;
+      supervisor = undefined;
+      status.set('stopped');
+    },
+
+    send: (message: OutboundMessage): Promise<SendResult> =>
+      sendMessage(client, message, {
+        unfurlLinks: settings.unfurlLinks,
+        onThreadPost: (channel, threadTs) => answered.add(channel, threadTs),
+      }),
+
+    format: markdownToMrkdwn,
+
+    status: (): PlatformState => status.get(),
+  };
+}

@@ -1,0 +1,14 @@
+/** The PlatformFactory registered by the plugin: credentials check and adapter construction. */
+import type { PlatformFactory } from '@hermes/protocol';
+import { createSlackAdapter } from './adapter.js';
+import { PLATFORM } from './normalize.js';
+
+const present = (value: string | undefined): boolean => typeof value === 'string' && value.trim() !== '';
+
+/** Slack is available with SLACK_BOT_TOKEN plus SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP events). */
+export const slackFactory: PlatformFactory = {
+  name: PLATFORM,
+  hasCredentials: (env) =>
+    present(env.SLACK_BOT_TOKEN) && (present(env.SLACK_APP_TOKEN) || present(env.SLACK_SIGNING_SECRET)),
+  create: (context) => createSlackAdapter(context),
+};

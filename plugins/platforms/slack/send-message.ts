@@ -1,0 +1,40 @@
+/** OutboundMessage → chat.postMessage in the message's thread; never throws. */
+import type { OutboundMessage, SendResult } from '@hermes/protocol';
+import type { webApi } from '@slack/bolt';
+import { escapeMrkdwn } from './format/escape-mrkdwn.js';
+import { toMessageId } from './message-ids.js';
+import { toSendFailure } from './send-errors.js';
+
+export interface SendOptions {
+  unfurlLinks: boolean;
+  /** called with the thread a message went into, once it is posted */
+  onThreadPost?: (channel: string, threadTs: string) => void;
+}
+
+/**
+ * Posts one message: formatted text as mrkdwn, plain text escaped (&, <, >) with mrkdwn off, so no
+ * text can turn into a link or an @channel. Replies go in `threadId` (Slack's thread_ts), else in
+ * the thread of `replyToMessageId`.
+ */
+export async function sendMessage(
+  client: webApi.WebClient,
+  message: OutboundMessage,
+  options: SendOptions,
+): Promise<SendResult> {
+  const threadTs = message.threadId ?? message.replyToMessageId;
+  try {
+    const result = await client.chat.postMessage({
+      channel: message.chatId,
+      text: message.formatted ? message.text : escapeMrkdwn(message.text),
+      mrkdwn: message.formatted,
+      unfurl_links: options.unfurlLinks,
+      unfurl_media: options.unfurlLinks,
+      ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
+    });
+    const ts = result.ts ?? result.message?.ts;
+    if (threadTs !== undefined) options.onThreadPost?.(message.chatId, threadTs);
+    return { ok: true, messageIds: ts === undefined ? [] : [toMessageId(result.channel ?? message.chatId, ts)] };
+  } catch (error) {
+    return toSendFailure(error);
+  }
+}

@@ -1,0 +1,108 @@
+// Sending: chat.postMessage in the right thread, mrkdwn or escaped plain text, typed failures, and a
+// 429 that the gateway's delivery waits out with exactly one message posted in the end.
+import { join } from 'node:path';
+import { deliver } from '@hermes/gateway';
+import type { PlatformAdapter } from '@hermes/protocol';
+import { openStore } from '@hermes/store';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SLACK_CAPABILITIES } from '../adapter.js';
+import { type Harness, startHarness } from './harness.js';
+
+let h: Harness;
+let adapter: PlatformAdapter;
+
+beforeAll(async () => {
+  h = await startHarness();
+  adapter = h.adapter();
+  h.fake.addChannel({ id: 'C1', name: 'general', type: 'channel' });
+  h.fake.addChannel({ id: 'D1', name: 'D1', type: 'im' });
+  h.fake.addChannel({ id: 'CARCHIVED', name: 'old', type: 'channel', isArchived: true });
+  h.fake.addChannel({ id: 'CNOTMEMBER', name: 'private', type: 'group', isMember: false });
+});
+afterAll(() => h.close());
+beforeEach(() => h.fake.reset());
+
+const postCalls = () => h.fake.calls.filter((call) => call.method === 'chat.postMessage');
+
+describe('slack send', () => {
+  it('declares its capabilities: 4,000 characters, mrkdwn, threads, no typing indicator', () => {
+    expect(adapter.capabilities).toEqual(SLACK_CAPABILITIES);
+    expect(SLACK_CAPABILITIES).toMatchObject({ maxMessageLength: 4_000, formatting: 'mrkdwn', typing: false });
+    expect(adapter.sendTyping).toBeUndefined();
+  });
+
+  it('posts formatted text as mrkdwn into the thread, returning channel:ts', async () => {
+    const result = await adapter.send({ chatId: 'C1', threadId: '1712345680.000200', text: '*hi*', formatted: true });
+    const post = h.fake.posted[0];
+    expect(result).toEqual({ ok: true, messageIds: [`C1:${post?.ts}`] });
+    expect(post).toMatchObject({ channel: 'C1', text: '*hi*', thread_ts: '1712345680.000200', mrkdwn: true });
+    expect(post?.params).toMatchObject({ unfurl_links: 'false', unfurl_media: 'false' });
+  });
+
+  it('answers in the thread of replyToMessageId when no thread is given, and at top level in a DM', async () => {
+    await adapter.send({ chatId: 'C1', text: 'x', formatted: true, replyToMessageId: '1712345690.000300' });
+    await adapter.send({ chatId: 'D1', text: 'y', formatted: true });
+    expect(h.fake.posted.map((post) => post.thread_ts)).toEqual(['1712345690.000300', undefined]);
+  });
+
+  it('sends plain text escaped with mrkdwn off, so nothing in it becomes a link or a mention', async () => {
+    await adapter.send({ chatId: 'C1', text: 'a < b & <!channel> *x*', formatted: false });
+    expect(h.fake.posted[0]).toMatchObject({ text: 'a &lt; b &amp; &lt;!channel&gt; *x*', mrkdwn: false });
+  });
+
+  it('answers 429 as rate_limited with Retry-After, after exactly one attempt (the SDK does not retry)', async () => {
+    h.fake.failNext('chat.postMessage', { rateLimited: 2 });
+    const result = await adapter.send({ chatId: 'C1', text: 'hi', formatted: true });
+    expect(result).toMatchObject({ ok: false, error: 'rate_limited', retryAfterMs: 2_000 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(postCalls()).toHaveLength(1);
+    expect(h.fake.posted).toHaveLength(0);
+  });
+
+  it('is delivered exactly once when the gateway waits out a 429', async () => {
+    h.fake.failNext('chat.postMessage', { rateLimited: 1 });
+    const waits: number[] = [];
+    const store = openStore(join(h.cacheDir, 'state.db'));
+    try {
+      const result = await deliver(
+        {
+          adapters: new Map([['slack', adapter]]),
+          outbox: store.outbox,
+          logger: h.context().logger,
+          sleep: async (ms) => void waits.push(ms),
+        },
+        { platform: 'slack', chatId: 'C1', threadId: '1712345680.000200' },
+        '**answer**',
+      );
+      expect(result).toEqual({ sent: 1, failed: 0, errors: [] });
+    } finally {
+      store.close();
+    }
+    expect(waits).toEqual([1_000]);
+    expect(postCalls()).toHaveLength(2);
+    expect(h.fake.posted.map((post) => [post.text, post.thread_ts])).toEqual([['*answer*', '1712345680.000200']]);
+  });
+
+  it.each([
+    ['too long text', 'too_long', { chatId: 'C1', text: 'x'.repeat(40_001) }],
+    ['an unknown channel', 'not_found', { chatId: 'CNOPE', text: 'hi' }],
+    ['an archived channel', 'forbidden', { chatId: 'CARCHIVED', text: 'hi' }],
+    ['a channel the bot is not in', 'forbidden', { chatId: 'CNOTMEMBER', text: 'hi' }],
+  ])('maps %s to %s', async (_, kind, message) => {
+    const result = await adapter.send({ ...message, formatted: true });
+    expect(result).toMatchObject({ ok: false, error: kind });
+  });
+
+  it.each([
+    ['invalid_auth', 'forbidden', { error: 'invalid_auth' }],
+    ['no_text', 'bad_format', { error: 'no_text' }],
+    ['an unknown platform error', 'transient', { error: 'something_new' }],
+    ['HTTP 503', 'transient', { status: 503 }],
+    ['a dropped connection', 'transient', { network: true }],
+  ] as const)('maps %s to %s, without a retry by the SDK', async (_, kind, failure) => {
+    h.fake.failNext('chat.postMessage', failure);
+    const result = await adapter.send({ chatId: 'C1', text: 'hi', formatted: true });
+    expect(result).toMatchObject({ ok: false, error: kind });
+    expect(postCalls()).toHaveLength(1);
+  });
+});
