@@ -1,11 +1,18 @@
 // Telegram webhook in -> reply out, instant fake model: a bare grammy webhook echo bot and Hermes
 // side by side on the same fake Bot API in one process; throughput at 64 chats, latency at 1 chat.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { FakeTelegram, RecordedCall, SentMessage } from '../fakes/telegram-server.js';
 import { startFakeTelegram } from '../fakes/telegram-server.js';
 import { type ModelProcess, startModelProcess } from './model-process.js';
-import { type LoadResult, percentile, type ReplyWatch, runLoad, watchReplies, webhookClient } from './pipeline-load.js';
+import {
+  collectGarbage,
+  cpuPerMessage,
+  describe,
+  emptyFigures,
+  perMessage,
+  roundThroughputs,
+  type SystemFigures,
+} from './pipeline-figures.js';
+import { type LoadResult, type ReplyWatch, runLoad, watchReplies, webhookClient } from './pipeline-load.js';
 import { HERMES_ANSWER, type SystemUnderTest, startBareGrammy, startHermes } from './pipeline-systems.js';
 
 const TOKEN = '424242:BENCH-token';
@@ -33,51 +40,11 @@ export interface TelegramPipelineOptions {
   long?: boolean;
 }
 
-interface SystemFigures {
-  throughputs: number[];
-  /** process CPU time (user + system, every thread) over the measured messages, in microseconds */
-  cpuMicros: number;
-  latencies: Float64Array[];
-  apiCalls: number;
-  modelRequests: number;
-  messages: number;
-  capped: boolean;
-}
-
 interface Bench {
   fake: FakeTelegram;
   model: ModelProcess;
   watch: ReplyWatch;
   nextChat: number;
-}
-
-const emptyFigures = (): SystemFigures => ({
-  throughputs: [],
-  cpuMicros: 0,
-  latencies: [],
-  apiCalls: 0,
-  modelRequests: 0,
-  messages: 0,
-  capped: false,
-});
-
-/** A full GC between runs, so one system's garbage is not collected on the other's time. */
-const collectGarbage: () => void = (() => {
-  setFlagsFromString('--expose-gc');
-  const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
-  return typeof gc === 'function' ? () => void gc() : () => {};
-})();
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
-
-function pooled(runs: Float64Array[]): Float64Array {
-  const all = new Float64Array(runs.reduce((n, r) => n + r.length, 0));
-  let at = 0;
-  for (const r of runs) {
-    all.set(r, at);
-    at += r.length;
-  }
-  return all.sort();
 }
 
 /** Drops what the fakes recorded (not their counters: message ids stay unique per chat). */
@@ -131,16 +98,6 @@ async function measureOnce(
   }
 }
 
-function describe(name: string, f: SystemFigures): { line: string; tput: number; p99: number } {
-  const all = pooled(f.latencies);
-  const tput = median(f.throughputs);
-  const p50 = percentile(all, 50);
-  const p99 = percentile(all, 99);
-  const capped = f.capped ? ' (time cap hit)' : '';
-  const line = `${name} ${tput.toFixed(0)} msg/s p50 ${p50.toFixed(2)} ms p99 ${p99.toFixed(2)} ms${capped}`;
-  return { line, tput, p99 };
-}
-
 async function runScenario(bench: Bench, systems: SystemUnderTest[], scenario: Scenario): Promise<void> {
   const figures = systems.map(emptyFigures);
   for (let round = 0; round < scenario.rounds; round++) {
@@ -164,15 +121,12 @@ async function runScenario(bench: Bench, systems: SystemUnderTest[], scenario: S
     `telegram pipeline ${scenario.label}: ${bare.line}; ${hermes.line}; ` +
       `throughput ratio ${ratio.toFixed(2)}x (target >= 0.5x); p99 delta ${sign}${Math.abs(delta).toFixed(2)} ms (${latencyTarget})`,
   );
-  const cpuPerMessage = (f: SystemFigures) => (f.cpuMicros / f.messages / 1000).toFixed(2);
-  const rounds = (f: SystemFigures) => f.throughputs.map((t) => t.toFixed(0)).join('/');
-  const perMessage = (n: number, f: SystemFigures) => (n / f.messages).toFixed(2);
   const history = scenario.long
     ? `; the same ${scenario.chats} chats throughout, history ${(2 * scenario.warmup) / scenario.chats} -> ${(2 * (scenario.warmup + scenario.messages)) / scenario.chats} transcript rows per chat`
     : `; fresh chats, a new one every ${TURNS_PER_FRESH_CHAT} messages`;
   console.log(
     `  ${scenario.rounds} rounds x ${scenario.messages} messages after ${scenario.warmup} warm-up` +
-      `; msg/s per round: bare ${rounds(bareFigures)}, hermes ${rounds(hermesFigures)}` +
+      `; msg/s per round: bare ${roundThroughputs(bareFigures)}, hermes ${roundThroughputs(hermesFigures)}` +
       `; process CPU per message (load and fakes included): bare ${cpuPerMessage(bareFigures)} ms, hermes ${cpuPerMessage(hermesFigures)} ms` +
       `; Bot API calls per message: bare ${perMessage(bareFigures.apiCalls, bareFigures)}, hermes ${perMessage(hermesFigures.apiCalls, hermesFigures)}` +
       `; model requests per message: hermes ${perMessage(hermesFigures.modelRequests, hermesFigures)}${history}`,
