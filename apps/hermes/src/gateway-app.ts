@@ -7,15 +7,21 @@ import { join } from 'node:path';
 import type { HermesConfig } from '@hermes/config';
 import {
   addPlatformRoutes,
+  attachGatewayHooks,
   buildServer,
   createSendMessageTool,
+  discoverGatewayHooks,
   Gateway,
   type GatewayServer,
   type GatewaySettings,
+  hookApi,
+  loadGatewayHooks,
 } from '@hermes/gateway';
+import { createModuleImporter } from '@hermes/plugins';
 import type { PlatformFactory } from '@hermes/protocol';
 import { writeDotEnvValue } from './dotenv-write.js';
 import type { GlobalOptions } from './main.js';
+import { pluginAliases } from './plugin-sources.js';
 import { pluginSummary } from './plugin-summary.js';
 import { type AgentRuntime, createAgentRuntime } from './runtime.js';
 import { VERSION } from './version.js';
@@ -56,12 +62,14 @@ export function gatewaySettings(
     resetPolicy: config.session_reset,
     platformSettings: run.platformSettings ?? config.gateway.platforms,
     cacheDir: run.cacheDir,
+    hookTimeoutMs: config.gateway.hook_timeout_s * 1000,
   };
 }
 
 /** Builds the gateway (adapters created, nothing connected or listening yet). */
 export async function buildGatewayApp(options: GlobalOptions): Promise<GatewayApp> {
-  const rt = await createAgentRuntime(options, { logFile: 'gateway.log' });
+  // a daemon never asks: shell hooks without consent are skipped with a warning
+  const rt = await createAgentRuntime(options, { logFile: 'gateway.log', interactive: false });
   const { config, env, store } = rt;
   const platforms: PlatformFactory[] = [];
   for (const reg of rt.registries.platforms.values()) {
@@ -93,6 +101,7 @@ export async function buildGatewayApp(options: GlobalOptions): Promise<GatewayAp
     },
   });
   rt.tools.register(createSendMessageTool({ gateway, env }));
+  await attachHomeHooks(rt, gateway);
   const host = env.HERMES_GATEWAY_HOST ?? config.gateway.host;
   const server = buildServer(gateway, {
     host,
@@ -129,4 +138,26 @@ export async function buildGatewayApp(options: GlobalOptions): Promise<GatewayAp
       await rt.close();
     },
   };
+}
+
+/** Loads the gateway hooks of HERMES_HOME/hooks (gateway only) and subscribes them to the gateway's events. */
+async function attachHomeHooks(rt: AgentRuntime, gateway: Gateway): Promise<void> {
+  const logger = rt.logger.child({ component: 'hooks' });
+  const { hooks, skipped } = discoverGatewayHooks(join(rt.home, 'hooks'));
+  for (const s of skipped) logger.warn({ dir: s.dir }, `gateway hook folder skipped: ${s.reason}`);
+  if (hooks.length === 0) return;
+  const importer = await createModuleImporter(pluginAliases());
+  const { loaded } = await loadGatewayHooks(hooks, importer, logger);
+  const host = {
+    home: rt.home,
+    logger,
+    send: (target: string, text: string) => gateway.hookSend(target, text),
+    runAgent: (prompt: string, options: { name: string; maxIterations?: number }) =>
+      gateway.runOneShot(prompt, options),
+  };
+  attachGatewayHooks(gateway.events, loaded, (hook) => hookApi(host, hook.name));
+  logger.info(
+    { hooks: loaded.map((h) => h.name) },
+    `gateway hooks loaded: ${loaded.map((h) => `${h.name} (${h.events.join(', ')})`).join('; ')}`,
+  );
 }

@@ -95,6 +95,8 @@ const gatewaySchema = z.object({
   free_response_chats: z.array(z.string()).default([]),
   /** group sessions: one per user in the chat (default) or one shared by the chat */
   group_sessions: z.enum(['per_user', 'shared']).default('per_user'),
+  /** a gateway hook (HERMES_HOME/hooks) running longer than this is logged as hanging; replies never wait for it */
+  hook_timeout_s: z.number().gt(0).default(30),
   platforms: z.record(z.string(), platformSchema).default({}),
 });
 

@@ -39,6 +39,7 @@ describe('docs examples', () => {
       max_concurrent_runs: 8,
       free_response_chats: [],
       group_sessions: 'per_user',
+      hook_timeout_s: 30,
       platforms: {},
     });
     expect(config.agent.toolsets).toEqual(['*']);

@@ -33,6 +33,7 @@ describe('loadConfig: defaults', () => {
       max_concurrent_runs: 8,
       free_response_chats: [],
       group_sessions: 'per_user',
+      hook_timeout_s: 30,
       platforms: {},
     });
     expect(config.web).toEqual({});

@@ -1,38 +1,42 @@
 /**
  * The gateway's own events (`gateway:startup`, `session:*`, `agent:*`, `command:*`) with
- * `prefix:*` wildcards. Handlers run off the message path: emit never waits and never throws.
+ * `prefix:*` wildcards. Handlers run off the message path: emit never waits and never throws; a
+ * handler that fails or outlives the timeout is logged with its name (it is not cancelled).
  */
-import type { Logger } from '@hermes/protocol';
+import type { GatewayEventType, Logger } from '@hermes/protocol';
 
-export type GatewayEventType =
-  | 'gateway:startup'
-  | 'session:start'
-  | 'session:end'
-  | 'session:reset'
-  | 'agent:start'
-  | 'agent:step'
-  | 'agent:end'
-  | `command:${string}`;
+export type { GatewayEventType } from '@hermes/protocol';
 
 export type GatewayEventHandler = (type: GatewayEventType, context: Record<string, unknown>) => unknown;
 
-/** True when a subscription pattern (`agent:end`, `command:*`) covers an event type. */
+/** A handler's time before it is reported as hanging. */
+export const GATEWAY_HANDLER_TIMEOUT_DEFAULT_MS = 30_000;
+
+/** True when a subscription pattern (`agent:end`, `command:*`, `*`) covers an event type. */
 export function eventMatches(pattern: string, type: string): boolean {
   if (pattern === type || pattern === '*') return true;
   return pattern.endsWith(':*') && type.startsWith(pattern.slice(0, -1));
 }
 
-export class GatewayEvents {
-  readonly #subs: { pattern: string; handler: GatewayEventHandler; name: string }[] = [];
-  readonly #logger: Logger;
+interface Subscription {
+  patterns: readonly string[];
+  handler: GatewayEventHandler;
+  name: string;
+}
 
-  constructor(logger: Logger) {
+export class GatewayEvents {
+  readonly #subs: Subscription[] = [];
+  readonly #logger: Logger;
+  readonly #timeoutMs: number;
+
+  constructor(logger: Logger, options: { timeoutMs?: number } = {}) {
     this.#logger = logger;
+    this.#timeoutMs = options.timeoutMs ?? GATEWAY_HANDLER_TIMEOUT_DEFAULT_MS;
   }
 
-  /** Subscribes `handler` to every event matching `pattern`; returns the unsubscribe function. */
-  on(pattern: string, handler: GatewayEventHandler, name = 'anonymous'): () => void {
-    const sub = { pattern, handler, name };
+  /** Subscribes `handler` to every event matching `pattern` (or any of several); returns the unsubscribe function. */
+  on(pattern: string | readonly string[], handler: GatewayEventHandler, name = 'anonymous'): () => void {
+    const sub: Subscription = { patterns: typeof pattern === 'string' ? [pattern] : pattern, handler, name };
     this.#subs.push(sub);
     return () => {
       const i = this.#subs.indexOf(sub);
@@ -40,20 +44,41 @@ export class GatewayEvents {
     };
   }
 
-  /** Fires an event to its subscribers in the background. */
+  /** How many handlers are subscribed. */
+  count(): number {
+    return this.#subs.length;
+  }
+
+  /** Fires an event to its subscribers in the background (each handler at most once per event). */
   emit(type: GatewayEventType, context: Record<string, unknown>): void {
     for (const sub of this.#subs) {
-      if (!eventMatches(sub.pattern, type)) continue;
-      queueMicrotask(() => {
-        Promise.resolve()
-          .then(() => sub.handler(type, context))
-          .catch((err: unknown) =>
-            this.#logger.warn(
-              { err, event: type, handler: sub.name },
-              `gateway event handler ${sub.name} failed on ${type}`,
-            ),
-          );
-      });
+      if (!sub.patterns.some((p) => eventMatches(p, type))) continue;
+      setImmediate(() => void this.#run(sub, type, context));
+    }
+  }
+
+  async #run(sub: Subscription, type: GatewayEventType, context: Record<string, unknown>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.#timeoutMs);
+      timer.unref();
+    });
+    try {
+      const outcome = await Promise.race([Promise.resolve().then(() => sub.handler(type, context)), timedOut]);
+      if (outcome === 'timeout') {
+        this.#logger.warn(
+          { event: type, handler: sub.name, timeoutMs: this.#timeoutMs },
+          `gateway hook ${sub.name} did not finish ${type} within ${this.#timeoutMs} ms; left running in the background`,
+        );
+      }
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.#logger.warn(
+        { err, event: type, handler: sub.name },
+        `gateway hook ${sub.name} failed on ${type}: ${message}`,
+      );
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

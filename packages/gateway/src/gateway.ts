@@ -9,6 +9,8 @@ import { buildSystemPrompt, createApprovalGate, runTurn } from '@hermes/agent';
 import type { HookBus } from '@hermes/plugins';
 import type {
   ApprovalChoice,
+  HookAgentResult,
+  HookSendResult,
   Logger,
   MessageEvent,
   PlatformAdapter,
@@ -57,6 +59,8 @@ export interface GatewaySettings {
   resetPolicy: ResetPolicy;
   platformSettings: Readonly<Record<string, Readonly<Record<string, unknown>> & { enabled?: boolean | undefined }>>;
   cacheDir: string;
+  /** a gateway hook handler running longer than this is logged as hanging (default 30 s) */
+  hookTimeoutMs?: number;
 }
 
 export interface GatewayDeps {
@@ -101,6 +105,8 @@ export class Gateway {
   readonly routes: RouteDefinition[] = [];
   readonly #deps: GatewayDeps;
   readonly #sessions = new SessionCache();
+  /** aborts one-shot agent runs (gateway hooks) when the gateway stops */
+  readonly #oneShots = new AbortController();
   /** group commit of the per-message writes (accept, outbox rows, delivered marks) */
   readonly #commits: CommitQueue;
   readonly #commit: <T>(fn: () => T) => Promise<T>;
@@ -120,7 +126,9 @@ export class Gateway {
     this.#commits = new CommitQueue(deps.store.transaction);
     this.#commit = (fn) => this.#commits.run(fn);
     this.#now = deps.now ?? Date.now;
-    this.events = new GatewayEvents(deps.logger);
+    this.events = new GatewayEvents(deps.logger, {
+      ...(deps.settings.hookTimeoutMs !== undefined ? { timeoutMs: deps.settings.hookTimeoutMs } : {}),
+    });
     this.#lanes = new SessionLanes<LaneJob>({
       maxConcurrent: deps.settings.maxConcurrentRuns,
       runner: (job, control) => this.#runJob(job, control),
@@ -193,7 +201,67 @@ export class Gateway {
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, drainMs).unref());
     await Promise.race([drained, timeout]);
     this.#lanes.abortAll();
+    this.#oneShots.abort(new Error('gateway stopping'));
     await Promise.race([this.#lanes.idle(), new Promise<void>((r) => setTimeout(r, 2_000).unref())]);
+  }
+
+  /**
+   * One agent turn outside any chat (a gateway hook's `runAgent`): the gateway's model, tools
+   * (send_message included) and plugin hooks; nothing is stored; cut off when the gateway stops.
+   */
+  async runOneShot(prompt: string, options: { name: string; maxIterations?: number }): Promise<HookAgentResult> {
+    const { settings, client, tools, hooks, logger, env } = this.#deps;
+    if (this.#oneShots.signal.aborted) return { status: 'interrupted', text: null, error: 'the gateway is stopping' };
+    try {
+      const result = await runTurn({
+        client,
+        model: settings.model,
+        systemPrompt: buildSystemPrompt({ custom: settings.systemPrompt, platform: 'gateway' }),
+        history: [],
+        userMessage: prompt,
+        sessionId: `hook-${options.name}-${this.#now().toString(36)}`,
+        platform: 'gateway',
+        tools: await tools.available({ env, toolsets: settings.toolsets }),
+        hooks,
+        logger: logger.child({ hook: options.name }),
+        requestApproval: createApprovalGate({ hooks, surface: 'gateway', sessionKey: `hook:${options.name}` }),
+        cwd: settings.cwd,
+        maxIterations: options.maxIterations ?? settings.maxIterations,
+        toolTimeoutMs: settings.toolTimeoutMs,
+        signal: this.#oneShots.signal,
+      });
+      return {
+        status: result.status,
+        text: result.finalText,
+        ...(result.error ? { error: result.error.message } : {}),
+      };
+    } catch (err) {
+      return { status: 'failed', text: null, error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  /**
+   * Sends text for a gateway hook: `telegram` (its home channel), `home` (the first connected
+   * platform with a home channel) or `telegram:CHAT_ID[:THREAD_ID]`.
+   */
+  async hookSend(target: string, text: string): Promise<HookSendResult> {
+    const env = this.#deps.env;
+    const homeOf = (platform: string) => env[`${platform.toUpperCase()}_HOME_CHANNEL`];
+    let platform: string;
+    let chatId: string | undefined;
+    let threadId: string | undefined;
+    if (target === 'home') {
+      platform = [...this.adapters.keys()].find((p) => homeOf(p)) ?? '';
+      if (!platform) return { ok: false, error: 'no connected platform has a home channel (send /sethome in a chat)' };
+      chatId = homeOf(platform);
+    } else {
+      [platform = '', chatId, threadId] = target.split(':');
+      chatId ||= homeOf(platform);
+    }
+    if (!this.adapters.has(platform)) return { ok: false, error: `platform "${platform}" is not connected` };
+    if (!chatId) return { ok: false, error: `${platform} has no home channel (send /sethome in a chat)` };
+    const result = await this.sendTo({ platform, chatId, ...(threadId ? { threadId } : {}) }, text);
+    return result.failed === 0 ? { ok: true } : { ok: false, error: result.errors.join('; ') };
   }
 
   /** Accepts an inbound event: persisted in the inbox (dedupe) before it is processed. */
@@ -337,7 +405,11 @@ export class Gateway {
   }
 
   /** The active session for a key, replaced by a fresh one per the reset policy. */
-  async #session(sessionKey: string, platform: string): Promise<{ id: string; isNew: boolean; cached: CachedSession }> {
+  async #session(
+    sessionKey: string,
+    platform: string,
+    userId: string,
+  ): Promise<{ id: string; isNew: boolean; cached: CachedSession }> {
     const { store, settings, hooks } = this.#deps;
     let active = this.#sessions.get(sessionKey);
     if (!active) {
@@ -349,7 +421,7 @@ export class Gateway {
     if (active) {
       await hooks.invoke('on_session_finalize', { sessionId: active.id, platform });
       store.sessions.end(active.id, 'reset_policy');
-      this.events.emit('session:end', { platform, session_key: sessionKey });
+      this.events.emit('session:end', { platform, user_id: userId, session_key: sessionKey });
     }
     const created = store.sessions.create({ key: sessionKey, platform, model: settings.model });
     const cached = this.#sessions.replaced(sessionKey, { id: created.id, updatedAt: created.updatedAt, history: [] });
@@ -378,7 +450,7 @@ export class Gateway {
     const { event } = job;
     const platform = event.platform;
     const sessionKey = sessionKeyFor(event.source, settings.groupSessions);
-    const session = await this.#session(sessionKey, platform);
+    const session = await this.#session(sessionKey, platform, event.source.userId);
     const base = { platform, user_id: event.source.userId, session_id: session.id };
     if (session.isNew) this.events.emit('session:start', { ...base, session_key: sessionKey });
     this.events.emit('agent:start', { ...base, message: job.text });

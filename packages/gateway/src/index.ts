@@ -17,6 +17,7 @@ export { splitMessage } from './delivery/split-message.js';
 // The gateway and its server
 export { Gateway, type GatewayDeps, type GatewaySettings, type RouteDefinition, SILENT_MARKER } from './gateway.js';
 export { eventMatches, type GatewayEventHandler, GatewayEvents, type GatewayEventType } from './gateway-events.js';
+export * from './gateway-hooks/index.js';
 export { isAddressed } from './group-policy.js';
 export type {
   InboxPort,

@@ -3,6 +3,7 @@
 // at run time too (the loader maps the name), with no install.
 
 import type { PluginContext } from '@hermes/plugins';
+import type { GatewayHookHandler } from '@hermes/protocol';
 
 // The context and its inputs
 export type {
@@ -16,16 +17,23 @@ export type {
   RegisterSkillInput,
   RegisterToolInput,
 } from '@hermes/plugins';
-
 // Hooks: names, payloads, return types
+// Gateway hooks (HERMES_HOME/hooks/<name>/handler.ts): the handler, its third argument, the events
 export type {
   BlockDecision,
   ChatMessage,
   DispatchDecision,
+  GatewayEventContext,
+  GatewayEventContexts,
+  GatewayEventType,
+  GatewayHookApi,
+  GatewayHookHandler,
+  HookAgentResult,
   HookCallback,
   HookName,
   HookPayloads,
   HookReturn,
+  HookSendResult,
   Logger,
   MessageEvent,
   ToolContext,
@@ -41,4 +49,9 @@ export type RegisterPlugin = (ctx: PluginContext) => void | Promise<void>;
 export function definePlugin(register: RegisterPlugin): RegisterPlugin {
   if (typeof register !== 'function') throw new TypeError('definePlugin expects the register(ctx) function');
   return register;
+}
+
+/** Identity helper that type-checks a gateway hook's handler: `export const handle = defineGatewayHook((event, ctx, hermes) => {...})`. */
+export function defineGatewayHook(handle: GatewayHookHandler): GatewayHookHandler {
+  return handle;
 }

@@ -46,6 +46,7 @@ export {
   type SlashCommand,
   type WebSearchProviderRegistration,
 } from './plugin-host.js';
+export { createModuleImporter, type ModuleImporter } from './module-importer.js';
 export {
   ENTRY_FILES,
   type LoadPluginsOptions,

@@ -4,12 +4,14 @@
  * once. A plugin whose load or register() fails is marked failed, everything it registered is
  * rolled back, and loading goes on.
  */
+
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '@hermes/protocol';
 import { type DiscoveredPlugin, discoverPlugins, type PluginSource, type PluginSourceKind } from './discover.js';
 import type { HookBus } from './hook-bus.js';
 import { type PluginManifest, readManifest } from './manifest.js';
+import { createModuleImporter, type ModuleImporter } from './module-importer.js';
 import { createPluginContext, type PluginContext, type ToolSink } from './plugin-context.js';
 import type { PluginHostServices } from './plugin-host.js';
 
@@ -57,13 +59,8 @@ function findRegister(mod: unknown): RegisterFn | null {
   return null;
 }
 
-type Importer = (file: string) => Promise<unknown>;
-
-async function createImporter(aliases: Record<string, string> | undefined): Promise<Importer> {
-  const { createJiti } = await import('jiti');
-  const jiti = createJiti(import.meta.url, { alias: aliases ?? {} });
-  return (file) => jiti.import(file);
-}
+type Importer = ModuleImporter;
+const createImporter = (aliases: Record<string, string> | undefined) => createModuleImporter(aliases);
 
 /** Whether a plugin runs without being listed in plugins.enabled: bundled platform and backend plugins. */
 export function loadsWithoutOptIn(source: PluginSourceKind, manifest: PluginManifest): boolean {

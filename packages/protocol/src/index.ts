@@ -4,6 +4,17 @@
 export type { ChatMessage, ChatRole, ToolCall } from './chat.js';
 // Errors and exit codes
 export { ERROR_CODES, type ErrorCode, EXIT, HermesError } from './errors.js';
+export {
+  GATEWAY_EVENT_EXAMPLES,
+  GATEWAY_EVENTS,
+  type GatewayEventContext,
+  type GatewayEventContexts,
+  type GatewayEventType,
+  type GatewayHookApi,
+  type GatewayHookHandler,
+  type HookAgentResult,
+  type HookSendResult,
+} from './gateway-hooks.js';
 // The hook table
 export {
   type ApprovalChoice,
@@ -39,7 +50,6 @@ export type {
   SessionSource,
   TextMessageEvent,
 } from './message-event.js';
-
 // Platforms
 export type {
   InboundSink,
@@ -55,7 +65,6 @@ export type {
   SendErrorKind,
   SendResult,
 } from './platform.js';
-
 // Tools
 export type {
   ApprovalRequest,

@@ -1,0 +1,74 @@
+/** HOOK.yaml: `name`, `description`, a non-empty `events` list of gateway events or `prefix:*` wildcards. */
+import { closest } from '@hermes/plugins';
+import { GATEWAY_EVENTS } from '@hermes/protocol';
+import { parse } from 'yaml';
+
+export interface GatewayHookManifest {
+  name: string;
+  description: string;
+  events: string[];
+  /** unknown keys: reported, never fatal */
+  warnings: string[];
+}
+
+const PREFIXES = ['gateway', 'session', 'agent', 'command'];
+const KNOWN_KEYS = ['name', 'description', 'events'];
+
+/** A HOOK.yaml problem, naming the file and the key. */
+export class HookManifestError extends Error {
+  constructor(
+    readonly file: string,
+    readonly key: string | null,
+    message: string,
+  ) {
+    super(`${file}${key ? `: ${key}` : ''}: ${message}`);
+    this.name = 'HookManifestError';
+  }
+}
+
+/** Whether an event name or pattern is one a gateway ever fires. */
+export function isGatewayEventPattern(pattern: string): boolean {
+  if (pattern === '*' || (GATEWAY_EVENTS as readonly string[]).includes(pattern)) return true;
+  const wildcard = /^([a-z]+):\*$/.exec(pattern);
+  if (wildcard?.[1]) return PREFIXES.includes(wildcard[1]);
+  return /^command:[a-z0-9_:-]+$/.test(pattern);
+}
+
+/** Parses and checks a HOOK.yaml text; throws HookManifestError with what is wrong and where. */
+export function parseHookManifest(text: string, file: string): GatewayHookManifest {
+  let raw: unknown;
+  try {
+    raw = parse(text);
+  } catch (err) {
+    throw new HookManifestError(file, null, `not valid YAML (${err instanceof Error ? err.message : String(err)})`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new HookManifestError(file, null, 'expected a mapping with name, description and events');
+  }
+  const m = raw as Record<string, unknown>;
+  if (typeof m.name !== 'string' || m.name.trim() === '') {
+    throw new HookManifestError(file, 'name', 'expected a non-empty string');
+  }
+  if (typeof m.description !== 'string') throw new HookManifestError(file, 'description', 'expected a string');
+  if (!Array.isArray(m.events) || m.events.length === 0) {
+    throw new HookManifestError(file, 'events', 'expected a non-empty list of events (e.g. [agent:end, command:*])');
+  }
+  const events: string[] = [];
+  for (const [i, event] of m.events.entries()) {
+    if (typeof event !== 'string') throw new HookManifestError(file, `events[${i}]`, 'expected a string');
+    if (!isGatewayEventPattern(event)) {
+      const suggestion = closest(event, [...GATEWAY_EVENTS, 'command:*', 'session:*', 'agent:*']);
+      const hint = suggestion ? ` (did you mean "${suggestion}"?)` : '';
+      throw new HookManifestError(
+        file,
+        `events[${i}]`,
+        `unknown gateway event "${event}"${hint}; events: ${GATEWAY_EVENTS.join(', ')}, command:NAME, or PREFIX:*`,
+      );
+    }
+    events.push(event);
+  }
+  const warnings = Object.keys(m)
+    .filter((k) => !KNOWN_KEYS.includes(k))
+    .map((k) => `${file}: ${k}: unknown key, ignored; valid keys: ${KNOWN_KEYS.join(', ')}`);
+  return { name: m.name.trim(), description: m.description, events, warnings };
+}

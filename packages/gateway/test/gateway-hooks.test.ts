@@ -1,0 +1,184 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createModuleImporter } from '@hermes/plugins';
+import { type Logger, silentLogger } from '@hermes/protocol';
+import { describe, expect, it } from 'vitest';
+import {
+  attachGatewayHooks,
+  discoverGatewayHooks,
+  GatewayEvents,
+  hookApi,
+  loadGatewayHooks,
+  parseHookManifest,
+  testGatewayHooks,
+} from '../src/index.js';
+
+function hooksDir(hooks: Record<string, { manifest?: string; handler?: string; file?: string }>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hermes-ghooks-'));
+  for (const [name, h] of Object.entries(hooks)) {
+    mkdirSync(join(dir, name));
+    if (h.manifest !== undefined) writeFileSync(join(dir, name, 'HOOK.yaml'), h.manifest);
+    if (h.handler !== undefined) writeFileSync(join(dir, name, h.file ?? 'handler.ts'), h.handler);
+  }
+  return dir;
+}
+
+const manifest = (name: string, events: string[]) =>
+  `name: ${name}\ndescription: ${name}\nevents:\n${events.map((e) => `  - "${e}"`).join('\n')}\n`;
+
+function recordingLogger(): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const log = (a: unknown, b?: unknown) => lines.push(typeof a === 'string' ? a : String(b));
+  const logger: Logger = {
+    trace: log,
+    debug: log,
+    info: log,
+    warn: log,
+    error: log,
+    fatal: log,
+    child: () => logger,
+  } as unknown as Logger;
+  return { logger, lines };
+}
+
+describe('HOOK.yaml', () => {
+  it('accepts events, command names and prefix wildcards; warns on unknown keys', () => {
+    const m = parseHookManifest(
+      'name: x\ndescription: d\nevents: [agent:end, command:new, session:*]\nextra: 1\n',
+      'H',
+    );
+    expect(m).toMatchObject({ name: 'x', events: ['agent:end', 'command:new', 'session:*'] });
+    expect(m.warnings[0]).toContain('extra: unknown key');
+  });
+
+  it.each([
+    ['description: d\nevents: [agent:end]\n', 'name: expected a non-empty string'],
+    ['name: x\nevents: [agent:end]\n', 'description: expected a string'],
+    ['name: x\ndescription: d\nevents: []\n', 'events: expected a non-empty list'],
+    ['name: x\ndescription: d\nevents: [agent:ends]\n', 'did you mean "agent:end"?'],
+    ['name: x\ndescription: d\nevents: [bogus:*]\n', 'unknown gateway event "bogus:*"'],
+    ['name: [\n', 'not valid YAML'],
+  ])('refuses %j with a message naming the key', (text, message) => {
+    expect(() => parseHookManifest(text, '/h/HOOK.yaml')).toThrow(message);
+  });
+});
+
+describe('discovery', () => {
+  it('loads valid folders in name order and skips invalid ones with a reason', () => {
+    const dir = hooksDir({
+      'b-second': { manifest: manifest('second', ['agent:end']), handler: 'export function handle() {}' },
+      'a-first': {
+        manifest: manifest('first', ['command:*']),
+        handler: 'export function handle() {}',
+        file: 'handler.mjs',
+      },
+      'c-nohandler': { manifest: manifest('third', ['agent:end']) },
+      'd-nomanifest': { handler: 'export function handle() {}' },
+      'e-dup': { manifest: manifest('first', ['agent:end']), handler: 'export function handle() {}' },
+    });
+    const { hooks, skipped } = discoverGatewayHooks(dir);
+    expect(hooks.map((h) => [h.name, h.handlerFile.split('/').pop()])).toEqual([
+      ['first', 'handler.mjs'],
+      ['second', 'handler.ts'],
+    ]);
+    expect(skipped.map((s) => s.reason)).toEqual([
+      expect.stringContaining('no handler'),
+      expect.stringContaining('no HOOK.yaml'),
+      expect.stringContaining('name "first" is already used'),
+    ]);
+    expect(discoverGatewayHooks(join(dir, 'missing'))).toEqual({ hooks: [], skipped: [] });
+  });
+});
+
+describe('loading and running', () => {
+  it('a hook gets the event, its context and its API; bad handlers are skipped at load', async () => {
+    const dir = hooksDir({
+      good: {
+        manifest: manifest('good', ['agent:*', 'agent:end']),
+        handler: `export async function handle(event, context, hermes) {
+          globalThis.__calls = (globalThis.__calls ?? []).concat([[event, context.platform, hermes.name]]);
+          await hermes.send('home', 'hello ' + event);
+        }`,
+      },
+      noexport: { manifest: manifest('noexport', ['agent:end']), handler: 'export const x = 1;' },
+      syntax: { manifest: manifest('syntax', ['agent:end']), handler: 'export function handle( {' },
+    });
+    const importer = await createModuleImporter();
+    const { logger, lines } = recordingLogger();
+    const { loaded, failed } = await loadGatewayHooks(discoverGatewayHooks(dir).hooks, importer, logger);
+    expect(loaded.map((h) => h.name)).toEqual(['good']);
+    expect(failed.map((f) => f.reason)).toEqual([
+      expect.stringContaining('exports no handle'),
+      expect.stringContaining('failed to load'),
+    ]);
+    expect(lines.join('\n')).toContain('gateway hook syntax skipped');
+    const sent: string[] = [];
+    const events = new GatewayEvents(silentLogger);
+    attachGatewayHooks(events, loaded, (hook) =>
+      hookApi(
+        {
+          home: dir,
+          logger: silentLogger,
+          send: async (target, text) => {
+            sent.push(`${target}:${text}`);
+            return { ok: true };
+          },
+          runAgent: async () => ({ status: 'completed', text: 'x' }),
+        },
+        hook.name,
+      ),
+    );
+    events.emit('agent:end', { platform: 'discord' });
+    events.emit('session:start', { platform: 'discord' });
+    await new Promise((r) => setTimeout(r, 50));
+    // agent:* and agent:end overlap: still one call per event
+    expect((globalThis as { __calls?: unknown[] }).__calls).toEqual([['agent:end', 'discord', 'good']]);
+    expect(sent).toEqual(['home:hello agent:end']);
+  });
+
+  it('a throwing or hanging handler is logged by name; emit never waits for it', async () => {
+    const { logger, lines } = recordingLogger();
+    const events = new GatewayEvents(logger, { timeoutMs: 50 });
+    events.on(
+      'agent:end',
+      () => {
+        throw new Error('boom');
+      },
+      'thrower',
+    );
+    events.on('agent:end', () => new Promise(() => {}), 'hanger');
+    const started = performance.now();
+    events.emit('agent:end', {});
+    expect(performance.now() - started).toBeLessThan(5);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(lines).toContain('gateway hook thrower failed on agent:end: boom');
+    expect(lines.some((l) => l.startsWith('gateway hook hanger did not finish agent:end within 50 ms'))).toBe(true);
+  });
+
+  it('testGatewayHooks fires the matching hooks with the example context, dry-run', async () => {
+    const dir = hooksDir({
+      alert: {
+        manifest: manifest('alert', ['agent:step']),
+        handler: `export async function handle(event, ctx, hermes) {
+          if (ctx.iteration === 3) await hermes.send('telegram', 'step ' + ctx.iteration);
+          return { seen: ctx.tool_names };
+        }`,
+      },
+      other: { manifest: manifest('other', ['command:*']), handler: 'export function handle() {}' },
+    });
+    const results = await testGatewayHooks(dir, 'agent:step', {
+      importer: await createModuleImporter(),
+      logger: silentLogger,
+      home: dir,
+    });
+    expect(results).toEqual([
+      expect.objectContaining({
+        hook: 'alert',
+        ok: true,
+        detail: '{"seen":["terminal","read_file"]}',
+        calls: ['send telegram: step 3'],
+      }),
+    ]);
+  });
+});
