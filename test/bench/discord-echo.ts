@@ -54,10 +54,17 @@ const FIRST_BENCH_USER_ID = 477_000_000_000_000_001n;
 /**
  * `count` chats on the fake: DM channels of `count` distinct users, or guild text channels (the
  * fake's own first, then new ones, announced with CHANNEL_CREATE to bots already connected).
+ * `firstIndex` (default 0) numbers the users from there, so later calls can make chats never used before.
  */
-export function discordChats(fake: FakeDiscord, count: number, kind: DiscordChatKind = 'dm'): DiscordChat[] {
+export function discordChats(
+  fake: FakeDiscord,
+  count: number,
+  kind: DiscordChatKind = 'dm',
+  firstIndex = 0,
+): DiscordChat[] {
   const chats: DiscordChat[] = [];
-  for (let i = 0; i < count; i++) {
+  for (let n = 0; n < count; n++) {
+    const i = firstIndex + n;
     const user = { id: String(FIRST_BENCH_USER_ID + BigInt(i)), name: `bench${i}` };
     const channelId =
       kind === 'dm' ? fake.dmChannelId(user) : (fake.textChannelIds[i] ?? fake.addTextChannel(`bench-${i}`));

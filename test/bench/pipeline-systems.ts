@@ -1,5 +1,6 @@
 // The two systems the Telegram pipeline benchmark compares, both on the same fake Bot API:
-// a bare grammy webhook echo bot on its own Fastify, and a whole in-process Hermes gateway.
+// a bare grammy webhook echo bot on its own Fastify, and a whole in-process Hermes gateway
+// (startHermesFor builds the same Hermes for any platform factory).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,7 @@ import { ModelClient, ToolRegistry } from '@hermes/agent';
 import { defaultConfig } from '@hermes/config';
 import { addPlatformRoutes, buildServer, Gateway } from '@hermes/gateway';
 import { HookBus } from '@hermes/plugins';
-import { silentLogger } from '@hermes/protocol';
+import { type PlatformFactory, silentLogger } from '@hermes/protocol';
 import { openStore } from '@hermes/store';
 import Fastify from 'fastify';
 import { Bot, webhookCallback } from 'grammy';
@@ -45,47 +46,59 @@ export async function startBareGrammy(fake: FakeTelegram): Promise<SystemUnderTe
 
 export const HERMES_ANSWER = 'echo';
 
+/** A Hermes gateway for a bench: its own server's port and a close that removes its temp state. */
+export interface HermesInstance {
+  gateway: Gateway;
+  /** the gateway's own Fastify (webhook routes, health) on 127.0.0.1 */
+  port: number;
+  close(): Promise<void>;
+}
+
+const CONNECT_TIMEOUT_MS = 10_000;
+
 /**
  * Hermes as `gateway run` assembles it, minus plugins and built-in tools: the real store on a temp
- * state.db, HookBus, an empty ToolRegistry, the ModelClient against the fake model, the real
- * Telegram adapter in webhook mode, buildServer + addPlatformRoutes, config defaults elsewhere.
+ * state.db, HookBus, an empty ToolRegistry, the ModelClient against the fake model at `modelUrl`,
+ * one platform from `factory` with `env` and `settings` (gateway.platforms.<name>),
+ * buildServer + addPlatformRoutes, config defaults elsewhere. Resolves once the platform is connected
+ * (a gateway-socket platform connects after `gateway.start()` resolves).
  */
-export async function startHermes(fake: FakeTelegram, model: { url: string }): Promise<SystemUnderTest> {
+export async function startHermesFor(
+  factory: PlatformFactory,
+  env: Record<string, string>,
+  settings: Record<string, unknown>,
+  modelUrl: string,
+): Promise<HermesInstance> {
   const config = defaultConfig();
-  const dir = mkdtempSync(join(tmpdir(), 'hermes-bench-pipeline-'));
+  const dir = mkdtempSync(join(tmpdir(), `hermes-bench-${factory.name}-`));
   const cacheDir = join(dir, 'cache', 'attachments');
   mkdirSync(cacheDir, { recursive: true });
   const store = openStore(join(dir, 'state.db'));
   const hooks = new HookBus({ logger: silentLogger, timeoutMs: config.plugins.hook_timeout_ms });
   const tools = new ToolRegistry(silentLogger);
   const client = new ModelClient({
-    baseUrl: model.url,
+    baseUrl: modelUrl,
     apiKey: '',
     timeoutMs: config.model.timeout_s * 1000,
     maxRetries: config.agent.api_max_retries,
     hooks,
     logger: silentLogger,
   });
-  const env = {
-    TELEGRAM_BOT_TOKEN: fake.token,
-    TELEGRAM_API_ROOT: fake.apiRoot,
-    TELEGRAM_ALLOWED_USERS: '*',
-  };
-  const settings = gatewaySettings(config, {
+  const gatewayConfig = gatewaySettings(config, {
     model: 'fake-model',
     cwd: dir,
     cacheDir,
-    platformSettings: { telegram: { mode: 'webhook', webhook_secret: WEBHOOK_SECRET } },
+    platformSettings: { [factory.name]: settings },
   });
   const gateway = new Gateway({
-    settings,
+    settings: gatewayConfig,
     env,
     logger: silentLogger,
     hooks,
     tools,
     client,
     store,
-    platforms: [telegramFactory],
+    platforms: [factory],
     pluginCommands: () => new Map(),
     pluginSummary: () => 'Plugins (0):',
     setHomeChannel: () => {},
@@ -95,7 +108,7 @@ export async function startHermes(fake: FakeTelegram, model: { url: string }): P
     version: 'bench',
     startedAt: Date.now(),
     api: {
-      ...settings,
+      ...gatewayConfig,
       apiKey: undefined,
       env,
       client,
@@ -106,22 +119,54 @@ export async function startHermes(fake: FakeTelegram, model: { url: string }): P
       transcripts: store.transcripts,
     },
   });
-  addPlatformRoutes(server.app, gateway);
-  await server.app.listen({ host: '127.0.0.1', port: 0 });
-  await gateway.start();
-  server.setState('running');
-  const state = gateway.platformStates().telegram?.state;
-  if (state !== 'connected') throw new Error(`hermes: telegram is ${state ?? 'missing'}, not connected`);
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    server.setState('draining');
+    await gateway.stop(0);
+    await server.app.close();
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    addPlatformRoutes(server.app, gateway);
+    await server.app.listen({ host: '127.0.0.1', port: 0 });
+    await gateway.start();
+    server.setState('running');
+    const deadline = performance.now() + CONNECT_TIMEOUT_MS;
+    for (;;) {
+      const state = gateway.platformStates()[factory.name]?.state;
+      if (state === 'connected') break;
+      if (performance.now() > deadline) {
+        throw new Error(`hermes: ${factory.name} is ${state ?? 'missing'}, not connected`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
   const { port } = server.app.server.address() as AddressInfo;
+  return { gateway, port, close };
+}
+
+/** Hermes with the real Telegram adapter in webhook mode on `fake` (see startHermesFor). */
+export async function startHermes(fake: FakeTelegram, model: { url: string }): Promise<SystemUnderTest> {
+  const env = {
+    TELEGRAM_BOT_TOKEN: fake.token,
+    TELEGRAM_API_ROOT: fake.apiRoot,
+    TELEGRAM_ALLOWED_USERS: '*',
+  };
+  const hermes = await startHermesFor(
+    telegramFactory,
+    env,
+    { mode: 'webhook', webhook_secret: WEBHOOK_SECRET },
+    model.url,
+  );
   return {
-    target: { name: 'hermes', port, path: WEBHOOK_PATH, secret: WEBHOOK_SECRET },
+    target: { name: 'hermes', port: hermes.port, path: WEBHOOK_PATH, secret: WEBHOOK_SECRET },
     expect: (_sent, reply) => reply === HERMES_ANSWER,
-    async close() {
-      server.setState('draining');
-      await gateway.stop(0);
-      await server.app.close();
-      store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    close: hermes.close,
   };
 }
