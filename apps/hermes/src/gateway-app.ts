@@ -24,6 +24,7 @@ import type { GlobalOptions } from './main.js';
 import { pluginAliases } from './plugin-sources.js';
 import { pluginSummary } from './plugin-summary.js';
 import { type AgentRuntime, createAgentRuntime } from './runtime.js';
+import { platformClaimer } from './service/platform-claims.js';
 import { VERSION } from './version.js';
 
 export interface GatewayApp {
@@ -94,6 +95,7 @@ export async function buildGatewayApp(options: GlobalOptions): Promise<GatewayAp
     platforms,
     pluginCommands: () => rt.registries.commands,
     pluginSummary: () => pluginSummary(rt.plugins),
+    claimPlatform: platformClaimer(env, rt.home, VERSION),
     setHomeChannel: (platform, chatId) => {
       const key = `${platform.toUpperCase()}_HOME_CHANNEL`;
       writeDotEnvValue(rt.paths.env, key, chatId);

@@ -84,6 +84,11 @@ export interface GatewayDeps {
   pluginCommands: () => ReadonlyMap<string, { description: string; handler: (args: string) => unknown }>;
   pluginSummary: () => string;
   setHomeChannel: (platform: string, chatId: string) => void;
+  /**
+   * Claims a platform's instance key (its token) machine-wide before the adapter is created; a
+   * refusal keeps the platform off with the reason in /health. Absent: no claim (tests).
+   */
+  claimPlatform?: (platform: string, key: string) => { ok: true; release(): void } | { ok: false; reason: string };
   now?: () => number;
 }
 
@@ -107,6 +112,8 @@ export class Gateway {
   readonly #sessions = new SessionCache();
   /** aborts one-shot agent runs (gateway hooks) when the gateway stops */
   readonly #oneShots = new AbortController();
+  /** machine-wide platform token claims, released at stop */
+  readonly #claims: { release(): void }[] = [];
   /** group commit of the per-message writes (accept, outbox rows, delivered marks) */
   readonly #commits: CommitQueue;
   readonly #commit: <T>(fn: () => T) => Promise<T>;
@@ -138,6 +145,16 @@ export class Gateway {
     for (const factory of deps.platforms) {
       const settings = deps.settings.platformSettings[factory.name] ?? {};
       if (settings.enabled === false || !factory.hasCredentials(deps.env)) continue;
+      const key = factory.instanceKey?.(deps.env);
+      if (key && deps.claimPlatform) {
+        const claim = deps.claimPlatform(factory.name, key);
+        if (!claim.ok) {
+          deps.logger.error({ platform: factory.name }, `platform ${factory.name} not started: ${claim.reason}`);
+          this.#failed.set(factory.name, { state: 'error', since: this.#now(), error: claim.reason });
+          continue;
+        }
+        this.#claims.push(claim);
+      }
       let adapter: PlatformAdapter;
       try {
         adapter = factory.create({
@@ -157,6 +174,7 @@ export class Gateway {
         });
       } catch (err) {
         // a broken platform setting never takes the gateway down: the platform is reported failed
+        if (key && deps.claimPlatform) this.#claims.pop()?.release();
         const message = err instanceof Error ? err.message : String(err);
         deps.logger.error({ err, platform: factory.name }, `platform ${factory.name} not started: ${message}`);
         this.#failed.set(factory.name, { state: 'error', since: this.#now(), error: message });
@@ -203,6 +221,7 @@ export class Gateway {
     this.#lanes.abortAll();
     this.#oneShots.abort(new Error('gateway stopping'));
     await Promise.race([this.#lanes.idle(), new Promise<void>((r) => setTimeout(r, 2_000).unref())]);
+    for (const claim of this.#claims.splice(0)) claim.release();
   }
 
   /**
@@ -489,6 +508,7 @@ export class Gateway {
         onStep: ({ iteration, toolNames }) =>
           this.events.emit('agent:step', { ...base, iteration, tool_names: toolNames }),
       });
+      control.settle(); // only delivery is left: a new message now queues behind this answer
       if (result.status === 'interrupted' && !this.#accepting) {
         // cut off by shutdown: leave it pending (and out of the transcript) so the next start redoes it once
         return;

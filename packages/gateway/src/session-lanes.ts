@@ -16,13 +16,18 @@ export interface RunControl {
   signal: AbortSignal;
   /** steering messages that arrived since the last call */
   takeSteering(): string[];
+  /**
+   * The turn has its answer (only delivery is left): from now on a new message for the session is
+   * queued behind it, never aborting it.
+   */
+  settle(): void;
 }
 
 export type LaneRunner<T extends LaneItem> = (item: T, control: RunControl) => Promise<void>;
 
 interface Lane<T> {
   queue: T[];
-  running: { controller: AbortController; steering: string[]; item: T } | null;
+  running: { controller: AbortController; steering: string[]; item: T; settled: boolean } | null;
 }
 
 export type SubmitOutcome = 'started' | 'queued' | 'interrupting' | 'steered';
@@ -57,7 +62,7 @@ export class SessionLanes<T extends LaneItem> {
       return 'steered';
     }
     lane.queue.push(item);
-    if (mode === 'interrupt') {
+    if (mode === 'interrupt' && !lane.running.settled) {
       lane.running.controller.abort(new Error('interrupted by a new message'));
       return 'interrupting';
     }
@@ -107,13 +112,16 @@ export class SessionLanes<T extends LaneItem> {
   async #pump(key: string, lane: Lane<T>): Promise<void> {
     while (lane.queue.length > 0) {
       const item = lane.queue.shift() as T;
-      const running = { controller: new AbortController(), steering: [] as string[], item };
+      const running = { controller: new AbortController(), steering: [] as string[], item, settled: false };
       lane.running = running;
       const release = await this.#semaphore.acquire();
       try {
         await this.#runner(item, {
           signal: running.controller.signal,
           takeSteering: () => running.steering.splice(0),
+          settle: () => {
+            running.settled = true;
+          },
         });
       } catch {
         // the runner reports its own failures; a lane never dies

@@ -158,6 +158,30 @@ describe('session lanes', () => {
     expect(log).toEqual(['start a', 'aborted a', 'start b', 'end b']);
   });
 
+  it('interrupt after settle: a turn that already has its answer is not aborted; the new message queues', async () => {
+    const log: string[] = [];
+    let deliver: () => void = () => {};
+    const l = new SessionLanes<Job>({
+      maxConcurrent: 4,
+      withText: (_j, text) => ({ text }),
+      runner: async (job, control) => {
+        control.settle(); // the answer exists; only delivery is left
+        await new Promise<void>((resolve) => {
+          deliver = resolve;
+        });
+        log.push(`${control.signal.aborted ? 'aborted' : 'delivered'} ${job.text}`);
+      },
+    });
+    l.submit('s', { text: 'a' }, 'interrupt');
+    await tick();
+    expect(l.submit('s', { text: 'b' }, 'interrupt')).toBe('queued');
+    deliver();
+    await tick();
+    deliver();
+    await l.idle();
+    expect(log).toEqual(['delivered a', 'delivered b']);
+  });
+
   it('steer: the message reaches the running turn', async () => {
     const { l, log, release } = lanes();
     l.submit('s', { text: 'a' }, 'steer');

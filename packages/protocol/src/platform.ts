@@ -94,5 +94,10 @@ export interface PlatformFactory {
   name: string;
   /** true when the credentials this platform needs are present */
   hasCredentials(env: Readonly<Record<string, string | undefined>>): boolean;
+  /**
+   * The credential that must have one user on the machine (e.g. the bot token a poller uses): two
+   * gateways with the same key would steal each other's updates or answer twice.
+   */
+  instanceKey?(env: Readonly<Record<string, string | undefined>>): string | undefined;
   create(context: PlatformContext): PlatformAdapter;
 }

@@ -7,5 +7,6 @@ import { PLATFORM } from './normalize.js';
 export const discordFactory: PlatformFactory = {
   name: PLATFORM,
   hasCredentials: (env) => typeof env.DISCORD_BOT_TOKEN === 'string' && env.DISCORD_BOT_TOKEN.trim() !== '',
+  instanceKey: (env) => env.DISCORD_BOT_TOKEN?.trim() || undefined,
   create: (context) => createDiscordAdapter(context),
 };

@@ -10,5 +10,6 @@ export const slackFactory: PlatformFactory = {
   name: PLATFORM,
   hasCredentials: (env) =>
     present(env.SLACK_BOT_TOKEN) && (present(env.SLACK_APP_TOKEN) || present(env.SLACK_SIGNING_SECRET)),
+  instanceKey: (env) => (env.SLACK_APP_TOKEN ?? env.SLACK_BOT_TOKEN)?.trim() || undefined,
   create: (context) => createSlackAdapter(context),
 };

@@ -7,5 +7,6 @@ import { PLATFORM } from './normalize.js';
 export const telegramFactory: PlatformFactory = {
   name: PLATFORM,
   hasCredentials: (env) => typeof env.TELEGRAM_BOT_TOKEN === 'string' && env.TELEGRAM_BOT_TOKEN.trim() !== '',
+  instanceKey: (env) => env.TELEGRAM_BOT_TOKEN?.trim() || undefined,
   create: (context) => createTelegramAdapter(context),
 };

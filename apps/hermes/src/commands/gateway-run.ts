@@ -1,28 +1,77 @@
 /** `hermes gateway run`: the gateway in the foreground, what a service manager or container runs. */
+import { mkdirSync } from 'node:fs';
+import { resolveHome } from '@hermes/config';
 import { EXIT } from '@hermes/protocol';
 import { CliExit, exitCodeFor } from '../cli-error.js';
 import { buildGatewayApp } from '../gateway-app.js';
 import type { GlobalOptions } from '../main.js';
+import { acquireLock, type LockInfo, liveOwner, lockPath, releaseLock, updateLock } from '../service/pid-lock.js';
+import { stopProcess } from '../service/stop-process.js';
+import { VERSION } from '../version.js';
 
-/** Runs until SIGINT/SIGTERM, then stops gracefully. */
-export async function runGateway(options: GlobalOptions): Promise<void> {
-  let app: Awaited<ReturnType<typeof buildGatewayApp>>;
-  try {
-    app = await buildGatewayApp(options);
-  } catch (err) {
-    // invalid configuration exits 78 so a supervisor does not restart-loop
-    const code = exitCodeFor(err);
-    throw new CliExit(code === EXIT.ERROR ? EXIT.ERROR : code, err instanceof Error ? err.message : String(err));
+export interface RunOptions {
+  /** take over from a running gateway of the same HERMES_HOME (graceful stop, then start) */
+  replace?: boolean;
+}
+
+/** How long `--replace` waits for the old gateway to drain and exit before killing it. */
+const REPLACE_WAIT_MS = 60_000;
+
+function describeOwner(owner: LockInfo): string {
+  const since = owner.startedAt ? ` since ${new Date(owner.startedAt).toISOString()}` : '';
+  return `pid ${owner.pid}${since}${owner.url ? ` at ${owner.url}` : ''}`;
+}
+
+/** Takes the HERMES_HOME lock (replacing the running gateway when asked); exits 1 naming the running pid otherwise. */
+async function takeLock(home: string, replace: boolean): Promise<void> {
+  const path = lockPath(home);
+  mkdirSync(home, { recursive: true });
+  let result = acquireLock(path, { version: VERSION, home });
+  if (!result.ok && replace) {
+    process.stderr.write(`hermes: replacing the running gateway (${describeOwner(result.owner)})\n`);
+    await stopProcess(result.owner.pid, { graceMs: REPLACE_WAIT_MS, isOwner: () => liveOwner(path) !== null });
+    result = acquireLock(path, { version: VERSION, home });
   }
-  const url = await app.listen();
-  process.stderr.write(
-    `hermes gateway listening on ${url} (platforms: ${[...app.gateway.adapters.keys()].join(', ') || 'api only'})\n`,
-  );
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  process.stderr.write('hermes gateway stopping...\n');
-  await app.stop();
+  if (!result.ok) {
+    throw new CliExit(
+      EXIT.ERROR,
+      `a gateway is already running for ${home} (${describeOwner(result.owner)}); ` +
+        'stop it with `hermes gateway stop`, or take over with `hermes gateway run --replace`',
+    );
+  }
+  if (result.tookOverStale) {
+    process.stderr.write(`hermes: took over a stale gateway lock (pid ${result.tookOverStale.pid} is gone)\n`);
+  }
+}
+
+/** Runs until SIGINT/SIGTERM, then stops gracefully (drain up to gateway.drain_timeout_s). */
+export async function runGateway(options: GlobalOptions, run: RunOptions = {}): Promise<void> {
+  const { home } = resolveHome({ env: process.env, ...(options.profile ? { profile: options.profile } : {}) });
+  await takeLock(home, run.replace === true);
+  const path = lockPath(home);
+  try {
+    let app: Awaited<ReturnType<typeof buildGatewayApp>>;
+    try {
+      app = await buildGatewayApp(options);
+    } catch (err) {
+      // invalid configuration exits 78 so a supervisor does not restart-loop
+      const code = exitCodeFor(err);
+      throw new CliExit(code === EXIT.ERROR ? EXIT.ERROR : code, err instanceof Error ? err.message : String(err));
+    }
+    const stopping = new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGINT', () => resolve('SIGINT'));
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+    });
+    const url = await app.listen();
+    updateLock(path, { url });
+    process.stderr.write(
+      `hermes gateway listening on ${url} (platforms: ${[...app.gateway.adapters.keys()].join(', ') || 'api only'})\n`,
+    );
+    const signal = await stopping;
+    process.stderr.write(`hermes gateway stopping (${signal}): draining...\n`);
+    await app.stop();
+    process.stderr.write('hermes gateway stopped\n');
+  } finally {
+    releaseLock(path);
+  }
 }

@@ -1,0 +1,225 @@
+/**
+ * `hermes gateway start | stop | restart | status`: the background gateway. One source of truth:
+ * the HERMES_HOME lock (pid, process start token, URL), checked against the process table and
+ * the gateway's own `/health`, so status never contradicts what runs.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { listProfiles, loadConfig, resolveHome } from '@hermes/config';
+import { EXIT } from '@hermes/protocol';
+import { CliExit } from '../cli-error.js';
+import type { GlobalOptions } from '../main.js';
+import { type LockInfo, liveOwner, lockPath, readLock } from '../service/pid-lock.js';
+import { stopProcess } from '../service/stop-process.js';
+
+const HERMES_BIN = fileURLToPath(new URL('../../bin/hermes.js', import.meta.url));
+/** how long `start` waits for /health to answer 200 */
+const START_TIMEOUT_MS = 60_000;
+const HEALTH_TIMEOUT_MS = 2_000;
+/** stop waits the drain timeout plus this for the process to exit before SIGKILL */
+const STOP_MARGIN_MS = 10_000;
+/** status exit code when no gateway runs (as `systemctl status`) */
+export const EXIT_NOT_RUNNING = 3;
+
+export interface GatewayStatus {
+  running: boolean;
+  pid: number | null;
+  uptime_s: number | null;
+  version: string | null;
+  home: string;
+  url: string | null;
+  /** platform name -> state, from /health */
+  platforms: Record<string, string>;
+  health: 'ok' | 'degraded' | 'starting' | 'draining' | 'unreachable' | null;
+  /** a lock left by a gateway that is gone */
+  stale_lock: boolean;
+}
+
+function homeOf(options: GlobalOptions): string {
+  return resolveHome({ env: process.env, ...(options.profile ? { profile: options.profile } : {}) }).home;
+}
+
+/** The gateway's start-up/crash output (what `start` reads a failure reason from). */
+export const outputLogPath = (home: string): string => join(home, 'logs', 'gateway.out.log');
+
+async function fetchHealth(url: string): Promise<{ status: number; body: Record<string, unknown> } | null> {
+  try {
+    const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
+    const body = (await res.json()) as Record<string, unknown>;
+    return { status: res.status, body };
+  } catch {
+    return null;
+  }
+}
+
+/** Reads the status of the gateway of one HERMES_HOME. */
+export async function gatewayStatus(home: string): Promise<GatewayStatus> {
+  const path = lockPath(home);
+  const lock = readLock(path);
+  const owner = liveOwner(path);
+  const base: GatewayStatus = {
+    running: false,
+    pid: null,
+    uptime_s: null,
+    version: null,
+    home,
+    url: null,
+    platforms: {},
+    health: null,
+    stale_lock: lock !== null && owner === null,
+  };
+  if (!owner) return base;
+  const status: GatewayStatus = {
+    ...base,
+    running: true,
+    pid: owner.pid,
+    uptime_s: Math.round((Date.now() - owner.startedAt) / 1000),
+    version: owner.version,
+    url: owner.url,
+    health: owner.url ? 'unreachable' : 'starting',
+  };
+  if (!owner.url) return status;
+  const health = await fetchHealth(owner.url);
+  if (!health) return status;
+  const platforms = (health.body.platforms ?? {}) as Record<string, { state?: string }>;
+  status.platforms = Object.fromEntries(Object.entries(platforms).map(([k, v]) => [k, String(v.state ?? '?')]));
+  const state = String(health.body.state ?? '');
+  status.health =
+    health.status === 200
+      ? health.body.status === 'ok'
+        ? 'ok'
+        : 'degraded'
+      : state === 'draining'
+        ? 'draining'
+        : 'starting';
+  return status;
+}
+
+function lastLines(file: string, from: number, count = 8): string {
+  if (!existsSync(file)) return '';
+  const text = readFileSync(file, 'utf8').slice(from);
+  return text.trim().split('\n').slice(-count).join('\n');
+}
+
+/** Starts the gateway in the background; resolves once /health answers 200, or fails with the reason from its output. */
+export async function startGateway(options: GlobalOptions, home = homeOf(options)): Promise<GatewayStatus> {
+  const running = liveOwner(lockPath(home));
+  if (running) {
+    throw new CliExit(
+      EXIT.ERROR,
+      `a gateway is already running for ${home} (pid ${running.pid}); use \`hermes gateway restart\``,
+    );
+  }
+  mkdirSync(join(home, 'logs'), { recursive: true });
+  const out = outputLogPath(home);
+  const offset = existsSync(out) ? statSync(out).size : 0;
+  const fd = openSync(out, 'a');
+  const args = [HERMES_BIN, ...(options.profile ? ['--profile', options.profile] : []), 'gateway', 'run'];
+  if ('acceptHooks' in options && options.acceptHooks === true) args.push('--accept-hooks');
+  const child = spawn(process.execPath, args, {
+    detached: true,
+    stdio: ['ignore', fd, fd],
+    env: { ...process.env, HERMES_HOME: resolveHome({ env: process.env }).root },
+  });
+  closeSync(fd);
+  let exited: number | null = null;
+  child.once('exit', (code) => {
+    exited = code ?? 1;
+  });
+  child.unref();
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (exited !== null) {
+      const reason = lastLines(out, offset) || `exit code ${exited}`;
+      throw new CliExit(exited === EXIT.CONFIG ? EXIT.CONFIG : EXIT.ERROR, `the gateway did not start:\n${reason}`);
+    }
+    const lock = readLock(lockPath(home));
+    if (lock !== null && lock.pid === child.pid && lock.url) {
+      const health = await fetchHealth(lock.url);
+      if (health?.status === 200) return gatewayStatus(home);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new CliExit(EXIT.ERROR, `the gateway did not become healthy within ${START_TIMEOUT_MS / 1000} s; see ${out}`);
+}
+
+/** Stops the gateway gracefully (drain), SIGKILL after the drain timeout; resolves when no process is left. */
+export async function stopGateway(
+  options: GlobalOptions,
+  home = homeOf(options),
+): Promise<'stopped' | 'killed' | 'not_running'> {
+  const path = lockPath(home);
+  const owner: LockInfo | null = liveOwner(path);
+  if (!owner) return 'not_running';
+  let drainS = 30;
+  try {
+    drainS = loadConfig({ home, env: process.env }).config.gateway.drain_timeout_s;
+  } catch {
+    // a broken config must not keep a gateway from being stopped
+  }
+  return stopProcess(owner.pid, {
+    graceMs: drainS * 1000 + STOP_MARGIN_MS,
+    isOwner: () => liveOwner(path)?.pid === owner.pid,
+  });
+}
+
+/** The homes a command acts on, each with the options that select it (`--all`: every profile). */
+function targets(options: GlobalOptions & { all?: boolean }): { home: string; options: GlobalOptions }[] {
+  if (!options.all) return [{ home: homeOf(options), options }];
+  return listProfiles(resolveHome({ env: process.env }).root).map((p) => {
+    const { profile: _drop, ...rest } = options;
+    return {
+      home: p.home,
+      options: p.profile === null ? { ...rest, profile: 'default' } : { ...rest, profile: p.profile },
+    };
+  });
+}
+
+function statusLine(s: GatewayStatus): string {
+  if (!s.running) return `${s.home}: not running${s.stale_lock ? ' (stale lock from a gateway that is gone)' : ''}`;
+  const platforms = Object.entries(s.platforms)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  return `${s.home}: running, pid ${s.pid}, up ${s.uptime_s} s, version ${s.version}, ${s.url ?? 'not listening yet'}, health ${s.health}${platforms ? `, platforms: ${platforms}` : ''}`;
+}
+
+/** `hermes gateway status [--json] [--all]`: exit 0 when (every) gateway runs, 3 otherwise. */
+export async function statusCommand(options: GlobalOptions & { all?: boolean }): Promise<void> {
+  const statuses = await Promise.all(targets(options).map((t) => gatewayStatus(t.home)));
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(options.all ? statuses : statuses[0], null, 2)}\n`);
+  } else {
+    for (const s of statuses) process.stdout.write(`${statusLine(s)}\n`);
+  }
+  if (!statuses.every((s) => s.running)) throw new CliExit(EXIT_NOT_RUNNING);
+}
+
+/** `hermes gateway start [--all]`. */
+export async function startCommand(options: GlobalOptions & { all?: boolean }): Promise<void> {
+  for (const t of targets(options)) {
+    const status = await startGateway(t.options, t.home);
+    process.stdout.write(`started: ${statusLine(status)}\n`);
+  }
+}
+
+/** `hermes gateway stop [--all]`. */
+export async function stopCommand(options: GlobalOptions & { all?: boolean }): Promise<void> {
+  for (const { home, options: o } of targets(options)) {
+    const outcome = await stopGateway(o, home);
+    const said = { stopped: 'stopped', killed: 'killed after the drain timeout', not_running: 'was not running' }[
+      outcome
+    ];
+    process.stdout.write(`${home}: ${said}\n`);
+  }
+}
+
+/** `hermes gateway restart [--all]`: graceful stop, then start (a new pid). */
+export async function restartCommand(options: GlobalOptions & { all?: boolean }): Promise<void> {
+  for (const { home, options: o } of targets(options)) {
+    await stopGateway(o, home);
+    const status = await startGateway(o, home);
+    process.stdout.write(`restarted: ${statusLine(status)}\n`);
+  }
+}

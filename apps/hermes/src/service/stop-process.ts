@@ -1,0 +1,41 @@
+/** SIGTERM, wait for the process to go (it drains), then SIGKILL after the grace period. */
+import { isAlive } from './process-info.js';
+
+const POLL_MS = 100;
+/** after SIGKILL, how long to wait for the process to disappear */
+const KILL_WAIT_MS = 5_000;
+
+export type StopOutcome = 'stopped' | 'killed' | 'not_running';
+
+async function waitGone(pid: number, ms: number, stillOurs: () => boolean): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (!isAlive(pid) || !stillOurs()) return true;
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+  return !isAlive(pid) || !stillOurs();
+}
+
+/**
+ * Stops `pid`: SIGTERM, up to `graceMs` for it to exit, then SIGKILL. `isOwner` tells whether the
+ * pid is still the process we mean (so a reused pid is never killed).
+ */
+export async function stopProcess(
+  pid: number,
+  options: { graceMs: number; isOwner: () => boolean },
+): Promise<StopOutcome> {
+  if (!isAlive(pid) || !options.isOwner()) return 'not_running';
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return 'not_running';
+  }
+  if (await waitGone(pid, options.graceMs, options.isOwner)) return 'stopped';
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    return 'stopped';
+  }
+  await waitGone(pid, KILL_WAIT_MS, () => true);
+  return 'killed';
+}
