@@ -11,6 +11,8 @@ export interface GlobalOptions {
   json?: boolean;
   yolo?: boolean;
   model?: string;
+  /** run shell hooks from config.yaml without asking (and record the consent) */
+  acceptHooks?: boolean;
 }
 
 function globals(cmd: Command): GlobalOptions {
@@ -24,6 +26,7 @@ const program = new Command('hermes')
   .option('--profile <name>', 'use HERMES_HOME/profiles/<name> (or set HERMES_PROFILE)')
   .option('-m, --model <id>', 'model id for this run (overrides model.default)')
   .option('--yolo', 'run dangerous terminal commands without asking for approval')
+  .option('--accept-hooks', 'allow the shell hooks of config.yaml without asking (the consent is recorded)')
   .addOption(new Option('--json', 'machine-readable output for listings').hideHelp())
   .showHelpAfterError('(run hermes --help for usage)')
   .exitOverride()
@@ -159,6 +162,50 @@ pairing
   .action(async (platform: string, userId: string, _opts, cmd: Command) => {
     const { pairingRevoke } = await import('./commands/pairing.js');
     await pairingRevoke(platform, userId, globals(cmd));
+  });
+
+const hooksCmd = program
+  .command('hooks')
+  .description(
+    'shell hooks (the hooks: block of config.yaml) and gateway hooks (HERMES_HOME/hooks): list, test, revoke, doctor',
+  );
+hooksCmd
+  .command('list')
+  .description('shell hooks with matcher, timeout and consent; gateway hooks with events and handler (or why invalid)')
+  .option('--json', 'print JSON: {shell, gateway}')
+  .action(async (_opts, cmd: Command) => {
+    const { hooksList } = await import('./commands/hooks-list.js');
+    await hooksList(globals(cmd));
+  });
+hooksCmd
+  .command('test')
+  .description('fire every hook of EVENT once with a synthetic payload and print each parsed response')
+  .argument(
+    '<event>',
+    'a plugin hook event (pre_tool_call, pre_llm_call, ...) or a gateway event (agent:end, command:new, ...)',
+  )
+  .option('--for-tool <name>', 'tool events: the tool name in the payload')
+  .option('--payload-file <file>', 'JSON object merged over the example payload (wire names, e.g. tool_input)')
+  .option('--json', 'print JSON')
+  .action(async (event: string, opts: { forTool?: string; payloadFile?: string }, cmd: Command) => {
+    const { hooksTest } = await import('./commands/hooks-test.js');
+    await hooksTest(event, opts, globals(cmd));
+  });
+hooksCmd
+  .command('revoke')
+  .description('remove every consent of COMMAND from the shell-hook allowlist (the next run asks again)')
+  .argument('<command>', 'the command as written in config.yaml')
+  .action(async (command: string, _opts, cmd: Command) => {
+    const { hooksRevoke } = await import('./commands/hooks-revoke.js');
+    await hooksRevoke(command, globals(cmd));
+  });
+hooksCmd
+  .command('doctor')
+  .description('per shell hook: executable, consent, script drift, one run (JSON validity, time); exit 1 on a problem')
+  .option('--json', 'print JSON')
+  .action(async (_opts, cmd: Command) => {
+    const { hooksDoctor } = await import('./commands/hooks-doctor.js');
+    await hooksDoctor(globals(cmd));
   });
 
 const gatewayCmd = program.command('gateway').description('run and manage the messaging gateway');

@@ -13,39 +13,27 @@ import {
   serializeResult,
   ToolRegistry,
 } from '@hermes/agent';
-import {
-  applyDotEnv,
-  configPaths,
-  type HermesConfig,
-  loadConfig,
-  loadDotEnv,
-  resolveHome,
-  secretValues,
-} from '@hermes/config';
+import { secretValues } from '@hermes/config';
 import { createLogger, installProcessGuards, redactText } from '@hermes/logging';
-import { HookBus, loadPlugins, type PluginRecord, PluginRegistries } from '@hermes/plugins';
+import {
+  allowlistPath,
+  autoAcceptVia,
+  type ConsentPrompt,
+  HookBus,
+  loadPlugins,
+  type PluginRecord,
+  PluginRegistries,
+  type RegisterShellHooksResult,
+  registerShellHooks,
+} from '@hermes/plugins';
 import { ERROR_CODES, HermesError, type Logger, silentLogger } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
+import { canPrompt, terminalConsentPrompt } from './hook-consent-prompt.js';
 import type { GlobalOptions } from './main.js';
 import { pluginAliases, pluginSources } from './plugin-sources.js';
+import { loadSettings, type Settings, userHome } from './settings.js';
 
-export interface Settings {
-  home: string;
-  profile: string | null;
-  paths: ReturnType<typeof configPaths>;
-  config: HermesConfig;
-  env: NodeJS.ProcessEnv;
-}
-
-/** Resolves HERMES_HOME, applies .env (process env wins), loads config; prints config warnings. */
-export function loadSettings(options: GlobalOptions): Settings {
-  const { home, profile } = resolveHome({ env: process.env, ...(options.profile ? { profile: options.profile } : {}) });
-  const dotenv = loadDotEnv(home, process.env);
-  applyDotEnv(dotenv.values, process.env);
-  const { config, warnings } = loadConfig({ home, env: process.env });
-  for (const w of warnings) stderr.write(`hermes: warning: ${w.message}\n`);
-  return { home, profile, paths: configPaths(home), config, env: process.env };
-}
+export { type LoadSettingsOptions, loadSettings, type Settings, userHome } from './settings.js';
 
 export interface AgentRuntime extends Settings {
   logger: Logger;
@@ -53,6 +41,8 @@ export interface AgentRuntime extends Settings {
   hooks: HookBus;
   tools: ToolRegistry;
   plugins: PluginRecord[];
+  /** the `hooks:` block of config.yaml: what was registered on the bus and what was skipped */
+  shellHooks: RegisterShellHooksResult;
   registries: PluginRegistries;
   client: ModelClient;
   /** where ctx.injectMessage goes; the interactive chat sets it */
@@ -67,11 +57,18 @@ export interface RuntimeOptions {
   yolo?: boolean;
   /** file name under logs/ */
   logFile?: string;
+  /**
+   * May a person be asked to allow new shell hooks? Default: when stdin and stderr are terminals.
+   * The gateway passes false: hooks without consent are skipped with a warning.
+   */
+  interactive?: boolean;
+  /** the consent prompt (tests inject one); default: y/N on the terminal */
+  consentPrompt?: ConsentPrompt;
 }
 
 /** Builds the agent runtime for a CLI command. The caller must `close()` it. */
 export async function createAgentRuntime(global: GlobalOptions, options: RuntimeOptions = {}): Promise<AgentRuntime> {
-  const settings = loadSettings(global);
+  const settings = loadSettings(global, { shellHooksReadLater: true });
   const { config, paths, env } = settings;
   const model = global.model ?? config.model.default;
   if (!model) {
@@ -153,6 +150,24 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
       },
     },
   });
+  // after plugins, so a plugin's block decision wins a tie
+  const interactive = options.interactive ?? canPrompt();
+  const shellHooks = await registerShellHooks({
+    bus: hooks,
+    hooks: config.hooks,
+    configPath: paths.config,
+    allowlistPath: allowlistPath(settings.home),
+    userHome: userHome(env),
+    cwd,
+    autoAccept: autoAcceptVia({ flag: global.acceptHooks ?? false, env, config: config.hooks_auto_accept }),
+    prompt: interactive ? (options.consentPrompt ?? terminalConsentPrompt) : null,
+    logger: logger.child({ component: 'shell-hooks' }),
+    warn: (message) => {
+      stderr.write(`hermes: warning: ${message}\n`);
+      // on a terminal the logger's console would print it a second time
+      if (!stderr.isTTY) logger.warn({ component: 'shell-hooks' }, message);
+    },
+  });
   return {
     ...settings,
     logger,
@@ -160,6 +175,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     hooks,
     tools,
     plugins,
+    shellHooks,
     registries,
     client,
     model,

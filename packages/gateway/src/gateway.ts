@@ -42,6 +42,8 @@ export const SILENT_MARKER = '[SILENT]';
 export const TYPING_INTERVAL_MS = 4_000;
 /** a turn still running after this long shows the typing indicator */
 export const TYPING_DELAY_MS = 300;
+/** a message whose turn was cut off this many starts in a row is answered with an apology instead */
+export const MAX_RESUME_ATTEMPTS = 3;
 export const ADAPTER_STOP_TIMEOUT_MS = 5_000;
 export const KNOWN_CHATS_MAX = 10_000;
 
@@ -210,17 +212,21 @@ export class Gateway {
     this.events.emit('gateway:startup', { platforms: [...this.adapters.keys()] });
   }
 
-  /** Stops taking messages, lets running turns finish up to `drainMs`, then disconnects. */
+  /**
+   * Graceful stop: new messages are still accepted into the inbox but not started (the next start
+   * answers them); running turns finish and deliver, up to `drainMs`; what is still running then is
+   * cut off and stays pending for the next start; then the platforms disconnect.
+   */
   async stop(drainMs = 0): Promise<void> {
     this.#accepting = false;
-    const stops = Promise.all([...this.adapters.values()].map((a) => a.stop().catch(() => undefined)));
-    await Promise.race([stops, new Promise<void>((r) => setTimeout(r, ADAPTER_STOP_TIMEOUT_MS).unref())]);
     const drained = Promise.all([...this.#processing]).then(() => this.#lanes.idle());
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, drainMs).unref());
     await Promise.race([drained, timeout]);
     this.#lanes.abortAll();
     this.#oneShots.abort(new Error('gateway stopping'));
     await Promise.race([this.#lanes.idle(), new Promise<void>((r) => setTimeout(r, 2_000).unref())]);
+    const stops = Promise.all([...this.adapters.values()].map((a) => a.stop().catch(() => undefined)));
+    await Promise.race([stops, new Promise<void>((r) => setTimeout(r, ADAPTER_STOP_TIMEOUT_MS).unref())]);
     for (const claim of this.#claims.splice(0)) claim.release();
   }
 
@@ -318,9 +324,15 @@ export class Gateway {
         this.#deps.store.inbox.mark(row.id, 'failed');
         continue;
       }
+      const written = this.#deps.store.outbox.forInbox(row.id);
+      if (row.attempts >= MAX_RESUME_ATTEMPTS && written.length === 0) {
+        // resumed and cut off this many times already (it may be what crashes the gateway): give up, say so
+        this.#deps.logger.warn({ inboxId: row.id, platform: row.platform }, 'giving up on a message resumed too often');
+        this.#track(this.#tellInterrupted(row.id, event));
+        continue;
+      }
       this.#deps.logger.info({ inboxId: row.id, platform: row.platform }, 'resuming an accepted message');
       this.#deps.store.inbox.mark(row.id, 'processing'); // counts the attempt
-      const written = this.#deps.store.outbox.forInbox(row.id);
       if (written.length > 0) {
         // the answer was already written: send what is not sent yet, never run the turn again
         this.#track(this.#resend(row.id, event, written));
@@ -387,6 +399,14 @@ export class Gateway {
     }
     // the row stays `accepted` until answered: a restart resumes it (marking `processing` counts restarts)
     this.#lanes.submit(sessionKey, { inboxId, event, text: event.text }, settings.busyMode);
+  }
+
+  async #tellInterrupted(inboxId: number, event: MessageEvent): Promise<void> {
+    const quoted = event.text.length > 60 ? `${event.text.slice(0, 60)}…` : event.text;
+    const text = `Sorry, your message "${quoted}" was interrupted by a restart and could not be answered. Please send it again.`;
+    await deliver(this.#deliveryOptions(), this.#target(event, inboxId), text, {
+      onSettled: () => this.#deps.store.inbox.mark(inboxId, 'interrupted'),
+    });
   }
 
   async #resend(inboxId: number, event: MessageEvent, rows: readonly OutboxRowLike[]): Promise<void> {

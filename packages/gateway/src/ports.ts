@@ -9,7 +9,8 @@ export interface InboxPort {
     options?: { sessionKey?: string; state?: Record<string, string> },
   ): { accepted: true; id: number } | { accepted: false; reason: 'duplicate' };
   mark(id: number, status: 'processing' | 'done' | 'skipped' | 'failed' | 'interrupted'): void;
-  pending(): { id: number; platform: string; payload: unknown; status: string }[];
+  /** unfinished rows; `attempts` counts how many starts already tried to resume each */
+  pending(): { id: number; platform: string; payload: unknown; status: string; attempts: number }[];
 }
 
 export interface PairingPort {

@@ -24,6 +24,7 @@ export {
   readManifest,
   validateManifest,
 } from './manifest.js';
+export { createModuleImporter, type ModuleImporter } from './module-importer.js';
 export {
   createPluginContext,
   type PluginContext,
@@ -46,7 +47,6 @@ export {
   type SlashCommand,
   type WebSearchProviderRegistration,
 } from './plugin-host.js';
-export { createModuleImporter, type ModuleImporter } from './module-importer.js';
 export {
   ENTRY_FILES,
   type LoadPluginsOptions,
@@ -55,3 +55,67 @@ export {
   type PluginRecord,
   type PluginState,
 } from './plugin-loader.js';
+// Shell hooks (config.yaml `hooks:`), run as subprocesses through the bus
+export {
+  ALLOWLIST_FILE,
+  type AllowlistEntry,
+  allowlistPath,
+  CONSENT_VIAS,
+  type ConsentVia,
+  ShellHookAllowlist,
+} from './shell-hooks/allowlist.js';
+export {
+  acceptHooksFromEnv,
+  autoAcceptVia,
+  CONSENT_HINT,
+  type ConsentPrompt,
+  type ConsentRequest,
+  type ConsentState,
+  consentState,
+} from './shell-hooks/consent.js';
+export { type ParsedShellResponse, parseShellResponse, type ShellResultByKind } from './shell-hooks/parse-response.js';
+export {
+  compileMatcher,
+  type ReadShellHooksOptions,
+  type ReadShellHooksResult,
+  readShellHooks,
+  SHELL_HOOK_TIMEOUT_DEFAULT_S,
+  SHELL_HOOK_TIMEOUT_MAX_S,
+  type ShellHookEntryConfig,
+  type ShellHookSpec,
+  type ShellHooksConfig,
+} from './shell-hooks/read-shell-hooks.js';
+export {
+  type RegisteredShellHook,
+  type RegisterShellHooksOptions,
+  type RegisterShellHooksResult,
+  registerShellHooks,
+  SHELL_HOOK_BUS_GRACE_MS,
+  type SkippedShellHook,
+  shellHookCallback,
+  shellHookOwner,
+} from './shell-hooks/register-shell-hooks.js';
+export {
+  HOOK_OUTPUT_MAX_CHARS,
+  type HookProcessOptions,
+  type HookProcessResult,
+  runHookProcess,
+} from './shell-hooks/run-hook-process.js';
+export {
+  type RunShellHookOptions,
+  runShellHook,
+  type ShellHookReport,
+  type ShellHookResult,
+} from './shell-hooks/run-shell-hook.js';
+export {
+  findOnPath,
+  type HookScript,
+  hashFile,
+  hookScript,
+  isExecutable,
+  resolveHookScript,
+} from './shell-hooks/script-file.js';
+export { CommandSyntaxError, type SplitOptions, splitCommand } from './shell-hooks/split-command.js';
+export { type SyntheticPayloadOptions, syntheticPayload } from './shell-hooks/synthetic-payload.js';
+export { isToolEvent, TOOL_EVENTS, toolNameOf } from './shell-hooks/tool-events.js';
+export { type ShellHookWirePayload, serializeWirePayload, wirePayload } from './shell-hooks/wire-payload.js';

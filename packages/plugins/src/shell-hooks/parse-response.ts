@@ -1,0 +1,88 @@
+/**
+ * What a shell hook printed on stdout, parsed into the bus's typed result for the hook's kind.
+ * Empty output is a no-op; output that is not JSON is a problem (logged, then ignored).
+ */
+import type { BlockDecision, DispatchDecision, HookKind } from '@hermes/protocol';
+import { parseBlock, parseContext, parseDispatch } from '../combine.js';
+
+/** The typed result a shell hook gives the bus, by kind (null: nothing to say). */
+export interface ShellResultByKind {
+  observe: undefined;
+  /** `{"decision":"block","reason"}` or `{"action":"block","message"}` */
+  gate: BlockDecision | null;
+  /** `{"replace": "<new text>"}` */
+  transform: string | null;
+  /** `{"context": "<text>"}` */
+  inject: string | null;
+  /** `{"action":"skip","reason"}`, `{"action":"rewrite","text"}`, `{"action":"allow"}` */
+  dispatch: DispatchDecision | null;
+}
+
+export interface ParsedShellResponse<T> {
+  result: T;
+  /** the parsed JSON (undefined for empty or invalid output) */
+  json: unknown;
+  /** why the output was not usable, or null */
+  problem: string | null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const PARSERS: { [K in HookKind]: (json: unknown, blockedBy: string) => ShellResultByKind[K] } = {
+  observe: () => undefined,
+  gate: (json, blockedBy) => {
+    const block = parseBlock(json);
+    if (block !== null) return block;
+    // an explicit block without its text still blocks: failing closed is the safer reading
+    if (isRecord(json) && (json.decision === 'block' || json.action === 'block')) {
+      return { action: 'block', message: `blocked by shell hook ${blockedBy}` };
+    }
+    return null;
+  },
+  transform: (json) => (isRecord(json) && typeof json.replace === 'string' ? json.replace : null),
+  inject: (json) => (isRecord(json) ? parseContext(json) : null),
+  dispatch: (json) => parseDispatch(json),
+};
+
+const EXCERPT_CHARS = 200;
+
+/** A short, one-line excerpt of hook output for messages. */
+export function excerpt(text: string): string {
+  const line = text.trim().replace(/\s+/g, ' ');
+  return line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS)}…` : line;
+}
+
+const EMPTY: { [K in HookKind]: ShellResultByKind[K] } = {
+  observe: undefined,
+  gate: null,
+  transform: null,
+  inject: null,
+  dispatch: null,
+};
+
+/** No result: what a hook that printed nothing (or failed) gives the bus. */
+export function emptyShellResult<K extends HookKind>(kind: K): ShellResultByKind[K] {
+  return EMPTY[kind];
+}
+
+/**
+ * Parses `stdout` for a hook of `kind`. `blockedBy` names the hook in the message of a block that
+ * gave none.
+ */
+export function parseShellResponse<K extends HookKind>(
+  kind: K,
+  stdout: string,
+  blockedBy: string,
+): ParsedShellResponse<ShellResultByKind[K]> {
+  if (stdout.trim() === '') return { result: emptyShellResult(kind), json: undefined, problem: null };
+  let json: unknown;
+  try {
+    json = JSON.parse(stdout);
+  } catch {
+    // not JSON: reported to the caller as a problem, never thrown
+    return { result: emptyShellResult(kind), json: undefined, problem: `printed invalid JSON: ${excerpt(stdout)}` };
+  }
+  return { result: PARSERS[kind](json, blockedBy), json, problem: null };
+}
