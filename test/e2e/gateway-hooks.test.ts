@@ -79,10 +79,7 @@ describe('gateway hooks in hermes gateway run', () => {
     writeHook(home, 'c-hanger', ['agent:start'], `export async function handle() { await new Promise(() => {}); }\n`);
     // an invalid folder is skipped with a reason, the others still load
     mkdirSync(join(home, 'hooks', 'd-broken'), { recursive: true });
-    writeFileSync(
-      join(home, 'hooks', 'd-broken', 'HOOK.yaml'),
-      'name: broken\ndescription: x\nevents: [agent:ends]\n',
-    );
+    writeFileSync(join(home, 'hooks', 'd-broken', 'HOOK.yaml'), 'name: broken\ndescription: x\nevents: [agent:ends]\n');
     writeFileSync(join(home, 'notes.txt'), 'the README of the read_file call');
     const gw = await spawnGateway(env(home, { HOOK_LOG: log }));
     try {

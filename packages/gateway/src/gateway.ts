@@ -8,7 +8,6 @@ import type { ModelClient, ToolRegistry } from '@hermes/agent';
 import { buildSystemPrompt, createApprovalGate, runTurn } from '@hermes/agent';
 import type { HookBus } from '@hermes/plugins';
 import type {
-  ApprovalChoice,
   HookAgentResult,
   HookSendResult,
   Logger,
