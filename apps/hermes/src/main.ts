@@ -208,13 +208,59 @@ hooksCmd
     await hooksDoctor(globals(cmd));
   });
 
+hooksCmd
+  .command('install')
+  .description(
+    'copy an example gateway hook (boot-md, long-task-alert, command-logger, session-webhook) into HERMES_HOME/hooks',
+  )
+  .argument('<name>', 'the example hook')
+  .option('--force', 'overwrite an existing folder of that name')
+  .action(async (name: string, opts: { force?: boolean }, cmd: Command) => {
+    const { hooksInstall } = await import('./commands/hooks-install.js');
+    await hooksInstall(name, opts, globals(cmd));
+  });
+
 const gatewayCmd = program.command('gateway').description('run and manage the messaging gateway');
 gatewayCmd
   .command('run')
   .description('run the gateway in the foreground (what a service manager or container runs)')
-  .action(async (_opts, cmd: Command) => {
+  .option('--replace', 'take over from a gateway already running on this HERMES_HOME (graceful stop first)')
+  .action(async (opts: { replace?: boolean }, cmd: Command) => {
     const { runGateway } = await import('./commands/gateway-run.js');
-    await runGateway(globals(cmd));
+    await runGateway(globals(cmd), opts);
+  });
+gatewayCmd
+  .command('start')
+  .description('start the gateway in the background; returns once /health is ready (or fails with the reason)')
+  .option('--all', 'every profile')
+  .action(async (opts: { all?: boolean }, cmd: Command) => {
+    const { startCommand } = await import('./commands/gateway-service.js');
+    await startCommand({ ...globals(cmd), ...opts });
+  });
+gatewayCmd
+  .command('stop')
+  .description('stop the gateway: drain (gateway.drain_timeout_s), then SIGKILL; no process is left')
+  .option('--all', 'every profile')
+  .action(async (opts: { all?: boolean }, cmd: Command) => {
+    const { stopCommand } = await import('./commands/gateway-service.js');
+    await stopCommand({ ...globals(cmd), ...opts });
+  });
+gatewayCmd
+  .command('restart')
+  .description('graceful stop, then start (a new process; nothing lost or repeated)')
+  .option('--all', 'every profile')
+  .action(async (opts: { all?: boolean }, cmd: Command) => {
+    const { restartCommand } = await import('./commands/gateway-service.js');
+    await restartCommand({ ...globals(cmd), ...opts });
+  });
+gatewayCmd
+  .command('status')
+  .description('running or not, pid, uptime, version, platforms; exit 0 running, 3 not running')
+  .option('--json', 'print JSON: {running, pid, uptime_s, version, home, platforms}')
+  .option('--all', 'every profile')
+  .action(async (opts: { all?: boolean }, cmd: Command) => {
+    const { statusCommand } = await import('./commands/gateway-service.js');
+    await statusCommand({ ...globals(cmd), ...opts });
   });
 
 program
