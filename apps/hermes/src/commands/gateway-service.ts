@@ -133,7 +133,10 @@ export async function startGateway(options: GlobalOptions, home = homeOf(options
   while (Date.now() < deadline) {
     if (exited !== null) {
       const reason = lastLines(out, offset, 3).replace(/\s*\n\s*/g, ' | ') || `exit code ${exited}`;
-      throw new CliExit(exited === EXIT.CONFIG ? EXIT.CONFIG : EXIT.ERROR, `the gateway did not start (exit ${exited}): ${reason}`);
+      throw new CliExit(
+        exited === EXIT.CONFIG ? EXIT.CONFIG : EXIT.ERROR,
+        `the gateway did not start (exit ${exited}): ${reason}`,
+      );
     }
     const lock = readLock(lockPath(home));
     if (lock !== null && lock.pid === child.pid && lock.url) {
