@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { scriptToolTurn } from '../fakes/openai-reply.js';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
-import { tempHome } from '../helpers/run-hermes.js';
+import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 
@@ -180,5 +180,23 @@ describe('gateway hooks in hermes gateway run', () => {
     }
     expect(openai.server.requests.length).toBe(before);
     expect(gatewayLog(quiet)).not.toContain('Running BOOT.md');
+  });
+
+  it('hermes hooks install copies an example hook; hooks list shows it; a second install needs --force', async () => {
+    const home = tempHome();
+    const install = await runHermes(['hooks', 'install', 'long-task-alert'], { env: { HERMES_HOME: home } });
+    expect(install.code, install.stderr).toBe(0);
+    expect(readFileSync(join(home, 'hooks', 'long-task-alert', 'HOOK.yaml'), 'utf8')).toContain('agent:step');
+    const list = await runHermes(['hooks', 'list', '--json'], { env: { HERMES_HOME: home } });
+    const listed = JSON.parse(list.stdout) as { gateway: { name: string; events: string[]; error: string | null }[] };
+    expect(listed.gateway).toEqual([expect.objectContaining({ name: 'long-task-alert', events: ['agent:step'] })]);
+    const again = await runHermes(['hooks', 'install', 'long-task-alert'], { env: { HERMES_HOME: home } });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already exists; use --force');
+    expect(
+      (await runHermes(['hooks', 'install', 'long-task-alert', '--force'], { env: { HERMES_HOME: home } })).code,
+    ).toBe(0);
+    const unknown = await runHermes(['hooks', 'install', 'nope'], { env: { HERMES_HOME: home } });
+    expect(unknown.stderr).toContain('available: boot-md, command-logger, long-task-alert, session-webhook');
   });
 });
