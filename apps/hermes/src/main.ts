@@ -254,6 +254,24 @@ gatewayCmd
     await restartCommand({ ...globals(cmd), ...opts });
   });
 gatewayCmd
+  .command('install')
+  .description('install the gateway as a service: a systemd user unit (Linux) or a launchd agent (macOS)')
+  .option('--dry-run', 'print the unit file and the commands instead')
+  .option('--manager <name>', "systemd or launchd (default: this machine's)")
+  .action(async (opts: { dryRun?: boolean; manager?: string }, cmd: Command) => {
+    const { installCommand } = await import('./commands/gateway-install.js');
+    await installCommand(opts, globals(cmd));
+  });
+gatewayCmd
+  .command('uninstall')
+  .description('stop and remove the service installed by gateway install')
+  .option('--dry-run', 'print what would be done')
+  .option('--manager <name>', "systemd or launchd (default: this machine's)")
+  .action(async (opts: { dryRun?: boolean; manager?: string }, cmd: Command) => {
+    const { uninstallCommand } = await import('./commands/gateway-install.js');
+    await uninstallCommand(opts, globals(cmd));
+  });
+gatewayCmd
   .command('status')
   .description('running or not, pid, uptime, version, platforms; exit 0 running, 3 not running')
   .option('--json', 'print JSON: {running, pid, uptime_s, version, home, platforms}')
@@ -261,6 +279,18 @@ gatewayCmd
   .action(async (opts: { all?: boolean }, cmd: Command) => {
     const { statusCommand } = await import('./commands/gateway-service.js');
     await statusCommand({ ...globals(cmd), ...opts });
+  });
+
+program
+  .command('logs')
+  .description('the gateway log, readable and coloured on a terminal; --follow keeps reading (and follows rotation)')
+  .option('-f, --follow', 'keep printing new lines')
+  .option('--level <level>', 'only this level and above: trace, debug, info, warn, error, fatal')
+  .option('-n, --lines <n>', 'how many earlier lines to show', '200')
+  .option('--file <name>', 'which log: gateway (default) or cli', 'gateway')
+  .action(async (opts: { follow?: boolean; level?: string; lines?: string; file?: string }, cmd: Command) => {
+    const { logsCommand } = await import('./commands/logs.js');
+    await logsCommand(opts, globals(cmd));
   });
 
 program

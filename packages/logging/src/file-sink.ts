@@ -1,4 +1,8 @@
-/** The log file: appended synchronously, so a crash never loses the lines logged before it. */
+/**
+ * The log file: appended synchronously, so a crash never loses the lines logged before it; rotated
+ * by size (`gateway.log` -> `gateway.log.1` -> ... -> `.KEEP`, the oldest dropped).
+ */
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import type { LineSink } from './redacting-destination.js';
@@ -12,10 +16,29 @@ export interface FileSink extends LineSink {
 /** Log files may quote user messages: owner-only. */
 const LOG_FILE_MODE = 0o600;
 
+/** A log file past this size is rotated. */
+export const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
+/** Rotated files kept (`.1` newest to `.KEEP` oldest). */
+export const LOG_KEEP_FILES = 3;
+
+/** Shifts `path.1..path.keep-1` up by one and moves `path` to `path.1`. */
+function rotateFiles(path: string, keep: number): void {
+  rmSync(`${path}.${keep}`, { force: true });
+  for (let i = keep - 1; i >= 1; i--) if (existsSync(`${path}.${i}`)) renameSync(`${path}.${i}`, `${path}.${i + 1}`);
+  renameSync(path, `${path}.1`);
+}
+
 /** Opens `<dir>/<fileName>` for appending (creating `dir`). A write error disables the file with a notice on stderr. */
-export function openFileSink(dir: string, fileName: string): FileSink {
+export function openFileSink(
+  dir: string,
+  fileName: string,
+  rotation: { maxBytes?: number; keep?: number } = {},
+): FileSink {
   const path = join(dir, fileName);
+  const maxBytes = rotation.maxBytes ?? LOG_ROTATE_BYTES;
+  const keep = rotation.keep ?? LOG_KEEP_FILES;
   const stream = pino.destination({ dest: path, mkdir: true, sync: true, append: true, mode: LOG_FILE_MODE });
+  let size = existsSync(path) ? statSync(path).size : 0;
   let failed = false;
   stream.on('error', (error: unknown) => {
     if (failed) return;
@@ -26,7 +49,18 @@ export function openFileSink(dir: string, fileName: string): FileSink {
   return {
     path,
     write(line) {
-      if (!failed && closing === null) stream.write(line);
+      if (failed || closing !== null) return;
+      stream.write(line);
+      size += Buffer.byteLength(line);
+      if (size < maxBytes) return;
+      try {
+        rotateFiles(path, keep);
+        stream.reopen();
+        size = 0;
+      } catch (error) {
+        process.stderr.write(`hermes: cannot rotate log file ${path}: ${String(error)}\n`);
+        size = 0; // try again after another maxBytes
+      }
     },
     close() {
       closing ??= new Promise<void>((resolve) => {

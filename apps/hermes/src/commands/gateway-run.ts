@@ -61,6 +61,8 @@ export async function runGateway(options: GlobalOptions, run: RunOptions = {}): 
     const stopping = new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
       process.once('SIGTERM', () => resolve('SIGTERM'));
+      // a restart asked of a supervisor: drain, then exit 75
+      process.once('SIGUSR1', () => resolve('SIGUSR1'));
     });
     const url = await app.listen();
     updateLock(path, { url });
@@ -71,6 +73,7 @@ export async function runGateway(options: GlobalOptions, run: RunOptions = {}): 
     process.stderr.write(`hermes gateway stopping (${signal}): draining...\n`);
     await app.stop();
     process.stderr.write('hermes gateway stopped\n');
+    if (signal === 'SIGUSR1') throw new CliExit(EXIT.RESTART, '');
   } finally {
     releaseLock(path);
   }

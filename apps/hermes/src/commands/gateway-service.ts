@@ -3,7 +3,7 @@
  * the HERMES_HOME lock (pid, process start token, URL), checked against the process table and
  * the gateway's own `/health`, so status never contradicts what runs.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
 import { type LockInfo, liveOwner, lockPath, readLock } from '../service/pid-lock.js';
 import { stopProcess } from '../service/stop-process.js';
+import { installedService } from './gateway-install.js';
 
 const HERMES_BIN = fileURLToPath(new URL('../../bin/hermes.js', import.meta.url));
 /** how long `start` waits for /health to answer 200 */
@@ -103,8 +104,32 @@ function lastLines(file: string, from: number, count = 8): string {
   return text.trim().split('\n').slice(-count).join('\n');
 }
 
+/** When a service manager owns the gateway, start/stop/restart go through it (never two owners). */
+function viaServiceManager(options: GlobalOptions, verb: 'start' | 'stop' | 'restart'): boolean {
+  const { profile } = resolveHome({ env: process.env, ...(options.profile ? { profile: options.profile } : {}) });
+  const service = installedService(profile);
+  if (!service) return false;
+  const [command = '', ...args] = service.control(verb);
+  execFileSync(command, args, { stdio: 'inherit' });
+  return true;
+}
+
+async function waitHealthy(home: string): Promise<GatewayStatus> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const s = await gatewayStatus(home);
+    if (s.running && (s.health === 'ok' || s.health === 'degraded')) return s;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new CliExit(
+    EXIT.ERROR,
+    `the gateway did not become healthy within ${START_TIMEOUT_MS / 1000} s; see ${outputLogPath(home)}`,
+  );
+}
+
 /** Starts the gateway in the background; resolves once /health answers 200, or fails with the reason from its output. */
 export async function startGateway(options: GlobalOptions, home = homeOf(options)): Promise<GatewayStatus> {
+  if (viaServiceManager(options, 'start')) return waitHealthy(home);
   const running = liveOwner(lockPath(home));
   if (running) {
     throw new CliExit(
@@ -154,6 +179,8 @@ export async function stopGateway(
   home = homeOf(options),
 ): Promise<'stopped' | 'killed' | 'not_running'> {
   const path = lockPath(home);
+  // systemctl stop / launchctl kill wait for the drain themselves
+  if (viaServiceManager(options, 'stop')) return 'stopped';
   const owner: LockInfo | null = liveOwner(path);
   if (!owner) return 'not_running';
   let drainS = 30;

@@ -1,0 +1,115 @@
+/**
+ * The service definitions `hermes gateway install` writes: a systemd user unit (Linux) or a
+ * launchd agent (macOS). Both restart the gateway when it fails (systemd never on exit 78, invalid
+ * configuration; launchd cannot filter exit codes, so it throttles restarts to one per 30 s), give
+ * it longer than the drain timeout to stop, and run `hermes gateway run` with HERMES_HOME set.
+ */
+
+export interface UnitInput {
+  /** absolute path of node */
+  node: string;
+  /** absolute path of the hermes bin script */
+  bin: string;
+  /** HERMES_HOME root */
+  root: string;
+  profile: string | null;
+  /** gateway.drain_timeout_s */
+  drainTimeoutS: number;
+  /** the user's PATH, so hooks and tools find their programs */
+  path: string;
+}
+
+/** Seconds a service manager waits after SIGTERM beyond the drain timeout before it kills. */
+export const STOP_MARGIN_S = 30;
+/** The unit/label name: `hermes-gateway` or `hermes-gateway-<profile>`. */
+export const serviceName = (profile: string | null): string =>
+  profile ? `hermes-gateway-${profile}` : 'hermes-gateway';
+export const launchdLabel = (profile: string | null): string =>
+  profile ? `ai.hermes.gateway.${profile}` : 'ai.hermes.gateway';
+
+function args(input: UnitInput): string[] {
+  return [input.node, input.bin, ...(input.profile ? ['--profile', input.profile] : []), 'gateway', 'run', '--replace'];
+}
+
+/** systemd quoting for ExecStart words and Environment values. */
+function q(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `"${word.replace(/(["\\\\])/g, '\\\\$1')}"`;
+}
+
+/** The systemd user unit (`~/.config/systemd/user/<name>.service`). */
+export function systemdUnit(input: UnitInput): string {
+  return `[Unit]
+Description=Hermes Gateway${input.profile ? ` (profile ${input.profile})` : ''}
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+Type=simple
+ExecStart=${args(input).map(q).join(' ')}
+Environment=${q(`HERMES_HOME=${input.root}`)}
+Environment=${q(`PATH=${input.path}`)}
+WorkingDirectory=${q(input.root)}
+Restart=always
+RestartSec=5
+# 78 = invalid configuration: fix config.yaml, then start again (no restart loop)
+RestartPreventExitStatus=78
+# SIGTERM starts a graceful drain of up to gateway.drain_timeout_s (${input.drainTimeoutS} s)
+KillSignal=SIGTERM
+KillMode=mixed
+TimeoutStopSec=${input.drainTimeoutS + STOP_MARGIN_S}
+
+[Install]
+WantedBy=default.target
+`;
+}
+
+function xml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The launchd agent (`~/Library/LaunchAgents/<label>.plist`). */
+export function launchdPlist(input: UnitInput): string {
+  const label = launchdLabel(input.profile);
+  const programArgs = args(input)
+    .map((a) => `    <string>${xml(a)}</string>`)
+    .join('\n');
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0">
+<dict>
+  <key>Label</key>
+  <string>${label}</string>
+  <key>ProgramArguments</key>
+  <array>
+${programArgs}
+  </array>
+  <key>EnvironmentVariables</key>
+  <dict>
+    <key>HERMES_HOME</key>
+    <string>${xml(input.root)}</string>
+    <key>PATH</key>
+    <string>${xml(input.path)}</string>
+  </dict>
+  <key>WorkingDirectory</key>
+  <string>${xml(input.root)}</string>
+  <key>RunAtLoad</key>
+  <true/>
+  <!-- restart when it fails; launchd cannot skip exit 78 (invalid configuration), so restarts are throttled -->
+  <key>KeepAlive</key>
+  <dict>
+    <key>SuccessfulExit</key>
+    <false/>
+  </dict>
+  <key>ThrottleInterval</key>
+  <integer>30</integer>
+  <!-- SIGTERM starts a graceful drain of up to gateway.drain_timeout_s -->
+  <key>ExitTimeOut</key>
+  <integer>${input.drainTimeoutS + STOP_MARGIN_S}</integer>
+  <key>StandardOutPath</key>
+  <string>${xml(`${input.root}/${input.profile ? `profiles/${input.profile}/` : ''}logs/gateway.out.log`)}</string>
+  <key>StandardErrorPath</key>
+  <string>${xml(`${input.root}/${input.profile ? `profiles/${input.profile}/` : ''}logs/gateway.out.log`)}</string>
+</dict>
+</plist>
+`;
+}
