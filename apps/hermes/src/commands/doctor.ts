@@ -1,13 +1,16 @@
 /** `hermes doctor`: checks config, state, model reachability and plugins; exit 1 when any check fails. */
 import { accessSync, constants, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { PLACEHOLDER_API_KEY, ToolRegistry } from '@hermes/agent';
 import { applyDotEnv, configPaths, type HermesConfig, loadConfig, loadDotEnv, resolveHome } from '@hermes/config';
+import { discoverGatewayHooks } from '@hermes/gateway';
 import { HookBus, loadPlugins } from '@hermes/plugins';
 import { silentLogger } from '@hermes/protocol';
 import { openStore } from '@hermes/store';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
 import { pluginAliases, pluginSources } from '../plugin-sources.js';
+import { gatewayStatus } from './gateway-service.js';
 
 export const MODEL_PROBE_TIMEOUT_MS = 5_000;
 
@@ -96,14 +99,48 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
       status: 'ok',
       detail: `${enabled.length} enabled${enabled.length ? `: ${enabled.join(', ')}` : ''}`,
     });
-    for (const r of records.filter((x) => x.state === 'failed' || x.state === 'env_missing')) {
+    // bundled platforms and backends (web providers) load on their credentials: missing ones are "not configured"
+    const isPlatform = (r: (typeof records)[number]) =>
+      r.source === 'bundled' && (r.manifest?.kind === 'platform' || r.manifest?.kind === 'backend');
+    for (const r of records.filter((x) => (x.state === 'failed' || x.state === 'env_missing') && !isPlatform(x))) {
       checks.push({
         name: `plugin ${r.key}`,
         status: r.state === 'failed' ? 'fail' : 'warn',
         detail: r.error ?? r.state,
       });
     }
+    // platforms: on when their token is set; a missing token is simply "not configured"
+    for (const r of records.filter(isPlatform)) {
+      const name = `${r.manifest?.kind === 'backend' ? r.key : r.manifest?.name ?? r.key}`;
+      if (r.state === 'enabled') checks.push({ name: `${r.manifest?.kind} ${name}`, status: 'ok', detail: 'configured' });
+      else if (r.state === 'env_missing')
+        checks.push({ name: `${r.manifest?.kind} ${name}`, status: 'ok', detail: `not configured (${r.error})` });
+      else checks.push({ name: `${r.manifest?.kind} ${name}`, status: 'fail', detail: r.error ?? r.state });
+    }
   }
+  const hooks = discoverGatewayHooks(join(home, 'hooks'));
+  checks.push({
+    name: 'gateway hooks',
+    status: 'ok',
+    detail: `${hooks.hooks.length} in ${join(home, 'hooks')}${hooks.hooks.length ? `: ${hooks.hooks.map((h) => h.name).join(', ')}` : ''}`,
+  });
+  for (const s of hooks.skipped) checks.push({ name: 'gateway hooks', status: 'warn', detail: s.reason });
+  const service = await gatewayStatus(home);
+  checks.push(
+    service.running
+      ? {
+          name: 'gateway',
+          status: service.health === 'ok' ? 'ok' : 'warn',
+          detail: `running, pid ${service.pid}, ${service.url ?? 'not listening yet'}, health ${service.health}`,
+        }
+      : {
+          name: 'gateway',
+          status: service.stale_lock ? 'warn' : 'ok',
+          detail: service.stale_lock
+            ? 'not running (a stale lock is left; the next start takes it over)'
+            : 'not running',
+        },
+  );
   const failed = checks.some((c) => c.status === 'fail');
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ ok: !failed, checks }, null, 2)}\n`);
