@@ -19,6 +19,8 @@ import type { FakeTelegram } from '../fakes/telegram-server.js';
 import type { WebhookTarget } from './pipeline-load.js';
 
 export const WEBHOOK_SECRET = 'bench-secret';
+/** gateway.max_concurrent_runs in the pipeline benches (the default is 8) */
+export const BENCH_MAX_CONCURRENT_RUNS = 64;
 /** The Telegram adapter's default webhook path; the bare bot serves the same one. */
 export const WEBHOOK_PATH = '/telegram/webhook';
 
@@ -84,12 +86,17 @@ export async function startHermesFor(
     hooks,
     logger: silentLogger,
   });
-  const gatewayConfig = gatewaySettings(config, {
-    model: 'fake-model',
-    cwd: dir,
-    cacheDir,
-    platformSettings: { [factory.name]: settings },
-  });
+  const gatewayConfig = {
+    ...gatewaySettings(config, {
+      model: 'fake-model',
+      cwd: dir,
+      cacheDir,
+      platformSettings: { [factory.name]: settings },
+    }),
+    // as many turns at once as there are chats: the gateway's own run limit (default 8, a guard for
+    // local models) is configuration, not pipeline cost; the benches print it
+    maxConcurrentRuns: BENCH_MAX_CONCURRENT_RUNS,
+  };
   const gateway = new Gateway({
     settings: gatewayConfig,
     env,

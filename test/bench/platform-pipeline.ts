@@ -28,7 +28,7 @@ import {
   roundThroughputs,
   type SystemFigures,
 } from './pipeline-figures.js';
-import { HERMES_ANSWER, startHermesFor } from './pipeline-systems.js';
+import { BENCH_MAX_CONCURRENT_RUNS, HERMES_ANSWER, startHermesFor } from './pipeline-systems.js';
 import { injectSlackMessage, type SlackChat, slackChat, startBareSlackEcho, watchSlackReplies } from './slack-echo.js';
 
 const REPLY_TIMEOUT_MS = 10_000;
@@ -247,7 +247,7 @@ export async function runDiscordPipeline(options: PlatformPipelineOptions = {}):
     console.log(
       `discord pipeline setup: DMs over the gateway WebSocket; bare discord.js echo bot and Hermes (discord adapter), ` +
         `each on its own fake Discord; REST global_requests_per_second ${BENCH_GLOBAL_REQUESTS_PER_SECOND} for both ` +
-        `(discord.js default 50/s); fake model in its own process`,
+        `(discord.js default 50/s); fake model in its own process; hermes gateway.max_concurrent_runs ${BENCH_MAX_CONCURRENT_RUNS} (default 8)`,
     );
     await runPlatformBench({ platform: 'discord', apiCalls: 'REST calls', model, systems: [bare, hermes] }, options);
   } finally {
@@ -310,7 +310,7 @@ export async function runSlackPipeline(options: PlatformPipelineOptions = {}): P
     );
     console.log(
       'slack pipeline setup: DMs over Socket Mode; bare Bolt echo app (say in the thread) and Hermes (slack adapter), ' +
-        'each on its own fake Slack; fake model in its own process',
+        `each on its own fake Slack; fake model in its own process; hermes gateway.max_concurrent_runs ${BENCH_MAX_CONCURRENT_RUNS} (default 8)`,
     );
     await runPlatformBench({ platform: 'slack', apiCalls: 'Web API calls', model, systems: [bare, hermes] }, options);
   } finally {

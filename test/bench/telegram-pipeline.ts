@@ -13,7 +13,13 @@ import {
   type SystemFigures,
 } from './pipeline-figures.js';
 import { type LoadResult, type ReplyWatch, runLoad, watchReplies, webhookClient } from './pipeline-load.js';
-import { HERMES_ANSWER, type SystemUnderTest, startBareGrammy, startHermes } from './pipeline-systems.js';
+import {
+  BENCH_MAX_CONCURRENT_RUNS,
+  HERMES_ANSWER,
+  type SystemUnderTest,
+  startBareGrammy,
+  startHermes,
+} from './pipeline-systems.js';
 
 const TOKEN = '424242:BENCH-token';
 const REPLY_TIMEOUT_MS = 10_000;
@@ -129,7 +135,8 @@ async function runScenario(bench: Bench, systems: SystemUnderTest[], scenario: S
       `; msg/s per round: bare ${roundThroughputs(bareFigures)}, hermes ${roundThroughputs(hermesFigures)}` +
       `; process CPU per message (load and fakes included): bare ${cpuPerMessage(bareFigures)} ms, hermes ${cpuPerMessage(hermesFigures)} ms` +
       `; Bot API calls per message: bare ${perMessage(bareFigures.apiCalls, bareFigures)}, hermes ${perMessage(hermesFigures.apiCalls, hermesFigures)}` +
-      `; model requests per message: hermes ${perMessage(hermesFigures.modelRequests, hermesFigures)}${history}`,
+      `; model requests per message: hermes ${perMessage(hermesFigures.modelRequests, hermesFigures)}${history}` +
+      `; hermes gateway.max_concurrent_runs ${BENCH_MAX_CONCURRENT_RUNS} (default 8)`,
   );
 }
 
