@@ -24,7 +24,8 @@ export default defineConfig({
       'apps/*/test/**/*.test.ts',
       'test/**/*.test.ts',
     ],
-    exclude: ['**/node_modules/**', '**/dist/**'],
+    // the chaos suite runs alone (npm run test:chaos): minutes of faults, not part of npm test
+    exclude: ['**/node_modules/**', '**/dist/**', 'test/chaos/**'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
