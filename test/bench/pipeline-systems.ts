@@ -10,7 +10,7 @@ import { defaultConfig } from '@hermes/config';
 import { addPlatformRoutes, buildServer, Gateway } from '@hermes/gateway';
 import { HookBus } from '@hermes/plugins';
 import { type PlatformFactory, silentLogger } from '@hermes/protocol';
-import { openStore } from '@hermes/store';
+import { openStore, type Store } from '@hermes/store';
 import Fastify from 'fastify';
 import { Bot, webhookCallback } from 'grammy';
 import { gatewaySettings } from '../../apps/hermes/src/gateway-app.js';
@@ -51,6 +51,8 @@ export const HERMES_ANSWER = 'echo';
 /** A Hermes gateway for a bench: its own server's port and a close that removes its temp state. */
 export interface HermesInstance {
   gateway: Gateway;
+  /** its state.db (the soak bench seeds long transcripts through it) */
+  store: Store;
   /** the gateway's own Fastify (webhook routes, health) on 127.0.0.1 */
   port: number;
   close(): Promise<void>;
@@ -155,7 +157,7 @@ export async function startHermesFor(
     throw error;
   }
   const { port } = server.app.server.address() as AddressInfo;
-  return { gateway, port, close };
+  return { gateway, store, port, close };
 }
 
 /** Hermes with the real Telegram adapter in webhook mode on `fake` (see startHermesFor). */
