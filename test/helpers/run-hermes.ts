@@ -25,7 +25,13 @@ export function runHermes(
   return new Promise((resolve, reject) => {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) {
-      if (v !== undefined && !/^(OPENAI_|HERMES_|TELEGRAM_|DISCORD_|SLACK_)/.test(k)) env[k] = v;
+      // the caller's credentials never leak into a test (web provider keys would reach real services)
+      if (
+        v !== undefined &&
+        !/^(OPENAI_|HERMES_|TELEGRAM_|DISCORD_|SLACK_|SEARXNG_|BRAVE_|TAVILY_|FIRECRAWL_|EXA_)/.test(k)
+      ) {
+        env[k] = v;
+      }
     }
     const child = spawn(process.execPath, [HERMES_BIN, ...args], {
       env: { ...env, ...options.env },

@@ -9,6 +9,7 @@ import {
   createBuiltinTools,
   createPluginLlm,
   createSkillViewTool,
+  createWebTools,
   ModelClient,
   serializeResult,
   ToolRegistry,
@@ -116,6 +117,14 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   });
   const registries = new PluginRegistries();
   tools.register(createSkillViewTool(() => registries.skills.values()));
+  const webTools = createWebTools({
+    providers: registries.webSearchProviders,
+    plugins: () => plugins, // read at call time, after loading
+    config: config.web,
+    allowPrivateUrls: config.security.allow_private_urls,
+    logger: logger.child({ component: 'web' }),
+  });
+  for (const tool of webTools) tools.register(tool);
   let injector: ((text: string) => boolean) | null = null;
   const cwd = config.terminal.cwd ?? process.cwd();
   const plugins = await loadPlugins({

@@ -28,3 +28,4 @@ export { executeToolCall, serializeResult, toolError } from './tool-executor.js'
 // Tools
 export { type AvailabilityOptions, ToolRegistry } from './tool-registry.js';
 export * from './tools/index.js';
+export * from './web/index.js';

@@ -104,6 +104,14 @@ const webSchema = z.object({
   backend: z.string().optional(),
   search_backend: z.string().optional(),
   extract_backend: z.string().optional(),
+  /** one search call to a provider (an extract call gets twice this), and each page the key-free extractor fetches */
+  timeout_s: z.number().gt(0).default(30),
+  /** a whole crawl (web_extract with mode "crawl") */
+  crawl_timeout_s: z.number().gt(0).default(120),
+  /** body bytes read per fetched page; a longer body is cut there */
+  max_page_bytes: z.int().min(1024).default(5_000_000),
+  /** characters of content per page handed to the model */
+  max_content_chars: z.int().min(100).default(20_000),
 });
 
 const securitySchema = z.object({

@@ -36,7 +36,12 @@ describe('loadConfig: defaults', () => {
       hook_timeout_s: 30,
       platforms: {},
     });
-    expect(config.web).toEqual({});
+    expect(config.web).toEqual({
+      timeout_s: 30,
+      crawl_timeout_s: 120,
+      max_page_bytes: 5_000_000,
+      max_content_chars: 20_000,
+    });
     expect(config.security).toEqual({ allow_private_urls: false });
     expect(config).toEqual(defaultConfig());
   });

@@ -3,7 +3,7 @@
 // at run time too (the loader maps the name), with no install.
 
 import type { PluginContext } from '@hermes/plugins';
-import type { GatewayHookHandler } from '@hermes/protocol';
+import type { GatewayHookHandler, WebSearchProvider } from '@hermes/protocol';
 
 // The context and its inputs
 export type {
@@ -54,4 +54,40 @@ export function definePlugin(register: RegisterPlugin): RegisterPlugin {
 /** Identity helper that type-checks a gateway hook's handler: `export const handle = defineGatewayHook((event, ctx, hermes) => {...})`. */
 export function defineGatewayHook(handle: GatewayHookHandler): GatewayHookHandler {
   return handle;
+}
+
+// Web providers: the contract, its envelopes and helpers for JSON APIs
+export type {
+  FetchedWebPage,
+  FetchWebPage,
+  FetchWebPageOptions,
+  MaybePromise,
+  WebContentFormat,
+  WebCrawlOptions,
+  WebExtractOptions,
+  WebExtractResponse,
+  WebFailure,
+  WebPage,
+  WebSearchHit,
+  WebSearchOptions,
+  WebSearchProvider,
+  WebSearchResponse,
+} from '@hermes/protocol';
+export {
+  apiErrorMessage,
+  apiUrl,
+  asArray,
+  asObject,
+  asString,
+  envValue,
+  errorText,
+  requestJson,
+  WEB_API_MAX_BYTES,
+  WebApiError,
+  type WebApiRequest,
+} from './web-api.js';
+
+/** Identity helper that type-checks a web provider object: `defineWebSearchProvider({ name, isAvailable, search })`. */
+export function defineWebSearchProvider<P extends WebSearchProvider>(provider: P): P {
+  return provider;
 }

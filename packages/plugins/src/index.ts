@@ -119,3 +119,4 @@ export { CommandSyntaxError, type SplitOptions, splitCommand } from './shell-hoo
 export { type SyntheticPayloadOptions, syntheticPayload } from './shell-hooks/synthetic-payload.js';
 export { isToolEvent, TOOL_EVENTS, toolNameOf } from './shell-hooks/tool-events.js';
 export { type ShellHookWirePayload, serializeWirePayload, wirePayload } from './shell-hooks/wire-payload.js';
+export { checkWebSearchProvider, providerSupports, WEB_PROVIDER_NAME } from './web-provider-check.js';

@@ -12,16 +12,12 @@ import {
   type ToolDefinition,
   type ToolHandler,
   type ToolSchema,
+  type WebSearchProvider,
 } from '@hermes/protocol';
 import { closest } from './did-you-mean.js';
 import type { HookBus } from './hook-bus.js';
-import type {
-  CliCommandBuilder,
-  PlatformRegistration,
-  PluginHostServices,
-  PluginLlm,
-  WebSearchProviderRegistration,
-} from './plugin-host.js';
+import type { CliCommandBuilder, PlatformRegistration, PluginHostServices, PluginLlm } from './plugin-host.js';
+import { checkWebSearchProvider } from './web-provider-check.js';
 
 /** Where plugin tools go: the agent's ToolRegistry satisfies it. */
 export interface ToolSink {
@@ -71,7 +67,8 @@ export interface PluginContext {
   registerCliCommand(command: RegisterCliCommandInput): void;
   registerSkill(skill: RegisterSkillInput): void;
   registerPlatform(platform: Omit<PlatformRegistration, 'plugin'>): void;
-  registerWebSearchProvider(provider: Omit<WebSearchProviderRegistration, 'plugin'>): void;
+  /** adds a web search/extract/crawl backend (the instance is kept as is: classes are fine) */
+  registerWebSearchProvider(provider: WebSearchProvider): void;
   /** runs any registered tool, returning its result string */
   dispatchTool(name: string, args: Record<string, unknown>, context?: Partial<ToolContext>): Promise<string>;
   /** queues a message into the interactive chat; false where there is no chat */
@@ -193,16 +190,9 @@ export function createPluginContext(options: {
       if (registries) claim(registries.platforms, name, { ...platform, name, plugin: key }, 'platform', key, undo);
     },
     registerWebSearchProvider(provider) {
-      const name = needName(provider?.name, 'registerWebSearchProvider');
+      const name = checkWebSearchProvider(provider, key);
       if (registries) {
-        claim(
-          registries.webSearchProviders,
-          name,
-          { ...provider, name, plugin: key },
-          'web search provider',
-          key,
-          undo,
-        );
+        claim(registries.webSearchProviders, name, { name, plugin: key, provider }, 'web search provider', key, undo);
       }
     },
     dispatchTool(name, args, context) {

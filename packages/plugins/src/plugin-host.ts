@@ -3,7 +3,7 @@
  * commands, CLI commands, skills, platforms and web providers, plus tool dispatch, message
  * injection and one-shot LLM access. Registries are plain and owned here; consumers read them.
  */
-import type { ToolContext, ToolHandlerResult } from '@hermes/protocol';
+import type { ToolContext, ToolHandlerResult, WebSearchProvider } from '@hermes/protocol';
 
 /** A `/name` slash command, in chat and (later) the gateway. */
 export interface SlashCommand {
@@ -48,10 +48,11 @@ export interface PlatformRegistration {
   [extra: string]: unknown;
 }
 
+/** A registered web provider: the instance itself (class instances keep their methods) and its owner. */
 export interface WebSearchProviderRegistration {
   name: string;
   plugin: string;
-  [extra: string]: unknown;
+  provider: WebSearchProvider;
 }
 
 export interface LlmCompleteOptions {

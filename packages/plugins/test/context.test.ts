@@ -123,12 +123,13 @@ describe('PluginContext', () => {
     ctx.registerCliCommand({ name: 'demo-tool', help: 'demo', setup: () => {} });
     ctx.registerSkill({ name: 'howto', description: 'how', content: '# How' });
     ctx.registerPlatform({ name: 'irc' });
-    ctx.registerWebSearchProvider({ name: 'ddg' });
+    const ddg = { name: 'ddg', isAvailable: () => true, search: () => ({ success: true as const, data: { web: [] } }) };
+    ctx.registerWebSearchProvider(ddg);
     expect(registries.commands.get('roll')).toMatchObject({ plugin: 'demo', description: 'roll a die' });
     expect(registries.cliCommands.get('demo-tool')?.plugin).toBe('demo');
     expect(registries.skills.get('demo:howto')).toMatchObject({ content: '# How' });
     expect(registries.platforms.get('irc')?.plugin).toBe('demo');
-    expect(registries.webSearchProviders.get('ddg')?.plugin).toBe('demo');
+    expect(registries.webSearchProviders.get('ddg')).toEqual({ name: 'ddg', plugin: 'demo', provider: ddg });
     expect(scoped.commands).toEqual(['/roll', 'hermes demo-tool']);
     expect(() => ctx.registerCommand({ name: 'roll', handler: () => '' })).toThrow(
       /command "roll" is already registered/,

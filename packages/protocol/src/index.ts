@@ -75,3 +75,24 @@ export type {
   ToolHandlerResult,
   ToolSchema,
 } from './tools.js';
+// Web providers (web_search / web_extract)
+export {
+  type FetchedWebPage,
+  type FetchWebPage,
+  type FetchWebPageOptions,
+  type MaybePromise,
+  WEB_CAPABILITIES,
+  type WebCapability,
+  type WebContentFormat,
+  type WebCrawlOptions,
+  type WebExtractOptions,
+  type WebExtractResponse,
+  type WebExtractSuccess,
+  type WebFailure,
+  type WebPage,
+  type WebSearchHit,
+  type WebSearchOptions,
+  type WebSearchProvider,
+  type WebSearchResponse,
+  type WebSearchSuccess,
+} from './web.js';

@@ -111,8 +111,9 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
     }
     // platforms: on when their token is set; a missing token is simply "not configured"
     for (const r of records.filter(isPlatform)) {
-      const name = `${r.manifest?.kind === 'backend' ? r.key : r.manifest?.name ?? r.key}`;
-      if (r.state === 'enabled') checks.push({ name: `${r.manifest?.kind} ${name}`, status: 'ok', detail: 'configured' });
+      const name = `${r.manifest?.kind === 'backend' ? r.key : (r.manifest?.name ?? r.key)}`;
+      if (r.state === 'enabled')
+        checks.push({ name: `${r.manifest?.kind} ${name}`, status: 'ok', detail: 'configured' });
       else if (r.state === 'env_missing')
         checks.push({ name: `${r.manifest?.kind} ${name}`, status: 'ok', detail: `not configured (${r.error})` });
       else checks.push({ name: `${r.manifest?.kind} ${name}`, status: 'fail', detail: r.error ?? r.state });
