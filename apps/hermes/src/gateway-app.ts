@@ -12,6 +12,7 @@ import {
   createSendMessageTool,
   discoverGatewayHooks,
   Gateway,
+  GatewayMetrics,
   type GatewayServer,
   type GatewaySettings,
   hookApi,
@@ -69,8 +70,14 @@ export function gatewaySettings(
 
 /** Builds the gateway (adapters created, nothing connected or listening yet). */
 export async function buildGatewayApp(options: GlobalOptions): Promise<GatewayApp> {
+  // made first, so the hook bus and the model client built with the runtime report to it
+  const metrics = new GatewayMetrics();
   // a daemon never asks: shell hooks without consent are skipped with a warning
-  const rt = await createAgentRuntime(options, { logFile: 'gateway.log', interactive: false });
+  const rt = await createAgentRuntime(options, {
+    logFile: 'gateway.log',
+    interactive: false,
+    observers: { hooks: metrics.observeHookCallback, model: metrics.observeModelRequest },
+  });
   const { config, env, store } = rt;
   const platforms: PlatformFactory[] = [];
   for (const reg of rt.registries.platforms.values()) {
@@ -96,6 +103,7 @@ export async function buildGatewayApp(options: GlobalOptions): Promise<GatewayAp
     pluginCommands: () => rt.registries.commands,
     pluginSummary: () => pluginSummary(rt.plugins),
     claimPlatform: platformClaimer(env, rt.home, VERSION),
+    metrics,
     setHomeChannel: (platform, chatId) => {
       const key = `${platform.toUpperCase()}_HOME_CHANNEL`;
       writeDotEnvValue(rt.paths.env, key, chatId);

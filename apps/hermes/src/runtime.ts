@@ -11,6 +11,7 @@ import {
   createSkillViewTool,
   createWebTools,
   ModelClient,
+  type ModelRequestObserver,
   serializeResult,
   ToolRegistry,
 } from '@hermes/agent';
@@ -21,6 +22,7 @@ import {
   autoAcceptVia,
   type ConsentPrompt,
   HookBus,
+  type HookCallbackObserver,
   loadPlugins,
   type PluginRecord,
   PluginRegistries,
@@ -65,6 +67,8 @@ export interface RuntimeOptions {
   interactive?: boolean;
   /** the consent prompt (tests inject one); default: y/N on the terminal */
   consentPrompt?: ConsentPrompt;
+  /** metrics observers for the hook bus and the model client (the gateway's /metrics) */
+  observers?: { hooks?: HookCallbackObserver; model?: ModelRequestObserver };
 }
 
 /** Builds the agent runtime for a CLI command. The caller must `close()` it. */
@@ -94,6 +98,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   const hooks = new HookBus({
     logger: logger.child({ component: 'hooks' }),
     timeoutMs: config.plugins.hook_timeout_ms,
+    ...(options.observers?.hooks ? { observer: options.observers.hooks } : {}),
   });
   const tools = new ToolRegistry(logger);
   for (const tool of createBuiltinTools({
@@ -114,6 +119,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     maxRetries: config.agent.api_max_retries,
     hooks,
     logger: logger.child({ component: 'model' }),
+    ...(options.observers?.model ? { observer: options.observers.model } : {}),
   });
   const registries = new PluginRegistries();
   tools.register(createSkillViewTool(() => registries.skills.values()));

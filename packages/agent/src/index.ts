@@ -6,7 +6,10 @@ export {
   InterruptedError,
   ModelClient,
   type ModelClientOptions,
+  type ModelErrorKind,
   type ModelRequest,
+  type ModelRequestObserver,
+  type ModelRequestOutcome,
   type ModelStep,
   PLACEHOLDER_API_KEY,
 } from './model-client.js';

@@ -6,11 +6,29 @@
 import { ERROR_CODES, HermesError, type HookInvoker, type Logger, silentLogger, type ToolCall } from '@hermes/protocol';
 import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import { stepProblem } from './check-step.js';
 import { createFastFetch } from './fast-fetch.js';
 import { abortableSleep, isRetryableStatus, retryAfterMs, retryDelayMs } from './retry-policy.js';
 
 /** Sent when no key is configured: local servers ignore it, and the SDK refuses an empty key. */
 export const PLACEHOLDER_API_KEY = 'not-needed';
+
+/** How one HTTP attempt ended: an answer, an error (retried or not), or cut off by the caller's AbortSignal. */
+export type ModelRequestOutcome = 'ok' | 'error' | 'interrupted';
+
+/** What went wrong: an HTTP error status, a timeout, no connection, or an unusable response body. */
+export type ModelErrorKind = 'http' | 'timeout' | 'connection' | 'response';
+
+/**
+ * Told about every HTTP attempt (metrics): its duration, how it ended and, for an error, its kind
+ * and HTTP status (0 when there was none). Called synchronously; must not throw.
+ */
+export type ModelRequestObserver = (
+  durationMs: number,
+  outcome: ModelRequestOutcome,
+  errorKind: ModelErrorKind | null,
+  status: number,
+) => void;
 
 export interface ModelClientOptions {
   baseUrl: string;
@@ -20,6 +38,8 @@ export interface ModelClientOptions {
   hooks: HookInvoker;
   logger?: Logger;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<boolean>;
+  /** sees each HTTP attempt's duration and outcome */
+  observer?: ModelRequestObserver;
 }
 
 export interface ModelRequest {
@@ -145,6 +165,12 @@ export class ModelClient {
           usage: data.usage ?? null,
         };
       }
+      const problem = stepProblem(step);
+      if (problem !== null) {
+        throw new HermesError(ERROR_CODES.MODEL_RESPONSE, `model returned ${problem}`, { retryable: true });
+      }
+      const durationMs = performance.now() - started;
+      this.#options.observer?.(durationMs, 'ok', null, status);
       await hooks.invoke('post_api_request', {
         method: 'POST',
         url: this.#url,
@@ -152,12 +178,16 @@ export class ModelClient {
         response: { finish_reason: step.finishReason, usage: step.usage, tool_calls: step.toolCalls.length },
         sessionId: request.sessionId,
         attempt,
-        durationMs: Math.round(performance.now() - started),
+        durationMs: Math.round(durationMs),
       });
       return { ok: true, step };
     } catch (err) {
-      if (err instanceof OpenAI.APIUserAbortError || request.signal?.aborted) throw new InterruptedError();
+      if (err instanceof OpenAI.APIUserAbortError || request.signal?.aborted) {
+        this.#options.observer?.(performance.now() - started, 'interrupted', null, status);
+        throw new InterruptedError();
+      }
       const failure = this.#classify(err, status);
+      this.#options.observer?.(performance.now() - started, 'error', failure.kind, failure.status);
       await hooks.invoke('post_api_request', {
         method: 'POST',
         url: this.#url,
@@ -172,15 +202,26 @@ export class ModelClient {
     }
   }
 
-  #classify(err: unknown, status: number): { error: HermesError; status: number; waitMs: number | null } {
+  #classify(
+    err: unknown,
+    status: number,
+  ): { error: HermesError; status: number; waitMs: number | null; kind: ModelErrorKind } {
     const where = this.#options.baseUrl;
-    if (err instanceof HermesError) return { error: err, status, waitMs: null };
+    if (err instanceof HermesError) {
+      const kind =
+        err.code === ERROR_CODES.MODEL_HTTP
+          ? 'http'
+          : err.code === ERROR_CODES.MODEL_UNREACHABLE
+            ? 'connection'
+            : 'response';
+      return { error: err, status, waitMs: null, kind };
+    }
     if (err instanceof OpenAI.APIConnectionTimeoutError) {
       const error = new HermesError(ERROR_CODES.MODEL_UNREACHABLE, `model request to ${where} timed out`, {
         cause: err,
         retryable: true,
       });
-      return { error, status: 0, waitMs: null };
+      return { error, status: 0, waitMs: null, kind: 'timeout' };
     }
     if (err instanceof OpenAI.APIConnectionError) {
       const reason = causeText(err);
@@ -188,7 +229,7 @@ export class ModelClient {
         cause: err,
         retryable: true,
       });
-      return { error, status: 0, waitMs: null };
+      return { error, status: 0, waitMs: null, kind: 'connection' };
     }
     if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
       const detail = apiErrorDetail(err);
@@ -200,14 +241,14 @@ export class ModelClient {
           retryable: isRetryableStatus(err.status),
         },
       );
-      return { error, status: err.status, waitMs: retryAfterMs(err.headers) };
+      return { error, status: err.status, waitMs: retryAfterMs(err.headers), kind: 'http' };
     }
     const message = err instanceof Error ? err.message : String(err);
     const error = new HermesError(ERROR_CODES.MODEL_RESPONSE, `bad response from model endpoint ${where}: ${message}`, {
       cause: err,
       retryable: true,
     });
-    return { error, status, waitMs: null };
+    return { error, status, waitMs: null, kind: 'response' };
   }
 }
 
@@ -224,6 +265,9 @@ function apiErrorDetail(err: InstanceType<typeof OpenAI.APIError>): string {
   const text = typeof body?.message === 'string' ? body.message : err.message;
   return text.replace(/\s+/g, ' ').slice(0, 300);
 }
+
+/** Tool calls one streamed step may carry (indices 0 to this - 1). */
+export const MAX_STREAM_TOOL_CALLS = 1_000;
 
 /** Folds a chunk stream into one step, calling onText for each content delta. */
 async function accumulateStream(
@@ -248,6 +292,12 @@ async function accumulateStream(
       onText(delta.content);
     }
     for (const piece of delta?.tool_calls ?? []) {
+      // the index addresses an array slot: a huge one would make a sparse array whose walk blocks the loop
+      if (!Number.isInteger(piece.index) || piece.index < 0 || piece.index >= MAX_STREAM_TOOL_CALLS) {
+        throw new HermesError(ERROR_CODES.MODEL_RESPONSE, `model stream sent tool call index ${String(piece.index)}`, {
+          retryable: true,
+        });
+      }
       let slot = calls[piece.index];
       if (!slot) {
         slot = { id: '', name: '', args: '' };

@@ -49,11 +49,46 @@ export function bearerMatches(header: string | undefined, key: string): boolean 
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function isMessages(value: unknown): value is ChatMessage[] {
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isToolCall(value: unknown): boolean {
   return (
-    Array.isArray(value) &&
-    value.every((m) => typeof m === 'object' && m !== null && typeof (m as { role?: unknown }).role === 'string')
+    isRecord(value) &&
+    typeof value.id === 'string' &&
+    value.type === 'function' &&
+    isRecord(value.function) &&
+    typeof value.function.name === 'string' &&
+    typeof value.function.arguments === 'string'
   );
+}
+
+/**
+ * What is wrong with one message, or null: the shape the transcript stores (a message it cannot
+ * store would fail the request with a 500, or poison the session when read back).
+ */
+function messageProblem(m: unknown, i: number): string | null {
+  const at = `messages[${i}]`;
+  if (!isRecord(m)) return `${at}: expected an object with role and content`;
+  const { role, content } = m;
+  if (role !== 'system' && role !== 'user' && role !== 'assistant' && role !== 'tool') {
+    return `${at}.role: expected system, user, assistant or tool`;
+  }
+  if (typeof content !== 'string' && !(role === 'assistant' && (content === null || content === undefined))) {
+    return `${at}.content: expected a string`;
+  }
+  if (role === 'assistant' && m.tool_calls !== undefined) {
+    if (!Array.isArray(m.tool_calls) || !m.tool_calls.every(isToolCall)) {
+      return `${at}.tool_calls: expected a list of {id, type: "function", function: {name, arguments}}`;
+    }
+  }
+  if (role === 'tool' && typeof m.tool_call_id !== 'string') return `${at}.tool_call_id: expected a string`;
+  return null;
+}
+
+function isMessages(value: unknown): value is ChatMessage[] {
+  return Array.isArray(value) && value.every((m, i) => messageProblem(m, i) === null);
 }
 
 /** Registers the route on `app`. */
@@ -68,8 +103,12 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps)
       );
     }
     const body = (request.body ?? {}) as CompletionBody;
-    if (!isMessages(body.messages) || body.messages.length === 0) {
+    if (!Array.isArray(body.messages) || body.messages.length === 0) {
       return apiError(reply, 400, 'messages: expected a non-empty array of {role, content}');
+    }
+    const problem = body.messages.map(messageProblem).find((p) => p !== null);
+    if (problem !== undefined || !isMessages(body.messages)) {
+      return apiError(reply, 400, problem ?? 'messages: expected a non-empty array of {role, content}');
     }
     const last = body.messages.at(-1);
     if (last?.role !== 'user' || typeof last.content !== 'string') {

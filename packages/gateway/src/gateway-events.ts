@@ -9,6 +9,12 @@ export type { GatewayEventType } from '@hermes/protocol';
 
 export type GatewayEventHandler = (type: GatewayEventType, context: Record<string, unknown>) => unknown;
 
+/**
+ * Told how each handler run ended (metrics): its duration (the timeout for one reported as
+ * hanging) and whether it returned, threw or outlived the timeout. Must not throw.
+ */
+export type GatewayHandlerObserver = (handler: string, durationMs: number, outcome: 'ok' | 'error' | 'timeout') => void;
+
 /** A handler's time before it is reported as hanging. */
 export const GATEWAY_HANDLER_TIMEOUT_DEFAULT_MS = 30_000;
 
@@ -28,10 +34,12 @@ export class GatewayEvents {
   readonly #subs: Subscription[] = [];
   readonly #logger: Logger;
   readonly #timeoutMs: number;
+  readonly #observer: GatewayHandlerObserver | undefined;
 
-  constructor(logger: Logger, options: { timeoutMs?: number } = {}) {
+  constructor(logger: Logger, options: { timeoutMs?: number; observer?: GatewayHandlerObserver } = {}) {
     this.#logger = logger;
     this.#timeoutMs = options.timeoutMs ?? GATEWAY_HANDLER_TIMEOUT_DEFAULT_MS;
+    this.#observer = options.observer;
   }
 
   /** Subscribes `handler` to every event matching `pattern` (or any of several); returns the unsubscribe function. */
@@ -59,12 +67,14 @@ export class GatewayEvents {
 
   async #run(sub: Subscription, type: GatewayEventType, context: Record<string, unknown>): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
+    const started = performance.now();
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), this.#timeoutMs);
       timer.unref();
     });
     try {
       const outcome = await Promise.race([Promise.resolve().then(() => sub.handler(type, context)), timedOut]);
+      this.#observer?.(sub.name, performance.now() - started, outcome === 'timeout' ? 'timeout' : 'ok');
       if (outcome === 'timeout') {
         this.#logger.warn(
           { event: type, handler: sub.name, timeoutMs: this.#timeoutMs },
@@ -72,6 +82,7 @@ export class GatewayEvents {
         );
       }
     } catch (err) {
+      this.#observer?.(sub.name, performance.now() - started, 'error');
       const message = err instanceof Error ? err.message : String(err);
       this.#logger.warn(
         { err, event: type, handler: sub.name },

@@ -24,6 +24,7 @@ import { CommitQueue } from './commit-queue.js';
 import { type DeliveryTarget, deliver, type OutboxPort, resendPending } from './delivery/deliver.js';
 import { GatewayEvents } from './gateway-events.js';
 import { isAddressed } from './group-policy.js';
+import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import type {
   InboxPort,
   OutboxRowLike,
@@ -90,6 +91,11 @@ export interface GatewayDeps {
    * refusal keeps the platform off with the reason in /health. Absent: no claim (tests).
    */
   claimPlatform?: (platform: string, key: string) => { ok: true; release(): void } | { ok: false; reason: string };
+  /**
+   * The gateway's metrics (`GET /metrics`); absent, the gateway makes its own. Given, the same
+   * object's observers can be handed to the HookBus and ModelClient built before the gateway.
+   */
+  metrics?: GatewayMetrics;
   now?: () => number;
 }
 
@@ -97,6 +103,8 @@ interface LaneJob {
   inboxId: number;
   event: MessageEvent;
   text: string;
+  /** when the message was accepted (metrics clock), for the turn latency */
+  acceptedAt: number;
 }
 
 export interface RouteDefinition {
@@ -109,6 +117,7 @@ export class Gateway {
   readonly adapters = new Map<string, PlatformAdapter>();
   readonly events: GatewayEvents;
   readonly routes: RouteDefinition[] = [];
+  readonly metrics: GatewayMetrics;
   readonly #deps: GatewayDeps;
   readonly #sessions = new SessionCache();
   /** aborts one-shot agent runs (gateway hooks) when the gateway stops */
@@ -134,13 +143,19 @@ export class Gateway {
     this.#commits = new CommitQueue(deps.store.transaction);
     this.#commit = (fn) => this.#commits.run(fn);
     this.#now = deps.now ?? Date.now;
+    this.metrics = deps.metrics ?? new GatewayMetrics();
     this.events = new GatewayEvents(deps.logger, {
       ...(deps.settings.hookTimeoutMs !== undefined ? { timeoutMs: deps.settings.hookTimeoutMs } : {}),
+      observer: this.metrics.observeGatewayHandler,
     });
     this.#lanes = new SessionLanes<LaneJob>({
       maxConcurrent: deps.settings.maxConcurrentRuns,
       runner: (job, control) => this.#runJob(job, control),
       withText: (job, text) => ({ ...job, text }),
+      // messages queued behind a turn that /stop or /new cancelled: finished, or they would stay pending
+      onDrop: (jobs) => {
+        for (const job of jobs) deps.store.inbox.mark(job.inboxId, 'skipped');
+      },
     });
     mkdirSync(deps.settings.cacheDir, { recursive: true });
     for (const factory of deps.platforms) {
@@ -183,6 +198,13 @@ export class Gateway {
       }
       this.adapters.set(factory.name, adapter);
     }
+    // every platform's series exist from the start (at zero), so rates and alerts see them
+    for (const name of this.adapters.keys()) this.metrics.platform(name);
+    this.metrics.attach({
+      platformStates: () => this.platformStates(),
+      lanes: () => this.#lanes.stats(),
+      outboxPending: () => deps.store.outbox.pendingCounts(),
+    });
   }
 
   /** Per-platform connection states. */
@@ -195,6 +217,9 @@ export class Gateway {
   /** Connects every platform, resumes accepted-but-unanswered messages, fires gateway:startup. */
   async start(): Promise<void> {
     this.#started = true;
+    // what earlier runs left unfinished, read before any adapter can accept: a message this run
+    // accepts while the other platforms are still connecting is processed once, never also "resumed"
+    const unfinished = this.#deps.store.inbox.pending();
     const sink = {
       accept: (event: MessageEvent, options?: { state?: Record<string, string> }) => this.accept(event, options),
     };
@@ -207,7 +232,8 @@ export class Gateway {
         }
       }),
     );
-    this.#recover();
+    this.metrics.startSampling();
+    this.#recover(unfinished);
     this.events.emit('gateway:startup', { platforms: [...this.adapters.keys()] });
   }
 
@@ -226,6 +252,7 @@ export class Gateway {
     await Promise.race([this.#lanes.idle(), new Promise<void>((r) => setTimeout(r, 2_000).unref())]);
     const stops = Promise.all([...this.adapters.values()].map((a) => a.stop().catch(() => undefined)));
     await Promise.race([stops, new Promise<void>((r) => setTimeout(r, ADAPTER_STOP_TIMEOUT_MS).unref())]);
+    this.metrics.stopSampling();
     for (const claim of this.#claims.splice(0)) claim.release();
   }
 
@@ -289,18 +316,38 @@ export class Gateway {
   }
 
   /** Accepts an inbound event: persisted in the inbox (dedupe) before it is processed. */
-  async accept(event: MessageEvent, options: { state?: Record<string, string> } = {}): Promise<void> {
+  async accept(inbound: MessageEvent, options: { state?: Record<string, string> } = {}): Promise<void> {
     const { store, settings } = this.#deps;
+    const acceptedAt = this.metrics.now();
+    let event = inbound;
     const sessionKey = sessionKeyFor(event.source, settings.groupSessions);
-    const accepted = await this.#commits.run(() =>
-      store.inbox.accept(event.platform, event.messageId, event, {
+    const write = (payload: MessageEvent) => () =>
+      store.inbox.accept(payload.platform, payload.messageId, payload, {
         sessionKey,
         ...(options.state ? { state: options.state } : {}),
-      }),
-    );
-    if (!accepted.accepted) return; // redelivered: processed once already
+      });
+    let accepted: Awaited<ReturnType<ReturnType<typeof write>>>;
+    try {
+      accepted = await this.#commits.run(write(event));
+    } catch (err) {
+      // JSON.stringify overflows the stack on a raw platform payload nested thousands of levels deep:
+      // the message is kept without its raw payload rather than refused forever (a retry loop or a loss)
+      if (!(err instanceof RangeError)) throw err;
+      this.#deps.logger.warn(
+        { platform: event.platform, messageId: event.messageId },
+        'inbound payload nested too deeply to store; accepted without its raw payload',
+      );
+      event = { ...event, raw: null };
+      accepted = await this.#commits.run(write(event));
+    }
+    const counters = this.metrics.platform(event.platform);
+    if (!accepted.accepted) {
+      counters.duplicate.inc();
+      return; // redelivered: processed once already
+    }
+    counters.accepted.inc();
     if (!this.#accepting) return; // stays in the inbox for the next start
-    this.#track(this.#process(accepted.id, event));
+    this.#track(this.#process(accepted.id, event, acceptedAt));
   }
 
   /** Processes an accepted event through the pipeline; awaited by tests through `idle()`. */
@@ -316,8 +363,8 @@ export class Gateway {
     this.#processing.add(p);
   }
 
-  #recover(): void {
-    for (const row of this.#deps.store.inbox.pending()) {
+  #recover(unfinished: ReturnType<InboxPort['pending']>): void {
+    for (const row of unfinished) {
       const event = row.payload as MessageEvent;
       if (typeof event !== 'object' || event === null || typeof event.text !== 'string' || !event.source) {
         this.#deps.store.inbox.mark(row.id, 'failed');
@@ -336,28 +383,32 @@ export class Gateway {
         // the answer was already written: send what is not sent yet, never run the turn again
         this.#track(this.#resend(row.id, event, written));
       } else {
-        this.#track(this.#process(row.id, event));
+        this.#track(this.#process(row.id, event, this.metrics.now()));
       }
     }
   }
 
-  async #process(inboxId: number, original: MessageEvent): Promise<void> {
+  /** `acceptedAt`: when the message was accepted (or resumed after a restart), on the metrics clock. */
+  async #process(inboxId: number, original: MessageEvent, acceptedAt: number): Promise<void> {
     const { hooks, store, settings, env } = this.#deps;
     let event = original;
     if (!event.internal) {
       const decision = await hooks.invoke('pre_gateway_dispatch', { event, gateway: this, sessionStore: store });
       if (decision.action === 'skip') {
+        this.metrics.platform(event.platform).ignored('hook_skip');
         store.inbox.mark(inboxId, 'skipped');
         return;
       }
       if (decision.action === 'rewrite') event = { ...event, text: decision.text };
       const s = event.source;
       if (!allowedByEnv(s.platform, s.userId, env) && !store.pairing.isApproved(s.platform, s.userId)) {
+        this.metrics.platform(event.platform).ignored('unauthorized');
         if (s.chatType === 'dm') await this.#sendPairingCode(inboxId, event);
         else store.inbox.mark(inboxId, 'skipped');
         return;
       }
       if (!isAddressed(event, settings.freeResponseChats)) {
+        this.metrics.platform(event.platform).ignored('not_addressed');
         store.inbox.mark(inboxId, 'skipped');
         return;
       }
@@ -382,7 +433,7 @@ export class Gateway {
       });
       let reply: string;
       try {
-        reply = await runCommand(command.name, ctx, this.#commandServices(event, inboxId));
+        reply = await runCommand(command.name, ctx, this.#commandServices(event, inboxId, acceptedAt));
       } catch (err) {
         this.#deps.logger.warn({ err, command: command.name }, `command /${command.name} failed`);
         reply = `/${command.name} failed: ${err instanceof Error ? err.message : String(err)}`;
@@ -397,7 +448,7 @@ export class Gateway {
       return;
     }
     // the row stays `accepted` until answered: a restart resumes it (marking `processing` counts restarts)
-    this.#lanes.submit(sessionKey, { inboxId, event, text: event.text }, settings.busyMode);
+    this.#lanes.submit(sessionKey, { inboxId, event, text: event.text, acceptedAt }, settings.busyMode);
   }
 
   async #tellInterrupted(inboxId: number, event: MessageEvent): Promise<void> {
@@ -439,7 +490,7 @@ export class Gateway {
 
   #deliveryOptions() {
     const { store, logger } = this.#deps;
-    return { adapters: this.adapters, outbox: store.outbox, logger, commit: this.#commit };
+    return { adapters: this.adapters, outbox: store.outbox, logger, commit: this.#commit, observer: this.metrics };
   }
 
   /** The active session for a key, replaced by a fresh one per the reset policy. */
@@ -527,6 +578,8 @@ export class Gateway {
         onStep: ({ iteration, toolNames }) =>
           this.events.emit('agent:step', { ...base, iteration, tool_names: toolNames }),
       });
+      const counters = this.metrics.platform(platform);
+      counters.turnEnded(result.status);
       control.settle(); // only delivery is left: a new message now queues behind this answer
       if (result.status === 'interrupted' && !this.#accepting) {
         // cut off by shutdown: leave it pending (and out of the transcript) so the next start redoes it once
@@ -560,11 +613,12 @@ export class Gateway {
         return;
       }
       // three commits per answered message: accept; transcript + outbox rows; sent mark + inbox done
-      await deliver(this.#deliveryOptions(), this.#target(event, job.inboxId), answer, {
+      const delivered = await deliver(this.#deliveryOptions(), this.#target(event, job.inboxId), answer, {
         withEnqueue: appendTranscript,
         onSettled: markInbox,
       });
       cacheAppend();
+      if (delivered.failed === 0 && delivered.sent > 0) counters.answered((this.metrics.now() - job.acceptedAt) / 1000);
     } finally {
       // a turn that ended without a known commit leaves the cached transcript uncertain
       if (!cacheUpdated) this.#sessions.forget(sessionKey);
@@ -589,7 +643,7 @@ export class Gateway {
     return deliver(this.#deliveryOptions(), target, markdown);
   }
 
-  #commandServices(event: MessageEvent, inboxId: number): CommandServices {
+  #commandServices(event: MessageEvent, inboxId: number, acceptedAt: number): CommandServices {
     const { store, settings } = this.#deps;
     return {
       resetSession: (key, platform) => this.#resetSession(key, platform, event.source.userId),
@@ -615,7 +669,7 @@ export class Gateway {
       enqueue: (ctx, mode) => {
         if (!ctx.args) return `Usage: /${mode} TEXT`;
         store.inbox.mark(inboxId, 'processing');
-        const outcome = this.#lanes.submit(ctx.sessionKey, { inboxId, event, text: ctx.args }, mode);
+        const outcome = this.#lanes.submit(ctx.sessionKey, { inboxId, event, text: ctx.args, acceptedAt }, mode);
         return outcome === 'started' ? '' : mode === 'steer' ? 'Handed to the running answer.' : 'Queued.';
       },
       setHome: (platform, chatId) => {

@@ -7,18 +7,28 @@ export { allowedByEnv } from './authorize.js';
 export { BUILTIN_COMMANDS, type CommandContext, type CommandServices, parseCommand, runCommand } from './commands.js';
 // Delivery
 export {
+  type DeliveryObserver,
   type DeliveryResult,
   type DeliveryTarget,
   deliver,
   type OutboxPort,
   resendPending,
+  type SendFailure,
 } from './delivery/deliver.js';
 export { splitMessage } from './delivery/split-message.js';
 // The gateway and its server
 export { Gateway, type GatewayDeps, type GatewaySettings, type RouteDefinition, SILENT_MARKER } from './gateway.js';
-export { eventMatches, type GatewayEventHandler, GatewayEvents, type GatewayEventType } from './gateway-events.js';
+export {
+  eventMatches,
+  type GatewayEventHandler,
+  GatewayEvents,
+  type GatewayEventType,
+  type GatewayHandlerObserver,
+} from './gateway-events.js';
 export * from './gateway-hooks/index.js';
 export { isAddressed } from './group-policy.js';
+// Metrics (GET /metrics)
+export * from './metrics/index.js';
 export type {
   InboxPort,
   OutboxRowLike,
@@ -31,4 +41,4 @@ export { needsReset, type ResetPolicy } from './reset-policy.js';
 export { createSendMessageTool, resolveTarget, type SendMessageDeps } from './send-message-tool.js';
 export { addPlatformRoutes, buildServer, type GatewayServer, isLoopback, type ServerOptions } from './server.js';
 export { type GroupSessions, sessionKeyFor } from './session-key.js';
-export { type BusyMode, type RunControl, SessionLanes, type SubmitOutcome } from './session-lanes.js';
+export { type BusyMode, type LaneStats, type RunControl, SessionLanes, type SubmitOutcome } from './session-lanes.js';

@@ -1,11 +1,12 @@
 /**
- * The gateway's HTTP server (Fastify): `/health`, the API platform, and the platforms' webhook
- * routes. Built separately from listening, so tests use `inject()` or a port-0 listen.
+ * The gateway's HTTP server (Fastify): `/health`, `/metrics`, the API platform, and the platforms'
+ * webhook routes. Built separately from listening, so tests use `inject()` or a port-0 listen.
  */
 import { ERROR_CODES, HermesError } from '@hermes/protocol';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type ApiPlatformDeps, registerApiPlatform } from './api-platform.js';
 import type { Gateway } from './gateway.js';
+import { registerMetricsRoute } from './metrics/metrics-route.js';
 
 export interface ServerOptions {
   host: string;
@@ -50,6 +51,7 @@ export function buildServer(gateway: Gateway, options: ServerOptions): GatewaySe
     };
     return reply.code(state === 'running' ? 200 : 503).send(body);
   });
+  registerMetricsRoute(app, gateway.metrics, options.api.apiKey);
   registerApiPlatform(app, options.api);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     (req as unknown as { rawBody: string }).rawBody = String(body);

@@ -32,15 +32,31 @@ interface Lane<T> {
 
 export type SubmitOutcome = 'started' | 'queued' | 'interrupting' | 'steered';
 
+/** Turns holding a run slot, and messages waiting: behind their session's turn or for a free slot. */
+export interface LaneStats {
+  running: number;
+  queued: number;
+}
+
 export class SessionLanes<T extends LaneItem> {
   readonly #lanes = new Map<string, Lane<T>>();
   readonly #semaphore: Semaphore;
   readonly #runner: LaneRunner<T>;
   readonly #idle = new Set<() => void>();
   readonly #withText: (item: T, text: string) => T;
+  readonly #onDrop: ((items: T[]) => void) | undefined;
+  /** runs holding a semaphore slot (a lane's turn may wait for one) */
+  #holding = 0;
 
-  constructor(options: { maxConcurrent: number; runner: LaneRunner<T>; withText: (item: T, text: string) => T }) {
+  constructor(options: {
+    maxConcurrent: number;
+    runner: LaneRunner<T>;
+    withText: (item: T, text: string) => T;
+    /** queued messages that stop() dropped (`/stop`, `/new`): never run, so the owner must finish them */
+    onDrop?: (items: T[]) => void;
+  }) {
     this.#semaphore = new Semaphore(options.maxConcurrent);
+    this.#onDrop = options.onDrop;
     this.#runner = options.runner;
     this.#withText = options.withText;
   }
@@ -73,8 +89,9 @@ export class SessionLanes<T extends LaneItem> {
   stop(key: string): boolean {
     const lane = this.#lanes.get(key);
     if (!lane?.running) return false;
-    lane.queue.length = 0;
+    const dropped = lane.queue.splice(0);
     lane.running.controller.abort(new Error('stopped'));
+    if (dropped.length > 0) this.#onDrop?.(dropped);
     return true;
   }
 
@@ -88,6 +105,17 @@ export class SessionLanes<T extends LaneItem> {
     let n = 0;
     for (const lane of this.#lanes.values()) if (lane.running) n++;
     return n;
+  }
+
+  /** Running and waiting counts, for the metrics (walks the lanes: call it per scrape, not per message). */
+  stats(): LaneStats {
+    let queued = 0;
+    let started = 0;
+    for (const lane of this.#lanes.values()) {
+      queued += lane.queue.length;
+      if (lane.running) started++;
+    }
+    return { running: this.#holding, queued: queued + started - this.#holding };
   }
 
   /** Aborts every running turn and drops queued messages (they stay in the inbox for recovery). */
@@ -115,6 +143,7 @@ export class SessionLanes<T extends LaneItem> {
       const running = { controller: new AbortController(), steering: [] as string[], item, settled: false };
       lane.running = running;
       const release = await this.#semaphore.acquire();
+      this.#holding++;
       try {
         await this.#runner(item, {
           signal: running.controller.signal,
@@ -126,6 +155,7 @@ export class SessionLanes<T extends LaneItem> {
       } catch {
         // the runner reports its own failures; a lane never dies
       } finally {
+        this.#holding--;
         release();
         lane.running = null;
       }

@@ -21,10 +21,26 @@ import { type HookOwner, ownerLabel } from './hook-owner.js';
 
 export const HOOK_TIMEOUT_DEFAULT_MS = 10_000;
 
+/** How an awaited callback ended: returned, threw (or rejected), or outlived its timeout. */
+export type HookCallbackOutcome = 'ok' | 'error' | 'timeout';
+
+/**
+ * Told about every callback the bus ran (metrics): the hook, its owner, how long the bus waited
+ * for it (the timeout for one that timed out) and how it ended. Called synchronously; must not throw.
+ */
+export type HookCallbackObserver = (
+  hook: HookName,
+  owner: HookOwner,
+  durationMs: number,
+  outcome: HookCallbackOutcome,
+) => void;
+
 export interface HookBusOptions {
   logger?: Logger;
   /** per-callback timeout unless a registration sets its own */
   timeoutMs?: number;
+  /** sees each callback's duration and outcome; absent, nothing is timed */
+  observer?: HookCallbackObserver;
 }
 
 export interface RegisterOptions {
@@ -57,12 +73,14 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 export class HookBus implements HookInvoker {
   readonly #logger: Logger;
   readonly #timeoutMs: number;
+  readonly #observer: HookCallbackObserver | undefined;
   // copy-on-write arrays: registering during a dispatch never disturbs it
   readonly #byHook = new Map<HookName, readonly Registration[]>();
 
   constructor(options: HookBusOptions = {}) {
     this.#logger = options.logger ?? silentLogger;
     this.#timeoutMs = options.timeoutMs ?? HOOK_TIMEOUT_DEFAULT_MS;
+    this.#observer = options.observer;
   }
 
   /** Adds a callback for `hook`; returns a function that removes exactly this registration. */
@@ -159,14 +177,19 @@ export class HookBus implements HookInvoker {
   }
 
   async #call(registration: Registration, payload: unknown): Promise<unknown> {
+    const started = this.#observer ? performance.now() : 0;
     let result: unknown;
     try {
       result = (registration.callback as (p: unknown) => unknown)(payload);
     } catch (err) {
       this.#fail(registration, err);
+      this.#observe(registration, started, 'error');
       return SKIPPED;
     }
-    if (!isThenable(result)) return result;
+    if (!isThenable(result)) {
+      this.#observe(registration, started, 'ok');
+      return result;
+    }
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<typeof SKIPPED>((resolve) => {
       timer = setTimeout(() => {
@@ -174,17 +197,25 @@ export class HookBus implements HookInvoker {
           { hook: registration.hook, owner: ownerLabel(registration.owner), timeoutMs: registration.timeoutMs },
           `hook ${registration.hook} callback of ${ownerLabel(registration.owner)} timed out after ${registration.timeoutMs} ms; skipped`,
         );
+        this.#observe(registration, started, 'timeout');
         resolve(SKIPPED);
       }, registration.timeoutMs);
     });
     try {
-      return await Promise.race([Promise.resolve(result), timeout]);
+      const value = await Promise.race([Promise.resolve(result), timeout]);
+      if (value !== SKIPPED) this.#observe(registration, started, 'ok');
+      return value;
     } catch (err) {
       this.#fail(registration, err);
+      this.#observe(registration, started, 'error');
       return SKIPPED;
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  #observe(registration: Registration, started: number, outcome: HookCallbackOutcome): void {
+    this.#observer?.(registration.hook, registration.owner, performance.now() - started, outcome);
   }
 
   #fail(registration: Registration, err: unknown): void {

@@ -9,6 +9,8 @@ export {
   HOOK_TIMEOUT_DEFAULT_MS,
   HookBus,
   type HookBusOptions,
+  type HookCallbackObserver,
+  type HookCallbackOutcome,
   type HookRegistrationInfo,
   type RegisterOptions,
 } from './hook-bus.js';

@@ -28,7 +28,14 @@ export type SendErrorKind = 'too_long' | 'bad_format' | 'forbidden' | 'not_found
 
 export type SendResult =
   | { ok: true; messageIds: string[] }
-  | { ok: false; error: SendErrorKind; message: string; retryAfterMs?: number };
+  | {
+      ok: false;
+      error: SendErrorKind;
+      message: string;
+      retryAfterMs?: number;
+      /** the HTTP status the platform answered a transient failure with; absent when no answer came (timeout, reset) */
+      status?: number;
+    };
 
 export type PlatformConnection = 'connecting' | 'connected' | 'disconnected' | 'error' | 'stopped';
 

@@ -56,6 +56,8 @@ export interface OutboxRepo {
   recordAttempt(id: number, error: string): boolean;
   /** Pending rows in enqueue order, optionally of one platform. */
   pending(options?: { platform?: string }): OutboxRow[];
+  /** How many rows are pending per platform (the partial index answers it; for the metrics). */
+  pendingCounts(): { platform: string; count: number }[];
   /** The rows replying to one inbox row, by chunk index. */
   forInbox(inboxId: number): OutboxRow[];
   /** The row with this id, if any. */
@@ -134,6 +136,9 @@ export function createOutboxRepo(db: SqliteDatabase, now: () => number): OutboxR
   const pendingByPlatform = db.prepare<[string], OutboxRecord>(
     `SELECT ${COLUMNS} FROM outbox WHERE status = 'pending' AND platform = ? ORDER BY id`,
   );
+  const pendingCounts = db.prepare<[], { platform: string; count: number }>(
+    `SELECT platform, COUNT(*) AS count FROM outbox WHERE status = 'pending' GROUP BY platform`,
+  );
   const forInbox = db.prepare<[number], OutboxRecord>(
     `SELECT ${COLUMNS} FROM outbox WHERE inbox_id = ? ORDER BY chunk_index`,
   );
@@ -170,6 +175,7 @@ export function createOutboxRepo(db: SqliteDatabase, now: () => number): OutboxR
       const records = options.platform === undefined ? pendingAll.all() : pendingByPlatform.all(options.platform);
       return records.map(toRow);
     },
+    pendingCounts: () => pendingCounts.all(),
     forInbox: (inboxId) => forInbox.all(inboxId).map(toRow),
     get(id) {
       const record = byId.get(id);

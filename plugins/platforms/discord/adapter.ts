@@ -15,7 +15,7 @@ import { abortableSleep, type Sleep } from './backoff.js';
 import type { BotIdentity } from './bot-identity.js';
 import { createChannelTypeLookup } from './channel-type-lookup.js';
 import { createChatQueue } from './chat-queue.js';
-import { createClient, createRest } from './client.js';
+import { createClient, createRest, guardPacketHandling } from './client.js';
 import { watchClient } from './client-status.js';
 import { commandEvent } from './command-event.js';
 import { connect } from './connect.js';
@@ -164,6 +164,13 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
     current = client;
     const active = (): boolean => client === current && controller?.signal.aborted === false;
     const watch = watchClient(client, status, logger, active);
+    guardPacketHandling(client, (event, error) => {
+      const reason = describeError(error).slice(0, 200);
+      logger.warn(
+        { event, error: reason },
+        `discord: discord.js could not read a malformed ${event} dispatch; skipped`,
+      );
+    });
     // raw dispatches: the payload is validated here and kept as the event's `raw`
     client.ws.on(GatewayDispatchEvents.MessageCreate, (data: unknown) => {
       try {

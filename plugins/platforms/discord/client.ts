@@ -51,3 +51,25 @@ export function createClient(settings: DiscordSettings): Client {
     }),
   });
 }
+
+/**
+ * discord.js also builds its own structures from every dispatch and throws on a malformed one,
+ * inside @discordjs/ws's message handler, where the throw becomes an unhandled rejection. The
+ * adapter has read (and validated) the raw dispatch before that point, so the throw is reported
+ * to `onError` and the dispatch is left at that. Reaches into discord.js's private `handlePacket`;
+ * without it (another discord.js version) nothing changes.
+ */
+export function guardPacketHandling(client: Client, onError: (event: string, error: unknown) => void): void {
+  const ws = client.ws as unknown as { handlePacket?: (packet?: unknown, shard?: unknown) => boolean };
+  const original = ws.handlePacket;
+  if (typeof original !== 'function') return;
+  ws.handlePacket = function guarded(this: unknown, packet?: unknown, shard?: unknown): boolean {
+    try {
+      return original.call(this, packet, shard);
+    } catch (error) {
+      const t = typeof packet === 'object' && packet !== null && 't' in packet ? String(packet.t) : 'unknown';
+      onError(t, error);
+      return true;
+    }
+  };
+}

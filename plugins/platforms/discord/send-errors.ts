@@ -63,7 +63,7 @@ export function toSendFailure(error: unknown): SendFailure {
   if (error instanceof RateLimitError) {
     return { ok: false, error: 'rate_limited', message, retryAfterMs: Math.max(0, Math.ceil(error.retryAfter)) };
   }
-  if (error instanceof HTTPError) return { ok: false, error: 'transient', message };
+  if (error instanceof HTTPError) return { ok: false, error: 'transient', message, status: error.status };
   if (!(error instanceof DiscordAPIError)) return { ok: false, error: 'transient', message };
   const { status, code } = error;
   if (status === 429) return { ok: false, error: 'rate_limited', message };
@@ -71,5 +71,5 @@ export function toSendFailure(error: unknown): SendFailure {
   if (status === 401 || status === 403 || FORBIDDEN_CODES.has(code)) return { ok: false, error: 'forbidden', message };
   if (status === 404 || NOT_FOUND_CODES.has(code)) return { ok: false, error: 'not_found', message };
   if (status >= 400 && status < 500) return { ok: false, error: 'bad_format', message };
-  return { ok: false, error: 'transient', message };
+  return { ok: false, error: 'transient', message, status };
 }

@@ -22,6 +22,7 @@ import { createOncePerKey } from './once-per-key.js';
 import { sendMessage } from './send-message.js';
 import { readSlackSettings } from './settings.js';
 import { isSinkFailure } from './sink-failure.js';
+import { guardSocketFrames } from './socket-frames.js';
 import { createSocketSupervisor, type SocketSupervisor } from './socket-supervisor.js';
 import { createStatusTracker } from './status-tracker.js';
 import { createUserNames } from './user-names.js';
@@ -160,8 +161,8 @@ export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterD
     return built;
   };
 
-  const socketReceiver = (appToken: string): SocketModeReceiver =>
-    new SocketModeReceiver({
+  const socketReceiver = (appToken: string): SocketModeReceiver => {
+    const receiver = new SocketModeReceiver({
       appToken,
       logger: sdkLogger,
       // one owner of reconnecting: the supervisor; the SDK only detects a dead socket and closes it
@@ -178,6 +179,9 @@ export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterD
         return true; // acked: a payload Bolt cannot read would fail the same way on every redelivery
       },
     });
+    guardSocketFrames(receiver.client, logger);
+    return receiver;
+  };
 
   const connect = async (sink: InboundSink, signal: AbortSignal): Promise<void> => {
     const bot = await whoAmI(signal);

@@ -93,6 +93,11 @@ export function createHttpIntake(options: HttpIntakeOptions): HttpIntake {
       logger.debug({ type: body.type }, 'slack: events request of another type ignored');
       return { status: 200 };
     }
+    if (!isRecord(body.event)) {
+      // Bolt throws on it, and a 500 would make Slack send it again and again
+      logger.warn({ eventId: body.event_id }, 'slack: event_callback without an event object skipped');
+      return { status: 200 };
+    }
     const retry = header(request, 'x-slack-retry-num');
     const retryReason = header(request, 'x-slack-retry-reason');
     const work = options.track(

@@ -60,7 +60,7 @@ export function toSendFailure(error: unknown): SendFailure {
   }
   if (error instanceof webApi.WebAPIHTTPError) {
     if (error.statusCode === 413) return { ok: false, error: 'too_long', message };
-    return { ok: false, error: 'transient', message };
+    return { ok: false, error: 'transient', message, status: error.statusCode };
   }
   if (error instanceof webApi.WebAPIRequestError) return { ok: false, error: 'transient', message };
   return { ok: false, error: 'transient', message: `unexpected: ${message}` };

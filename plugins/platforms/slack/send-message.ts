@@ -11,6 +11,11 @@ export interface SendOptions {
   onThreadPost?: (channel: string, threadTs: string) => void;
 }
 
+/** Lone UTF-16 surrogates become U+FFFD: the Web API client form-encodes parameters, and encodeURIComponent throws on them. */
+function wellFormed(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
 /**
  * Posts one message: formatted text as mrkdwn, plain text escaped (&, <, >) with mrkdwn off, so no
  * text can turn into a link or an @channel. Replies go in `threadId` (Slack's thread_ts), else in
@@ -24,12 +29,12 @@ export async function sendMessage(
   const threadTs = message.threadId ?? message.replyToMessageId;
   try {
     const result = await client.chat.postMessage({
-      channel: message.chatId,
-      text: message.formatted ? message.text : escapeMrkdwn(message.text),
+      channel: wellFormed(message.chatId),
+      text: wellFormed(message.formatted ? message.text : escapeMrkdwn(message.text)),
       mrkdwn: message.formatted,
       unfurl_links: options.unfurlLinks,
       unfurl_media: options.unfurlLinks,
-      ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
+      ...(threadTs === undefined ? {} : { thread_ts: wellFormed(threadTs) }),
     });
     const ts = result.ts ?? result.message?.ts;
     if (threadTs !== undefined) options.onThreadPost?.(message.chatId, threadTs);

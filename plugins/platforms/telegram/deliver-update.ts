@@ -2,6 +2,7 @@
 import type { InboundSink, Logger } from '@hermes/protocol';
 import type { Update } from 'grammy/types';
 import type { BotIdentity } from './bot-identity.js';
+import { updateProblem } from './check-update.js';
 import { type DownloadTarget, downloadFile } from './download-file.js';
 import { describeError } from './error-text.js';
 import { normalizeUpdate } from './normalize.js';
@@ -26,6 +27,11 @@ export async function deliverUpdate(
   signal: AbortSignal,
   state?: Record<string, string>,
 ): Promise<void> {
+  const problem = updateProblem(update);
+  if (problem !== null) {
+    options.logger.warn({ updateId: update.update_id, problem }, `telegram: malformed update skipped: ${problem}`);
+    return;
+  }
   const normalized = normalizeUpdate(update, options.bot, options.now());
   if (normalized === null) {
     options.logger.debug({ updateId: update.update_id }, 'telegram: update ignored');

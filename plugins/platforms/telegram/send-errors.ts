@@ -15,7 +15,7 @@ export function isParseError(error: unknown): boolean {
   return error instanceof GrammyError && error.error_code === 400 && PARSE_ERROR.test(error.description);
 }
 
-/** 429 → rate_limited (with Telegram's retry_after), too long, 403 → forbidden, not found, other 4xx → bad_format, else transient. */
+/** 429 → rate_limited (with Telegram's retry_after), too long, 403 → forbidden, not found, other 4xx → bad_format, else transient (with Telegram's status). */
 export function toSendFailure(error: unknown): SendFailure {
   const message = describeError(error);
   if (!(error instanceof GrammyError)) {
@@ -33,5 +33,5 @@ export function toSendFailure(error: unknown): SendFailure {
     return { ok: false, error: 'not_found', message };
   }
   if (code >= 400 && code < 500) return { ok: false, error: 'bad_format', message };
-  return { ok: false, error: 'transient', message };
+  return { ok: false, error: 'transient', message, status: code };
 }

@@ -1,14 +1,28 @@
 /**
  * The one delivery path: format for the platform, split at its limit, persist the chunks in the
- * outbox, send each, and mark it sent. Only a 429 (the send surely did not happen) is retried,
- * after the platform's retry-after; other failures are recorded, never blindly repeated.
+ * outbox, send each, and mark it sent. Only refusals the platform answered are retried: a 429
+ * (after its retry-after) and a 500/502/503 (after a backoff); a send that got no answer (timeout,
+ * reset connection) may have gone through and is recorded as failed, never blindly repeated.
  */
-import type { Logger, PlatformAdapter, SendResult } from '@hermes/protocol';
+import type { Logger, PlatformAdapter, SendErrorKind, SendResult } from '@hermes/protocol';
 import type { OutboxRowLike } from '../ports.js';
 import { splitMessage } from './split-message.js';
 
 export const SEND_MAX_ATTEMPTS = 5;
 export const RETRY_AFTER_CAP_MS = 60_000;
+/** the platform's own error answers: it did not take the message (a 504, a gateway timeout, may have) */
+export const RETRIED_SERVER_STATUSES: ReadonlySet<number> = new Set([500, 502, 503]);
+/** the first wait after a server error; doubled per attempt */
+export const SERVER_ERROR_BACKOFF_MS = 1_000;
+
+/** How long to wait before sending a refused message again; null when it must not be repeated. */
+export function resendDelayMs(outcome: Extract<SendResult, { ok: false }>, attempt: number): number | null {
+  if (outcome.error === 'rate_limited') return Math.min(outcome.retryAfterMs ?? 1000, RETRY_AFTER_CAP_MS);
+  if (outcome.error !== 'transient' || outcome.status === undefined || !RETRIED_SERVER_STATUSES.has(outcome.status)) {
+    return null;
+  }
+  return Math.min(outcome.retryAfterMs ?? SERVER_ERROR_BACKOFF_MS * 2 ** (attempt - 1), RETRY_AFTER_CAP_MS);
+}
 
 /** The outbox operations delivery needs (the store's outbox satisfies them). */
 export interface OutboxPort {
@@ -27,6 +41,8 @@ export interface OutboxPort {
   markFailed(id: number, error: string): unknown;
   recordAttempt(id: number, error: string): unknown;
   forInbox(inboxId: number): OutboxRowLike[];
+  /** pending rows per platform (the metrics' outbox backlog, read at scrape time) */
+  pendingCounts(): readonly { platform: string; count: number }[];
 }
 
 export interface DeliveryTarget {
@@ -44,10 +60,24 @@ export interface DeliveryResult {
   errors: string[];
 }
 
+/** Why a message was given up: the adapter's error kind, or no adapter for the platform. */
+export type SendFailure = SendErrorKind | 'not_connected';
+
+/** Told about each send's result (metrics); called synchronously, must not throw. */
+export interface DeliveryObserver {
+  /** the platform accepted one message (chunk) */
+  messageSent(platform: string): void;
+  /** one message given up */
+  messageFailed(platform: string, error: SendFailure): void;
+  /** a 429: waited out and retried (or given up at the last attempt) */
+  rateLimited(platform: string): void;
+}
+
 export interface DeliveryOptions {
   adapters: ReadonlyMap<string, PlatformAdapter>;
   outbox: OutboxPort;
   logger: Logger;
+  observer?: DeliveryObserver;
   /** commits `fn`'s synchronous store writes in one transaction (the gateway's group commit); default: runs it */
   commit?: <T>(fn: () => T) => Promise<T>;
   sleep?: (ms: number) => Promise<void>;
@@ -81,12 +111,17 @@ export async function deliver(
       });
     result.failed = 1;
     result.errors.push(`platform ${target.platform} is not connected`);
+    options.observer?.messageFailed(target.platform, 'not_connected');
     return result;
   }
   const limit = adapter.capabilities.maxMessageLength;
   // split the Markdown first so formatting never cuts an entity in half, then format each chunk
-  const chunks = splitMessage(markdown, Math.max(100, Math.floor(limit * 0.9))).map((chunk) => {
+  const chunks = splitMessage(markdown, Math.max(100, Math.floor(limit * 0.9))).flatMap((chunk) => {
+    // a blank piece has nothing to show (platforms refuse empty messages)
+    if (chunk.trim() === '') return [];
     const formatted = adapter.format(chunk);
+    // markup that formats to nothing (an empty code fence, bare heading marks) is sent as written
+    if (formatted.trim() === '') return [{ text: chunk, formatted: false }];
     return formatted.length <= limit ? { text: formatted, formatted: true } : { text: chunk, formatted: false };
   });
   const rows = chunks.map((c, i) => ({
@@ -134,9 +169,12 @@ async function sendRow(
       ...(target.threadId ? { threadId: target.threadId } : {}),
       ...(row.first && target.replyToMessageId ? { replyToMessageId: target.replyToMessageId } : {}),
     });
-    if (outcome.ok || outcome.error !== 'rate_limited') break;
+    if (outcome.ok) break;
+    const delayMs = resendDelayMs(outcome, attempt);
+    if (delayMs === null) break;
+    if (outcome.error === 'rate_limited') options.observer?.rateLimited(target.platform);
     options.outbox.recordAttempt(row.id, outcome.message);
-    await sleep(Math.min(outcome.retryAfterMs ?? 1000, RETRY_AFTER_CAP_MS));
+    await sleep(delayMs);
   }
   const settle = commit.onSettled;
   if (outcome?.ok) {
@@ -147,6 +185,7 @@ async function sendRow(
         settle();
       });
     else options.outbox.markSent(row.id, messageId);
+    options.observer?.messageSent(target.platform);
     result.sent++;
   } else {
     const message = outcome ? `${outcome.error}: ${outcome.message}` : 'not sent';
@@ -157,6 +196,7 @@ async function sendRow(
       });
     else options.outbox.markFailed(row.id, message);
     options.logger.warn({ platform: target.platform, chatId: target.chatId, error: message }, 'delivery failed');
+    options.observer?.messageFailed(target.platform, outcome?.error ?? 'transient');
     result.failed++;
     result.errors.push(message);
   }
@@ -170,7 +210,10 @@ export async function resendPending(
 ): Promise<DeliveryResult> {
   const result: DeliveryResult = { sent: 0, failed: 0, errors: [] };
   const adapter = options.adapters.get(target.platform);
-  if (!adapter) return { sent: 0, failed: rows.length, errors: [`platform ${target.platform} is not connected`] };
+  if (!adapter) {
+    for (const _ of rows) options.observer?.messageFailed(target.platform, 'not_connected');
+    return { sent: 0, failed: rows.length, errors: [`platform ${target.platform} is not connected`] };
+  }
   for (const row of [...rows].sort((a, b) => a.chunkIndex - b.chunkIndex)) {
     if (row.status === 'sent') continue;
     await sendRow(

@@ -1,0 +1,360 @@
+// The chaos suite (npm run test:chaos): one `hermes gateway run` (started, killed and restarted
+// through the CLI, as an operator does) serving Telegram, Discord and Slack fakes at once, a
+// stream of messages from many users, and faults injected at seeded random points: kill -9,
+// graceful restarts, 429 storms and 5xx on each platform's send API, dropped connections, model
+// 429/5xx/timeouts/slow answers, a hanging plugin hook, a throwing gateway hook. At the end every
+// message must be answered exactly once (or told it was interrupted), its exchange must be in the
+// transcripts, and no process of the run's HERMES_HOME may be left. See test/chaos/README.md.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
+import { tempHome } from '../helpers/run-hermes.js';
+import { auditState } from './audit.js';
+import { FAULT_KINDS, FaultInjector, type FaultKind, faultSequence, parseKinds, ROUND_SIZE } from './faults.js';
+import { GatewayControl, processesOf } from './gateway-control.js';
+import { prepareHome, readEffects } from './home.js';
+import { Ledger, type Verdict } from './ledger.js';
+import { KEY_PATTERN, lastUserText, ModelChaos } from './model.js';
+import {
+  type ChaosPlatform,
+  type ChaosUser,
+  discordPlatform,
+  type PlatformName,
+  slackPlatform,
+  telegramPlatform,
+} from './platforms.js';
+import { createRng } from './rng.js';
+
+const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const MIN_MESSAGES = Number(process.env.CHAOS_MESSAGES ?? 1_200);
+const MIN_FAULTS = Number(process.env.CHAOS_FAULTS ?? 24);
+/** only these fault kinds (comma-separated), to reproduce one in isolation; default all */
+const ONLY_KINDS = parseKinds(process.env.CHAOS_KINDS);
+/** CHAOS_STRICT=1: the platforms' delivery windows (listed below the counts) fail the run too */
+const STRICT = process.env.CHAOS_STRICT === '1';
+/** messages per second offered, across the three platforms */
+const RATE_PER_S = Number(process.env.CHAOS_RATE ?? 8);
+/** share of messages that are @-mentions in a group chat (the rest are DMs) */
+const GROUP_SHARE = 0.2;
+/** the stream goes on this long after the last fault, so that fault meets messages too */
+const TAIL_MS = 6_000;
+/** after the last fault: how long the run waits for the last answers, at most */
+const SETTLE_MAX_MS = 180_000;
+
+const rng = createRng(SEED);
+const platforms: ChaosPlatform[] = [telegramPlatform(), discordPlatform(), slackPlatform()];
+const byName = new Map<PlatformName, ChaosPlatform>(platforms.map((p) => [p.name, p]));
+let openai: FakeOpenAI;
+let gateway: GatewayControl | undefined;
+
+beforeAll(async () => {
+  openai = await startFakeOpenAI();
+  for (const p of platforms) await p.start();
+});
+
+afterAll(async () => {
+  gateway?.stopSampling();
+  const leftovers = gateway?.killAll() ?? [];
+  if (leftovers.length > 0) console.error(`chaos: killed leftover processes ${leftovers.join(', ')}`);
+  for (const p of platforms) await p.close();
+  await openai?.close();
+});
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+async function platformStates(home: string): Promise<Record<string, string>> {
+  try {
+    const lock = JSON.parse(readFileSync(join(home, 'gateway.lock'), 'utf8')) as { url?: string };
+    const health = (await (await fetch(`${lock.url}/health`)).json()) as {
+      platforms?: Record<string, { state: string }>;
+    };
+    return Object.fromEntries(Object.entries(health.platforms ?? {}).map(([k, v]) => [k, v.state]));
+  } catch {
+    return {};
+  }
+}
+
+function table(rows: Record<string, number | string>): string {
+  const width = Math.max(...Object.keys(rows).map((k) => k.length));
+  return Object.entries(rows)
+    .map(([k, v]) => `  ${k.padEnd(width)}  ${v}`)
+    .join('\n');
+}
+
+describe('chaos: Telegram, Discord and Slack on one gateway under faults', () => {
+  it(`answers every message exactly once (or says it was interrupted) through ${MIN_FAULTS}+ faults`, async () => {
+    const started = Date.now();
+    const home = tempHome();
+    const env: Record<string, string> = {
+      HERMES_HOME: home,
+      HERMES_GATEWAY_PORT: '0',
+      HERMES_LOCK_DIR: join(home, 'locks'),
+      OPENAI_BASE_URL: openai.url,
+      HERMES_INFERENCE_MODEL: 'chaos-model',
+    };
+    const platformSettings: Record<string, Record<string, unknown>> = {};
+    for (const p of platforms) {
+      platformSettings[p.name] = p.settings();
+      Object.assign(env, p.env());
+    }
+    prepareHome(home, platformSettings);
+    const model = new ModelChaos(createRng(SEED ^ 0x5eed));
+    openai.respond(model.responder);
+    const control = new GatewayControl(home, env);
+    gateway = control;
+    const ledger = new Ledger();
+    /** the crash-loop messages: each must end with the apology */
+    const stuckKeys: number[] = [];
+    /** offers one message from `user` and records it */
+    const offer = (platform: ChaosPlatform, user: ChaosUser, group: boolean): number => {
+      const key = ledger.messages.length;
+      const text = `chaos-m${key} from ${user.name}: ${rng.pick(['hello', 'status?', 'one more thing', 'ping'])}`;
+      const offered = platform.send(user, text, group, key);
+      ledger.offer({ ...offered, key, platform: platform.name, userId: user.id, group, at: Date.now() });
+      return key;
+    };
+    const injector = new FaultInjector({
+      home,
+      gateway: control,
+      platforms: byName,
+      model,
+      rng,
+      offerStuckMessage: () => {
+        const telegram = byName.get('telegram');
+        if (!telegram) throw new Error('no telegram');
+        const key = ledger.messages.length;
+        model.stick(`chaos-m${key}`);
+        stuckKeys.push(key);
+        return offer(telegram, telegram.spare, false);
+      },
+      modelAsked: (key, since) => {
+        for (let i = openai.requests.length - 1; i >= 0; i--) {
+          const request = openai.requests[i];
+          if (request === undefined || request.at < since) break;
+          if (KEY_PATTERN.exec(lastUserText(request))?.[1] === String(key)) return true;
+        }
+        return false;
+      },
+    });
+    console.log(`chaos: seed ${SEED} (replay with CHAOS_SEED=${SEED}), HERMES_HOME ${home}`);
+
+    await control.start();
+    await until(
+      'all three platforms connected',
+      async () => Object.values(await platformStates(home)).filter((s) => s === 'connected').length === 3,
+      60_000,
+    );
+    control.sampleProcesses();
+
+    // background: collect replies, let Slack redeliver unacknowledged envelopes
+    let collecting = true;
+    const collector = (async () => {
+      while (collecting) {
+        for (const p of platforms) {
+          ledger.ingest(p.takeReplies());
+          p.tick(Date.now());
+        }
+        await sleep(100);
+      }
+    })();
+
+    // the stream and the faults run side by side until both quotas are met
+    let streaming = true;
+    const stream = (async () => {
+      while (streaming) {
+        const platform = rng.pick(platforms);
+        offer(platform, rng.pick(platform.users), rng.next() < GROUP_SHARE);
+        // exponential gaps: bursts and lulls, mean 1/RATE
+        await sleep(Math.min(2_000, -Math.log(1 - rng.next()) * (1_000 / RATE_PER_S)));
+      }
+    })();
+    const nextFault = faultSequence(rng, ONLY_KINDS);
+    try {
+      while (ledger.messages.length < MIN_MESSAGES || injector.injected.length < MIN_FAULTS) {
+        await sleep(rng.int(2_000, 4_500));
+        const fault = await injector.inject(nextFault());
+        console.log(
+          `chaos: +${((fault.at - started) / 1000).toFixed(1)} s ${fault.kind}: ${fault.detail} (${fault.tookMs} ms, ${ledger.messages.length} messages so far)`,
+        );
+      }
+      await sleep(TAIL_MS); // the last fault meets messages too
+    } finally {
+      streaming = false;
+      await stream;
+    }
+    const streamEnded = Date.now();
+
+    // the final, fault-free phase: the gateway up, every answer in
+    model.heal();
+    injector.heal();
+    if (control.pid() === undefined) await control.start();
+    // a Discord message sent while the bot was offline never arrives: nothing to wait for
+    const awaited = () => ledger.unanswered().filter((m) => !(m.platform === 'discord' && m.online === false)).length;
+    let last = awaited();
+    let lastChange = Date.now();
+    await until(
+      'the last answers',
+      () => {
+        const now = awaited();
+        if (now !== last) {
+          last = now;
+          lastChange = Date.now();
+        }
+        // done when nothing is awaited, or nothing moved for 45 s (what is missing then stays missing)
+        return now === 0 || Date.now() - lastChange > 45_000;
+      },
+      SETTLE_MAX_MS,
+    );
+    await sleep(3_000); // a duplicate would arrive now
+    await control.stop();
+    control.stopSampling();
+    collecting = false;
+    await collector;
+    for (const p of platforms) ledger.ingest(p.takeReplies());
+
+    // the verdicts
+    const orphans = processesOf(home);
+    const audit = auditState(home);
+    const verdicts = new Map<Verdict, number>();
+    const verdictOf = new Map<number, Verdict>();
+    const bad: string[] = [];
+    /** messages the platforms' own delivery windows account for (listed, not failed) */
+    const windows: string[] = [];
+    for (const m of ledger.messages) {
+      const verdict = ledger.verdict(
+        m,
+        (key) => audit.inbox.get(key) ?? [],
+        injector.outages,
+        byName.get(m.platform)?.slackDelivery?.(m.key),
+      );
+      verdicts.set(verdict, (verdicts.get(verdict) ?? 0) + 1);
+      verdictOf.set(m.key, verdict);
+      const excused = ['resent-after-kill', 'slack-acked-not-stored', 'discord-at-kill'].includes(verdict);
+      if (verdict === 'lost' || verdict === 'duplicated' || excused) {
+        const r = ledger.repliesTo(m.key);
+        (excused ? windows : bad).push(
+          `${verdict}: chaos-m${m.key} ${m.platform} ${m.group ? 'group' : 'dm'} at +${((m.at - started) / 1000).toFixed(1)} s, ` +
+            `inbox ${JSON.stringify(audit.inbox.get(m.key) ?? [])}, outbox ${JSON.stringify(audit.unsent.get(m.key) ?? [])}, ` +
+            `answers ${r.answers}, apologies ${r.apologies}` +
+            (r.at.length > 0
+              ? ` (seen at ${r.at.map((t) => `+${((t - started) / 1000).toFixed(1)} s`).join(', ')})`
+              : ''),
+        );
+      }
+    }
+    const answered = ledger.messages.filter((m) =>
+      ['answered', 'resent-after-kill'].includes(verdictOf.get(m.key) ?? ''),
+    );
+    const incompleteTranscripts = answered.filter(
+      (m) => audit.userTurns.get(m.key) !== 1 || audit.assistantTurns.get(m.key) !== 1,
+    );
+    const effects = readEffects(home);
+    const platformFailures = Object.fromEntries(platforms.map((p) => [p.name, p.failuresAnswered()]));
+    const outagesByKind = {
+      kill: injector.outages.filter((o) => o.kind === 'kill'),
+      graceful: injector.outages.filter((o) => o.kind === 'graceful'),
+    };
+    const n = (v: Verdict) => verdicts.get(v) ?? 0;
+
+    console.log(
+      [
+        `chaos: seed ${SEED}, ${((Date.now() - started) / 1000).toFixed(0)} s (stream ${((streamEnded - started) / 1000).toFixed(0)} s)`,
+        'messages',
+        table({
+          offered: ledger.messages.length,
+          'telegram / discord / slack': platforms
+            .map((p) => ledger.messages.filter((m) => m.platform === p.name).length)
+            .join(' / '),
+          'in groups (@-mention)': ledger.messages.filter((m) => m.group).length,
+          'answered exactly once': n('answered'),
+          'told it was interrupted': n('interrupted'),
+          lost: n('lost'),
+          duplicated: n('duplicated'),
+          'sent twice: in flight at kill -9, resent by the next start': n('resent-after-kill'),
+          'Discord: sent while the bot was offline (never redelivered)': n('discord-offline'),
+          'Discord: sent just before a kill -9, never stored': n('discord-at-kill'),
+          'Slack: acked, process killed before the accept committed': n('slack-acked-not-stored'),
+          'replies naming no message': ledger.unattributed.length,
+          'replies in the wrong chat': ledger.misrouted(),
+          'transcripts complete (answered)': `${answered.length - incompleteTranscripts.length} / ${answered.length}`,
+        }),
+        `faults: ${injector.injected.length}`,
+        table(injector.byKind()),
+        'what the faults did',
+        table({
+          'gateway outages (kill -9 / graceful)': `${outagesByKind.kill.length} / ${outagesByKind.graceful.length}`,
+          'longest outage (s)': (Math.max(0, ...injector.outages.map((o) => o.to - o.from)) / 1000).toFixed(1),
+          ...Object.fromEntries(
+            Object.entries(platformFailures).map(([name, f]) => [
+              `${name} sends answered 429 / 5xx`,
+              `${f.rateLimited} / ${f.serverErrors}`,
+            ]),
+          ),
+          'model requests failed 429 / 5xx / hung': `${model.served.rateLimited} / ${model.served.serverErrors} / ${model.served.hung}`,
+          'model requests hung for crash-loop messages': model.served.stuck,
+          'model answers slowed': model.served.slow,
+          'plugin hook calls hung': effects.hangs,
+          'gateway hook calls thrown': effects.throws,
+        }),
+        'state',
+        table({
+          'inbox rows by status': JSON.stringify(audit.inboxByStatus),
+          'outbox rows by status': JSON.stringify(audit.outboxByStatus),
+          'most gateway processes at once': control.maxConcurrent,
+          'processes left for HERMES_HOME': orphans.length,
+        }),
+        `outages: ${injector.outages.map((o) => `${o.kind} +${((o.from - started) / 1000).toFixed(1)} s (${((o.to - o.from) / 1000).toFixed(1)} s)`).join(', ')}`,
+        ...(windows.length > 0 ? ['platform delivery windows', ...windows.map((w) => `  ${w}`)] : []),
+        ...(bad.length > 0 ? ['problems', ...bad.slice(0, 40).map((b) => `  ${b}`)] : []),
+        ...(ledger.unattributed.length > 0
+          ? ['replies naming no message', ...ledger.unattributed.slice(0, 10).map((r) => `  ${r.chatId}: ${r.text}`)]
+          : []),
+      ].join('\n'),
+    );
+
+    expect(ledger.messages.length).toBeGreaterThanOrEqual(MIN_MESSAGES);
+    expect(injector.injected.length).toBeGreaterThanOrEqual(MIN_FAULTS);
+    expect(bad, 'lost or duplicated replies').toEqual([]);
+    if (STRICT) expect(windows, 'platform delivery windows (CHAOS_STRICT=1)').toEqual([]);
+    expect(n('lost')).toBe(0);
+    expect(n('duplicated')).toBe(0);
+    expect(ledger.unattributed).toEqual([]);
+    expect(ledger.misrouted()).toBe(0);
+    expect(incompleteTranscripts.map((m) => `chaos-m${m.key}`)).toEqual([]);
+    // a message cut off on every start is answered with the apology, once
+    expect(stuckKeys.map((key) => verdictOf.get(key))).toEqual(stuckKeys.map(() => 'interrupted'));
+    if (MIN_FAULTS >= ROUND_SIZE && ONLY_KINDS.length === 0)
+      expect(Object.keys(injector.byKind()).sort()).toEqual([...FAULT_KINDS].sort());
+    // every message the gateway accepted is finished: nothing left for a next start
+    expect(audit.inboxByStatus.accepted ?? 0).toBe(0);
+    expect(audit.inboxByStatus.processing ?? 0).toBe(0);
+    expect(orphans).toEqual([]);
+    expect(control.maxConcurrent).toBeLessThanOrEqual(1);
+    // the faults were real: each kind injected did what it says
+    const injected = injector.byKind();
+    const did: Partial<Record<FaultKind, number>> = {
+      'model-429': model.served.rateLimited,
+      'model-5xx': model.served.serverErrors,
+      'model-timeout': model.served.hung,
+      'model-slow': model.served.slow,
+      'gateway-crash-loop': model.served.stuck,
+      'plugin-hook-hang': effects.hangs,
+      'gateway-hook-throw': effects.throws,
+    };
+    for (const p of platforms) {
+      did[`${p.name}-429-storm`] = p.failuresAnswered().rateLimited;
+      did[`${p.name}-5xx`] = p.failuresAnswered().serverErrors;
+    }
+    const idle = Object.entries(did).filter(([kind, effect]) => (injected[kind] ?? 0) > 0 && effect === 0);
+    expect(idle, 'faults injected without effect').toEqual([]);
+  });
+});
