@@ -49,7 +49,8 @@ function expectAllPassed(edge: Edge): void {
 function clearMessage(message: string, where: string): string | null {
   if (message.includes('\n')) return `a multi-line message: ${message.slice(0, 200)}`;
   if (/\n\s+at /.test(message)) return 'a stack trace';
-  if (message.length > 2_000) return `a ${message.length}-character message`;
+  // the offending value may be quoted: bounded, not tiny
+  if (message.length > 10_000) return `a ${message.length}-character message`;
   if (!message.includes(where)) return `the message does not name ${where}: ${message.slice(0, 200)}`;
   return null;
 }
@@ -79,10 +80,7 @@ describe('bad input in files and shell-hook output', () => {
   it('config.yaml: every document loads or fails with one clear line naming the file (never a crash)', async () => {
     const home = mkdtempSync(join(tmpdir(), 'hermes-bad-config-'));
     const file = join(home, 'config.yaml');
-    const cases: TextCase[] = [
-      ...hostileYaml(),
-      ...generatedDocuments(rng.fork('config'), VALID_CONFIG, 260, 160),
-    ];
+    const cases: TextCase[] = [...hostileYaml(), ...generatedDocuments(rng.fork('config'), VALID_CONFIG, 150, 60)];
     for (const c of cases) {
       writeFileSync(file, c.text);
       const r = timed(() => loadConfig({ home, env: {} }));
@@ -115,11 +113,7 @@ describe('bad input in files and shell-hook output', () => {
       tally.record('config-yaml', `env ${name}=${JSON.stringify(value.slice(0, 20))}`, why);
     }
     // the built CLI: a broken config.yaml stops `gateway run` and `config show` with exit 78 and one line
-    const cliCases = cases.filter((c) =>
-      ['alias bomb (billion laughs)', 'flow nesting 20000 deep', 'invalid UTF-8', 'js function tag', 'numbers out of range'].includes(
-        c.label,
-      ),
-    );
+    const cliCases = cases.filter((c) => ['alias bomb (billion laughs)', 'flow nesting 20000 deep'].includes(c.label));
     await Promise.all(
       cliCases.flatMap((c) => {
         const cliHome = mkdtempSync(join(tmpdir(), 'hermes-bad-config-cli-'));
@@ -150,8 +144,8 @@ describe('bad input in files and shell-hook output', () => {
   it('plugin.yaml and HOOK.yaml: each is read or refused clearly; with all of them installed the daemon starts and answers', async () => {
     await withModel(async (model, fakes) => {
       const home = mkdtempSync(join(tmpdir(), 'hermes-bad-manifests-'));
-      const plugins = [...hostileYaml(), ...generatedDocuments(rng.fork('plugin'), VALID_PLUGIN, 150, 60)];
-      const hooks = [...hostileYaml(), ...generatedDocuments(rng.fork('hook'), VALID_HOOK, 150, 60)];
+      const plugins = [...hostileYaml(), ...generatedDocuments(rng.fork('plugin'), VALID_PLUGIN, 60, 20)];
+      const hooks = [...hostileYaml(), ...generatedDocuments(rng.fork('hook'), VALID_HOOK, 60, 20)];
       const pluginResults: (string | null)[] = [];
       const enabled: string[] = ['good-control'];
       for (const [i, c] of plugins.entries()) {
@@ -173,7 +167,10 @@ describe('bad input in files and shell-hook output', () => {
       }
       const good = join(home, 'plugins', 'good-control');
       mkdirSync(good, { recursive: true });
-      writeFileSync(join(good, 'plugin.yaml'), stringify({ name: 'good-control', version: '1.0.0', provides_tools: ['good_control_tool'] }));
+      writeFileSync(
+        join(good, 'plugin.yaml'),
+        stringify({ name: 'good-control', version: '1.0.0', provides_tools: ['good_control_tool'] }),
+      );
       writeFileSync(
         join(good, 'index.js'),
         `export function register(ctx) {
@@ -202,7 +199,10 @@ describe('bad input in files and shell-hook output', () => {
       const marker = join(home, 'good-hook-fired');
       const goodHook = join(home, 'hooks', 'zz-good-control');
       mkdirSync(goodHook, { recursive: true });
-      writeFileSync(join(goodHook, 'HOOK.yaml'), stringify({ name: 'good-control', description: 'x', events: ['agent:end'] }));
+      writeFileSync(
+        join(goodHook, 'HOOK.yaml'),
+        stringify({ name: 'good-control', description: 'x', events: ['agent:end'] }),
+      );
       writeFileSync(
         join(goodHook, 'handler.js'),
         `import { appendFileSync } from 'node:fs';\nexport async function handle() { appendFileSync(${JSON.stringify(marker)}, 'x'); }\n`,
@@ -218,14 +218,18 @@ describe('bad input in files and shell-hook output', () => {
           modelUrl: model.url,
           config: { plugins: { enabled: [...new Set(enabled)] }, gateway: { platforms } },
         });
-        if (daemon.app.rt.tools.get('good_control_tool') === undefined) daemonProblem = 'the good plugin was not loaded';
+        if (daemon.app.rt.tools.get('good_control_tool') === undefined)
+          daemonProblem = 'the good plugin was not loaded';
         const { update } = dmUpdate(new TelegramIds(1), 'still answering?');
         const res = await post(`${daemon.url}${TG_PATH}`, JSON.stringify(update), {
           'content-type': 'application/json',
           'x-telegram-bot-api-secret-token': TG_SECRET,
         });
         if (res.status !== 200) daemonProblem ??= `the webhook answered ${res.status}`;
-        const answered = await eventually(() => fakes.telegram.sent.some((m) => m.text.includes('still answering')), 20_000);
+        const answered = await eventually(
+          () => fakes.telegram.sent.some((m) => m.text.includes('still answering')),
+          20_000,
+        );
         if (!answered) daemonProblem ??= 'a valid message was not answered';
         const fired = await eventually(() => readFileOr(marker) !== '', 10_000);
         if (!fired) daemonProblem ??= 'the good gateway hook did not run';
@@ -235,8 +239,8 @@ describe('bad input in files and shell-hook output', () => {
       } finally {
         await daemon?.stop();
       }
-      plugins.forEach((c, i) => tally.record('plugin-yaml', c.label, pluginResults[i] ?? daemonProblem));
-      hooks.forEach((c, i) => tally.record('hook-yaml', c.label, hookResults[i] ?? daemonProblem));
+      for (const [i, c] of plugins.entries()) tally.record('plugin-yaml', c.label, pluginResults[i] ?? daemonProblem);
+      for (const [i, c] of hooks.entries()) tally.record('hook-yaml', c.label, hookResults[i] ?? daemonProblem);
     });
     expectAllPassed('plugin-yaml');
     expectAllPassed('hook-yaml');
@@ -245,25 +249,38 @@ describe('bad input in files and shell-hook output', () => {
   it('shell-hook stdout: real hook processes print junk on five hooks; each message is still answered (or skipped as asked)', async () => {
     await withModel(async (model, fakes) => {
       const home = mkdtempSync(join(tmpdir(), 'hermes-bad-stdout-'));
-      const out = join(home, 'hook-out.txt');
-      writeFileSync(out, '');
-      chmodSync(out, 0o644);
-      const command = `/bin/cat ${out}`;
-      const events = ['pre_gateway_dispatch', 'pre_llm_call', 'pre_tool_call', 'transform_tool_result', 'post_llm_call'];
+      const outDir = join(home, 'outputs');
+      mkdirSync(outDir);
+      // the hook prints the output file its payload names (each message carries its case marker), else nothing
+      const script = join(home, 'emit.sh');
+      writeFileSync(
+        script,
+        `#!/bin/sh\nid=$(grep -o 'stdoutcase[0-9]*x' | head -n 1)\nif [ -n "$id" ] && [ -f "${outDir}/$id" ]; then exec cat "${outDir}/$id"; fi\nexit 0\n`,
+      );
+      chmodSync(script, 0o755);
+      const events = [
+        'pre_gateway_dispatch',
+        'pre_llm_call',
+        'pre_tool_call',
+        'transform_tool_result',
+        'post_llm_call',
+      ];
       const { env, platforms } = platformSetup(fakes, 'http');
-      // each turn calls a tool, so the tool hooks fire too
+      // each turn calls a tool (its arguments carry the marker), so the tool hooks fire too
       model.respond((request) => {
         const messages = (request.body?.messages ?? []) as { role: string }[];
-        return messages.at(-1)?.role === 'tool'
-          ? { text: `answered: ${lastUserText(request).slice(0, 40)}` }
-          : { toolCalls: [{ name: 'calculate', arguments: { expression: '6*7' } }] };
+        const text = lastUserText(request);
+        if (messages.at(-1)?.role === 'tool') return { text: `answered: ${text.slice(0, 40)}` };
+        const marker = /stdoutcase\d+x/.exec(text)?.[0] ?? '';
+        return { toolCalls: [{ name: 'calculate', arguments: { expression: '6*7', note: marker } }] };
       });
       const daemon = await startDaemon({
         home,
-        env,
+        // every user allowed: each case talks in its own DM, so the cases run side by side
+        env: { ...env, TELEGRAM_ALLOWED_USERS: '*' },
         modelUrl: model.url,
         config: {
-          hooks: Object.fromEntries(events.map((e) => [e, [{ command, timeout: 10 }]])),
+          hooks: Object.fromEntries(events.map((e) => [e, [{ command: script, timeout: 10 }]])),
           hooks_auto_accept: true,
           plugins: { enabled: ['calculator'] },
           agent: { toolsets: ['calculator'] },
@@ -273,20 +290,20 @@ describe('bad input in files and shell-hook output', () => {
       try {
         expect(daemon.app.rt.shellHooks.registered).toHaveLength(events.length);
         const ids = new TelegramIds(10);
-        const cases: Case[] = shellOutputs(rng.fork('stdout'), 120).map((c, i) => {
-          const { update, key } = dmUpdate(ids, `stdout case ${i}`);
+        const cases: Case[] = shellOutputs(rng.fork('stdout'), 20).map((c, i) => {
+          const marker = `stdoutcase${i}x`;
+          writeFileSync(join(outDir, marker), c.text);
+          const { update, key } = dmUpdate(ids, `${marker} hello`, 70_000 + i);
           const text = typeof c.text === 'string' ? c.text : Buffer.from(c.text).toString('utf8');
           const skip = parseShellResponse('dispatch', text.slice(0, 1_000_000), 'x').result?.action === 'skip';
           return {
             label: c.label,
             send: async () => {
-              writeFileSync(out, c.text);
               const res = await post(`${daemon.url}${TG_PATH}`, JSON.stringify(update), {
                 'content-type': 'application/json',
                 'x-telegram-bot-api-secret-token': TG_SECRET,
               });
               if (res.status !== 200) return `webhook answered ${res.status}`;
-              // one at a time: the file is the output of every hook of this message
               const done = await eventually(() => {
                 const row = daemon.message('telegram', key);
                 return row !== undefined && !['accepted', 'processing'].includes(row.status);
@@ -297,7 +314,9 @@ describe('bad input in files and shell-hook output', () => {
               const row = daemon.message('telegram', key);
               if (skip) return row?.status === 'skipped' ? null : `expected skipped, got ${row?.status}`;
               if (row?.status !== 'done') return `inbox row ${row?.status}`;
-              return row.outbox.length > 0 && row.outbox.every((s) => s === 'sent') ? null : `replies ${row.outbox.join(',')}`;
+              return row.outbox.length > 0 && row.outbox.every((s) => s === 'sent')
+                ? null
+                : `replies ${row.outbox.join(',')}`;
             },
           };
         });
@@ -305,8 +324,8 @@ describe('bad input in files and shell-hook output', () => {
           edge: 'shell-stdout',
           tally,
           daemon,
+          concurrent: 6,
           canary: async (tag) => {
-            writeFileSync(out, '');
             const { update } = dmUpdate(ids, `canary ${tag}`);
             await post(`${daemon.url}${TG_PATH}`, JSON.stringify(update), {
               'content-type': 'application/json',
@@ -316,6 +335,8 @@ describe('bad input in files and shell-hook output', () => {
           },
           inputTimeoutMs: 40_000,
         });
+        // the hook processes really ran and their junk was reported
+        expect(daemon.logText()).toMatch(/printed invalid JSON/);
       } finally {
         await daemon.stop();
       }

@@ -5,7 +5,7 @@
 // 429/5xx/timeouts/slow answers, a hanging plugin hook, a throwing gateway hook. At the end every
 // message must be answered exactly once (or told it was interrupted), its exchange must be in the
 // transcripts, and no process of the run's HERMES_HOME may be left. See test/chaos/README.md.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
@@ -356,5 +356,6 @@ describe('chaos: Telegram, Discord and Slack on one gateway under faults', () =>
     }
     const idle = Object.entries(did).filter(([kind, effect]) => (injected[kind] ?? 0) > 0 && effect === 0);
     expect(idle, 'faults injected without effect').toEqual([]);
+    rmSync(home, { recursive: true, force: true }); // kept (its path printed above) when the run fails
   });
 });

@@ -2,6 +2,7 @@
 // other dispatch types with junk data, and raw frames that are not valid gateway payloads.
 import { deepMarker, jsonText, materialize, maxDepthOf, mutate, rootReplacements } from '../lib/mutate.js';
 import { megabyteText, NASTY_STRINGS } from '../lib/nasty.js';
+import { extraUser } from '../lib/platforms.js';
 import type { Rng } from '../lib/prng.js';
 
 /** How an input reaches discord.js: a dispatch through the fake's session, or a raw text frame. */
@@ -59,10 +60,26 @@ export function generatedDiscord(
   return out;
 }
 
-/** Allowed users' DMs with hostile but valid content: each must be answered. */
-export function hostileDiscordTexts(ids: Snowflakes, dmTemplate: Record<string, unknown>): DiscordCase[] {
+/** Allowed users' DMs with hostile but valid content (each from its own user): each must be answered. */
+export function hostileDiscordTexts(
+  ids: Snowflakes,
+  dmTemplate: Record<string, unknown>,
+  dmChannelOf: (user: { id: string; name: string }) => string,
+): DiscordCase[] {
   return [...NASTY_STRINGS, megabyteText(11)].map((content, i) => {
-    const d: Record<string, unknown> = { ...withFreshIds(dmTemplate, ids), content };
+    const from = extraUser.discord(i);
+    const author = {
+      ...(dmTemplate.author as Record<string, unknown>),
+      id: from.id,
+      username: from.name,
+      global_name: from.name,
+    };
+    const d: Record<string, unknown> = {
+      ...withFreshIds(dmTemplate, ids),
+      content,
+      author,
+      channel_id: dmChannelOf(from),
+    };
     const id = String(d.id);
     return {
       label: `content #${i} (${content.length} chars)`,
@@ -87,7 +104,7 @@ export function handWrittenDiscord(ids: Snowflakes, dmTemplate: Record<string, u
     'PRESENCE_UPDATE',
     'X_UNKNOWN_EVENT',
   ]) {
-    junk.forEach((d, i) => cases.push({ label: `${t} junk #${i}`, input: { kind: 'dispatch', t, d } }));
+    for (const [i, d] of junk.entries()) cases.push({ label: `${t} junk #${i}`, input: { kind: 'dispatch', t, d } });
   }
   for (const root of rootReplacements()) {
     cases.push({ label: `MESSAGE_CREATE ${root.label}`, input: dispatchInput('MESSAGE_CREATE', root.value) });

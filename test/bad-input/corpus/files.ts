@@ -13,7 +13,13 @@ export interface TextCase {
 
 export const VALID_CONFIG = {
   model: { default: 'gpt-x', base_url: 'http://127.0.0.1:9/v1', timeout_s: 60, max_tokens: 1000, temperature: 0.5 },
-  agent: { max_iterations: 10, api_max_retries: 2, system_prompt: 'You are Hermes.', toolsets: ['*'], tool_timeout_s: 30 },
+  agent: {
+    max_iterations: 10,
+    api_max_retries: 2,
+    system_prompt: 'You are Hermes.',
+    toolsets: ['*'],
+    tool_timeout_s: 30,
+  },
   terminal: { timeout_s: 30, max_output_chars: 1000, cwd: '/tmp', dangerous_patterns_extra: ['rm -rf'] },
   logging: { level: 'info', redact: ['X_TOKEN'] },
   plugins: { enabled: ['calculator'], disabled: [], hook_timeout_ms: 1000 },
@@ -133,7 +139,10 @@ export function hostileYaml(): TextCase[] {
     { label: 'flow nesting 1000 deep', text: `x: ${'['.repeat(1_000)}${']'.repeat(1_000)}` },
     { label: 'flow nesting 20000 deep', text: `x: ${'['.repeat(20_000)}${']'.repeat(20_000)}` },
     { label: 'map nesting 5000 deep', text: `x: ${'{a: '.repeat(5_000)}1${'}'.repeat(5_000)}` },
-    { label: 'block nesting 2000 deep', text: Array.from({ length: 2_000 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n') },
+    {
+      label: 'block nesting 2000 deep',
+      text: Array.from({ length: 2_000 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n'),
+    },
     { label: '1 MB value', text: `model:\n  default: "${megabyteText(51).replace(/\n/g, ' ')}"\n` },
     { label: '1 MB key', text: `${'k'.repeat(1024 * 1024)}: 1\n` },
     { label: '5 000 unknown keys', text: Array.from({ length: 5_000 }, (_, i) => `key${i}: ${i}`).join('\n') },
@@ -143,7 +152,14 @@ export function hostileYaml(): TextCase[] {
     { label: 'BOM first', text: '\ufeffmodel:\n  default: a\n' },
     { label: 'NUL bytes', text: 'model:\n  default: "a\u0000b"\n\u0000\n' },
     { label: 'control characters', text: `model:\n  default: "${CONTROL_CHARS.replace(/["\\]/g, '')}"\n` },
-    { label: 'invalid UTF-8', text: Buffer.concat([Buffer.from('model:\n  default: "'), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from('"\n')]) },
+    {
+      label: 'invalid UTF-8',
+      text: Buffer.concat([
+        Buffer.from('model:\n  default: "'),
+        Buffer.from([0xff, 0xfe, 0xc3, 0x28]),
+        Buffer.from('"\n'),
+      ]),
+    },
     { label: 'lone surrogate escape', text: 'model:\n  default: "\\ud800"\n' },
     { label: 'js function tag', text: 'model: !!js/function "function(){ process.exit(1) }"\n' },
     { label: 'python object tag', text: 'model: !!python/object/apply:os.system ["echo pwned"]\n' },
@@ -153,17 +169,29 @@ export function hostileYaml(): TextCase[] {
     { label: 'two documents', text: 'model:\n  default: a\n---\nmodel:\n  default: b\n' },
     { label: 'merge keys', text: 'base: &b {default: a}\nmodel:\n  <<: *b\n  timeout_s: 5\n' },
     { label: 'undefined alias', text: 'model: *nowhere\n' },
-    { label: '__proto__ keys', text: '__proto__:\n  polluted: true\nmodel:\n  __proto__: {polluted: true}\n  constructor: {prototype: {polluted: true}}\n' },
+    {
+      label: '__proto__ keys',
+      text: '__proto__:\n  polluted: true\nmodel:\n  __proto__: {polluted: true}\n  constructor: {prototype: {polluted: true}}\n',
+    },
     { label: 'YAML 1.1 booleans and octals', text: 'hooks_auto_accept: yes\ngateway:\n  port: 0o777\n  host: on\n' },
-    { label: 'numbers out of range', text: 'gateway:\n  port: 1e400\n  max_concurrent_runs: -.inf\nmodel:\n  timeout_s: .nan\n' },
+    {
+      label: 'numbers out of range',
+      text: 'gateway:\n  port: 1e400\n  max_concurrent_runs: -.inf\nmodel:\n  timeout_s: .nan\n',
+    },
     { label: 'unclosed quote', text: 'model:\n  default: "abc\n' },
     { label: 'unclosed flow', text: 'agent: {toolsets: [a, b\n' },
     { label: 'directive junk', text: '%TAG ! tag:evil,2000:\n--- !evil\nx: 1\n' },
     { label: 'invalid regex', text: 'terminal:\n  dangerous_patterns_extra: ["(unclosed", "[z-a]"]\n' },
     { label: 'catastrophic regex', text: 'terminal:\n  dangerous_patterns_extra: ["(a+)+$", "(.*a){20}"]\n' },
-    { label: 'hooks with junk commands', text: 'hooks:\n  pre_tool_call:\n    - command: 5\n    - {}\n    - command: ""\n  not_a_hook:\n    - command: /bin/true\n' },
+    {
+      label: 'hooks with junk commands',
+      text: 'hooks:\n  pre_tool_call:\n    - command: 5\n    - {}\n    - command: ""\n  not_a_hook:\n    - command: /bin/true\n',
+    },
     { label: 'platforms not a map', text: 'gateway:\n  platforms: [telegram]\n' },
-    { label: 'platform settings junk', text: 'gateway:\n  platforms:\n    telegram: hello\n    discord: {enabled: maybe}\n' },
+    {
+      label: 'platform settings junk',
+      text: 'gateway:\n  platforms:\n    telegram: hello\n    discord: {enabled: maybe}\n',
+    },
   ];
 }
 
@@ -183,7 +211,10 @@ export function shellOutputs(rng: Rng, generated: number): TextCase[] {
     { label: 'ANSI colours around JSON', text: '\u001b[32m{"context":"x"}\u001b[0m' },
     { label: 'BOM then JSON', text: '\ufeff{"context":"bom"}' },
     { label: 'NUL bytes', text: '{"context":"a\u0000b"}\u0000' },
-    { label: 'invalid UTF-8', text: Buffer.concat([Buffer.from('{"context":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]) },
+    {
+      label: 'invalid UTF-8',
+      text: Buffer.concat([Buffer.from('{"context":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+    },
     { label: 'binary junk', text: new Uint8Array([0, 1, 2, 255, 254, 0xc3, 0x28, 10]) },
     { label: 'just over the 1 MB output cap', text: `{"context":"${'x'.repeat(1_000_100)}"}` },
     { label: '1 MB context', text: JSON.stringify({ context: megabyteText(61) }) },
@@ -210,11 +241,15 @@ export function shellOutputs(rng: Rng, generated: number): TextCase[] {
     { label: 'action unknown', text: '{"action":"explode"}' },
     { label: 'action a number', text: '{"action":1}' },
     { label: '__proto__ keys', text: '{"__proto__":{"polluted":true},"context":"p"}' },
-    { label: 'every field at once', text: '{"decision":"block","action":"rewrite","text":"t","context":"c","replace":"r"}' },
+    {
+      label: 'every field at once',
+      text: '{"decision":"block","action":"rewrite","text":"t","context":"c","replace":"r"}',
+    },
   ];
   for (const [i, text] of NASTY_STRINGS.entries()) {
-    outputs.push({ label: `context text #${i}`, text: JSON.stringify({ context: text, replace: text }) });
-    outputs.push({ label: `raw nasty text #${i}`, text });
+    if (i % 4 === 0) {
+      outputs.push({ label: `context text #${i}`, text: JSON.stringify({ context: text, replace: text }) });
+    } else if (i % 4 === 2) outputs.push({ label: `raw nasty text #${i}`, text });
   }
   const bases = [
     { decision: 'block', reason: 'r' },

@@ -65,12 +65,18 @@ export function handWrittenModel(): ModelCase[] {
     ['tool_calls [null]', completion({ role: 'assistant', content: null, tool_calls: [null] })],
     ['tool_calls [{}]', completion({ role: 'assistant', content: null, tool_calls: [{}] })],
     ['tool call without function', completion({ role: 'assistant', tool_calls: [{ id: 'c', type: 'function' }] })],
-    ['tool call function null', completion({ role: 'assistant', tool_calls: [{ id: 'c', type: 'function', function: null }] })],
+    [
+      'tool call function null',
+      completion({ role: 'assistant', tool_calls: [{ id: 'c', type: 'function', function: null }] }),
+    ],
     ['tool call name a number', completion({ role: 'assistant', tool_calls: [toolCall(5, '{}')] })],
     ['tool call arguments an object', completion({ role: 'assistant', tool_calls: [toolCall('calculate', { a: 1 })] })],
     ['tool call arguments a number', completion({ role: 'assistant', tool_calls: [toolCall('calculate', 5)] })],
     ['tool call arguments null', completion({ role: 'assistant', tool_calls: [toolCall('calculate', null)] })],
-    ['tool call id missing', completion({ role: 'assistant', tool_calls: [{ type: 'function', function: { name: 'x', arguments: '{}' } }] })],
+    [
+      'tool call id missing',
+      completion({ role: 'assistant', tool_calls: [{ type: 'function', function: { name: 'x', arguments: '{}' } }] }),
+    ],
     ['tool call id a number', completion({ role: 'assistant', tool_calls: [toolCall('x', '{}', { id: 7 })] })],
     ['tool call type bogus', completion({ role: 'assistant', tool_calls: [toolCall('x', '{}', { type: 'bogus' })] })],
   ] as const) {
@@ -115,7 +121,10 @@ export function handWrittenModel(): ModelCase[] {
     add(`tool call: ${label}`, { toolCalls: [{ name, arguments: args }] });
   }
   add('100 tool calls at once', {
-    toolCalls: Array.from({ length: 100 }, (_, i) => ({ name: i % 2 ? 'calculate' : 'nope', arguments: '{"expression":"1+1"}' })),
+    toolCalls: Array.from({ length: 100 }, (_, i) => ({
+      name: i % 2 ? 'calculate' : 'nope',
+      arguments: '{"expression":"1+1"}',
+    })),
   });
   add('duplicate tool call ids', {
     toolCalls: [
@@ -145,8 +154,16 @@ export function handWrittenModel(): ModelCase[] {
   raw('JSON null', { status: 200, contentType: json, body: 'null' });
   raw('JSON array', { status: 200, contentType: json, body: '[]' });
   raw('binary junk', { status: 200, contentType: json, body: new Uint8Array([0, 255, 254, 1, 2, 3, 0xc3, 0x28]) });
-  raw('BOM before JSON', { status: 200, contentType: json, body: `\ufeff${JSON.stringify(completion({ role: 'assistant', content: 'bom' }))}` });
-  raw('JSON as text/plain', { status: 200, contentType: 'text/plain', body: JSON.stringify(completion({ role: 'assistant', content: 'plain' })) });
+  raw('BOM before JSON', {
+    status: 200,
+    contentType: json,
+    body: `\ufeff${JSON.stringify(completion({ role: 'assistant', content: 'bom' }))}`,
+  });
+  raw('JSON as text/plain', {
+    status: 200,
+    contentType: 'text/plain',
+    body: JSON.stringify(completion({ role: 'assistant', content: 'plain' })),
+  });
   raw('HTML 502', { status: 502, contentType: 'text/html', body: '<h1>502 Bad Gateway</h1>' });
   raw('connection cut mid-body', { status: 200, contentType: json, body: '{"choices":[{"mess', cut: true });
   const sse = 'text/event-stream';
@@ -154,22 +171,54 @@ export function handWrittenModel(): ModelCase[] {
     `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
   raw('SSE: bad JSON', { status: 200, contentType: sse, body: ['data: {bad json\n\n', 'data: [DONE]\n\n'] }, true);
   raw('SSE: only [DONE]', { status: 200, contentType: sse, body: ['data: [DONE]\n\n'] }, true);
-  raw('SSE: chunks without choices', { status: 200, contentType: sse, body: ['data: {"id":"x"}\n\n', 'data: [DONE]\n\n'] }, true);
-  raw('SSE: content a number', { status: 200, contentType: sse, body: [chunk({ content: 5 }), 'data: [DONE]\n\n'] }, true);
+  raw(
+    'SSE: chunks without choices',
+    { status: 200, contentType: sse, body: ['data: {"id":"x"}\n\n', 'data: [DONE]\n\n'] },
+    true,
+  );
+  raw(
+    'SSE: content a number',
+    { status: 200, contentType: sse, body: [chunk({ content: 5 }), 'data: [DONE]\n\n'] },
+    true,
+  );
   raw(
     'SSE: tool call index 100 000 000',
-    { status: 200, contentType: sse, body: [chunk({ tool_calls: [{ index: 100_000_000, id: 'c', function: { name: 'nope', arguments: '{}' } }] }), chunk({}, 'tool_calls'), 'data: [DONE]\n\n'] },
+    {
+      status: 200,
+      contentType: sse,
+      body: [
+        chunk({ tool_calls: [{ index: 100_000_000, id: 'c', function: { name: 'nope', arguments: '{}' } }] }),
+        chunk({}, 'tool_calls'),
+        'data: [DONE]\n\n',
+      ],
+    },
     true,
   );
   raw(
     'SSE: tool call index -1',
-    { status: 200, contentType: sse, body: [chunk({ tool_calls: [{ index: -1, id: 'c', function: { name: 'nope', arguments: '{}' } }] }), chunk({}, 'tool_calls'), 'data: [DONE]\n\n'] },
+    {
+      status: 200,
+      contentType: sse,
+      body: [
+        chunk({ tool_calls: [{ index: -1, id: 'c', function: { name: 'nope', arguments: '{}' } }] }),
+        chunk({}, 'tool_calls'),
+        'data: [DONE]\n\n',
+      ],
+    },
     true,
   );
-  raw('SSE: an error event', { status: 200, contentType: sse, body: ['event: error\ndata: {"error":{"message":"boom"}}\n\n'] }, true);
+  raw(
+    'SSE: an error event',
+    { status: 200, contentType: sse, body: ['event: error\ndata: {"error":{"message":"boom"}}\n\n'] },
+    true,
+  );
   raw('SSE: cut before [DONE]', { status: 200, contentType: sse, body: [chunk({ content: 'half' })], cut: true }, true);
   raw('SSE: no [DONE]', { status: 200, contentType: sse, body: [chunk({ content: 'end' }, 'stop')] }, true);
-  raw('SSE: 1 MB line', { status: 200, contentType: sse, body: [chunk({ content: megabyteText(45) }), 'data: [DONE]\n\n'] }, true);
+  raw(
+    'SSE: 1 MB line',
+    { status: 200, contentType: sse, body: [chunk({ content: megabyteText(45) }), 'data: [DONE]\n\n'] },
+    true,
+  );
   raw('SSE: data null', { status: 200, contentType: sse, body: ['data: null\n\n', 'data: [DONE]\n\n'] }, true);
   return cases;
 }
@@ -179,7 +228,10 @@ export function generatedModel(rng: Rng, count: number): ModelCase[] {
   const out: ModelCase[] = [];
   for (let i = 0; i < count; i++) {
     const base = rng.chance(0.5)
-      ? completion({ role: 'assistant', content: `generated ${i}` }, { usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } })
+      ? completion(
+          { role: 'assistant', content: `generated ${i}` },
+          { usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } },
+        )
       : completion({ role: 'assistant', content: null, tool_calls: [toolCall('calculate', '{"expression":"6*7"}')] });
     const m = mutate(base, rng, { kinds: ['drop', 'type', 'text', 'extra', 'array'] });
     out.push({ label: `generated #${i}: ${m.label}`, replies: [body200(m.value as object), ok()] });

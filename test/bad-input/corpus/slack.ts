@@ -2,9 +2,9 @@
 // by the fake, hand-written malformed events, and raw socket frames.
 import { randomUUID } from 'node:crypto';
 import type { FakeSlack } from '../../fakes/slack-server.js';
-import { ALLOWED } from '../lib/platforms.js';
 import { deepMarker, jsonText, mutate, rootReplacements } from '../lib/mutate.js';
 import { megabyteText, NASTY_STRINGS } from '../lib/nasty.js';
+import { ALLOWED, extraUser } from '../lib/platforms.js';
 import type { Rng } from '../lib/prng.js';
 
 export const SLACK_CHANNEL = 'C0BADINPUT';
@@ -65,10 +65,12 @@ export function generatedSlack(rng: Rng, slack: FakeSlack, count: number): Slack
   return out;
 }
 
-/** Allowed users' DMs with hostile but valid text: each must be answered. */
+/** Allowed users' DMs with hostile but valid text (each from its own user): each must be answered. */
 export function hostileSlackTexts(slack: FakeSlack): SlackCase[] {
   return [...NASTY_STRINGS, megabyteText(21)].map((text, i) => {
-    const event = slack.messageEvent({ channel: ALLOWED.slack.dm, user: ALLOWED.slack.id, text, channelType: 'im' });
+    const from = extraUser.slack(i);
+    slack.addUser({ id: from.id, name: `extra-${i}` });
+    const event = slack.messageEvent({ channel: from.dm, user: from.id, text, channelType: 'im' });
     return {
       label: `text #${i} (${text.length} chars)`,
       body: slack.eventCallback(event),
@@ -82,10 +84,9 @@ export function hostileSlackTexts(slack: FakeSlack): SlackCase[] {
 export function handWrittenSlack(slack: FakeSlack): SlackCase[] {
   const cases: SlackCase[] = [];
   const dm = () =>
-    ({ ...slack.messageEvent({ channel: ALLOWED.slack.dm, user: ALLOWED.slack.id, text: 'x', channelType: 'im' }) }) as Record<
-      string,
-      unknown
-    >;
+    ({
+      ...slack.messageEvent({ channel: ALLOWED.slack.dm, user: ALLOWED.slack.id, text: 'x', channelType: 'im' }),
+    }) as Record<string, unknown>;
   const wrap = (event: unknown) => slack.eventCallback(event as object);
   const add = (label: string, body: unknown) => cases.push({ label, body });
   add('event missing', { ...wrap(dm()), event: undefined });
@@ -112,13 +113,22 @@ export function handWrittenSlack(slack: FakeSlack): SlackCase[] {
   add('files with junk entries', wrap({ ...dm(), subtype: 'file_share', files: [null, 1, {}, { id: '' }] }));
   add('blocks nested 3000 deep', wrap({ ...dm(), blocks: deepMarker(3_000, 'array') }));
   add('an unknown field nested 50000 deep', wrap({ ...dm(), x_future: deepMarker(50_000, 'object') }));
-  add('__proto__ in the event', JSON.parse(`{"type":"event_callback","event_id":"Ev${randomUUID()}",
+  add(
+    '__proto__ in the event',
+    JSON.parse(`{"type":"event_callback","event_id":"Ev${randomUUID()}",
     "event":{"__proto__":{"polluted":true},"type":"message","channel":"${ALLOWED.slack.dm}","user":"${ALLOWED.slack.id}",
-    "text":"proto","ts":"${slack.nextTs()}","channel_type":"im"}}`));
+    "text":"proto","ts":"${slack.nextTs()}","channel_type":"im"}}`),
+  );
   add('DM from a stranger (pairing)', wrap({ ...dm(), user: SLACK_STRANGER, channel: 'D0STRANGER' }));
   add(
     'channel message from a stranger mentioning the bot',
-    wrap({ ...dm(), user: SLACK_STRANGER, channel: SLACK_CHANNEL, channel_type: 'channel', text: `<@${slack.bot.userId}> hi` }),
+    wrap({
+      ...dm(),
+      user: SLACK_STRANGER,
+      channel: SLACK_CHANNEL,
+      channel_type: 'channel',
+      text: `<@${slack.bot.userId}> hi`,
+    }),
   );
   for (const root of rootReplacements()) add(root.label, root.value);
   return cases;

@@ -1,7 +1,8 @@
 // Telegram updates: generated mutations of realistic updates, and hand-written malformed ones.
-import { ALLOWED } from '../lib/platforms.js';
+
 import { deepMarker, type JsonPath, mutate, rootReplacements } from '../lib/mutate.js';
 import { megabyteText, NASTY_STRINGS } from '../lib/nasty.js';
+import { ALLOWED, extraUser } from '../lib/platforms.js';
 import type { Rng } from '../lib/prng.js';
 
 export const GROUP_CHAT = -100_777;
@@ -112,7 +113,12 @@ function templates(ids: TelegramIds, rng: Rng): Record<string, unknown>[] {
       from: user(ALLOWED.telegram),
       chat: { id: ALLOWED.telegram, type: 'private', first_name: 'Ada' },
       date: now(),
-      document: { file_id: `BQAD-bad-${m4}`, file_unique_id: `d${m4}`, file_name: '../../etc/passwd', mime_type: 'x/y' },
+      document: {
+        file_id: `BQAD-bad-${m4}`,
+        file_unique_id: `d${m4}`,
+        file_name: '../../etc/passwd',
+        mime_type: 'x/y',
+      },
     },
   };
   return [dmUpdate(ids, text).update, group, photo, reply, document];
@@ -135,11 +141,11 @@ export function generatedTelegram(
   return out;
 }
 
-/** Allowed users' DMs whose text is hostile but valid: each must be answered exactly once. */
+/** Allowed users' DMs whose text is hostile but valid (each from its own user): each must be answered once. */
 export function hostileTexts(ids: TelegramIds, withMegabyte: boolean): TelegramCase[] {
   const texts = [...NASTY_STRINGS, ...(withMegabyte ? [megabyteText(1), megabyteText(2)] : [])];
   return texts.map((text, i) => {
-    const { update, key } = dmUpdate(ids, text);
+    const { update, key } = dmUpdate(ids, text, extraUser.telegram(i));
     return {
       label: `text #${i} (${text.length} chars)`,
       update,

@@ -94,7 +94,8 @@ export async function runBatches(cases: readonly Case[], options: BatchOptions):
         batchProblem = `the canary after the batch was not answered: ${error instanceof Error ? error.message : error}`;
       }
     }
-    if (process.env.BAD_INPUT_TIMING) console.log(`${edge} batch ${batch}: ${slice.length} inputs in ${Date.now() - startedAt} ms`);
+    if (process.env.BAD_INPUT_TIMING)
+      console.log(`${edge} batch ${batch}: ${slice.length} inputs in ${Date.now() - startedAt} ms`);
     slice.forEach((item, i) => {
       const own = results[i] ?? (item.verify ? safeVerify(item) : null);
       const inBatch = batchProblem === null ? null : `batch ${batch}: ${batchProblem}`;

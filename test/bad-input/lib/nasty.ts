@@ -31,7 +31,9 @@ export const NASTY_STRINGS: readonly string[] = [
   'zero\u200bwidth\u200djoiner\u2060',
   '👍🏽👨‍👩‍👧‍👦🏳️‍🌈',
   `Z${'\u0336\u0338\u0334'.repeat(300)}algo`,
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} is the point (format-string injection)
   '%s%s%s%n%d{0}${x}',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} is the point (log4shell-style text)
   '${jndi:ldap://127.0.0.1/a}',
   '<script>alert(1)</script>',
   '<b>unclosed <i>tags <a href="javascript:alert(1)">x',

@@ -15,12 +15,31 @@ export const SLACK_APP_TOKEN = 'xapp-1-A0BADINPUT1-7770097772-BadInputAppToken';
 export const SLACK_SIGNING_SECRET = 'bad-input-signing-secret-9f86d081884c7d65';
 export const SLACK_PATH = '/slack/events';
 
-/** The one allowed user per platform (and their DM chat). */
+/** The allowed user per platform (and their DM chat). */
 export const ALLOWED = {
   telegram: 4242,
   discord: { id: '377000000000000042', name: 'allowed' },
   slack: { id: 'U0ALLOWED1', dm: 'D0ALLOWED1' },
 } as const;
+
+/**
+ * More allowed users: each valid input with hostile text comes from its own user, so it has its own
+ * session (turns run in parallel, a /new or /stop among them cancels nothing of the others, and no
+ * session's history grows with megabyte texts).
+ */
+export const EXTRA_USERS = 80;
+export const extraUser = {
+  telegram: (i: number): number => 5_000 + (i % EXTRA_USERS),
+  discord: (i: number): { id: string; name: string } => ({
+    id: String(377_000_000_000_001_000n + BigInt(i % EXTRA_USERS)),
+    name: `extra${i % EXTRA_USERS}`,
+  }),
+  slack: (i: number): { id: string; dm: string } => {
+    const n = String(i % EXTRA_USERS).padStart(3, '0');
+    return { id: `U0EXTRA${n}`, dm: `D0EXTRA${n}` };
+  },
+};
+const all = <T>(f: (i: number) => T): T[] => Array.from({ length: EXTRA_USERS }, (_, i) => f(i));
 
 export interface Fakes {
   telegram: FakeTelegram;
@@ -60,9 +79,9 @@ export type Intake = 'http' | 'stream';
 export function platformSetup(fakes: Fakes, intake: Intake): { env: Record<string, string>; platforms: object } {
   const common = {
     TELEGRAM_BOT_TOKEN: TG_TOKEN,
-    TELEGRAM_ALLOWED_USERS: String(ALLOWED.telegram),
+    TELEGRAM_ALLOWED_USERS: [ALLOWED.telegram, ...all(extraUser.telegram)].join(','),
     SLACK_BOT_TOKEN: SLACK_BOT_TOKEN,
-    SLACK_ALLOWED_USERS: ALLOWED.slack.id,
+    SLACK_ALLOWED_USERS: [ALLOWED.slack.id, ...all((i) => extraUser.slack(i).id)].join(','),
   };
   if (intake === 'http') {
     return {
@@ -70,7 +89,7 @@ export function platformSetup(fakes: Fakes, intake: Intake): { env: Record<strin
         ...common,
         SLACK_SIGNING_SECRET: SLACK_SIGNING_SECRET,
         DISCORD_BOT_TOKEN: DISCORD_TOKEN,
-        DISCORD_ALLOWED_USERS: ALLOWED.discord.id,
+        DISCORD_ALLOWED_USERS: [ALLOWED.discord.id, ...all((i) => extraUser.discord(i).id)].join(','),
       },
       platforms: {
         telegram: {

@@ -99,7 +99,10 @@ function formatRow(edge: string, c: EdgeCount): string {
 
 /** One folder per vitest run: workers share the parent's pid. */
 function runDir(): string {
-  const dir = join(tmpdir(), `hermes-bad-input-run-${process.env.VITEST_POOL_ID === undefined ? process.pid : process.ppid}`);
+  const dir = join(
+    tmpdir(),
+    `hermes-bad-input-run-${process.env.VITEST_POOL_ID === undefined ? process.pid : process.ppid}`,
+  );
   mkdirSync(dir, { recursive: true });
   return dir;
 }

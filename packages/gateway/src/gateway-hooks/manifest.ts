@@ -40,7 +40,9 @@ export function parseHookManifest(text: string, file: string): GatewayHookManife
   try {
     raw = parse(text);
   } catch (err) {
-    throw new HookManifestError(file, null, `not valid YAML (${err instanceof Error ? err.message : String(err)})`);
+    // the first line only: yaml's message goes on with a code frame, and a manifest error is one line
+    const reason = (err instanceof Error ? err.message : String(err)).split('\n')[0];
+    throw new HookManifestError(file, null, `not valid YAML (${reason})`);
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new HookManifestError(file, null, 'expected a mapping with name, description and events');
@@ -62,7 +64,7 @@ export function parseHookManifest(text: string, file: string): GatewayHookManife
       throw new HookManifestError(
         file,
         `events[${i}]`,
-        `unknown gateway event "${event}"${hint}; events: ${GATEWAY_EVENTS.join(', ')}, command:NAME, or PREFIX:*`,
+        `unknown gateway event ${JSON.stringify(event)}${hint}; events: ${GATEWAY_EVENTS.join(', ')}, command:NAME, or PREFIX:*`,
       );
     }
     events.push(event);
