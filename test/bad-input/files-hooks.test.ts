@@ -2,7 +2,7 @@
 // and HOOK.yaml (each parsed, then all of them in one HERMES_HOME under a real daemon that must
 // start, load the good plugin and hook, and answer), and shell-hook stdout (through real processes
 // on the hook bus of a running daemon: every output is parsed or reported, the message answered).
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '@hermes/config';
@@ -80,7 +80,7 @@ describe('bad input in files and shell-hook output', () => {
   it('config.yaml: every document loads or fails with one clear line naming the file (never a crash)', async () => {
     const home = mkdtempSync(join(tmpdir(), 'hermes-bad-config-'));
     const file = join(home, 'config.yaml');
-    const cases: TextCase[] = [...hostileYaml(), ...generatedDocuments(rng.fork('config'), VALID_CONFIG, 150, 60)];
+    const cases: TextCase[] = [...hostileYaml(), ...generatedDocuments(rng.fork('config'), VALID_CONFIG, 130, 50)];
     for (const c of cases) {
       writeFileSync(file, c.text);
       const r = timed(() => loadConfig({ home, env: {} }));
@@ -144,8 +144,8 @@ describe('bad input in files and shell-hook output', () => {
   it('plugin.yaml and HOOK.yaml: each is read or refused clearly; with all of them installed the daemon starts and answers', async () => {
     await withModel(async (model, fakes) => {
       const home = mkdtempSync(join(tmpdir(), 'hermes-bad-manifests-'));
-      const plugins = [...hostileYaml(), ...generatedDocuments(rng.fork('plugin'), VALID_PLUGIN, 60, 20)];
-      const hooks = [...hostileYaml(), ...generatedDocuments(rng.fork('hook'), VALID_HOOK, 60, 20)];
+      const plugins = [...hostileYaml(), ...generatedDocuments(rng.fork('plugin'), VALID_PLUGIN, 40, 15)];
+      const hooks = [...hostileYaml(), ...generatedDocuments(rng.fork('hook'), VALID_HOOK, 40, 15)];
       const pluginResults: (string | null)[] = [];
       const enabled: string[] = ['good-control'];
       for (const [i, c] of plugins.entries()) {
@@ -238,6 +238,7 @@ describe('bad input in files and shell-hook output', () => {
         daemonProblem = `the daemon did not start: ${error instanceof Error ? error.message : String(error)}`;
       } finally {
         await daemon?.stop();
+        if (!process.env.BAD_INPUT_KEEP_HOME) rmSync(home, { recursive: true, force: true });
       }
       for (const [i, c] of plugins.entries()) tally.record('plugin-yaml', c.label, pluginResults[i] ?? daemonProblem);
       for (const [i, c] of hooks.entries()) tally.record('hook-yaml', c.label, hookResults[i] ?? daemonProblem);
@@ -290,7 +291,7 @@ describe('bad input in files and shell-hook output', () => {
       try {
         expect(daemon.app.rt.shellHooks.registered).toHaveLength(events.length);
         const ids = new TelegramIds(10);
-        const cases: Case[] = shellOutputs(rng.fork('stdout'), 20).map((c, i) => {
+        const cases: Case[] = shellOutputs(rng.fork('stdout'), 12).map((c, i) => {
           const marker = `stdoutcase${i}x`;
           writeFileSync(join(outDir, marker), c.text);
           const { update, key } = dmUpdate(ids, `${marker} hello`, 70_000 + i);
@@ -339,6 +340,7 @@ describe('bad input in files and shell-hook output', () => {
         expect(daemon.logText()).toMatch(/printed invalid JSON/);
       } finally {
         await daemon.stop();
+        if (!process.env.BAD_INPUT_KEEP_HOME) rmSync(home, { recursive: true, force: true });
       }
     });
     expectAllPassed('shell-stdout');

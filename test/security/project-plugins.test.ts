@@ -17,7 +17,10 @@ function project(): { dir: string; marker: string } {
   const marker = join(dir, 'project-plugin-ran');
   const plugin = join(dir, '.hermes', 'plugins', 'evil');
   mkdirSync(plugin, { recursive: true });
-  writeFileSync(join(plugin, 'plugin.yaml'), stringify({ name: 'evil', version: '1.0.0', provides_tools: ['evil_tool'] }));
+  writeFileSync(
+    join(plugin, 'plugin.yaml'),
+    stringify({ name: 'evil', version: '1.0.0', provides_tools: ['evil_tool'] }),
+  );
   writeFileSync(
     join(plugin, 'index.js'),
     `import { writeFileSync } from 'node:fs';
@@ -53,11 +56,20 @@ async function oneShot(flag: string | undefined): Promise<{ ran: boolean; offere
 
 describe('project plugins stay off without HERMES_ENABLE_PROJECT_PLUGINS=true', () => {
   it('unset, or set to anything but "true": the project plugin never runs and its tool is never offered', async () => {
-    const results = await Promise.all([undefined, '', '1', 'yes', 'TRUE ', 'false', 'on'].map(async (flag) => [flag, await oneShot(flag)] as const));
+    // one at a time: each run is judged by the fake model's requests, which are reset per run
+    const results: (readonly [string | undefined, Awaited<ReturnType<typeof oneShot>>])[] = [];
+    for (const flag of [undefined, '', '1', 'yes', 'TRUE ', 'false', 'on']) results.push([flag, await oneShot(flag)]);
     for (const [flag, r] of results) {
-      expect({ flag, code: r.code, ran: r.ran, offered: r.offered }).toEqual({ flag, code: 0, ran: false, offered: false });
+      expect({ flag, code: r.code, ran: r.ran, offered: r.offered }).toEqual({
+        flag,
+        code: 0,
+        ran: false,
+        offered: false,
+      });
     }
-    console.log(`project plugins: off for ${results.length} settings of HERMES_ENABLE_PROJECT_PLUGINS (unset, "", 1, yes, "TRUE ", false, on)`);
+    console.log(
+      `project plugins: off for ${results.length} settings of HERMES_ENABLE_PROJECT_PLUGINS (unset, "", 1, yes, "TRUE ", false, on)`,
+    );
   }, 120_000);
 
   it('with HERMES_ENABLE_PROJECT_PLUGINS=true the same plugin runs (the test can see it)', async () => {

@@ -232,7 +232,9 @@ export class ModelClient {
       return { error, status: 0, waitMs: null, kind: 'connection' };
     }
     if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
-      const detail = apiErrorDetail(err);
+      // an endpoint (or a proxy in front of it) may quote the key it was sent: the message goes to users
+      const key = this.#options.apiKey;
+      const detail = key.length >= 6 ? apiErrorDetail(err).split(key).join('[REDACTED]') : apiErrorDetail(err);
       const error = new HermesError(
         ERROR_CODES.MODEL_HTTP,
         `model endpoint ${where} answered HTTP ${err.status}: ${detail}`,

@@ -415,6 +415,8 @@ export class Gateway {
     }
     if (this.#knownChats.size >= KNOWN_CHATS_MAX) this.#knownChats.clear();
     this.#knownChats.add(`${event.platform}:${event.source.chatId}`);
+    if (event.source.threadId)
+      this.#knownChats.add(`${event.platform}:${event.source.chatId}:${event.source.threadId}`);
     const sessionKey = sessionKeyFor(event.source, settings.groupSessions);
     const command = parseCommand(event.text);
     if (command) {
@@ -633,9 +635,9 @@ export class Gateway {
     return this.#origins.get(sessionId);
   }
 
-  /** Whether authorized users wrote from this chat since the gateway started. */
-  isKnownChat(platform: string, chatId: string): boolean {
-    return this.#knownChats.has(`${platform}:${chatId}`);
+  /** Whether authorized users wrote from this chat (this thread of it, when given) since the gateway started. */
+  isKnownChat(platform: string, chatId: string, threadId?: string): boolean {
+    return this.#knownChats.has(threadId ? `${platform}:${chatId}:${threadId}` : `${platform}:${chatId}`);
   }
 
   /** Sends Markdown text to a chat through the one delivery path (format, split, outbox, retry). */

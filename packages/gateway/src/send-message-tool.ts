@@ -2,7 +2,8 @@
  * The `send_message` tool: `{action: "send"|"list", target, message}`. `target` is `origin` (the
  * chat the current turn answers), `<platform>` (its home channel, `<PLATFORM>_HOME_CHANNEL`), or
  * `<platform>:<chat_id>[:<thread_id>]`. An explicit chat must be a home channel, the origin, or a
- * chat authorized users wrote from since the gateway started: the model cannot message strangers.
+ * chat authorized users wrote from since the gateway started, and an explicit thread the origin's or
+ * one they wrote in: the model cannot message strangers.
  */
 import type { ToolDefinition } from '@hermes/protocol';
 import type { DeliveryTarget } from './delivery/deliver.js';
@@ -30,6 +31,14 @@ export function resolveTarget(deps: SendMessageDeps, target: string, sessionId: 
     (origin?.platform === platform && origin.chatId === chatId) ||
     deps.gateway.isKnownChat(platform, chatId);
   if (!allowed) return `chat ${platform}:${chatId} is not a home channel or a chat I talk with`;
+  if (threadId) {
+    // on some platforms a thread is a chat of its own (Discord: its channel id, where the message goes):
+    // only the origin's thread, or one allowed users wrote in, may be named
+    const ownThread = origin?.platform === platform && origin.chatId === chatId && origin.threadId === threadId;
+    if (!ownThread && !deps.gateway.isKnownChat(platform, chatId, threadId)) {
+      return `thread ${platform}:${chatId}:${threadId} is not a thread I talk in`;
+    }
+  }
   return { platform, chatId, ...(threadId ? { threadId } : {}) };
 }
 

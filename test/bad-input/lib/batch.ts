@@ -61,7 +61,7 @@ async function runOne(item: Case, timeoutMs: number): Promise<string | null> {
 /** Runs every case; records each in the tally; resolves when all batches ran. */
 export async function runBatches(cases: readonly Case[], options: BatchOptions): Promise<void> {
   const { edge, tally, daemon } = options;
-  const size = options.batchSize ?? 40;
+  const size = options.batchSize ?? 80;
   const timeoutMs = options.inputTimeoutMs ?? 15_000;
   const crashesBefore = daemon.crashLines().length;
   for (let start = 0, batch = 0; start < cases.length; start += size, batch++) {

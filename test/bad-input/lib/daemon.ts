@@ -1,7 +1,7 @@
 // The real daemon in-process: `buildGatewayApp` (what `hermes gateway run` runs) from a fresh
 // HERMES_HOME with config.yaml, the process environment set for it (and restored at stop), bundled
 // platform plugins loaded from their tokens, the real logger writing HERMES_HOME/logs/gateway.log.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InboxStatus } from '@hermes/store';
@@ -162,6 +162,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       } finally {
         restoreEnv();
         running = false;
+        // a home made here goes (its logs run to tens of MB); BAD_INPUT_KEEP_HOME=1 keeps it for a post-mortem
+        if (options.home === undefined && !process.env.BAD_INPUT_KEEP_HOME)
+          rmSync(home, { recursive: true, force: true });
       }
     },
   };

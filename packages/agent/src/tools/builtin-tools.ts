@@ -8,5 +8,13 @@ export interface BuiltinToolsOptions extends TerminalToolOptions, FileToolOption
 /** The built-in tools, terminal, read_file and write_file, sharing one working directory. */
 export function createBuiltinTools(options: BuiltinToolsOptions = {}): ToolDefinition[] {
   const cwd = options.cwd ?? process.cwd();
-  return [createTerminalTool({ ...options, cwd }), createReadFileTool({ cwd }), createWriteFileTool({ cwd })];
+  const redaction = {
+    ...(options.secrets ? { secrets: options.secrets } : {}),
+    ...(options.redact ? { redact: options.redact } : {}),
+  };
+  return [
+    createTerminalTool({ ...options, cwd }),
+    createReadFileTool({ cwd, ...redaction }),
+    createWriteFileTool({ cwd }),
+  ];
 }

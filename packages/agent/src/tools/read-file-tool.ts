@@ -4,6 +4,7 @@ import type { ToolDefinition } from '@hermes/protocol';
 import { errnoCode, errorMessage } from './errno.js';
 import { readLineWindow } from './read-line-window.js';
 import { resolveToolPath } from './resolve-tool-path.js';
+import type { Redactor } from './terminal-output.js';
 import { optionalNumber, parseArgs, requiredString } from './tool-args.js';
 import { errorResult, jsonResult } from './tool-result.js';
 
@@ -15,6 +16,10 @@ export const BINARY_SNIFF_BYTES = 8_192;
 export interface FileToolOptions {
   /** base for relative paths; process.cwd() by default */
   cwd?: string;
+  /** the current secret values, replaced in what read_file returns (as the terminal tool does) */
+  secrets?: () => string[];
+  /** replaces secrets in text; no-op by default */
+  redact?: Redactor;
 }
 
 const SCHEMA = {
@@ -54,6 +59,8 @@ async function looksBinary(filePath: string): Promise<boolean> {
 /** The read_file tool (toolset `file`). */
 export function createReadFileTool(options: FileToolOptions = {}): ToolDefinition {
   const baseCwd = options.cwd ?? process.cwd();
+  const secrets = options.secrets ?? (() => []);
+  const redact: Redactor = options.redact ?? ((text) => text);
 
   const handler = async (args: Record<string, unknown>): Promise<string> => {
     const parsed = parseArgs(() => ({
@@ -75,7 +82,8 @@ export function createReadFileTool(options: FileToolOptions = {}): ToolDefinitio
       });
       return jsonResult({
         path: filePath,
-        content: window.content,
+        // a file like HERMES_HOME/.env holds the tokens: they never reach the model or the transcript
+        content: redact(window.content, secrets()),
         total_lines: window.totalLines,
         truncated: window.truncated,
         ...(window.nextOffset === undefined ? {} : { next_offset: window.nextOffset }),
