@@ -22,6 +22,7 @@ import { createOncePerKey } from './once-per-key.js';
 import { sendMessage } from './send-message.js';
 import { readSlackSettings } from './settings.js';
 import { isSinkFailure } from './sink-failure.js';
+import { type HeldAcks, holdAcksUntilAccepted } from './socket-ack.js';
 import { guardSocketFrames } from './socket-frames.js';
 import { createSocketSupervisor, type SocketSupervisor } from './socket-supervisor.js';
 import { createStatusTracker } from './status-tracker.js';
@@ -162,6 +163,7 @@ export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterD
   };
 
   const socketReceiver = (appToken: string): SocketModeReceiver => {
+    let acks: HeldAcks | undefined;
     const receiver = new SocketModeReceiver({
       appToken,
       logger: sdkLogger,
@@ -170,9 +172,11 @@ export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterD
       clientPingTimeout: settings.livenessTimeoutMs,
       serverPingTimeout: Math.max(SERVER_PING_TIMEOUT_MIN_MS, 2 * settings.livenessTimeoutMs),
       installerOptions: { clientOptions: clientOptions() },
-      processEventErrorHandler: async ({ error }) => {
+      processEventErrorHandler: async ({ error, event }) => {
         if (isSinkFailure(error)) {
-          logger.error({ error: describeError(error) }, 'slack: event lost: the gateway did not accept it');
+          // not acked (the ack Bolt asked for is held back too): Slack delivers the envelope again
+          acks?.refuse(event.body);
+          logger.error({ error: describeError(error) }, 'slack: event not accepted; left unacked so Slack retries');
           return false;
         }
         logger.warn({ error: describeError(error) }, 'slack: event could not be processed; skipped');
@@ -180,6 +184,10 @@ export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterD
       },
     });
     guardSocketFrames(receiver.client, logger);
+    acks = holdAcksUntilAccepted(receiver.client, logger, {
+      deadlineMs: settings.ackDeadlineMs,
+      stopped: () => controller === undefined || controller.signal.aborted,
+    });
     return receiver;
   };
 

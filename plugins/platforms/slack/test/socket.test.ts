@@ -154,6 +154,31 @@ describe('slack socket mode: delivery guarantees', () => {
     expect(adapter.status().state).toBe('connected');
   });
 
+  it('acks an envelope only once the gateway accepted its event (a crash before that loses nothing)', async () => {
+    const release = recorder.hold();
+    const { message } = h.fake.pushMessage({ channel: 'D100', user: 'U1', text: 'ack after accept' });
+    await eventually(() => recorder.attempts.length === 1);
+    await pause(150);
+    expect(h.fake.acks.some((ack) => ack.envelopeId === message.envelope_id)).toBe(false);
+    release();
+    expect((await next()).text).toBe('ack after accept');
+    await h.fake.waitForAck(message.envelope_id);
+  });
+
+  it('leaves an envelope the gateway refused unacked; the redelivery is accepted once and acked', async () => {
+    recorder.failNext(3); // the first try and both in-process retries
+    const { message } = h.fake.pushMessage({ channel: 'D100', user: 'U1', text: 'refused once' });
+    await eventually(() => recorder.attempts.length === 3);
+    await pause(150);
+    expect(recorder.events).toEqual([]);
+    expect(h.fake.acks.some((ack) => ack.envelopeId === message.envelope_id)).toBe(false);
+    const again = h.fake.redeliver(message);
+    expect((await next()).text).toBe('refused once');
+    await h.fake.waitForAck(again.envelope_id);
+    expect(h.fake.acks.some((ack) => ack.envelopeId === message.envelope_id)).toBe(false);
+    expect(recorder.events).toEqual([]);
+  });
+
   it('retries the sink in process when it fails, and hands the event over once', async () => {
     recorder.failNext(2);
     h.fake.pushMessage({ channel: 'D100', user: 'U1', text: 'sink hiccup' });
