@@ -171,6 +171,8 @@ export interface FakeDiscord {
   /** a public thread in `general` */
   readonly threadId: string;
   readonly sent: readonly SentMessage[];
+  /** channel messages not created again because their `nonce` was sent with `enforce_nonce` before */
+  readonly nonceHits: number;
   readonly calls: readonly RecordedCall[];
   readonly ops: readonly RecordedOp[];
   /** the last command list written with PUT /applications/:app/commands */
@@ -825,12 +827,29 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
     return undefined;
   }
 
+  /** A nonce's message, for `enforce_nonce` (Discord checks uniqueness "in the past few minutes"). */
+  const nonces = new Map<string, { message: APIMessage; at: number }>();
+  let nonceHits = 0;
+  const NONCE_WINDOW_MS = 5 * 60_000;
+
   function createMessage(channelId: string, body: unknown): Answer {
     const channel = channels.get(channelId);
     if (channel === undefined) return apiError(404, 10003, 'Unknown Channel');
     if (!isRecord(body)) return apiError(400, 50109, 'The request body contains invalid JSON.');
     const invalid = checkContent(body);
     if (invalid !== undefined) return invalid;
+    const nonce = typeof body.nonce === 'string' || typeof body.nonce === 'number' ? String(body.nonce) : undefined;
+    if (nonce !== undefined && nonce.length > 25) {
+      return fieldError('nonce', 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
+    }
+    if (nonce !== undefined && body.enforce_nonce === true) {
+      const earlier = nonces.get(nonce);
+      // the same author sent this nonce recently: that message is returned, no new one is created
+      if (earlier !== undefined && Date.now() - earlier.at < NONCE_WINDOW_MS) {
+        nonceHits += 1;
+        return { status: 200, body: earlier.message };
+      }
+    }
     const reference = isRecord(body.message_reference) ? body.message_reference : undefined;
     const referenceId = typeof reference?.message_id === 'string' ? reference.message_id : undefined;
     const referenced = referenceId === undefined ? undefined : messages.get(referenceId)?.message;
@@ -847,6 +866,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
             referenced_message: referenced,
           }),
     });
+    if (nonce !== undefined) {
+      message.nonce = nonce;
+      nonces.set(nonce, { message, at: Date.now() });
+    }
     store(message);
     record({
       id: message.id,
@@ -1191,6 +1214,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
     },
     threadId: thread.id,
     sent,
+    get nonceHits() {
+      return nonceHits;
+    },
     calls,
     ops,
     commands: () => commands,
@@ -1256,6 +1282,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
     until,
     reset() {
       sent.length = 0;
+      nonces.clear();
+      nonceHits = 0;
       calls.length = 0;
       ops.length = 0;
       failures.clear();

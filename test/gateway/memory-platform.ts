@@ -13,6 +13,8 @@ import type {
 export interface MemoryPlatform {
   factory: PlatformFactory;
   sent: OutboundMessage[];
+  /** every send() call, failed ones included */
+  tries: OutboundMessage[];
   typing: number;
   /** results to return before succeeding (e.g. a 429) */
   failures: SendResult[];
@@ -28,6 +30,7 @@ export function memoryPlatform(name = 'memory', limit = 500): MemoryPlatform {
   let state: PlatformState = { state: 'disconnected', since: Date.now() };
   const platform: MemoryPlatform = {
     sent: [],
+    tries: [],
     typing: 0,
     failures: [],
     async inject(text, source = {}, messageId) {
@@ -59,6 +62,7 @@ export function memoryPlatform(name = 'memory', limit = 500): MemoryPlatform {
           state = { state: 'stopped', since: Date.now() };
         },
         async send(message) {
+          platform.tries.push(message);
           const failure = platform.failures.shift();
           if (failure) return failure;
           platform.sent.push(message);

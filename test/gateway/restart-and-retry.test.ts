@@ -2,6 +2,7 @@
 // - a message accepted while the platforms are still starting was also "resumed" by the start's
 //   crash recovery: its turn ran twice and its answer could be sent twice;
 // - a 5xx answer to a send lost the reply (only a 429 was retried).
+import { idempotencyKey } from '@hermes/gateway';
 import type { PlatformAdapter } from '@hermes/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
@@ -75,5 +76,23 @@ describe('restart and send faults', () => {
     await h.gateway.idle();
     expect(h.platform.sent.map((m) => m.text)).toEqual(['after a 502']);
     expect(h.platform.failures).toEqual([]);
+  });
+
+  it('every try of a chunk carries one idempotency key, the one a resend after a restart carries', async () => {
+    h = await startHarness(openai.server);
+    openai.server.script({ text: 'keyed answer' });
+    h.platform.failures.push({ ok: false, error: 'transient', message: 'HTTP 503: Service Unavailable', status: 503 });
+    await h.platform.inject('keyed');
+    await h.gateway.idle();
+    const keys = h.platform.tries.map((m) => m.idempotencyKey);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toBeTruthy();
+    expect(keys[1]).toBe(keys[0]);
+    // the key is derived from the stored row alone: crash recovery, reading the row back, sends the same
+    // (the harness's store is fresh: its first outbox row is this answer)
+    const row = h.store.outbox.get(1);
+    expect(row?.text).toBe('keyed answer');
+    expect(row && idempotencyKey(row)).toBe(keys[0]);
+    expect(keys[0]?.length).toBeLessThanOrEqual(25);
   });
 });

@@ -11,6 +11,7 @@ export {
   type DeliveryResult,
   type DeliveryTarget,
   deliver,
+  idempotencyKey,
   type OutboxPort,
   resendPending,
   type SendFailure,

@@ -50,4 +50,5 @@ export interface OutboxRowLike {
   text: string;
   formatted: boolean;
   chunkIndex: number;
+  createdAt: number;
 }

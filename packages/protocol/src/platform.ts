@@ -22,6 +22,12 @@ export interface OutboundMessage {
   text: string;
   formatted: boolean;
   replyToMessageId?: string;
+  /**
+   * The same for every try of this message, across restarts (at most 25 characters). An adapter
+   * whose platform can refuse a repeat passes it on (Discord: `nonce` with `enforce_nonce`), so a
+   * send repeated after a crash, or after a 5xx the platform answered having posted, posts once.
+   */
+  idempotencyKey?: string;
 }
 
 export type SendErrorKind = 'too_long' | 'bad_format' | 'forbidden' | 'not_found' | 'rate_limited' | 'transient';

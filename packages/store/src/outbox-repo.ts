@@ -40,6 +40,8 @@ export interface OutboxRow {
 export interface EnqueuedRow {
   id: number;
   sent: boolean;
+  /** when the row was first written (an existing row keeps its own) */
+  createdAt: number;
 }
 
 export interface OutboxRepo {
@@ -119,8 +121,8 @@ export function createOutboxRepo(db: SqliteDatabase, now: () => number): OutboxR
        ON CONFLICT (inbox_id, chunk_index) WHERE inbox_id IS NOT NULL DO NOTHING RETURNING id`,
     )
     .pluck();
-  const existing = db.prepare<[number, number], { id: number; status: OutboxStatus }>(
-    'SELECT id, status FROM outbox WHERE inbox_id = ? AND chunk_index = ?',
+  const existing = db.prepare<[number, number], { id: number; status: OutboxStatus; created_at: number }>(
+    'SELECT id, status, created_at FROM outbox WHERE inbox_id = ? AND chunk_index = ?',
   );
   const markSent = db.prepare<[string | null, number, number]>(
     `UPDATE outbox SET status = 'sent', platform_message_id = ?, sent_at = ?, attempts = attempts + 1
@@ -159,10 +161,10 @@ export function createOutboxRepo(db: SqliteDatabase, now: () => number): OutboxR
         formatted: row.formatted ? 1 : 0,
         created_at: at,
       });
-      if (id !== undefined) return { id, sent: false };
+      if (id !== undefined) return { id, sent: false, createdAt: at };
       const found = inboxId === null ? undefined : existing.get(inboxId, row.chunkIndex);
       if (found === undefined) throw new Error(`outbox insert returned no id for chunk ${row.chunkIndex}`);
-      return { id: found.id, sent: found.status === 'sent' };
+      return { id: found.id, sent: found.status === 'sent', createdAt: found.created_at };
     });
   });
 

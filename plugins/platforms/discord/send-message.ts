@@ -29,6 +29,7 @@ export async function sendToChannel(context: SendContext, message: OutboundMessa
   const body = messageBody(message.text, {
     suppressEmbeds: context.suppressEmbeds,
     ...(message.replyToMessageId === undefined ? {} : { replyTo: message.replyToMessageId }),
+    ...(message.idempotencyKey === undefined ? {} : { nonce: message.idempotencyKey.slice(0, 25) }),
   });
   try {
     return sent(await context.rest.post(Routes.channelMessages(channelId), { body }));

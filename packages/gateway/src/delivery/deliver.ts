@@ -36,7 +36,7 @@ export interface OutboxPort {
       text: string;
       formatted: boolean;
     }[],
-  ): { id: number; sent: boolean }[];
+  ): { id: number; sent: boolean; createdAt: number }[];
   markSent(id: number, platformMessageId: string | null): unknown;
   markFailed(id: number, error: string): unknown;
   recordAttempt(id: number, error: string): unknown;
@@ -138,12 +138,15 @@ export async function deliver(
     writes.withEnqueue?.();
     return options.outbox.enqueue(rows);
   });
-  const toSend = enqueued.flatMap((row, i) => (row.sent ? [] : [{ id: row.id, chunk: chunks[i], first: i === 0 }]));
+  const toSend = enqueued.flatMap((row, i) =>
+    row.sent ? [] : [{ id: row.id, createdAt: row.createdAt, chunk: chunks[i], first: i === 0 }],
+  );
   if (toSend.length === 0 && writes.onSettled) await tx(writes.onSettled);
-  for (const [n, { id, chunk, first }] of toSend.entries()) {
+  for (const [n, { id, createdAt, chunk, first }] of toSend.entries()) {
     if (!chunk) continue;
     const last = n === toSend.length - 1;
-    await sendRow(options, adapter, target, { id, text: chunk.text, formatted: chunk.formatted, first }, result, {
+    const row = { id, createdAt, text: chunk.text, formatted: chunk.formatted, first };
+    await sendRow(options, adapter, target, row, result, {
       tx,
       ...(last && writes.onSettled ? { onSettled: writes.onSettled } : {}),
     });
@@ -151,11 +154,19 @@ export async function deliver(
   return result;
 }
 
+/**
+ * The same for every try of an outbox row, before and after a restart, and different for a row of
+ * another database that happens to have the same id (its creation time differs): at most 17 characters.
+ */
+export function idempotencyKey(row: { id: number; createdAt: number }): string {
+  return `${row.id.toString(36)}.${row.createdAt.toString(36)}`;
+}
+
 async function sendRow(
   options: DeliveryOptions,
   adapter: PlatformAdapter,
   target: DeliveryTarget,
-  row: { id: number; text: string; formatted: boolean; first: boolean },
+  row: { id: number; createdAt: number; text: string; formatted: boolean; first: boolean },
   result: DeliveryResult,
   commit: { tx: <T>(fn: () => T) => Promise<T>; onSettled?: () => void } = { tx: async (fn) => fn() },
 ): Promise<void> {
@@ -166,6 +177,7 @@ async function sendRow(
       chatId: target.chatId,
       text: row.text,
       formatted: row.formatted,
+      idempotencyKey: idempotencyKey(row),
       ...(target.threadId ? { threadId: target.threadId } : {}),
       ...(row.first && target.replyToMessageId ? { replyToMessageId: target.replyToMessageId } : {}),
     });
@@ -220,7 +232,7 @@ export async function resendPending(
       options,
       adapter,
       target,
-      { id: row.id, text: row.text, formatted: row.formatted, first: row.chunkIndex === 0 },
+      { id: row.id, createdAt: row.createdAt, text: row.text, formatted: row.formatted, first: row.chunkIndex === 0 },
       result,
     );
   }

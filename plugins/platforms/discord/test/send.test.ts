@@ -36,6 +36,19 @@ describe('discord send', () => {
     expect(h.fake.sent).toHaveLength(2);
   });
 
+  it('passes the idempotency key as an enforced nonce: a repeated send posts once and returns the same message', async () => {
+    const message = { chatId: general, text: 'only once', formatted: true, idempotencyKey: 'k1-mi3x9z' };
+    const first = await adapter.send(message);
+    const again = await adapter.send(message);
+    expect(h.fake.sent.map((m) => m.content)).toEqual(['only once']);
+    expect(h.fake.sent[0]?.body).toMatchObject({ nonce: 'k1-mi3x9z', enforce_nonce: true });
+    expect(h.fake.nonceHits).toBe(1);
+    expect(again).toEqual(first);
+    // another key is another message
+    await adapter.send({ ...message, idempotencyKey: 'k2-mi3x9z' });
+    expect(h.fake.sent).toHaveLength(2);
+  });
+
   it('posts a thread answer into the thread channel', async () => {
     const threadId = h.fake.threadId;
     await adapter.send({ chatId: threadId, threadId, text: 'in thread', formatted: true });
