@@ -57,6 +57,7 @@ export interface FakeDiscordOptions {
 export type FakeRoute =
   | 'gatewayBot'
   | 'getChannel'
+  | 'listMessages'
   | 'createMessage'
   | 'typing'
   | 'bulkOverwriteCommands'
@@ -1021,6 +1022,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       ['GET', /^\/gateway\/bot$/, 'gatewayBot'],
       ['GET', /^\/users\/@me$/, 'other'],
       ['GET', /^\/channels\/(\d+)$/, 'getChannel'],
+      ['GET', /^\/channels\/(\d+)\/messages$/, 'listMessages'],
       ['POST', /^\/channels\/(\d+)\/messages$/, 'createMessage'],
       ['POST', /^\/channels\/(\d+)\/typing$/, 'typing'],
       ['PUT', /^\/applications\/(\d+)\/commands$/, 'bulkOverwriteCommands'],
@@ -1037,7 +1039,32 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
 
   const NEEDS_NO_AUTH = new Set<FakeRoute | 'other'>(['interactionCallback', 'editOriginal', 'followup']);
 
-  function answerRoute(route: FakeRoute | 'other', params: string[], path: string, body: unknown): Answer {
+  /**
+   * GET /channels/:id/messages: `after` (the oldest `limit` messages after it) or the newest
+   * `limit`; newest first, as Discord answers; REST messages carry no guild_id or member.
+   */
+  function listMessages(channelId: string, query: URLSearchParams): Answer {
+    if (!channels.has(channelId)) return apiError(404, 10003, 'Unknown Channel');
+    const limit = Number(query.get('limit') ?? 50);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+      return fieldError('limit', 'NUMBER_TYPE_MAX', 'int value should be less than or equal to 100.');
+    }
+    const byId = (a: APIMessage, b: APIMessage): number => (BigInt(a.id) < BigInt(b.id) ? -1 : 1);
+    const inChannel = [...messages.values()].map((m) => m.message).filter((m) => m.channel_id === channelId);
+    inChannel.sort(byId);
+    const after = query.get('after');
+    const picked =
+      after === null ? inChannel.slice(-limit) : inChannel.filter((m) => BigInt(m.id) > BigInt(after)).slice(0, limit);
+    return { status: 200, body: picked.reverse() };
+  }
+
+  function answerRoute(
+    route: FakeRoute | 'other',
+    params: string[],
+    path: string,
+    body: unknown,
+    query: URLSearchParams = new URLSearchParams(),
+  ): Answer {
     const [first = '', second = ''] = params;
     switch (route) {
       case 'gatewayBot':
@@ -1046,6 +1073,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
         const channel = channels.get(first);
         return channel === undefined ? apiError(404, 10003, 'Unknown Channel') : { status: 200, body: channel };
       }
+      case 'listMessages':
+        return listMessages(first, query);
       case 'createMessage':
         return createMessage(first, body);
       case 'typing':
@@ -1151,7 +1180,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       reply(failureAnswer(failure));
       return;
     }
-    reply(answerRoute(route, params, versioned, body));
+    reply(answerRoute(route, params, versioned, body, url.searchParams));
   }
 
   const server = createServer((req, res) => {

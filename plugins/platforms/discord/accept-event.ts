@@ -10,11 +10,15 @@ export const ACCEPT_RETRY_DELAYS_MS = [100, 1_000] as const;
 export async function acceptEvent(
   sink: InboundSink,
   event: MessageEvent,
-  options: { logger: Logger; sleep: Sleep; signal: AbortSignal },
+  options: { logger: Logger; sleep: Sleep; signal: AbortSignal; state?: Record<string, string> },
 ): Promise<boolean> {
+  const state = options.state;
   for (let attempt = 0; ; attempt++) {
     try {
-      await sink.accept(event);
+      // platform state (the catch-up cursor) is written in the accept's own transaction
+      await (state === undefined || Object.keys(state).length === 0
+        ? sink.accept(event)
+        : sink.accept(event, { state }));
       return true;
     } catch (error) {
       const delay = ACCEPT_RETRY_DELAYS_MS[attempt];

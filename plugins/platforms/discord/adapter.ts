@@ -13,6 +13,8 @@ import { acceptEvent } from './accept-event.js';
 import { acknowledgeInteraction } from './acknowledge-interaction.js';
 import { abortableSleep, type Sleep } from './backoff.js';
 import type { BotIdentity } from './bot-identity.js';
+import { catchUp } from './catch-up.js';
+import { createCatchUpCursors } from './catch-up-cursors.js';
 import { createChannelTypeLookup } from './channel-type-lookup.js';
 import { createChatQueue } from './chat-queue.js';
 import { createClient, createRest, guardPacketHandling } from './client.js';
@@ -67,6 +69,8 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
   const inFlight = createInFlight();
   const channelType = createChannelTypeLookup(rest, logger);
   const sendContext = { rest, replies, suppressEmbeds: settings.suppressEmbeds, logger };
+  const cursors = settings.catchUpHours > 0 ? createCatchUpCursors(context.state) : undefined;
+  let caughtUp = false;
   let controller: AbortController | undefined;
   let running: Promise<void> | undefined;
   let current: Client | undefined;
@@ -90,6 +94,7 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
       sleep,
       now,
       onUserMessage: (chatId) => replies.inbound(chatId),
+      ...(cursors === undefined ? {} : { cursors }),
     };
   }
 
@@ -145,8 +150,31 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
     });
   }
 
+  /** Once per start, when the first session is ready: what users wrote while the gateway was down. */
+  function startCatchUp(client: Client): void {
+    const signal = controller?.signal;
+    if (cursors === undefined || caughtUp || signal === undefined) return;
+    caughtUp = true;
+    const run = catchUp({
+      rest,
+      cursors,
+      logger,
+      maxAgeMs: settings.catchUpHours * 3_600_000,
+      now,
+      signal,
+      handle: (data) => onMessageCreate(client, data),
+    }).then(({ channels, messages }) => {
+      if (channels > 0) logger.info({ channels, messages }, 'discord: caught up with messages written while down');
+    });
+    void inFlight.track(run).catch((error: unknown) => {
+      logger.warn({ error: describeError(error) }, 'discord: catch-up failed');
+    });
+  }
+
   function onReady(client: Client): void {
-    if (client !== current || !settings.slashCommands || client.user === null) return;
+    if (client !== current || client.user === null) return;
+    startCatchUp(client);
+    if (!settings.slashCommands) return;
     const applicationId = client.application?.id ?? client.user.id;
     const registering = registerSlashCommands({
       rest,
@@ -197,6 +225,7 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
     async start(target) {
       if (running !== undefined) throw new Error('discord: already started');
       sink = target;
+      caughtUp = false;
       controller = new AbortController();
       const signal = controller.signal;
       status.set('connecting');

@@ -3,6 +3,7 @@ import type { InboundSink, Logger } from '@hermes/protocol';
 import { acceptEvent } from './accept-event.js';
 import type { Sleep } from './backoff.js';
 import type { BotIdentity } from './bot-identity.js';
+import type { CatchUpCursors } from './catch-up-cursors.js';
 import { resolveChannelKind } from './channel-kind.js';
 import { downloadAttachment } from './download-attachment.js';
 import { describeError } from './error-text.js';
@@ -23,6 +24,8 @@ export interface MessageDelivery {
   now: () => number;
   /** told the chat id of each user message about to be accepted */
   onUserMessage?(chatId: string): void;
+  /** each channel's newest accepted message, stored with the accept (for the catch-up at start) */
+  cursors?: CatchUpCursors;
 }
 
 /**
@@ -60,5 +63,12 @@ export async function deliverMessage(
     }
   }
   options.onUserMessage?.(message.channelId);
-  await acceptEvent(options.sink, normalized.event, { logger: options.logger, sleep: options.sleep, signal });
+  const state = options.cursors?.stateWith(message.channelId, message.id, message.guildId);
+  const accepted = await acceptEvent(options.sink, normalized.event, {
+    logger: options.logger,
+    sleep: options.sleep,
+    signal,
+    ...(state === undefined ? {} : { state }),
+  });
+  if (accepted) options.cursors?.advance(message.channelId, message.id, message.guildId);
 }

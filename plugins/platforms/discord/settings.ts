@@ -5,6 +5,8 @@ export const DEFAULT_API_BASE = 'https://discord.com/api';
 export const DEFAULT_ATTACHMENT_MAX_BYTES = 25 * 1024 * 1024;
 /** a 429 asking to wait longer than this is handed to the gateway as rate_limited instead of waited out */
 export const DEFAULT_RATE_LIMIT_WAIT_MAX_MS = 10_000;
+/** messages written while the gateway was down are fetched and answered when younger than this */
+export const DEFAULT_CATCH_UP_HOURS = 24;
 /** Discord's global limit for a bot; raise it only when Discord raised it for the bot */
 export const DEFAULT_GLOBAL_REQUESTS_PER_SECOND = 50;
 
@@ -19,6 +21,8 @@ export interface DiscordSettings {
   globalRequestsPerSecond: number;
   /** send replies with link previews (embeds) suppressed */
   suppressEmbeds: boolean;
+  /** at start, fetch messages written in known channels while the gateway was down, up to this old; 0: off */
+  catchUpHours: number;
 }
 
 /** Every key `gateway.platforms.discord` may hold (`enabled` is the gateway's). */
@@ -30,6 +34,7 @@ export const DISCORD_SETTING_KEYS = [
   'rate_limit_wait_max_ms',
   'global_requests_per_second',
   'suppress_embeds',
+  'catch_up_hours',
 ] as const;
 
 type Settings = Readonly<Record<string, unknown>>;
@@ -53,6 +58,15 @@ function positiveInteger(settings: Settings, key: string, fallback: number): num
   if (value === undefined || value === null) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
     throw new TypeError(`gateway.platforms.discord.${key}: expected a whole number of at least 1`);
+  }
+  return value;
+}
+
+function wholeNumber(settings: Settings, key: string, fallback: number): number {
+  const value = settings[key];
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new TypeError(`gateway.platforms.discord.${key}: expected a whole number of at least 0`);
   }
   return value;
 }
@@ -90,6 +104,7 @@ export function readDiscordSettings(
       DEFAULT_GLOBAL_REQUESTS_PER_SECOND,
     ),
     suppressEmbeds: optionalBoolean(settings, 'suppress_embeds', true),
+    catchUpHours: wholeNumber(settings, 'catch_up_hours', DEFAULT_CATCH_UP_HOURS),
   };
 }
 

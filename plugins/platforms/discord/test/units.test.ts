@@ -203,6 +203,7 @@ describe('settings', () => {
       rateLimitWaitMaxMs: 10_000,
       globalRequestsPerSecond: 50,
       suppressEmbeds: true,
+      catchUpHours: 24,
     });
   });
 
