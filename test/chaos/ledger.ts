@@ -34,7 +34,7 @@ export type Verdict =
   /**
    * answered twice: the first send reached the platform just before a kill -9, before the gateway
    * committed its delivered mark, and the next start sent the outbox row again (the outbound
-   * at-least-once window; the platforms offer no idempotency key the adapters use)
+   * at-least-once window; Telegram and Slack offer no idempotency key; Discord gets the outbox row's key as an enforced nonce)
    */
   | 'resent-after-kill'
   | 'lost'

@@ -185,6 +185,7 @@ async function sendRow(
     const delayMs = resendDelayMs(outcome, attempt);
     if (delayMs === null) break;
     if (outcome.error === 'rate_limited') options.observer?.rateLimited(target.platform);
+    if (attempt === SEND_MAX_ATTEMPTS) break; // the last try failed: give up now, not after one more wait
     options.outbox.recordAttempt(row.id, outcome.message);
     await sleep(delayMs);
   }
