@@ -16,9 +16,16 @@ const CONNECTIONS_PER_ORIGIN = 64;
 
 const HTTP_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
 
-/** Builds a fetch-compatible function with its own connection pool; `close()` frees the pool. */
-export function createFastFetch(): { fetch: typeof fetch; close(): Promise<void> } {
-  const agent = new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connections: CONNECTIONS_PER_ORIGIN });
+/** A keep-alive connection pool for model requests. */
+export function createModelAgent(): Agent {
+  return new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connections: CONNECTIONS_PER_ORIGIN });
+}
+
+/**
+ * Builds a fetch-compatible function over `agent` (default: a pool of its own); `close()` frees
+ * the pool.
+ */
+export function createFastFetch(agent: Agent = createModelAgent()): { fetch: typeof fetch; close(): Promise<void> } {
   const fastFetch = async (input: FetchInput, init?: RequestInit): Promise<Response> => {
     const body = init?.body;
     const method = (init?.method ?? 'GET').toUpperCase();

@@ -6,8 +6,10 @@
 import { ERROR_CODES, HermesError, type HookInvoker, type Logger, silentLogger, type ToolCall } from '@hermes/protocol';
 import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import type { Agent } from 'undici';
 import { stepProblem } from './check-step.js';
-import { createFastFetch } from './fast-fetch.js';
+import { createFastFetch, createModelAgent } from './fast-fetch.js';
+import { postCompletion } from './post-completion.js';
 import { abortableSleep, isRetryableStatus, retryAfterMs, retryDelayMs } from './retry-policy.js';
 
 /** Sent when no key is configured: local servers ignore it, and the SDK refuses an empty key. */
@@ -72,18 +74,23 @@ export class ModelClient {
   readonly #options: ModelClientOptions;
   readonly #logger: Logger;
   readonly #url: string;
+  readonly #apiKey: string;
+  /** where the direct (non-streaming) requests go; null when the URL is unusable there (the SDK reports it) */
+  readonly #endpoint: { origin: string; path: string } | null;
 
   constructor(options: ModelClientOptions) {
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
+    this.#apiKey = options.apiKey || PLACEHOLDER_API_KEY;
     this.#client = new OpenAI({
-      apiKey: options.apiKey || PLACEHOLDER_API_KEY,
+      apiKey: this.#apiKey,
       baseURL: options.baseUrl,
       maxRetries: 0,
       timeout: options.timeoutMs,
-      fetch: sharedFetch(),
+      fetch: shared().fetch,
     });
     this.#url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+    this.#endpoint = directEndpoint(this.#url);
   }
 
   /** One model step, retried on 429/5xx/timeouts up to maxRetries times. */
@@ -141,10 +148,25 @@ export class ModelClient {
         // the SDK ends an aborted stream quietly: a partial answer must not pass for a whole one
         if (request.signal?.aborted) throw new InterruptedError();
       } else {
-        const { data, response } = await this.#client.chat.completions
-          .create(body, { signal: request.signal })
-          .withResponse();
-        status = response.status;
+        let data: OpenAI.ChatCompletion;
+        if (this.#endpoint !== null) {
+          // straight over the pool: the SDK's per-request work costs as much CPU as the exchange
+          const posted = await postCompletion({
+            dispatcher: shared().agent,
+            origin: this.#endpoint.origin,
+            path: this.#endpoint.path,
+            apiKey: this.#apiKey,
+            body: JSON.stringify(body),
+            timeoutMs: this.#options.timeoutMs,
+            signal: request.signal,
+          });
+          status = posted.status;
+          data = posted.data as OpenAI.ChatCompletion;
+        } else {
+          const answer = await this.#client.chat.completions.create(body, { signal: request.signal }).withResponse();
+          status = answer.response.status;
+          data = answer.data;
+        }
         const choice = data.choices?.[0];
         if (!choice)
           throw new HermesError(ERROR_CODES.MODEL_RESPONSE, 'model returned no choices', { retryable: true });
@@ -326,10 +348,28 @@ async function accumulateStream(
   };
 }
 
-let shared: typeof fetch | null = null;
+/** origin and path of an http(s) URL without credentials; null otherwise */
+function directEndpoint(url: string): { origin: string; path: string } | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.username || parsed.password) return null;
+  return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+}
 
-/** One keep-alive pool per process for every model client (idle sockets do not hold the process open). */
-function sharedFetch(): typeof fetch {
-  shared ??= createFastFetch().fetch;
-  return shared;
+let pool: { agent: Agent; fetch: typeof fetch } | null = null;
+
+/**
+ * One keep-alive pool per process for every model client (idle sockets do not hold the process
+ * open): the SDK's fetch (streaming requests) and the direct JSON requests share it.
+ */
+function shared(): { agent: Agent; fetch: typeof fetch } {
+  if (pool === null) {
+    const agent = createModelAgent();
+    pool = { agent, fetch: createFastFetch(agent).fetch };
+  }
+  return pool;
 }

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ERROR_CODES, HermesError } from '@hermes/protocol';
+import { backgroundCheckpoints } from './background-checkpoint.js';
 import { createInboxRepo, type InboxRepo } from './inbox-repo.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
@@ -18,6 +19,11 @@ export interface StoreOptions {
   now?: () => number;
   /** A uniform random integer in [0, max), for pairing codes. Defaults to `crypto.randomInt`. */
   randomInt?: RandomInt;
+  /**
+   * Run WAL checkpoints on a worker thread once the database sees writes, instead of inside a
+   * commit on the calling thread (default true; see background-checkpoint.ts).
+   */
+  backgroundCheckpoints?: boolean;
 }
 
 export interface Store {
@@ -91,8 +97,16 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     throw toStateError(error, path);
   }
 
+  const inFile = path !== ':memory:' && path !== '' && !db.memory;
+  const checkpoints =
+    inFile && options.backgroundCheckpoints !== false
+      ? backgroundCheckpoints(db, path, { busyTimeoutMs: BUSY_TIMEOUT_MS })
+      : null;
   const platformState = createPlatformStateRepo(db, now);
   const schemaVersion = db.prepare<[], number>('SELECT COALESCE(MAX(version), 0) FROM schema_migrations').pluck();
+  // one transaction function for every caller: `db.transaction(fn)` builds four wrappers per call,
+  // which the group commit (one outer transaction and a savepoint per write) paid on every message
+  const inTransaction = db.transaction((fn: () => unknown) => fn());
   return {
     path,
     db,
@@ -102,9 +116,10 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     outbox: createOutboxRepo(db, now),
     platformState,
     pairing: createPairingRepo(db, options.randomInt === undefined ? { now } : { now, randomInt: options.randomInt }),
-    transaction: (fn) => db.transaction(fn).immediate(),
+    transaction: <T>(fn: () => T) => inTransaction.immediate(fn) as T,
     schemaVersion: () => schemaVersion.get() ?? 0,
     close() {
+      checkpoints?.close();
       if (db.open) db.close();
     },
   };

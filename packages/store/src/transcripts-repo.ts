@@ -14,16 +14,17 @@ export interface TranscriptsRepo {
   count(sessionId: string): number;
 }
 
-type InsertParams = MessageColumns & { session_id: string; seq: number; created_at: number };
-
 /** Builds the transcripts repository; every statement and the append transaction are created here, once. */
 export function createTranscriptsRepo(db: SqliteDatabase, now: () => number): TranscriptsRepo {
   const lastSeq = db
     .prepare<[string], number>('SELECT COALESCE(MAX(seq), 0) FROM messages WHERE session_id = ?')
     .pluck();
-  const insert = db.prepare<[InsertParams]>(
+  // positional parameters: binding by name costs a property lookup per column on every row
+  const insert = db.prepare<
+    [string, number, MessageColumns['role'], string | null, string | null, string | null, string | null, number]
+  >(
     `INSERT INTO messages (session_id, seq, role, content, tool_calls, tool_call_id, name, created_at)
-     VALUES (@session_id, @seq, @role, @content, @tool_calls, @tool_call_id, @name, @created_at)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const touch = db.prepare<[number, string]>('UPDATE sessions SET updated_at = ? WHERE id = ?');
   const list = db.prepare<[string], StoredMessage>(
@@ -36,7 +37,8 @@ export function createTranscriptsRepo(db: SqliteDatabase, now: () => number): Tr
     let seq = lastSeq.get(sessionId) ?? 0;
     for (const message of messages) {
       seq += 1;
-      insert.run({ ...encodeMessage(message), session_id: sessionId, seq, created_at: at });
+      const c = encodeMessage(message);
+      insert.run(sessionId, seq, c.role, c.content, c.tool_calls, c.tool_call_id, c.name, at);
     }
     if (messages.length > 0) touch.run(at, sessionId);
     return seq;
