@@ -90,6 +90,31 @@ describe('hermes gateway start | status | restart | stop', () => {
     const pid = first.status.pid ?? 0;
     expect(alive(pid)).toBe(true);
     expect((await fetch(`${first.status.url}/health`)).status).toBe(200);
+    // where start-up time went, logged with "gateway listening" (npm run bench -- footprint reads it)
+    const listening = readFileSync(join(home, 'logs', 'gateway.log'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"startupMs"'))
+      .map((l) => JSON.parse(l) as { startupMs: Record<string, number> });
+    expect(listening).toHaveLength(1);
+    const phases = listening[0]?.startupMs ?? {};
+    expect(Object.keys(phases)).toEqual([
+      'modules',
+      'lock',
+      'config',
+      'logger',
+      'store',
+      'tools',
+      'plugins',
+      'shell hooks',
+      'gateway',
+      'gateway hooks',
+      'server',
+      'listen',
+      'platforms',
+      'total',
+    ]);
+    const { total = 0, ...each } = phases;
+    expect(Math.abs(Object.values(each).reduce((a, b) => a + b, 0) - total)).toBeLessThanOrEqual(14);
 
     const restarted = await runHermes(['gateway', 'restart'], { env: env(home), timeoutMs: 60_000 });
     expect(restarted.code, restarted.stderr).toBe(0);

@@ -26,6 +26,7 @@ import { pluginAliases } from './plugin-sources.js';
 import { pluginSummary } from './plugin-summary.js';
 import { type AgentRuntime, createAgentRuntime } from './runtime.js';
 import { platformClaimer } from './service/platform-claims.js';
+import { StartupPhases } from './startup-phases.js';
 import { VERSION } from './version.js';
 
 export interface GatewayApp {
@@ -69,7 +70,10 @@ export function gatewaySettings(
 }
 
 /** Builds the gateway (adapters created, nothing connected or listening yet). */
-export async function buildGatewayApp(options: GlobalOptions): Promise<GatewayApp> {
+export async function buildGatewayApp(
+  options: GlobalOptions,
+  phases: StartupPhases = new StartupPhases(),
+): Promise<GatewayApp> {
   // made first, so the hook bus and the model client built with the runtime report to it
   const metrics = new GatewayMetrics();
   // a daemon never asks: shell hooks without consent are skipped with a warning
@@ -77,6 +81,7 @@ export async function buildGatewayApp(options: GlobalOptions): Promise<GatewayAp
     logFile: 'gateway.log',
     interactive: false,
     observers: { hooks: metrics.observeHookCallback, model: metrics.observeModelRequest },
+    phases,
   });
   const { config, env, store } = rt;
   const platforms: PlatformFactory[] = [];
@@ -111,7 +116,9 @@ export async function buildGatewayApp(options: GlobalOptions): Promise<GatewayAp
     },
   });
   rt.tools.register(createSendMessageTool({ gateway, env }));
+  phases.mark('gateway');
   await attachHomeHooks(rt, gateway);
+  phases.mark('gateway hooks');
   const host = env.HERMES_GATEWAY_HOST ?? config.gateway.host;
   const server = buildServer(gateway, {
     host,
@@ -130,15 +137,22 @@ export async function buildGatewayApp(options: GlobalOptions): Promise<GatewayAp
     },
   });
   addPlatformRoutes(server.app, gateway);
+  phases.mark('server');
   return {
     rt,
     gateway,
     server,
     async listen() {
       const url = await server.app.listen({ host, port: config.gateway.port });
+      phases.mark('listen');
       await gateway.start();
       server.setState('running');
-      rt.logger.info({ url, platforms: [...gateway.adapters.keys()] }, `gateway listening on ${url}`);
+      phases.mark('platforms');
+      const startup = phases.summary();
+      rt.logger.info(
+        { url, platforms: [...gateway.adapters.keys()], startupMs: startup },
+        `gateway listening on ${url} (started in ${startup.total} ms)`,
+      );
       return url;
     },
     async stop() {

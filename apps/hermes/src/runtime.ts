@@ -35,6 +35,7 @@ import { canPrompt, terminalConsentPrompt } from './hook-consent-prompt.js';
 import type { GlobalOptions } from './main.js';
 import { pluginAliases, pluginSources } from './plugin-sources.js';
 import { loadSettings, type Settings, userHome } from './settings.js';
+import type { StartupPhases } from './startup-phases.js';
 
 export { type LoadSettingsOptions, loadSettings, type Settings, userHome } from './settings.js';
 
@@ -69,11 +70,15 @@ export interface RuntimeOptions {
   consentPrompt?: ConsentPrompt;
   /** metrics observers for the hook bus and the model client (the gateway's /metrics) */
   observers?: { hooks?: HookCallbackObserver; model?: ModelRequestObserver };
+  /** start-up phase timings (the gateway logs them) */
+  phases?: StartupPhases;
 }
 
 /** Builds the agent runtime for a CLI command. The caller must `close()` it. */
 export async function createAgentRuntime(global: GlobalOptions, options: RuntimeOptions = {}): Promise<AgentRuntime> {
+  const phases = options.phases;
   const settings = loadSettings(global, { shellHooksReadLater: true });
+  phases?.mark('config');
   const { config, paths, env } = settings;
   const model = global.model ?? config.model.default;
   if (!model) {
@@ -94,7 +99,9 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   });
   const logger = log.logger;
   const uninstallGuards = installProcessGuards(logger);
+  phases?.mark('logger');
   const store = openStore(paths.stateDb);
+  phases?.mark('store');
   const hooks = new HookBus({
     logger: logger.child({ component: 'hooks' }),
     timeoutMs: config.plugins.hook_timeout_ms,
@@ -133,6 +140,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   for (const tool of webTools) tools.register(tool);
   let injector: ((text: string) => boolean) | null = null;
   const cwd = config.terminal.cwd ?? process.cwd();
+  phases?.mark('tools');
   const plugins = await loadPlugins({
     dirs: pluginSources({ home: settings.home, cwd: process.cwd(), env }),
     enabled: config.plugins.enabled,
@@ -165,6 +173,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
       },
     },
   });
+  phases?.mark('plugins');
   // after plugins, so a plugin's block decision wins a tie
   const interactive = options.interactive ?? canPrompt();
   const shellHooks = await registerShellHooks({
@@ -183,6 +192,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
       if (!stderr.isTTY) logger.warn({ component: 'shell-hooks' }, message);
     },
   });
+  phases?.mark('shell hooks');
   return {
     ...settings,
     logger,

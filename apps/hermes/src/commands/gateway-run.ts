@@ -7,6 +7,7 @@ import { buildGatewayApp } from '../gateway-app.js';
 import type { GlobalOptions } from '../main.js';
 import { acquireLock, type LockInfo, liveOwner, lockPath, releaseLock, updateLock } from '../service/pid-lock.js';
 import { stopProcess } from '../service/stop-process.js';
+import { StartupPhases } from '../startup-phases.js';
 import { VERSION } from '../version.js';
 
 export interface RunOptions {
@@ -46,13 +47,17 @@ async function takeLock(home: string, replace: boolean): Promise<void> {
 
 /** Runs until SIGINT/SIGTERM, then stops gracefully (drain up to gateway.drain_timeout_s). */
 export async function runGateway(options: GlobalOptions, run: RunOptions = {}): Promise<void> {
+  const phases = new StartupPhases();
+  // node's own start, the CLI and the modules this command imports statically
+  phases.mark('modules');
   const { home } = resolveHome({ env: process.env, ...(options.profile ? { profile: options.profile } : {}) });
   await takeLock(home, run.replace === true);
+  phases.mark('lock');
   const path = lockPath(home);
   try {
     let app: Awaited<ReturnType<typeof buildGatewayApp>>;
     try {
-      app = await buildGatewayApp(options);
+      app = await buildGatewayApp(options, phases);
     } catch (err) {
       // invalid configuration exits 78 so a supervisor does not restart-loop
       const code = exitCodeFor(err);
