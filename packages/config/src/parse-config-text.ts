@@ -1,5 +1,5 @@
 /** The core of loading: YAML text -> validated (still mutable) config plus warnings, or a ConfigError. */
-import { ERROR_CODES } from '@hermes/protocol';
+import { ERROR_CODES, MAX_YAML_NESTING, yamlNestingTooDeep } from '@hermes/protocol';
 import { type Document, LineCounter, parseDocument } from 'yaml';
 import * as z from 'zod';
 import { type ConfigIssue, configError, configErrorFromIssues, locationPrefix } from './config-error.js';
@@ -24,6 +24,24 @@ export interface ParsedConfigText {
 
 /** Parses YAML with line tracking; throws CONFIG_SYNTAX listing every syntax error. */
 export function parseYaml(text: string, file: string): { doc: Document; lineCounter: LineCounter } {
+  const deepAt = yamlNestingTooDeep(text);
+  if (deepAt !== null) {
+    const reason = `collections nested more than ${MAX_YAML_NESTING} deep`;
+    throw configErrorFromIssues(
+      ERROR_CODES.CONFIG_SYNTAX,
+      [
+        {
+          file,
+          line: deepAt,
+          key: '',
+          expected: 'valid YAML',
+          actual: reason,
+          message: `${locationPrefix(file, deepAt)}YAML syntax error: ${reason}`,
+        },
+      ],
+      file,
+    );
+  }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const issues: ConfigIssue[] = doc.errors.map((error) => {

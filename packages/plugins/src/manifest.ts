@@ -1,5 +1,6 @@
 /** plugin.yaml: read and validated before any plugin code runs; problems name the file and field. */
 import { readFile } from 'node:fs/promises';
+import { MAX_YAML_NESTING, yamlNestingTooDeep } from '@hermes/protocol';
 import { parse } from 'yaml';
 
 export const PLUGIN_KINDS = ['standalone', 'backend', 'platform', 'exclusive'] as const;
@@ -139,12 +140,18 @@ export function validateManifest(
 /** Reads and validates a manifest file; throws ManifestError naming the file and field. */
 export async function readManifest(file: string, warn?: (message: string) => void): Promise<PluginManifest> {
   let data: unknown;
+  let deepAt: number | null = null;
   try {
-    data = parse(await readFile(file, 'utf8'));
+    const text = await readFile(file, 'utf8');
+    deepAt = yamlNestingTooDeep(text);
+    if (deepAt === null) data = parse(text);
   } catch (err) {
     const line = (err as { linePos?: { line: number }[] }).linePos?.[0]?.line;
     const first = err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
     throw new ManifestError(line ? `${file}:${line}` : file, null, first);
+  }
+  if (deepAt !== null) {
+    throw new ManifestError(`${file}:${deepAt}`, null, `collections nested more than ${MAX_YAML_NESTING} deep`);
   }
   return validateManifest(data, file, warn);
 }

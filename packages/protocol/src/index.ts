@@ -96,3 +96,5 @@ export {
   type WebSearchResponse,
   type WebSearchSuccess,
 } from './web.js';
+// YAML texts checked before parsing
+export { MAX_YAML_NESTING, yamlNestingTooDeep } from './yaml-nesting.js';

@@ -1,6 +1,6 @@
 /** HOOK.yaml: `name`, `description`, a non-empty `events` list of gateway events or `prefix:*` wildcards. */
 import { closest } from '@hermes/plugins';
-import { GATEWAY_EVENTS } from '@hermes/protocol';
+import { GATEWAY_EVENTS, MAX_YAML_NESTING, yamlNestingTooDeep } from '@hermes/protocol';
 import { parse } from 'yaml';
 
 export interface GatewayHookManifest {
@@ -36,6 +36,14 @@ export function isGatewayEventPattern(pattern: string): boolean {
 
 /** Parses and checks a HOOK.yaml text; throws HookManifestError with what is wrong and where. */
 export function parseHookManifest(text: string, file: string): GatewayHookManifest {
+  const deepAt = yamlNestingTooDeep(text);
+  if (deepAt !== null) {
+    throw new HookManifestError(
+      file,
+      null,
+      `not valid YAML (collections nested more than ${MAX_YAML_NESTING} deep at line ${deepAt})`,
+    );
+  }
   let raw: unknown;
   try {
     raw = parse(text);
