@@ -93,6 +93,8 @@ export function backgroundCheckpoints(
           busyTimeoutMs: options.busyTimeoutMs,
           intervalMs: options.intervalMs ?? CHECKPOINT_INTERVAL_MS,
         },
+        // none of the parent's loader flags (--import, --require): the worker needs node and SQLite only
+        execArgv: [],
         // a small heap: the worker holds one connection and a timer
         resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
       });
