@@ -4,6 +4,7 @@
  * the HTTP server. Build is separate from listen, so tests run whole gateways in-process.
  */
 import { join } from 'node:path';
+import { warmModelSdk } from '@hermes/agent';
 import type { HermesConfig } from '@hermes/config';
 import {
   addPlatformRoutes,
@@ -153,6 +154,8 @@ export async function buildGatewayApp(
         { url, platforms: [...gateway.adapters.keys()], startupMs: startup },
         `gateway listening on ${url} (started in ${startup.total} ms)`,
       );
+      // loaded lazily so it stays out of the start-up; loaded now so the first message does not wait
+      warmModelSdk();
       return url;
     },
     async stop() {

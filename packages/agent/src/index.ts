@@ -13,6 +13,7 @@ export {
   type ModelStep,
   PLACEHOLDER_API_KEY,
 } from './model-client.js';
+export { warmModelSdk } from './model-sdk.js';
 // Plugin services
 export { createPluginLlm, extractJson, type LlmOptions, type OneShotLlm } from './plugin-llm.js';
 export { abortableSleep, isRetryableStatus, RETRY_MAX_MS, retryAfterMs, retryDelayMs } from './retry-policy.js';

@@ -4,12 +4,10 @@
  * and backoff honours `retry-after`. Errors come out as HermesError with stable codes.
  */
 import { ERROR_CODES, HermesError, type HookInvoker, type Logger, silentLogger, type ToolCall } from '@hermes/protocol';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParams } from 'openai/resources/chat/completions';
-import type { Agent } from 'undici';
 import { stepProblem } from './check-step.js';
-import { createFastFetch, createModelAgent } from './fast-fetch.js';
-import { postCompletion } from './post-completion.js';
+import { loadModelSdk, type ModelSdk } from './model-sdk.js';
 import { abortableSleep, isRetryableStatus, retryAfterMs, retryDelayMs } from './retry-policy.js';
 
 /** Sent when no key is configured: local servers ignore it, and the SDK refuses an empty key. */
@@ -70,7 +68,8 @@ export class InterruptedError extends HermesError {
 type Attempt = { ok: true; step: ModelStep } | { ok: false; error: HermesError; waitMs: number | null; retry: boolean };
 
 export class ModelClient {
-  readonly #client: OpenAI;
+  /** built on the first request, once the SDK is loaded (model-sdk.ts) */
+  #client: OpenAI | null = null;
   readonly #options: ModelClientOptions;
   readonly #logger: Logger;
   readonly #url: string;
@@ -82,13 +81,6 @@ export class ModelClient {
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
     this.#apiKey = options.apiKey || PLACEHOLDER_API_KEY;
-    this.#client = new OpenAI({
-      apiKey: this.#apiKey,
-      baseURL: options.baseUrl,
-      maxRetries: 0,
-      timeout: options.timeoutMs,
-      fetch: shared().fetch,
-    });
     this.#url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
     this.#endpoint = directEndpoint(this.#url);
   }
@@ -117,8 +109,21 @@ export class ModelClient {
       : error;
   }
 
+  /** The SDK client over the shared pool, built on first use. */
+  #sdkClient(sdk: ModelSdk): OpenAI {
+    this.#client ??= new sdk.OpenAI({
+      apiKey: this.#apiKey,
+      baseURL: this.#options.baseUrl,
+      maxRetries: 0,
+      timeout: this.#options.timeoutMs,
+      fetch: sdk.fetch,
+    });
+    return this.#client;
+  }
+
   async #attempt(request: ModelRequest, attempt: number): Promise<Attempt> {
     const { hooks } = this.#options;
+    const sdk = await loadModelSdk();
     const streaming = request.onDelta !== undefined;
     const body: ChatCompletionCreateParams = streaming
       ? { ...request.body, stream: true, stream_options: { include_usage: true } }
@@ -137,8 +142,8 @@ export class ModelClient {
     try {
       let step: ModelStep;
       if (body.stream) {
-        const { data, response } = await this.#client.chat.completions
-          .create(body, { signal: request.signal })
+        const { data, response } = await this.#sdkClient(sdk)
+          .chat.completions.create(body, { signal: request.signal })
           .withResponse();
         status = response.status;
         step = await accumulateStream(data, (text) => {
@@ -151,8 +156,8 @@ export class ModelClient {
         let data: OpenAI.ChatCompletion;
         if (this.#endpoint !== null) {
           // straight over the pool: the SDK's per-request work costs as much CPU as the exchange
-          const posted = await postCompletion({
-            dispatcher: shared().agent,
+          const posted = await sdk.postCompletion({
+            dispatcher: sdk.agent,
             origin: this.#endpoint.origin,
             path: this.#endpoint.path,
             apiKey: this.#apiKey,
@@ -163,7 +168,9 @@ export class ModelClient {
           status = posted.status;
           data = posted.data as OpenAI.ChatCompletion;
         } else {
-          const answer = await this.#client.chat.completions.create(body, { signal: request.signal }).withResponse();
+          const answer = await this.#sdkClient(sdk)
+            .chat.completions.create(body, { signal: request.signal })
+            .withResponse();
           status = answer.response.status;
           data = answer.data;
         }
@@ -204,11 +211,11 @@ export class ModelClient {
       });
       return { ok: true, step };
     } catch (err) {
-      if (err instanceof OpenAI.APIUserAbortError || request.signal?.aborted) {
+      if (err instanceof sdk.OpenAI.APIUserAbortError || request.signal?.aborted) {
         this.#options.observer?.(performance.now() - started, 'interrupted', null, status);
         throw new InterruptedError();
       }
-      const failure = this.#classify(err, status);
+      const failure = this.#classify(sdk, err, status);
       this.#options.observer?.(performance.now() - started, 'error', failure.kind, failure.status);
       await hooks.invoke('post_api_request', {
         method: 'POST',
@@ -225,6 +232,7 @@ export class ModelClient {
   }
 
   #classify(
+    sdk: ModelSdk,
     err: unknown,
     status: number,
   ): { error: HermesError; status: number; waitMs: number | null; kind: ModelErrorKind } {
@@ -238,14 +246,14 @@ export class ModelClient {
             : 'response';
       return { error: err, status, waitMs: null, kind };
     }
-    if (err instanceof OpenAI.APIConnectionTimeoutError) {
+    if (err instanceof sdk.OpenAI.APIConnectionTimeoutError) {
       const error = new HermesError(ERROR_CODES.MODEL_UNREACHABLE, `model request to ${where} timed out`, {
         cause: err,
         retryable: true,
       });
       return { error, status: 0, waitMs: null, kind: 'timeout' };
     }
-    if (err instanceof OpenAI.APIConnectionError) {
+    if (err instanceof sdk.OpenAI.APIConnectionError) {
       const reason = causeText(err);
       const error = new HermesError(ERROR_CODES.MODEL_UNREACHABLE, `cannot reach model endpoint ${where}: ${reason}`, {
         cause: err,
@@ -253,7 +261,7 @@ export class ModelClient {
       });
       return { error, status: 0, waitMs: null, kind: 'connection' };
     }
-    if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
+    if (err instanceof sdk.OpenAI.APIError && typeof err.status === 'number') {
       // an endpoint (or a proxy in front of it) may quote the key it was sent: the message goes to users
       const key = this.#options.apiKey;
       const detail = key.length >= 6 ? apiErrorDetail(err).split(key).join('[REDACTED]') : apiErrorDetail(err);
@@ -358,18 +366,4 @@ function directEndpoint(url: string): { origin: string; path: string } | null {
   }
   if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.username || parsed.password) return null;
   return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
-}
-
-let pool: { agent: Agent; fetch: typeof fetch } | null = null;
-
-/**
- * One keep-alive pool per process for every model client (idle sockets do not hold the process
- * open): the SDK's fetch (streaming requests) and the direct JSON requests share it.
- */
-function shared(): { agent: Agent; fetch: typeof fetch } {
-  if (pool === null) {
-    const agent = createModelAgent();
-    pool = { agent, fetch: createFastFetch(agent).fetch };
-  }
-  return pool;
 }

@@ -1,6 +1,6 @@
 /** ctx.llm for plugins: one-shot completions on the user's model; structured answers validated with ajv. */
 import { ERROR_CODES, HermesError } from '@hermes/protocol';
-import { Ajv } from 'ajv';
+import type { Ajv } from 'ajv';
 import type { ModelClient } from './model-client.js';
 
 export interface LlmOptions {
@@ -30,7 +30,12 @@ export function extractJson(text: string): unknown {
 
 /** Builds ctx.llm over a model client. */
 export function createPluginLlm(client: ModelClient, model: string, owner: string): OneShotLlm {
-  const ajv = new Ajv({ allErrors: true, strict: false });
+  // ajv is loaded (and its instance built) on the first structured call, not at every plugin's start-up
+  let ajvReady: Promise<Ajv> | null = null;
+  const loadAjv = (): Promise<Ajv> => {
+    ajvReady ??= import('ajv').then(({ Ajv }) => new Ajv({ allErrors: true, strict: false }));
+    return ajvReady;
+  };
   const complete = async (prompt: string, options: LlmOptions = {}): Promise<string> => {
     const step = await client.complete({
       body: {
@@ -50,6 +55,7 @@ export function createPluginLlm(client: ModelClient, model: string, owner: strin
   return {
     complete,
     async completeStructured<T>(prompt: string, schema: Record<string, unknown>, options: LlmOptions = {}): Promise<T> {
+      const ajv = await loadAjv();
       const validate = ajv.compile(schema);
       const system = [
         options.system ?? '',

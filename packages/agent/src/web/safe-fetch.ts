@@ -8,7 +8,7 @@
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ERROR_CODES, type FetchedWebPage, type FetchWebPage, HermesError } from '@hermes/protocol';
-import { Agent, buildConnector, request } from 'undici';
+import type { buildConnector } from 'undici';
 import { decodeBody, isTextual, mediaType } from './decode-body.js';
 import { bareHost, parseWebUrl, type Resolver, systemResolver, type UrlPolicy, vetHost } from './url-guard.js';
 
@@ -115,19 +115,29 @@ async function readBounded(
 export function createSafeFetch(options: SafeFetchOptions): FetchWebPage {
   const policy: UrlPolicy = { allowPrivate: options.allowPrivate, resolve: options.resolve ?? systemResolver };
   const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
-  const baseConnect = buildConnector({ timeout: CONNECT_TIMEOUT_MS });
-  // every new connection re-resolves and re-vets its host, then dials exactly the vetted address
-  const connect: buildConnector.connector = (opts, callback) => {
-    vetHost(opts.hostname, policy).then(
-      (addresses) => {
-        const address = addresses[0]?.address ?? opts.hostname;
-        baseConnect({ ...opts, hostname: options.dial ? options.dial(address) : address }, callback);
-      },
-      (err: Error) => callback(err, null),
-    );
+  // undici is loaded on the first fetch, not at the gateway's start-up
+  let connector: Promise<{ undici: typeof import('undici'); connect: buildConnector.connector }> | null = null;
+  const load = () => {
+    connector ??= import('undici').then((undici) => {
+      const baseConnect = undici.buildConnector({ timeout: CONNECT_TIMEOUT_MS });
+      // every new connection re-resolves and re-vets its host, then dials exactly the vetted address
+      const connect: buildConnector.connector = (opts, callback) => {
+        vetHost(opts.hostname, policy).then(
+          (addresses) => {
+            const address = addresses[0]?.address ?? opts.hostname;
+            baseConnect({ ...opts, hostname: options.dial ? options.dial(address) : address }, callback);
+          },
+          (err: Error) => callback(err, null),
+        );
+      };
+      return { undici, connect };
+    });
+    return connector;
   };
 
   return async (raw, init = {}): Promise<FetchedWebPage> => {
+    const { undici, connect } = await load();
+    const { Agent, request } = undici;
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     const agent = new Agent({ connect, keepAliveTimeout: 1_000, connections: 4 });

@@ -1,0 +1,71 @@
+/**
+ * The gateway's start-up imports no module it only needs for a model request, a web fetch or a
+ * plugin's structured answer (openai, undici, ajv cost ~0.4 s of start-up together): they are
+ * loaded on first use (and warmed once the gateway listens). A static import anywhere on the
+ * start-up path brings them back; this test sees it.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const dir = mkdtempSync(join(tmpdir(), 'hermes-lazy-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The packages (under node_modules) a fresh node process resolves while running `code` (ESM). */
+function packagesResolvedBy(code: string): Set<string> {
+  const log = join(dir, 'resolved.txt');
+  const hooks = join(dir, 'hooks.mjs');
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(${JSON.stringify(log)}, result.url + '\\n');
+  return result;
+}\n`,
+  );
+  const register = join(dir, 'register.mjs');
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
+  writeFileSync(log, '');
+  const run = spawnSync(
+    process.execPath,
+    ['--import', pathToFileURL(register).href, '--input-type=module', '-e', code],
+    { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+  );
+  expect(run.status, run.stderr).toBe(0);
+  const names = new Set<string>();
+  for (const line of readFileSync(log, 'utf8').split('\n')) {
+    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line);
+    if (m?.[1]) names.add(m[1]);
+  }
+  return names;
+}
+
+const GATEWAY_APP = new URL('../dist/commands/gateway-run.js', import.meta.url).href;
+const AGENT = new URL('../../../packages/agent/dist/index.js', import.meta.url).href;
+const MODEL_SDK = new URL('../../../packages/agent/dist/model-sdk.js', import.meta.url).href;
+
+describe('modules kept out of start-up', () => {
+  it('importing `gateway run` loads fastify but not openai, undici or ajv', () => {
+    const loaded = packagesResolvedBy(`await import(${JSON.stringify(GATEWAY_APP)});`);
+    // the hook sees the gateway's own dependencies (else the test proves nothing)
+    expect(loaded.has('fastify')).toBe(true);
+    expect(loaded.has('better-sqlite3')).toBe(true);
+    expect([...loaded].filter((name) => ['openai', 'undici', 'ajv'].includes(name))).toEqual([]);
+  }, 30_000);
+
+  it('the model SDK and the pool load on the first request (or warm-up)', () => {
+    const loaded = packagesResolvedBy(
+      `await import(${JSON.stringify(AGENT)}); const { loadModelSdk } = await import(${JSON.stringify(MODEL_SDK)});` +
+        ` const sdk = await loadModelSdk(); if (typeof sdk.OpenAI !== 'function') process.exit(3); await sdk.agent.close();`,
+    );
+    expect(loaded.has('openai')).toBe(true);
+    expect(loaded.has('undici')).toBe(true);
+  }, 30_000);
+});
