@@ -55,6 +55,8 @@ export interface PostedMessage {
   thread_ts?: string;
   /** the `mrkdwn` parameter, when given */
   mrkdwn?: boolean;
+  /** the `metadata` parameter (JSON in a form body), when given */
+  metadata?: { event_type: string; event_payload: Record<string, unknown> };
   ts: string;
   params: Record<string, unknown>;
 }
@@ -317,6 +319,23 @@ function parseParams(req: IncomingMessage, raw: Buffer, query: URLSearchParams):
   return params;
 }
 
+/** chat.postMessage's `metadata`: an object, or its JSON in a form body; 'invalid' when it is neither. */
+function parseMetadata(value: unknown): PostedMessage['metadata'] | undefined | 'invalid' {
+  if (value === undefined) return undefined;
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return 'invalid';
+    }
+  }
+  if (typeof parsed !== 'object' || parsed === null) return 'invalid';
+  const { event_type, event_payload } = parsed as { event_type?: unknown; event_payload?: unknown };
+  if (typeof event_type !== 'string' || typeof event_payload !== 'object' || event_payload === null) return 'invalid';
+  return { event_type, event_payload: event_payload as Record<string, unknown> };
+}
+
 function asBoolean(value: unknown): boolean | undefined {
   if (typeof value === 'boolean') return value;
   if (value === 'true' || value === '1') return true;
@@ -446,6 +465,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const ts = nextTs();
     const threadTs = typeof params.thread_ts === 'string' && params.thread_ts !== '' ? params.thread_ts : undefined;
     const mrkdwn = asBoolean(params.mrkdwn);
+    const metadata = parseMetadata(params.metadata);
+    if (metadata === 'invalid') return platformError('invalid_metadata_format');
     const record: PostedMessage = {
       channel: channelId,
       text,
@@ -453,6 +474,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       params,
       ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
       ...(mrkdwn === undefined ? {} : { mrkdwn }),
+      ...(metadata === undefined ? {} : { metadata }),
     };
     posted.push(record);
     for (const listener of postListeners) listener(record);
@@ -469,6 +491,39 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
       },
     });
+  }
+
+  /** A posted message as conversations.history / .replies show it (metadata only when asked for). */
+  function historyMessage(m: PostedMessage, withMetadata: boolean): Params {
+    return {
+      type: 'message',
+      text: m.text,
+      user: bot.userId,
+      bot_id: bot.botId,
+      ts: m.ts,
+      ...(m.thread_ts === undefined ? {} : { thread_ts: m.thread_ts }),
+      ...(withMetadata && m.metadata !== undefined ? { metadata: m.metadata } : {}),
+    };
+  }
+
+  /** conversations.history (newest first, thread replies left out) and conversations.replies (oldest first) over the bot's posts. */
+  function readMessages(method: 'conversations.history' | 'conversations.replies', params: Params): Answer {
+    const channelId = typeof params.channel === 'string' ? params.channel : '';
+    if (!channels.has(channelId)) return platformError('channel_not_found');
+    const limit = Math.max(1, Math.min(1000, Number(params.limit ?? 100) || 100));
+    const withMetadata = asBoolean(params.include_all_metadata) === true;
+    const inChannel = posted.filter((m) => m.channel === channelId);
+    if (method === 'conversations.history') {
+      const top = inChannel
+        .filter((m) => m.thread_ts === undefined)
+        .reverse()
+        .slice(0, limit);
+      return ok({ messages: top.map((m) => historyMessage(m, withMetadata)), has_more: false });
+    }
+    const threadTs = typeof params.ts === 'string' ? params.ts : '';
+    if (threadTs === '') return platformError('thread_not_found');
+    const thread = inChannel.filter((m) => m.ts === threadTs || m.thread_ts === threadTs).slice(0, limit);
+    return ok({ messages: thread.map((m) => historyMessage(m, withMetadata)), has_more: false });
   }
 
   function answerMethod(method: string, params: Params, auth: SlackCall['auth']): Answer {
@@ -496,6 +551,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         });
       case 'chat.postMessage':
         return postMessage(params);
+      case 'conversations.history':
+      case 'conversations.replies':
+        return readMessages(method, params);
       case 'users.info': {
         const user = typeof params.user === 'string' ? users.get(params.user) : undefined;
         if (user === undefined) return platformError('user_not_found');

@@ -88,6 +88,8 @@ describe('restart and send faults', () => {
     expect(keys).toHaveLength(2);
     expect(keys[0]).toBeTruthy();
     expect(keys[1]).toBe(keys[0]);
+    // the first try cannot repeat anything; the one after a 503 may (the platform may have posted)
+    expect(h.platform.tries.map((m) => m.mayRepeat === true)).toEqual([false, true]);
     // the key is derived from the stored row alone: crash recovery, reading the row back, sends the same
     // (the harness's store is fresh: its first outbox row is this answer)
     const row = h.store.outbox.get(1);

@@ -97,6 +97,14 @@ const gatewaySchema = z.object({
   group_sessions: z.enum(['per_user', 'shared']).default('per_user'),
   /** a gateway hook (HERMES_HOME/hooks) running longer than this is logged as hanging; replies never wait for it */
   hook_timeout_s: z.number().gt(0).default(30),
+  /** Host header values served besides loopback names and addresses (e.g. the name a reverse proxy forwards) */
+  allowed_hosts: z.array(z.string().min(1)).default([]),
+  /** browser Origins allowed to call the HTTP API (CORS); any other Origin is refused */
+  cors_origins: z.array(z.string().min(1)).default([]),
+  /** open HTTP connections at most; more are refused at accept */
+  max_connections: z.int().min(1).default(256),
+  /** seconds a client has to send a whole request (headers and body) */
+  request_timeout_s: z.number().gt(0).default(30),
   platforms: z.record(z.string(), platformSchema).default({}),
 });
 
@@ -112,6 +120,26 @@ const webSchema = z.object({
   max_page_bytes: z.int().min(1024).default(5_000_000),
   /** characters of content per page handed to the model */
   max_content_chars: z.int().min(100).default(20_000),
+});
+
+const toolsTerminalSchema = z.object({
+  /** local: a child process with a scrubbed environment; sandbox: inside bubblewrap (bwrap) */
+  backend: z.enum(['local', 'sandbox']).default('local'),
+  /** environment variable names passed to terminal commands besides PATH, HOME, LANG, TERM */
+  env_passthrough: z.array(z.string().min(1)).default([]),
+  /** sandbox backend: let commands reach the network */
+  network: z.boolean().default(false),
+});
+
+const toolsSchema = z.object({
+  /** folders the file tools may read and write; default: the working directory and HERMES_HOME/cache */
+  file_roots: z.array(z.string().min(1)).optional(),
+  terminal: toolsTerminalSchema.prefault({}),
+});
+
+const stateSchema = z.object({
+  /** transcripts of sessions idle longer than this many days are pruned (default: kept) */
+  retention_days: z.number().gt(0).optional(),
 });
 
 const securitySchema = z.object({
@@ -131,6 +159,8 @@ export const configSchema = z.object({
   gateway: gatewaySchema.prefault({}),
   web: webSchema.prefault({}),
   security: securitySchema.prefault({}),
+  tools: toolsSchema.prefault({}),
+  state: stateSchema.prefault({}),
 });
 
 /** The parsed, still mutable config (internal: callers get the frozen `HermesConfig`). */

@@ -40,8 +40,14 @@ describe('docs examples', () => {
       free_response_chats: [],
       group_sessions: 'per_user',
       hook_timeout_s: 30,
+      allowed_hosts: [],
+      cors_origins: [],
+      max_connections: 256,
+      request_timeout_s: 30,
       platforms: {},
     });
+    expect(config.tools).toEqual({ terminal: { backend: 'local', env_passthrough: [], network: false } });
+    expect(config.state).toEqual({ retention_days: 90 });
     expect(config.agent.toolsets).toEqual(['*']);
     expect(config.session_reset).toEqual({ mode: 'none', idle_minutes: 1440, at_hour: 4 });
   });

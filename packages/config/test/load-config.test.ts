@@ -34,6 +34,10 @@ describe('loadConfig: defaults', () => {
       free_response_chats: [],
       group_sessions: 'per_user',
       hook_timeout_s: 30,
+      allowed_hosts: [],
+      cors_origins: [],
+      max_connections: 256,
+      request_timeout_s: 30,
       platforms: {},
     });
     expect(config.web).toEqual({
@@ -43,6 +47,8 @@ describe('loadConfig: defaults', () => {
       max_content_chars: 20_000,
     });
     expect(config.security).toEqual({ allow_private_urls: false });
+    expect(config.tools).toEqual({ terminal: { backend: 'local', env_passthrough: [], network: false } });
+    expect(config.state).toEqual({});
     expect(config).toEqual(defaultConfig());
   });
 
@@ -210,7 +216,7 @@ describe('loadConfig: warnings', () => {
     expect(config.model.default).toBe('x');
     expect(warnings.map((w) => w.message)).toEqual([
       `${file}:3: unknown key "timout_s" in model (valid keys: default, base_url, api_key, timeout_s, max_tokens, temperature). Did you mean "timeout_s"?`,
-      `${file}:4: unknown key "modle" at top level (valid keys: model, agent, terminal, logging, plugins, hooks, hooks_auto_accept, display, session_reset, gateway, web, security). Did you mean "model"?`,
+      `${file}:4: unknown key "modle" at top level (valid keys: model, agent, terminal, logging, plugins, hooks, hooks_auto_accept, display, session_reset, gateway, web, security, tools, state). Did you mean "model"?`,
     ]);
     expect(warnings[1]).toMatchObject({ kind: 'unknown_key', key: 'modle', line: 4, suggestion: 'model' });
   });

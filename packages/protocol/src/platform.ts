@@ -28,6 +28,13 @@ export interface OutboundMessage {
    * send repeated after a crash, or after a 5xx the platform answered having posted, posts once.
    */
   idempotencyKey?: string;
+  /**
+   * True when this message may have been posted already: a try after a restart (the process may
+   * have died after the platform took it), or after an error the platform may have posted despite
+   * (a 5xx, no answer). An adapter that can look its own posts up by `idempotencyKey` (Slack) does
+   * so first and reports the earlier post instead of posting again.
+   */
+  mayRepeat?: boolean;
 }
 
 export type SendErrorKind = 'too_long' | 'bad_format' | 'forbidden' | 'not_found' | 'rate_limited' | 'transient';

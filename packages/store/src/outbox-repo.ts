@@ -42,6 +42,8 @@ export interface EnqueuedRow {
   sent: boolean;
   /** when the row was first written (an existing row keeps its own) */
   createdAt: number;
+  /** the row was written before (by an earlier try at this answer, maybe by a process since gone) */
+  existed: boolean;
 }
 
 export interface OutboxRepo {
@@ -161,10 +163,10 @@ export function createOutboxRepo(db: SqliteDatabase, now: () => number): OutboxR
         formatted: row.formatted ? 1 : 0,
         created_at: at,
       });
-      if (id !== undefined) return { id, sent: false, createdAt: at };
+      if (id !== undefined) return { id, sent: false, createdAt: at, existed: false };
       const found = inboxId === null ? undefined : existing.get(inboxId, row.chunkIndex);
       if (found === undefined) throw new Error(`outbox insert returned no id for chunk ${row.chunkIndex}`);
-      return { id: found.id, sent: found.status === 'sent', createdAt: found.created_at };
+      return { id: found.id, sent: found.status === 'sent', createdAt: found.created_at, existed: true };
     });
   });
 

@@ -1,6 +1,7 @@
 /** OutboundMessage → chat.postMessage in the message's thread; never throws. */
 import type { OutboundMessage, SendResult } from '@hermes/protocol';
 import type { webApi } from '@slack/bolt';
+import { findEarlierPost, sendMetadata } from './earlier-post.js';
 import { escapeMrkdwn } from './format/escape-mrkdwn.js';
 import { toMessageId } from './message-ids.js';
 import { toSendFailure } from './send-errors.js';
@@ -27,6 +28,14 @@ export async function sendMessage(
   options: SendOptions,
 ): Promise<SendResult> {
   const threadTs = message.threadId ?? message.replyToMessageId;
+  const key = message.idempotencyKey;
+  if (key !== undefined && message.mayRepeat === true) {
+    const earlier = await findEarlierPost(client, message.chatId, threadTs, key);
+    if (earlier !== null) {
+      if (threadTs !== undefined) options.onThreadPost?.(message.chatId, threadTs);
+      return { ok: true, messageIds: [toMessageId(message.chatId, earlier)] };
+    }
+  }
   try {
     const result = await client.chat.postMessage({
       channel: wellFormed(message.chatId),
@@ -35,6 +44,7 @@ export async function sendMessage(
       unfurl_links: options.unfurlLinks,
       unfurl_media: options.unfurlLinks,
       ...(threadTs === undefined ? {} : { thread_ts: wellFormed(threadTs) }),
+      ...(key === undefined ? {} : { metadata: sendMetadata(key) }),
     });
     const ts = result.ts ?? result.message?.ts;
     if (threadTs !== undefined) options.onThreadPost?.(message.chatId, threadTs);

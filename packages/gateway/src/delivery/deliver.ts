@@ -36,7 +36,7 @@ export interface OutboxPort {
       text: string;
       formatted: boolean;
     }[],
-  ): { id: number; sent: boolean; createdAt: number }[];
+  ): { id: number; sent: boolean; createdAt: number; existed?: boolean }[];
   markSent(id: number, platformMessageId: string | null): unknown;
   markFailed(id: number, error: string): unknown;
   recordAttempt(id: number, error: string): unknown;
@@ -139,13 +139,16 @@ export async function deliver(
     return options.outbox.enqueue(rows);
   });
   const toSend = enqueued.flatMap((row, i) =>
-    row.sent ? [] : [{ id: row.id, createdAt: row.createdAt, chunk: chunks[i], first: i === 0 }],
+    row.sent
+      ? []
+      : [{ id: row.id, createdAt: row.createdAt, existed: row.existed === true, chunk: chunks[i], first: i === 0 }],
   );
   if (toSend.length === 0 && writes.onSettled) await tx(writes.onSettled);
-  for (const [n, { id, createdAt, chunk, first }] of toSend.entries()) {
+  for (const [n, { id, createdAt, existed, chunk, first }] of toSend.entries()) {
     if (!chunk) continue;
     const last = n === toSend.length - 1;
-    const row = { id, createdAt, text: chunk.text, formatted: chunk.formatted, first };
+    // a row written by an earlier try at this answer may have been posted by it
+    const row = { id, createdAt, text: chunk.text, formatted: chunk.formatted, first, mayRepeat: existed };
     await sendRow(options, adapter, target, row, result, {
       tx,
       ...(last && writes.onSettled ? { onSettled: writes.onSettled } : {}),
@@ -166,18 +169,20 @@ async function sendRow(
   options: DeliveryOptions,
   adapter: PlatformAdapter,
   target: DeliveryTarget,
-  row: { id: number; createdAt: number; text: string; formatted: boolean; first: boolean },
+  row: { id: number; createdAt: number; text: string; formatted: boolean; first: boolean; mayRepeat: boolean },
   result: DeliveryResult,
   commit: { tx: <T>(fn: () => T) => Promise<T>; onSettled?: () => void } = { tx: async (fn) => fn() },
 ): Promise<void> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   let outcome: SendResult | null = null;
+  let mayRepeat = row.mayRepeat;
   for (let attempt = 1; attempt <= SEND_MAX_ATTEMPTS; attempt++) {
     outcome = await adapter.send({
       chatId: target.chatId,
       text: row.text,
       formatted: row.formatted,
       idempotencyKey: idempotencyKey(row),
+      ...(mayRepeat ? { mayRepeat: true } : {}),
       ...(target.threadId ? { threadId: target.threadId } : {}),
       ...(row.first && target.replyToMessageId ? { replyToMessageId: target.replyToMessageId } : {}),
     });
@@ -185,6 +190,8 @@ async function sendRow(
     const delayMs = resendDelayMs(outcome, attempt);
     if (delayMs === null) break;
     if (outcome.error === 'rate_limited') options.observer?.rateLimited(target.platform);
+    // a 429 was refused before posting; a 5xx may have come after the platform took the message
+    else mayRepeat = true;
     if (attempt === SEND_MAX_ATTEMPTS) break; // the last try failed: give up now, not after one more wait
     options.outbox.recordAttempt(row.id, outcome.message);
     await sleep(delayMs);
@@ -233,7 +240,15 @@ export async function resendPending(
       options,
       adapter,
       target,
-      { id: row.id, createdAt: row.createdAt, text: row.text, formatted: row.formatted, first: row.chunkIndex === 0 },
+      // crash recovery: the process that wrote the row may have died after the platform took it
+      {
+        id: row.id,
+        createdAt: row.createdAt,
+        text: row.text,
+        formatted: row.formatted,
+        first: row.chunkIndex === 0,
+        mayRepeat: true,
+      },
       result,
     );
   }

@@ -1,7 +1,7 @@
 // Sending: chat.postMessage in the right thread, mrkdwn or escaped plain text, typed failures, and a
 // 429 that the gateway's delivery waits out with exactly one message posted in the end.
 import { join } from 'node:path';
-import { deliver } from '@hermes/gateway';
+import { deliver, idempotencyKey, resendPending } from '@hermes/gateway';
 import type { PlatformAdapter } from '@hermes/protocol';
 import { openStore } from '@hermes/store';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -23,6 +23,7 @@ afterAll(() => h.close());
 beforeEach(() => h.fake.reset());
 
 const postCalls = () => h.fake.calls.filter((call) => call.method === 'chat.postMessage');
+const lookups = () => h.fake.calls.filter((call) => call.method.startsWith('conversations.'));
 
 describe('slack send', () => {
   it('declares its capabilities: 4,000 characters, mrkdwn, threads, no typing indicator', () => {
@@ -81,6 +82,76 @@ describe('slack send', () => {
     expect(waits).toEqual([1_000]);
     expect(postCalls()).toHaveLength(2);
     expect(h.fake.posted.map((post) => [post.text, post.thread_ts])).toEqual([['*answer*', '1712345680.000200']]);
+  });
+
+  it('every post carries its idempotency key as message metadata; a first try looks nothing up', async () => {
+    await adapter.send({ chatId: 'C1', text: 'hi', formatted: true, idempotencyKey: 'k1.abc' });
+    expect(h.fake.posted[0]?.metadata).toEqual({ event_type: 'hermes_send', event_payload: { key: 'k1.abc' } });
+    expect(lookups()).toEqual([]);
+  });
+
+  it.each([
+    ['at top level', undefined],
+    ['in a thread', '1712345680.000200'],
+  ])('a send that may repeat finds the earlier post with its key %s and does not post again', async (_, threadId) => {
+    const where = { chatId: 'C1', formatted: true, ...(threadId ? { threadId } : {}) };
+    const first = await adapter.send({ ...where, text: 'answer', idempotencyKey: 'k2.abc' });
+    await adapter.send({ ...where, text: 'another answer', idempotencyKey: 'k3.abc' });
+    const again = await adapter.send({ ...where, text: 'answer', idempotencyKey: 'k2.abc', mayRepeat: true });
+    expect(again).toEqual(first);
+    expect(h.fake.posted.map((post) => post.text)).toEqual(['answer', 'another answer']);
+    expect(lookups().map((call) => call.method)).toEqual([
+      threadId ? 'conversations.replies' : 'conversations.history',
+    ]);
+  });
+
+  it('a send that may repeat posts when no earlier post has its key, or when the lookup fails', async () => {
+    await adapter.send({ chatId: 'C1', text: 'other', formatted: true, idempotencyKey: 'k4.abc' });
+    await adapter.send({ chatId: 'C1', text: 'new', formatted: true, idempotencyKey: 'k5.abc', mayRepeat: true });
+    h.fake.failNext('conversations.history', { error: 'missing_scope' });
+    await adapter.send({ chatId: 'C1', text: 'unscoped', formatted: true, idempotencyKey: 'k6.abc', mayRepeat: true });
+    expect(h.fake.posted.map((post) => post.text)).toEqual(['other', 'new', 'unscoped']);
+    expect(lookups()).toHaveLength(2);
+  });
+
+  it('crash recovery does not post again what a process posted before dying unmarked; a 5xx retry neither', async () => {
+    const store = openStore(join(h.cacheDir, 'recovery.db'));
+    try {
+      const options = { adapters: new Map([['slack', adapter]]), outbox: store.outbox, logger: h.context().logger };
+      const [row] = store.outbox.enqueue([
+        {
+          inboxId: null,
+          platform: 'slack',
+          chatId: 'C1',
+          threadId: null,
+          chunkIndex: 0,
+          text: 'once',
+          formatted: true,
+        },
+      ]);
+      if (!row) throw new Error('no row');
+      // the process that wrote the row posted it, then died before the delivered mark
+      await adapter.send({ chatId: 'C1', text: 'once', formatted: true, idempotencyKey: idempotencyKey(row) });
+      const pending = store.outbox.pending({ platform: 'slack' });
+      expect(pending).toHaveLength(1);
+      const result = await resendPending(options, { platform: 'slack', chatId: 'C1' }, pending);
+      expect(result).toEqual({ sent: 1, failed: 0, errors: [] });
+      expect(store.outbox.pending({ platform: 'slack' })).toEqual([]);
+      // deliver: the first try is answered 503 (the fake posts nothing then), the retry looks first and posts
+      h.fake.failNext('chat.postMessage', { status: 503 });
+      const waits: number[] = [];
+      const sent = await deliver(
+        { ...options, sleep: async (ms) => void waits.push(ms) },
+        { platform: 'slack', chatId: 'C1' },
+        'twice tried',
+      );
+      expect(sent).toEqual({ sent: 1, failed: 0, errors: [] });
+      expect(waits).toHaveLength(1);
+    } finally {
+      store.close();
+    }
+    expect(h.fake.posted.map((post) => post.text)).toEqual(['once', 'twice tried']);
+    expect(lookups()).toHaveLength(2);
   });
 
   it.each([
