@@ -22,6 +22,7 @@ import {
 import { createModuleImporter } from '@hermes/plugins';
 import type { PlatformFactory } from '@hermes/protocol';
 import { writeDotEnvValue } from './dotenv-write.js';
+import { approvedHomeHooks } from './gateway-hook-consent.js';
 import type { GlobalOptions } from './main.js';
 import { pluginAliases } from './plugin-sources.js';
 import { pluginSummary } from './plugin-summary.js';
@@ -118,7 +119,7 @@ export async function buildGatewayApp(
   });
   rt.tools.register(createSendMessageTool({ gateway, env }));
   phases.mark('gateway');
-  await attachHomeHooks(rt, gateway);
+  await attachHomeHooks(rt, gateway, options);
   phases.mark('gateway hooks');
   const host = env.HERMES_GATEWAY_HOST ?? config.gateway.host;
   const server = buildServer(gateway, {
@@ -168,10 +169,11 @@ export async function buildGatewayApp(
 }
 
 /** Loads the gateway hooks of HERMES_HOME/hooks (gateway only) and subscribes them to the gateway's events. */
-async function attachHomeHooks(rt: AgentRuntime, gateway: Gateway): Promise<void> {
+async function attachHomeHooks(rt: AgentRuntime, gateway: Gateway, options: GlobalOptions): Promise<void> {
   const logger = rt.logger.child({ component: 'hooks' });
-  const { hooks, skipped } = discoverGatewayHooks(join(rt.home, 'hooks'));
-  for (const s of skipped) logger.warn({ dir: s.dir }, `gateway hook folder skipped: ${s.reason}`);
+  const discovered = discoverGatewayHooks(join(rt.home, 'hooks'));
+  for (const s of discovered.skipped) logger.warn({ dir: s.dir }, `gateway hook folder skipped: ${s.reason}`);
+  const hooks = approvedHomeHooks(rt, discovered.hooks, options, logger);
   if (hooks.length === 0) return;
   const importer = await createModuleImporter(pluginAliases());
   const { loaded } = await loadGatewayHooks(hooks, importer, logger);

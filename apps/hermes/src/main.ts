@@ -26,7 +26,10 @@ const program = new Command('hermes')
   .option('--profile <name>', 'use HERMES_HOME/profiles/<name> (or set HERMES_PROFILE)')
   .option('-m, --model <id>', 'model id for this run (overrides model.default)')
   .option('--yolo', 'run dangerous terminal commands without asking for approval')
-  .option('--accept-hooks', 'allow the shell hooks of config.yaml without asking (the consent is recorded)')
+  .option(
+    '--accept-hooks',
+    'allow the shell hooks of config.yaml and the gateway hooks of HERMES_HOME/hooks without asking (the consent is recorded)',
+  )
   .addOption(new Option('--json', 'machine-readable output for listings').hideHelp())
   .showHelpAfterError('(run hermes --help for usage)')
   .exitOverride()
@@ -167,7 +170,7 @@ pairing
 const hooksCmd = program
   .command('hooks')
   .description(
-    'shell hooks (the hooks: block of config.yaml) and gateway hooks (HERMES_HOME/hooks): list, test, revoke, doctor',
+    'shell hooks (the hooks: block of config.yaml) and gateway hooks (HERMES_HOME/hooks): list, test, approve, revoke, doctor',
   );
 hooksCmd
   .command('list')
@@ -192,9 +195,20 @@ hooksCmd
     await hooksTest(event, opts, globals(cmd));
   });
 hooksCmd
+  .command('approve')
+  .description('allow a gateway hook of HERMES_HOME/hooks (bound to its files now); it loads at the next gateway start')
+  .argument('[name]', 'the hook name (HOOK.yaml name, as hooks list shows it)')
+  .option('--all', 'approve every pending gateway hook')
+  .action(async (name: string | undefined, opts: { all?: boolean }, cmd: Command) => {
+    const { hooksApprove } = await import('./commands/hooks-approve.js');
+    await hooksApprove(name, opts, globals(cmd));
+  });
+hooksCmd
   .command('revoke')
-  .description('remove every consent of COMMAND from the shell-hook allowlist (the next run asks again)')
-  .argument('<command>', 'the command as written in config.yaml')
+  .description(
+    'remove the consent of a shell hook COMMAND or a gateway hook NAME (the next run asks again / the hook is pending)',
+  )
+  .argument('<command>', 'the command as written in config.yaml, or a gateway hook name')
   .action(async (command: string, _opts, cmd: Command) => {
     const { hooksRevoke } = await import('./commands/hooks-revoke.js');
     await hooksRevoke(command, globals(cmd));

@@ -64,6 +64,7 @@ export {
   allowlistPath,
   CONSENT_VIAS,
   type ConsentVia,
+  type GatewayHookApproval,
   ShellHookAllowlist,
 } from './shell-hooks/allowlist.js';
 export {

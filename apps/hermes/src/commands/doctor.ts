@@ -3,8 +3,8 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PLACEHOLDER_API_KEY, ToolRegistry } from '@hermes/agent';
 import { applyDotEnv, configPaths, type HermesConfig, loadConfig, loadDotEnv, resolveHome } from '@hermes/config';
-import { discoverGatewayHooks } from '@hermes/gateway';
-import { HookBus, loadPlugins } from '@hermes/plugins';
+import { discoverGatewayHooks, gatewayHookConsent, pendingReason } from '@hermes/gateway';
+import { allowlistPath, autoAcceptVia, HookBus, loadPlugins, ShellHookAllowlist } from '@hermes/plugins';
 import { silentLogger } from '@hermes/protocol';
 import { openStore } from '@hermes/store';
 import { CliExit } from '../cli-error.js';
@@ -126,6 +126,25 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
     detail: `${hooks.hooks.length} in ${join(home, 'hooks')}${hooks.hooks.length ? `: ${hooks.hooks.map((h) => h.name).join(', ')}` : ''}`,
   });
   for (const s of hooks.skipped) checks.push({ name: 'gateway hooks', status: 'warn', detail: s.reason });
+  const { allowlist } = ShellHookAllowlist.load(allowlistPath(home));
+  const accept = autoAcceptVia({
+    flag: options.acceptHooks ?? false,
+    env: process.env,
+    config: config?.hooks_auto_accept ?? false,
+  });
+  for (const h of hooks.hooks) {
+    const { state } = gatewayHookConsent(allowlist, h);
+    if (state === 'approved') continue;
+    const next =
+      accept === null
+        ? `not loaded by the gateway; review ${h.dir}, then run \`hermes hooks approve ${h.name}\``
+        : `${accept} is in force: approved at the next gateway start`;
+    checks.push({
+      name: 'gateway hooks',
+      status: 'warn',
+      detail: `${h.name} pending (${pendingReason(state)}): ${next}`,
+    });
+  }
   const service = await gatewayStatus(home);
   checks.push(
     service.running

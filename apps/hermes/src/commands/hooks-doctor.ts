@@ -1,7 +1,7 @@
 /**
  * `hermes hooks doctor [--json]`: per shell hook of config.yaml: the program exists and is
  * executable, consent and script drift, and one run with the synthetic payload (output JSON
- * validity, time). A hook runs here only if the agent would run it (allowed, or an escape hatch
+ * validity, time); per gateway hook of HERMES_HOME/hooks: approved or pending (never run here). A hook runs here only if the agent would run it (allowed, or an escape hatch
  * is in force), so doctor is safe after pulling a shared config. Exit 1 on any problem.
  */
 import { existsSync } from 'node:fs';
@@ -18,6 +18,7 @@ import type { HookName } from '@hermes/protocol';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
 import { type HooksContext, loadHooksContext, type ShellHookInfo } from './hooks-context.js';
+import { type GatewayDoctorReport, gatewayDoctor, renderGatewayDoctor } from './hooks-doctor-gateway.js';
 import { describeProcess, describeResult } from './hooks-run-report.js';
 
 export interface DoctorCheck {
@@ -38,6 +39,8 @@ export interface DoctorReport {
   /** problems with config entries or the allowlist file (each one a problem) */
   config: string[];
   hooks: DoctorHookReport[];
+  /** the gateway hooks of HERMES_HOME/hooks: consent (a pending hook is a problem) */
+  gateway: GatewayDoctorReport[];
 }
 
 const short = (sha: string | null | undefined) => (sha ? sha.slice(0, 12) : 'none');
@@ -111,6 +114,7 @@ function render(report: DoctorReport, ctx: HooksContext): string {
     lines.push(`${h.ok ? '✓' : '✗'} ${h.event}  ${h.command}`);
     for (const c of h.checks) lines.push(`    ${c.ok ? '✓' : '✗'} ${c.check}: ${c.detail}`);
   }
+  lines.push(...renderGatewayDoctor(report.gateway));
   return `${lines.join('\n')}\n`;
 }
 
@@ -119,10 +123,12 @@ export async function hooksDoctor(options: GlobalOptions): Promise<void> {
   const ctx = loadHooksContext(options, true);
   const hooks: DoctorHookReport[] = [];
   for (const info of ctx.shell) hooks.push(await checkHook(info, ctx));
+  const gateway = await gatewayDoctor(ctx);
   const report: DoctorReport = {
-    ok: ctx.configWarnings.length === 0 && hooks.every((h) => h.ok),
+    ok: ctx.configWarnings.length === 0 && hooks.every((h) => h.ok) && gateway.every((g) => g.ok),
     config: ctx.configWarnings,
     hooks,
+    gateway,
   };
   process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : render(report, ctx));
   if (!report.ok) throw new CliExit(1);

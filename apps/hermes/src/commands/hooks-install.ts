@@ -1,8 +1,12 @@
-/** `hermes hooks install NAME`: copies an example gateway hook from the repository's hooks/ into HERMES_HOME/hooks/. */
-import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
+/**
+ * `hermes hooks install NAME`: copies an example gateway hook from the repository's hooks/ into
+ * HERMES_HOME/hooks/ and approves exactly what it wrote (the user chose it by name).
+ */
+import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveHome } from '@hermes/config';
+import { allowlistPath, ShellHookAllowlist } from '@hermes/plugins';
 import { EXIT } from '@hermes/protocol';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
@@ -28,6 +32,22 @@ export async function hooksInstall(name: string, opts: { force?: boolean }, opti
   if (existsSync(target) && !opts.force) {
     throw new CliExit(EXIT.ERROR, `${target} already exists; use --force to overwrite it`);
   }
-  cpSync(join(EXAMPLE_HOOKS_DIR, name), target, { recursive: true, force: true });
-  process.stdout.write(`installed ${name} into ${target}; restart the gateway to load it\n`);
+  // --force replaces the folder: a leftover file would be approved along with the example
+  rmSync(target, { recursive: true, force: true });
+  cpSync(join(EXAMPLE_HOOKS_DIR, name), target, { recursive: true });
+  await approveInstalled(home, target);
+  process.stdout.write(`installed ${name} into ${target} (approved); restart the gateway to load it\n`);
+}
+
+/** Records consent for the hook just written, bound to its content now. */
+async function approveInstalled(home: string, dir: string): Promise<void> {
+  const { discoverGatewayHooks, gatewayHookConsent, approveGatewayHook } = await import('@hermes/gateway');
+  const spec = discoverGatewayHooks(join(home, 'hooks')).hooks.find((h) => h.dir === dir);
+  if (spec === undefined) {
+    throw new CliExit(EXIT.ERROR, `${dir} was written but is not a valid gateway hook; not approved`);
+  }
+  const { allowlist, problem } = ShellHookAllowlist.load(allowlistPath(home));
+  if (problem !== null) throw new CliExit(EXIT.ERROR, `${problem}; ${spec.name} was installed but not approved`);
+  approveGatewayHook(allowlist, spec, gatewayHookConsent(allowlist, spec).sha256, 'hermes hooks install');
+  allowlist.save();
 }

@@ -1,6 +1,7 @@
 /** `hermes hooks list [--json]`: the shell hooks of config.yaml with consent, and the gateway hooks of HERMES_HOME/hooks. */
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
+import type { ShellHookAllowlist } from '@hermes/plugins';
 import type { GlobalOptions } from '../main.js';
 import { consentLabel, type HooksContext, loadHooksContext, type ShellHookInfo } from './hooks-context.js';
 import { renderTable } from './hooks-table.js';
@@ -27,6 +28,12 @@ export interface GatewayHookListEntry {
   handler: string | null;
   /** why the folder is not a valid hook, or null */
   error: string | null;
+  /** approved: loads at the next start; pending: not loaded until `hermes hooks approve NAME`; null for an invalid folder */
+  consent: 'approved' | 'pending' | null;
+  /** why pending: `new` or `changed` (since approval); null otherwise */
+  pending_reason: 'new' | 'changed' | null;
+  /** sha256 over the folder's files now, null for an invalid folder */
+  sha256: string | null;
 }
 
 export interface HooksListJson {
@@ -46,21 +53,30 @@ function shellEntry(info: ShellHookInfo): ShellHookListEntry {
   };
 }
 
-/** Gateway hooks under `hooksDir`: valid ones first (folder order), then invalid folders with the reason. */
-export async function gatewayHookEntries(hooksDir: string): Promise<GatewayHookListEntry[]> {
+/** Gateway hooks under `hooksDir` with their consent: valid ones first (folder order), then invalid folders with the reason. */
+export async function gatewayHookEntries(
+  hooksDir: string,
+  allowlist: ShellHookAllowlist,
+): Promise<GatewayHookListEntry[]> {
   // the gateway package is heavy to load: only when there is a hooks folder to read
   if (!existsSync(hooksDir)) return [];
-  const { discoverGatewayHooks } = await import('@hermes/gateway');
+  const { discoverGatewayHooks, gatewayHookConsent } = await import('@hermes/gateway');
   const { hooks, skipped } = discoverGatewayHooks(hooksDir);
   return [
-    ...hooks.map((h) => ({
-      name: h.name,
-      description: h.description,
-      events: [...h.events],
-      dir: h.dir,
-      handler: h.handlerFile,
-      error: null,
-    })),
+    ...hooks.map((h) => {
+      const consent = gatewayHookConsent(allowlist, h);
+      return {
+        name: h.name,
+        description: h.description,
+        events: [...h.events],
+        dir: h.dir,
+        handler: h.handlerFile,
+        error: null,
+        consent: consent.state === 'approved' ? ('approved' as const) : ('pending' as const),
+        pending_reason: consent.state === 'approved' ? null : consent.state,
+        sha256: consent.sha256,
+      };
+    }),
     ...skipped.map((s) => ({
       name: basename(s.dir),
       description: '',
@@ -68,13 +84,19 @@ export async function gatewayHookEntries(hooksDir: string): Promise<GatewayHookL
       dir: s.dir,
       handler: null,
       error: s.reason,
+      consent: null,
+      pending_reason: null,
+      sha256: null,
     })),
   ];
 }
 
 /** Both lists, as `hermes hooks list --json` prints them. */
 export async function hooksListJson(ctx: HooksContext): Promise<HooksListJson> {
-  return { shell: ctx.shell.map(shellEntry), gateway: await gatewayHookEntries(ctx.settings.paths.hooksDir) };
+  return {
+    shell: ctx.shell.map(shellEntry),
+    gateway: await gatewayHookEntries(ctx.settings.paths.hooksDir, ctx.allowlist),
+  };
 }
 
 function renderShell(ctx: HooksContext, entries: ShellHookListEntry[]): string {
@@ -88,18 +110,31 @@ function renderShell(ctx: HooksContext, entries: ShellHookListEntry[]): string {
   return text;
 }
 
-function renderGateway(hooksDir: string, entries: GatewayHookListEntry[]): string {
+/** A gateway hook's consent in the table: approved / pending (new) / pending (changed since approval). */
+export function gatewayConsentLabel(e: GatewayHookListEntry): string {
+  if (e.consent !== 'pending') return e.consent ?? '';
+  return `pending (${e.pending_reason === 'changed' ? 'changed since approval' : 'new'})`;
+}
+
+function renderGateway(ctx: HooksContext, entries: GatewayHookListEntry[]): string {
+  const hooksDir = ctx.settings.paths.hooksDir;
   if (entries.length === 0) return `Gateway hooks: none (folders with HOOK.yaml in ${hooksDir})\n`;
   const valid = entries.filter((e) => e.error === null);
   const invalid = entries.filter((e) => e.error !== null);
   let text = `Gateway hooks (${hooksDir}):\n`;
   if (valid.length > 0) {
     text += renderTable(
-      ['NAME', 'EVENTS', 'HANDLER', 'DESCRIPTION'],
-      valid.map((e) => [e.name, e.events.join(','), e.handler ?? '', e.description]),
+      ['NAME', 'CONSENT', 'EVENTS', 'HANDLER', 'DESCRIPTION'],
+      valid.map((e) => [e.name, gatewayConsentLabel(e), e.events.join(','), e.handler ?? '', e.description]),
     );
   }
   for (const e of invalid) text += `invalid: ${e.dir}: ${e.error}\n`;
+  if (valid.some((e) => e.consent === 'pending')) {
+    text +=
+      ctx.autoAccept === null
+        ? 'pending hooks do not load: review their folder, then run `hermes hooks approve NAME` (or --all)\n'
+        : `(${ctx.autoAccept} is in force: pending hooks are approved at the next gateway start)\n`;
+  }
   return text;
 }
 
@@ -111,5 +146,5 @@ export async function hooksList(options: GlobalOptions): Promise<void> {
     process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
     return;
   }
-  process.stdout.write(`${renderShell(ctx, json.shell)}\n${renderGateway(ctx.settings.paths.hooksDir, json.gateway)}`);
+  process.stdout.write(`${renderShell(ctx, json.shell)}\n${renderGateway(ctx, json.gateway)}`);
 }

@@ -141,12 +141,18 @@ async function testGatewayEvent(
   options: HooksTestOptions,
   json: boolean,
 ): Promise<void> {
-  const { testGatewayHooks } = await import('@hermes/gateway');
+  const { testGatewayHooks, gatewayHookConsent, pendingReason } = await import('@hermes/gateway');
   const results = await testGatewayHooks(ctx.settings.paths.hooksDir, event, {
     importer: await createModuleImporter(pluginAliases()),
     logger: silentLogger,
     home: ctx.settings.home,
     context: readPayloadFile(options.payloadFile),
+    // only what the gateway would load runs here: a hook nobody approved is never imported
+    refuse: (spec) => {
+      const { state } = gatewayHookConsent(ctx.allowlist, spec);
+      if (state === 'approved' || ctx.autoAccept !== null) return null;
+      return `not run: not approved (${pendingReason(state)}); review ${spec.dir}, then run \`hermes hooks approve ${spec.name}\``;
+    },
   });
   if (json) {
     process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);

@@ -1,7 +1,19 @@
 // Gateway hooks: HOOK.yaml folders under HERMES_HOME/hooks, loaded only by the gateway.
 export { dryRunHost, type HookHost, hookApi } from './api.js';
 export { attachGatewayHooks } from './attach.js';
+export {
+  approveGatewayHook,
+  type FilteredGatewayHooks,
+  filterApprovedHooks,
+  type GatewayHookConsent,
+  type GatewayHookConsentState,
+  gatewayHookConsent,
+  type PendingGatewayHook,
+  pendingMessage,
+  pendingReason,
+} from './consent.js';
 export { type DiscoveredGatewayHooks, discoverGatewayHooks, type GatewayHookSpec, HANDLER_FILES } from './discover.js';
+export { type HookFolderHash, hashHookFolder } from './folder-hash.js';
 export { type LoadedGatewayHook, loadGatewayHooks } from './load.js';
 export { type GatewayHookManifest, HookManifestError, isGatewayEventPattern, parseHookManifest } from './manifest.js';
 export { exampleContext, type GatewayHookTestResult, testGatewayHooks } from './test-hooks.js';

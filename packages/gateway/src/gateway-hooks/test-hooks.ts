@@ -3,7 +3,7 @@ import type { ModuleImporter } from '@hermes/plugins';
 import { GATEWAY_EVENT_EXAMPLES, type GatewayEventType, type Logger } from '@hermes/protocol';
 import { eventMatches } from '../gateway-events.js';
 import { dryRunHost, hookApi } from './api.js';
-import { discoverGatewayHooks } from './discover.js';
+import { discoverGatewayHooks, type GatewayHookSpec } from './discover.js';
 import { loadGatewayHooks } from './load.js';
 
 export interface GatewayHookTestResult {
@@ -33,18 +33,19 @@ export async function testGatewayHooks(
     home: string;
     context?: Record<string, unknown>;
     timeoutMs?: number;
+    /** why a hook must not run (not approved), or null to run it; default: every hook runs */
+    refuse?: (spec: GatewayHookSpec) => string | null;
   },
 ): Promise<GatewayHookTestResult[]> {
   const { hooks } = discoverGatewayHooks(hooksDir);
   const matching = hooks.filter((h) => h.events.some((p) => eventMatches(p, event)));
-  const { loaded, failed } = await loadGatewayHooks(matching, options.importer, options.logger);
-  const results: GatewayHookTestResult[] = failed.map((f) => ({
-    hook: f.hook.name,
-    ok: false,
-    detail: f.reason,
-    calls: [],
-    ms: 0,
-  }));
+  const refused = matching.map((h) => ({ hook: h, reason: options.refuse?.(h) ?? null }));
+  const runnable = refused.filter((r) => r.reason === null).map((r) => r.hook);
+  const { loaded, failed } = await loadGatewayHooks(runnable, options.importer, options.logger);
+  const results: GatewayHookTestResult[] = [
+    ...refused.flatMap((r) => (r.reason === null ? [] : [{ hook: r.hook, reason: r.reason }])),
+    ...failed,
+  ].map((f) => ({ hook: f.hook.name, ok: false, detail: f.reason, calls: [], ms: 0 }));
   const context = { ...exampleContext(event), ...options.context };
   const timeoutMs = options.timeoutMs ?? 30_000;
   for (const hook of loaded) {

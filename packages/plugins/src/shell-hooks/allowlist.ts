@@ -1,6 +1,8 @@
 /**
- * HERMES_HOME/shell-hooks-allowlist.json: one approval per (event, command), each with the script
- * file it ran and that file's sha256 at approval time. Written atomically, mode 0600.
+ * HERMES_HOME/shell-hooks-allowlist.json: the one consent store of both hook kinds. A shell hook
+ * (`kind: shell`) is approved per (event, command), with the script file it ran and that file's
+ * sha256 at approval time; a gateway hook (`kind: gateway`) per name, with the sha256 of its
+ * folder's files. Written atomically, mode 0600.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -8,7 +10,14 @@ import { dirname, join } from 'node:path';
 export const ALLOWLIST_FILE = 'shell-hooks-allowlist.json';
 
 /** How consent was given. */
-export const CONSENT_VIAS = ['prompt', '--accept-hooks', 'HERMES_ACCEPT_HOOKS', 'hooks_auto_accept'] as const;
+export const CONSENT_VIAS = [
+  'prompt',
+  '--accept-hooks',
+  'HERMES_ACCEPT_HOOKS',
+  'hooks_auto_accept',
+  'hermes hooks approve',
+  'hermes hooks install',
+] as const;
 export type ConsentVia = (typeof CONSENT_VIAS)[number];
 
 function isVia(value: unknown): value is ConsentVia {
@@ -16,6 +25,7 @@ function isVia(value: unknown): value is ConsentVia {
 }
 
 export interface AllowlistEntry {
+  kind: 'shell';
   event: string;
   /** the command exactly as written in config.yaml */
   command: string;
@@ -28,9 +38,23 @@ export interface AllowlistEntry {
   via: ConsentVia;
 }
 
+/** The approval of a gateway hook (HERMES_HOME/hooks/<folder>/HOOK.yaml). */
+export interface GatewayHookApproval {
+  kind: 'gateway';
+  /** HOOK.yaml `name` */
+  name: string;
+  /** the hook's folder at approval, for people reading the file */
+  dir: string;
+  /** sha256 over the folder's files (see hashHookFolder in @hermes/gateway) */
+  sha256: string;
+  /** ISO 8601 */
+  approved_at: string;
+  via: ConsentVia;
+}
+
 interface AllowlistFile {
   version: 1;
-  approvals: AllowlistEntry[];
+  approvals: (AllowlistEntry | GatewayHookApproval)[];
 }
 
 /** The allowlist path of a Hermes home. */
@@ -44,13 +68,31 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-/** One stored approval, tolerant of older or hand-edited entries (missing hash = null). */
-function readEntry(value: unknown): AllowlistEntry | null {
+/** One stored gateway-hook approval; one without a name or hash is dropped (it approves nothing). */
+function readGatewayEntry(value: Record<string, unknown>): GatewayHookApproval | null {
+  const name = str(value.name);
+  const sha256 = str(value.sha256);
+  if (name === null || sha256 === null) return null;
+  return {
+    kind: 'gateway',
+    name,
+    dir: str(value.dir) ?? '',
+    sha256,
+    approved_at: str(value.approved_at) ?? '',
+    via: isVia(value.via) ? value.via : 'prompt',
+  };
+}
+
+/** One stored approval, tolerant of older or hand-edited entries (no kind = shell, missing hash = null). */
+function readEntry(value: unknown): AllowlistEntry | GatewayHookApproval | null {
   if (!isRecord(value)) return null;
+  if (value.kind === 'gateway') return readGatewayEntry(value);
+  if (value.kind !== undefined && value.kind !== 'shell') return null;
   const event = str(value.event);
   const command = str(value.command);
   if (event === null || command === null) return null;
   return {
+    kind: 'shell',
     event,
     command,
     script: str(value.script),
@@ -63,10 +105,12 @@ function readEntry(value: unknown): AllowlistEntry | null {
 export class ShellHookAllowlist {
   readonly path: string;
   #entries: AllowlistEntry[];
+  #gateway: GatewayHookApproval[];
 
-  private constructor(path: string, entries: AllowlistEntry[]) {
+  private constructor(path: string, entries: (AllowlistEntry | GatewayHookApproval)[]) {
     this.path = path;
-    this.#entries = entries;
+    this.#entries = entries.filter((e): e is AllowlistEntry => e.kind === 'shell');
+    this.#gateway = entries.filter((e): e is GatewayHookApproval => e.kind === 'gateway');
   }
 
   /**
@@ -96,11 +140,11 @@ export class ShellHookAllowlist {
         problem: `${path} has no "approvals" list; treated as empty`,
       };
     }
-    const entries = approvals.map(readEntry).filter((e): e is AllowlistEntry => e !== null);
+    const entries = approvals.map(readEntry).filter((e) => e !== null);
     return { allowlist: new ShellHookAllowlist(path, entries), problem: null };
   }
 
-  /** Every approval, in file order. */
+  /** Every shell-hook approval, in file order. */
   entries(): readonly AllowlistEntry[] {
     return this.#entries;
   }
@@ -122,9 +166,31 @@ export class ShellHookAllowlist {
     return before - this.#entries.length;
   }
 
+  /** Every gateway-hook approval, in file order. */
+  gatewayEntries(): readonly GatewayHookApproval[] {
+    return this.#gateway;
+  }
+
+  /** The approval of the gateway hook `name`, or undefined. */
+  findGateway(name: string): GatewayHookApproval | undefined {
+    return this.#gateway.find((e) => e.name === name);
+  }
+
+  /** Adds the gateway-hook approval, replacing an older one of the same name. */
+  upsertGateway(entry: GatewayHookApproval): void {
+    this.#gateway = [...this.#gateway.filter((e) => e.name !== entry.name), entry];
+  }
+
+  /** Removes the approval of the gateway hook `name`; true when there was one. */
+  removeGateway(name: string): boolean {
+    const before = this.#gateway.length;
+    this.#gateway = this.#gateway.filter((e) => e.name !== name);
+    return this.#gateway.length < before;
+  }
+
   /** Writes the file atomically (temp file + rename), mode 0600. */
   save(): void {
-    const file: AllowlistFile = { version: 1, approvals: this.#entries };
+    const file: AllowlistFile = { version: 1, approvals: [...this.#entries, ...this.#gateway] };
     mkdirSync(dirname(this.path), { recursive: true });
     const tmp = `${this.path}.${process.pid}.tmp`;
     writeFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });

@@ -117,6 +117,7 @@ export async function registerShellHooks(options: RegisterShellHooksOptions): Pr
   // written at once, so an approval survives a later Ctrl+C at the next prompt
   const approve = (spec: ShellHookSpec, script: HookScript | null, via: ConsentVia) => {
     allowlist.upsert({
+      kind: 'shell',
       event: spec.event,
       command: spec.command,
       script: script?.path ?? null,
