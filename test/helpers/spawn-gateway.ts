@@ -9,14 +9,18 @@ export interface RunningGateway {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `hermes gateway run` (port 0) and resolves once it is listening. */
-export function spawnGateway(env: Record<string, string>, timeoutMs = 15_000): Promise<RunningGateway> {
+/** Starts `hermes gateway run [...args]` (port 0) and resolves once it is listening. */
+export function spawnGateway(
+  env: Record<string, string>,
+  timeoutMs = 15_000,
+  args: readonly string[] = [],
+): Promise<RunningGateway> {
   return new Promise((resolve, reject) => {
     const base: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) {
       if (v !== undefined && !/^(OPENAI_|HERMES_|TELEGRAM_|DISCORD_|SLACK_|API_SERVER_KEY)/.test(k)) base[k] = v;
     }
-    const child = spawn(process.execPath, [HERMES_BIN, 'gateway', 'run'], {
+    const child = spawn(process.execPath, [HERMES_BIN, 'gateway', 'run', ...args], {
       env: { ...base, HERMES_GATEWAY_PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
