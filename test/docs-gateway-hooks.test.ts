@@ -45,7 +45,7 @@ describe('docs/gateway-hooks.md', () => {
     const command = await testGatewayHooks(join(home, 'hooks'), 'command:new', options);
     expect(command.map((r) => [r.hook, r.ok])).toEqual([['command-logger', true]]);
     expect(readFileSync(join(home, 'logs', 'command_usage.jsonl'), 'utf8')).toContain('"command":"new"');
-    expect(readFileSync(join(home, 'hooks', 'activity-log', 'activity.log'), 'utf8')).toContain('"event":"agent:step"');
+    expect(readFileSync(join(home, 'logs', 'activity.log'), 'utf8')).toContain('"event":"agent:step"');
   });
 
   it('its events table lists exactly the events the gateway fires, with their context keys', () => {

@@ -216,7 +216,8 @@ describe('bad input in files and shell-hook output', () => {
           home,
           env,
           modelUrl: model.url,
-          config: { plugins: { enabled: [...new Set(enabled)] }, gateway: { platforms } },
+          // hooks_auto_accept: the gateway hooks written above load without `hermes hooks approve`
+          config: { plugins: { enabled: [...new Set(enabled)] }, gateway: { platforms }, hooks_auto_accept: true },
         });
         if (daemon.app.rt.tools.get('good_control_tool') === undefined)
           daemonProblem = 'the good plugin was not loaded';

@@ -244,7 +244,11 @@ export async function runFootprint(): Promise<void> {
       writeFileSync(join(dir, 'HOOK.yaml'), `name: h${n}\ndescription: bench hook\nevents: [agent:end]\n`);
       writeFileSync(join(dir, 'handler.ts'), 'export function handle() {}\n');
     }
-    writeFileSync(join(home, 'config.yaml'), stringify({ plugins: { enabled }, gateway: { platforms } }));
+    // hooks_auto_accept: the 10 gateway hooks load without `hermes hooks approve`
+    writeFileSync(
+      join(home, 'config.yaml'),
+      stringify({ plugins: { enabled }, gateway: { platforms }, hooks_auto_accept: true }),
+    );
     // twice: the first run also fills jiti's transform cache (as the first start after an install does)
     const logFile = join(home, 'logs', 'gateway.log');
     for (const label of ['first start (cold transform cache)', 'next start']) {

@@ -97,6 +97,8 @@ export function prepareHome(home: string, platforms: Record<string, Record<strin
     // a user's follow-up waits for the answer before it instead of cutting it off
     display: { busy_input_mode: 'queue' },
     plugins: { enabled: [PLUGIN_NAME], hook_timeout_ms: SETTINGS.pluginHookTimeoutMs },
+    // the gateway hook below loads without `hermes hooks approve`
+    hooks_auto_accept: true,
     gateway: {
       drain_timeout_s: SETTINGS.drainTimeoutS,
       max_concurrent_runs: SETTINGS.maxConcurrentRuns,

@@ -256,7 +256,7 @@ describe('hermes hooks', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`no shell-hook approval for "${h.block}"`);
 
-    // gateway hooks: listed with their events and handler, or why the folder is invalid; tested dry
+    // gateway hooks: listed with their events, handler and consent, or why the folder is invalid; tested dry
     const hookDir = join(h.home, 'hooks', 'ender');
     mkdirSync(hookDir, { recursive: true });
     mkdirSync(join(h.home, 'hooks', 'broken'));
@@ -274,6 +274,9 @@ describe('hermes hooks', () => {
         dir: hookDir,
         handler: join(hookDir, 'handler.mjs'),
         error: null,
+        consent: 'pending',
+        pending_reason: 'new',
+        sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       },
       {
         name: 'broken',
@@ -282,8 +285,16 @@ describe('hermes hooks', () => {
         dir: join(h.home, 'hooks', 'broken'),
         handler: null,
         error: expect.stringContaining('no HOOK.yaml'),
+        consent: null,
+        pending_reason: null,
+        sha256: null,
       },
     ]);
+    // a gateway hook runs in `hooks test` only once approved, as in the gateway
+    const unapproved = await runHermes(['hooks', 'test', 'agent:end'], { env: h.env });
+    expect(unapproved.code).toBe(1);
+    expect(unapproved.stdout).toContain('not run: not approved (new)');
+    expect((await runHermes(['hooks', 'approve', 'ender'], { env: h.env })).code).toBe(0);
     const gatewayTest = await runHermes(['hooks', 'test', 'agent:end'], { env: h.env });
     expect(gatewayTest.code).toBe(0);
     expect(gatewayTest.stdout).toContain('gateway:ender  (agent:end)');

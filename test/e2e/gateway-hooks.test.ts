@@ -1,8 +1,7 @@
 // Gateway hooks end to end: `hermes gateway run` with hooks in HERMES_HOME/hooks, real grammy
 // against the fake Bot API, the real openai client against the fake model.
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { scriptToolTurn } from '../fakes/openai-reply.js';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
@@ -11,7 +10,6 @@ import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 
 const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken5678';
-const EXAMPLES = fileURLToPath(new URL('../../hooks/', import.meta.url));
 const openai = useFakeOpenAI();
 let tg: FakeTelegram;
 beforeAll(async () => {
@@ -56,6 +54,12 @@ function writeHook(home: string, name: string, events: string[], handler: string
   writeFileSync(join(dir, 'handler.ts'), handler);
 }
 
+/** `hermes hooks install boot-md`: copied and approved, so the gateway loads it. */
+async function installBootMd(home: string): Promise<void> {
+  const r = await runHermes(['hooks', 'install', 'boot-md'], { env: { HERMES_HOME: home } });
+  expect(r.code, r.stderr).toBe(0);
+}
+
 const LOGGER = `
 import { appendFileSync } from 'node:fs';
 import type { GatewayHookApi } from '@hermes/plugin-sdk';
@@ -81,6 +85,8 @@ describe('gateway hooks in hermes gateway run', () => {
     mkdirSync(join(home, 'hooks', 'd-broken'), { recursive: true });
     writeFileSync(join(home, 'hooks', 'd-broken', 'HOOK.yaml'), 'name: broken\ndescription: x\nevents: [agent:ends]\n');
     writeFileSync(join(home, 'notes.txt'), 'the README of the read_file call');
+    // gateway hooks load only with consent (test/security/gateway-hook-consent.test.ts)
+    expect((await runHermes(['hooks', 'approve', '--all'], { env: { HERMES_HOME: home } })).code).toBe(0);
     const gw = await spawnGateway(env(home, { HOOK_LOG: log }));
     try {
       await until('gateway:startup', () => existsSync(log) && readFileSync(log, 'utf8').includes('gateway:startup'));
@@ -132,7 +138,7 @@ describe('gateway hooks in hermes gateway run', () => {
 
   it('boot-md: the checklist runs after start-up without delaying it and reaches the home channel', async () => {
     const home = tempHome();
-    cpSync(join(EXAMPLES, 'boot-md'), join(home, 'hooks', 'boot-md'), { recursive: true });
+    await installBootMd(home);
     writeFileSync(join(home, 'BOOT.md'), '# Startup\n1. Tell me on Telegram that the overnight jobs failed.\n');
     const [call, final] = scriptToolTurn(
       'send_message',
@@ -159,7 +165,7 @@ describe('gateway hooks in hermes gateway run', () => {
 
   it('boot-md: [SILENT] sends nothing; a missing BOOT.md runs nothing', async () => {
     const home = tempHome();
-    cpSync(join(EXAMPLES, 'boot-md'), join(home, 'hooks', 'boot-md'), { recursive: true });
+    await installBootMd(home);
     writeFileSync(join(home, 'BOOT.md'), 'Check the logs. If all is well, say nothing.\n');
     openai.server.script({ text: '[SILENT]' });
     const gw = await spawnGateway(env(home, { TELEGRAM_HOME_CHANNEL: '42' }));
@@ -170,7 +176,7 @@ describe('gateway hooks in hermes gateway run', () => {
       await gw.stop();
     }
     const quiet = tempHome();
-    cpSync(join(EXAMPLES, 'boot-md'), join(quiet, 'hooks', 'boot-md'), { recursive: true });
+    await installBootMd(quiet);
     const before = openai.server.requests.length;
     const gw2 = await spawnGateway(env(quiet));
     try {
@@ -189,7 +195,9 @@ describe('gateway hooks in hermes gateway run', () => {
     expect(readFileSync(join(home, 'hooks', 'long-task-alert', 'HOOK.yaml'), 'utf8')).toContain('agent:step');
     const list = await runHermes(['hooks', 'list', '--json'], { env: { HERMES_HOME: home } });
     const listed = JSON.parse(list.stdout) as { gateway: { name: string; events: string[]; error: string | null }[] };
-    expect(listed.gateway).toEqual([expect.objectContaining({ name: 'long-task-alert', events: ['agent:step'] })]);
+    expect(listed.gateway).toEqual([
+      expect.objectContaining({ name: 'long-task-alert', events: ['agent:step'], consent: 'approved' }),
+    ]);
     const again = await runHermes(['hooks', 'install', 'long-task-alert'], { env: { HERMES_HOME: home } });
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('already exists; use --force');

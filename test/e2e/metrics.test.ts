@@ -46,7 +46,8 @@ function prepareHome(): string {
   const home = tempHome();
   writeFileSync(
     join(home, 'config.yaml'),
-    'plugins:\n  enabled: [skipper]\nagent:\n  api_max_retries: 1\ngateway:\n  hook_timeout_s: 5\n',
+    // hooks_auto_accept: the gateway hook below loads without `hermes hooks approve`
+    'plugins:\n  enabled: [skipper]\nagent:\n  api_max_retries: 1\ngateway:\n  hook_timeout_s: 5\nhooks_auto_accept: true\n',
   );
   const plugin = join(home, 'plugins', 'skipper');
   mkdirSync(plugin, { recursive: true });

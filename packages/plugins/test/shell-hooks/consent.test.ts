@@ -88,6 +88,7 @@ describe('shell hook consent', () => {
       version: 1,
       approvals: [
         {
+          kind: 'shell',
           event: 'pre_tool_call',
           command: s.script,
           script: s.script,
