@@ -3,7 +3,7 @@
 // unless tools.terminal.network, HERMES_HOME and ~/.ssh hidden, the gateway's processes invisible.
 // When bwrap is missing the tool refuses: it never runs a command unsandboxed.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +12,7 @@ import path from 'node:path';
 import { createTerminalTool, probeSandbox, type TerminalToolOptions } from '@hermes/agent';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callTool, createFakeContext } from '../../packages/agent/test/tools/fake-tool-context.js';
+import { runHermes, tempHome } from '../helpers/run-hermes.js';
 
 const hasBwrap = spawnSync('bwrap', ['--version']).status === 0;
 const hasCurl = spawnSync('sh', ['-c', 'command -v curl']).status === 0;
@@ -51,6 +52,29 @@ describe('sandbox backend without bubblewrap', () => {
     expect(result.error).toMatch(/never run unsandboxed/);
     expect(existsSync(marker)).toBe(false);
     expect(await probeSandbox(path.join(base, 'no-such-bwrap'))).toMatchObject({ ok: false });
+  });
+});
+
+describe('hermes doctor with tools.terminal.backend: sandbox', () => {
+  const sandboxHome = () => {
+    const home = tempHome();
+    writeFileSync(path.join(home, 'config.yaml'), 'tools:\n  terminal:\n    backend: sandbox\n');
+    return home;
+  };
+
+  it('fails the terminal check when bwrap cannot be found', async () => {
+    const r = await runHermes(['doctor'], {
+      env: { HERMES_HOME: sandboxHome(), PATH: path.join(os.tmpdir(), 'no-bin-here') },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /✗ terminal: sandbox backend configured but bubblewrap is not installed.*refuses every command/,
+    );
+  });
+
+  it.skipIf(!hasBwrap)('says the sandbox works when bwrap starts', async () => {
+    const r = await runHermes(['doctor'], { env: { HERMES_HOME: sandboxHome() } });
+    expect(r.stdout).toMatch(/✓ terminal: sandbox backend \(bubblewrap works; network off\)/);
   });
 });
 
