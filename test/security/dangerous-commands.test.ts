@@ -33,9 +33,11 @@ describe('indirection needs approval', () => {
     ['echo `id`', 'backticks'],
     ['`echo rm` -rf /', 'backticks'],
     ['X=rm; $X -rf /', 'dynamic_command'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template literal
     ['${X} -rf /', 'dynamic_command'],
     ['$(echo rm) -rf /', 'dynamic_command'],
     ['X=dir; rm -rf $X', 'rm_rf_variable'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template literal
     ['rm -rf "${TARGET}"', 'rm_rf_variable'],
     ['rm -r -f $(cat list)', 'rm_rf_variable'],
     ['s\\udo ls | s\\h', 'pipe_to_shell'],
@@ -62,6 +64,7 @@ describe('ordinary commands stay unflagged', () => {
     'VAR=1 npm test',
     'cd "$HOME/project" && ls',
     '$HOME/bin/tool --version',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template literal
     'ls -la ${HOME}/src',
     'rm -rf ./dist',
     'git commit -m "eval: fix the parser"',

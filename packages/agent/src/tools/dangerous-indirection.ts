@@ -70,7 +70,13 @@ export const INDIRECTION_PATTERNS: readonly DangerousPattern[] = [
     key: 'dynamic_command',
     regex: rx(String.raw`${CMD_START}["']?(?:\$\{?[A-Za-z_]\w*\}?${WORD_END}|\$\{?[0-9@*]\}?${WORD_END}|\$\()`),
     description: 'a command name taken from a variable or a substitution',
-    examples: ['X=rm; $X -rf /', '${CMD} -rf /', '$(echo rm) -rf /', 'A=1 "$PROG" --all'],
+    examples: [
+      'X=rm; $X -rf /',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template literal
+      '${CMD} -rf /',
+      '$(echo rm) -rf /',
+      'A=1 "$PROG" --all',
+    ],
   },
   {
     key: 'rm_rf_variable',
@@ -78,6 +84,11 @@ export const INDIRECTION_PATTERNS: readonly DangerousPattern[] = [
       String.raw`\brm\b(?=${SEG}\s(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)\b)(?=${SEG}\s["']?(?:\$|\x60)|${SEG}\s[^\s;&|]*\$\()`,
     ),
     description: 'recursive delete of a path known only at run time (a variable or a substitution)',
-    examples: ['X=dir; rm -rf $X', 'rm -rf "${TARGET}"', 'rm -r -f $(cat list)'],
+    examples: [
+      'X=dir; rm -rf $X',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template literal
+      'rm -rf "${TARGET}"',
+      'rm -r -f $(cat list)',
+    ],
   },
 ];
