@@ -113,6 +113,7 @@ describe('the never-list wins over tools.file_roots', () => {
     ['~/.hermes/hooks/evil/HOOK.yaml', /hooks\/ holds code/],
     ['~/.hermes/plugins/evil/index.ts', /plugins\/ holds code/],
     ['~/.hermes/profiles/work/.env', /\.env holds the gateway's secrets/],
+    ['~/.hermes/shell-hooks-allowlist.json', /consented/],
   ])('%s is neither read nor written', async (p, why) => {
     const shown = path.join(homeDir, p.slice(2));
     const r = await read(p, wide);

@@ -41,8 +41,10 @@ afterEach(async () => {
 
 const sandboxed = (extra: TerminalToolOptions = {}) =>
   createTerminalTool({ cwd: work, backend: 'sandbox', homeDir, hermesHomes: [hermesHome], ...extra });
+/** stderr joins stdout inside the shell, so the order of what a command prints is fixed */
+const inOrder = (command: string) => `{ ${command}\n} 2>&1`;
 const run = async (command: string, extra?: TerminalToolOptions) =>
-  callTool(sandboxed(extra), { command, timeout_s: 20 }, context);
+  callTool(sandboxed(extra), { command: inOrder(command), timeout_s: 20 }, context);
 
 describe('sandbox backend without bubblewrap', () => {
   it('refuses to run, never falls back to an unsandboxed run', async () => {
@@ -131,11 +133,31 @@ describe.skipIf(!hasBwrap)(
       await mkdir(cache);
       const result = await callTool(
         createTerminalTool({ cwd: cache, backend: 'sandbox', homeDir, hermesHomes: [hermesHome] }),
-        { command: `echo ok > f && cat f && cat ${hermesHome}/.env; echo end` },
+        { command: inOrder(`echo ok > f && cat f && cat ${hermesHome}/.env; echo end`) },
         context,
       );
-      expect(result.output).toMatch(/ok[\s\S]*No such file[\s\S]*end/);
+      expect(result.output).toMatch(/ok[\s\S]*(No such file|Permission denied)[\s\S]*end/);
       expect(result.output).not.toContain('sk-hidden');
+    });
+
+    it('with HERMES_HOME as the working directory (the installed service) still hides its secrets, state and code', async () => {
+      await mkdir(path.join(hermesHome, 'hooks', 'h'), { recursive: true });
+      await writeFile(path.join(hermesHome, 'hooks', 'h', 'HOOK.yaml'), 'name: h\n');
+      await writeFile(path.join(hermesHome, 'config.yaml'), 'model: {}\n');
+      const tool = createTerminalTool({ cwd: hermesHome, backend: 'sandbox', homeDir, hermesHomes: [hermesHome] });
+      const result = await callTool(
+        tool,
+        {
+          command:
+            'echo ok > scratch.txt && cat scratch.txt; cat .env config.yaml; ls -A hooks; echo x > hooks/evil; echo end',
+        },
+        context,
+      );
+      expect(result.output).toMatch(/^ok\n/);
+      expect(result.output).not.toMatch(/sk-hidden|model:|HOOK|^h$/m);
+      expect(result.output).toMatch(/end/);
+      expect(await readFile(path.join(hermesHome, 'scratch.txt'), 'utf8')).toBe('ok\n');
+      expect(existsSync(path.join(hermesHome, 'hooks', 'evil'))).toBe(false);
     });
 
     it('cannot see the gateway process (no /proc/<pid>/environ)', async () => {

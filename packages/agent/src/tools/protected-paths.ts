@@ -15,6 +15,11 @@ const HERMES_HOME_ENTRIES: readonly { name: string; why: string }[] = [
   { name: 'state.db-journal', why: "HERMES_HOME's state.db holds sessions and transcripts" },
   { name: 'hooks', why: "HERMES_HOME's hooks/ holds code the gateway runs" },
   { name: 'plugins', why: "HERMES_HOME's plugins/ holds code the gateway runs" },
+  {
+    name: 'shell-hooks-allowlist.json',
+    why: 'the shell-hook allowlist records which commands the user consented to run',
+  },
+  { name: 'gateway.lock', why: "the gateway's lock file" },
 ];
 
 /** Entries of the user's home directory that are never read or written (keys, credentials, shell start-up files). */
@@ -78,7 +83,15 @@ export function protectedReason(target: string, places: ProtectedPlaces): string
   return HOME_PROTECTED_ENTRIES.find((e) => startsWithEntry(segments, e.name))?.why ?? null;
 }
 
-/** The absolute paths the sandbox hides: each HERMES_HOME as a whole and the protected entries of the user's home. */
+/**
+ * The absolute paths the sandbox hides: each HERMES_HOME as a whole, and again its protected
+ * entries and profiles/ (they stay hidden when the working directory is HERMES_HOME itself, as
+ * for the installed service), and the protected entries of the user's home.
+ */
 export function pathsToHide(places: ProtectedPlaces): string[] {
-  return [...places.hermesHomes, ...HOME_PROTECTED_ENTRIES.map((e) => path.join(places.homeDir, e.name))];
+  const hermes = places.hermesHomes.flatMap((home) => [
+    home,
+    ...[...HERMES_HOME_ENTRIES.map((e) => e.name), 'profiles'].map((name) => path.join(home, name)),
+  ]);
+  return [...hermes, ...HOME_PROTECTED_ENTRIES.map((e) => path.join(places.homeDir, e.name))];
 }
