@@ -125,6 +125,13 @@ describe('the never-list wins over tools.file_roots', () => {
     expect(existsSync(shown) ? await readFile(shown, 'utf8') : null).toBe(before);
   });
 
+  it("refuses the gateway's own /proc entries (its environment holds secrets)", async () => {
+    expect((await read('/proc/self/environ', wide)).error).toMatch(
+      /Access denied: \/proc\/self\/environ: protected path/,
+    );
+    expect((await read(`/proc/${process.pid}/environ`, wide)).error).toMatch(/protected path/);
+  });
+
   it('protects HERMES_HOME reached through a symlink too', async () => {
     await symlink(hermesHome, path.join(work, 'hh'));
     expect((await read('hh/.env', wide)).error).toMatch(/protected path/);

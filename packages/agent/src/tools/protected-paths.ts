@@ -71,8 +71,12 @@ function hermesEntryReason(segments: readonly string[]): string | null {
   return HERMES_HOME_ENTRIES.find((e) => startsWithEntry(segments, e.name))?.why ?? null;
 }
 
+/** /proc/<pid>/..., /proc/self/...: a process's environment (the gateway's secrets), memory and files. */
+const PROC_PROCESS = /^\/proc\/(?:\d+|self|thread-self)(?:\/|$)/;
+
 /** Why the absolute path `target` is protected, or null when it is not. */
 export function protectedReason(target: string, places: ProtectedPlaces): string | null {
+  if (PROC_PROCESS.test(target)) return "a process's /proc entry exposes its environment and memory";
   for (const home of places.hermesHomes) {
     const segments = segmentsUnder(home, target);
     const why = segments === null ? null : hermesEntryReason(segments);
