@@ -38,7 +38,9 @@ describe('hermes -z', () => {
 
   it('runs a tool whose result reaches the answer', async () => {
     const home = tempHome();
-    const file = join(home, 'note.txt');
+    // HERMES_HOME/cache is one of the file tools' default roots (HERMES_HOME itself is not)
+    mkdirSync(join(home, 'cache'));
+    const file = join(home, 'cache', 'note.txt');
     writeFileSync(file, 'the secret word is marmalade\n');
     openai.server.script({ toolCalls: [{ name: 'read_file', arguments: { path: file } }] });
     openai.server.respond((req) => {

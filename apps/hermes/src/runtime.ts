@@ -2,6 +2,7 @@
  * What every command that runs the agent needs, assembled once: HERMES_HOME, .env, config,
  * logger, state, the hook bus, the tool registry with built-in and plugin tools, the model client.
  */
+import { dirname } from 'node:path';
 import { stderr } from 'node:process';
 import {
   type ApprovalPrompt,
@@ -74,6 +75,21 @@ export interface RuntimeOptions {
   phases?: StartupPhases;
 }
 
+/** Where the built-in tools may go (tools.file_roots, tools.terminal.*) and what they never touch (HERMES_HOME). */
+function toolConfinement(settings: Settings) {
+  const { config, home, profile } = settings;
+  // a profile lives in <root>/profiles/<name>: the root's .env and config are protected too
+  const hermesHomes = profile === null ? [home] : [dirname(dirname(home)), home];
+  return {
+    ...(config.tools.file_roots ? { fileRoots: config.tools.file_roots } : {}),
+    hermesHomes,
+    homeDir: userHome(settings.env),
+    backend: config.tools.terminal.backend,
+    envPassthrough: config.tools.terminal.env_passthrough,
+    network: config.tools.terminal.network,
+  };
+}
+
 /** Builds the agent runtime for a CLI command. The caller must `close()` it. */
 export async function createAgentRuntime(global: GlobalOptions, options: RuntimeOptions = {}): Promise<AgentRuntime> {
   const phases = options.phases;
@@ -116,6 +132,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     yolo: options.yolo ?? false,
     secrets,
     redact: redactText,
+    ...toolConfinement(settings),
   })) {
     tools.register(tool);
   }

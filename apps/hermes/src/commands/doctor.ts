@@ -1,7 +1,7 @@
 /** `hermes doctor`: checks config, state, model reachability and plugins; exit 1 when any check fails. */
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PLACEHOLDER_API_KEY, ToolRegistry } from '@hermes/agent';
+import { PLACEHOLDER_API_KEY, probeSandbox, ToolRegistry } from '@hermes/agent';
 import { applyDotEnv, configPaths, type HermesConfig, loadConfig, loadDotEnv, resolveHome } from '@hermes/config';
 import { discoverGatewayHooks, gatewayHookConsent, pendingReason } from '@hermes/gateway';
 import { allowlistPath, autoAcceptVia, HookBus, loadPlugins, ShellHookAllowlist } from '@hermes/plugins';
@@ -51,6 +51,30 @@ async function probeModel(config: HermesConfig): Promise<Check> {
   }
 }
 
+/** tools.terminal.backend: the sandbox must start (else the terminal tool refuses every command). */
+async function terminalBackend(config: HermesConfig): Promise<Check> {
+  const { backend, network } = config.tools.terminal;
+  if (backend === 'local') {
+    return {
+      name: 'terminal',
+      status: 'ok',
+      detail: 'local backend (commands are not sandboxed; sandbox is recommended for chat platforms)',
+    };
+  }
+  const probe = await probeSandbox();
+  return probe.ok
+    ? {
+        name: 'terminal',
+        status: 'ok',
+        detail: `sandbox backend (bubblewrap works; network ${network ? 'on' : 'off'})`,
+      }
+    : {
+        name: 'terminal',
+        status: 'fail',
+        detail: `sandbox backend configured but ${probe.error}: the terminal tool refuses every command`,
+      };
+}
+
 /** Runs every check and prints the report. */
 export async function runDoctor(options: GlobalOptions): Promise<void> {
   const checks: Check[] = [];
@@ -83,6 +107,7 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
   }
   if (config) {
     checks.push(await probeModel(config));
+    checks.push(await terminalBackend(config));
     const records = await loadPlugins({
       dirs: pluginSources({ home, cwd: process.cwd(), env: process.env }),
       aliases: pluginAliases(),

@@ -14,7 +14,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): ToolDefin
   };
   return [
     createTerminalTool({ ...options, cwd }),
-    createReadFileTool({ cwd, ...redaction }),
-    createWriteFileTool({ cwd }),
+    createReadFileTool({ ...options, cwd, ...redaction }),
+    createWriteFileTool({ ...options, cwd }),
   ];
 }

@@ -4,6 +4,8 @@
  * the tests run every example against its own pattern.
  */
 
+import { INDIRECTION_PATTERNS } from './dangerous-indirection.js';
+
 export interface DangerousPattern {
   /** stable id, the `pattern_key` of the approval hooks */
   key: string;
@@ -156,4 +158,5 @@ export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
       "sed -i 's/a/b/' /etc/ssh/sshd_config",
     ],
   },
+  ...INDIRECTION_PATTERNS,
 ];

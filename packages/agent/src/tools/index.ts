@@ -5,6 +5,8 @@ export { type BuiltinToolsOptions, createBuiltinTools } from './builtin-tools.js
 export { renderDangerousPatternTable } from './dangerous-pattern-table.js';
 // Dangerous commands
 export { DANGEROUS_PATTERNS, type DangerousPattern } from './dangerous-patterns.js';
+// Confinement
+export { createFileGuard, defaultFileRoots, type FileGuard, type GuardedPath } from './file-guard.js';
 export { type DangerousMatch, matchDangerous } from './match-dangerous.js';
 export {
   BINARY_SNIFF_BYTES,
@@ -13,7 +15,9 @@ export {
   READ_FILE_DEFAULT_LIMIT_LINES,
   READ_FILE_MAX_CHARS,
 } from './read-file-tool.js';
+export { probeSandbox, type SandboxProbe } from './sandbox.js';
 export { stripAnsi } from './strip-ansi.js';
+export { TERMINAL_ENV_ALLOWLIST, terminalEnv } from './terminal-env.js';
 // Output helpers
 export type { Redactor } from './terminal-output.js';
 export {

@@ -2,8 +2,8 @@
 import { open, stat } from 'node:fs/promises';
 import type { ToolDefinition } from '@hermes/protocol';
 import { errnoCode, errorMessage } from './errno.js';
+import { createFileGuard } from './file-guard.js';
 import { readLineWindow } from './read-line-window.js';
-import { resolveToolPath } from './resolve-tool-path.js';
 import type { Redactor } from './terminal-output.js';
 import { optionalNumber, parseArgs, requiredString } from './tool-args.js';
 import { errorResult, jsonResult } from './tool-result.js';
@@ -20,6 +20,22 @@ export interface FileToolOptions {
   secrets?: () => string[];
   /** replaces secrets in text; no-op by default */
   redact?: Redactor;
+  /** tools.file_roots: folders the file tools may use; default: cwd and <HERMES_HOME>/cache */
+  fileRoots?: readonly string[];
+  /** HERMES_HOME directories (root first, then the profile in use) whose .env, config, state, hooks and plugins are off limits */
+  hermesHomes?: readonly string[];
+  /** the user's home directory (~); os.homedir() by default */
+  homeDir?: string;
+}
+
+/** The guard options of the file tools. */
+export function fileGuardOptions(options: FileToolOptions) {
+  return {
+    cwd: options.cwd ?? process.cwd(),
+    ...(options.fileRoots ? { roots: options.fileRoots } : {}),
+    ...(options.hermesHomes ? { hermesHomes: options.hermesHomes } : {}),
+    ...(options.homeDir ? { homeDir: options.homeDir } : {}),
+  };
 }
 
 const SCHEMA = {
@@ -28,6 +44,7 @@ const SCHEMA = {
     'Read a text file and return its content (lines joined with \\n) and its total line count.',
     'Use it to look at source code, configuration or logs before changing or reasoning about them.',
     'Relative paths resolve against the working directory; ~ is the home directory.',
+    'Only files inside the allowed folders (by default the working directory) can be read; secrets and keys never.',
     'Large files: read a window with offset (1-based first line) and limit (number of lines, default 2000);',
     'when truncated is true, continue with offset = next_offset.',
     'Directories and binary files are refused.',
@@ -58,7 +75,7 @@ async function looksBinary(filePath: string): Promise<boolean> {
 
 /** The read_file tool (toolset `file`). */
 export function createReadFileTool(options: FileToolOptions = {}): ToolDefinition {
-  const baseCwd = options.cwd ?? process.cwd();
+  const guard = createFileGuard(fileGuardOptions(options));
   const secrets = options.secrets ?? (() => []);
   const redact: Redactor = options.redact ?? ((text) => text);
 
@@ -69,13 +86,15 @@ export function createReadFileTool(options: FileToolOptions = {}): ToolDefinitio
       limit: optionalNumber(args, 'limit', { integer: true, min: 1 }) ?? READ_FILE_DEFAULT_LIMIT_LINES,
     }));
     if (!parsed.ok) return errorResult(parsed.error);
-    const filePath = resolveToolPath(parsed.value.path, baseCwd);
+    const guarded = await guard.check(parsed.value.path);
+    if (!guarded.ok) return errorResult(guarded.error);
+    const filePath = guarded.shown;
     try {
-      const info = await stat(filePath);
+      const info = await stat(guarded.target);
       if (info.isDirectory()) return errorResult(`Path is a directory, not a file: ${filePath}`);
       if (!info.isFile()) return errorResult(`Not a regular file: ${filePath}`);
-      if (await looksBinary(filePath)) return errorResult(`Binary file, not shown: ${filePath}`);
-      const window = await readLineWindow(filePath, {
+      if (await looksBinary(guarded.target)) return errorResult(`Binary file, not shown: ${filePath}`);
+      const window = await readLineWindow(guarded.target, {
         offset: parsed.value.offset,
         limit: parsed.value.limit,
         maxChars: READ_FILE_MAX_CHARS,

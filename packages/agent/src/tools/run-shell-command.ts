@@ -21,6 +21,8 @@ export interface ShellRunRequest {
   timeoutMs: number;
   signal: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  /** a program and its arguments that run the shell (the sandbox: bwrap ...); none by default */
+  wrapper?: readonly string[];
   killGraceMs?: number;
   drainMs?: number;
   rawLimitBytes?: number;
@@ -45,7 +47,8 @@ function exitStatus(code: number | null, signal: NodeJS.Signals | null): number 
 export function runShellCommand(request: ShellRunRequest): Promise<ShellRunResult> {
   return new Promise((resolve, reject) => {
     const collector = createOutputCollector(request.rawLimitBytes ?? RAW_OUTPUT_LIMIT_BYTES);
-    const child = spawn(SHELL_PATH, ['-c', request.command], {
+    const [program = SHELL_PATH, ...args] = [...(request.wrapper ?? []), SHELL_PATH, '-c', request.command];
+    const child = spawn(program, args, {
       cwd: request.cwd,
       env: request.env ?? process.env,
       detached: true,

@@ -3,12 +3,16 @@
  * output through transform_terminal_output, the cap, ANSI stripping and secret redaction.
  */
 import { stat } from 'node:fs/promises';
+import os from 'node:os';
 import type { ApprovalChoice, ApprovalRequest, ToolContext, ToolDefinition } from '@hermes/protocol';
 import { DANGEROUS_PATTERNS } from './dangerous-patterns.js';
 import { errnoCode, errorMessage } from './errno.js';
 import { compileExtraPatterns, type DangerousMatch, matchPatterns } from './match-dangerous.js';
+import { pathsToHide } from './protected-paths.js';
 import { resolveToolPath } from './resolve-tool-path.js';
 import { runShellCommand, type ShellRunResult } from './run-shell-command.js';
+import { BWRAP, bwrapArgs, probeSandbox, type SandboxProbe } from './sandbox.js';
+import { terminalEnv } from './terminal-env.js';
 import { finishTerminalOutput, type Redactor } from './terminal-output.js';
 import { optionalNumber, optionalString, parseArgs, requiredString } from './tool-args.js';
 import { errorResult, jsonResult } from './tool-result.js';
@@ -33,8 +37,20 @@ export interface TerminalToolOptions {
   secrets?: () => string[];
   /** replaces secrets in the output; no-op by default */
   redact?: Redactor;
-  /** environment for commands; process.env by default */
+  /** the environment commands get their allowed variables from; process.env by default (never passed whole) */
   env?: NodeJS.ProcessEnv;
+  /** tools.terminal.env_passthrough: variable names passed besides PATH, HOME, LANG, TERM and LC_* */
+  envPassthrough?: readonly string[];
+  /** tools.terminal.backend: a plain child process (default) or bubblewrap */
+  backend?: 'local' | 'sandbox';
+  /** tools.terminal.network: sandbox commands may use the network */
+  network?: boolean;
+  /** HERMES_HOME directories, hidden inside the sandbox */
+  hermesHomes?: readonly string[];
+  /** the user's home directory, whose keys are hidden inside the sandbox; os.homedir() by default */
+  homeDir?: string;
+  /** the bubblewrap executable; `bwrap` on PATH by default */
+  bwrapPath?: string;
 }
 
 interface TerminalArgs {
@@ -147,6 +163,23 @@ export function createTerminalTool(options: TerminalToolOptions = {}): ToolDefin
   const patterns = [...DANGEROUS_PATTERNS, ...compileExtraPatterns(options.extraDangerousPatterns ?? [])];
   const secrets = options.secrets ?? (() => []);
   const redact: Redactor = options.redact ?? ((text) => text);
+  const env = terminalEnv(options.env ?? process.env, options.envPassthrough ?? []);
+  const sandboxed = options.backend === 'sandbox';
+  const bwrap = options.bwrapPath ?? BWRAP;
+  const hide = pathsToHide({ hermesHomes: options.hermesHomes ?? [], homeDir: options.homeDir ?? os.homedir() });
+  let sandboxReady: Promise<SandboxProbe> | undefined;
+  /** probes bwrap once it works; a failed probe is retried on the next command */
+  const checkSandbox = async (): Promise<string | null> => {
+    sandboxReady ??= probeSandbox(bwrap);
+    const probe = await sandboxReady;
+    if (probe.ok) return null;
+    sandboxReady = undefined;
+    return `Command not run: tools.terminal.backend is "sandbox" but ${probe.error}. Commands never run unsandboxed; tell the user (hermes doctor shows this too).`;
+  };
+  const wrapperFor = async (cwd: string): Promise<string[] | undefined> =>
+    sandboxed
+      ? [bwrap, ...(await bwrapArgs({ workDir: baseCwd, commandCwd: cwd, network: options.network ?? false, hide }))]
+      : undefined;
 
   /** transform_terminal_output: a string result replaces the raw output; a failing hook leaves it. */
   const transform = async (context: ToolContext, command: string, cwd: string, run: ShellRunResult) => {
@@ -172,6 +205,8 @@ export function createTerminalTool(options: TerminalToolOptions = {}): ToolDefin
     const cwd = parsed.value.cwd === undefined ? baseCwd : resolveToolPath(parsed.value.cwd, baseCwd);
     const cwdError = await checkDirectory(cwd);
     if (cwdError !== null) return errorResult(cwdError);
+    const sandboxError = sandboxed ? await checkSandbox() : null;
+    if (sandboxError !== null) return errorResult(sandboxError);
 
     const matches = matchPatterns(command, patterns);
     if (matches.length > 0 && !options.yolo) {
@@ -188,7 +223,8 @@ export function createTerminalTool(options: TerminalToolOptions = {}): ToolDefin
         cwd,
         timeoutMs: clampTimeoutMs(timeoutS === undefined ? defaultTimeoutMs : timeoutS * 1000),
         signal: context.signal,
-        env: options.env,
+        env,
+        wrapper: await wrapperFor(cwd),
       });
     } catch (error) {
       return errorResult(`Failed to start the command: ${errorMessage(error)}`);

@@ -1,9 +1,9 @@
 /** The `write_file` tool: creates or replaces a whole file, atomically. */
-import { realpath, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { ToolDefinition } from '@hermes/protocol';
 import { errnoCode, errorMessage } from './errno.js';
-import type { FileToolOptions } from './read-file-tool.js';
-import { resolveToolPath } from './resolve-tool-path.js';
+import { createFileGuard } from './file-guard.js';
+import { type FileToolOptions, fileGuardOptions } from './read-file-tool.js';
 import { parseArgs, requiredString } from './tool-args.js';
 import { errorResult, jsonResult } from './tool-result.js';
 import { writeFileAtomic } from './write-file-atomic.js';
@@ -15,6 +15,8 @@ const SCHEMA = {
     'Use it to write new files or save a complete new version of an existing one',
     '(to change part of a file, read it first and write the whole updated content).',
     'Relative paths resolve against the working directory; ~ is the home directory.',
+    'Only files inside the allowed folders (by default the working directory) can be written;',
+    'secrets, keys, shell start-up files and the gateway configuration, hooks and plugins never.',
     'The write is atomic: the file is either the old or the new version, never half-written.',
     'Returns the absolute path and the number of bytes written.',
   ].join(' '),
@@ -29,16 +31,6 @@ const SCHEMA = {
   },
 };
 
-/** The file a write to `filePath` should replace: an existing symlink's target, else the path itself. */
-async function writeTarget(filePath: string): Promise<string> {
-  try {
-    return await realpath(filePath);
-  } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return filePath;
-    throw error;
-  }
-}
-
 /** True when `filePath` exists and is a directory. */
 async function isDirectory(filePath: string): Promise<boolean> {
   try {
@@ -51,7 +43,7 @@ async function isDirectory(filePath: string): Promise<boolean> {
 
 /** The write_file tool (toolset `file`). */
 export function createWriteFileTool(options: FileToolOptions = {}): ToolDefinition {
-  const baseCwd = options.cwd ?? process.cwd();
+  const guard = createFileGuard(fileGuardOptions(options));
 
   const handler = async (args: Record<string, unknown>): Promise<string> => {
     const parsed = parseArgs(() => ({
@@ -59,10 +51,13 @@ export function createWriteFileTool(options: FileToolOptions = {}): ToolDefiniti
       content: requiredString(args, 'content', { allowEmpty: true }),
     }));
     if (!parsed.ok) return errorResult(parsed.error);
-    const filePath = resolveToolPath(parsed.value.path, baseCwd);
+    const guarded = await guard.check(parsed.value.path);
+    if (!guarded.ok) return errorResult(guarded.error);
+    const filePath = guarded.shown;
     try {
-      if (await isDirectory(filePath)) return errorResult(`Path is a directory, not a file: ${filePath}`);
-      await writeFileAtomic(await writeTarget(filePath), parsed.value.content);
+      if (await isDirectory(guarded.target)) return errorResult(`Path is a directory, not a file: ${filePath}`);
+      // target has its symlinks resolved: writing to a symlink replaces the file it points to
+      await writeFileAtomic(guarded.target, parsed.value.content);
       return jsonResult({ path: filePath, bytes_written: Buffer.byteLength(parsed.value.content, 'utf8') });
     } catch (error) {
       return errorResult(`Cannot write ${filePath}: ${errorMessage(error)}`);

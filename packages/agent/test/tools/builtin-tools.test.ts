@@ -1,4 +1,5 @@
-import { readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBuiltinTools, renderDangerousPatternTable } from '../../src/tools/index.js';
 import { callTool, createFakeContext, makeTempDir } from './fake-tool-context.js';
@@ -36,6 +37,26 @@ describe('createBuiltinTools', () => {
     expect((await callTool(terminal, { command: 'cat notes/a.txt' }, context)).output).toBe('from write_file\n');
     await callTool(terminal, { command: 'echo from terminal > b.txt' }, context);
     expect((await callTool(readTool, { path: 'b.txt' }, context)).content).toBe('from terminal');
+  });
+});
+
+describe('createBuiltinTools confinement options', () => {
+  it('gives both file tools the roots and the protected HERMES_HOME', async () => {
+    const hermesHome = path.join(dir, 'hermes-home');
+    const other = path.join(dir, 'other');
+    await mkdir(other, { recursive: true });
+    await mkdir(hermesHome, { recursive: true });
+    await writeFile(path.join(hermesHome, '.env'), 'X=1\n');
+    const [, readTool, writeTool] = createBuiltinTools({ cwd: dir, fileRoots: [dir], hermesHomes: [hermesHome] });
+    const { context } = createFakeContext();
+    if (!readTool || !writeTool) throw new Error('missing tool');
+    expect((await callTool(readTool, { path: 'hermes-home/.env' }, context)).error).toMatch(/protected path/);
+    expect((await callTool(writeTool, { path: 'hermes-home/hooks/h/HOOK.yaml', content: 'x' }, context)).error).toMatch(
+      /protected path/,
+    );
+    const narrow = createBuiltinTools({ cwd: dir, fileRoots: [other] });
+    expect((await callTool(narrow[1]!, { path: 'b.txt' }, context)).error).toMatch(/outside the allowed folders/);
+    expect((await callTool(narrow[2]!, { path: 'b.txt', content: 'x' }, context)).error).toMatch(/outside the allowed/);
   });
 });
 

@@ -28,6 +28,12 @@ describe('DANGEROUS_PATTERNS', () => {
         'kill_all',
         'systemctl_stop',
         'write_etc',
+        'pipe_to_shell',
+        'shell_generated_code',
+        'eval_exec',
+        'backticks',
+        'dynamic_command',
+        'rm_rf_variable',
       ]),
     );
   });
