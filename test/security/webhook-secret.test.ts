@@ -57,7 +57,11 @@ function start(): Promise<Daemon> {
       gateway: {
         platforms: {
           // no webhook_secret: the gateway must make one
-          telegram: { api_root: telegram.apiRoot, mode: 'webhook', webhook_url: `https://bot.example.invalid${TG_PATH}` },
+          telegram: {
+            api_root: telegram.apiRoot,
+            mode: 'webhook',
+            webhook_url: `https://bot.example.invalid${TG_PATH}`,
+          },
           slack: { api_url: slack.apiUrl, mode: 'http', events_path: '/slack/events' },
         },
       },
@@ -118,7 +122,13 @@ describe('webhooks are always verified', () => {
       const socket = await openSocket(daemon.url);
       const response = readResponse(socket);
       // 64 MB promised, none sent: the answer comes anyway
-      socket.write(head('POST', TG_PATH, { host: '127.0.0.1', 'content-type': 'application/json', 'content-length': 64 * 1024 * 1024 }));
+      socket.write(
+        head('POST', TG_PATH, {
+          host: '127.0.0.1',
+          'content-type': 'application/json',
+          'content-length': 64 * 1024 * 1024,
+        }),
+      );
       expect((await response)?.status).toBe(401);
       socket.destroy();
     } finally {
@@ -133,7 +143,9 @@ describe('webhooks are always verified', () => {
       const body = slack.eventCallback(
         slack.messageEvent({ channel: 'D0ALLOWED1', user: 'U0ALLOWED1', text: 'unsigned', channelType: 'im' }),
       );
-      const res = await post(`${daemon.url}/slack/events`, JSON.stringify(body), { 'content-type': 'application/json' });
+      const res = await post(`${daemon.url}/slack/events`, JSON.stringify(body), {
+        'content-type': 'application/json',
+      });
       expect(res.status).toBe(401);
       expect(daemon.inboxTotal()).toBe(0);
     } finally {
@@ -141,4 +153,3 @@ describe('webhooks are always verified', () => {
     }
   });
 });
-

@@ -67,6 +67,9 @@ export function closed(socket: Socket): Promise<void> {
   return new Promise((resolve) => {
     if (socket.destroyed) return resolve();
     socket.once('close', () => resolve());
+    socket.on('error', () => {});
+    // a paused socket never sees the server's end: keep reading (whatever the server answers)
+    socket.resume();
   });
 }
 
