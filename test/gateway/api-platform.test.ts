@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import OpenAI from 'openai';
@@ -160,13 +160,15 @@ describe('hermes gateway run: health and the API platform', () => {
   });
 
   it('says on stderr that a keyless API is only safe on loopback, and refuses a foreign Host with 421', async () => {
+    const home = tempHome();
     const gw = await spawnGateway({
-      HERMES_HOME: tempHome(),
+      HERMES_HOME: home,
       OPENAI_BASE_URL: openai.server.url,
       HERMES_INFERENCE_MODEL: 'm',
     });
     try {
       expect(gw.stderr()).toMatch(/API platform is keyless .* only safe on loopback/);
+      expect(readFileSync(join(home, 'logs', 'gateway.log'), 'utf8')).toMatch(/API platform is keyless/);
       const body = JSON.stringify({ model: 'x', messages: [{ role: 'user', content: 'rebound' }] });
       const headers = { 'content-type': 'application/json' };
       const evil = await rawRequest(

@@ -7,7 +7,7 @@ import { ERROR_CODES, HermesError } from '@hermes/protocol';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type ApiPlatformDeps, registerApiPlatform } from './api-platform.js';
 import type { Gateway, RouteDefinition } from './gateway.js';
-import { installApiErrors } from './http/api-error.js';
+import { installApiErrors, sendApiError } from './http/api-error.js';
 import { createRequestGuard, type RouteGuard } from './http/request-guard.js';
 import { registerMetricsRoute } from './metrics/metrics-route.js';
 
@@ -95,8 +95,11 @@ export function buildServer(gateway: Gateway, options: ServerOptions): GatewaySe
       bindHost: options.host,
     }),
   );
-  // CORS preflights: answered by the guard for allowed origins (refused for others)
-  app.options('/*', { config: { guard: 'api' satisfies RouteGuard } }, async (_req, reply) => reply.code(204).send());
+  // CORS preflights are answered by the guard (204 for a listed origin, 403 otherwise); an OPTIONS
+  // without an Origin is no preflight and no route
+  app.options('/*', { config: { guard: 'api' satisfies RouteGuard } }, async (request, reply) =>
+    sendApiError(reply, 404, `no route OPTIONS ${request.url.split('?')[0]}`, 'invalid_request_error', 'not_found'),
+  );
   let state: 'starting' | 'running' | 'draining' = 'starting';
   app.get('/health', { config: { guard: 'open' satisfies RouteGuard } }, async (_req, reply) => {
     const platforms: Record<string, { state: string; since: number; error?: string }> = {};
