@@ -210,6 +210,15 @@ describe('timeouts and the connection cap', () => {
       );
       socket.write('{"messages"');
       await gone; // the test's own timeout is the failure (without the limit the connection stays open)
+      // the limit is on receiving the request: an answer that takes longer still arrives
+      model.script({ text: 'slow answer', delayMs: 900 });
+      const slow = await fetch(`${daemon.url}${CHAT}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: chatBody('take your time'),
+      });
+      expect(slow.status).toBe(200);
+      expect(await slow.text()).toContain('slow answer');
       await until(
         'no open connection',
         () => (nodeServer(daemon) as unknown as { _connections: number })._connections === 0,

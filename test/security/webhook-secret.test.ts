@@ -13,7 +13,7 @@ import { until } from '../bad-input/lib/wait.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack-server.js';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
-import { head, openSocket, readResponse } from './lib/raw-http.js';
+import { head, openSocket, rawRequest, readResponse } from './lib/raw-http.js';
 
 const TG_TOKEN = '777010:SECURITY-telegram-token-0123456789abcdef';
 const TG_PATH = '/telegram/webhook';
@@ -93,6 +93,15 @@ describe('webhooks are always verified', () => {
       expect(daemon.inboxTotal()).toBe(0);
       expect(model.requests.length).toBe(before);
 
+      // the webhook route skips the API's Host check (Telegram sends the public name): the secret decides
+      const viaProxy = await rawRequest(
+        daemon.url,
+        'POST',
+        TG_PATH,
+        { ...json, host: 'bot.example.invalid', 'x-telegram-bot-api-secret-token': secret },
+        JSON.stringify(update('through the proxy')),
+      );
+      expect(viaProxy?.status).toBe(200);
       // Telegram itself sends the secret it was given: answered
       expect(await telegram.deliverWebhook(update('the real one'), daemon.url)).toBe(200);
       await until('the answer', () => telegram.sent.some((m) => m.text.includes('answered')));

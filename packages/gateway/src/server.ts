@@ -31,9 +31,9 @@ export interface ServerOptions {
   limits?: HttpLimits;
 }
 
-/** Body limit of every route that does not set its own (chat completions: 4 MiB; webhooks: 1 MiB). */
+/** Body limit of every route that does not set its own (chat completions and platform webhooks: 4 MiB). */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
-export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
+export const WEBHOOK_BODY_LIMIT = 4 * 1024 * 1024;
 /** Idle time a kept-alive connection is kept open between requests. */
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /** Time a client has to send the request headers (at most the request timeout). */
