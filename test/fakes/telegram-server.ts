@@ -95,6 +95,12 @@ export interface FakeTelegram {
   pushMessage(input: PushMessageInput): Update;
   /** Builds the same update as pushMessage without queueing it: the body Telegram POSTs to a webhook. */
   webhookUpdate(input: PushMessageInput): Update;
+  /**
+   * POSTs `update` as Telegram does to the webhook set with setWebhook: JSON, with the registered
+   * `secret_token` in `X-Telegram-Bot-Api-Secret-Token`. `origin` (e.g. the gateway's 127.0.0.1
+   * URL) replaces the registered URL's scheme and host, its path kept. Resolves with the status.
+   */
+  deliverWebhook(update: Update, origin: string): Promise<number>;
   /** Stores a file reachable through getFile and `GET /file/bot<token>/<file_path>`. */
   addFile(input: FakeFileInput & { kind?: 'photos' | 'documents' }): StoredFile;
   /** Queues a failure for the next call of `method` (several queue in order). */
@@ -603,6 +609,9 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
   function setWebhook(body: Json): Answer {
     if (typeof body.url !== 'string') return { status: 400, body: apiError(400, 'Bad Request: bad webhook') };
     const secret = typeof body.secret_token === 'string' ? body.secret_token : undefined;
+    if (secret !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(secret)) {
+      return { status: 400, body: apiError(400, 'Bad Request: secret token contains unallowed characters') };
+    }
     webhook =
       body.url === '' ? undefined : { url: body.url, ...(secret === undefined ? {} : { secret_token: secret }) };
     for (const poll of [...polls]) poll.finish(409, apiError(409, 'Conflict: terminated by setWebhook request'));
@@ -729,6 +738,21 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     pushUpdate: queueUpdate,
     pushMessage: (input) => queueUpdate(buildUpdate(input)),
     webhookUpdate: buildUpdate,
+    async deliverWebhook(update, origin) {
+      if (webhook === undefined) throw new Error('fake telegram: no webhook set');
+      const target = new URL(new URL(webhook.url).pathname, origin);
+      const secret = webhook.secret_token;
+      const res = await fetch(target, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(secret === undefined ? {} : { 'x-telegram-bot-api-secret-token': secret }),
+        },
+        body: JSON.stringify(update),
+      });
+      await res.arrayBuffer();
+      return res.status;
+    },
     addFile,
     failNext(method, failure) {
       const list = failures.get(method) ?? [];

@@ -37,6 +37,8 @@ export interface GatewayApp {
   server: GatewayServer;
   /** listens on gateway.host:gateway.port (port 0 = any free port); resolves with the URL */
   listen(): Promise<string>;
+  /** true when API_SERVER_KEY is not set: the API answers anyone who can reach it (safe on loopback only) */
+  keyless: boolean;
   /** graceful stop: no new turns, running ones get up to gateway.drain_timeout_s */
   stop(): Promise<void>;
 }
@@ -70,6 +72,11 @@ export function gatewaySettings(
     hookTimeoutMs: config.gateway.hook_timeout_s * 1000,
   };
 }
+
+/** Said in the log and on stderr when API_SERVER_KEY is not set. */
+export const KEYLESS_WARNING =
+  'the API platform is keyless (API_SERVER_KEY is not set): anyone who can reach this port can run the agent; ' +
+  'this is only safe on loopback (gateway.host 127.0.0.1)';
 
 /** Builds the gateway (adapters created, nothing connected or listening yet). */
 export async function buildGatewayApp(
@@ -137,16 +144,25 @@ export async function buildGatewayApp(
       sessions: store.sessions,
       transcripts: store.transcripts,
     },
+    limits: {
+      allowedHosts: config.gateway.allowed_hosts,
+      corsOrigins: config.gateway.cors_origins,
+      maxConnections: config.gateway.max_connections,
+      requestTimeoutMs: config.gateway.request_timeout_s * 1000,
+    },
   });
   addPlatformRoutes(server.app, gateway);
   phases.mark('server');
+  const keyless = !env.API_SERVER_KEY;
   return {
     rt,
     gateway,
     server,
+    keyless,
     async listen() {
       const url = await server.app.listen({ host, port: config.gateway.port });
       phases.mark('listen');
+      if (keyless) rt.logger.warn({ url }, KEYLESS_WARNING);
       await gateway.start();
       server.setState('running');
       phases.mark('platforms');

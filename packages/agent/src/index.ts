@@ -22,6 +22,7 @@ export {
   MAX_ITERATIONS_DEFAULT,
   runTurn,
   TOOL_TIMEOUT_DEFAULT_MS,
+  type TokenUsage,
   type TurnOptions,
   type TurnResult,
   type TurnStatus,

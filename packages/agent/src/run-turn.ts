@@ -59,6 +59,23 @@ export interface TurnResult {
   messages: ChatMessage[];
   iterations: number;
   error: HermesError | null;
+  /** the tokens the model reported, summed over this turn's model calls; null when it reported none */
+  usage: TokenUsage | null;
+}
+
+export interface TokenUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+function addUsage(sum: TokenUsage | null, step: TokenUsage | null): TokenUsage | null {
+  if (step === null) return sum;
+  return {
+    prompt_tokens: (sum?.prompt_tokens ?? 0) + (step.prompt_tokens ?? 0),
+    completion_tokens: (sum?.completion_tokens ?? 0) + (step.completion_tokens ?? 0),
+    total_tokens: (sum?.total_tokens ?? 0) + (step.total_tokens ?? 0),
+  };
 }
 
 function toolSchemas(tools: readonly ToolDefinition[]): ChatCompletionTool[] {
@@ -85,6 +102,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   let status: TurnStatus = 'failed';
   let finalText: string | null = null;
   let error: HermesError | null = null;
+  let usage: TokenUsage | null = null;
 
   try {
     if (isFirstTurn) await hooks.invoke('on_session_start', { sessionId, model, platform });
@@ -133,6 +151,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         signal,
         ...(options.onDelta ? { onDelta: options.onDelta } : {}),
       });
+      usage = addUsage(usage, step.usage);
       const toolNames = step.toolCalls.map((c) => c.function.name);
       options.onStep?.({ iteration: iterations, toolNames });
       if (step.toolCalls.length === 0) {
@@ -200,5 +219,5 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     model,
     platform,
   });
-  return { status, finalText, messages: turn, iterations, error };
+  return { status, finalText, messages: turn, iterations, error, usage };
 }

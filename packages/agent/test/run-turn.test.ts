@@ -46,6 +46,19 @@ describe('runTurn', () => {
     expect(typeof calls[1]?.payload.durationMs).toBe('number');
   });
 
+  it('sums the usage the model reported over the turn, streaming or not', async () => {
+    const { bus } = recordingBus();
+    openai.server.script(
+      { toolCalls: [{ name: 'echo', arguments: { text: 'a' } }], usage: { prompt_tokens: 50, completion_tokens: 7 } },
+      { text: 'done', usage: { prompt_tokens: 70, completion_tokens: 3 } },
+      { text: 'streamed', usage: { prompt_tokens: 9, completion_tokens: 2 } },
+    );
+    const result = await turn({ client: client(openai.server.url, bus), hooks: bus, tools: [echoTool] });
+    expect(result.usage).toEqual({ prompt_tokens: 120, completion_tokens: 10, total_tokens: 130 });
+    const streamed = await turn({ client: client(openai.server.url, bus), hooks: bus, onDelta: () => {} });
+    expect(streamed.usage).toEqual({ prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 });
+  });
+
   it('runs parallel tool calls concurrently and keeps their order', async () => {
     const { bus } = recordingBus();
     const slow: ToolDefinition = {

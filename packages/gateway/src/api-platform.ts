@@ -1,8 +1,9 @@
 /**
  * The API platform, always on: `POST /v1/chat/completions`, OpenAI-compatible, streaming and not.
  * A session is keyed by the `x-hermes-session` header or the `user` field; without either the
- * request is stateless (its own messages are the history). `API_SERVER_KEY` makes a bearer key
- * mandatory.
+ * request is stateless: its own messages are the history and nothing is written to state.db.
+ * `API_SERVER_KEY` makes a bearer key mandatory (checked before the body is read, by the server's
+ * request guard). `usage` is what the model reported, summed over the turn's model calls.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { ModelClient, ToolRegistry } from '@hermes/agent';
@@ -10,7 +11,11 @@ import { buildSystemPrompt, createApprovalGate, runTurn } from '@hermes/agent';
 import type { HookBus } from '@hermes/plugins';
 import type { ChatMessage, Logger } from '@hermes/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type ApiErrorType, sendApiError } from './http/api-error.js';
 import type { SessionsPort, TranscriptsPort } from './ports.js';
+
+/** The largest chat completions request body (a long conversation with its history). */
+export const COMPLETIONS_BODY_LIMIT = 4 * 1024 * 1024;
 
 export interface ApiPlatformDeps {
   apiKey: string | undefined;
@@ -33,11 +38,18 @@ interface CompletionBody {
   model?: unknown;
   messages?: unknown;
   stream?: unknown;
+  stream_options?: unknown;
   user?: unknown;
 }
 
-function apiError(reply: FastifyReply, status: number, message: string, type = 'invalid_request_error') {
-  return reply.code(status).send({ error: { message, type, code: null } });
+function apiError(reply: FastifyReply, status: number, message: string, type: ApiErrorType = 'invalid_request_error') {
+  return sendApiError(reply, status, message, type, status === 400 ? 'invalid_request' : null);
+}
+
+const NO_USAGE = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+
+function wantsStreamUsage(body: CompletionBody): boolean {
+  return isRecord(body.stream_options) && body.stream_options.include_usage === true;
 }
 
 /** True when the request carries the configured bearer key (constant-time compare). */
@@ -93,7 +105,8 @@ function isMessages(value: unknown): value is ChatMessage[] {
 
 /** Registers the route on `app`. */
 export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps): void {
-  app.post('/v1/chat/completions', async (request: FastifyRequest, reply: FastifyReply) => {
+  const routeOptions = { bodyLimit: COMPLETIONS_BODY_LIMIT, config: { guard: 'api' } };
+  app.post('/v1/chat/completions', routeOptions, async (request: FastifyRequest, reply: FastifyReply) => {
     if (deps.apiKey && !bearerMatches(request.headers.authorization, deps.apiKey)) {
       return apiError(
         reply,
@@ -127,9 +140,9 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps)
       sessionId = active.id;
       history = deps.transcripts.list(sessionId);
     } else {
-      sessionId = deps.sessions.create({ key: `api:${randomUUID()}`, platform: 'api', model: deps.model }).id;
+      // stateless: the request's own messages are the history, and nothing is stored
+      sessionId = `api-stateless-${randomUUID()}`;
       history = body.messages.slice(0, -1).filter((m) => m.role !== 'system');
-      if (history.length > 0) deps.transcripts.append(sessionId, history);
     }
     const id = `chatcmpl-${randomUUID()}`;
     const created = Math.floor(Date.now() / 1000);
@@ -144,6 +157,8 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps)
     if (stream) {
       reply.hijack();
       reply.raw.writeHead(200, {
+        // headers the request guard set (CORS for an allowed origin)
+        ...(reply.getHeaders() as Record<string, string>),
         'content-type': 'text/event-stream',
         'cache-control': 'no-cache',
         connection: 'keep-alive',
@@ -168,18 +183,34 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps)
       signal: controller.signal,
       ...(stream ? { onDelta: (text: string) => reply.raw.write(chunk({ content: text }, null)) } : {}),
     });
-    deps.transcripts.append(sessionId, result.messages);
+    const usage = result.usage ?? NO_USAGE;
     if (stream) {
+      try {
+        if (key) deps.transcripts.append(sessionId, result.messages);
+      } catch (error) {
+        deps.logger.error({ error: String(error), sessionId }, 'api: the transcript could not be stored');
+        reply.raw.end(
+          `data: ${JSON.stringify({ error: { message: 'the answer could not be stored (see the gateway log)', type: 'server_error', code: 'storage_error' } })}\n\n`,
+        );
+        return reply;
+      }
       if (result.status !== 'completed') {
         reply.raw.write(
           `data: ${JSON.stringify({ error: { message: result.error?.message ?? result.status, type: 'server_error' } })}\n\n`,
         );
       } else {
         reply.raw.write(chunk({}, 'stop'));
+        if (wantsStreamUsage(body)) {
+          reply.raw.write(
+            `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: deps.model, choices: [], usage })}\n\n`,
+          );
+        }
       }
       reply.raw.end('data: [DONE]\n\n');
       return reply;
     }
+    // a storage failure (SQLITE_FULL included) is thrown: the server's error handler answers it
+    if (key) deps.transcripts.append(sessionId, result.messages);
     if (result.status !== 'completed') {
       return apiError(reply, 502, result.error?.message ?? result.status, 'server_error');
     }
@@ -189,7 +220,7 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps)
       created,
       model: deps.model,
       choices: [{ index: 0, message: { role: 'assistant', content: result.finalText }, finish_reason: 'stop' }],
-      usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+      usage,
     });
   });
 }

@@ -15,6 +15,7 @@ import type {
   PlatformAdapter,
   PlatformFactory,
   PlatformState,
+  RouteOptions,
   RouteRequest,
   RouteResponse,
 } from '@hermes/protocol';
@@ -111,6 +112,8 @@ export interface RouteDefinition {
   method: 'GET' | 'POST';
   path: string;
   handler: (request: RouteRequest) => Promise<RouteResponse>;
+  /** header check run before the body is read (see PlatformContext.route) */
+  verify?: RouteOptions['verify'];
 }
 
 export class Gateway {
@@ -183,9 +186,9 @@ export class Gateway {
             set: (key, value) => deps.store.platformState.set(factory.name, key, value),
           },
           commands: () => commandList(deps.pluginCommands()),
-          route: (method, path, handler) => {
+          route: (method, path, handler, options) => {
             if (this.#started) throw new Error(`platform ${factory.name} added route ${path} after start`);
-            this.routes.push({ method, path, handler });
+            this.routes.push({ method, path, handler, ...(options?.verify ? { verify: options.verify } : {}) });
           },
         });
       } catch (err) {

@@ -2,17 +2,60 @@
  * The gateway's HTTP server (Fastify): `/health`, `/metrics`, the API platform, and the platforms'
  * webhook routes. Built separately from listening, so tests use `inject()` or a port-0 listen.
  */
+import { createServer, type Server } from 'node:http';
 import { ERROR_CODES, HermesError } from '@hermes/protocol';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type ApiPlatformDeps, registerApiPlatform } from './api-platform.js';
-import type { Gateway } from './gateway.js';
+import type { Gateway, RouteDefinition } from './gateway.js';
+import { installApiErrors, sendApiError } from './http/api-error.js';
+import { createRequestGuard, type RouteGuard } from './http/request-guard.js';
 import { registerMetricsRoute } from './metrics/metrics-route.js';
+
+/** The HTTP server's limits (`gateway.*` in config.yaml); each has a default. */
+export interface HttpLimits {
+  /** `gateway.allowed_hosts`: `Host` names answered besides loopback ones */
+  allowedHosts?: readonly string[];
+  /** `gateway.cors_origins`: browser origins allowed (others get 403) */
+  corsOrigins?: readonly string[];
+  /** `gateway.max_connections`: open connections at most (more are closed at accept) */
+  maxConnections?: number;
+  /** `gateway.request_timeout_s` in ms: time to send a whole request (headers and body) */
+  requestTimeoutMs?: number;
+}
 
 export interface ServerOptions {
   host: string;
   version: string;
   startedAt: number;
   api: ApiPlatformDeps;
+  limits?: HttpLimits;
+}
+
+/** Body limit of every route that does not set its own (chat completions and platform webhooks: 4 MiB). */
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+export const WEBHOOK_BODY_LIMIT = 4 * 1024 * 1024;
+/** Idle time a kept-alive connection is kept open between requests. */
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** Time a client has to send the request headers (at most the request timeout). */
+export const HEADERS_TIMEOUT_MS = 10_000;
+
+/** A Node server with the timeouts and the connection cap set (Fastify's serverFactory). */
+function limitedServer(limits: HttpLimits) {
+  const requestTimeout = limits.requestTimeoutMs ?? 30_000;
+  return (handler: Parameters<typeof createServer>[1]): Server => {
+    const server = createServer(
+      {
+        requestTimeout,
+        headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
+        keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+        // how often Node looks for requests past their timeout (its default, 30 s, is too coarse)
+        connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(requestTimeout / 4))),
+      },
+      handler,
+    );
+    server.maxConnections = limits.maxConnections ?? 256;
+    return server;
+  };
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -36,9 +79,29 @@ export function buildServer(gateway: Gateway, options: ServerOptions): GatewaySe
       `refusing to listen on ${options.host} without API_SERVER_KEY: set it, or keep gateway.host on 127.0.0.1`,
     );
   }
-  const app = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024 });
+  const limits = options.limits ?? {};
+  const app = Fastify({
+    logger: false,
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    serverFactory: limitedServer(limits),
+  }) as unknown as FastifyInstance;
+  installApiErrors(app, options.api.logger);
+  app.addHook(
+    'onRequest',
+    createRequestGuard({
+      apiKey: options.api.apiKey,
+      allowedHosts: limits.allowedHosts ?? [],
+      corsOrigins: limits.corsOrigins ?? [],
+      bindHost: options.host,
+    }),
+  );
+  // CORS preflights are answered by the guard (204 for a listed origin, 403 otherwise); an OPTIONS
+  // without an Origin is no preflight and no route
+  app.options('/*', { config: { guard: 'api' satisfies RouteGuard } }, async (request, reply) =>
+    sendApiError(reply, 404, `no route OPTIONS ${request.url.split('?')[0]}`, 'invalid_request_error', 'not_found'),
+  );
   let state: 'starting' | 'running' | 'draining' = 'starting';
-  app.get('/health', async (_req, reply) => {
+  app.get('/health', { config: { guard: 'open' satisfies RouteGuard } }, async (_req, reply) => {
     const platforms: Record<string, { state: string; since: number; error?: string }> = {};
     for (const [name, st] of Object.entries(gateway.platformStates())) platforms[name] = st;
     const allConnected = Object.values(platforms).every((p) => p.state === 'connected');
@@ -58,9 +121,14 @@ export function buildServer(gateway: Gateway, options: ServerOptions): GatewaySe
     if (String(body).trim() === '') return done(null, {});
     try {
       done(null, JSON.parse(String(body)));
-    } catch {
-      const err = new Error('request body is not valid JSON') as Error & { statusCode: number };
+    } catch (error) {
+      const detail = error instanceof Error ? `: ${error.message}` : '';
+      const err = new Error(`request body is not valid JSON${detail}`) as Error & {
+        statusCode: number;
+        invalidJson: boolean;
+      };
       err.statusCode = 400;
+      err.invalidJson = true;
       done(err, undefined);
     }
   });
@@ -77,12 +145,29 @@ export function buildServer(gateway: Gateway, options: ServerOptions): GatewaySe
   };
 }
 
+/** Runs a platform route's header check before the body is read; a refusal closes the connection. */
+function platformVerifier(verify: NonNullable<RouteDefinition['verify']>) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const refused = verify({ headers: request.headers });
+    if (refused === null) return;
+    if (refused.headers) for (const [k, v] of Object.entries(refused.headers)) reply.header(k, v);
+    await reply
+      .code(refused.status)
+      .header('connection', 'close')
+      .send(refused.body ?? '');
+  };
+}
+
 /** Adds the platforms' webhook routes (after the gateway built its adapters). */
 export function addPlatformRoutes(app: FastifyInstance, gateway: Gateway): void {
   for (const route of gateway.routes) {
     app.route({
       method: route.method,
       url: route.path,
+      bodyLimit: WEBHOOK_BODY_LIMIT,
+      // the platform verifies its own requests (Telegram's secret token, Slack's signature)
+      config: { guard: 'platform' satisfies RouteGuard },
+      ...(route.verify === undefined ? {} : { onRequest: platformVerifier(route.verify) }),
       handler: async (req, reply) => {
         const rawBody = (req as unknown as { rawBody?: string }).rawBody ?? '';
         const res = await route.handler({ headers: req.headers, body: req.body, rawBody });

@@ -60,6 +60,7 @@ export type {
   PlatformContext,
   PlatformFactory,
   PlatformState,
+  RouteOptions,
   RouteRequest,
   RouteResponse,
   SendErrorKind,

@@ -80,6 +80,11 @@ export interface RouteResponse {
   headers?: Record<string, string>;
 }
 
+export interface RouteOptions {
+  /** checks a request's headers before its body is read: null lets it through, a response refuses it */
+  verify?: (request: { headers: RouteRequest['headers'] }) => RouteResponse | null;
+}
+
 export interface PlatformContext {
   /** `gateway.platforms.<name>` from config.yaml */
   settings: Readonly<Record<string, unknown>>;
@@ -91,8 +96,17 @@ export interface PlatformContext {
   state: { get(key: string): string | undefined; set(key: string, value: string): void };
   /** the gateway's commands (built-in and plugin), e.g. for native slash-command registration */
   commands(): readonly { name: string; description: string }[];
-  /** adds a route to the gateway's HTTP server; only before start() resolves */
-  route(method: 'GET' | 'POST', path: string, handler: (request: RouteRequest) => Promise<RouteResponse>): void;
+  /**
+   * Adds a route to the gateway's HTTP server; only before start() resolves. Such a route skips
+   * the server's Host and API-key checks: it verifies its own requests. `verify` runs on the
+   * headers before the body is read; a response from it refuses the request (the body unread).
+   */
+  route(
+    method: 'GET' | 'POST',
+    path: string,
+    handler: (request: RouteRequest) => Promise<RouteResponse>,
+    options?: RouteOptions,
+  ): void;
 }
 
 export interface PlatformAdapter {

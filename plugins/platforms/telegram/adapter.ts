@@ -24,7 +24,8 @@ import { retryUntilDone } from './retry.js';
 import { sendMessage } from './send-message.js';
 import { readTelegramSettings } from './settings.js';
 import { createStatusTracker } from './status-tracker.js';
-import { createWebhookHandler } from './webhook.js';
+import { createWebhookHandler, webhookVerifier } from './webhook.js';
+import { resolveWebhookSecret } from './webhook-secret.js';
 
 export const TELEGRAM_CAPABILITIES: PlatformCapabilities = {
   maxMessageLength: 4096,
@@ -48,6 +49,15 @@ export interface TelegramAdapterDeps {
 export function createTelegramAdapter(context: PlatformContext, deps: TelegramAdapterDeps = {}): PlatformAdapter {
   const settings = readTelegramSettings(context.settings, context.env);
   const logger = context.logger;
+  if (settings.mode === 'webhook' && settings.webhookSecret === undefined && settings.webhookUrl === undefined) {
+    throw new TypeError(
+      'gateway.platforms.telegram: webhook mode needs webhook_url (the gateway then registers a secret it generates) ' +
+        'or webhook_secret (the secret_token you registered with setWebhook)',
+    );
+  }
+  // webhook mode is always verified: the configured secret, else one generated once and kept in state
+  const webhookSecret =
+    settings.mode === 'webhook' ? resolveWebhookSecret(settings.webhookSecret, context.state).secret : undefined;
   const now = deps.now ?? Date.now;
   const sleep = deps.sleep ?? abortableSleep;
   const random = deps.random ?? Math.random;
@@ -78,14 +88,14 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
       settings.webhookUrl,
       {
         allowed_updates: [...ALLOWED_UPDATES],
-        ...(settings.webhookSecret === undefined ? {} : { secret_token: settings.webhookSecret }),
+        ...(webhookSecret === undefined ? {} : { secret_token: webhookSecret }),
       },
       grammySignal(signal),
     );
   };
 
   const webhookHandler = createWebhookHandler({
-    ...(settings.webhookSecret === undefined ? {} : { secret: settings.webhookSecret }),
+    ...(webhookSecret === undefined ? {} : { secret: webhookSecret }),
     logger,
     deliver: () => {
       const signal = controller?.signal;
@@ -95,7 +105,9 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
   });
 
   // routes are added at creation: the gateway takes them before its server starts (503 until start)
-  if (settings.mode === 'webhook') context.route('POST', settings.webhookPath, webhookHandler);
+  if (webhookSecret !== undefined) {
+    context.route('POST', settings.webhookPath, webhookHandler, { verify: webhookVerifier(webhookSecret, logger) });
+  }
 
   return {
     name: PLATFORM,
@@ -122,9 +134,6 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
           pollTimeoutS: settings.pollTimeoutS,
         });
       } else {
-        if (settings.webhookSecret === undefined) {
-          logger.warn('telegram: webhook mode without webhook_secret accepts updates from anyone who finds the URL');
-        }
         running = retryUntilDone(() => prepareWebhook(signal), common).then((done) => {
           if (done) status.set('connected');
         });

@@ -15,7 +15,7 @@ export interface TelegramSettings {
   webhookPath: string;
   /** the public URL registered with setWebhook at start; unset leaves the webhook as it is */
   webhookUrl?: string;
-  /** expected in `X-Telegram-Bot-Api-Secret-Token`; unset accepts any request */
+  /** expected in `X-Telegram-Bot-Api-Secret-Token`; unset in webhook mode: one is generated and kept in state */
   webhookSecret?: string;
 }
 

@@ -14,7 +14,7 @@ export interface WebhookOptions {
   logger: Logger;
 }
 
-function header(request: RouteRequest, name: string): string | undefined {
+function header(request: Pick<RouteRequest, 'headers'>, name: string): string | undefined {
   for (const [key, value] of Object.entries(request.headers)) {
     if (key.toLowerCase() !== name) continue;
     return Array.isArray(value) ? value[0] : value;
@@ -35,13 +35,28 @@ function parseBody(request: RouteRequest): unknown {
   }
 }
 
+const REFUSED: RouteResponse = { status: 401, body: { ok: false, error: 'unauthorized' } };
+
+/** The header check the gateway runs before reading the body: a wrong or missing secret gets 401. */
+export function webhookVerifier(
+  secret: string,
+  logger: Logger,
+): (request: Pick<RouteRequest, 'headers'>) => RouteResponse | null {
+  const matches = secretMatcher(secret);
+  return (request) => {
+    if (matches(header(request, SECRET_HEADER))) return null;
+    logger.warn('telegram: webhook request with a wrong or missing secret token refused');
+    return REFUSED;
+  };
+}
+
 /** Builds the route handler. Telegram retries non-2xx answers, so a failed delivery answers 500. */
 export function createWebhookHandler(options: WebhookOptions): (request: RouteRequest) => Promise<RouteResponse> {
   const matches = options.secret === undefined ? null : secretMatcher(options.secret);
   return async (request) => {
     if (matches !== null && !matches(header(request, SECRET_HEADER))) {
       options.logger.warn('telegram: webhook request with a wrong or missing secret token refused');
-      return { status: 401, body: { ok: false, error: 'unauthorized' } };
+      return REFUSED;
     }
     const deliver = options.deliver();
     if (deliver === null) return { status: 503, body: { ok: false, error: 'not ready' } };

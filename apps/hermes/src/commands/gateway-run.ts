@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { resolveHome } from '@hermes/config';
 import { EXIT } from '@hermes/protocol';
 import { CliExit, exitCodeFor } from '../cli-error.js';
-import { buildGatewayApp } from '../gateway-app.js';
+import { buildGatewayApp, KEYLESS_WARNING } from '../gateway-app.js';
 import type { GlobalOptions } from '../main.js';
 import { acquireLock, type LockInfo, liveOwner, lockPath, releaseLock, updateLock } from '../service/pid-lock.js';
 import { stopProcess } from '../service/stop-process.js';
@@ -71,6 +71,7 @@ export async function runGateway(options: GlobalOptions, run: RunOptions = {}): 
     });
     const url = await app.listen();
     updateLock(path, { url });
+    if (app.keyless) process.stderr.write(`hermes: warning: ${KEYLESS_WARNING}\n`);
     process.stderr.write(
       `hermes gateway listening on ${url} (platforms: ${[...app.gateway.adapters.keys()].join(', ') || 'api only'})\n`,
     );

@@ -103,15 +103,21 @@ describe('telegram webhook', () => {
     expect(recorder.attempts).toHaveLength(0);
   });
 
-  it('uses a custom path, skips setWebhook without a webhook_url, and warns when there is no secret', async () => {
+  it('uses a custom path and skips setWebhook without a webhook_url', async () => {
     const recorder = recordingSink();
-    const adapter = h.adapter({ settings: { mode: 'webhook', webhook_path: '/hooks/tg' } });
+    const adapter = h.adapter({ settings: { mode: 'webhook', webhook_path: '/hooks/tg', webhook_secret: SECRET } });
     await adapter.start(recorder.sink);
     expect(h.fake.calls.map((call) => call.method)).toEqual(['getMe']);
-    expect(h.lines.some((line) => line.level === 'warn' && /without webhook_secret/.test(line.msg ?? ''))).toBe(true);
-    const update = h.fake.webhookUpdate({ chatId: 42, userId: 42, text: 'open door' });
-    expect((await route('/hooks/tg')(request(update))).status).toBe(200);
+    const update = h.fake.webhookUpdate({ chatId: 42, userId: 42, text: 'custom path' });
+    expect((await route('/hooks/tg')(request(update, { [SECRET_HEADER]: SECRET }))).status).toBe(200);
     expect(recorder.events).toHaveLength(1);
+  });
+
+  it('refuses webhook mode with neither webhook_url nor webhook_secret (no open door)', () => {
+    expect(() => h.adapter({ settings: { mode: 'webhook', webhook_path: '/hooks/tg' } })).toThrow(
+      /webhook mode needs webhook_url .* or webhook_secret/,
+    );
+    expect(h.routes.size).toBe(0);
   });
 
   it('retries a failing setWebhook with backoff before it is connected', async () => {
