@@ -8,18 +8,16 @@ import { warmModelSdk } from '@hermes/agent';
 import type { HermesConfig } from '@hermes/config';
 import {
   addPlatformRoutes,
-  attachGatewayHooks,
+  attachGatewayHookThreads,
   buildServer,
   createSendMessageTool,
   discoverGatewayHooks,
   Gateway,
+  type GatewayHookThreads,
   GatewayMetrics,
   type GatewayServer,
   type GatewaySettings,
-  hookApi,
-  loadGatewayHooks,
 } from '@hermes/gateway';
-import { createModuleImporter } from '@hermes/plugins';
 import type { PlatformFactory } from '@hermes/protocol';
 import { writeDotEnvValue } from './dotenv-write.js';
 import type { GlobalOptions } from './main.js';
@@ -118,7 +116,7 @@ export async function buildGatewayApp(
   });
   rt.tools.register(createSendMessageTool({ gateway, env }));
   phases.mark('gateway');
-  await attachHomeHooks(rt, gateway);
+  const hookThreads = await attachHomeHooks(rt, gateway);
   phases.mark('gateway hooks');
   const host = env.HERMES_GATEWAY_HOST ?? config.gateway.host;
   const server = buildServer(gateway, {
@@ -162,19 +160,18 @@ export async function buildGatewayApp(
       server.setState('draining');
       await gateway.stop(config.gateway.drain_timeout_s * 1000);
       await server.app.close();
+      await hookThreads?.stop();
       await rt.close();
     },
   };
 }
 
 /** Loads the gateway hooks of HERMES_HOME/hooks (gateway only) and subscribes them to the gateway's events. */
-async function attachHomeHooks(rt: AgentRuntime, gateway: Gateway): Promise<void> {
+async function attachHomeHooks(rt: AgentRuntime, gateway: Gateway): Promise<GatewayHookThreads | null> {
   const logger = rt.logger.child({ component: 'hooks' });
   const { hooks, skipped } = discoverGatewayHooks(join(rt.home, 'hooks'));
   for (const s of skipped) logger.warn({ dir: s.dir }, `gateway hook folder skipped: ${s.reason}`);
-  if (hooks.length === 0) return;
-  const importer = await createModuleImporter(pluginAliases());
-  const { loaded } = await loadGatewayHooks(hooks, importer, logger);
+  if (hooks.length === 0) return null;
   const host = {
     home: rt.home,
     logger,
@@ -182,9 +179,16 @@ async function attachHomeHooks(rt: AgentRuntime, gateway: Gateway): Promise<void
     runAgent: (prompt: string, options: { name: string; maxIterations?: number }) =>
       gateway.runOneShot(prompt, options),
   };
-  attachGatewayHooks(gateway.events, loaded, (hook) => hookApi(host, hook.name));
+  // one worker thread per hook: a hook that throws, exits or loops cannot stop or stall the gateway
+  const threads = attachGatewayHookThreads(gateway.events, hooks, {
+    host,
+    logger,
+    aliases: pluginAliases(),
+    timeoutMs: rt.config.gateway.hook_timeout_s * 1000,
+  });
   logger.info(
-    { hooks: loaded.map((h) => h.name) },
-    `gateway hooks loaded: ${loaded.map((h) => `${h.name} (${h.events.join(', ')})`).join('; ')}`,
+    { hooks: hooks.map((h) => h.name) },
+    `gateway hooks started (one worker thread each): ${hooks.map((h) => `${h.name} (${h.events.join(', ')})`).join('; ')}`,
   );
+  return threads;
 }

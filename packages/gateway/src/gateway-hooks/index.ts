@@ -1,7 +1,8 @@
 // Gateway hooks: HOOK.yaml folders under HERMES_HOME/hooks, loaded only by the gateway.
 export { dryRunHost, type HookHost, hookApi } from './api.js';
-export { attachGatewayHooks } from './attach.js';
+export { attachGatewayHooks, attachGatewayHookThreads, type GatewayHookThreads } from './attach.js';
 export { type DiscoveredGatewayHooks, discoverGatewayHooks, type GatewayHookSpec, HANDLER_FILES } from './discover.js';
+export { HookThread, type HookThreadOptions } from './hook-thread.js';
 export { type LoadedGatewayHook, loadGatewayHooks } from './load.js';
 export { type GatewayHookManifest, HookManifestError, isGatewayEventPattern, parseHookManifest } from './manifest.js';
 export { exampleContext, type GatewayHookTestResult, testGatewayHooks } from './test-hooks.js';
