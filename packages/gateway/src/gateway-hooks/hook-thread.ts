@@ -41,6 +41,8 @@ if (workerData.entry.endsWith('.ts')) {
 }
 `;
 const QUEUE_LIMIT = 100;
+/** a handler gets at least this long to import before it counts as stuck */
+const LOAD_ALLOWANCE_MS = 30_000;
 
 interface PendingRun {
   resolve(): void;
@@ -64,6 +66,8 @@ export class HookThread {
   #watchTimer: NodeJS.Timeout | undefined;
   #awaitingPong = false;
   #terminating = false;
+  /** when the current worker reported its handler loaded; 0 while loading */
+  #readyAt = 0;
 
   constructor(spec: GatewayHookSpec, options: HookThreadOptions) {
     this.name = spec.name;
@@ -94,6 +98,7 @@ export class HookThread {
     this.#startedAt = Date.now();
     this.#terminating = false;
     this.#awaitingPong = false;
+    this.#readyAt = 0;
     worker.unref();
     worker.on('message', (m: FromHookWorker) => this.#onMessage(m));
     worker.on('error', (err) => {
@@ -148,23 +153,32 @@ export class HookThread {
     }
     const worker = this.#worker;
     if (!worker || this.#terminating) return;
-    const oldest = Math.min(...[...this.#runs.values()].map((r) => r.started));
-    const age = Date.now() - oldest;
-    if (age < this.#o.timeoutMs) return;
-    if (!this.#awaitingPong) {
-      this.#awaitingPong = true;
-      worker.postMessage({ type: 'ping' } satisfies ToHookWorker);
-      const sent = Date.now();
-      setTimeout(() => {
-        if (!this.#awaitingPong || this.#worker !== worker) return;
-        this.#terminating = true;
-        this.#o.logger.error(
-          { hook: this.name, blockedMs: Date.now() - sent + this.#o.timeoutMs },
-          `gateway hook ${this.name} blocks its worker thread (busy for over ${Math.round((Date.now() - oldest) / 1000)} s, no answer within ${this.#o.graceMs} ms); terminated`,
-        );
-        void worker.terminate();
-      }, this.#o.graceMs).unref();
+    const now = Date.now();
+    if (this.#readyAt === 0) {
+      // still importing the handler (jiti's transform is synchronous): a module that never finishes is stuck
+      const limit = Math.max(this.#o.timeoutMs, LOAD_ALLOWANCE_MS) + this.#o.graceMs;
+      if (now - this.#startedAt > limit) this.#terminate(worker, `did not load its handler within ${limit} ms`);
+      return;
     }
+    // runs posted while the handler loaded count from when it was ready
+    const oldest = Math.max(this.#readyAt, Math.min(...[...this.#runs.values()].map((r) => r.started)));
+    if (now - oldest < this.#o.timeoutMs || this.#awaitingPong) return;
+    this.#awaitingPong = true;
+    worker.postMessage({ type: 'ping' } satisfies ToHookWorker);
+    setTimeout(() => {
+      if (!this.#awaitingPong || this.#worker !== worker) return;
+      const busyS = Math.round((Date.now() - oldest) / 1000);
+      this.#terminate(
+        worker,
+        `blocks its worker thread (busy for over ${busyS} s, no answer within ${this.#o.graceMs} ms)`,
+      );
+    }, this.#o.graceMs).unref();
+  }
+
+  #terminate(worker: Worker, why: string): void {
+    this.#terminating = true;
+    this.#o.logger.error({ hook: this.name }, `gateway hook ${this.name} ${why}; terminated`);
+    void worker.terminate();
   }
 
   #onMessage(m: FromHookWorker): void {
@@ -173,6 +187,7 @@ export class HookThread {
         this.#awaitingPong = false;
         return;
       case 'ready':
+        this.#readyAt = Date.now();
         this.#o.logger.debug({ hook: this.name }, `gateway hook ${this.name} ready in its worker thread`);
         return;
       case 'load-failed':
