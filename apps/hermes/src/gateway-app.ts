@@ -179,7 +179,7 @@ async function attachHomeHooks(rt: AgentRuntime, gateway: Gateway): Promise<Gate
     runAgent: (prompt: string, options: { name: string; maxIterations?: number }) =>
       gateway.runOneShot(prompt, options),
   };
-  // one worker thread per hook: a hook that throws, exits or loops cannot stop or stall the gateway
+  // in a worker thread: a hook that throws, exits or loops cannot stop or stall the gateway
   const threads = attachGatewayHookThreads(gateway.events, hooks, {
     host,
     logger,
@@ -188,7 +188,7 @@ async function attachHomeHooks(rt: AgentRuntime, gateway: Gateway): Promise<Gate
   });
   logger.info(
     { hooks: hooks.map((h) => h.name) },
-    `gateway hooks started (one worker thread each): ${hooks.map((h) => `${h.name} (${h.events.join(', ')})`).join('; ')}`,
+    `gateway hooks started in their worker thread: ${hooks.map((h) => `${h.name} (${h.events.join(', ')})`).join('; ')}`,
   );
   return threads;
 }

@@ -1,9 +1,9 @@
-/** Subscribes gateway hooks to the gateway's events: in-process (tests, `hermes hooks test`) or one worker thread each (the gateway). */
+/** Subscribes gateway hooks to the gateway's events: in-process (tests, `hermes hooks test`) or in one worker thread (the gateway). */
 import type { GatewayHookApi } from '@hermes/protocol';
 import type { GatewayEvents } from '../gateway-events.js';
 import { type HookHost, hookApi } from './api.js';
 import type { GatewayHookSpec } from './discover.js';
-import { HookThread, type HookThreadOptions } from './hook-thread.js';
+import { GatewayHookWorker, type HookWorkerOptions } from './hook-worker-host.js';
 import type { LoadedGatewayHook } from './load.js';
 
 /** Attaches every hook (once per event, whatever its patterns overlap); returns the detach function. */
@@ -21,39 +21,40 @@ export function attachGatewayHooks(
   };
 }
 
-/** Gateway hooks running in worker threads, one per hook. */
+/** Gateway hooks running in their worker thread. */
 export interface GatewayHookThreads {
-  threads: readonly HookThread[];
-  /** unsubscribes and stops every worker */
+  worker: GatewayHookWorker;
+  /** unsubscribes and stops the worker */
   stop(): Promise<void>;
 }
 
 /**
- * Starts one worker thread per hook (its handler is imported there) and subscribes it to the
- * gateway's events. Nothing waits for the workers: events that fire before a worker is ready wait
- * in its queue. One worker per hook, so a hook that crashes, exits or loops stops only itself and
- * every log line names it.
+ * Starts the gateway hooks' worker thread (every handler is imported there) and subscribes each
+ * hook to the gateway's events. Nothing waits for the worker: events that fire before it is ready
+ * wait in its queue.
  */
 export function attachGatewayHookThreads(
   events: GatewayEvents,
   specs: readonly GatewayHookSpec[],
-  options: Omit<HookThreadOptions, 'api'> & { host: HookHost },
+  options: Omit<HookWorkerOptions, 'apiFor' | 'home'> & { host: HookHost },
 ): GatewayHookThreads {
   const { host, ...rest } = options;
-  const threads = specs.map((spec) => {
-    for (const warning of spec.warnings) options.logger.warn({ hook: spec.name }, warning);
-    const thread = new HookThread(spec, { ...rest, api: hookApi(host, spec.name) });
-    thread.start();
-    return thread;
+  for (const spec of specs) for (const warning of spec.warnings) options.logger.warn({ hook: spec.name }, warning);
+  const apis = new Map(specs.map((s) => [s.name, hookApi(host, s.name)]));
+  const worker = new GatewayHookWorker(specs, {
+    ...rest,
+    home: host.home,
+    apiFor: (name) => apis.get(name) ?? hookApi(host, name),
   });
-  const offs = threads.map((thread, i) =>
-    events.on(specs[i]?.events ?? [], (type, context) => thread.run(type, context), thread.name),
+  worker.start();
+  const offs = specs.map((spec) =>
+    events.on(spec.events, (type, context) => worker.run(spec.name, type, context), spec.name),
   );
   return {
-    threads,
+    worker,
     async stop() {
       for (const off of offs) off();
-      await Promise.all(threads.map((t) => t.stop()));
+      await worker.stop();
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
- * The worker thread of one gateway hook: imports its handler (jiti, as in the main thread before)
- * and runs it on each event the gateway posts. `hermes.send`, `hermes.runAgent` and
- * `hermes.logger` are message passing to the gateway. Whatever the handler does (throws, exits,
+ * The gateway hooks' worker thread: imports every handler (jiti, as the main thread did before)
+ * and runs them on the events the gateway posts. `hermes.send`, `hermes.runAgent` and
+ * `hermes.logger` are message passing to the gateway. Whatever a handler does (throws, exits,
  * loops) happens on this thread: the gateway logs it and restarts the worker.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -37,12 +37,12 @@ const post = (message: FromHookWorker) => {
 
 const LEVELS: readonly HookLogLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
 
-function workerLogger(bindings: Record<string, unknown>): Logger {
-  const logger = { child: (more: Record<string, unknown>) => workerLogger({ ...bindings, ...more }) } as Logger;
+function workerLogger(hook: string, bindings: Record<string, unknown>): Logger {
+  const logger = { child: (more: Record<string, unknown>) => workerLogger(hook, { ...bindings, ...more }) } as Logger;
   for (const level of LEVELS) {
     (logger as unknown as Record<string, unknown>)[level] = (a: unknown, b?: unknown) => {
-      if (typeof a === 'string') post({ type: 'log', level, bindings, msg: a });
-      else post({ type: 'log', level, bindings, obj: a, ...(typeof b === 'string' ? { msg: b } : {}) });
+      if (typeof a === 'string') post({ type: 'log', hook, level, bindings, msg: a });
+      else post({ type: 'log', hook, level, bindings, obj: a, ...(typeof b === 'string' ? { msg: b } : {}) });
     };
   }
   return logger;
@@ -51,43 +51,54 @@ function workerLogger(bindings: Record<string, unknown>): Logger {
 let nextCall = 1;
 const calls = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
 
-function call<T>(method: 'send' | 'runAgent', args: unknown[]): Promise<T> {
+function call<T>(hook: string, method: 'send' | 'runAgent', args: unknown[]): Promise<T> {
   const id = nextCall++;
   return new Promise<T>((resolve, reject) => {
     calls.set(id, { resolve: resolve as (v: unknown) => void, reject });
-    post({ type: 'call', id, method, args });
+    post({ type: 'call', id, hook, method, args });
   });
 }
 
-const api: GatewayHookApi = {
-  name: data.name,
-  home: data.home,
-  logger: workerLogger({}),
-  send: (target, text) => call<HookSendResult>('send', [target, text]),
-  runAgent: (prompt, options = {}) => call<HookAgentResult>('runAgent', [prompt, options]),
-};
+function apiFor(name: string): GatewayHookApi {
+  return {
+    name,
+    home: data.home,
+    logger: workerLogger(name, {}),
+    send: (target, text) => call<HookSendResult>(name, 'send', [target, text]),
+    runAgent: (prompt, options = {}) => call<HookAgentResult>(name, 'runAgent', [prompt, options]),
+  };
+}
 
-async function load(): Promise<GatewayHookHandler | null> {
-  try {
-    const importer = await createModuleImporter(data.aliases);
-    const handle = handleOf(await importer(data.handlerFile));
-    if (handle) return handle;
-    post({ type: 'load-failed', reason: `${data.handlerFile} exports no handle(eventType, context) function` });
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    post({ type: 'load-failed', reason: `${data.handlerFile} failed to load: ${message}` });
+const handlers = new Map<string, { handle: GatewayHookHandler; api: GatewayHookApi }>();
+
+async function load(): Promise<void> {
+  const importer = await createModuleImporter(data.aliases);
+  for (const { name, handlerFile } of data.hooks) {
+    try {
+      const handle = handleOf(await importer(handlerFile));
+      if (handle) handlers.set(name, { handle, api: apiFor(name) });
+      else
+        post({
+          type: 'load-failed',
+          hook: name,
+          reason: `${handlerFile} exports no handle(eventType, context) function`,
+        });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      post({ type: 'load-failed', hook: name, reason: `${handlerFile} failed to load: ${message}` });
+    }
   }
-  return null;
+  post({ type: 'ready' });
 }
 
 const loading = load();
-void loading.then((handle) => handle && post({ type: 'ready' }));
 
-async function run(id: number, event: string, context: Record<string, unknown>): Promise<void> {
-  const handle = await loading;
-  if (!handle) return;
+async function run(id: number, hook: string, event: string, context: Record<string, unknown>): Promise<void> {
+  await loading;
+  const handler = handlers.get(hook);
   try {
-    await handle(event as GatewayEventType, context, api);
+    if (!handler) throw new Error(`gateway hook ${hook} is not loaded`);
+    await handler.handle(event as GatewayEventType, context, handler.api);
     post({ type: 'done', id });
   } catch (err) {
     post({ type: 'done', id, error: err instanceof Error ? err.message : String(err) });
@@ -96,7 +107,7 @@ async function run(id: number, event: string, context: Record<string, unknown>):
 
 port.on('message', (message: ToHookWorker) => {
   if (message.type === 'ping') post({ type: 'pong' });
-  else if (message.type === 'run') void run(message.id, message.event, message.context);
+  else if (message.type === 'run') void run(message.id, message.hook, message.event, message.context);
   else if (message.type === 'reply') {
     const pending = calls.get(message.id);
     calls.delete(message.id);

@@ -2,7 +2,8 @@
 export { dryRunHost, type HookHost, hookApi } from './api.js';
 export { attachGatewayHooks, attachGatewayHookThreads, type GatewayHookThreads } from './attach.js';
 export { type DiscoveredGatewayHooks, discoverGatewayHooks, type GatewayHookSpec, HANDLER_FILES } from './discover.js';
-export { HookThread, type HookThreadOptions } from './hook-thread.js';
+export { DEFAULT_FAULT_LIMIT, FaultCounter, type FaultLimit } from './hook-faults.js';
+export { GatewayHookWorker, type HookWorkerOptions } from './hook-worker-host.js';
 export { type LoadedGatewayHook, loadGatewayHooks } from './load.js';
 export { type GatewayHookManifest, HookManifestError, isGatewayEventPattern, parseHookManifest } from './manifest.js';
 export { exampleContext, type GatewayHookTestResult, testGatewayHooks } from './test-hooks.js';

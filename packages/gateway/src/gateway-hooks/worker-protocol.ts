@@ -1,4 +1,4 @@
-/** Messages between the gateway (main thread) and a gateway hook's worker thread. */
+/** Messages between the gateway (main thread) and the gateway hooks' worker thread. */
 
 export type HookLogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
 
@@ -8,27 +8,34 @@ export interface HookWorkerData {
   entry: string;
   /** jiti's file, for loading the `.ts` entry */
   jiti: string;
-  name: string;
-  handlerFile: string;
+  hooks: { name: string; handlerFile: string }[];
   home: string;
   /** module aliases for hook code, e.g. `@hermes/plugin-sdk` */
   aliases: Record<string, string>;
 }
 
 export type ToHookWorker =
-  | { type: 'run'; id: number; event: string; context: Record<string, unknown> }
+  | { type: 'run'; id: number; hook: string; event: string; context: Record<string, unknown> }
   | { type: 'reply'; id: number; ok: boolean; result?: unknown; error?: string }
   | { type: 'ping' };
 
 export type FromHookWorker =
+  /** every handler imported (or failed to) */
   | { type: 'ready' }
-  | { type: 'load-failed'; reason: string }
+  | { type: 'load-failed'; hook: string; reason: string }
   | { type: 'done'; id: number; error?: string }
-  | { type: 'call'; id: number; method: 'send' | 'runAgent'; args: unknown[] }
-  | { type: 'log'; level: HookLogLevel; bindings: Record<string, unknown>; obj?: unknown; msg?: string }
+  | { type: 'call'; id: number; hook: string; method: 'send' | 'runAgent'; args: unknown[] }
+  | {
+      type: 'log';
+      hook: string;
+      level: HookLogLevel;
+      bindings: Record<string, unknown>;
+      obj?: unknown;
+      msg?: string;
+    }
   | { type: 'pong' };
 
-/** Values that cannot cross a thread (functions, class instances with handles) as plain JSON data. */
+/** A value that can cross a thread: as is when structured clone takes it, else as JSON data. */
 export function cloneable<T>(value: T): T {
   try {
     return structuredClone(value);
