@@ -12,6 +12,7 @@ import {
   buildServer,
   createSendMessageTool,
   discoverGatewayHooks,
+  EventLoopWatchdog,
   Gateway,
   type GatewayHookThreads,
   GatewayMetrics,
@@ -119,8 +120,14 @@ export async function buildGatewayApp(
   const hookThreads = await attachHomeHooks(rt, gateway);
   phases.mark('gateway hooks');
   const host = env.HERMES_GATEWAY_HOST ?? config.gateway.host;
+  const watchdog = new EventLoopWatchdog({
+    logger: rt.logger.child({ component: 'watchdog' }),
+    onStall: metrics.eventLoopStalled,
+  });
+  metrics.watchEventLoop(watchdog);
   const server = buildServer(gateway, {
     host,
+    eventLoop: watchdog,
     version: VERSION,
     startedAt: Date.now(),
     api: {
@@ -143,6 +150,7 @@ export async function buildGatewayApp(
     server,
     async listen() {
       const url = await server.app.listen({ host, port: config.gateway.port });
+      watchdog.start();
       phases.mark('listen');
       await gateway.start();
       server.setState('running');
@@ -161,6 +169,7 @@ export async function buildGatewayApp(
       await gateway.stop(config.gateway.drain_timeout_s * 1000);
       await server.app.close();
       await hookThreads?.stop();
+      watchdog.stop();
       await rt.close();
     },
   };
