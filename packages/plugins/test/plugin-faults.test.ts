@@ -12,8 +12,7 @@ import { HookBus, loadPlugins, PluginFaults, PluginRegistries, pluginScope } fro
 function recordingLogger(): { logger: Logger; lines: string[] } {
   const lines: string[] = [];
   const log = (a: unknown, b?: unknown) => lines.push(typeof a === 'string' ? a : String(b));
-  const logger = { trace: log, debug: log, info: log, warn: log, error: log, fatal: log } as unknown as Logger;
-  (logger as { child: () => Logger }).child = () => logger;
+  const logger: Logger = { trace: log, debug: log, info: log, warn: log, error: log, fatal: log, child: () => logger };
   return { logger, lines };
 }
 
