@@ -88,6 +88,7 @@ describe('GatewayHookWorker', () => {
       crasher: `export function handle(event, context) {
           if (context.how === 'timer') setTimeout(() => { throw new Error('from a timer'); }, 1);
           if (context.how === 'exit') process.exit(3);
+          if (context.how === 'later') setTimeout(() => process.exit(4), 5);
         }`,
       quiet: `let runs = 0; export function handle() { runs += 1; }`,
     });
@@ -96,6 +97,10 @@ describe('GatewayHookWorker', () => {
     expect(lines).toContain('gateway hook crasher crashed: from a timer');
     await expect(w.run('crasher', 'agent:end', { how: 'exit' })).rejects.toThrow('exited with code 3');
     expect(lines).toContain('gateway hook crasher worker thread exited with code 3; restarting in 100 ms');
+    // from a timer, with no run in flight: traced by where process.exit was called
+    await w.run('crasher', 'agent:end', { how: 'later' });
+    await until('the exit logged', () => lines.some((l) => l.includes('code 4')));
+    expect(lines).toContain('gateway hook crasher worker thread exited with code 4; restarting in 200 ms');
     await w.run('quiet', 'agent:end', {});
   });
 

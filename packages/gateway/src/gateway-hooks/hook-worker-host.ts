@@ -76,6 +76,8 @@ export class GatewayHookWorker {
   #awaitingPong = false;
   /** why the current worker is going away, and the hooks it is traced to */
   #fault: { why: string; hooks: string[] } | null = null;
+  /** the hooks a process.exit in the current worker was traced to */
+  #exitFrom: string[] | null = null;
 
   constructor(specs: readonly GatewayHookSpec[], options: HookWorkerOptions) {
     this.#specs = new Map(specs.map((s) => [s.name, s]));
@@ -113,6 +115,7 @@ export class GatewayHookWorker {
     this.#readyAt = 0;
     this.#awaitingPong = false;
     this.#fault = null;
+    this.#exitFrom = null;
     worker.unref();
     worker.on('message', (m: FromHookWorker) => this.#onMessage(m));
     worker.on('error', (err) => this.#onError(worker, err));
@@ -221,6 +224,12 @@ export class GatewayHookWorker {
       case 'pong':
         this.#awaitingPong = false;
         return;
+      case 'exiting': {
+        const where = new Error('process.exit');
+        where.stack = m.stack;
+        this.#exitFrom = this.#culprits(where);
+        return;
+      }
       case 'ready':
         this.#readyAt = Date.now();
         return;
@@ -276,7 +285,7 @@ export class GatewayHookWorker {
     if (this.#worker !== worker) return;
     this.#worker = null;
     if (this.#stopped) return;
-    const fault = this.#fault ?? { why: `exited with code ${code}`, hooks: this.#culprits(null) };
+    const fault = this.#fault ?? { why: `exited with code ${code}`, hooks: this.#exitFrom ?? this.#culprits(null) };
     this.#failRuns(`the hooks' worker thread ${fault.why}`);
     for (const hook of fault.hooks) {
       if (!this.#faults.record(hook) || this.#off.has(hook)) continue;

@@ -35,6 +35,13 @@ const post = (message: FromHookWorker) => {
   }
 };
 
+// process.exit ends only this thread; the gateway is told where it was called from first
+const exit = process.exit.bind(process);
+process.exit = ((code?: number) => {
+  post({ type: 'exiting', stack: new Error('process.exit').stack ?? '' });
+  return exit(code);
+}) as typeof process.exit;
+
 const LEVELS: readonly HookLogLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
 
 function workerLogger(hook: string, bindings: Record<string, unknown>): Logger {

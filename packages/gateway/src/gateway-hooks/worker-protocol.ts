@@ -33,7 +33,9 @@ export type FromHookWorker =
       obj?: unknown;
       msg?: string;
     }
-  | { type: 'pong' };
+  | { type: 'pong' }
+  /** process.exit was called in the worker: where from, to trace it to its hook */
+  | { type: 'exiting'; stack: string };
 
 /** A value that can cross a thread: as is when structured clone takes it, else as JSON data. */
 export function cloneable<T>(value: T): T {
