@@ -5,7 +5,8 @@
  * loops) happens on this thread: the gateway logs it and restarts the worker.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createModuleImporter } from '@hermes/plugins';
+// the importer alone: the rest of @hermes/plugins (hook bus, manifests, yaml) is not needed here
+import { createModuleImporter } from '@hermes/plugins/module-importer';
 import type {
   GatewayEventType,
   GatewayHookApi,
