@@ -44,7 +44,7 @@ describe('EventLoopWatchdog', () => {
     }
     await new Promise((r) => setTimeout(r, 50));
     w.stop();
-    expect(w.status().stalls_total).toBe(1);
+    expect(w.status().stalls_total).toBeGreaterThanOrEqual(1);
     expect(w.status().max_delay_ms).toBeGreaterThanOrEqual(300);
   });
 

@@ -80,6 +80,16 @@ describe('PluginFaults', () => {
     expect(faults.attribute(new Error('ours'))).toBe(null);
   });
 
+  it('a hook callback calling process.exit fails like a throwing callback and counts as a fault', async () => {
+    const { lines, bus } = setup();
+    removeGuard = installExitGuard();
+    bus.register('on_session_start', () => process.exit(2), { source: 'plugin', name: 'quitter' });
+    await bus.invoke('on_session_start', { sessionId: 's', model: 'm', platform: 'cli' });
+    expect(lines).toContain(
+      'hook on_session_start callback of plugin:quitter failed: process.exit(2) refused: only Hermes itself may end the process; skipped',
+    );
+  });
+
   it('traces errors left behind by a hook callback (timer, lost promise) to its plugin through its scope', async () => {
     const { faults } = setup();
     const seen: (string | null)[] = [];
