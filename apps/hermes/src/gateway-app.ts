@@ -8,18 +8,17 @@ import { warmModelSdk } from '@hermes/agent';
 import type { HermesConfig } from '@hermes/config';
 import {
   addPlatformRoutes,
-  attachGatewayHooks,
+  attachGatewayHookThreads,
   buildServer,
   createSendMessageTool,
   discoverGatewayHooks,
+  EventLoopWatchdog,
   Gateway,
+  type GatewayHookThreads,
   GatewayMetrics,
   type GatewayServer,
   type GatewaySettings,
-  hookApi,
-  loadGatewayHooks,
 } from '@hermes/gateway';
-import { createModuleImporter } from '@hermes/plugins';
 import type { PlatformFactory } from '@hermes/protocol';
 import { writeDotEnvValue } from './dotenv-write.js';
 import { approvedHomeHooks } from './gateway-hook-consent.js';
@@ -126,11 +125,17 @@ export async function buildGatewayApp(
   });
   rt.tools.register(createSendMessageTool({ gateway, env }));
   phases.mark('gateway');
-  await attachHomeHooks(rt, gateway, options);
+  const hookThreads = await attachHomeHooks(rt, gateway, options);
   phases.mark('gateway hooks');
   const host = env.HERMES_GATEWAY_HOST ?? config.gateway.host;
+  const watchdog = new EventLoopWatchdog({
+    logger: rt.logger.child({ component: 'watchdog' }),
+    onStall: metrics.eventLoopStalled,
+  });
+  metrics.watchEventLoop(watchdog);
   const server = buildServer(gateway, {
     host,
+    eventLoop: watchdog,
     version: VERSION,
     startedAt: Date.now(),
     api: {
@@ -161,6 +166,7 @@ export async function buildGatewayApp(
     keyless,
     async listen() {
       const url = await server.app.listen({ host, port: config.gateway.port });
+      watchdog.start();
       phases.mark('listen');
       if (keyless) rt.logger.warn({ url }, KEYLESS_WARNING);
       await gateway.start();
@@ -179,20 +185,24 @@ export async function buildGatewayApp(
       server.setState('draining');
       await gateway.stop(config.gateway.drain_timeout_s * 1000);
       await server.app.close();
+      await hookThreads?.stop();
+      watchdog.stop();
       await rt.close();
     },
   };
 }
 
 /** Loads the gateway hooks of HERMES_HOME/hooks (gateway only) and subscribes them to the gateway's events. */
-async function attachHomeHooks(rt: AgentRuntime, gateway: Gateway, options: GlobalOptions): Promise<void> {
+async function attachHomeHooks(
+  rt: AgentRuntime,
+  gateway: Gateway,
+  options: GlobalOptions,
+): Promise<GatewayHookThreads | null> {
   const logger = rt.logger.child({ component: 'hooks' });
   const discovered = discoverGatewayHooks(join(rt.home, 'hooks'));
   for (const s of discovered.skipped) logger.warn({ dir: s.dir }, `gateway hook folder skipped: ${s.reason}`);
   const hooks = approvedHomeHooks(rt, discovered.hooks, options, logger);
-  if (hooks.length === 0) return;
-  const importer = await createModuleImporter(pluginAliases());
-  const { loaded } = await loadGatewayHooks(hooks, importer, logger);
+  if (hooks.length === 0) return null;
   const host = {
     home: rt.home,
     logger,
@@ -200,9 +210,16 @@ async function attachHomeHooks(rt: AgentRuntime, gateway: Gateway, options: Glob
     runAgent: (prompt: string, options: { name: string; maxIterations?: number }) =>
       gateway.runOneShot(prompt, options),
   };
-  attachGatewayHooks(gateway.events, loaded, (hook) => hookApi(host, hook.name));
+  // in a worker thread: a hook that throws, exits or loops cannot stop or stall the gateway
+  const threads = attachGatewayHookThreads(gateway.events, hooks, {
+    host,
+    logger,
+    aliases: pluginAliases(),
+    timeoutMs: rt.config.gateway.hook_timeout_s * 1000,
+  });
   logger.info(
-    { hooks: loaded.map((h) => h.name) },
-    `gateway hooks loaded: ${loaded.map((h) => `${h.name} (${h.events.join(', ')})`).join('; ')}`,
+    { hooks: hooks.map((h) => h.name) },
+    `gateway hooks started in their worker thread: ${hooks.map((h) => `${h.name} (${h.events.join(', ')})`).join('; ')}`,
   );
+  return threads;
 }

@@ -2,6 +2,8 @@
  * The `hermes` command line. Thin: parses arguments and calls the packages. Heavy modules are
  * imported inside actions so `hermes --help` stays fast.
  */
+
+import { exitProcess, installExitGuard } from '@hermes/protocol';
 import { Command, CommanderError, Option } from 'commander';
 import { CliExit, errorLine, exitCodeFor } from './cli-error.js';
 import { VERSION } from './version.js';
@@ -342,5 +344,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+// plugin code must not end the process: process.exit throws from here on; the CLI leaves through exitProcess
+installExitGuard();
 const code = await main(process.argv);
-process.exit(code);
+exitProcess(code);

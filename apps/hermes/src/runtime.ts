@@ -25,12 +25,13 @@ import {
   HookBus,
   type HookCallbackObserver,
   loadPlugins,
+  PluginFaults,
   type PluginRecord,
   PluginRegistries,
   type RegisterShellHooksResult,
   registerShellHooks,
 } from '@hermes/plugins';
-import { ERROR_CODES, HermesError, type Logger, silentLogger } from '@hermes/protocol';
+import { ERROR_CODES, exitProcess, HermesError, type Logger, silentLogger } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
 import { canPrompt, terminalConsentPrompt } from './hook-consent-prompt.js';
 import type { GlobalOptions } from './main.js';
@@ -114,13 +115,24 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     name: 'hermes',
   });
   const logger = log.logger;
-  const uninstallGuards = installProcessGuards(logger);
+  // uncaught errors traced to a plugin are logged with its name and do not end the process
+  const pluginFaults = new PluginFaults({
+    logger: logger.child({ component: 'plugins' }),
+    disableHooks: (plugin) => hooks.removeOwner({ source: 'plugin', name: plugin }),
+  });
+  const uninstallGuards = installProcessGuards(logger, { claim: pluginFaults.claim, exit: exitProcess });
   phases?.mark('logger');
   const store = openStore(paths.stateDb);
   phases?.mark('store');
   const hooks = new HookBus({
     logger: logger.child({ component: 'hooks' }),
     timeoutMs: config.plugins.hook_timeout_ms,
+    onError: (owner, hook, err) => {
+      if (owner.source !== 'plugin') return;
+      const message = err instanceof Error ? err.message : String(err);
+      // the bus has logged it: counted only
+      pluginFaults.record(owner.name, `hook ${hook} failed: ${message}`, { logged: true });
+    },
     ...(options.observers?.hooks ? { observer: options.observers.hooks } : {}),
   });
   const tools = new ToolRegistry(logger);
@@ -167,6 +179,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     hooks,
     logger: logger.child({ component: 'plugins' }),
     aliases: pluginAliases(),
+    faults: pluginFaults,
     host: {
       registries,
       llm: createPluginLlm(client, model, 'plugin'),

@@ -17,6 +17,7 @@ export {
   type SendFailure,
 } from './delivery/deliver.js';
 export { splitMessage } from './delivery/split-message.js';
+export { type EventLoopStatus, EventLoopWatchdog, type EventLoopWatchdogOptions } from './event-loop-watchdog.js';
 // The gateway and its server
 export { Gateway, type GatewayDeps, type GatewaySettings, type RouteDefinition, SILENT_MARKER } from './gateway.js';
 export {

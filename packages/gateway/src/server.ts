@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { ERROR_CODES, HermesError } from '@hermes/protocol';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type ApiPlatformDeps, registerApiPlatform } from './api-platform.js';
+import type { EventLoopStatus } from './event-loop-watchdog.js';
 import type { Gateway, RouteDefinition } from './gateway.js';
 import { installApiErrors, sendApiError } from './http/api-error.js';
 import { createRequestGuard, type RouteGuard } from './http/request-guard.js';
@@ -28,6 +29,8 @@ export interface ServerOptions {
   version: string;
   startedAt: number;
   api: ApiPlatformDeps;
+  /** the event-loop watchdog: a stall in the last minute makes /health `degraded` (still 200) */
+  eventLoop?: { status(): EventLoopStatus };
   limits?: HttpLimits;
 }
 
@@ -105,12 +108,15 @@ export function buildServer(gateway: Gateway, options: ServerOptions): GatewaySe
     const platforms: Record<string, { state: string; since: number; error?: string }> = {};
     for (const [name, st] of Object.entries(gateway.platformStates())) platforms[name] = st;
     const allConnected = Object.values(platforms).every((p) => p.state === 'connected');
+    const eventLoop = options.eventLoop?.status();
+    const stalled = (eventLoop?.stalls_last_minute ?? 0) > 0;
     const body = {
-      status: allConnected ? 'ok' : 'degraded',
+      status: allConnected && !stalled ? 'ok' : 'degraded',
       state,
       uptime_s: Math.round((Date.now() - options.startedAt) / 1000),
       version: options.version,
       platforms,
+      ...(eventLoop ? { event_loop: eventLoop } : {}),
     };
     return reply.code(state === 'running' ? 200 : 503).send(body);
   });

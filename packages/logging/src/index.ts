@@ -10,7 +10,7 @@ export {
 } from './create-logger.js';
 // Levels
 export { isLogLevel, LOG_LEVELS, type LogLevel, levelOfLine } from './levels.js';
-export { type GuardLogger, installProcessGuards } from './process-guards.js';
+export { type FaultClaimer, type GuardLogger, installProcessGuards } from './process-guards.js';
 export { REDACT_PATHS } from './redact-paths.js';
 // Redaction
 export { createRedactor, MIN_LITERAL_SECRET_LENGTH, redactText } from './redact-text.js';

@@ -46,3 +46,42 @@ describe('installProcessGuards', () => {
     await handle.close();
   });
 });
+
+describe('installProcessGuards with a claimer', () => {
+  it('errors the claimer takes are not logged here and do not end the process', async () => {
+    const dir = tempDir();
+    const handle = createLogger({ dir, level: 'info', secrets: [] });
+    const before = process.listeners('uncaughtException');
+    const seen: string[] = [];
+    uninstall = installProcessGuards(handle.logger, {
+      claim: (err, kind) => {
+        seen.push(`${kind}: ${(err as Error).message}`);
+        return (err as Error).message.startsWith('plugin');
+      },
+    });
+    const added = process.listeners('uncaughtException').filter((l) => !before.includes(l));
+    expect(added).toHaveLength(1);
+    for (const listener of added) listener(new Error('plugin timer threw'), 'uncaughtException');
+    process.emit('unhandledRejection', new Error('plugin rejection'), Promise.resolve());
+    process.emit('unhandledRejection', new Error('our own'), Promise.resolve());
+    await handle.flush();
+    expect(seen).toEqual(['exception: plugin timer threw', 'rejection: plugin rejection', 'rejection: our own']);
+    expect(readLines(join(dir, 'gateway.log')).map((l) => l.msg)).toEqual(['unhandled promise rejection']);
+    await handle.close();
+  });
+});
+
+describe('the exit guard', () => {
+  it('process.exit throws ExitRefusedError while installed; exitProcess is the way out', async () => {
+    const { ExitRefusedError, installExitGuard } = await import('@hermes/protocol');
+    const original = process.exit;
+    const remove = installExitGuard();
+    try {
+      expect(() => process.exit(3)).toThrow(ExitRefusedError);
+      expect(() => process.exit(3)).toThrow('process.exit(3) refused: only Hermes itself may end the process');
+    } finally {
+      remove();
+    }
+    expect(process.exit).toBe(original);
+  });
+});

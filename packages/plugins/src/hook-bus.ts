@@ -18,6 +18,7 @@ import {
 } from '@hermes/protocol';
 import { parseBlock, parseContext, parseDispatch, parseTransform } from './combine.js';
 import { type HookOwner, ownerLabel } from './hook-owner.js';
+import { pluginScope } from './plugin-faults.js';
 
 export const HOOK_TIMEOUT_DEFAULT_MS = 10_000;
 
@@ -41,6 +42,8 @@ export interface HookBusOptions {
   timeoutMs?: number;
   /** sees each callback's duration and outcome; absent, nothing is timed */
   observer?: HookCallbackObserver;
+  /** told of each callback that threw or rejected (plugin fault counting); must not throw */
+  onError?: (owner: HookOwner, hook: HookName, error: unknown) => void;
 }
 
 export interface RegisterOptions {
@@ -74,6 +77,7 @@ export class HookBus implements HookInvoker {
   readonly #logger: Logger;
   readonly #timeoutMs: number;
   readonly #observer: HookCallbackObserver | undefined;
+  readonly #onError: HookBusOptions['onError'];
   // copy-on-write arrays: registering during a dispatch never disturbs it
   readonly #byHook = new Map<HookName, readonly Registration[]>();
 
@@ -81,6 +85,7 @@ export class HookBus implements HookInvoker {
     this.#logger = options.logger ?? silentLogger;
     this.#timeoutMs = options.timeoutMs ?? HOOK_TIMEOUT_DEFAULT_MS;
     this.#observer = options.observer;
+    this.#onError = options.onError;
   }
 
   /** Adds a callback for `hook`; returns a function that removes exactly this registration. */
@@ -106,6 +111,18 @@ export class HookBus implements HookInvoker {
       if (next.length === 0) this.#byHook.delete(hook);
       else this.#byHook.set(hook, next);
     };
+  }
+
+  /** Removes every callback of one owner (a plugin turned off after repeated faults); returns how many. */
+  removeOwner(owner: HookOwner): number {
+    let removed = 0;
+    for (const [hook, list] of this.#byHook) {
+      const next = list.filter((r) => r.owner.source !== owner.source || r.owner.name !== owner.name);
+      removed += list.length - next.length;
+      if (next.length === 0) this.#byHook.delete(hook);
+      else if (next.length !== list.length) this.#byHook.set(hook, next);
+    }
+    return removed;
   }
 
   /** Number of callbacks for one hook, or for all hooks. */
@@ -180,7 +197,12 @@ export class HookBus implements HookInvoker {
     const started = this.#observer ? performance.now() : 0;
     let result: unknown;
     try {
-      result = (registration.callback as (p: unknown) => unknown)(payload);
+      const callback = registration.callback as (p: unknown) => unknown;
+      // a plugin's callback runs in its scope: errors it leaves behind (timers, lost promises) are traced to it
+      result =
+        registration.owner.source === 'plugin'
+          ? pluginScope.run(registration.owner.name, callback, payload)
+          : callback(payload);
     } catch (err) {
       this.#fail(registration, err);
       this.#observe(registration, started, 'error');
@@ -219,6 +241,11 @@ export class HookBus implements HookInvoker {
   }
 
   #fail(registration: Registration, err: unknown): void {
+    try {
+      this.#onError?.(registration.owner, registration.hook, err);
+    } catch {
+      // an observer must not break dispatch
+    }
     this.#logger.warn(
       { hook: registration.hook, owner: ownerLabel(registration.owner), err },
       `hook ${registration.hook} callback of ${ownerLabel(registration.owner)} failed: ${err instanceof Error ? err.message : String(err)}; skipped`,

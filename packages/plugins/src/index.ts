@@ -37,6 +37,7 @@ export {
   type ScopedContext,
   type ToolSink,
 } from './plugin-context.js';
+export { type PluginFaultOptions, PluginFaults, pluginScope } from './plugin-faults.js';
 export {
   type CliCommand,
   type CliCommandBuilder,

@@ -13,6 +13,7 @@ import type { HookBus } from './hook-bus.js';
 import { type PluginManifest, readManifest } from './manifest.js';
 import { createModuleImporter, type ModuleImporter } from './module-importer.js';
 import { createPluginContext, type PluginContext, type ToolSink } from './plugin-context.js';
+import { type PluginFaults, pluginScope } from './plugin-faults.js';
 import type { PluginHostServices } from './plugin-host.js';
 
 export const ENTRY_FILES = ['index.ts', 'index.mts', 'index.js', 'index.mjs'] as const;
@@ -44,6 +45,8 @@ export interface LoadPluginsOptions {
   host?: PluginHostServices;
   /** module aliases for plugin code, e.g. `@hermes/plugin-sdk` */
   aliases?: Record<string, string>;
+  /** traces uncaught errors to plugins (their folders are tracked before their code runs) */
+  faults?: PluginFaults;
 }
 
 type RegisterFn = (ctx: PluginContext) => unknown;
@@ -121,10 +124,15 @@ async function loadOne(
     hooks: options.hooks,
     ...(options.host ? { host: options.host } : {}),
   });
+  options.faults?.track(record.key, record.dir);
   try {
-    const register = findRegister(await (await importer())(entry));
-    if (!register) throw new Error(`${entry} exports no register(ctx) function`);
-    await register(scoped.ctx);
+    const load = await importer();
+    // the plugin's scope: a refused process.exit or a throw from its timers is traced to it
+    await pluginScope.run(record.key, async () => {
+      const register = findRegister(await load(entry));
+      if (!register) throw new Error(`${entry} exports no register(ctx) function`);
+      await register(scoped.ctx);
+    });
     record.state = 'enabled';
     record.tools = [...scoped.tools];
     record.hooks = [...scoped.hooks];

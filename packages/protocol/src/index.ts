@@ -4,6 +4,8 @@
 export type { ChatMessage, ChatRole, ToolCall } from './chat.js';
 // Errors and exit codes
 export { ERROR_CODES, type ErrorCode, EXIT, HermesError } from './errors.js';
+// process.exit kept for Hermes itself
+export { ExitRefusedError, exitProcess, installExitGuard } from './exit-guard.js';
 export {
   GATEWAY_EVENT_EXAMPLES,
   GATEWAY_EVENTS,

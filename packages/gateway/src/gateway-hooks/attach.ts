@@ -1,6 +1,9 @@
-/** Subscribes loaded gateway hooks to the gateway's events, each with its own API object. */
+/** Subscribes gateway hooks to the gateway's events: in-process (tests, `hermes hooks test`) or in one worker thread (the gateway). */
 import type { GatewayHookApi } from '@hermes/protocol';
 import type { GatewayEvents } from '../gateway-events.js';
+import { type HookHost, hookApi } from './api.js';
+import type { GatewayHookSpec } from './discover.js';
+import { GatewayHookWorker, type HookWorkerOptions } from './hook-worker-host.js';
 import type { LoadedGatewayHook } from './load.js';
 
 /** Attaches every hook (once per event, whatever its patterns overlap); returns the detach function. */
@@ -15,5 +18,43 @@ export function attachGatewayHooks(
   });
   return () => {
     for (const off of offs) off();
+  };
+}
+
+/** Gateway hooks running in their worker thread. */
+export interface GatewayHookThreads {
+  worker: GatewayHookWorker;
+  /** unsubscribes and stops the worker */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the gateway hooks' worker thread (every handler is imported there) and subscribes each
+ * hook to the gateway's events. Nothing waits for the worker: events that fire before it is ready
+ * wait in its queue.
+ */
+export function attachGatewayHookThreads(
+  events: GatewayEvents,
+  specs: readonly GatewayHookSpec[],
+  options: Omit<HookWorkerOptions, 'apiFor' | 'home'> & { host: HookHost },
+): GatewayHookThreads {
+  const { host, ...rest } = options;
+  for (const spec of specs) for (const warning of spec.warnings) options.logger.warn({ hook: spec.name }, warning);
+  const apis = new Map(specs.map((s) => [s.name, hookApi(host, s.name)]));
+  const worker = new GatewayHookWorker(specs, {
+    ...rest,
+    home: host.home,
+    apiFor: (name) => apis.get(name) ?? hookApi(host, name),
+  });
+  worker.start();
+  const offs = specs.map((spec) =>
+    events.on(spec.events, (type, context) => worker.run(spec.name, type, context), spec.name),
+  );
+  return {
+    worker,
+    async stop() {
+      for (const off of offs) off();
+      await worker.stop();
+    },
   };
 }

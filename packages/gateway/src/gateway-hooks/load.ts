@@ -7,7 +7,8 @@ export interface LoadedGatewayHook extends GatewayHookSpec {
   handle: GatewayHookHandler;
 }
 
-function handleOf(mod: unknown): GatewayHookHandler | null {
+/** The handler a module exports: `handle`, a default function, or a default object's `handle`. */
+export function handleOf(mod: unknown): GatewayHookHandler | null {
   if (typeof mod !== 'object' || mod === null) return null;
   const m = mod as { handle?: unknown; default?: unknown };
   if (typeof m.handle === 'function') return m.handle as GatewayHookHandler;

@@ -134,6 +134,18 @@ export const METRICS = {
     labels: ['platform'],
     help: 'Returns to connected after the first connection (sampled every second and at each scrape).',
   },
+  eventLoopStalls: {
+    name: 'hermes_event_loop_stalls_total',
+    type: 'counter',
+    labels: [],
+    help: 'Times the main thread was blocked longer than 1 s (the event-loop watchdog); each is logged with its duration, and /health says degraded for a minute after one.',
+  },
+  eventLoopDelayMax: {
+    name: 'hermes_event_loop_delay_max_seconds',
+    type: 'gauge',
+    labels: [],
+    help: 'The longest event-loop delay of the main thread in the last minute (timer drift, sampled every 100 ms).',
+  },
 } as const satisfies Record<string, MetricSpec>;
 
 /** The metrics prom-client's collectDefaultMetrics adds (process and Node.js runtime), documented by name. */

@@ -8,6 +8,7 @@ import type { HookCallbackObserver, HookCallbackOutcome, HookOwner } from '@herm
 import type { HookName, PlatformState } from '@hermes/protocol';
 import { type Histogram, Registry } from 'prom-client';
 import type { DeliveryObserver, SendFailure } from '../delivery/deliver.js';
+import type { EventLoopStatus } from '../event-loop-watchdog.js';
 import type { GatewayHandlerObserver } from '../gateway-events.js';
 import type { LaneStats } from '../session-lanes.js';
 import { METRICS } from './catalog.js';
@@ -47,6 +48,7 @@ export interface GatewayCounters {
   modelErrors: CellCounter;
   hookFailures: CellCounter;
   gatewayHookFailures: CellCounter;
+  eventLoopStalls: CellCounter;
 }
 
 /** The cells of one platform, looked up once per message. */
@@ -131,6 +133,8 @@ export class GatewayMetrics implements DeliveryObserver {
   readonly #gatewayHooks = new Map<string, HookSeries>();
   readonly #reconnects = new ReconnectTracker();
   #sources: MetricsSources | null = null;
+  readonly #eventLoopStalls: CounterCell;
+  #eventLoop: { status(): EventLoopStatus } | null = null;
   #sampler: NodeJS.Timeout | null = null;
 
   constructor(options: GatewayMetricsOptions = {}) {
@@ -147,7 +151,9 @@ export class GatewayMetrics implements DeliveryObserver {
       modelErrors: new CellCounter(own, METRICS.modelRequestErrors),
       hookFailures: new CellCounter(own, METRICS.hookFailures),
       gatewayHookFailures: new CellCounter(own, METRICS.gatewayHookFailures),
+      eventLoopStalls: new CellCounter(own, METRICS.eventLoopStalls),
     };
+    this.#eventLoopStalls = this.#counters.eventLoopStalls.cell();
     this.#turnDuration = specHistogram(own, METRICS.turnDuration);
     const model = specHistogram(own, METRICS.modelRequestDuration);
     this.#model = { ok: model.labels('ok'), error: model.labels('error'), interrupted: model.labels('interrupted') };
@@ -167,6 +173,7 @@ export class GatewayMetrics implements DeliveryObserver {
         s.state === 'connected' ? 1 : 0,
       ]),
     );
+    scrapeGauge(own, METRICS.eventLoopDelayMax, () => [[{}, (this.#eventLoop?.status().max_delay_ms ?? 0) / 1000]]);
     this.registry = Registry.merge([own, processMetricsRegistry()]);
   }
 
@@ -174,6 +181,16 @@ export class GatewayMetrics implements DeliveryObserver {
   attach(sources: MetricsSources): void {
     this.#sources = sources;
   }
+
+  /** Reads the longest event-loop delay from the watchdog at scrape time. */
+  watchEventLoop(watchdog: { status(): EventLoopStatus }): void {
+    this.#eventLoop = watchdog;
+  }
+
+  /** For EventLoopWatchdog options: one stall of the main thread. */
+  readonly eventLoopStalled = (): void => {
+    this.#eventLoopStalls.inc();
+  };
 
   /** The cells of one platform (created at zero on first use). */
   platform(name: string): PlatformMetrics {

@@ -1,0 +1,158 @@
+// The gateway hooks' worker thread: message passing for send/runAgent/logger, and whatever a
+// handler does (throw from a timer, process.exit, a busy loop) ends in a log line naming the hook
+// and a restarted worker, never in the test process.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { GatewayHookApi, Logger } from '@hermes/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FaultCounter, type GatewayHookSpec, GatewayHookWorker } from '../src/index.js';
+
+function recordingLogger(): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const log = (a: unknown, b?: unknown) => lines.push(typeof a === 'string' ? a : String(b));
+  const logger: Logger = { trace: log, debug: log, info: log, warn: log, error: log, fatal: log, child: () => logger };
+  return { logger, lines };
+}
+
+function specs(hooks: Record<string, string>): GatewayHookSpec[] {
+  const root = mkdtempSync(join(tmpdir(), 'hermes-hworker-'));
+  return Object.entries(hooks).map(([name, handler]) => {
+    mkdirSync(join(root, name));
+    writeFileSync(join(root, name, 'handler.ts'), handler);
+    const dir = join(root, name);
+    return { name, description: name, events: ['agent:end'], dir, handlerFile: join(dir, 'handler.ts'), warnings: [] };
+  });
+}
+
+async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const workers: GatewayHookWorker[] = [];
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((w) => w.stop()));
+});
+
+function start(hooks: Record<string, string>, extra: { timeoutMs?: number; graceMs?: number } = {}) {
+  const { logger, lines } = recordingLogger();
+  const sent: string[] = [];
+  const apiFor = (name: string): GatewayHookApi => ({
+    name,
+    home: '/home',
+    logger,
+    send: async (target, text) => {
+      sent.push(`${name} ${target}:${text}`);
+      return { ok: true };
+    },
+    runAgent: async (prompt) => ({ status: 'completed', text: `answer to ${prompt}` }),
+  });
+  const w = new GatewayHookWorker(specs(hooks), {
+    apiFor,
+    home: '/home',
+    logger,
+    aliases: {},
+    timeoutMs: 30_000,
+    backoffMs: 50,
+    faults: { limit: 3, windowMs: 60_000 },
+    ...extra,
+  });
+  w.start();
+  workers.push(w);
+  return { w, lines, sent };
+}
+
+describe('GatewayHookWorker', () => {
+  it('runs handlers off the main thread with send, runAgent and the logger passed by message', async () => {
+    const { w, lines, sent } = start({
+      talker: `import { isMainThread } from 'node:worker_threads';
+        export async function handle(event, context, hermes) {
+          const answer = await hermes.runAgent('hi');
+          hermes.logger.info('main thread? ' + isMainThread + ', ' + answer.text + ', ' + hermes.name);
+          await hermes.send('home', event + ' ' + context.n);
+        }`,
+      thrower: `export function handle() { throw new Error('hook boom'); }`,
+    });
+    await w.run('talker', 'agent:end', { n: 7 });
+    expect(sent).toEqual(['talker home:agent:end 7']);
+    expect(lines).toContain('main thread? false, answer to hi, talker');
+    await expect(w.run('thrower', 'agent:end', {})).rejects.toThrow('hook boom');
+  });
+
+  it('a throw from a timer or process.exit ends only the worker: logged with the hook, restarted, runs go on', async () => {
+    const { w, lines } = start({
+      crasher: `export function handle(event, context) {
+          if (context.how === 'timer') setTimeout(() => { throw new Error('from a timer'); }, 1);
+          if (context.how === 'exit') process.exit(3);
+          if (context.how === 'later') setTimeout(() => process.exit(4), 5);
+        }`,
+      quiet: `let runs = 0; export function handle() { runs += 1; }`,
+    });
+    await w.run('crasher', 'agent:end', { how: 'timer' });
+    await until('the restart', () => lines.some((l) => l.includes('restarting')));
+    expect(lines).toContain('gateway hook crasher crashed: from a timer');
+    await expect(w.run('crasher', 'agent:end', { how: 'exit' })).rejects.toThrow('exited with code 3');
+    expect(lines).toContain('gateway hook crasher worker thread exited with code 3; restarting in 100 ms');
+    // from a timer, with no run in flight: traced by where process.exit was called
+    await w.run('crasher', 'agent:end', { how: 'later' });
+    await until('the exit logged', () => lines.some((l) => l.includes('code 4')));
+    expect(lines).toContain('gateway hook crasher worker thread exited with code 4; restarting in 200 ms');
+    await w.run('quiet', 'agent:end', {});
+  });
+
+  it('a busy loop past the timeout is terminated after the grace period and the worker restarted', async () => {
+    const { w, lines } = start(
+      { spinner: `export function handle(e, context) { if (context.spin) { for (;;) {} } }` },
+      { timeoutMs: 200, graceMs: 200 },
+    );
+    await w.run('spinner', 'agent:end', {});
+    await expect(w.run('spinner', 'agent:end', { spin: true })).rejects.toThrow('was terminated');
+    expect(lines.some((l) => l.startsWith("gateway hook spinner blocks the hooks' worker thread"))).toBe(true);
+    await w.run('spinner', 'agent:end', {});
+  });
+
+  it('an async handler that only waits is not terminated', async () => {
+    const { w, lines } = start(
+      { waiter: `export async function handle() { await new Promise((r) => setTimeout(r, 600)); }` },
+      { timeoutMs: 100, graceMs: 100 },
+    );
+    await w.run('waiter', 'agent:end', {});
+    expect(lines.filter((l) => l.includes('terminated'))).toEqual([]);
+  });
+
+  it('a hook that keeps taking the worker down is turned off; a handler that fails to load is skipped', async () => {
+    const { w, lines } = start({
+      exiter: `export function handle() { process.exit(1); }`,
+      broken: 'export const x = 1;',
+      fine: 'export function handle() {}',
+    });
+    for (let i = 0; i < 3; i++) await w.run('exiter', 'agent:end', {}).catch(() => {});
+    expect(lines).toContain("gateway hook exiter turned off: it stopped the hooks' worker thread too often");
+    expect(lines.filter((l) => l.includes('gateway hook broken skipped'))).toEqual([
+      expect.stringContaining('exports no handle'),
+    ]);
+    expect(w.active).toEqual(['fine']);
+    await w.run('exiter', 'agent:end', {}); // off: resolves at once
+    await until(
+      'the restart',
+      () => w.active.length === 1 && lines.filter((l) => l.includes('restarting')).length === 3,
+    );
+    await w.run('fine', 'agent:end', {});
+  });
+});
+
+describe('FaultCounter', () => {
+  it('reaches the limit only within the window', () => {
+    let now = 0;
+    const c = new FaultCounter({ limit: 2, windowMs: 100 }, () => now);
+    expect(c.record('a')).toBe(false);
+    now = 150;
+    expect(c.record('a')).toBe(false);
+    now = 200;
+    expect(c.record('a')).toBe(true);
+  });
+});
