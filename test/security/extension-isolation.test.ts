@@ -79,7 +79,7 @@ async function health(url: string): Promise<{ ms: number; status: number; body: 
 describe('gateway hooks run in a worker thread', () => {
   it('a throw from a timer, process.exit and a 20 s busy loop: the gateway stays up, answers /health at once and replies', async () => {
     const home = tempHome();
-    writeFileSync(join(home, 'config.yaml'), stringify({ gateway: { hook_timeout_s: 1 } }));
+    writeFileSync(join(home, 'config.yaml'), stringify({ gateway: { hook_timeout_s: 1 }, hooks_auto_accept: true }));
     writeHook(
       home,
       'a-timer-thrower',

@@ -53,10 +53,20 @@ async function until(what: string, check: () => boolean, timeoutMs = 10_000): Pr
 }
 
 /** One gateway start: waits until the `control` hook (approved) has run `runs` times in all, then stops. */
-async function startOnce(home: string, runs: number, extra: Record<string, string> = {}, args: string[] = []) {
+/** Starts the gateway, waits for the control hook's `runs`-th run (and each `also` hook's count: the hooks share a worker thread), stops it. */
+async function startOnce(
+  home: string,
+  runs: number,
+  extra: Record<string, string> = {},
+  args: string[] = [],
+  also: Record<string, number> = {},
+) {
   const gw = await spawnGateway(env(home, extra), 15_000, args);
   try {
     await until(`control hook run ${runs}`, () => count(home, 'ran control gateway:startup') >= runs);
+    for (const [name, n] of Object.entries(also)) {
+      await until(`${name} hook run ${n}`, () => count(home, `ran ${name} gateway:startup`) >= n);
+    }
   } finally {
     expect(await gw.stop()).toBe(0);
   }
@@ -117,7 +127,7 @@ describe('gateway hook consent', () => {
 
     // approved: it loads at the next start
     expect((await hermes(home, ['hooks', 'approve', 'injected'])).code).toBe(0);
-    await startOnce(home, 2);
+    await startOnce(home, 2, {}, [], { injected: 1 });
     expect(count(home, 'ran injected gateway:startup')).toBe(1);
 
     // a sibling module the handler imports is edited: pending (changed) and not loaded again
@@ -148,12 +158,12 @@ describe('gateway hook consent', () => {
     const home = tempHome();
     writeHook(home, 'control');
     writeHook(home, 'other');
-    await startOnce(home, 1, {}, ['--accept-hooks']);
+    await startOnce(home, 1, {}, ['--accept-hooks'], { other: 1 });
     expect(count(home, 'ran other gateway:startup')).toBe(1);
     expect(await consentOf(home)).toEqual({ control: 'approved', other: 'approved' });
     // edited, then accepted by the env var
     appendFileSync(join(home, 'hooks', 'other', 'lib.ts'), '// edited\n');
-    await startOnce(home, 2, { HERMES_ACCEPT_HOOKS: '1' });
+    await startOnce(home, 2, { HERMES_ACCEPT_HOOKS: '1' }, [], { other: 2 });
     expect(count(home, 'ran other gateway:startup')).toBe(2);
     const store = JSON.parse(readFileSync(join(home, 'shell-hooks-allowlist.json'), 'utf8')) as {
       approvals: { name: string; via: string }[];
@@ -163,7 +173,7 @@ describe('gateway hook consent', () => {
       other: 'HERMES_ACCEPT_HOOKS',
     });
     // recorded: the next start without either loads both
-    const stderr = await startOnce(home, 3);
+    const stderr = await startOnce(home, 3, {}, [], { other: 3 });
     expect(stderr).not.toContain('not loaded');
     expect(count(home, 'ran other gateway:startup')).toBe(3);
   }, 60_000);
@@ -176,7 +186,7 @@ describe('gateway hook consent', () => {
     const gw = await spawnGateway(env(home));
     expect(await gw.stop()).toBe(0);
     expect(gw.stderr()).not.toContain('not loaded');
-    expect(gatewayLog(home)).toContain('gateway hooks loaded: command-logger');
+    expect(gatewayLog(home)).toContain('gateway hooks started in their worker thread: command-logger');
     appendFileSync(join(home, 'hooks', 'command-logger', 'handler.ts'), '\n// edited\n');
     expect(await consentOf(home)).toEqual({ 'command-logger': 'pending:changed' });
     // --force replaces the folder (a leftover file is not approved along with it)
