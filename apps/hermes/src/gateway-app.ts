@@ -110,6 +110,7 @@ export async function buildGatewayApp(
     pluginSummary: () => pluginSummary(rt.plugins),
     claimPlatform: platformClaimer(env, rt.home, VERSION),
     metrics,
+    redact: rt.redact,
     setHomeChannel: (platform, chatId) => {
       const key = `${platform.toUpperCase()}_HOME_CHANNEL`;
       writeDotEnvValue(rt.paths.env, key, chatId);
@@ -135,6 +136,7 @@ export async function buildGatewayApp(
       logger: rt.logger.child({ component: 'api' }),
       sessions: store.sessions,
       transcripts: store.transcripts,
+      redact: rt.redact,
     },
   });
   addPlatformRoutes(server.app, gateway);
