@@ -31,6 +31,6 @@ export { buildSystemPrompt, DEFAULT_SYSTEM_PROMPT } from './system-prompt.js';
 export { executeToolCall, serializeResult, toolError } from './tool-executor.js';
 // Tools
 export { type AvailabilityOptions, ToolRegistry } from './tool-registry.js';
-export { type UserFacingError, userFacingError } from './user-facing-error.js';
 export * from './tools/index.js';
+export { type UserFacingError, userFacingError } from './user-facing-error.js';
 export * from './web/index.js';

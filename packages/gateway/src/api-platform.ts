@@ -10,8 +10,8 @@ import { buildSystemPrompt, createApprovalGate, runTurn } from '@hermes/agent';
 import type { HookBus } from '@hermes/plugins';
 import type { ChatMessage, Logger } from '@hermes/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SessionsPort, TranscriptsPort } from './ports.js';
 import { failureMessage } from './failure-reply.js';
+import type { SessionsPort, TranscriptsPort } from './ports.js';
 
 export interface ApiPlatformDeps {
   apiKey: string | undefined;

@@ -13,11 +13,17 @@ export interface MessageColumns {
 export type StoredMessage = Omit<MessageColumns, 'role'> & { role: string; session_id: string; seq: number };
 
 /** `columns` with the content and every string inside the tool calls redacted (the JSON stays valid). */
-function redactColumns(columns: MessageColumns, message: ChatMessage, redact: (text: string) => string): MessageColumns {
+function redactColumns(
+  columns: MessageColumns,
+  message: ChatMessage,
+  redact: (text: string) => string,
+): MessageColumns {
   const content = columns.content === null ? null : redact(columns.content);
   const toolCalls =
     message.role === 'assistant' && message.tool_calls !== undefined
-      ? JSON.stringify(message.tool_calls, (_key, value: unknown) => (typeof value === 'string' ? redact(value) : value))
+      ? JSON.stringify(message.tool_calls, (_key, value: unknown) =>
+          typeof value === 'string' ? redact(value) : value,
+        )
       : columns.tool_calls;
   return { ...columns, content, tool_calls: toolCalls };
 }
