@@ -58,11 +58,13 @@ describe('which values are secrets', () => {
       expect.arrayContaining([
         'mysql-pwd-value',
         'https://abc123def@o1.ingest.example/42',
-        'https://robot:r0b0t-pass@example.org/x',
+        'robot:r0b0t-pass',
         'r0b0t-pass',
         'aws-secret-access-value',
       ]),
     );
+    // a URL with credentials under an ordinary name: its credentials, not the host
+    expect(secrets).not.toContain(env.CUSTOM_ENDPOINT);
     for (const ordinary of [env.PATH, env.HOME, env.PWD, env.LANG, env.SHELL, env.EDITOR, env.SSH_AUTH_SOCK, 'true']) {
       expect(secrets).not.toContain(ordinary);
     }

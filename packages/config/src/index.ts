@@ -36,7 +36,7 @@ export {
   MIN_SECRET_LENGTH,
   type SecretValuesOptions,
   secretValues,
-  urlPasswords,
+  urlCredentials,
 } from './secret-values.js';
 // Editing and showing
 export { type SetConfigValueResult, setConfigValue } from './set-config-value.js';

@@ -13,8 +13,8 @@ const SECRET_NAME =
 /** Names that match the word rule yet hold no secret (paths, sockets, the shell's directories). */
 const NOT_SECRET_NAME = /^(?:PWD|OLDPWD|SSH_AUTH_SOCK|GPG_AGENT_INFO|XAUTHORITY|KEYTIMEOUT)$/i;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** `scheme://user:password@`: the password (group 1) is a secret of its own */
-const URL_USERINFO = /\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#@:]*:([^\s/?#@]+)@/g;
+/** `scheme://user:password@`: the credentials (group 1) and the password (group 2) */
+const URL_USERINFO = /\b[A-Za-z][A-Za-z0-9+.-]*:\/\/([^\s/?#@:]*:([^\s/?#@]+))@/g;
 
 /** Is `name` the name of a credential (env var or config key)? */
 export function isSecretName(name: string): boolean {
@@ -33,14 +33,17 @@ function isOrdinaryValue(value: string): boolean {
   );
 }
 
-/** The passwords inside `scheme://user:password@host` URLs of `value` (as written and URL-decoded). */
-export function urlPasswords(value: string): string[] {
+/**
+ * The credentials inside `scheme://user:password@host` URLs of `value`: `user:password` and the
+ * password, as written and URL-decoded.
+ */
+export function urlCredentials(value: string): string[] {
   const found: string[] = [];
   for (const match of value.matchAll(URL_USERINFO)) {
-    const raw = match[1] as string;
-    found.push(raw);
+    const [, userinfo, password] = match as unknown as [string, string, string];
+    found.push(userinfo, password);
     try {
-      found.push(decodeURIComponent(raw));
+      found.push(decodeURIComponent(password));
     } catch {
       // not valid percent-encoding: the raw form is enough
     }
@@ -54,20 +57,22 @@ export interface SecretValuesOptions {
 }
 
 /**
- * Every value to redact: model.api_key (and the password of model.base_url), every value of
- * HERMES_HOME/.env, process env vars with a credential name ({@link isSecretName}) or whose value is
- * a URL with credentials, platform settings with a credential name, each `logging.redact` entry
- * (the value of the env var it names, else the entry itself), and the password of every URL among
- * them. Ordinary values (paths, numbers, booleans) and values shorter than MIN_SECRET_LENGTH are
+ * Every value to redact: model.api_key, every value of HERMES_HOME/.env, process env vars with a
+ * credential name ({@link isSecretName}), platform settings with a credential name, each
+ * `logging.redact` entry (the value of the env var it names, else the entry itself), and the
+ * credentials (`user:password`, the password) of every URL among them, in model.base_url and in
+ * any other env var. Ordinary values (paths, numbers, booleans) and values shorter than MIN_SECRET_LENGTH are
  * dropped. Deduplicated, longest first.
  */
 export function secretValues(config: HermesConfig, env: EnvLike, options: SecretValuesOptions = {}): string[] {
-  const found = new Set<string>([config.model.api_key, ...urlPasswords(config.model.base_url)]);
+  const found = new Set<string>([config.model.api_key, ...urlCredentials(config.model.base_url)]);
   for (const value of Object.values(options.dotenv ?? {})) found.add(value);
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    const passwords = urlPasswords(value);
-    if (isSecretName(name) || passwords.length > 0) found.add(value);
+    // a URL with credentials under an ordinary name (OPENAI_BASE_URL): its credentials, not the
+    // whole URL, so the log still says which host failed
+    if (isSecretName(name)) found.add(value);
+    else for (const credential of urlCredentials(value)) found.add(credential);
   }
   // secrets kept in platform settings (e.g. gateway.platforms.telegram.webhook_secret)
   for (const settings of Object.values(config.gateway.platforms)) {
@@ -79,7 +84,7 @@ export function secretValues(config: HermesConfig, env: EnvLike, options: Secret
     const fromEnv = ENV_NAME.test(entry) ? env[entry] : undefined;
     found.add(fromEnv ?? entry);
   }
-  for (const value of [...found]) for (const password of urlPasswords(value)) found.add(password);
+  for (const value of [...found]) for (const credential of urlCredentials(value)) found.add(credential);
   return [...found]
     .map((value) => value.trim())
     .filter((value) => value.length >= MIN_SECRET_LENGTH && !isOrdinaryValue(value))
