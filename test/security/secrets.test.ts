@@ -90,6 +90,13 @@ function scenario(text: string, lastRole: string | undefined, toolResult: string
   if (text.includes('leak-hex')) return tool('terminal', { command: 'xxd -p notes.txt' });
   if (text.includes('leak-spaced'))
     return tool('terminal', { command: "sed 's/./& /g' notes.txt; fold -w1 notes.txt" });
+  // a model that knows secrets by itself (from its context, a poisoned page) and says them, encoded too
+  if (text.includes('leak-model-says')) {
+    const b64 = (v: string) => Buffer.from(v).toString('base64');
+    return {
+      text: `key ${MODEL_KEY}, pat ${b64(GITHUB_PAT)}, db ${DATABASE_URL}, smtp ${[...SMTP_PASS].reverse().join('')}`,
+    };
+  }
   if (text.includes('leak-printenv')) return tool('terminal', { command: 'cat notes.txt; printenv' });
   return { text: `echo: ${text.slice(0, 100)}` };
 }
@@ -163,6 +170,7 @@ const SCENARIOS = [
   'leak-hex',
   'leak-spaced',
   'leak-printenv',
+  'leak-model-says',
 ];
 
 describe('secrets never appear in logs, transcripts or what users are sent', () => {

@@ -500,7 +500,14 @@ export class Gateway {
 
   #deliveryOptions() {
     const { store, logger } = this.#deps;
-    return { adapters: this.adapters, outbox: store.outbox, logger, commit: this.#commit, observer: this.metrics };
+    return {
+      adapters: this.adapters,
+      outbox: store.outbox,
+      logger,
+      commit: this.#commit,
+      observer: this.metrics,
+      ...(this.#deps.redact ? { redact: this.#deps.redact } : {}),
+    };
   }
 
   /** The active session for a key, replaced by a fresh one per the reset policy. */
@@ -600,7 +607,7 @@ export class Gateway {
         this.#sessions.appended(sessionKey, session.id, history, result.messages, this.#now());
         cacheUpdated = true;
       };
-      this.events.emit('agent:end', { ...base, message: job.text, response: result.finalText ?? '' });
+      this.events.emit('agent:end', { ...base, message: job.text, response: this.#redact(result.finalText ?? '') });
       if (result.status === 'interrupted') {
         store.transaction(() => {
           appendTranscript();
@@ -611,7 +618,7 @@ export class Gateway {
       }
       const answer =
         result.status === 'completed' && result.finalText !== null
-          ? this.#redact(result.finalText)
+          ? result.finalText
           : failureReply(result.error, result.status, logger);
       const markInbox = () => store.inbox.mark(job.inboxId, result.status === 'completed' ? 'done' : 'failed');
       if (answer.trim() === SILENT_MARKER) {
