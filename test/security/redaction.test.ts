@@ -101,6 +101,25 @@ describe('redaction by value, in every form a shell can give it', () => {
     }
   });
 
+  it('a long secret (a private key over several lines) whole in every form, and when cut short', () => {
+    const body = Buffer.alloc(900, 0).map((_, i) => (i * 7919 + 13) % 251);
+    const pem = `-----BEGIN PRIVATE KEY-----\n${body.toString('base64').replace(/(.{64})/g, '$1\n')}\n-----END PRIVATE KEY-----`;
+    const redact = createRedactor([pem, SMTP]);
+    const text = [
+      `as is ${pem}`,
+      `base64 ${Buffer.from(pem).toString('base64')}`,
+      `reversed ${[...pem].reverse().join('')}`,
+      `spaced ${[...pem].join(' ')}`,
+      `cut ${pem.slice(0, 300)}`,
+    ].join(' | ');
+    const out = redact(text);
+    expect(out).toBe(
+      `as is ${REDACTED} | base64 ${REDACTED}${out.split('base64 [REDACTED]')[1]?.split(' | ')[0]} | reversed ${REDACTED} | spaced ${REDACTED} | cut ${REDACTED}`,
+    );
+    // at most the last (partial) base64 character or padding is left of the encoded key
+    expect(out.split('base64 [REDACTED]')[1]?.split(' | ')[0]?.length).toBeLessThanOrEqual(3);
+  });
+
   it('strips the credentials of any URL in text, keeping the scheme and host', () => {
     const text = 'model failed at http://user:pass@127.0.0.1:9/v1 and "redis://:pw@cache:6379"';
     expect(redactor(text)).toBe(

@@ -13,5 +13,5 @@ export { isLogLevel, LOG_LEVELS, type LogLevel, levelOfLine } from './levels.js'
 export { type GuardLogger, installProcessGuards } from './process-guards.js';
 export { REDACT_PATHS } from './redact-paths.js';
 // Redaction
-export { createRedactor, MIN_LITERAL_SECRET_LENGTH, redactText, secretRegExps } from './redact-text.js';
+export { createRedactor, MIN_LITERAL_SECRET_LENGTH, redactText } from './redact-text.js';
 export { REDACTED, SECRET_PATTERNS, type SecretPattern } from './secret-patterns.js';

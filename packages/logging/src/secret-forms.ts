@@ -9,7 +9,7 @@
 export type Atom = string;
 
 /** Between the characters of a spaced-out secret (`sed 's/./& /g'`, `fold -w1`). */
-const SPACING: Atom = '[ \\t\\r\\n]+';
+export const SPACING: Atom = '[ \\t\\r\\n]+';
 
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
