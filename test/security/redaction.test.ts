@@ -102,7 +102,7 @@ describe('redaction by value, in every form a shell can give it', () => {
   });
 
   it('a long secret (a private key over several lines) whole in every form, and when cut short', () => {
-    const body = Buffer.alloc(900, 0).map((_, i) => (i * 7919 + 13) % 251);
+    const body = Buffer.from(Array.from({ length: 900 }, (_, i) => (i * 7919 + 13) % 251));
     const pem = `-----BEGIN PRIVATE KEY-----\n${body.toString('base64').replace(/(.{64})/g, '$1\n')}\n-----END PRIVATE KEY-----`;
     const redact = createRedactor([pem, SMTP]);
     const text = [
