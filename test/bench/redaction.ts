@@ -1,6 +1,6 @@
 // Per-message cost of the secret redactor: no secrets, and 20 secrets (every form of each in one
 // trie regex), on a short chat message, a 2 KB tool output and a log line; compile time once.
-// Run: node --import tsx test/bench/redaction.ts
+// Run: `npm run bench -- redaction`, or node --import tsx test/bench/redaction.ts
 import { createRedactor, REDACTED, SECRET_PATTERNS } from '../../packages/logging/src/index.js';
 
 /** The redactor before redaction by value (literal secrets and the patterns), for comparison. */
