@@ -1,10 +1,11 @@
 // Benchmarks that print figures: `npm run bench` (all), or `npm run bench -- NAME...` for some of
-// them (cold-start, hook-bus, plugin-load, telegram, discord, slack, soak, footprint). Ratios are
+// them (cold-start, hook-bus, plugin-load, redaction, telegram, discord, slack, soak, footprint). Ratios are
 // measured side by side in one run.
 import { runColdStart } from './cold-start.js';
 import { runHookBus } from './hook-bus.js';
 import { runDiscordPipeline, runSlackPipeline } from './platform-pipeline.js';
 import { runPluginLoad } from './plugin-load.js';
+import { runRedaction } from './redaction.js';
 import { runFootprint, runSoak } from './soak.js';
 import { runTelegramPipeline } from './telegram-pipeline.js';
 
@@ -12,6 +13,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   'cold-start': runColdStart,
   'hook-bus': runHookBus,
   'plugin-load': runPluginLoad,
+  redaction: async () => runRedaction(),
   telegram: () => runTelegramPipeline(),
   discord: () => runDiscordPipeline(),
   slack: () => runSlackPipeline(),

@@ -73,7 +73,10 @@ describe('hermes -z', () => {
     expect(r.stdout).toBe('');
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^hermes: model endpoint .* answered HTTP 500/);
+    // a code and a plain sentence; the endpoint and its words are in the log
+    expect(lines[0]).toMatch(
+      /^hermes: The model server answered with an error, HTTP 500 \(HERMES_MODEL_HTTP\)\. Details: .*cli\.log$/,
+    );
     expect(chatRequests()).toHaveLength(2);
   });
 
@@ -85,7 +88,12 @@ describe('hermes -z', () => {
       env: { ...envFor(home), OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` },
     });
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`hermes: cannot reach model endpoint http://127.0.0.1:${port}/v1: ECONNREFUSED`);
+    expect(r.stderr.trim()).toBe(
+      `hermes: The model server could not be reached (HERMES_MODEL_UNREACHABLE). Details: ${join(home, 'logs', 'cli.log')}`,
+    );
+    expect(readFileSync(join(home, 'logs', 'cli.log'), 'utf8')).toContain(
+      `cannot reach model endpoint http://127.0.0.1:${port}/v1: ECONNREFUSED`,
+    );
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 

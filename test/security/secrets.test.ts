@@ -3,11 +3,15 @@
 // secret, the Telegram webhook secret, API_SERVER_KEY, the model's API key), at debug log level,
 // driven through turns that put secrets in harm's way: a model endpoint echoing its key in errors,
 // a (prompt-injected) model reading .env and config.yaml and running `env` and `cat .env`, and
-// answering with what it read. Afterwards every log line, every row of state.db, every message
-// sent on every platform, every API answer and the daemon's stderr are searched.
+// encoding what it finds (`base64`, `rev`, `xxd -p`, spaced out with `sed`) from a notes.txt in
+// its working directory that holds secrets with names no rule guesses (GITHUB_PAT, SMTP_PASS, the
+// password inside DATABASE_URL: redacted because they are in .env), and answering with what it
+// read. Afterwards every log line, every row of state.db, every message sent on every platform,
+// every API answer and the daemon's stderr are searched, for every encoded form too. A second
+// gateway, whose model URL carries credentials and points at a dead port, is searched the same way.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { dmUpdate, TelegramIds } from '../bad-input/corpus/telegram.js';
@@ -31,10 +35,21 @@ import { eventually, until } from '../bad-input/lib/wait.js';
 import { type FakeOpenAI, type Reply, startFakeOpenAI } from '../fakes/openai-server.js';
 import { tempHome } from '../helpers/run-hermes.js';
 import { type RunningGateway, spawnGateway } from '../helpers/spawn-gateway.js';
+import { dumpDatabase, findLeaks } from './lib/leak-search.js';
 
 const MODEL_KEY = 'sk-proj-SECURITYmodelKEY0123456789abcdefABCDEF';
 const API_KEY = 'security-api-server-key-2b7e151628aed2a6';
+// secrets whose names say nothing: redacted because they are in HERMES_HOME/.env
+const GITHUB_PAT = 'ghp_SECURITYpat0123456789abcdefGHIJKLMNOP';
+const SMTP_PASS = 'smtp-Secur1ty-passw0rd';
+const DB_PASSWORD = 'db-Secur1ty-Pa55word';
+const DATABASE_URL = `postgres://hermes:${DB_PASSWORD}@127.0.0.1:5432/prod`;
+const NOTES = `GITHUB_PAT=${GITHUB_PAT}\nSMTP_PASS=${SMTP_PASS}\nDATABASE_URL=${DATABASE_URL}\nkey: ${MODEL_KEY}\n`;
 const SECRETS: Record<string, string> = {
+  GITHUB_PAT,
+  SMTP_PASS,
+  'DATABASE_URL password': DB_PASSWORD,
+  DATABASE_URL,
   TELEGRAM_BOT_TOKEN: TG_TOKEN,
   'telegram webhook_secret': TG_SECRET,
   DISCORD_BOT_TOKEN: DISCORD_TOKEN,
@@ -69,6 +84,20 @@ function scenario(text: string, lastRole: string | undefined, toolResult: string
   if (text.includes('leak-read-config')) return tool('read_file', { path: join(home, 'config.yaml') });
   if (text.includes('leak-terminal-env')) return tool('terminal', { command: 'env' });
   if (text.includes('leak-terminal-cat')) return tool('terminal', { command: `cat ${join(home, '.env')}` });
+  // the notes.txt in the working directory, encoded every way the redaction knows
+  if (text.includes('leak-base64')) return tool('terminal', { command: 'base64 notes.txt; base64 -w0 notes.txt' });
+  if (text.includes('leak-rev')) return tool('terminal', { command: 'rev notes.txt' });
+  if (text.includes('leak-hex')) return tool('terminal', { command: 'xxd -p notes.txt' });
+  if (text.includes('leak-spaced'))
+    return tool('terminal', { command: "sed 's/./& /g' notes.txt; fold -w1 notes.txt" });
+  // a model that knows secrets by itself (from its context, a poisoned page) and says them, encoded too
+  if (text.includes('leak-model-says')) {
+    const b64 = (v: string) => Buffer.from(v).toString('base64');
+    return {
+      text: `key ${MODEL_KEY}, pat ${b64(GITHUB_PAT)}, db ${DATABASE_URL}, smtp ${[...SMTP_PASS].reverse().join('')}`,
+    };
+  }
+  if (text.includes('leak-printenv')) return tool('terminal', { command: 'cat notes.txt; printenv' });
   return { text: `echo: ${text.slice(0, 100)}` };
 }
 
@@ -85,10 +114,19 @@ beforeAll(async () => {
   // the tokens are also in HERMES_HOME/.env, as an operator keeps them (and a model may try to read them)
   writeFileSync(
     join(home, '.env'),
-    Object.entries({ ...env, SLACK_APP_TOKEN, API_SERVER_KEY: API_KEY, OPENAI_API_KEY: MODEL_KEY })
+    Object.entries({
+      ...env,
+      SLACK_APP_TOKEN,
+      API_SERVER_KEY: API_KEY,
+      OPENAI_API_KEY: MODEL_KEY,
+      GITHUB_PAT,
+      SMTP_PASS,
+      DATABASE_URL,
+    })
       .map(([k, v]) => `${k}=${v}`)
       .join('\n'),
   );
+  writeFileSync(join(home, 'notes.txt'), NOTES);
   writeFileSync(
     join(home, 'config.yaml'),
     stringify({
@@ -127,6 +165,12 @@ const SCENARIOS = [
   'leak-read-config',
   'leak-terminal-env',
   'leak-terminal-cat',
+  'leak-base64',
+  'leak-rev',
+  'leak-hex',
+  'leak-spaced',
+  'leak-printenv',
+  'leak-model-says',
 ];
 
 describe('secrets never appear in logs, transcripts or what users are sent', () => {
@@ -178,39 +222,100 @@ describe('secrets never appear in logs, transcripts or what users are sent', () 
       'API answers': apiAnswers.join('\n'),
       'daemon stderr': gw.stderr(),
     };
-    const leaks: string[] = [];
-    for (const [where, text] of Object.entries(places)) {
-      for (const [name, secret] of Object.entries(SECRETS))
-        if (text.includes(secret)) leaks.push(`${name} in ${where}`);
-    }
+    const leaks = findLeaks(places, SECRETS);
     expect(leaks).toEqual([]);
     // the places are not empty: the search looked at something
     expect(places['gateway.log']?.length).toBeGreaterThan(1_000);
     expect(places['state.db']).toContain('leak-read-env');
     // the dangerous turns did reach users, with the secrets replaced: the model's echoed key in the
     // apology, the tokens in what read_file and the terminal returned
-    expect(places['telegram messages']).toMatch(/could not answer: .*Incorrect API key provided: \[REDACTED\]/);
+    // people are told a code and a plain sentence; the endpoint's words (redacted) are in the log
+    expect(places['telegram messages']).toContain(
+      'Sorry, I could not answer: The model server refused our credentials (HERMES_MODEL_AUTH).',
+    );
+    expect(places['telegram messages']).toContain('HTTP 500 (HERMES_MODEL_HTTP).');
+    expect(places['API answers']).toContain('The model server refused our credentials (HERMES_MODEL_AUTH).');
+    expect(places['gateway.log']).toContain('Incorrect API key provided: [REDACTED]');
+    // the encoding turns did run, and what came back was redacted
+    expect(model.requests.some((r) => r.rawBody.includes('base64 notes.txt'))).toBe(true);
+    expect(places['state.db']).toContain('GITHUB_PAT=[REDACTED]');
     expect(places['state.db']).toContain('TELEGRAM_BOT_TOKEN=[REDACTED]');
     expect(places['slack messages']).toContain('SLACK_SIGNING_SECRET=[REDACTED]');
     console.log(
       `secrets: ${Object.keys(SECRETS).length} secrets, ${turns} turns over 4 surfaces, searched ${Object.keys(places).length} places (${Object.values(places).reduce((n, t) => n + t.length, 0)} characters): no leak`,
     );
   }, 120_000);
+
+  it('a model URL with credentials and a dead port: the credentials appear nowhere, people get a code', async () => {
+    const deadHome = tempHome();
+    const port = await closedPort();
+    const baseUrl = `http://user:pass@127.0.0.1:${port}/v1`;
+    const { env, platforms } = platformSetup(fakes, 'http');
+    writeFileSync(
+      join(deadHome, 'config.yaml'),
+      stringify({ logging: { level: 'debug' }, agent: { api_max_retries: 0 }, gateway: { platforms } }),
+    );
+    const sentBefore = fakes.telegram.sent.length;
+    const dead = await spawnGateway(
+      {
+        ...env,
+        SLACK_APP_TOKEN,
+        HERMES_HOME: deadHome,
+        HERMES_LOCK_DIR: join(deadHome, 'locks'),
+        OPENAI_BASE_URL: baseUrl,
+        OPENAI_API_KEY: MODEL_KEY,
+        HERMES_INFERENCE_MODEL: 'security-model',
+        API_SERVER_KEY: API_KEY,
+      },
+      30_000,
+    );
+    const ids = new TelegramIds(500);
+    const tgHeaders = { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': TG_SECRET };
+    const res = await post(
+      `${dead.url}${TG_PATH}`,
+      JSON.stringify(dmUpdate(ids, 'hello dead model').update),
+      tgHeaders,
+    );
+    expect(res.status).toBe(200);
+    const answers: string[] = [];
+    for (const stream of [false, true]) {
+      const api = await fetch(`${dead.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}` },
+        body: JSON.stringify({ stream, messages: [{ role: 'user', content: 'hello dead model api' }] }),
+      });
+      answers.push(`${api.status} ${await api.text()}`);
+    }
+    await until('the apology on telegram', () => fakes.telegram.sent.length > sentBefore, 30_000);
+    expect(await dead.stop()).toBe(0);
+    const places: Record<string, string> = {
+      'gateway.log': readdirSync(join(deadHome, 'logs'))
+        .map((f) => readFileSync(join(deadHome, 'logs', f), 'utf8'))
+        .join('\n'),
+      'state.db': dumpDatabase(join(deadHome, 'state.db')),
+      'telegram messages': fakes.telegram.sent
+        .slice(sentBefore)
+        .map((m) => m.text)
+        .join('\n'),
+      'API answers': answers.join('\n'),
+      'daemon stderr': dead.stderr(),
+    };
+    const leaks = findLeaks(places, { ...SECRETS, 'model URL credentials': 'user:pass@' });
+    expect(leaks).toEqual([]);
+    for (const where of ['telegram messages', 'API answers'] as const) {
+      expect(places[where]).toContain('The model server could not be reached (HERMES_MODEL_UNREACHABLE).');
+      // no internal URL either
+      expect(places[where]).not.toContain(`127.0.0.1:${port}`);
+    }
+    // the detail is in the log, the credentials stripped
+    expect(places['gateway.log']).toContain(`http://[REDACTED]@127.0.0.1:${port}`);
+  }, 60_000);
 });
 
-/** Every text value of every table, one per line. */
-function dumpDatabase(path: string): string {
-  const db = new Database(path, { readonly: true });
-  try {
-    const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").all();
-    const out: string[] = [];
-    for (const { name } of tables) {
-      for (const row of db.prepare(`SELECT * FROM "${name}"`).all() as Record<string, unknown>[]) {
-        for (const value of Object.values(row)) if (typeof value === 'string') out.push(value);
-      }
-    }
-    return out.join('\n');
-  } finally {
-    db.close();
-  }
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

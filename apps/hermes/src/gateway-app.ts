@@ -117,6 +117,7 @@ export async function buildGatewayApp(
     pluginSummary: () => pluginSummary(rt.plugins),
     claimPlatform: platformClaimer(env, rt.home, VERSION),
     metrics,
+    redact: rt.redact,
     setHomeChannel: (platform, chatId) => {
       const key = `${platform.toUpperCase()}_HOME_CHANNEL`;
       writeDotEnvValue(rt.paths.env, key, chatId);
@@ -148,6 +149,7 @@ export async function buildGatewayApp(
       logger: rt.logger.child({ component: 'api' }),
       sessions: store.sessions,
       transcripts: store.transcripts,
+      redact: rt.redact,
     },
     limits: {
       allowedHosts: config.gateway.allowed_hosts,

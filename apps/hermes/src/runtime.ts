@@ -17,7 +17,7 @@ import {
   ToolRegistry,
 } from '@hermes/agent';
 import { secretValues } from '@hermes/config';
-import { createLogger, installProcessGuards, redactText } from '@hermes/logging';
+import { createLogger, createRedactor, installProcessGuards } from '@hermes/logging';
 import {
   allowlistPath,
   autoAcceptVia,
@@ -55,6 +55,8 @@ export interface AgentRuntime extends Settings {
   setInjector(fn: ((text: string) => boolean) | null): void;
   model: string;
   secrets: () => string[];
+  /** the process's one redactor, built from `secrets()` (every chokepoint uses it) */
+  redact: (text: string) => string;
   approvalGate(sessionKey: string, ask?: ApprovalPrompt): ReturnType<typeof createApprovalGate>;
   close(): Promise<void>;
 }
@@ -104,12 +106,15 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
       `no model configured: set model.default in ${paths.config} or HERMES_INFERENCE_MODEL`,
     );
   }
-  const secrets = () => secretValues(config, env);
+  const secretList = secretValues(config, env, { dotenv: settings.dotenv });
+  const secrets = () => secretList;
+  const redact = createRedactor(secretList);
   const log = await createLogger({
     dir: paths.logs,
     fileName: options.logFile ?? 'cli.log',
     level: config.logging.level,
-    secrets: secrets(),
+    secrets: secretList,
+    redactor: redact,
     console: stderr.isTTY ? 'pretty' : false,
     consoleLevel: 'warn',
     name: 'hermes',
@@ -122,7 +127,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   });
   const uninstallGuards = installProcessGuards(logger, { claim: pluginFaults.claim, exit: exitProcess });
   phases?.mark('logger');
-  const store = openStore(paths.stateDb);
+  const store = openStore(paths.stateDb, { redact });
   phases?.mark('store');
   const hooks = new HookBus({
     logger: logger.child({ component: 'hooks' }),
@@ -135,7 +140,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     },
     ...(options.observers?.hooks ? { observer: options.observers.hooks } : {}),
   });
-  const tools = new ToolRegistry(logger);
+  const tools = new ToolRegistry(logger, { redact });
   for (const tool of createBuiltinTools({
     timeoutMs: config.terminal.timeout_s * 1000,
     maxOutputChars: config.terminal.max_output_chars,
@@ -143,7 +148,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     extraDangerousPatterns: [...config.terminal.dangerous_patterns_extra],
     yolo: options.yolo ?? false,
     secrets,
-    redact: redactText,
+    redact: (text) => redact(text),
     ...toolConfinement(settings),
   })) {
     tools.register(tool);
@@ -238,6 +243,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
       injector = fn;
     },
     secrets,
+    redact,
     approvalGate: (sessionKey, ask) =>
       createApprovalGate({ hooks, surface: 'cli', sessionKey, ...(ask ? { ask } : {}) }),
     async close() {

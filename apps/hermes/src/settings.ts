@@ -10,6 +10,8 @@ export interface Settings {
   paths: ReturnType<typeof configPaths>;
   config: HermesConfig;
   env: NodeJS.ProcessEnv;
+  /** HERMES_HOME/.env as written in the file (every value is redacted as a secret) */
+  dotenv: Readonly<Record<string, string>>;
 }
 
 export interface LoadSettingsOptions {
@@ -30,7 +32,7 @@ export function loadSettings(options: GlobalOptions, load: LoadSettingsOptions =
     if (load.shellHooksReadLater && w.kind === 'unknown_hook_event') continue;
     stderr.write(`hermes: warning: ${w.message}\n`);
   }
-  return { home, profile, paths: configPaths(home), config, env: process.env };
+  return { home, profile, paths: configPaths(home), config, env: process.env, dotenv: dotenv.values };
 }
 
 /** The directory `~` means in shell-hook commands. */

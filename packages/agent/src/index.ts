@@ -33,4 +33,5 @@ export { executeToolCall, serializeResult, toolError } from './tool-executor.js'
 // Tools
 export { type AvailabilityOptions, ToolRegistry } from './tool-registry.js';
 export * from './tools/index.js';
+export { type UserFacingError, userFacingError } from './user-facing-error.js';
 export * from './web/index.js';

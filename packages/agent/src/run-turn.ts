@@ -196,7 +196,8 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       error =
         err instanceof HermesError
           ? err
-          : new HermesError(ERROR_CODES.MODEL_RESPONSE, err instanceof Error ? err.message : String(err), {
+          : // not the model's fault: a bug or an exhausted resource here (e.g. call stack exceeded)
+            new HermesError(ERROR_CODES.INTERNAL, err instanceof Error ? err.message : String(err), {
               cause: err,
             });
     }

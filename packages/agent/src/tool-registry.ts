@@ -1,6 +1,7 @@
 /** Tools by name, grouped in toolsets, with availability checks (toolset filter, env, checkFn). */
 import type { Logger, ToolDefinition } from '@hermes/protocol';
 import { silentLogger } from '@hermes/protocol';
+import { serializeResult } from './tool-executor.js';
 
 export interface AvailabilityOptions {
   env: Readonly<Record<string, string | undefined>>;
@@ -11,9 +12,15 @@ export interface AvailabilityOptions {
 export class ToolRegistry {
   readonly #tools = new Map<string, ToolDefinition>();
   readonly #logger: Logger;
+  readonly #redact: ((text: string) => string) | null;
 
-  constructor(logger: Logger = silentLogger) {
+  /**
+   * `redact`, when given, is applied to every tool's result (serialized) before the hooks, the model
+   * or the transcript see it: secrets read by any tool, built-in or plugin, never go further.
+   */
+  constructor(logger: Logger = silentLogger, options: { redact?: (text: string) => string } = {}) {
     this.#logger = logger;
+    this.#redact = options.redact ?? null;
   }
 
   /** Adds a tool; a second tool with the same name is refused. Returns the unregister function. */
@@ -26,9 +33,14 @@ export class ToolRegistry {
       throw new TypeError(`Tool "${tool.name}" is already registered by ${existing.owner ?? 'builtin'}`);
     }
     if (typeof tool.handler !== 'function') throw new TypeError(`Tool "${tool.name}" has no handler function`);
-    this.#tools.set(tool.name, tool);
+    const redact = this.#redact;
+    const stored: ToolDefinition =
+      redact === null
+        ? tool
+        : { ...tool, handler: async (args, context) => redact(serializeResult(await tool.handler(args, context))) };
+    this.#tools.set(tool.name, stored);
     return () => {
-      if (this.#tools.get(tool.name) === tool) this.#tools.delete(tool.name);
+      if (this.#tools.get(tool.name) === stored) this.#tools.delete(tool.name);
     };
   }
 

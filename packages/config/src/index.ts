@@ -31,6 +31,12 @@ export { defaultConfig, type LoadConfigResult, loadConfig } from './load-config.
 export { renderConfig } from './render-config.js';
 
 // Secrets
-export { MIN_SECRET_LENGTH, secretValues } from './secret-values.js';
+export {
+  isSecretName,
+  MIN_SECRET_LENGTH,
+  type SecretValuesOptions,
+  secretValues,
+  urlCredentials,
+} from './secret-values.js';
 // Editing and showing
 export { type SetConfigValueResult, setConfigValue } from './set-config-value.js';

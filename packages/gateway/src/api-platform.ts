@@ -11,6 +11,7 @@ import { buildSystemPrompt, createApprovalGate, runTurn } from '@hermes/agent';
 import type { HookBus } from '@hermes/plugins';
 import type { ChatMessage, Logger } from '@hermes/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { failureMessage } from './failure-reply.js';
 import { type ApiErrorType, sendApiError } from './http/api-error.js';
 import type { SessionsPort, TranscriptsPort } from './ports.js';
 
@@ -32,6 +33,8 @@ export interface ApiPlatformDeps {
   logger: Logger;
   sessions: SessionsPort;
   transcripts: TranscriptsPort;
+  /** the process's secret redactor: applied to answers and errors (streamed deltas one by one) */
+  redact?: (text: string) => string;
 }
 
 interface CompletionBody {
@@ -144,6 +147,7 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps)
       sessionId = `api-stateless-${randomUUID()}`;
       history = body.messages.slice(0, -1).filter((m) => m.role !== 'system');
     }
+    const redact = deps.redact ?? ((text: string) => text);
     const id = `chatcmpl-${randomUUID()}`;
     const created = Math.floor(Date.now() / 1000);
     const stream = body.stream === true;
@@ -181,7 +185,7 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps)
       maxIterations: deps.maxIterations,
       toolTimeoutMs: deps.toolTimeoutMs,
       signal: controller.signal,
-      ...(stream ? { onDelta: (text: string) => reply.raw.write(chunk({ content: text }, null)) } : {}),
+      ...(stream ? { onDelta: (text: string) => reply.raw.write(chunk({ content: redact(text) }, null)) } : {}),
     });
     const usage = result.usage ?? NO_USAGE;
     if (stream) {
@@ -196,7 +200,7 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps)
       }
       if (result.status !== 'completed') {
         reply.raw.write(
-          `data: ${JSON.stringify({ error: { message: result.error?.message ?? result.status, type: 'server_error' } })}\n\n`,
+          `data: ${JSON.stringify({ error: { message: failureMessage(result.error, result.status, deps.logger), type: 'server_error' } })}\n\n`,
         );
       } else {
         reply.raw.write(chunk({}, 'stop'));
@@ -212,14 +216,20 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps)
     // a storage failure (SQLITE_FULL included) is thrown: the server's error handler answers it
     if (key) deps.transcripts.append(sessionId, result.messages);
     if (result.status !== 'completed') {
-      return apiError(reply, 502, result.error?.message ?? result.status, 'server_error');
+      return apiError(reply, 502, failureMessage(result.error, result.status, deps.logger), 'server_error');
     }
     return reply.send({
       id,
       object: 'chat.completion',
       created,
       model: deps.model,
-      choices: [{ index: 0, message: { role: 'assistant', content: result.finalText }, finish_reason: 'stop' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: result.finalText === null ? null : redact(result.finalText) },
+          finish_reason: 'stop',
+        },
+      ],
       usage,
     });
   });

@@ -23,6 +23,7 @@ import { allowedByEnv, type Env } from './authorize.js';
 import { type CommandContext, type CommandServices, commandList, parseCommand, runCommand } from './commands.js';
 import { CommitQueue } from './commit-queue.js';
 import { type DeliveryTarget, deliver, type OutboxPort, resendPending } from './delivery/deliver.js';
+import { failureMessage, failureReply } from './failure-reply.js';
 import { GatewayEvents } from './gateway-events.js';
 import { isAddressed } from './group-policy.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
@@ -98,6 +99,8 @@ export interface GatewayDeps {
    */
   metrics?: GatewayMetrics;
   now?: () => number;
+  /** the process's secret redactor: applied to every answer before it is stored or sent (default: none) */
+  redact?: (text: string) => string;
 }
 
 interface LaneJob {
@@ -286,12 +289,17 @@ export class Gateway {
       });
       return {
         status: result.status,
-        text: result.finalText,
-        ...(result.error ? { error: result.error.message } : {}),
+        text: result.finalText === null ? null : this.#redact(result.finalText),
+        ...(result.error ? { error: failureMessage(result.error, result.status, logger) } : {}),
       };
     } catch (err) {
-      return { status: 'failed', text: null, error: err instanceof Error ? err.message : String(err) };
+      return { status: 'failed', text: null, error: failureMessage(err, 'failed', logger) };
     }
+  }
+
+  /** `text` through the process's secret redactor (when the gateway was given one). */
+  #redact(text: string): string {
+    return this.#deps.redact ? this.#deps.redact(text) : text;
   }
 
   /**
@@ -495,7 +503,14 @@ export class Gateway {
 
   #deliveryOptions() {
     const { store, logger } = this.#deps;
-    return { adapters: this.adapters, outbox: store.outbox, logger, commit: this.#commit, observer: this.metrics };
+    return {
+      adapters: this.adapters,
+      outbox: store.outbox,
+      logger,
+      commit: this.#commit,
+      observer: this.metrics,
+      ...(this.#deps.redact ? { redact: this.#deps.redact } : {}),
+    };
   }
 
   /** The active session for a key, replaced by a fresh one per the reset policy. */
@@ -595,7 +610,7 @@ export class Gateway {
         this.#sessions.appended(sessionKey, session.id, history, result.messages, this.#now());
         cacheUpdated = true;
       };
-      this.events.emit('agent:end', { ...base, message: job.text, response: result.finalText ?? '' });
+      this.events.emit('agent:end', { ...base, message: job.text, response: this.#redact(result.finalText ?? '') });
       if (result.status === 'interrupted') {
         store.transaction(() => {
           appendTranscript();
@@ -607,7 +622,7 @@ export class Gateway {
       const answer =
         result.status === 'completed' && result.finalText !== null
           ? result.finalText
-          : `Sorry, I could not answer: ${result.error?.message ?? result.status}`;
+          : failureReply(result.error, result.status, logger);
       const markInbox = () => store.inbox.mark(job.inboxId, result.status === 'completed' ? 'done' : 'failed');
       if (answer.trim() === SILENT_MARKER) {
         store.transaction(() => {

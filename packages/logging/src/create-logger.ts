@@ -19,6 +19,8 @@ export interface CreateLoggerOptions {
   level: LogLevel;
   /** literal values to redact (e.g. from `secretValues` of @hermes/config) */
   secrets: readonly string[];
+  /** the process's redactor, already built from `secrets` (else one is built here) */
+  redactor?: (text: string) => string;
   /** console output on stderr: pretty-printed, JSON lines, or none (default) */
   console?: 'pretty' | 'json' | false;
   /** minimum level for the console; default: `level` */
@@ -62,7 +64,7 @@ export function createLogger(options: CreateLoggerOptions): LoggerHandle {
     options.dir === undefined ? null : openFileSink(options.dir, options.fileName ?? DEFAULT_LOG_FILE);
   const consoleSink = makeConsole(options);
   const destination = new RedactingDestination({
-    redact: createRedactor(options.secrets),
+    redact: options.redactor ?? createRedactor(options.secrets),
     file: fileSink === null ? null : { sink: fileSink, minLevel: fileLevel },
     console: consoleSink === null ? null : { sink: consoleSink, minLevel: consoleLevel },
   });

@@ -1,33 +1,54 @@
-/** Text redaction: known secrets (as given and JSON-escaped) and SECRET_PATTERNS become [REDACTED]. */
+/**
+ * Text redaction: every form of each known secret (see secret-forms.ts), the credentials of any
+ * `scheme://user:pass@` URL, and the SECRET_PATTERNS shapes become [REDACTED].
+ *
+ * Cost: the literal forms of all secrets are found with one trie regex, the spaced-out forms with
+ * another (see form-matcher.ts), compiled once per redactor. The
+ * wrapped-encoding pass runs only on strings with a line break right after 40 base64/hex characters
+ * (found by looking at the line breaks only).
+ */
+import { literalMatcher, spacedMatcher } from './form-matcher.js';
+import { secretForms } from './secret-forms.js';
 import { REDACTED, SECRET_PATTERNS } from './secret-patterns.js';
+import { mayHoldWrappedEncoding, unwrapEncoded } from './unwrap-encoded.js';
 
 /** Literal secrets shorter than this are ignored: replacing them would shred ordinary text. */
 export const MIN_LITERAL_SECRET_LENGTH = 6;
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** `://user:pass@`: the scheme stays, the credentials go (works inside JSON strings too). */
+const URL_USERINFO = /:\/\/[^\s/?#@:"'<>\\]*:[^\s/?#@"'<>\\]*@/g;
+const URL_REPLACEMENT = `://${REDACTED}@`;
+
+function replaceAllForms(text: string, matchers: readonly ((text: string) => string)[]): string {
+  let out = text;
+  for (const matcher of matchers) out = matcher(out);
+  return out;
 }
 
-/** The forms a secret takes in text: as is, and escaped inside a JSON string. */
-function literalForms(secret: string): string[] {
-  const escaped = JSON.stringify(secret).slice(1, -1);
-  return escaped === secret ? [secret] : [secret, escaped];
-}
-
-/** A reusable redactor for a fixed list of literal secrets (compiled once). */
+/**
+ * A reusable redactor for a fixed list of secrets, compiled once: build it once per process
+ * (compiling costs far more than a pass) and route every chokepoint through it.
+ */
 export function createRedactor(secrets: readonly string[]): (text: string) => string {
-  const forms = [...new Set(secrets.filter((s) => s.length >= MIN_LITERAL_SECRET_LENGTH).flatMap(literalForms))];
-  // Longest first, so a secret that contains another is replaced whole.
-  forms.sort((a, b) => b.length - a.length);
-  const literals = forms.length === 0 ? null : new RegExp(forms.map(escapeRegExp).join('|'), 'g');
+  const unique = [...new Set(secrets.filter((s) => s.length >= MIN_LITERAL_SECRET_LENGTH))];
+  const known = unique.length === 0 ? [] : [literalMatcher(unique.map(secretForms))];
+  const all = unique.length === 0 ? [] : [...known, spacedMatcher(unique)];
   return (text) => {
-    let out = literals === null ? text : text.replace(literals, REDACTED);
+    if (text.length === 0) return text;
+    let out = replaceAllForms(text, all);
+    if (known.length > 0 && mayHoldWrappedEncoding(out)) {
+      // wrapped base64/hex: joined, searched again; kept joined only when something was found
+      const joined = unwrapEncoded(out);
+      const cleaned = replaceAllForms(joined, known);
+      if (cleaned !== joined) out = cleaned;
+    }
+    if (out.includes('://')) out = out.replace(URL_USERINFO, URL_REPLACEMENT);
     for (const { pattern, replacement } of SECRET_PATTERNS) out = out.replace(pattern, replacement);
     return out;
   };
 }
 
-/** `text` with every literal secret and every SECRET_PATTERNS match replaced by [REDACTED]. */
+/** `text` with every secret form and pattern replaced by [REDACTED]. Compiles each call: prefer createRedactor. */
 export function redactText(text: string, secrets: readonly string[]): string {
   return createRedactor(secrets)(text);
 }

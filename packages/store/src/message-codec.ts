@@ -12,8 +12,25 @@ export interface MessageColumns {
 /** A `messages` row as read back (`role` is whatever the file holds), with its session and seq for errors. */
 export type StoredMessage = Omit<MessageColumns, 'role'> & { role: string; session_id: string; seq: number };
 
+/** `columns` with the content and every string inside the tool calls redacted (the JSON stays valid). */
+function redactColumns(
+  columns: MessageColumns,
+  message: ChatMessage,
+  redact: (text: string) => string,
+): MessageColumns {
+  const content = columns.content === null ? null : redact(columns.content);
+  const toolCalls =
+    message.role === 'assistant' && message.tool_calls !== undefined
+      ? JSON.stringify(message.tool_calls, (_key, value: unknown) =>
+          typeof value === 'string' ? redact(value) : value,
+        )
+      : columns.tool_calls;
+  return { ...columns, content, tool_calls: toolCalls };
+}
+
 /** Flattens a ChatMessage into columns; assistant `tool_calls` become JSON, absent fields NULL. */
-export function encodeMessage(message: ChatMessage): MessageColumns {
+export function encodeMessage(message: ChatMessage, redact?: (text: string) => string): MessageColumns {
+  if (redact !== undefined) return redactColumns(encodeMessage(message), message, redact);
   switch (message.role) {
     case 'system':
     case 'user':

@@ -24,6 +24,11 @@ export interface StoreOptions {
    * commit on the calling thread (default true; see background-checkpoint.ts).
    */
   backgroundCheckpoints?: boolean;
+  /**
+   * Applied to every text written to transcripts and the outbox (message content, tool call
+   * arguments, outbox chunks): the gateway passes its secret redactor so state.db never holds one.
+   */
+  redact?: (text: string) => string;
 }
 
 export interface Store {
@@ -111,9 +116,9 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     path,
     db,
     sessions: createSessionsRepo(db, now),
-    transcripts: createTranscriptsRepo(db, now),
+    transcripts: createTranscriptsRepo(db, now, options.redact),
     inbox: createInboxRepo(db, now, platformState),
-    outbox: createOutboxRepo(db, now),
+    outbox: createOutboxRepo(db, now, options.redact),
     platformState,
     pairing: createPairingRepo(db, options.randomInt === undefined ? { now } : { now, randomInt: options.randomInt }),
     transaction: <T>(fn: () => T) => inTransaction.immediate(fn) as T,

@@ -15,7 +15,11 @@ export interface TranscriptsRepo {
 }
 
 /** Builds the transcripts repository; every statement and the append transaction are created here, once. */
-export function createTranscriptsRepo(db: SqliteDatabase, now: () => number): TranscriptsRepo {
+export function createTranscriptsRepo(
+  db: SqliteDatabase,
+  now: () => number,
+  redact?: (text: string) => string,
+): TranscriptsRepo {
   const lastSeq = db
     .prepare<[string], number>('SELECT COALESCE(MAX(seq), 0) FROM messages WHERE session_id = ?')
     .pluck();
@@ -37,7 +41,7 @@ export function createTranscriptsRepo(db: SqliteDatabase, now: () => number): Tr
     let seq = lastSeq.get(sessionId) ?? 0;
     for (const message of messages) {
       seq += 1;
-      const c = encodeMessage(message);
+      const c = encodeMessage(message, redact);
       insert.run(sessionId, seq, c.role, c.content, c.tool_calls, c.tool_call_id, c.name, at);
     }
     if (messages.length > 0) touch.run(at, sessionId);

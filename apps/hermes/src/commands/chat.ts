@@ -4,6 +4,7 @@
  * the prompt). Dangerous commands ask here.
  */
 import { createInterface, type Interface } from 'node:readline/promises';
+import { userFacingError } from '@hermes/agent';
 import type { ApprovalChoice, ApprovalRequest } from '@hermes/protocol';
 import type { GlobalOptions } from '../main.js';
 import { pluginSummary } from '../plugin-summary.js';
@@ -125,7 +126,9 @@ export async function runChat(options: GlobalOptions): Promise<void> {
         if (!streamed && result.finalText) process.stdout.write(result.finalText);
         process.stdout.write('\n');
       } else if (result.status !== 'interrupted') {
-        process.stdout.write(`\n[error] ${result.error?.message ?? result.status}\n`);
+        const facing = userFacingError(result.error ?? new Error(`the turn ended ${result.status}`));
+        rt.logger.error({ code: facing.code }, `chat turn failed: ${result.error?.message ?? result.status}`);
+        process.stdout.write(`\n[error] ${facing.message}\n`);
       }
     }
   } finally {

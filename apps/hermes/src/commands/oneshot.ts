@@ -1,8 +1,14 @@
 /** `hermes -z PROMPT`: one turn, only the final answer on stdout; failures are one line on stderr. */
+import { join } from 'node:path';
+import { userFacingError } from '@hermes/agent';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
 import { createAgentRuntime } from '../runtime.js';
 import { runCliTurn } from '../session-turn.js';
+
+function logFile(rt: { paths: { logs: string } }): string {
+  return join(rt.paths.logs, 'cli.log');
+}
 
 /** Runs the one-shot command. */
 export async function runOneShot(prompt: string, options: GlobalOptions): Promise<void> {
@@ -24,9 +30,11 @@ export async function runOneShot(prompt: string, options: GlobalOptions): Promis
     rt.store.sessions.end(session.id, result.status);
     await rt.hooks.invoke('on_session_finalize', { sessionId: session.id, platform: 'cli' });
     if (result.status !== 'completed' || result.finalText === null) {
-      const reason = result.error?.message ?? result.status;
-      rt.logger.error({ status: result.status, code: result.error?.code }, `one-shot failed: ${reason}`);
-      throw new CliExit(result.status === 'interrupted' ? 130 : 1, reason);
+      const detail = result.error?.message ?? result.status;
+      const facing = userFacingError(result.error ?? new Error(`the turn ended ${result.status}`));
+      rt.logger.error({ status: result.status, code: facing.code }, `one-shot failed: ${detail}`);
+      // the plain sentence and code; the detail (endpoint, reason) is in the log, redacted
+      throw new CliExit(result.status === 'interrupted' ? 130 : 1, `${facing.message} Details: ${logFile(rt)}`);
     }
     process.stdout.write(`${result.finalText}\n`);
   } finally {

@@ -81,6 +81,8 @@ export interface DeliveryOptions {
   /** commits `fn`'s synchronous store writes in one transaction (the gateway's group commit); default: runs it */
   commit?: <T>(fn: () => T) => Promise<T>;
   sleep?: (ms: number) => Promise<void>;
+  /** the process's secret redactor, applied to the whole text before it is chunked, stored and sent */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -101,6 +103,8 @@ export async function deliver(
   writes: DeliveryWrites = {},
 ): Promise<DeliveryResult> {
   const tx = options.commit ?? (async <T>(fn: () => T): Promise<T> => fn());
+  // before chunking: a secret cut in two by a chunk boundary would escape a per-chunk pass
+  if (options.redact) markdown = options.redact(markdown);
   const adapter = options.adapters.get(target.platform);
   const result: DeliveryResult = { sent: 0, failed: 0, errors: [] };
   if (!adapter) {
