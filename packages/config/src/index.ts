@@ -34,3 +34,5 @@ export { renderConfig } from './render-config.js';
 export { MIN_SECRET_LENGTH, secretValues } from './secret-values.js';
 // Editing and showing
 export { type SetConfigValueResult, setConfigValue } from './set-config-value.js';
+// Owner-only directories (HERMES_HOME and what is created in it)
+export { homeModeWarning, makePrivateDir, makePrivateParent, PRIVATE_DIR_MODE } from './private-dir.js';

@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { ERROR_CODES, HermesError } from '@hermes/protocol';
 import { backgroundCheckpoints } from './background-checkpoint.js';
 import { createInboxRepo, type InboxRepo } from './inbox-repo.js';
@@ -9,6 +7,7 @@ import { createOutboxRepo, type OutboxRepo } from './outbox-repo.js';
 import type { RandomInt } from './pairing/pairing-code.js';
 import { createPairingRepo } from './pairing/pairing-repo.js';
 import type { PairingRepo } from './pairing/pairing-types.js';
+import { prepareStateFile, tightenStateFiles } from './private-files.js';
 import { createPlatformStateRepo, type PlatformStateRepo } from './platform-state-repo.js';
 import { createSessionsRepo, type SessionsRepo } from './sessions-repo.js';
 import { describeError, isSqliteError, openSqlite, type SqliteDatabase } from './sqlite.js';
@@ -84,7 +83,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   const now = options.now ?? Date.now;
   let db: SqliteDatabase;
   try {
-    if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:' && path !== '') prepareStateFile(path);
     db = openSqlite(path);
   } catch (error) {
     throw toStateError(error, path);
@@ -92,6 +91,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   try {
     configure(db, path);
     migrate(db, MIGRATIONS, { now, path });
+    if (path !== ':memory:' && path !== '' && !db.memory) tightenStateFiles(path);
   } catch (error) {
     db.close();
     throw toStateError(error, path);

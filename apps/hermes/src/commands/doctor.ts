@@ -1,8 +1,16 @@
 /** `hermes doctor`: checks config, state, model reachability and plugins; exit 1 when any check fails. */
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import { PLACEHOLDER_API_KEY, ToolRegistry } from '@hermes/agent';
-import { applyDotEnv, configPaths, type HermesConfig, loadConfig, loadDotEnv, resolveHome } from '@hermes/config';
+import {
+  applyDotEnv,
+  configPaths,
+  type HermesConfig,
+  loadConfig,
+  loadDotEnv,
+  makePrivateDir,
+  resolveHome,
+} from '@hermes/config';
 import { discoverGatewayHooks } from '@hermes/gateway';
 import { HookBus, loadPlugins } from '@hermes/plugins';
 import { silentLogger } from '@hermes/protocol';
@@ -57,7 +65,7 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
   const { home } = resolveHome({ env: process.env, ...(options.profile ? { profile: options.profile } : {}) });
   const paths = configPaths(home);
   try {
-    mkdirSync(home, { recursive: true });
+    makePrivateDir(home);
     accessSync(home, constants.W_OK);
     checks.push({ name: 'home', status: 'ok', detail: home });
   } catch (err) {
