@@ -22,6 +22,7 @@ import {
 import { createModuleImporter } from '@hermes/plugins';
 import type { PlatformFactory } from '@hermes/protocol';
 import { writeDotEnvValue } from './dotenv-write.js';
+import { startRetention } from './retention.js';
 import type { GlobalOptions } from './main.js';
 import { pluginAliases } from './plugin-sources.js';
 import { pluginSummary } from './plugin-summary.js';
@@ -139,6 +140,7 @@ export async function buildGatewayApp(
   });
   addPlatformRoutes(server.app, gateway);
   phases.mark('server');
+  let retention: { stop(): void } | null = null;
   return {
     rt,
     gateway,
@@ -147,6 +149,8 @@ export async function buildGatewayApp(
       const url = await server.app.listen({ host, port: config.gateway.port });
       phases.mark('listen');
       await gateway.start();
+      const days = config.state.retention_days;
+      if (days !== undefined) retention = startRetention(store.pruner, days, rt.logger.child({ component: 'state' }));
       server.setState('running');
       phases.mark('platforms');
       const startup = phases.summary();
@@ -159,6 +163,7 @@ export async function buildGatewayApp(
       return url;
     },
     async stop() {
+      retention?.stop();
       server.setState('draining');
       await gateway.stop(config.gateway.drain_timeout_s * 1000);
       await server.app.close();

@@ -46,6 +46,8 @@ export const TYPING_DELAY_MS = 300;
 export const MAX_RESUME_ATTEMPTS = 3;
 export const ADAPTER_STOP_TIMEOUT_MS = 5_000;
 export const KNOWN_CHATS_MAX = 10_000;
+/** a cached session idle longer than this is looked up again before use (retention may have deleted it) */
+export const CACHED_SESSION_TRUST_MS = 60 * 60 * 1000;
 
 export interface GatewaySettings {
   model: string;
@@ -503,6 +505,11 @@ export class Gateway {
   ): Promise<{ id: string; isNew: boolean; cached: CachedSession }> {
     const { store, settings, hooks } = this.#deps;
     let active = this.#sessions.get(sessionKey);
+    // a session idle this long may have been pruned (state.retention_days, `hermes state prune`): read it again
+    if (active && this.#now() - active.updatedAt > CACHED_SESSION_TRUST_MS) {
+      this.#sessions.forget(sessionKey);
+      active = undefined;
+    }
     if (!active) {
       const row = store.sessions.activeByKey(sessionKey);
       if (row) active = this.#sessions.replaced(sessionKey, { id: row.id, updatedAt: row.updatedAt, history: null });

@@ -38,6 +38,8 @@ export type {
   PairingRequestResult,
   PendingPairing,
 } from './pairing/pairing-types.js';
+// Retention
+export { INBOX_KEEP_MS, type PruneCounts, type Pruner } from './prune.js';
 // Per-platform key/value state (update offsets, …)
 export type { PlatformStateRepo } from './platform-state-repo.js';
 // Sessions

@@ -8,6 +8,7 @@ import type { RandomInt } from './pairing/pairing-code.js';
 import { createPairingRepo } from './pairing/pairing-repo.js';
 import type { PairingRepo } from './pairing/pairing-types.js';
 import { prepareStateFile, tightenStateFiles } from './private-files.js';
+import { createPruner, type Pruner } from './prune.js';
 import { createPlatformStateRepo, type PlatformStateRepo } from './platform-state-repo.js';
 import { createSessionsRepo, type SessionsRepo } from './sessions-repo.js';
 import { describeError, isSqliteError, openSqlite, type SqliteDatabase } from './sqlite.js';
@@ -40,6 +41,8 @@ export interface Store {
   readonly platformState: PlatformStateRepo;
   /** Pairing codes and the users approved through them. */
   readonly pairing: PairingRepo;
+  /** Retention: deletes idle sessions' transcripts and finished rows older than a cutoff. */
+  readonly pruner: Pruner;
   /** Runs `fn` (synchronous) in one IMMEDIATE transaction, or a savepoint when already inside one. */
   transaction<T>(fn: () => T): T;
   /** The highest applied migration version. */
@@ -116,6 +119,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     outbox: createOutboxRepo(db, now),
     platformState,
     pairing: createPairingRepo(db, options.randomInt === undefined ? { now } : { now, randomInt: options.randomInt }),
+    pruner: createPruner(db, now),
     transaction: <T>(fn: () => T) => inTransaction.immediate(fn) as T,
     schemaVersion: () => schemaVersion.get() ?? 0,
     close() {
