@@ -468,13 +468,18 @@ export class Gateway {
     this.#deps.store.inbox.mark(inboxId, 'done');
   }
 
+  /**
+   * A stranger's DM: one reply per stranger an hour, the one that hands out their code. Later messages
+   * (their code still pending, or expired early to make room) stay in the inbox unanswered.
+   */
   async #sendPairingCode(inboxId: number, event: MessageEvent): Promise<void> {
     const s = event.source;
     const pairing = this.#deps.store.pairing.request(s.platform, s.userId, s.userName);
-    const text =
-      'refused' in pairing
-        ? "Hi! I don't know you yet, and too many pairing requests are pending right now. Please try again later."
-        : `Hi! I don't know you yet. Your pairing code is ${pairing.code} (valid for 1 hour).\nAsk the owner to run: hermes pairing approve ${s.platform} ${pairing.code}`;
+    if ('refused' in pairing || !pairing.isNew) {
+      this.#deps.store.inbox.mark(inboxId, 'skipped');
+      return;
+    }
+    const text = `Hi! I don't know you yet. Your pairing code is ${pairing.code} (valid for 1 hour).\nAsk the owner to run: hermes pairing approve ${s.platform} ${pairing.code}`;
     await deliver(this.#deliveryOptions(), this.#target(event, inboxId), text, {
       onSettled: () => this.#deps.store.inbox.mark(inboxId, 'done'),
     });

@@ -18,7 +18,7 @@ export interface PairingPort {
     platform: string,
     userId: string,
     userName?: string,
-  ): { code: string; expiresAt: number; isNew: boolean } | { refused: 'too_many_pending' };
+  ): { code: string; expiresAt: number; isNew: boolean } | { refused: 'recently_answered'; retryAt: number };
   isApproved(platform: string, userId: string): boolean;
 }
 
