@@ -22,6 +22,7 @@ import { allowedByEnv, type Env } from './authorize.js';
 import { type CommandContext, type CommandServices, commandList, parseCommand, runCommand } from './commands.js';
 import { CommitQueue } from './commit-queue.js';
 import { type DeliveryTarget, deliver, type OutboxPort, resendPending } from './delivery/deliver.js';
+import { SendRateLimiter } from './delivery/send-rate-limiter.js';
 import { GatewayEvents } from './gateway-events.js';
 import { isAddressed } from './group-policy.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
@@ -137,6 +138,8 @@ export class Gateway {
   readonly #origins = new Map<string, DeliveryTarget>();
   /** chats authorized users wrote from since start: send_message may address them */
   readonly #knownChats = new Set<string>();
+  /** every platform's send limits (capabilities.sendRate), shared by all deliveries */
+  readonly #rateLimiter = new SendRateLimiter();
   #accepting = true;
   #started = false;
 
@@ -499,7 +502,14 @@ export class Gateway {
 
   #deliveryOptions() {
     const { store, logger } = this.#deps;
-    return { adapters: this.adapters, outbox: store.outbox, logger, commit: this.#commit, observer: this.metrics };
+    return {
+      adapters: this.adapters,
+      outbox: store.outbox,
+      logger,
+      commit: this.#commit,
+      observer: this.metrics,
+      rateLimiter: this.#rateLimiter,
+    };
   }
 
   /** The active session for a key, replaced by a fresh one per the reset policy. */

@@ -56,6 +56,8 @@ export type {
   OutboundMessage,
   PlatformAdapter,
   PlatformCapabilities,
+  SendRate,
+  SendRateLimits,
   PlatformConnection,
   PlatformContext,
   PlatformFactory,

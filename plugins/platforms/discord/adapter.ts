@@ -39,6 +39,9 @@ export const DISCORD_CAPABILITIES: PlatformCapabilities = {
   editing: true,
   typing: true,
   threads: true,
+  // Discord: 5 messages per 5 s in one channel (3 at once, then one every 5/3 s: 3 - 1 + 3 = 5 in
+  // any 5 s), 50 requests a second per bot (5 at once, 46/s after: 50 in any second)
+  sendRate: { perChat: { count: 3, perMs: 5_000, burst: 3 }, global: { count: 46, perMs: 1_000, burst: 5 } },
 };
 
 /** Seams for tests: time, randomness (login backoff jitter) and sleeping. */

@@ -39,6 +39,8 @@ export const SLACK_CAPABILITIES: PlatformCapabilities = {
   editing: true,
   typing: false,
   threads: true,
+  // chat.postMessage ("special" tier): 1 message a second per channel, short bursts allowed (3)
+  sendRate: { perChat: { count: 1, perMs: 1_000, burst: 3 } },
 };
 
 /** The SDK's own server-ping check is never set below its default. */

@@ -32,6 +32,9 @@ export const TELEGRAM_CAPABILITIES: PlatformCapabilities = {
   editing: true,
   typing: true,
   threads: true,
+  // Bot API FAQ: about 1 message a second in one chat, short bursts tolerated (3: a three-chunk
+  // answer goes at once); 30 a second across chats (5 at once, 26/s after: 5 - 1 + 26 = 30 in any second)
+  sendRate: { perChat: { count: 1, perMs: 1_000, burst: 3 }, global: { count: 26, perMs: 1_000, burst: 5 } },
 };
 
 /** Seams for tests: time, randomness (backoff jitter) and sleeping. */

@@ -128,6 +128,7 @@ describe('discord send', () => {
       editing: true,
       typing: true,
       threads: true,
+      sendRate: { perChat: { count: 3, perMs: 5_000, burst: 3 }, global: { count: 46, perMs: 1_000, burst: 5 } },
     });
     expect(adapter.name).toBe('discord');
   });

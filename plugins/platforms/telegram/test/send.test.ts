@@ -103,6 +103,7 @@ describe('telegram send', () => {
       editing: true,
       typing: true,
       threads: true,
+      sendRate: { perChat: { count: 1, perMs: 1_000, burst: 3 }, global: { count: 26, perMs: 1_000, burst: 5 } },
     });
     expect(adapter.name).toBe('telegram');
   });
