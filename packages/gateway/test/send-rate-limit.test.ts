@@ -1,8 +1,13 @@
 // The outbound rate limit in the delivery path, on a fake clock: sends within the platform's
 // published limits go at once; past them delivery waits (never drops) until the bucket allows it.
+
+import { capabilitiesFor, readSendRateLimit } from '@hermes/plugin-sdk';
 import type { PlatformAdapter, SendRateLimits } from '@hermes/protocol';
 import { openStore } from '@hermes/store';
 import { describe, expect, it } from 'vitest';
+import { DISCORD_CAPABILITIES } from '../../../plugins/platforms/discord/index.js';
+import { SLACK_CAPABILITIES } from '../../../plugins/platforms/slack/index.js';
+import { TELEGRAM_CAPABILITIES } from '../../../plugins/platforms/telegram/index.js';
 import { deliver } from '../src/delivery/deliver.js';
 import { CHAT_BUCKETS_SWEEP_AT, SendRateLimiter } from '../src/delivery/send-rate-limiter.js';
 
@@ -145,5 +150,34 @@ describe('delivery keeps the platform send rate', () => {
     expect(sent.map((s) => s.at - start)).toEqual([0, 0, 0, 1_000, 2_000, 3_000]);
     expect(sent.map((s) => s.text.split(' ')[1])).toEqual(['0', '1', '2', '3', '4', '5']);
     store.close();
+  });
+});
+
+describe('where the limits apply', () => {
+  const declared = {
+    maxMessageLength: 100,
+    formatting: 'plain' as const,
+    editing: false,
+    typing: false,
+    threads: false,
+    sendRate: TELEGRAM,
+  };
+
+  it('paced on a public API, not on a loopback one (fakes), unless send_rate_limit says otherwise', () => {
+    expect(capabilitiesFor(declared, 'https://api.telegram.org', undefined).sendRate).toEqual(TELEGRAM);
+    for (const url of ['http://127.0.0.1:4000', 'http://localhost:9/api/', 'http://[::1]:80'])
+      expect(capabilitiesFor(declared, url, undefined).sendRate).toBeUndefined();
+    expect(capabilitiesFor(declared, 'http://127.0.0.1:4000', true).sendRate).toEqual(TELEGRAM);
+    expect(capabilitiesFor(declared, 'https://slack.com/api/', false).sendRate).toBeUndefined();
+    expect(readSendRateLimit({ send_rate_limit: true }, 'telegram')).toBe(true);
+    expect(() => readSendRateLimit({ send_rate_limit: 'no' }, 'slack')).toThrow(
+      'gateway.platforms.slack.send_rate_limit: expected true or false',
+    );
+  });
+
+  it('each platform plugin declares its published limits', () => {
+    expect(TELEGRAM_CAPABILITIES.sendRate).toEqual(TELEGRAM);
+    expect(DISCORD_CAPABILITIES.sendRate).toEqual(DISCORD);
+    expect(SLACK_CAPABILITIES.sendRate).toEqual({ perChat: { count: 1, perMs: 1_000, burst: 3 } });
   });
 });

@@ -1,4 +1,5 @@
 /** The Discord PlatformAdapter: one discord.js gateway client for intake, one REST client for everything sent. */
+import { capabilitiesFor, readSendRateLimit } from '@hermes/plugin-sdk';
 import type {
   InboundSink,
   OutboundMessage,
@@ -223,7 +224,11 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
 
   return {
     name: PLATFORM,
-    capabilities: DISCORD_CAPABILITIES,
+    capabilities: capabilitiesFor(
+      DISCORD_CAPABILITIES,
+      settings.apiBase,
+      readSendRateLimit(context.settings, PLATFORM),
+    ),
 
     async start(target) {
       if (running !== undefined) throw new Error('discord: already started');

@@ -1,4 +1,5 @@
 /** The Slack PlatformAdapter: one Bolt App, Socket Mode or HTTP events intake, mrkdwn sends in threads. */
+import { capabilitiesFor, readSendRateLimit } from '@hermes/plugin-sdk';
 import type {
   InboundSink,
   OutboundMessage,
@@ -218,7 +219,7 @@ export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterD
 
   return {
     name: PLATFORM,
-    capabilities: SLACK_CAPABILITIES,
+    capabilities: capabilitiesFor(SLACK_CAPABILITIES, settings.apiUrl, readSendRateLimit(context.settings, PLATFORM)),
 
     async start(sink) {
       if (running !== undefined) throw new Error('slack: already started');

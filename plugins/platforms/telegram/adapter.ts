@@ -1,4 +1,5 @@
 /** The Telegram PlatformAdapter: one grammy Bot, polling or webhook intake, HTML sends. */
+import { capabilitiesFor, readSendRateLimit } from '@hermes/plugin-sdk';
 import type {
   InboundSink,
   OutboundMessage,
@@ -102,7 +103,11 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
 
   return {
     name: PLATFORM,
-    capabilities: TELEGRAM_CAPABILITIES,
+    capabilities: capabilitiesFor(
+      TELEGRAM_CAPABILITIES,
+      settings.apiRoot,
+      readSendRateLimit(context.settings, PLATFORM),
+    ),
 
     async start(target) {
       if (running !== undefined) throw new Error('telegram: already started');
