@@ -163,7 +163,8 @@ export function createPairingRepo(db: SqliteDatabase, options: PairingRepoOption
     if (request === undefined || request.expires_at <= at) {
       recordFailure.run(platform, at);
       if (request === undefined) return { ok: false, reason: 'unknown' };
-      deleteRequest.run(platform, request.user_id);
+      // a code expired early keeps its row until its hour is over (its user gets no second reply)
+      if (request.created_at + PAIRING_CODE_TTL_MS <= at) deleteRequest.run(platform, request.user_id);
       return { ok: false, reason: 'expired' };
     }
     upsertApproved.run({ platform, user_id: request.user_id, user_name: request.user_name, approved_at: at });
