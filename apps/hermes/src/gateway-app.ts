@@ -22,10 +22,10 @@ import {
 import { createModuleImporter } from '@hermes/plugins';
 import type { PlatformFactory } from '@hermes/protocol';
 import { writeDotEnvValue } from './dotenv-write.js';
-import { startRetention } from './retention.js';
 import type { GlobalOptions } from './main.js';
 import { pluginAliases } from './plugin-sources.js';
 import { pluginSummary } from './plugin-summary.js';
+import { startRetention } from './retention.js';
 import { type AgentRuntime, createAgentRuntime } from './runtime.js';
 import { platformClaimer } from './service/platform-claims.js';
 import { StartupPhases } from './startup-phases.js';

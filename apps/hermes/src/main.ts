@@ -293,7 +293,9 @@ stateCmd
   });
 stateCmd
   .command('vacuum')
-  .description('rewrite state.db without its free pages (the gateway must be stopped); prints the size before and after')
+  .description(
+    'rewrite state.db without its free pages (the gateway must be stopped); prints the size before and after',
+  )
   .action(async (_opts, cmd: Command) => {
     const { stateVacuum } = await import('./commands/state.js');
     await stateVacuum(globals(cmd));

@@ -15,7 +15,6 @@ export function describePrune(counts: PruneCounts): string {
   ].join(', ');
 }
 
-
 /** How often the gateway prunes after the start-up prune. */
 export const PRUNE_INTERVAL_MS = DAY_MS;
 

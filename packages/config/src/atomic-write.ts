@@ -1,14 +1,5 @@
 /** Crash-safe file replacement: write a temporary sibling, fsync, rename over the target. */
-import {
-  closeSync,
-  fchmodSync,
-  fsyncSync,
-  openSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { hasErrorCode } from './fs-helpers.js';
 import { makePrivateDir } from './private-dir.js';

@@ -28,11 +28,10 @@ export {
 } from './home.js';
 // Loading, overrides, problems
 export { defaultConfig, type LoadConfigResult, loadConfig } from './load-config.js';
+// Owner-only directories (HERMES_HOME and what is created in it)
+export { homeModeWarning, makePrivateDir, makePrivateParent, PRIVATE_DIR_MODE } from './private-dir.js';
 export { renderConfig } from './render-config.js';
-
 // Secrets
 export { MIN_SECRET_LENGTH, secretValues } from './secret-values.js';
 // Editing and showing
 export { type SetConfigValueResult, setConfigValue } from './set-config-value.js';
-// Owner-only directories (HERMES_HOME and what is created in it)
-export { homeModeWarning, makePrivateDir, makePrivateParent, PRIVATE_DIR_MODE } from './private-dir.js';

@@ -56,8 +56,6 @@ export type {
   OutboundMessage,
   PlatformAdapter,
   PlatformCapabilities,
-  SendRate,
-  SendRateLimits,
   PlatformConnection,
   PlatformContext,
   PlatformFactory,
@@ -65,6 +63,8 @@ export type {
   RouteRequest,
   RouteResponse,
   SendErrorKind,
+  SendRate,
+  SendRateLimits,
   SendResult,
 } from './platform.js';
 // Tools

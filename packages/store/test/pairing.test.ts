@@ -90,7 +90,12 @@ describe('store.pairing', () => {
       return code;
     });
     expect(store.pairing.request('telegram', 'u4')).toMatchObject({ isNew: true });
-    expect(store.pairing.list().pending.map((p) => p.userId).sort()).toEqual(['u2', 'u3', 'u4']);
+    expect(
+      store.pairing
+        .list()
+        .pending.map((p) => p.userId)
+        .sort(),
+    ).toEqual(['u2', 'u3', 'u4']);
     // the expired code no longer approves; its user gets no second code (no second reply) within the hour
     expect(store.pairing.approve('telegram', codes[0] ?? '')).toEqual({ ok: false, reason: 'expired' });
     expect(store.pairing.request('telegram', 'u2')).toMatchObject({ code: codes[1], isNew: false });

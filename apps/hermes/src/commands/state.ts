@@ -4,8 +4,8 @@ import { EXIT } from '@hermes/protocol';
 import { openStore } from '@hermes/store';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
-import { liveOwner, lockPath } from '../service/pid-lock.js';
 import { DAY_MS, describePrune } from '../retention.js';
+import { liveOwner, lockPath } from '../service/pid-lock.js';
 import { loadSettings } from '../settings.js';
 
 function parseDays(text: string): number {
