@@ -162,7 +162,7 @@ export class Gateway {
         for (const job of jobs) deps.store.inbox.mark(job.inboxId, 'skipped');
       },
     });
-    mkdirSync(deps.settings.cacheDir, { recursive: true });
+    mkdirSync(deps.settings.cacheDir, { recursive: true, mode: 0o700 }); // attachments users sent: owner-only
     for (const factory of deps.platforms) {
       const settings = deps.settings.platformSettings[factory.name] ?? {};
       if (settings.enabled === false || !factory.hasCredentials(deps.env)) continue;
