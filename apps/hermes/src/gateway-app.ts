@@ -148,9 +148,10 @@ export async function buildGatewayApp(
     async listen() {
       const url = await server.app.listen({ host, port: config.gateway.port });
       phases.mark('listen');
-      await gateway.start();
+      // pruned before the platforms connect: no turn is running on a session the prune deletes
       const days = config.state.retention_days;
       if (days !== undefined) retention = startRetention(store.pruner, days, rt.logger.child({ component: 'state' }));
+      await gateway.start();
       server.setState('running');
       phases.mark('platforms');
       const startup = phases.summary();
