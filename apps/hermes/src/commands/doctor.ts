@@ -6,6 +6,7 @@ import {
   applyDotEnv,
   configPaths,
   type HermesConfig,
+  homeModeWarning,
   loadConfig,
   loadDotEnv,
   makePrivateDir,
@@ -68,6 +69,8 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
     makePrivateDir(home);
     accessSync(home, constants.W_OK);
     checks.push({ name: 'home', status: 'ok', detail: home });
+    const open = homeModeWarning(home);
+    if (open) checks.push({ name: 'home', status: 'warn', detail: open });
   } catch (err) {
     checks.push({ name: 'home', status: 'fail', detail: `${home} is not writable: ${(err as Error).message}` });
   }
