@@ -83,6 +83,8 @@ describe('file modes', () => {
     expect(mode(home)).toBe(0o755); // the directory is the owner's choice: warned, not changed
     expect(mode(join(home, 'state.db'))).toBe(0o600);
     expect(mode(join(home, 'logs', 'gateway.log'))).toBe(0o600);
+    const doctor = await runHermes(['doctor'], { env: baseEnv(home) });
+    expect(doctor.stdout).toMatch(/accessible to group or others \(mode 0755\)/);
   });
 
   it('CLI writes: config set in a new home (0700, config.yaml 0600); .env written or appended is 0600, even over an older 0644 one', async () => {
