@@ -479,7 +479,7 @@ export class Gateway {
     const s = event.source;
     const pairing = this.#deps.store.pairing.request(s.platform, s.userId, s.userName);
     if ('refused' in pairing || !pairing.isNew) {
-      this.#deps.store.inbox.mark(inboxId, 'skipped');
+      this.#deps.store.inbox.mark(inboxId, 'refused');
       return;
     }
     const text = `Hi! I don't know you yet. Your pairing code is ${pairing.code} (valid for 1 hour).\nAsk the owner to run: hermes pairing approve ${s.platform} ${pairing.code}`;
