@@ -29,6 +29,7 @@ function keysRead(platform: string): Set<string> {
   for (const m of source.matchAll(/\(\s*settings,\s*'([a-z_]+)'/g)) if (m[1]) keys.add(m[1]);
   for (const m of source.matchAll(/\bsettings\.([a-z_]+)\b/g)) if (m[1]) keys.add(m[1]);
   keys.add('enabled'); // the gateway's own switch, documented in every table
+  keys.add('send_rate_limit'); // read for every platform by the plugin SDK (readSendRateLimit)
   return keys;
 }
 

@@ -33,8 +33,9 @@ describe('pairing codes cannot be guessed within the rate limit', () => {
         if (!('code' in r)) throw new Error('refused');
         codes.push(r.code);
       }
-      // the pending cap: a fourth stranger gets no code at all
-      expect(store.pairing.request('telegram', 'one-too-many')).toEqual({ refused: 'too_many_pending' });
+      // the pending cap: a fourth stranger gets a code and the oldest one expires (never a lock-out)
+      expect(store.pairing.request('telegram', 'one-more')).toMatchObject({ isNew: true });
+      expect(store.pairing.list().pending.map((p) => p.userId)).not.toContain('victim-0');
       const rng = new Rng(0x5eed);
       const outcomes = { unknown: 0, expired: 0, rate_limited: 0, approved: 0 };
       for (let i = 0; i < GUESSES; i++) {

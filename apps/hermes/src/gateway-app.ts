@@ -25,6 +25,7 @@ import { approvedHomeHooks } from './gateway-hook-consent.js';
 import type { GlobalOptions } from './main.js';
 import { pluginAliases } from './plugin-sources.js';
 import { pluginSummary } from './plugin-summary.js';
+import { startRetention } from './retention.js';
 import { type AgentRuntime, createAgentRuntime } from './runtime.js';
 import { platformClaimer } from './service/platform-claims.js';
 import { StartupPhases } from './startup-phases.js';
@@ -161,6 +162,7 @@ export async function buildGatewayApp(
   addPlatformRoutes(server.app, gateway);
   phases.mark('server');
   const keyless = !env.API_SERVER_KEY;
+  let retention: { stop(): void } | null = null;
   return {
     rt,
     gateway,
@@ -171,6 +173,9 @@ export async function buildGatewayApp(
       watchdog.start();
       phases.mark('listen');
       if (keyless) rt.logger.warn({ url }, KEYLESS_WARNING);
+      // pruned before the platforms connect: no turn is running on a session the prune deletes
+      const days = config.state.retention_days;
+      if (days !== undefined) retention = startRetention(store.pruner, days, rt.logger.child({ component: 'state' }));
       await gateway.start();
       server.setState('running');
       phases.mark('platforms');
@@ -184,6 +189,7 @@ export async function buildGatewayApp(
       return url;
     },
     async stop() {
+      retention?.stop();
       server.setState('draining');
       await gateway.stop(config.gateway.drain_timeout_s * 1000);
       await server.app.close();

@@ -297,6 +297,26 @@ gatewayCmd
     await statusCommand({ ...globals(cmd), ...opts });
   });
 
+const stateCmd = program.command('state').description('retention and compaction of state.db');
+stateCmd
+  .command('prune')
+  .description('delete transcripts of sessions idle longer than N days, and finished inbox/outbox/pairing rows')
+  .option('--days <n>', 'idle days to keep (default: state.retention_days)')
+  .option('--dry-run', 'count what would be deleted, delete nothing')
+  .action(async (opts: { days?: string; dryRun?: boolean }, cmd: Command) => {
+    const { statePrune } = await import('./commands/state.js');
+    await statePrune(globals(cmd), opts);
+  });
+stateCmd
+  .command('vacuum')
+  .description(
+    'rewrite state.db without its free pages (the gateway must be stopped); prints the size before and after',
+  )
+  .action(async (_opts, cmd: Command) => {
+    const { stateVacuum } = await import('./commands/state.js');
+    await stateVacuum(globals(cmd));
+  });
+
 program
   .command('logs')
   .description('the gateway log, readable and coloured on a terminal; --follow keeps reading (and follows rotation)')

@@ -1,21 +1,11 @@
 /** Crash-safe file replacement: write a temporary sibling, fsync, rename over the target. */
-import {
-  closeSync,
-  fchmodSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { hasErrorCode } from './fs-helpers.js';
+import { makePrivateDir } from './private-dir.js';
 
 /** Mode for files that did not exist: owner-only, since config files may hold keys. */
 const NEW_FILE_MODE = 0o600;
-const NEW_DIR_MODE = 0o700;
 
 function existingMode(path: string): number | null {
   try {
@@ -28,7 +18,7 @@ function existingMode(path: string): number | null {
 
 /** Replaces `path` with `text` atomically, creating parent directories; keeps an existing file's mode. */
 export function writeFileAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: NEW_DIR_MODE });
+  makePrivateDir(dirname(path));
   const mode = existingMode(path) ?? NEW_FILE_MODE;
   const tmp = `${path}.tmp-${process.pid}-${Date.now().toString(36)}`;
   try {

@@ -28,8 +28,9 @@ export {
 } from './home.js';
 // Loading, overrides, problems
 export { defaultConfig, type LoadConfigResult, loadConfig } from './load-config.js';
+// Owner-only directories (HERMES_HOME and what is created in it)
+export { homeModeWarning, makePrivateDir, makePrivateParent, PRIVATE_DIR_MODE } from './private-dir.js';
 export { renderConfig } from './render-config.js';
-
 // Secrets
 export {
   isSecretName,

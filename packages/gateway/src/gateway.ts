@@ -23,6 +23,7 @@ import { allowedByEnv, type Env } from './authorize.js';
 import { type CommandContext, type CommandServices, commandList, parseCommand, runCommand } from './commands.js';
 import { CommitQueue } from './commit-queue.js';
 import { type DeliveryTarget, deliver, type OutboxPort, resendPending } from './delivery/deliver.js';
+import { SendRateLimiter } from './delivery/send-rate-limiter.js';
 import { failureMessage, failureReply } from './failure-reply.js';
 import { GatewayEvents } from './gateway-events.js';
 import { isAddressed } from './group-policy.js';
@@ -48,6 +49,8 @@ export const TYPING_DELAY_MS = 300;
 export const MAX_RESUME_ATTEMPTS = 3;
 export const ADAPTER_STOP_TIMEOUT_MS = 5_000;
 export const KNOWN_CHATS_MAX = 10_000;
+/** a cached session idle longer than this is looked up again before use (retention may have deleted it) */
+export const CACHED_SESSION_TRUST_MS = 60 * 60 * 1000;
 
 export interface GatewaySettings {
   model: string;
@@ -141,6 +144,8 @@ export class Gateway {
   readonly #origins = new Map<string, DeliveryTarget>();
   /** chats authorized users wrote from since start: send_message may address them */
   readonly #knownChats = new Set<string>();
+  /** every platform's send limits (capabilities.sendRate), shared by all deliveries */
+  readonly #rateLimiter = new SendRateLimiter();
   #accepting = true;
   #started = false;
 
@@ -163,7 +168,7 @@ export class Gateway {
         for (const job of jobs) deps.store.inbox.mark(job.inboxId, 'skipped');
       },
     });
-    mkdirSync(deps.settings.cacheDir, { recursive: true });
+    mkdirSync(deps.settings.cacheDir, { recursive: true, mode: 0o700 }); // attachments users sent: owner-only
     for (const factory of deps.platforms) {
       const settings = deps.settings.platformSettings[factory.name] ?? {};
       if (settings.enabled === false || !factory.hasCredentials(deps.env)) continue;
@@ -477,13 +482,18 @@ export class Gateway {
     this.#deps.store.inbox.mark(inboxId, 'done');
   }
 
+  /**
+   * A stranger's DM: one reply per stranger an hour, the one that hands out their code. Later messages
+   * (their code still pending, or expired early to make room) stay in the inbox unanswered.
+   */
   async #sendPairingCode(inboxId: number, event: MessageEvent): Promise<void> {
     const s = event.source;
     const pairing = this.#deps.store.pairing.request(s.platform, s.userId, s.userName);
-    const text =
-      'refused' in pairing
-        ? "Hi! I don't know you yet, and too many pairing requests are pending right now. Please try again later."
-        : `Hi! I don't know you yet. Your pairing code is ${pairing.code} (valid for 1 hour).\nAsk the owner to run: hermes pairing approve ${s.platform} ${pairing.code}`;
+    if ('refused' in pairing || !pairing.isNew) {
+      this.#deps.store.inbox.mark(inboxId, 'refused');
+      return;
+    }
+    const text = `Hi! I don't know you yet. Your pairing code is ${pairing.code} (valid for 1 hour).\nAsk the owner to run: hermes pairing approve ${s.platform} ${pairing.code}`;
     await deliver(this.#deliveryOptions(), this.#target(event, inboxId), text, {
       onSettled: () => this.#deps.store.inbox.mark(inboxId, 'done'),
     });
@@ -510,6 +520,7 @@ export class Gateway {
       commit: this.#commit,
       observer: this.metrics,
       ...(this.#deps.redact ? { redact: this.#deps.redact } : {}),
+      rateLimiter: this.#rateLimiter,
     };
   }
 
@@ -521,6 +532,11 @@ export class Gateway {
   ): Promise<{ id: string; isNew: boolean; cached: CachedSession }> {
     const { store, settings, hooks } = this.#deps;
     let active = this.#sessions.get(sessionKey);
+    // a session idle this long may have been pruned (state.retention_days, `hermes state prune`): read it again
+    if (active && this.#now() - active.updatedAt > CACHED_SESSION_TRUST_MS) {
+      this.#sessions.forget(sessionKey);
+      active = undefined;
+    }
     if (!active) {
       const row = store.sessions.activeByKey(sessionKey);
       if (row) active = this.#sessions.replaced(sessionKey, { id: row.id, updatedAt: row.updatedAt, history: null });

@@ -8,7 +8,7 @@ export interface InboxPort {
     payload: unknown,
     options?: { sessionKey?: string; state?: Record<string, string> },
   ): { accepted: true; id: number } | { accepted: false; reason: 'duplicate' };
-  mark(id: number, status: 'processing' | 'done' | 'skipped' | 'failed' | 'interrupted'): void;
+  mark(id: number, status: 'processing' | 'done' | 'skipped' | 'refused' | 'failed' | 'interrupted'): void;
   /** unfinished rows; `attempts` counts how many starts already tried to resume each */
   pending(): { id: number; platform: string; payload: unknown; status: string; attempts: number }[];
 }
@@ -18,7 +18,7 @@ export interface PairingPort {
     platform: string,
     userId: string,
     userName?: string,
-  ): { code: string; expiresAt: number; isNew: boolean } | { refused: 'too_many_pending' };
+  ): { code: string; expiresAt: number; isNew: boolean } | { refused: 'recently_answered'; retryAt: number };
   isApproved(platform: string, userId: string): boolean;
 }
 

@@ -2,8 +2,8 @@
  * The log file: appended synchronously, so a crash never loses the lines logged before it; rotated
  * by size (`gateway.log` -> `gateway.log.1` -> ... -> `.KEEP`, the oldest dropped).
  */
-import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import pino from 'pino';
 import type { LineSink } from './redacting-destination.js';
 
@@ -15,6 +15,29 @@ export interface FileSink extends LineSink {
 
 /** Log files may quote user messages: owner-only. */
 const LOG_FILE_MODE = 0o600;
+/** Directories created for logs (HERMES_HOME itself when it is new): owner-only. */
+const LOG_DIR_MODE = 0o700;
+
+/** Creates `dir` and missing parents 0700 (chmod: the umask cannot widen it); existing ones are left alone. */
+function makePrivateDir(dir: string): void {
+  const first = mkdirSync(dir, { recursive: true, mode: LOG_DIR_MODE });
+  if (first === undefined) return;
+  let at = first;
+  chmodSync(at, LOG_DIR_MODE);
+  for (const part of relative(first, dir).split(sep).filter(Boolean)) {
+    at = `${at}${sep}${part}`;
+    chmodSync(at, LOG_DIR_MODE);
+  }
+}
+
+/** The log file 0600 whatever the umask, and an older file created wider tightened. */
+function tighten(path: string): void {
+  try {
+    chmodSync(path, LOG_FILE_MODE);
+  } catch {
+    // a file we do not own stays as it is; writing to it reports its own error
+  }
+}
 
 /** A log file past this size is rotated. */
 export const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
@@ -37,7 +60,9 @@ export function openFileSink(
   const path = join(dir, fileName);
   const maxBytes = rotation.maxBytes ?? LOG_ROTATE_BYTES;
   const keep = rotation.keep ?? LOG_KEEP_FILES;
-  const stream = pino.destination({ dest: path, mkdir: true, sync: true, append: true, mode: LOG_FILE_MODE });
+  makePrivateDir(dir);
+  const stream = pino.destination({ dest: path, sync: true, append: true, mode: LOG_FILE_MODE });
+  tighten(path);
   let size = existsSync(path) ? statSync(path).size : 0;
   let failed = false;
   stream.on('error', (error: unknown) => {
@@ -56,6 +81,7 @@ export function openFileSink(
       try {
         rotateFiles(path, keep);
         stream.reopen();
+        tighten(path);
         size = 0;
       } catch (error) {
         process.stderr.write(`hermes: cannot rotate log file ${path}: ${String(error)}\n`);

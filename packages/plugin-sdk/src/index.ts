@@ -91,3 +91,6 @@ export {
 export function defineWebSearchProvider<P extends WebSearchProvider>(provider: P): P {
   return provider;
 }
+
+// Platform send limits: where they apply (loopback APIs are not paced unless asked)
+export { capabilitiesFor, isLoopbackUrl, readSendRateLimit } from './send-rate.js';

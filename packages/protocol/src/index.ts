@@ -66,6 +66,8 @@ export type {
   RouteRequest,
   RouteResponse,
   SendErrorKind,
+  SendRate,
+  SendRateLimits,
   SendResult,
 } from './platform.js';
 // Tools

@@ -5,6 +5,21 @@
 import type { Logger } from './logger.js';
 import type { MessageEvent } from './message-event.js';
 
+/** A send rate: `count` messages per `perMs`, with up to `burst` (default `count`) sent back to back. */
+export interface SendRate {
+  count: number;
+  perMs: number;
+  burst?: number;
+}
+
+/** The platform's published send limits; delivery waits (never drops) to stay within them. */
+export interface SendRateLimits {
+  /** per chat (Discord: per channel) */
+  perChat?: SendRate;
+  /** every chat of the bot together */
+  global?: SendRate;
+}
+
 export interface PlatformCapabilities {
   /** the longest text one message may carry, in characters */
   maxMessageLength: number;
@@ -13,6 +28,8 @@ export interface PlatformCapabilities {
   editing: boolean;
   typing: boolean;
   threads: boolean;
+  /** send limits delivery keeps to (absent: no limit) */
+  sendRate?: SendRateLimits;
 }
 
 export interface OutboundMessage {

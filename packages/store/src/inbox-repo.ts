@@ -2,8 +2,11 @@ import { ERROR_CODES, HermesError } from '@hermes/protocol';
 import type { PlatformStateRepo } from './platform-state-repo.js';
 import type { SqliteDatabase } from './sqlite.js';
 
-/** Where an accepted inbound message is: `accepted` and `processing` are unfinished (see `pending()`). */
-export type InboxStatus = 'accepted' | 'processing' | 'done' | 'skipped' | 'failed' | 'interrupted';
+/**
+ * Where an accepted inbound message is: `accepted` and `processing` are unfinished (see `pending()`);
+ * `refused`: a stranger's message kept but not answered (migration 3).
+ */
+export type InboxStatus = 'accepted' | 'processing' | 'done' | 'skipped' | 'refused' | 'failed' | 'interrupted';
 
 /** Every inbox status, in lifecycle order. */
 export const INBOX_STATUSES: readonly InboxStatus[] = [
@@ -11,6 +14,7 @@ export const INBOX_STATUSES: readonly InboxStatus[] = [
   'processing',
   'done',
   'skipped',
+  'refused',
   'failed',
   'interrupted',
 ];
@@ -148,6 +152,7 @@ export function createInboxRepo(db: SqliteDatabase, now: () => number, state: Pl
         processing: 0,
         done: 0,
         skipped: 0,
+        refused: 0,
         failed: 0,
         interrupted: 0,
       };

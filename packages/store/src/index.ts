@@ -40,6 +40,8 @@ export type {
 } from './pairing/pairing-types.js';
 // Per-platform key/value state (update offsets, …)
 export type { PlatformStateRepo } from './platform-state-repo.js';
+// Retention
+export { INBOX_KEEP_MS, type PruneCounts, type Pruner } from './prune.js';
 // Sessions
 export { newSessionId } from './session-id.js';
 export type { ListSessionsOptions, NewSession, SessionRow, SessionsRepo } from './sessions-repo.js';

@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { ERROR_CODES, HermesError } from '@hermes/protocol';
 import { backgroundCheckpoints } from './background-checkpoint.js';
 import { createInboxRepo, type InboxRepo } from './inbox-repo.js';
@@ -10,6 +8,8 @@ import type { RandomInt } from './pairing/pairing-code.js';
 import { createPairingRepo } from './pairing/pairing-repo.js';
 import type { PairingRepo } from './pairing/pairing-types.js';
 import { createPlatformStateRepo, type PlatformStateRepo } from './platform-state-repo.js';
+import { prepareStateFile, tightenStateFiles } from './private-files.js';
+import { createPruner, type Pruner } from './prune.js';
 import { createSessionsRepo, type SessionsRepo } from './sessions-repo.js';
 import { describeError, isSqliteError, openSqlite, type SqliteDatabase } from './sqlite.js';
 import { createTranscriptsRepo, type TranscriptsRepo } from './transcripts-repo.js';
@@ -46,6 +46,8 @@ export interface Store {
   readonly platformState: PlatformStateRepo;
   /** Pairing codes and the users approved through them. */
   readonly pairing: PairingRepo;
+  /** Retention: deletes idle sessions' transcripts and finished rows older than a cutoff. */
+  readonly pruner: Pruner;
   /** Runs `fn` (synchronous) in one IMMEDIATE transaction, or a savepoint when already inside one. */
   transaction<T>(fn: () => T): T;
   /** The highest applied migration version. */
@@ -89,7 +91,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   const now = options.now ?? Date.now;
   let db: SqliteDatabase;
   try {
-    if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:' && path !== '') prepareStateFile(path);
     db = openSqlite(path);
   } catch (error) {
     throw toStateError(error, path);
@@ -97,6 +99,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   try {
     configure(db, path);
     migrate(db, MIGRATIONS, { now, path });
+    if (path !== ':memory:' && path !== '' && !db.memory) tightenStateFiles(path);
   } catch (error) {
     db.close();
     throw toStateError(error, path);
@@ -121,6 +124,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     outbox: createOutboxRepo(db, now, options.redact),
     platformState,
     pairing: createPairingRepo(db, options.randomInt === undefined ? { now } : { now, randomInt: options.randomInt }),
+    pruner: createPruner(db, now),
     transaction: <T>(fn: () => T) => inTransaction.immediate(fn) as T,
     schemaVersion: () => schemaVersion.get() ?? 0,
     close() {

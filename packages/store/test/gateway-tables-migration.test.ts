@@ -21,7 +21,7 @@ describe('migration 2 (gateway tables)', () => {
 
     const store = openStore(path);
     try {
-      expect(store.schemaVersion()).toBe(2);
+      expect(store.schemaVersion()).toBe(MIGRATIONS.length);
       const tables = store.db
         .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         .pluck()

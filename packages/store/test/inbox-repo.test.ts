@@ -32,6 +32,7 @@ describe('store.inbox', () => {
       processing: 0,
       done: 0,
       skipped: 0,
+      refused: 0,
       failed: 0,
       interrupted: 0,
     });

@@ -81,20 +81,30 @@ describe('store.pairing', () => {
     expect(codeOf(again)).not.toBe(b);
   });
 
-  it('allows at most 3 unexpired codes per platform, then refuses until one is used or expires', () => {
+  it('allows at most 3 unexpired codes per platform: a new user expires the oldest code, never a lock-out', () => {
     const clock = fakeClock();
     const store = open({ now: clock.now });
-    const codes = ['u1', 'u2', 'u3'].map((user) => codeOf(store.pairing.request('telegram', user)));
-    expect(store.pairing.request('telegram', 'u4')).toEqual({ refused: 'too_many_pending' });
-    // A user who already has a code still gets it back; another platform is not affected.
-    expect(store.pairing.request('telegram', 'u2')).toMatchObject({ code: codes[1], isNew: false });
-    expect(store.pairing.request('discord', 'u4')).toMatchObject({ isNew: true });
-    store.pairing.approve('telegram', codes[0] ?? '');
+    const codes = ['u1', 'u2', 'u3'].map((user) => {
+      const code = codeOf(store.pairing.request('telegram', user));
+      clock.t += 1;
+      return code;
+    });
     expect(store.pairing.request('telegram', 'u4')).toMatchObject({ isNew: true });
-    expect(store.pairing.request('telegram', 'u5')).toEqual({ refused: 'too_many_pending' });
-    clock.t += PAIRING_CODE_TTL_MS;
-    expect(store.pairing.request('telegram', 'u5')).toMatchObject({ isNew: true });
-    expect(store.pairing.list().pending.map((p) => p.userId)).toEqual(['u5']);
+    expect(
+      store.pairing
+        .list()
+        .pending.map((p) => p.userId)
+        .sort(),
+    ).toEqual(['u2', 'u3', 'u4']);
+    // the expired code no longer approves; its user gets no second code (no second reply) within the hour
+    expect(store.pairing.approve('telegram', codes[0] ?? '')).toEqual({ ok: false, reason: 'expired' });
+    expect(store.pairing.request('telegram', 'u2')).toMatchObject({ code: codes[1], isNew: false });
+    expect(store.pairing.request('discord', 'u5')).toMatchObject({ isNew: true });
+    expect(store.pairing.request('telegram', 'u5')).toMatchObject({ isNew: true }); // expires u2's
+    const u2 = store.pairing.request('telegram', 'u2');
+    expect(u2).toEqual({ refused: 'recently_answered', retryAt: expect.any(Number) });
+    clock.t = 'retryAt' in u2 ? u2.retryAt : 0;
+    expect(store.pairing.request('telegram', 'u2')).toMatchObject({ isNew: true });
   });
 
   it('rate-limits wrong codes: 5 per platform per 10 minutes, then refuses even a right one until the window passes', () => {

@@ -1,4 +1,5 @@
 /** The Discord PlatformAdapter: one discord.js gateway client for intake, one REST client for everything sent. */
+import { capabilitiesFor, readSendRateLimit } from '@hermes/plugin-sdk';
 import type {
   InboundSink,
   OutboundMessage,
@@ -39,6 +40,9 @@ export const DISCORD_CAPABILITIES: PlatformCapabilities = {
   editing: true,
   typing: true,
   threads: true,
+  // Discord: 5 messages per 5 s in one channel (3 at once, then one every 5/3 s: 3 - 1 + 3 = 5 in
+  // any 5 s), 50 requests a second per bot (5 at once, 46/s after: 50 in any second)
+  sendRate: { perChat: { count: 3, perMs: 5_000, burst: 3 }, global: { count: 46, perMs: 1_000, burst: 5 } },
 };
 
 /** Seams for tests: time, randomness (login backoff jitter) and sleeping. */
@@ -220,7 +224,11 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
 
   return {
     name: PLATFORM,
-    capabilities: DISCORD_CAPABILITIES,
+    capabilities: capabilitiesFor(
+      DISCORD_CAPABILITIES,
+      settings.apiBase,
+      readSendRateLimit(context.settings, PLATFORM),
+    ),
 
     async start(target) {
       if (running !== undefined) throw new Error('discord: already started');

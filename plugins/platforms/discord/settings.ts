@@ -35,6 +35,7 @@ export const DISCORD_SETTING_KEYS = [
   'global_requests_per_second',
   'suppress_embeds',
   'catch_up_hours',
+  'send_rate_limit',
 ] as const;
 
 type Settings = Readonly<Record<string, unknown>>;

@@ -1,4 +1,5 @@
 /** The Slack PlatformAdapter: one Bolt App, Socket Mode or HTTP events intake, mrkdwn sends in threads. */
+import { capabilitiesFor, readSendRateLimit } from '@hermes/plugin-sdk';
 import type {
   InboundSink,
   OutboundMessage,
@@ -39,6 +40,8 @@ export const SLACK_CAPABILITIES: PlatformCapabilities = {
   editing: true,
   typing: false,
   threads: true,
+  // chat.postMessage ("special" tier): 1 message a second per channel, short bursts allowed (3)
+  sendRate: { perChat: { count: 1, perMs: 1_000, burst: 3 } },
 };
 
 /** The SDK's own server-ping check is never set below its default. */
@@ -216,7 +219,7 @@ export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterD
 
   return {
     name: PLATFORM,
-    capabilities: SLACK_CAPABILITIES,
+    capabilities: capabilitiesFor(SLACK_CAPABILITIES, settings.apiUrl, readSendRateLimit(context.settings, PLATFORM)),
 
     async start(sink) {
       if (running !== undefined) throw new Error('slack: already started');

@@ -1,4 +1,5 @@
 /** The Telegram PlatformAdapter: one grammy Bot, polling or webhook intake, HTML sends. */
+import { capabilitiesFor, readSendRateLimit } from '@hermes/plugin-sdk';
 import type {
   InboundSink,
   OutboundMessage,
@@ -33,6 +34,9 @@ export const TELEGRAM_CAPABILITIES: PlatformCapabilities = {
   editing: true,
   typing: true,
   threads: true,
+  // Bot API FAQ: about 1 message a second in one chat, short bursts tolerated (3: a three-chunk
+  // answer goes at once); 30 a second across chats (5 at once, 26/s after: 5 - 1 + 26 = 30 in any second)
+  sendRate: { perChat: { count: 1, perMs: 1_000, burst: 3 }, global: { count: 26, perMs: 1_000, burst: 5 } },
 };
 
 /** Seams for tests: time, randomness (backoff jitter) and sleeping. */
@@ -111,7 +115,11 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
 
   return {
     name: PLATFORM,
-    capabilities: TELEGRAM_CAPABILITIES,
+    capabilities: capabilitiesFor(
+      TELEGRAM_CAPABILITIES,
+      settings.apiRoot,
+      readSendRateLimit(context.settings, PLATFORM),
+    ),
 
     async start(target) {
       if (running !== undefined) throw new Error('telegram: already started');

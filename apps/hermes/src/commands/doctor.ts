@@ -1,8 +1,17 @@
 /** `hermes doctor`: checks config, state, model reachability and plugins; exit 1 when any check fails. */
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
 import { PLACEHOLDER_API_KEY, probeSandbox, ToolRegistry } from '@hermes/agent';
-import { applyDotEnv, configPaths, type HermesConfig, loadConfig, loadDotEnv, resolveHome } from '@hermes/config';
+import {
+  applyDotEnv,
+  configPaths,
+  type HermesConfig,
+  homeModeWarning,
+  loadConfig,
+  loadDotEnv,
+  makePrivateDir,
+  resolveHome,
+} from '@hermes/config';
 import { discoverGatewayHooks, gatewayHookConsent, pendingReason } from '@hermes/gateway';
 import { allowlistPath, autoAcceptVia, HookBus, loadPlugins, ShellHookAllowlist } from '@hermes/plugins';
 import { silentLogger } from '@hermes/protocol';
@@ -81,9 +90,11 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
   const { home } = resolveHome({ env: process.env, ...(options.profile ? { profile: options.profile } : {}) });
   const paths = configPaths(home);
   try {
-    mkdirSync(home, { recursive: true });
+    makePrivateDir(home);
     accessSync(home, constants.W_OK);
     checks.push({ name: 'home', status: 'ok', detail: home });
+    const open = homeModeWarning(home);
+    if (open) checks.push({ name: 'home', status: 'warn', detail: open });
   } catch (err) {
     checks.push({ name: 'home', status: 'fail', detail: `${home} is not writable: ${(err as Error).message}` });
   }

@@ -1,6 +1,5 @@
 /** `hermes gateway run`: the gateway in the foreground, what a service manager or container runs. */
-import { mkdirSync } from 'node:fs';
-import { resolveHome } from '@hermes/config';
+import { homeModeWarning, makePrivateDir, resolveHome } from '@hermes/config';
 import { EXIT } from '@hermes/protocol';
 import { CliExit, exitCodeFor } from '../cli-error.js';
 import { buildGatewayApp, KEYLESS_WARNING } from '../gateway-app.js';
@@ -26,7 +25,9 @@ function describeOwner(owner: LockInfo): string {
 /** Takes the HERMES_HOME lock (replacing the running gateway when asked); exits 1 naming the running pid otherwise. */
 async function takeLock(home: string, replace: boolean): Promise<void> {
   const path = lockPath(home);
-  mkdirSync(home, { recursive: true });
+  const warning = homeModeWarning(home);
+  if (warning) process.stderr.write(`hermes: warning: ${warning}\n`);
+  makePrivateDir(home);
   let result = acquireLock(path, { version: VERSION, home });
   if (!result.ok && replace) {
     process.stderr.write(`hermes: replacing the running gateway (${describeOwner(result.owner)})\n`);

@@ -4,10 +4,10 @@
  * the gateway's own `/health`, so status never contradicts what runs.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { listProfiles, loadConfig, resolveHome } from '@hermes/config';
+import { listProfiles, loadConfig, makePrivateDir, resolveHome } from '@hermes/config';
 import { EXIT } from '@hermes/protocol';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
@@ -137,10 +137,11 @@ export async function startGateway(options: GlobalOptions, home = homeOf(options
       `a gateway is already running for ${home} (pid ${running.pid}); use \`hermes gateway restart\``,
     );
   }
-  mkdirSync(join(home, 'logs'), { recursive: true });
+  makePrivateDir(join(home, 'logs'));
   const out = outputLogPath(home);
   const offset = existsSync(out) ? statSync(out).size : 0;
-  const fd = openSync(out, 'a');
+  const fd = openSync(out, 'a', 0o600);
+  fchmodSync(fd, 0o600); // the gateway's output may quote messages: owner-only, whatever the umask
   const args = [HERMES_BIN, ...(options.profile ? ['--profile', options.profile] : []), 'gateway', 'run'];
   if ('acceptHooks' in options && options.acceptHooks === true) args.push('--accept-hooks');
   const child = spawn(process.execPath, args, {

@@ -1,6 +1,6 @@
 /** Appends secrets to HERMES_HOME/.env: created with mode 0600, values never printed. */
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { appendFileSync, chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { makePrivateParent } from '@hermes/config';
 
 const PLAIN_VALUE = /^[\w.\-:/+@,=~%]*$/;
 
@@ -16,11 +16,12 @@ export function appendDotEnv(path: string, entries: readonly (readonly [string, 
   if (entries.length === 0) return;
   const text = entries.map(([key, value]) => `${key}=${quoteEnvValue(value)}\n`).join('');
   if (!existsSync(path)) {
-    mkdirSync(dirname(path), { recursive: true });
+    makePrivateParent(path);
     writeFileSync(path, text, { mode: 0o600 });
     chmodSync(path, 0o600);
     return;
   }
   const before = readFileSync(path, 'utf8');
   appendFileSync(path, before === '' || before.endsWith('\n') ? text : `\n${text}`);
+  chmodSync(path, 0o600); // an older .env created with a wider mode is tightened: it holds secrets
 }

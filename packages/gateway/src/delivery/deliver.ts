@@ -6,6 +6,7 @@
  */
 import type { Logger, PlatformAdapter, SendErrorKind, SendResult } from '@hermes/protocol';
 import type { OutboxRowLike } from '../ports.js';
+import type { SendRateLimiter } from './send-rate-limiter.js';
 import { splitMessage } from './split-message.js';
 
 export const SEND_MAX_ATTEMPTS = 5;
@@ -83,6 +84,8 @@ export interface DeliveryOptions {
   sleep?: (ms: number) => Promise<void>;
   /** the process's secret redactor, applied to the whole text before it is chunked, stored and sent */
   redact?: (text: string) => string;
+  /** keeps each platform's `capabilities.sendRate` (waits before a send, never drops); absent: no limit */
+  rateLimiter?: SendRateLimiter;
 }
 
 /**
@@ -181,6 +184,7 @@ async function sendRow(
   let outcome: SendResult | null = null;
   let mayRepeat = row.mayRepeat;
   for (let attempt = 1; attempt <= SEND_MAX_ATTEMPTS; attempt++) {
+    await options.rateLimiter?.wait(target.platform, target.chatId, adapter.capabilities.sendRate, sleep);
     outcome = await adapter.send({
       chatId: target.chatId,
       text: row.text,

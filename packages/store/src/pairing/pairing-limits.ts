@@ -1,7 +1,7 @@
 /** How long a pairing code stays valid after it is first handed out. */
 export const PAIRING_CODE_TTL_MS = 60 * 60 * 1000;
 
-/** Unexpired pairing codes allowed at once per platform; more requests are refused until one is used or expires. */
+/** Unexpired pairing codes allowed at once per platform; a new user past it expires the oldest code (never a lock-out). */
 export const PAIRING_MAX_PENDING_PER_PLATFORM = 3;
 
 /** Failed approve attempts (unknown or expired code) allowed per platform within PAIRING_FAILURE_WINDOW_MS. */

@@ -62,7 +62,15 @@ export function createPairingRepo(db: SqliteDatabase, options: PairingRepoOption
   const random = options.randomInt ?? secureRandomInt;
   const REQUEST_COLUMNS = 'platform, user_id, user_name, code, created_at, expires_at';
 
-  const purgeRequests = db.prepare<[number]>('DELETE FROM pairing_requests WHERE expires_at <= ?');
+  // a code expired early (the oldest on a full platform) keeps its row for one code lifetime from
+  // when it was handed out: it is what stops its user from getting another reply within the hour
+  const purgeRequests = db.prepare<[number, number]>(
+    'DELETE FROM pairing_requests WHERE expires_at <= ? AND created_at <= ?',
+  );
+  const expireOldest = db.prepare<[number, string, number]>(
+    `UPDATE pairing_requests SET expires_at = ? WHERE rowid = (
+       SELECT rowid FROM pairing_requests WHERE platform = ? AND expires_at > ? ORDER BY created_at, rowid LIMIT 1)`,
+  );
   const purgeFailures = db.prepare<[number]>('DELETE FROM pairing_failures WHERE at <= ?');
   const byUser = db.prepare<[string, string], RequestRecord>(
     `SELECT ${REQUEST_COLUMNS} FROM pairing_requests WHERE platform = ? AND user_id = ?`,
@@ -98,15 +106,15 @@ export function createPairingRepo(db: SqliteDatabase, options: PairingRepoOption
     .prepare<[string, string], number>('SELECT 1 FROM approved_users WHERE platform = ? AND user_id = ?')
     .pluck();
   const revoke = db.prepare<[string, string]>('DELETE FROM approved_users WHERE platform = ? AND user_id = ?');
-  const listPending = db.prepare<[], RequestRecord>(
-    `SELECT ${REQUEST_COLUMNS} FROM pairing_requests ORDER BY expires_at, platform, user_id`,
+  const listPending = db.prepare<[number], RequestRecord>(
+    `SELECT ${REQUEST_COLUMNS} FROM pairing_requests WHERE expires_at > ? ORDER BY expires_at, platform, user_id`,
   );
   const listApproved = db.prepare<[], ApprovedRecord>(
     'SELECT platform, user_id, user_name, approved_at FROM approved_users ORDER BY platform, approved_at, user_id',
   );
 
   const purge = (at: number): void => {
-    purgeRequests.run(at);
+    purgeRequests.run(at, at - PAIRING_CODE_TTL_MS);
     purgeFailures.run(at - PAIRING_FAILURE_WINDOW_MS);
   };
 
@@ -122,13 +130,16 @@ export function createPairingRepo(db: SqliteDatabase, options: PairingRepoOption
     const at = now();
     purge(at);
     const existing = byUser.get(platform, userId);
+    if (existing !== undefined && existing.expires_at <= at) {
+      // their code was expired early to make room: no second code (and reply) until the hour is over
+      return { refused: 'recently_answered', retryAt: existing.created_at + PAIRING_CODE_TTL_MS };
+    }
     if (existing !== undefined) {
       if (userName !== undefined && userName !== existing.user_name) renameRequest.run(userName, platform, userId);
       return { code: existing.code, expiresAt: existing.expires_at, isNew: false };
     }
-    if ((countPending.get(platform, at) ?? 0) >= PAIRING_MAX_PENDING_PER_PLATFORM) {
-      return { refused: 'too_many_pending' };
-    }
+    // a full platform never locks a new user out: the oldest pending code expires instead
+    if ((countPending.get(platform, at) ?? 0) >= PAIRING_MAX_PENDING_PER_PLATFORM) expireOldest.run(at, platform, at);
     const record: RequestRecord = {
       platform,
       user_id: userId,
@@ -152,7 +163,8 @@ export function createPairingRepo(db: SqliteDatabase, options: PairingRepoOption
     if (request === undefined || request.expires_at <= at) {
       recordFailure.run(platform, at);
       if (request === undefined) return { ok: false, reason: 'unknown' };
-      deleteRequest.run(platform, request.user_id);
+      // a code expired early keeps its row until its hour is over (its user gets no second reply)
+      if (request.created_at + PAIRING_CODE_TTL_MS <= at) deleteRequest.run(platform, request.user_id);
       return { ok: false, reason: 'expired' };
     }
     upsertApproved.run({ platform, user_id: request.user_id, user_name: request.user_name, approved_at: at });
@@ -162,7 +174,7 @@ export function createPairingRepo(db: SqliteDatabase, options: PairingRepoOption
 
   const listTx = db.transaction(() => {
     purge(now());
-    return { pending: listPending.all().map(toPending), approved: listApproved.all().map(toApproved) };
+    return { pending: listPending.all(now()).map(toPending), approved: listApproved.all().map(toApproved) };
   });
 
   return {

@@ -1,7 +1,11 @@
-/** A code handed out (`isNew` false when the user already had an unexpired one), or a refusal. */
+/**
+ * A code handed out (`isNew` false when the user already had an unexpired one), or a refusal: the
+ * user's code was expired early to make room for a newer stranger less than a code lifetime ago
+ * (`retryAt`: when they may get a new one).
+ */
 export type PairingRequestResult =
   | { code: string; expiresAt: number; isNew: boolean }
-  | { refused: 'too_many_pending' };
+  | { refused: 'recently_answered'; retryAt: number };
 
 /** The approved user, or why not; `rate_limited` says when approving is allowed again. */
 export type PairingApproveResult =
@@ -28,7 +32,10 @@ export interface ApprovedUser {
 }
 
 export interface PairingRepo {
-  /** Hands `userId` a pairing code valid PAIRING_CODE_TTL_MS (the same one again while unexpired), or refuses past PAIRING_MAX_PENDING_PER_PLATFORM. */
+  /**
+   * Hands `userId` a pairing code valid PAIRING_CODE_TTL_MS (the same one again while unexpired); past
+   * PAIRING_MAX_PENDING_PER_PLATFORM the platform's oldest pending code expires to make room.
+   */
   request(platform: string, userId: string, userName?: string): PairingRequestResult;
   /** Consumes the code (case-insensitive) and approves its user; wrong codes are rate-limited per platform. */
   approve(platform: string, code: string): PairingApproveResult;

@@ -129,6 +129,7 @@ describe('discord send', () => {
       typing: true,
       threads: true,
     });
+    // the fake REST API is on 127.0.0.1: not paced (the declared limits are DISCORD_CAPABILITIES.sendRate)
     expect(adapter.name).toBe('discord');
   });
 });

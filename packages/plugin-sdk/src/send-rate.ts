@@ -1,0 +1,43 @@
+/**
+ * Platform send limits and where they apply: a platform API reached on a loopback address (a test
+ * fake, a benchmark) gets no client-side pacing unless the plugin's `send_rate_limit` setting turns
+ * it on (a local Telegram Bot API server still answers Telegram's 429s, which delivery waits out).
+ */
+import type { PlatformCapabilities } from '@hermes/protocol';
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** True when `url`'s host is a loopback name or address (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    return false;
+  }
+  return LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * The adapter's capabilities: the declared ones with their `sendRate`, or without it when the
+ * setting says `false`, or when unset and the API is on a loopback address.
+ */
+export function capabilitiesFor(
+  declared: PlatformCapabilities,
+  apiUrl: string,
+  sendRateLimit: boolean | undefined,
+): PlatformCapabilities {
+  const paced = sendRateLimit ?? !isLoopbackUrl(apiUrl);
+  if (paced || declared.sendRate === undefined) return declared;
+  const { sendRate: _dropped, ...rest } = declared;
+  return rest;
+}
+
+/** Reads the optional boolean `send_rate_limit` of a platform's settings; a wrong type throws naming the key. */
+export function readSendRateLimit(settings: Readonly<Record<string, unknown>>, platform: string): boolean | undefined {
+  const value = settings.send_rate_limit;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean')
+    throw new TypeError(`gateway.platforms.${platform}.send_rate_limit: expected true or false`);
+  return value;
+}
