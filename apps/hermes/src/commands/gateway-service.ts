@@ -11,6 +11,7 @@ import { listProfiles, loadConfig, resolveHome } from '@hermes/config';
 import { EXIT } from '@hermes/protocol';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
+import { systemdUserReachable } from '../service/manager-reachable.js';
 import { type LockInfo, liveOwner, lockPath, readLock } from '../service/pid-lock.js';
 import { stopProcess } from '../service/stop-process.js';
 import { installedService } from './gateway-install.js';
@@ -109,6 +110,15 @@ function viaServiceManager(options: GlobalOptions, verb: 'start' | 'stop' | 'res
   const { profile } = resolveHome({ env: process.env, ...(options.profile ? { profile: options.profile } : {}) });
   const service = installedService(profile);
   if (!service) return false;
+  if (service.manager === 'systemd') {
+    const reachable = systemdUserReachable();
+    if (!reachable.ok) {
+      process.stderr.write(
+        `hermes: ${service.file} is installed but ${reachable.reason}; using the gateway's pid (gateway.lock) instead\n`,
+      );
+      return false;
+    }
+  }
   const [command = '', ...args] = service.control(verb);
   execFileSync(command, args, { stdio: 'inherit' });
   return true;

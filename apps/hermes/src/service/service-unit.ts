@@ -15,8 +15,10 @@ export interface UnitInput {
   profile: string | null;
   /** gateway.drain_timeout_s */
   drainTimeoutS: number;
-  /** the user's PATH, so hooks and tools find their programs */
+  /** node's folder, hermes' folder and the system folders, so hooks and tools find their programs */
   path: string;
+  /** the configuration variables set when it was installed (model settings, overrides); secrets go to .env */
+  env: Readonly<Record<string, string>>;
 }
 
 /** Seconds a service manager waits after SIGTERM beyond the drain timeout before it kills. */
@@ -48,7 +50,9 @@ Type=simple
 ExecStart=${args(input).map(q).join(' ')}
 Environment=${q(`HERMES_HOME=${input.root}`)}
 Environment=${q(`PATH=${input.path}`)}
-WorkingDirectory=${q(input.root)}
+${Object.entries(input.env)
+  .map(([k, v]) => `Environment=${q(`${k}=${v}`)}\n`)
+  .join('')}WorkingDirectory=${q(input.root)}
 Restart=always
 RestartSec=5
 # 78 = invalid configuration: fix config.yaml, then start again (no restart loop)
@@ -89,7 +93,9 @@ ${programArgs}
     <string>${xml(input.root)}</string>
     <key>PATH</key>
     <string>${xml(input.path)}</string>
-  </dict>
+${Object.entries(input.env)
+  .map(([k, v]) => `    <key>${xml(k)}</key>\n    <string>${xml(v)}</string>\n`)
+  .join('')}  </dict>
   <key>WorkingDirectory</key>
   <string>${xml(input.root)}</string>
   <key>RunAtLoad</key>
