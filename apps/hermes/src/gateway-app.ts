@@ -81,6 +81,7 @@ export async function buildGatewayApp(
   const rt = await createAgentRuntime(options, {
     logFile: 'gateway.log',
     interactive: false,
+    console: 'pretty',
     observers: { hooks: metrics.observeHookCallback, model: metrics.observeModelRequest },
     phases,
   });
