@@ -145,7 +145,15 @@ export async function buildGatewayApp(
     gateway,
     server,
     async listen() {
-      const url = await server.app.listen({ host, port: config.gateway.port });
+      let url: string;
+      try {
+        url = await server.app.listen({ host, port: config.gateway.port });
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== 'EADDRINUSE') throw err;
+        throw new Error(
+          `port ${config.gateway.port} on ${host} is already in use (another gateway or program): choose another with gateway.port in config.yaml or HERMES_GATEWAY_PORT (0 = any free port)`,
+        );
+      }
       phases.mark('listen');
       await gateway.start();
       server.setState('running');

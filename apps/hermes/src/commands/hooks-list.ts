@@ -46,20 +46,38 @@ function shellEntry(info: ShellHookInfo): ShellHookListEntry {
   };
 }
 
+async function handlerProblem(file: string): Promise<string | null> {
+  const { moduleSyntaxError } = await import('@hermes/plugins');
+  return moduleSyntaxError(file);
+}
+
 /** Gateway hooks under `hooksDir`: valid ones first (folder order), then invalid folders with the reason. */
 export async function gatewayHookEntries(hooksDir: string): Promise<GatewayHookListEntry[]> {
   // the gateway package is heavy to load: only when there is a hooks folder to read
   if (!existsSync(hooksDir)) return [];
   const { discoverGatewayHooks } = await import('@hermes/gateway');
   const { hooks, skipped } = discoverGatewayHooks(hooksDir);
+  // a handler that would not load is failing, not listed as fine (parsed, never run)
+  const broken = await Promise.all(hooks.map((h) => handlerProblem(h.handlerFile)));
+  const failing = hooks.filter((_, i) => broken[i] !== null);
   return [
-    ...hooks.map((h) => ({
+    ...hooks
+      .filter((_, i) => broken[i] === null)
+      .map((h) => ({
+        name: h.name,
+        description: h.description,
+        events: [...h.events],
+        dir: h.dir,
+        handler: h.handlerFile,
+        error: null,
+      })),
+    ...failing.map((h) => ({
       name: h.name,
       description: h.description,
       events: [...h.events],
       dir: h.dir,
       handler: h.handlerFile,
-      error: null,
+      error: `${basename(h.handlerFile)} does not load: ${broken[hooks.indexOf(h)]}`,
     })),
     ...skipped.map((s) => ({
       name: basename(s.dir),
