@@ -96,3 +96,17 @@ describe('a broken plugin, reported one way', () => {
     expect(r.stdout).not.toContain('WARN');
   });
 });
+
+describe('the interactive toggle agrees with plugins list', () => {
+  it('a bundled plugin that runs without opt-in is [x], with the state plugins list shows', async () => {
+    const home = tempHome();
+    const list = await runHermes(['plugins', 'list'], { env: { HERMES_HOME: home } });
+    expect(list.stdout).toMatch(/^web\/fetch\s+\S+\s+enabled/m);
+    expect(list.stdout).toMatch(/^web\/tavily\s+\S+\s+env_missing/m);
+    const r = await runOnTty(['plugins'], { HERMES_HOME: home }, 'q\n');
+    expect(r.stdout).toMatch(/\[x\] web\/fetch /);
+    expect(r.stdout).toMatch(/\[x\] web\/tavily .*\(env missing: TAVILY_API_KEY\)/);
+    expect(r.stdout).toMatch(/\[ \] calculator /);
+    expect(r.stdout).toContain('no changes');
+  });
+});

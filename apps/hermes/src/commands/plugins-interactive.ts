@@ -4,6 +4,7 @@
  */
 import { loadsWithoutOptIn } from '@hermes/plugins';
 import type { GlobalOptions } from '../main.js';
+import { whyNotOn } from '../plugin-summary.js';
 import { readPluginLists } from './plugins-config.js';
 import { discoverPlugins } from './plugins-discover.js';
 import { pluginsList } from './plugins-list.js';
@@ -41,7 +42,9 @@ export async function pluginsInteractive(options: GlobalOptions): Promise<void> 
     const on = !lists.disabled.includes(r.key) && (lists.enabled.includes(r.key) || byDefault);
     const description = r.manifest?.description ? ` — ${r.manifest.description}` : '';
     const tag = r.source === 'user' ? '' : ` [${r.source}]`;
-    return { key: r.key, label: `${r.key}${description}${tag}`, on, was: on };
+    // the state `plugins list` shows, where it is not plainly on or off
+    const state = r.state === 'env_missing' || r.state === 'failed' ? ` (${whyNotOn(r, 80)})` : '';
+    return { key: r.key, label: `${r.key}${description}${tag}${state}`, on, was: on };
   });
   try {
     for (;;) {
