@@ -17,6 +17,7 @@ describe('a mistyped command', () => {
     [['status'], "unknown command 'status' (did you mean `hermes gateway status`?)"],
     [['plugin', 'list'], "unknown command 'plugin' (did you mean `hermes plugins`?)"],
     [['xyzzy'], "unknown command 'xyzzy'\n"],
+    [['what is 2+2'], 'to ask the agent once: `hermes -z "what is 2+2"`'],
   ])('hermes %s: unknown command with a did-you-mean, exit 2', async (args, said) => {
     const r = await runHermes(args, { env: { HERMES_HOME: tempHome() } });
     expect(r.code).toBe(2);

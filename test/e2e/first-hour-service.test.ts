@@ -158,6 +158,11 @@ describe('the unit carries the model settings', () => {
     const badConfig = await runHermes(['gateway', 'install'], { env: envFor(fake, home) });
     expect(badConfig.code).toBe(78);
     expect(badConfig.stderr).toContain('agent.max_iterations');
+    const open = await runHermes(['gateway', 'install'], {
+      env: { ...envFor(fake, tempHome()), HERMES_GATEWAY_HOST: '0.0.0.0' },
+    });
+    expect(open.code).toBe(78);
+    expect(open.stderr).toContain('without API_SERVER_KEY');
     expect(existsSync(unitFile(fake.home))).toBe(false);
   });
 

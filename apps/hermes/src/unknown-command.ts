@@ -45,6 +45,10 @@ export function suggestCommand(program: Command, word: string): string | null {
 
 /** The message for an unknown first word. */
 export function unknownCommandMessage(program: Command, word: string): string {
+  if (/\s/.test(word.trim())) {
+    // a prompt without -z
+    return `error: unknown command '${word}' (to ask the agent once: \`hermes -z ${JSON.stringify(word)}\`; to chat: \`hermes chat\`)\n(run hermes --help for usage)\n`;
+  }
   const suggestion = suggestCommand(program, word);
   return `error: unknown command '${word}'${suggestion ? ` (did you mean \`hermes ${suggestion}\`?)` : ''}\n(run hermes --help for usage)\n`;
 }

@@ -52,14 +52,19 @@ export function pickManager(asked: string | undefined, dryRun: boolean): Manager
 }
 
 /** The unit for this profile; refuses (exit 78) a configuration `gateway run` would refuse. */
-function unitInput(options: GlobalOptions): { input: UnitInput; home: string; env: UnitEnvChoice } {
+async function unitInput(options: GlobalOptions): Promise<{ input: UnitInput; home: string; env: UnitEnvChoice }> {
   const { root, home, profile } = resolveHome({
     env: process.env,
     ...(options.profile ? { profile: options.profile } : {}),
   });
   // what the service will see: the unit's variables over HERMES_HOME/.env
   const env = chooseUnitEnv(process.env);
-  const serviceEnv = { ...loadDotEnv(home, {}).values, ...env.dotenv, ...env.unit, HERMES_HOME: root };
+  const serviceEnv: Record<string, string> = {
+    ...loadDotEnv(home, {}).values,
+    ...env.dotenv,
+    ...env.unit,
+    HERMES_HOME: root,
+  };
   let config: ReturnType<typeof loadConfig>['config'];
   try {
     config = loadConfig({ home, env: serviceEnv }).config;
@@ -73,6 +78,13 @@ function unitInput(options: GlobalOptions): { input: UnitInput; home: string; en
     throw new CliExit(
       EXIT.CONFIG,
       `not installed: the service would not start: no model configured: set model.default in ${join(home, 'config.yaml')}, or export HERMES_INFERENCE_MODEL before \`hermes gateway install\``,
+    );
+  }
+  const { isLoopback } = await import('@hermes/gateway');
+  if (!isLoopback(config.gateway.host) && !serviceEnv.API_SERVER_KEY) {
+    throw new CliExit(
+      EXIT.CONFIG,
+      `not installed: the service would not start: it would listen on ${config.gateway.host} without API_SERVER_KEY: set it, or keep gateway.host on 127.0.0.1`,
     );
   }
   return {
@@ -155,7 +167,7 @@ function noSystemd(reason: string): CliExit {
 /** `hermes gateway install`. */
 export async function installCommand(opts: InstallOptions, options: GlobalOptions): Promise<void> {
   const manager = pickManager(opts.manager, opts.dryRun === true);
-  const { input, home, env } = unitInput(options);
+  const { input, home, env } = await unitInput(options);
   const { file, content, commands } = plan(manager, input);
   const secrets = Object.keys(env.dotenv);
   const dotenvPath = join(home, '.env');
