@@ -111,7 +111,12 @@ describe('the unit carries the model settings', () => {
     const home = tempHome();
     const npxBin = '/home/u/.npm/_npx/1a2b3c/node_modules/.bin';
     const env = {
-      ...envFor(fake, home, { OPENAI_API_KEY: 'sk-install-secret-0123456789', TELEGRAM_ALLOWED_USERS: '42' }),
+      ...envFor(fake, home, {
+        OPENAI_API_KEY: 'sk-install-secret-0123456789',
+        TELEGRAM_ALLOWED_USERS: '42',
+        TAVILY_API_KEY: 'tvly-secret-0123456789',
+        SEARXNG_URL: 'http://127.0.0.1:8888',
+      }),
       PATH: `${npxBin}:${fake.bin}:/usr/bin:/bin`,
     };
     const r = await runHermes(['gateway', 'install'], { env });
@@ -123,8 +128,10 @@ describe('the unit carries the model settings', () => {
       OPENAI_BASE_URL: openai.server.url,
       HERMES_INFERENCE_MODEL: 'test-model',
       TELEGRAM_ALLOWED_USERS: '42',
+      SEARXNG_URL: 'http://127.0.0.1:8888',
     });
     expect(unit).not.toContain('sk-install-secret');
+    expect(unit).not.toContain('tvly-secret');
     expect(vars.PATH).toBe(
       [...new Set([dirname(process.execPath), dirname(HERMES_BIN), '/usr/local/bin', '/usr/bin', '/bin'])].join(':'),
     );
@@ -132,13 +139,13 @@ describe('the unit carries the model settings', () => {
     expect(readFileSync(dotenv, 'utf8')).toContain('OPENAI_API_KEY=sk-install-secret-0123456789');
     expect(statSync(dotenv).mode & 0o777).toBe(0o600);
     expect(r.stdout).toMatch(/in the unit: .*HERMES_INFERENCE_MODEL.*OPENAI_BASE_URL/);
-    expect(r.stdout).toContain(`in ${dotenv} (0600, not in the unit): OPENAI_API_KEY`);
+    expect(r.stdout).toContain(`in ${dotenv} (0600, not in the unit): OPENAI_API_KEY, TAVILY_API_KEY`);
     expect(readFileSync(fake.log, 'utf8')).toContain('--user enable --now hermes-gateway.service');
 
     const plist = await runHermes(['gateway', 'install', '--dry-run', '--manager', 'launchd'], { env });
     expect(plist.code, plist.stderr).toBe(0);
     expect(plist.stdout).toContain(
-      `<key>OPENAI_BASE_URL</key>\n    <string>${openai.server.url}</string>\n    <key>TELEGRAM_ALLOWED_USERS</key>`,
+      `<key>OPENAI_BASE_URL</key>\n    <string>${openai.server.url}</string>\n    <key>SEARXNG_URL</key>`,
     );
     expect(plist.stdout).toContain('<key>HERMES_INFERENCE_MODEL</key>\n    <string>test-model</string>');
     expect(plist.stdout).not.toContain('sk-install-secret');

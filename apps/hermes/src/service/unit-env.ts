@@ -8,8 +8,8 @@ import { ENV_OVERRIDES } from '@hermes/config';
 
 /** Variables the unit never copies: it sets them itself, or they select the profile (ExecStart does). */
 const OWN = new Set(['HERMES_HOME', 'HERMES_PROFILE', 'PATH']);
-/** Documented variables that configure the gateway, besides the config overrides. */
-const CARRIED_PREFIX = /^(HERMES_|TELEGRAM_|DISCORD_|SLACK_|API_SERVER_)/;
+/** Documented variables that configure the gateway besides the config overrides: its own, the platforms', the web providers'. */
+const CARRIED_PREFIX = /^(HERMES_|TELEGRAM_|DISCORD_|SLACK_|API_SERVER_|BRAVE_|TAVILY_|FIRECRAWL_|EXA_|SEARXNG_)/;
 /** Names whose values are secrets: they go into .env, never into the unit file. */
 const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD)$/;
 
