@@ -98,7 +98,8 @@ describe('gateway install without a systemd user bus', () => {
 function unitEnvironment(unit: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const m of unit.matchAll(/^Environment=(.*)$/gm)) {
-    const raw = (m[1] ?? '').replace(/^"(.*)"$/, '$1');
+    const quoted = /^"(.*)"$/.exec(m[1] ?? '');
+    const raw = (quoted ? (quoted[1] ?? '').replace(/\\(.)/g, '$1') : (m[1] ?? '')).replace(/%%/g, '%');
     const eq = raw.indexOf('=');
     env[raw.slice(0, eq)] = raw.slice(eq + 1);
   }
@@ -116,6 +117,7 @@ describe('the unit carries the model settings', () => {
         TELEGRAM_ALLOWED_USERS: '42',
         TAVILY_API_KEY: 'tvly-secret-0123456789',
         SEARXNG_URL: 'http://127.0.0.1:8888',
+        HERMES_NOTE: 'say "hi" 100% \\o/',
       }),
       PATH: `${npxBin}:${fake.bin}:/usr/bin:/bin`,
     };
@@ -129,9 +131,12 @@ describe('the unit carries the model settings', () => {
       HERMES_INFERENCE_MODEL: 'test-model',
       TELEGRAM_ALLOWED_USERS: '42',
       SEARXNG_URL: 'http://127.0.0.1:8888',
+      HERMES_NOTE: 'say "hi" 100% \\o/',
     });
     expect(unit).not.toContain('sk-install-secret');
     expect(unit).not.toContain('tvly-secret');
+    // systemd quoting: \" and \\ inside double quotes, % doubled (specifiers)
+    expect(unit).toContain('Environment="HERMES_NOTE=say \\"hi\\" 100%% \\\\o/"');
     expect(vars.PATH).toBe(
       [...new Set([dirname(process.execPath), dirname(HERMES_BIN), '/usr/local/bin', '/usr/bin', '/bin'])].join(':'),
     );

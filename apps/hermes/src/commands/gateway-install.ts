@@ -198,6 +198,11 @@ export async function installCommand(opts: InstallOptions, options: GlobalOption
   for (const name of secrets) writeDotEnvValue(dotenvPath, name, env.dotenv[name] ?? '');
   if (secrets.length > 0) chmodSync(dotenvPath, 0o600);
   process.stdout.write(`installed ${file}\n`);
+  if (/[\\/]_npx[\\/]/.test(HERMES_BIN)) {
+    process.stdout.write(
+      `note: hermes runs from npx's cache (${HERMES_BIN}), which npm may clean: for a lasting service install it (npm install -g, or a checkout) and run install from there\n`,
+    );
+  }
   const plain = Object.keys(env.unit);
   if (plain.length > 0) process.stdout.write(`in the unit: ${plain.join(', ')}\n`);
   if (secrets.length > 0) process.stdout.write(`in ${dotenvPath} (0600, not in the unit): ${secrets.join(', ')}\n`);

@@ -33,9 +33,10 @@ function args(input: UnitInput): string[] {
   return [input.node, input.bin, ...(input.profile ? ['--profile', input.profile] : []), 'gateway', 'run', '--replace'];
 }
 
-/** systemd quoting for ExecStart words and Environment values. */
-function q(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `"${word.replace(/(["\\\\])/g, '\\\\$1')}"`;
+/** systemd quoting for ExecStart words and Environment values; `%` doubled (systemd expands `%x` specifiers). */
+function q(raw: string): string {
+  const word = raw.replace(/%/g, '%%');
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `"${word.replace(/(["\\])/g, '\\$1')}"`;
 }
 
 /** The systemd user unit (`~/.config/systemd/user/<name>.service`). */
