@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 
-const openai = useFakeOpenAI();
+const openai = useFakeOpenAI({ models: ['fake-model', 'test-model'] });
 
 describe('hermes config', () => {
   it('path, set (keeping comments), show with the key masked, show --json', async () => {
@@ -66,9 +66,12 @@ describe('hermes doctor', () => {
   it('reports a healthy setup, in JSON too', async () => {
     const home = tempHome();
     const env = { HERMES_HOME: home, OPENAI_BASE_URL: openai.server.url, HERMES_INFERENCE_MODEL: 'test-model' };
+    openai.server.respond(() => ({ text: 'O' }));
     const r = await runHermes(['doctor'], { env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/✓ model: test-model at .* \(reachable\)/);
+    expect(r.stdout).toMatch(/✓ model: test-model at .* answered a one-token completion/);
+    expect(r.stdout).toContain('✓ model list: GET /models lists test-model');
+    expect(openai.server.requests.find((q) => q.path === '/v1/chat/completions')?.body?.max_tokens).toBe(1);
     expect(r.stdout).toMatch(/✓ state: .*state\.db \(schema v\d+\)/);
     expect(openai.server.requests.some((q) => q.path === '/v1/models')).toBe(true);
     const json = JSON.parse((await runHermes(['doctor', '--json'], { env })).stdout) as {

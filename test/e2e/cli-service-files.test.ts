@@ -2,7 +2,7 @@
 // machine; `hermes logs` reads, filters and follows the log across rotation; SIGUSR1 exits 75.
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { launchdPlist, systemdUnit } from '../../apps/hermes/src/service/service-unit.js';
@@ -17,7 +17,8 @@ const example = {
   root: '/home/alice/.hermes',
   profile: null,
   drainTimeoutS: 30,
-  path: '/usr/local/bin:/usr/bin:/bin',
+  path: '/usr/local/bin:/opt/hermes/apps/hermes/bin:/usr/bin:/bin',
+  env: { HERMES_INFERENCE_MODEL: 'llama3.2', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' },
 };
 
 describe('service files', () => {
@@ -30,7 +31,7 @@ describe('service files', () => {
     const home = tempHome();
     writeFileSync(join(home, 'config.yaml'), 'gateway:\n  drain_timeout_s: 45\n');
     const r = await runHermes(['gateway', 'install', '--dry-run', '--manager', 'systemd'], {
-      env: { HERMES_HOME: home, PATH: '/usr/bin:/bin' },
+      env: { HERMES_HOME: home, PATH: '/usr/bin:/bin', HERMES_INFERENCE_MODEL: 'm' },
     });
     expect(r.code, r.stderr).toBe(0);
     const unit = systemdUnit({
@@ -39,7 +40,10 @@ describe('service files', () => {
       root: home,
       profile: null,
       drainTimeoutS: 45,
-      path: '/usr/bin:/bin',
+      path: [...new Set([dirname(process.execPath), dirname(HERMES_BIN), '/usr/local/bin', '/usr/bin', '/bin'])].join(
+        ':',
+      ),
+      env: { HERMES_INFERENCE_MODEL: 'm' },
     });
     expect(r.stdout).toContain(unit);
     expect(r.stdout).toContain('TimeoutStopSec=75');
@@ -48,7 +52,7 @@ describe('service files', () => {
       '# then: systemctl --user daemon-reload && systemctl --user enable --now hermes-gateway.service',
     );
     const plist = await runHermes(['--profile', 'work', 'gateway', 'install', '--dry-run', '--manager', 'launchd'], {
-      env: { HERMES_HOME: home },
+      env: { HERMES_HOME: home, HERMES_INFERENCE_MODEL: 'm' },
     });
     expect(plist.stdout).toContain('<string>ai.hermes.gateway.work</string>');
     expect(plist.stdout).toContain('<string>--profile</string>');

@@ -89,6 +89,7 @@ export async function buildGatewayApp(
   const rt = await createAgentRuntime(options, {
     logFile: 'gateway.log',
     interactive: false,
+    console: 'pretty',
     observers: { hooks: metrics.observeHookCallback, model: metrics.observeModelRequest },
     phases,
   });
@@ -169,7 +170,15 @@ export async function buildGatewayApp(
     server,
     keyless,
     async listen() {
-      const url = await server.app.listen({ host, port: config.gateway.port });
+      let url: string;
+      try {
+        url = await server.app.listen({ host, port: config.gateway.port });
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== 'EADDRINUSE') throw err;
+        throw new Error(
+          `port ${config.gateway.port} on ${host} is already in use (another gateway or program): choose another with gateway.port in config.yaml or HERMES_GATEWAY_PORT (0 = any free port)`,
+        );
+      }
       watchdog.start();
       phases.mark('listen');
       if (keyless) rt.logger.warn({ url }, KEYLESS_WARNING);

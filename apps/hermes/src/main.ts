@@ -342,11 +342,21 @@ program
 export async function main(argv: string[]): Promise<number> {
   try {
     const valued = new Set(['-z', '--oneshot', '--profile', '-m', '--model']);
-    const first = argv.slice(2).find((a, i, all) => !a.startsWith('-') && !valued.has(all[i - 1] ?? ''));
+    let first = argv.slice(2).find((a, i, all) => !a.startsWith('-') && !valued.has(all[i - 1] ?? ''));
+    if (first === 'help') {
+      // `hermes help [command...]` is `hermes [command...] --help`
+      argv = [...argv.filter((a) => a !== 'help'), '--help'];
+      first = argv.slice(2).find((a, i, all) => !a.startsWith('-') && !valued.has(all[i - 1] ?? ''));
+    }
     if (first && !program.commands.some((c) => c.name() === first || c.aliases().includes(first))) {
       const { addPluginCliCommands } = await import('./plugin-cli.js');
       const profile = argv[argv.indexOf('--profile') + 1];
       await addPluginCliCommands(program, argv.includes('--profile') && profile ? { profile } : {});
+      if (!program.commands.some((c) => c.name() === first || c.aliases().includes(first))) {
+        const { unknownCommandMessage } = await import('./unknown-command.js');
+        process.stderr.write(unknownCommandMessage(program, first));
+        return 2;
+      }
     }
     await program.parseAsync(argv);
     return 0;

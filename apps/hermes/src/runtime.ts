@@ -33,6 +33,7 @@ import {
 } from '@hermes/plugins';
 import { ERROR_CODES, exitProcess, HermesError, type Logger, silentLogger } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
+import { oneLineConsole, pluginFailureLine } from './console-lines.js';
 import { canPrompt, terminalConsentPrompt } from './hook-consent-prompt.js';
 import type { GlobalOptions } from './main.js';
 import { pluginAliases, pluginSources } from './plugin-sources.js';
@@ -76,6 +77,11 @@ export interface RuntimeOptions {
   observers?: { hooks?: HookCallbackObserver; model?: ModelRequestObserver };
   /** start-up phase timings (the gateway logs them) */
   phases?: StartupPhases;
+  /**
+   * The console on a terminal: `lines` (default; chat, -z): one short line per warning, and one
+   * line per plugin that failed to load; `pretty`: pino-pretty (the gateway in the foreground).
+   */
+  console?: 'lines' | 'pretty';
 }
 
 /** Where the built-in tools may go (tools.file_roots, tools.terminal.*) and what they never touch (HERMES_HOME). */
@@ -115,7 +121,12 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     level: config.logging.level,
     secrets: secretList,
     redactor: redact,
-    console: stderr.isTTY ? 'pretty' : false,
+    // chat and -z: one short line per warning on a terminal; the gateway: pino-pretty
+    ...(!stderr.isTTY
+      ? { console: false as const }
+      : options.console === 'pretty'
+        ? { console: 'pretty' as const }
+        : { console: 'json' as const, consoleStream: oneLineConsole(stderr) }),
     consoleLevel: 'warn',
     name: 'hermes',
   });
@@ -209,6 +220,9 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     },
   });
   phases?.mark('plugins');
+  if (options.console !== 'pretty') {
+    for (const r of plugins) if (r.state === 'failed') stderr.write(`hermes: ${pluginFailureLine(r)}\n`);
+  }
   // after plugins, so a plugin's block decision wins a tie
   const interactive = options.interactive ?? canPrompt();
   const shellHooks = await registerShellHooks({

@@ -3,10 +3,12 @@
  * with our own retry loop (the SDK's is off) so every HTTP attempt fires pre_/post_api_request
  * and backoff honours `retry-after`. Errors come out as HermesError with stable codes.
  */
+
 import { ERROR_CODES, HermesError, type HookInvoker, type Logger, silentLogger, type ToolCall } from '@hermes/protocol';
 import type OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import { stepProblem } from './check-step.js';
+import { summarizeErrorText } from './error-summary.js';
 import { loadModelSdk, type ModelSdk } from './model-sdk.js';
 import { abortableSleep, isRetryableStatus, retryAfterMs, retryDelayMs } from './retry-policy.js';
 
@@ -294,8 +296,8 @@ function causeText(err: Error): string {
 
 function apiErrorDetail(err: InstanceType<typeof OpenAI.APIError>): string {
   const body = err.error as { message?: unknown } | undefined;
-  const text = typeof body?.message === 'string' ? body.message : err.message;
-  return text.replace(/\s+/g, ' ').slice(0, 300);
+  const text = typeof body?.message === 'string' ? body.message : err.message.replace(/^\d{3}\s+/, '');
+  return summarizeErrorText(text);
 }
 
 /** Tool calls one streamed step may carry (indices 0 to this - 1). */

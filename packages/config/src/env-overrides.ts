@@ -52,7 +52,11 @@ export function applyEnvOverrides(config: MutableConfig, env: EnvLike): MutableC
     const coerced = coerceString(node, raw);
     if (!coerced.ok) throw invalid(override, coerced.expected, given);
     const checked = node.safeParse(coerced.value);
-    if (!checked.success) throw invalid(override, describeExpected(node), given);
+    if (!checked.success) {
+      // a refinement says what it wants (model.base_url: an http(s) URL) better than the type does
+      const custom = checked.error.issues.find((issue) => issue.code === 'custom');
+      throw invalid(override, custom?.message ?? describeExpected(node), given);
+    }
     const [section, key] = override.key;
     // Re-parsing keeps the result typed; it is idempotent on an already parsed config.
     current = configSchema.parse({ ...current, [section]: { ...current[section], [key]: checked.data } });

@@ -27,9 +27,23 @@ export const LOG_LEVEL_NAMES = ['trace', 'debug', 'info', 'warn', 'error', 'fata
 
 const regexSource = z.string().refine(isValidRegex, { message: 'valid regular expression' });
 
+/** An http(s) URL: `127.0.0.1:11434/v1` (no scheme) is refused at once instead of failing every request. */
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '';
+  } catch {
+    return false;
+  }
+}
+
+const baseUrl = z.string().refine(isHttpUrl, {
+  message: 'an http:// or https:// URL (add the scheme, e.g. http://127.0.0.1:11434/v1)',
+});
+
 const modelSchema = z.object({
   default: z.string().default(''),
-  base_url: z.string().default('https://api.openai.com/v1'),
+  base_url: baseUrl.default('https://api.openai.com/v1'),
   api_key: z.string().default(''),
   timeout_s: z.number().gt(0).default(120),
   max_tokens: z.int().min(1).optional(),

@@ -4,7 +4,7 @@ import { type Document, isCollection, isMap, isScalar } from 'yaml';
 import * as z from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
 import { coerceString } from './coerce-value.js';
-import { type ConfigIssue, configError } from './config-error.js';
+import { ConfigError, type ConfigIssue, configError } from './config-error.js';
 import { configPaths } from './config-paths.js';
 import type { ConfigWarning } from './config-warning.js';
 import { describeValue } from './describe-value.js';
@@ -24,6 +24,19 @@ export interface SetConfigValueResult {
   created: boolean;
   /** warnings of the resulting file (unknown keys elsewhere, unknown hook events) */
   warnings: readonly ConfigWarning[];
+  /** problems left in other keys of a file that was already invalid (the value was still set) */
+  remaining: readonly ConfigIssue[];
+}
+
+/** The issues of `text`, or [] when it is valid. */
+function issuesOf(text: string, path: string): readonly ConfigIssue[] {
+  try {
+    parseConfigText(text, path);
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) return err.issues;
+    throw err;
+  }
 }
 
 function keyIssue(key: string, message: string, expected: string, file: string): ConfigIssue {
@@ -118,7 +131,20 @@ export function setConfigValue(options: { home: string; key: string; value: stri
   documentRoot(doc, path, lineCounter);
   setValue(doc, segments, coerced.value);
   const text = doc.toString({ lineWidth: 0 });
-  const { warnings } = parseConfigText(text, path);
+  const remaining = issuesOf(text, path);
+  const touches = (issue: ConfigIssue) => issue.key === key || issue.key.startsWith(`${key}.`) || issue.key === '';
+  // a file that was already invalid elsewhere may still be fixed one value at a time
+  if (remaining.length > 0 && (remaining.some(touches) || issuesOf(before ?? '', path).length === 0)) {
+    parseConfigText(text, path); // throws the issue this value causes
+  }
+  const warnings = remaining.length === 0 ? parseConfigText(text, path).warnings : [];
   writeFileAtomic(path, text);
-  return { path, key, value: coerced.value, created: before === null, warnings: Object.freeze(warnings) };
+  return {
+    path,
+    key,
+    value: coerced.value,
+    created: before === null,
+    warnings: Object.freeze(warnings),
+    remaining: Object.freeze([...remaining]),
+  };
 }

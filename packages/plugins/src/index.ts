@@ -27,6 +27,7 @@ export {
   validateManifest,
 } from './manifest.js';
 export { createModuleImporter, type ModuleImporter } from './module-importer.js';
+export { moduleSyntaxError } from './module-syntax.js';
 export {
   createPluginContext,
   type PluginContext,

@@ -60,7 +60,7 @@ export async function runChat(options: GlobalOptions): Promise<void> {
     injected.push(text);
     return true;
   });
-  process.stdout.write(`Hermes chat · model ${rt.model} · /new to start over, /plugins, /exit to quit\n`);
+  process.stdout.write(`Hermes chat · model ${rt.model} · /help for commands, /exit to quit\n`);
   try {
     while (!closed) {
       const next = injected.shift();
@@ -70,6 +70,13 @@ export async function runChat(options: GlobalOptions): Promise<void> {
       const line = input.trim();
       if (line === '') continue;
       if (line === '/exit' || line === '/quit') break;
+      if (line === '/help') {
+        const own = [...rt.registries.commands.values()].map((c) => `  /${c.name}  (plugin ${c.plugin})\n`);
+        process.stdout.write(
+          `Commands:\n  /new, /reset  start a new session\n  /plugins  the plugins and their state\n  /help  this list\n  /exit, /quit  leave (Ctrl+C interrupts a running answer)\n${own.join('')}`,
+        );
+        continue;
+      }
       if (line === '/plugins') {
         process.stdout.write(`${pluginSummary(rt.plugins)}\n`);
         continue;
@@ -102,6 +109,7 @@ export async function runChat(options: GlobalOptions): Promise<void> {
           '/new',
           '/reset',
           '/plugins',
+          '/help',
           '/exit',
           ...[...rt.registries.commands.keys()].map((c) => `/${c}`),
         ];

@@ -24,8 +24,14 @@ export async function configPath(options: GlobalOptions): Promise<void> {
 /** Sets one key, validated, comments kept. */
 export async function configSet(key: string, value: string, options: GlobalOptions): Promise<void> {
   const { home } = resolveHome({ env: process.env, ...(options.profile ? { profile: options.profile } : {}) });
-  await setConfigValue({ home, key, value });
-  // re-read to prove the file is valid as a whole
-  loadConfig({ home, env: {} });
+  const result = await setConfigValue({ home, key, value });
+  // re-read to prove the file is valid as a whole (unless other keys were invalid before)
+  if (result.remaining.length === 0) loadConfig({ home, env: {} });
   process.stdout.write(`${key} = ${/key|token|secret|password/i.test(key) ? '***' : value}\n`);
+  const [first, ...rest] = result.remaining;
+  if (first) {
+    process.stderr.write(
+      `hermes: warning: ${result.path} still has ${result.remaining.length} invalid value${rest.length ? 's' : ''}: ${first.message}\n`,
+    );
+  }
 }

@@ -1,7 +1,7 @@
 /** `hermes doctor`: checks config, state, model reachability and plugins; exit 1 when any check fails. */
 import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
-import { PLACEHOLDER_API_KEY, probeSandbox, ToolRegistry } from '@hermes/agent';
+import { probeSandbox, ToolRegistry } from '@hermes/agent';
 import {
   applyDotEnv,
   configPaths,
@@ -19,45 +19,13 @@ import { openStore } from '@hermes/store';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
 import { pluginAliases, pluginSources } from '../plugin-sources.js';
+import { probeModel } from './doctor-model.js';
 import { gatewayStatus } from './gateway-service.js';
-
-export const MODEL_PROBE_TIMEOUT_MS = 5_000;
 
 interface Check {
   name: string;
   status: 'ok' | 'warn' | 'fail';
   detail: string;
-}
-
-async function probeModel(config: HermesConfig): Promise<Check> {
-  if (!config.model.default) {
-    return { name: 'model', status: 'fail', detail: 'no model configured (model.default or HERMES_INFERENCE_MODEL)' };
-  }
-  const url = `${config.model.base_url.replace(/\/+$/, '')}/models`;
-  try {
-    const res = await fetch(url, {
-      headers: { authorization: `Bearer ${config.model.api_key || PLACEHOLDER_API_KEY}` },
-      signal: AbortSignal.timeout(MODEL_PROBE_TIMEOUT_MS),
-    });
-    await res.body?.cancel();
-    if (res.ok)
-      return { name: 'model', status: 'ok', detail: `${config.model.default} at ${config.model.base_url} (reachable)` };
-    if (res.status === 401 || res.status === 403) {
-      return {
-        name: 'model',
-        status: 'fail',
-        detail: `${config.model.base_url} refused the API key (HTTP ${res.status})`,
-      };
-    }
-    return {
-      name: 'model',
-      status: 'warn',
-      detail: `${config.model.base_url} reachable, but GET /models answered HTTP ${res.status}`,
-    };
-  } catch (err) {
-    const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
-    return { name: 'model', status: 'fail', detail: `cannot reach ${config.model.base_url}: ${cause}` };
-  }
 }
 
 /** tools.terminal.backend: the sandbox must start (else the terminal tool refuses every command). */
@@ -117,7 +85,7 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
     checks.push({ name: 'state', status: 'fail', detail: (err as Error).message });
   }
   if (config) {
-    checks.push(await probeModel(config));
+    checks.push(...(await probeModel(config)));
     checks.push(await terminalBackend(config));
     const records = await loadPlugins({
       dirs: pluginSources({ home, cwd: process.cwd(), env: process.env }),

@@ -11,6 +11,7 @@ import { listProfiles, loadConfig, makePrivateDir, resolveHome } from '@hermes/c
 import { EXIT } from '@hermes/protocol';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
+import { systemdUserReachable } from '../service/manager-reachable.js';
 import { type LockInfo, liveOwner, lockPath, readLock } from '../service/pid-lock.js';
 import { stopProcess } from '../service/stop-process.js';
 import { installedService } from './gateway-install.js';
@@ -109,6 +110,15 @@ function viaServiceManager(options: GlobalOptions, verb: 'start' | 'stop' | 'res
   const { profile } = resolveHome({ env: process.env, ...(options.profile ? { profile: options.profile } : {}) });
   const service = installedService(profile);
   if (!service) return false;
+  if (service.manager === 'systemd') {
+    const reachable = systemdUserReachable();
+    if (!reachable.ok) {
+      process.stderr.write(
+        `hermes: ${service.file} is installed but ${reachable.reason}; using the gateway's pid (gateway.lock) instead\n`,
+      );
+      return false;
+    }
+  }
   const [command = '', ...args] = service.control(verb);
   execFileSync(command, args, { stdio: 'inherit' });
   return true;
@@ -197,32 +207,44 @@ export async function stopGateway(
 }
 
 /** The homes a command acts on, each with the options that select it (`--all`: every profile). */
-function targets(options: GlobalOptions & { all?: boolean }): { home: string; options: GlobalOptions }[] {
-  if (!options.all) return [{ home: homeOf(options), options }];
+function targets(
+  options: GlobalOptions & { all?: boolean },
+): { home: string; options: GlobalOptions; name: string | null }[] {
+  if (!options.all) return [{ home: homeOf(options), options, name: null }];
   return listProfiles(resolveHome({ env: process.env }).root).map((p) => {
     const { profile: _drop, ...rest } = options;
     return {
       home: p.home,
+      // the root home is the profile `default` (docs/configuration.md)
+      name: p.name,
       options: p.profile === null ? { ...rest, profile: 'default' } : { ...rest, profile: p.profile },
     };
   });
 }
 
-function statusLine(s: GatewayStatus): string {
-  if (!s.running) return `${s.home}: not running${s.stale_lock ? ' (stale lock from a gateway that is gone)' : ''}`;
+/** `HOME`, or with --all `PROFILE (HOME)`. */
+const label = (home: string, name: string | null): string => (name === null ? home : `${name} (${home})`);
+
+function statusLine(s: GatewayStatus, name: string | null = null): string {
+  const where = label(s.home, name);
+  if (!s.running) return `${where}: not running${s.stale_lock ? ' (stale lock from a gateway that is gone)' : ''}`;
   const platforms = Object.entries(s.platforms)
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
-  return `${s.home}: running, pid ${s.pid}, up ${s.uptime_s} s, version ${s.version}, ${s.url ?? 'not listening yet'}, health ${s.health}${platforms ? `, platforms: ${platforms}` : ''}`;
+  return `${where}: running, pid ${s.pid}, up ${s.uptime_s} s, version ${s.version}, ${s.url ?? 'not listening yet'}, health ${s.health}${platforms ? `, platforms: ${platforms}` : ''}`;
 }
 
 /** `hermes gateway status [--json] [--all]`: exit 0 when (every) gateway runs, 3 otherwise. */
 export async function statusCommand(options: GlobalOptions & { all?: boolean }): Promise<void> {
-  const statuses = await Promise.all(targets(options).map((t) => gatewayStatus(t.home)));
+  const list = targets(options);
+  const statuses = await Promise.all(list.map((t) => gatewayStatus(t.home)));
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(options.all ? statuses : statuses[0], null, 2)}\n`);
+    const all = statuses.map((s, i) => ({ profile: list[i]?.name ?? null, ...s }));
+    process.stdout.write(`${JSON.stringify(options.all ? all : statuses[0], null, 2)}\n`);
   } else {
-    for (const s of statuses) process.stdout.write(`${statusLine(s)}\n`);
+    statuses.forEach((s, i) => {
+      process.stdout.write(`${statusLine(s, list[i]?.name ?? null)}\n`);
+    });
   }
   if (!statuses.every((s) => s.running)) throw new CliExit(EXIT_NOT_RUNNING);
 }
@@ -231,26 +253,26 @@ export async function statusCommand(options: GlobalOptions & { all?: boolean }):
 export async function startCommand(options: GlobalOptions & { all?: boolean }): Promise<void> {
   for (const t of targets(options)) {
     const status = await startGateway(t.options, t.home);
-    process.stdout.write(`started: ${statusLine(status)}\n`);
+    process.stdout.write(`started: ${statusLine(status, t.name)}\n`);
   }
 }
 
 /** `hermes gateway stop [--all]`. */
 export async function stopCommand(options: GlobalOptions & { all?: boolean }): Promise<void> {
-  for (const { home, options: o } of targets(options)) {
+  for (const { home, options: o, name } of targets(options)) {
     const outcome = await stopGateway(o, home);
     const said = { stopped: 'stopped', killed: 'killed after the drain timeout', not_running: 'was not running' }[
       outcome
     ];
-    process.stdout.write(`${home}: ${said}\n`);
+    process.stdout.write(`${label(home, name)}: ${said}\n`);
   }
 }
 
 /** `hermes gateway restart [--all]`: graceful stop, then start (a new pid). */
 export async function restartCommand(options: GlobalOptions & { all?: boolean }): Promise<void> {
-  for (const { home, options: o } of targets(options)) {
+  for (const { home, options: o, name } of targets(options)) {
     await stopGateway(o, home);
     const status = await startGateway(o, home);
-    process.stdout.write(`restarted: ${statusLine(status)}\n`);
+    process.stdout.write(`restarted: ${statusLine(status, name)}\n`);
   }
 }

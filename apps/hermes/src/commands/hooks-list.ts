@@ -53,7 +53,15 @@ function shellEntry(info: ShellHookInfo): ShellHookListEntry {
   };
 }
 
-/** Gateway hooks under `hooksDir` with their consent: valid ones first (folder order), then invalid folders with the reason. */
+async function handlerProblem(file: string): Promise<string | null> {
+  const { moduleSyntaxError } = await import('@hermes/plugins');
+  return moduleSyntaxError(file);
+}
+
+/**
+ * Gateway hooks under `hooksDir` with their consent: valid ones first (folder order), then hooks
+ * whose handler does not parse (failing: parsed, never run), then invalid folders with the reason.
+ */
 export async function gatewayHookEntries(
   hooksDir: string,
   allowlist: ShellHookAllowlist,
@@ -62,20 +70,28 @@ export async function gatewayHookEntries(
   if (!existsSync(hooksDir)) return [];
   const { discoverGatewayHooks, gatewayHookConsent } = await import('@hermes/gateway');
   const { hooks, skipped } = discoverGatewayHooks(hooksDir);
+  const broken = await Promise.all(hooks.map((h) => handlerProblem(h.handlerFile)));
+  const entry = (h: (typeof hooks)[number], error: string | null): GatewayHookListEntry => {
+    const consent = gatewayHookConsent(allowlist, h);
+    return {
+      name: h.name,
+      description: h.description,
+      events: [...h.events],
+      dir: h.dir,
+      handler: h.handlerFile,
+      error,
+      consent: consent.state === 'approved' ? 'approved' : 'pending',
+      pending_reason: consent.state === 'approved' ? null : consent.state,
+      sha256: consent.sha256,
+    };
+  };
   return [
-    ...hooks.map((h) => {
-      const consent = gatewayHookConsent(allowlist, h);
-      return {
-        name: h.name,
-        description: h.description,
-        events: [...h.events],
-        dir: h.dir,
-        handler: h.handlerFile,
-        error: null,
-        consent: consent.state === 'approved' ? ('approved' as const) : ('pending' as const),
-        pending_reason: consent.state === 'approved' ? null : consent.state,
-        sha256: consent.sha256,
-      };
+    ...hooks.flatMap((h, i) => (broken[i] === null ? [entry(h, null)] : [])),
+    ...hooks.flatMap((h, i) => {
+      const problem = broken[i];
+      return problem === null || problem === undefined
+        ? []
+        : [entry(h, `${basename(h.handlerFile)} does not load: ${problem}`)];
     }),
     ...skipped.map((s) => ({
       name: basename(s.dir),

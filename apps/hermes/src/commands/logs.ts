@@ -47,13 +47,21 @@ export async function logsCommand(opts: LogsOptions, options: GlobalOptions, sig
   } catch (err) {
     throw new CliExit(EXIT.USAGE, err instanceof Error ? err.message : String(err));
   }
-  const lines = Number(opts.lines ?? 200);
+  const given = opts.lines ?? '200';
+  if (!/^\d+$/.test(given.trim())) {
+    throw new CliExit(EXIT.USAGE, `--lines: expected a whole number of lines (e.g. --lines 50), got "${given}"`);
+  }
+  const lines = Number(given);
   const { home } = resolveHome({ env: process.env, ...(options.profile ? { profile: options.profile } : {}) });
   const path = join(home, 'logs', `${opts.file ?? 'gateway'}.log`);
   const colour = process.stdout.isTTY === true;
-  const emit = (raw: string) => {
+  const shown = (raw: string) => {
     const line = formatLogLine(raw, colour);
-    if (line && line.level >= min) process.stdout.write(`${line.text}\n`);
+    return line && line.level >= min ? line.text : null;
+  };
+  const emit = (raw: string) => {
+    const text = shown(raw);
+    if (text !== null) process.stdout.write(`${text}\n`);
   };
   let offset = 0;
   let inode = -1;
@@ -62,7 +70,9 @@ export async function logsCommand(opts: LogsOptions, options: GlobalOptions, sig
     const { text, end } = readFrom(path, 0);
     const all = text.split('\n');
     partial = all.pop() ?? '';
-    for (const raw of all.slice(-lines)) emit(raw);
+    // filter first, then the last N of what is left (`--level warn --lines 5`: the last 5 warnings)
+    const kept = all.map(shown).filter((t): t is string => t !== null);
+    for (const text of lines === 0 ? [] : kept.slice(-lines)) process.stdout.write(`${text}\n`);
     offset = end;
     inode = statSync(path).ino;
   } else if (!opts.follow) {

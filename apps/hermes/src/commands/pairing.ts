@@ -1,5 +1,7 @@
 /** `hermes pairing list|approve|revoke`: the pairing API of `@hermes/store` on HERMES_HOME/state.db. */
 import { configPaths, resolveHome } from '@hermes/config';
+import { closest } from '@hermes/plugins';
+import { EXIT } from '@hermes/protocol';
 import { type ApprovedUser, openStore, type PendingPairing, type Store } from '@hermes/store';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
@@ -18,6 +20,24 @@ function withStore<T>(options: GlobalOptions, fn: (store: Store) => T): T {
 
 /** Platform names are lower-case (`telegram`, `discord`, `slack`); accept `Telegram` too. */
 const platformName = (platform: string): string => platform.trim().toLowerCase();
+
+/** The bundled messaging platforms; a plugin platform is known once it has a pairing request or user. */
+const BUNDLED_PLATFORMS = ['telegram', 'discord', 'slack'];
+
+/** Refuses (exit 2) a platform name nothing knows, naming it and the known ones. */
+function knownPlatform(store: Store, name: string): void {
+  if (BUNDLED_PLATFORMS.includes(name)) return; // (list() would drop expired codes approve reports)
+  const { pending, approved } = store.pairing.list();
+  const known = [
+    ...new Set([...BUNDLED_PLATFORMS, ...pending.map((p) => p.platform), ...approved.map((a) => a.platform)]),
+  ];
+  if (known.includes(name)) return;
+  const near = closest(name, known);
+  throw new CliExit(
+    EXIT.USAGE,
+    `unknown platform "${name}"${near ? ` (did you mean ${near}?)` : ''}; platforms: ${known.join(', ')}`,
+  );
+}
 
 const pendingJson = (p: PendingPairing) => ({
   platform: p.platform,
@@ -48,7 +68,10 @@ export async function pairingList(options: GlobalOptions): Promise<void> {
 /** Approves the user holding CODE on PLATFORM; a wrong, expired or rate-limited code exits 1 with the reason. */
 export async function pairingApprove(platform: string, code: string, options: GlobalOptions): Promise<void> {
   const name = platformName(platform);
-  const result = withStore(options, (store) => store.pairing.approve(name, code));
+  const result = withStore(options, (store) => {
+    knownPlatform(store, name);
+    return store.pairing.approve(name, code);
+  });
   if (!result.ok) throw new CliExit(1, pairingRefusal(result, name, code, Date.now()));
   process.stdout.write(`Approved ${result.userName ?? result.userId} on ${name}\n`);
 }

@@ -64,8 +64,9 @@ export function pluginListEntry(record: PluginRecord): PluginListEntry {
     kind: stringOrNull(field(manifest, 'kind')) ?? 'standalone',
     state: record.state,
     source: record.source,
-    tools: strings(record.tools),
-    hooks: strings(record.hooks),
+    // what register() did when it ran; otherwise what the manifest declares (provides_tools/hooks)
+    tools: record.state === 'enabled' ? strings(record.tools) : strings(field(manifest, 'providesTools')),
+    hooks: record.state === 'enabled' ? strings(record.hooks) : strings(field(manifest, 'providesHooks')),
     commands: strings(field(record, 'commands')),
     error: record.error ?? null,
   };

@@ -2,7 +2,9 @@
  * Bare `hermes plugins`: on a TTY a numbered toggle list ([x] = enabled) saved on Enter/q; when
  * stdin is not a terminal it prints the list like `hermes plugins list`.
  */
+import { loadsWithoutOptIn } from '@hermes/plugins';
 import type { GlobalOptions } from '../main.js';
+import { whyNotOn } from '../plugin-summary.js';
 import { readPluginLists } from './plugins-config.js';
 import { discoverPlugins } from './plugins-discover.js';
 import { pluginsList } from './plugins-list.js';
@@ -35,10 +37,14 @@ export async function pluginsInteractive(options: GlobalOptions): Promise<void> 
   }
   const lists = readPluginLists(home);
   const rows: Row[] = records.map((r) => {
-    const on = lists.enabled.includes(r.key) && !lists.disabled.includes(r.key);
+    // as `plugins list` has it: bundled platforms and backends are on unless disabled
+    const byDefault = r.manifest !== null && loadsWithoutOptIn(r.source, r.manifest);
+    const on = !lists.disabled.includes(r.key) && (lists.enabled.includes(r.key) || byDefault);
     const description = r.manifest?.description ? ` — ${r.manifest.description}` : '';
     const tag = r.source === 'user' ? '' : ` [${r.source}]`;
-    return { key: r.key, label: `${r.key}${description}${tag}`, on, was: on };
+    // the state `plugins list` shows, where it is not plainly on or off
+    const state = r.state === 'env_missing' || r.state === 'failed' ? ` (${whyNotOn(r, 80)})` : '';
+    return { key: r.key, label: `${r.key}${description}${tag}${state}`, on, was: on };
   });
   try {
     for (;;) {

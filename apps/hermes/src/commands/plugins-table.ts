@@ -1,11 +1,13 @@
 /** The human-readable plugin table of `hermes plugins list`. */
+import { firstLine } from '../console-lines.js';
 import type { PluginListEntry } from './plugins-entry.js';
 
 const HEADERS = ['KEY', 'VERSION', 'STATE', 'SOURCE', 'TOOLS', 'HOOKS', 'ERROR'] as const;
 
 function cells(e: PluginListEntry): string[] {
   const list = (items: string[]) => (items.length > 0 ? items.join(',') : '-');
-  return [e.key, e.version ?? '-', e.state, e.source, list(e.tools), list(e.hooks), e.error ?? ''];
+  // one row per plugin: the error's first line (the log file has the rest)
+  return [e.key, e.version ?? '-', e.state, e.source, list(e.tools), list(e.hooks), firstLine(e.error ?? '')];
 }
 
 /** Renders entries as aligned columns (the last column, the error, is not padded). */

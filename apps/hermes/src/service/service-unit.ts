@@ -15,8 +15,10 @@ export interface UnitInput {
   profile: string | null;
   /** gateway.drain_timeout_s */
   drainTimeoutS: number;
-  /** the user's PATH, so hooks and tools find their programs */
+  /** node's folder, hermes' folder and the system folders, so hooks and tools find their programs */
   path: string;
+  /** the configuration variables set when it was installed (model settings, overrides); secrets go to .env */
+  env: Readonly<Record<string, string>>;
 }
 
 /** Seconds a service manager waits after SIGTERM beyond the drain timeout before it kills. */
@@ -31,9 +33,10 @@ function args(input: UnitInput): string[] {
   return [input.node, input.bin, ...(input.profile ? ['--profile', input.profile] : []), 'gateway', 'run', '--replace'];
 }
 
-/** systemd quoting for ExecStart words and Environment values. */
-function q(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `"${word.replace(/(["\\\\])/g, '\\\\$1')}"`;
+/** systemd quoting for ExecStart words and Environment values; `%` doubled (systemd expands `%x` specifiers). */
+function q(raw: string): string {
+  const word = raw.replace(/%/g, '%%');
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `"${word.replace(/(["\\])/g, '\\$1')}"`;
 }
 
 /** The systemd user unit (`~/.config/systemd/user/<name>.service`). */
@@ -48,7 +51,9 @@ Type=simple
 ExecStart=${args(input).map(q).join(' ')}
 Environment=${q(`HERMES_HOME=${input.root}`)}
 Environment=${q(`PATH=${input.path}`)}
-WorkingDirectory=${q(input.root)}
+${Object.entries(input.env)
+  .map(([k, v]) => `Environment=${q(`${k}=${v}`)}\n`)
+  .join('')}WorkingDirectory=${q(input.root)}
 Restart=always
 RestartSec=5
 # 78 = invalid configuration: fix config.yaml, then start again (no restart loop)
@@ -89,7 +94,9 @@ ${programArgs}
     <string>${xml(input.root)}</string>
     <key>PATH</key>
     <string>${xml(input.path)}</string>
-  </dict>
+${Object.entries(input.env)
+  .map(([k, v]) => `    <key>${xml(k)}</key>\n    <string>${xml(v)}</string>\n`)
+  .join('')}  </dict>
   <key>WorkingDirectory</key>
   <string>${xml(input.root)}</string>
   <key>RunAtLoad</key>
