@@ -59,7 +59,9 @@ describe('plugin hooks through the real CLI', () => {
     const hookLog = join(home, 'hooks.jsonl');
     writePlugin(home, 'observer', { 'index.ts': OBSERVER_TS });
     writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [observer]\n');
-    const file = join(home, 'data.txt');
+    // inside the file tools' default roots (HERMES_HOME itself is not one)
+    mkdirSync(join(home, 'cache'), { recursive: true });
+    const file = join(home, 'cache', 'data.txt');
     writeFileSync(file, 'data');
     openai.server.script(
       {

@@ -1,7 +1,7 @@
 // The first hour at the command line: a mistyped command, a base URL without a scheme, a server
 // that answers with an HTML page, and `doctor` telling whether the model answers and is served.
 
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -66,11 +66,15 @@ describe('model endpoint errors', () => {
   });
 
   it("a non-OpenAI server's HTML error page is summarized: status and title, not pasted", async () => {
+    const zHome = tempHome();
     const r = await runHermes(['-z', 'hi'], {
-      env: { HERMES_HOME: tempHome(), OPENAI_BASE_URL: htmlUrl, HERMES_INFERENCE_MODEL: 'm' },
+      env: { HERMES_HOME: zHome, OPENAI_BASE_URL: htmlUrl, HERMES_INFERENCE_MODEL: 'm' },
     });
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain('answered HTTP 404: HTML page "404 Not Found"');
+    // the user gets the plain sentence with its code; the log has the summarized page
+    expect(r.stderr).toContain('The model server answered with an error, HTTP 404 (HERMES_MODEL_HTTP)');
+    expect(readFileSync(join(zHome, 'logs', 'cli.log'), 'utf8')).toContain('HTML page \\"404 Not Found\\"');
+    expect(readFileSync(join(zHome, 'logs', 'cli.log'), 'utf8')).not.toContain('The requested URL');
     expect(r.stderr).not.toContain('<');
     expect(r.stderr).not.toContain('The requested URL');
     const d = await runHermes(['doctor'], {

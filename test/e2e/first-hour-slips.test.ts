@@ -119,7 +119,7 @@ describe('hermes hooks list', () => {
       `import { writeFileSync } from 'node:fs';\nwriteFileSync('${marker}', 'x');\nexport function handle( { return 1 }\n`,
     );
     const r = await runHermes(['hooks', 'list'], { env: { HERMES_HOME: home } });
-    expect(r.stdout).toMatch(/good\s+agent:end/);
+    expect(r.stdout).toMatch(/good\s+pending \(new\)\s+agent:end/);
     expect(r.stdout).toContain(`invalid: ${bad}: handler.ts does not load: SyntaxError at 3:`);
     expect(() => readFileSync(marker)).toThrow();
   });

@@ -84,13 +84,15 @@ describe('gateway hooks in hermes gateway run', () => {
     // an invalid folder is skipped with a reason, the others still load
     mkdirSync(join(home, 'hooks', 'd-broken'), { recursive: true });
     writeFileSync(join(home, 'hooks', 'd-broken', 'HOOK.yaml'), 'name: broken\ndescription: x\nevents: [agent:ends]\n');
-    writeFileSync(join(home, 'notes.txt'), 'the README of the read_file call');
+    // inside the file tools' default roots (HERMES_HOME itself is not one)
+    mkdirSync(join(home, 'cache'), { recursive: true });
+    writeFileSync(join(home, 'cache', 'notes.txt'), 'the README of the read_file call');
     // gateway hooks load only with consent (test/security/gateway-hook-consent.test.ts)
     expect((await runHermes(['hooks', 'approve', '--all'], { env: { HERMES_HOME: home } })).code).toBe(0);
     const gw = await spawnGateway(env(home, { HOOK_LOG: log }));
     try {
       await until('gateway:startup', () => existsSync(log) && readFileSync(log, 'utf8').includes('gateway:startup'));
-      openai.server.script(...scriptToolTurn('read_file', { path: join(home, 'notes.txt') }, 'read it'));
+      openai.server.script(...scriptToolTurn('read_file', { path: join(home, 'cache', 'notes.txt') }, 'read it'));
       const sentAt = Date.now();
       tg.pushMessage({ chatId: 42, userId: 42, text: 'read my notes' });
       await until('the answer', () => tg.sent.length > 0);
