@@ -42,8 +42,10 @@ export type Verdict =
   | 'discord-offline'
   /** Discord: dispatched to a live session just before a kill -9, never stored */
   | 'discord-at-kill'
-  /** Slack Socket Mode: Bolt acknowledged the envelope, the process was killed before the accept committed */
-  | 'slack-acked-not-stored';
+  /** Slack: Bolt acknowledged the envelope (Socket Mode) or the gateway answered 200 (HTTP), the process was killed before the accept committed */
+  | 'slack-acked-not-stored'
+  /** Slack HTTP: the gateway answered none of Slack's 4 deliveries with a 200 and never stored the event */
+  | 'slack-gave-up';
 
 /** What state.db says about a message: its inbox statuses (normally one row). */
 export type InboxLookup = (key: number) => readonly string[];
@@ -126,6 +128,7 @@ export class Ledger {
     if (message.platform === 'slack' && slack?.ackedAt !== undefined && near(slack.ackedAt)) {
       return 'slack-acked-not-stored';
     }
+    if (message.platform === 'slack' && slack?.ackedAt === undefined && slack?.gaveUp === true) return 'slack-gave-up';
     return 'lost';
   }
 }
