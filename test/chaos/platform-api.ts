@@ -29,6 +29,7 @@ export function apiPlatform(): ChaosPlatform & { stats: ApiClientStats } {
   let cursor = 0;
   let target: () => string | undefined = () => undefined;
   let closed = false;
+  let onWire = 0;
   const attemptsByKey = new Map<number, number>();
   const stats: ApiClientStats = { requests: 0, retries: 0, failures: {}, gaveUp: 0 };
   const fail = (what: string) => {
@@ -50,6 +51,7 @@ export function apiPlatform(): ChaosPlatform & { stats: ApiClientStats } {
         continue;
       }
       stats.requests += 1;
+      onWire += 1;
       try {
         const response = await fetch(`${base}/v1/chat/completions`, {
           method: 'POST',
@@ -68,6 +70,8 @@ export function apiPlatform(): ChaosPlatform & { stats: ApiClientStats } {
         return;
       } catch (error) {
         fail(error instanceof Error ? (error.cause instanceof Error ? error.cause.name : error.name) : 'error');
+      } finally {
+        onWire -= 1;
       }
     }
     if (!closed) stats.gaveUp += 1;
@@ -109,5 +113,6 @@ export function apiPlatform(): ChaosPlatform & { stats: ApiClientStats } {
       return attempts === 0 ? [] : [{ attempts, okAt: undefined, gaveUp: false, failures: [] }];
     },
     pushRetries: () => stats.retries,
+    inFlight: () => onWire,
   };
 }

@@ -79,6 +79,8 @@ export interface ChaosPlatform {
   pushOutcomes?(key: number): readonly PushOutcome[];
   /** pushed modes: deliveries sent again after a failed attempt, so far */
   pushRetries?(): number;
+  /** pushed modes: requests to the gateway on the wire right now */
+  inFlight?(): number;
 }
 
 const USERS_PER_PLATFORM = 20;

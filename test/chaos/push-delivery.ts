@@ -126,6 +126,11 @@ export class PushDelivery {
     return (this.#entries.get(key) ?? []).map((e) => e.outcome);
   }
 
+  /** Requests on the wire right now. */
+  inFlight(): number {
+    return this.#inFlight;
+  }
+
   /** Items not yet answered 200 and not given up. */
   pending(): number {
     return this.#open.length;
