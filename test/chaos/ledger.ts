@@ -90,6 +90,18 @@ export class Ledger {
     return this.#replies.get(key) ?? { answers: 0, apologies: 0, misrouted: 0, at: [] };
   }
 
+  /**
+   * The verdict on an API message the client got one answer to, from the transcript: a second
+   * stored exchange is explained only when the first was stored just before a kill -9 cut the
+   * request (the answer never reached the client, which sent the request again).
+   */
+  apiVerdict(verdict: Verdict, storedAt: readonly number[], outages: readonly Outage[]): Verdict {
+    if (verdict !== 'answered' || storedAt.length <= 1) return verdict;
+    const [first = 0] = storedAt;
+    const cut = outages.some((o) => o.kind === 'kill' && o.from >= first && o.from - first <= IN_FLIGHT_MS);
+    return storedAt.length === 2 && cut ? 'resent-after-kill' : 'duplicated';
+  }
+
   /** Messages with no reply yet. */
   unanswered(): OfferedMessage[] {
     return this.messages.filter((m) => !this.#replies.has(m.key));

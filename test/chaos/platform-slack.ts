@@ -115,6 +115,7 @@ export function slackPlatform(mode: SlackMode = 'socket'): ChaosPlatform {
     pushOutcomes: (key) => push?.outcomes(key) ?? [],
     pushRetries: () => push?.retries() ?? 0,
     inFlight: () => push?.inFlight() ?? 0,
+    pushPending: () => push?.pending() ?? 0,
     send(user, text, group, key) {
       const slack = need();
       const channel = group ? SLACK_GROUP : `D${user.id.slice(1)}`;

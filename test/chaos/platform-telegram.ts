@@ -69,6 +69,7 @@ export function telegramPlatform(mode: TelegramMode = 'polling'): ChaosPlatform 
     pushOutcomes: (key) => push?.outcomes(key) ?? [],
     pushRetries: () => push?.retries() ?? 0,
     inFlight: () => push?.inFlight() ?? 0,
+    pushPending: () => push?.pending() ?? 0,
     send(user, text, group, key) {
       const tg = need();
       if (!group) {

@@ -81,6 +81,8 @@ export interface ChaosPlatform {
   pushRetries?(): number;
   /** pushed modes: requests to the gateway on the wire right now */
   inFlight?(): number;
+  /** pushed modes: deliveries not yet answered 200 and not given up (the run waits for them) */
+  pushPending?(): number;
 }
 
 const USERS_PER_PLATFORM = 20;

@@ -158,11 +158,11 @@ export const TELEGRAM_WEBHOOK_POLICY: PushPolicy = {
 
 /**
  * Slack: an event that got no 200 within 3 s is sent again, 3 times at most. Slack's own gaps are
- * about immediately, 1 minute and 5 minutes; scaled down to 1, 10 and 30 s here, still longer
- * than a kill -9 and restart.
+ * about immediately, 1 minute and 5 minutes; scaled down to 1, 30 and 60 s here, each still
+ * longer than the longest outage of a run (a kill -9 and restart on a loaded machine: up to ~12 s).
  */
 export const SLACK_HTTP_POLICY: PushPolicy = {
-  retryDelayMs: (n) => [1_000, 10_000, 30_000][n - 1],
+  retryDelayMs: (n) => [1_000, 30_000, 60_000][n - 1],
   timeoutMs: 3_000,
   concurrency: 8,
 };
