@@ -17,6 +17,8 @@ export interface StateAudit {
   userTurns: Map<number, number>;
   /** assistant answers (`ack chaos-m<N>`) in transcripts, per chaos key */
   assistantTurns: Map<number, number>;
+  /** when each of those answers was stored (created_at, ms), per chaos key */
+  assistantStoredAt: Map<number, number[]>;
 }
 
 function countBy(rows: { status: string; n: number }[]): Record<string, number> {
@@ -54,16 +56,23 @@ export function auditState(home: string): StateAudit {
     }
     const userTurns = new Map<number, number>();
     const assistantTurns = new Map<number, number>();
-    const messages = db.prepare("SELECT role, content FROM messages WHERE role IN ('user', 'assistant')").all() as {
+    const assistantStoredAt = new Map<number, number[]>();
+    const messages = db
+      .prepare("SELECT role, content, created_at FROM messages WHERE role IN ('user', 'assistant')")
+      .all() as {
       role: string;
       content: string | null;
+      created_at: number;
     }[];
     for (const m of messages) {
       const match = m.content === null ? null : KEY_PATTERN.exec(m.content);
       if (!match) continue;
       const key = Number(match[1]);
       if (m.role === 'user') bump(userTurns, key);
-      else if (m.content?.startsWith('ack ')) bump(assistantTurns, key);
+      else if (m.content?.startsWith('ack ')) {
+        bump(assistantTurns, key);
+        assistantStoredAt.set(key, [...(assistantStoredAt.get(key) ?? []), m.created_at]);
+      }
     }
     return {
       inbox,
@@ -76,6 +85,7 @@ export function auditState(home: string): StateAudit {
       unsent,
       userTurns,
       assistantTurns,
+      assistantStoredAt,
     };
   } finally {
     db.close();

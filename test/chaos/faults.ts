@@ -79,6 +79,8 @@ export interface FaultTargets {
   offerStuckMessage(): number;
   /** whether the model was asked about message `key` at or after `since` */
   modelAsked(key: number, since: number): boolean;
+  /** called just before each kill -9 (the run counts the pushed requests it cuts) */
+  beforeKill?(): void;
 }
 
 async function until(what: string, check: () => boolean, timeoutMs: number): Promise<void> {
@@ -114,6 +116,11 @@ export class FaultInjector {
     this.outages.push({ kind, from, to: Date.now() });
   }
 
+  #kill(): Promise<number> {
+    this.#t.beforeKill?.();
+    return this.#t.gateway.signal('SIGKILL');
+  }
+
   async inject(kind: FaultKind): Promise<InjectedFault> {
     const { rng, gateway, model, home } = this.#t;
     const at = Date.now();
@@ -122,7 +129,7 @@ export class FaultInjector {
       case 'gateway-kill-9': {
         await this.#outage(
           'kill',
-          () => gateway.signal('SIGKILL'),
+          () => this.#kill(),
           () => gateway.start(),
         );
         detail = 'kill -9, then hermes gateway start';
@@ -138,7 +145,7 @@ export class FaultInjector {
           since = Date.now();
           await this.#outage(
             'kill',
-            () => gateway.signal('SIGKILL'),
+            () => this.#kill(),
             () => gateway.start(),
           );
         }

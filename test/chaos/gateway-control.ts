@@ -84,6 +84,19 @@ export class GatewayControl {
     }
   }
 
+  /** The base URL in gateway.lock, when its process is alive (where webhooks and API clients go). */
+  url(): string | undefined {
+    try {
+      const lock = JSON.parse(readFileSync(join(this.#home, 'gateway.lock'), 'utf8')) as {
+        pid?: unknown;
+        url?: unknown;
+      };
+      return typeof lock.pid === 'number' && typeof lock.url === 'string' && alive(lock.pid) ? lock.url : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Samples the number of gateway processes of this home every `everyMs` (for `maxConcurrent`). */
   sampleProcesses(everyMs = 1_000): void {
     this.#sampler = setInterval(() => {

@@ -42,8 +42,10 @@ export type Verdict =
   | 'discord-offline'
   /** Discord: dispatched to a live session just before a kill -9, never stored */
   | 'discord-at-kill'
-  /** Slack Socket Mode: Bolt acknowledged the envelope, the process was killed before the accept committed */
-  | 'slack-acked-not-stored';
+  /** Slack: Bolt acknowledged the envelope (Socket Mode) or the gateway answered 200 (HTTP), the process was killed before the accept committed */
+  | 'slack-acked-not-stored'
+  /** Slack HTTP: the gateway answered none of Slack's 4 deliveries with a 200 and never stored the event */
+  | 'slack-gave-up';
 
 /** What state.db says about a message: its inbox statuses (normally one row). */
 export type InboxLookup = (key: number) => readonly string[];
@@ -88,6 +90,18 @@ export class Ledger {
     return this.#replies.get(key) ?? { answers: 0, apologies: 0, misrouted: 0, at: [] };
   }
 
+  /**
+   * The verdict on an API message the client got one answer to, from the transcript: a second
+   * stored exchange is explained only when the first was stored just before a kill -9 cut the
+   * request (the answer never reached the client, which sent the request again).
+   */
+  apiVerdict(verdict: Verdict, storedAt: readonly number[], outages: readonly Outage[]): Verdict {
+    if (verdict !== 'answered' || storedAt.length <= 1) return verdict;
+    const [first = 0] = storedAt;
+    const cut = outages.some((o) => o.kind === 'kill' && o.from >= first && o.from - first <= IN_FLIGHT_MS);
+    return storedAt.length === 2 && cut ? 'resent-after-kill' : 'duplicated';
+  }
+
   /** Messages with no reply yet. */
   unanswered(): OfferedMessage[] {
     return this.messages.filter((m) => !this.#replies.has(m.key));
@@ -126,6 +140,7 @@ export class Ledger {
     if (message.platform === 'slack' && slack?.ackedAt !== undefined && near(slack.ackedAt)) {
       return 'slack-acked-not-stored';
     }
+    if (message.platform === 'slack' && slack?.ackedAt === undefined && slack?.gaveUp === true) return 'slack-gave-up';
     return 'lost';
   }
 }

@@ -110,6 +110,15 @@ export function createHttpIntake(options: HttpIntakeOptions): HttpIntake {
       }),
     );
     const outcome = await settleWithin(work, options.ackDeadlineMs);
+    if (outcome.kind !== 'failed' && options.app() === undefined) {
+      // stop() came while the event was being handled: the listener skips what it had not handed
+      // to the sink yet, so a 200 could lose it. Slack sends it again; a stored one is recognised.
+      logger.warn(
+        { eventId: body.event_id },
+        'slack: adapter stopped while handling an event; answered 503 so Slack retries',
+      );
+      return { status: 503, body: { ok: false, error: 'stopping' } };
+    }
     if (outcome.kind === 'failed') {
       logger.error(
         { error: describeError(outcome.error), eventId: body.event_id },
