@@ -96,8 +96,6 @@ export function prepareHome(home: string, platforms: Record<string, Record<strin
     agent: { api_max_retries: SETTINGS.apiMaxRetries },
     // a user's follow-up waits for the answer before it instead of cutting it off
     display: { busy_input_mode: 'queue' },
-    // consent for the chaos gateway hook (gateway hooks need it once consent is enforced)
-    hooks_auto_accept: true,
     plugins: { enabled: [PLUGIN_NAME], hook_timeout_ms: SETTINGS.pluginHookTimeoutMs },
     // the gateway hook below loads without `hermes hooks approve`
     hooks_auto_accept: true,
