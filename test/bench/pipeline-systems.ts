@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { ModelClient, ToolRegistry } from '@hermes/agent';
 import { defaultConfig } from '@hermes/config';
 import { addPlatformRoutes, buildServer, Gateway } from '@hermes/gateway';
+import { createRedactor } from '@hermes/logging';
 import { HookBus } from '@hermes/plugins';
 import { type PlatformFactory, silentLogger } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
@@ -60,6 +61,18 @@ export interface HermesInstance {
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
+/** Values a deployment's .env typically holds besides the platform token: each is redacted by value. */
+const BENCH_SECRETS = [
+  'sk-bench-model-key-0123456789abcdef',
+  'ghp_benchPersonalAccessToken0123456789',
+  'postgres-password-bench-42',
+  'smtp-pass-bench-xyz',
+  'https://hooks.example.org/services/T000/B000/XXXXXXXX',
+  'brave-search-key-bench-000111',
+  'tavily-key-bench-222333',
+  'discord-bot-token-bench.abc.def',
+];
+
 /**
  * Hermes as `gateway run` assembles it, minus plugins and built-in tools: the real store on a temp
  * state.db, HookBus, an empty ToolRegistry, the ModelClient against the fake model at `modelUrl`,
@@ -77,9 +90,11 @@ export async function startHermesFor(
   const dir = mkdtempSync(join(tmpdir(), `hermes-bench-${factory.name}-`));
   const cacheDir = join(dir, 'cache', 'attachments');
   mkdirSync(cacheDir, { recursive: true });
-  const store = openStore(join(dir, 'state.db'));
+  // as `gateway run` wires it: one redactor over the secrets a deployment has (tokens, keys, .env values)
+  const redact = createRedactor([...Object.values(env), ...BENCH_SECRETS]);
+  const store = openStore(join(dir, 'state.db'), { redact });
   const hooks = new HookBus({ logger: silentLogger, timeoutMs: config.plugins.hook_timeout_ms });
-  const tools = new ToolRegistry(silentLogger);
+  const tools = new ToolRegistry(silentLogger, { redact });
   const client = new ModelClient({
     baseUrl: modelUrl,
     apiKey: '',
@@ -111,6 +126,7 @@ export async function startHermesFor(
     pluginCommands: () => new Map(),
     pluginSummary: () => 'Plugins (0):',
     setHomeChannel: () => {},
+    redact,
   });
   const server = buildServer(gateway, {
     host: '127.0.0.1',
