@@ -37,8 +37,13 @@ export interface ServerOptions {
 /** Body limit of every route that does not set its own (chat completions and platform webhooks: 4 MiB). */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 export const WEBHOOK_BODY_LIMIT = 4 * 1024 * 1024;
-/** Idle time a kept-alive connection is kept open between requests. */
-export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/**
+ * Idle time a kept-alive connection is kept open between requests: Fastify's default. Shorter (5 s
+ * was tried) races clients that reuse an idle socket just as it closes: the pipeline bench's
+ * keep-alive webhook client got "socket hang up" after a pause. Slow clients are bounded by the
+ * request and header timeouts, idle sockets by `gateway.max_connections`.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 /** Time a client has to send the request headers (at most the request timeout). */
 export const HEADERS_TIMEOUT_MS = 10_000;
 
