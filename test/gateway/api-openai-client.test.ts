@@ -81,6 +81,8 @@ describe('the API platform through the openai client', () => {
   it('guards /v1/models like every /v1 route: the key, then the Host', async () => {
     const anon = new OpenAI({ apiKey: 'wrong', baseURL: `${gw.url}/v1`, maxRetries: 0 });
     await expect(anon.models.list()).rejects.toMatchObject({ status: 401 });
+    await expect(anon.responses.create({ model: 'hermes', input: 'hi' })).rejects.toMatchObject({ status: 401 });
+    expect(openai.server.requests).toHaveLength(0);
     const evil = await rawRequest(gw.url, 'GET', '/v1/models', {
       host: 'evil.example.com',
       authorization: `Bearer ${KEY}`,
