@@ -228,4 +228,28 @@ describe('the API platform through the openai client', () => {
       client.responses.create({ model: 'hermes', input: 'x', previous_response_id: unstored.id }),
     ).rejects.toMatchObject({ status: 400, code: 'previous_response_not_found', param: 'previous_response_id' });
   });
+
+  it('answers a failed turn with 502, or ends the stream with response.failed (not chainable)', async () => {
+    openai.server.script({ status: 400 }, { status: 400 });
+    await expect(client.responses.create({ model: 'hermes', input: 'fail plainly' })).rejects.toMatchObject({
+      status: 502,
+      type: 'server_error',
+    });
+    const stream = await client.responses.create({ model: 'hermes', input: 'fail streamed', stream: true });
+    const types: string[] = [];
+    let failedId = '';
+    for await (const event of stream) {
+      types.push(event.type);
+      if (event.type === 'response.failed') {
+        failedId = event.response.id;
+        expect(event.response.status).toBe('failed');
+        expect(event.response.error?.message).toMatch(/\S/);
+      }
+    }
+    expect(types.at(-1)).toBe('response.failed');
+    expect(types).not.toContain('response.completed');
+    await expect(
+      client.responses.create({ model: 'hermes', input: 'x', previous_response_id: failedId }),
+    ).rejects.toMatchObject({ status: 400, code: 'previous_response_not_found' });
+  });
 });
