@@ -252,4 +252,27 @@ describe('the API platform through the openai client', () => {
       client.responses.create({ model: 'hermes', input: 'x', previous_response_id: failedId }),
     ).rejects.toMatchObject({ status: 400, code: 'previous_response_not_found' });
   });
+
+  it('forks a second turn chained onto a response while the first one still runs (no interleaving)', async () => {
+    openai.server.script({ text: 'root' });
+    const root = await client.responses.create({ model: 'hermes', input: 'root question' });
+    openai.server.script({ text: 'slow a', delayMs: 300 }, { text: 'quick b' }, { text: 'c' });
+    const a = client.responses.create({ model: 'hermes', input: 'a?', previous_response_id: root.id });
+    // b starts once a's model request is under way (a has not stored anything yet)
+    for (let i = 0; i < 200 && openai.server.requests.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(openai.server.requests).toHaveLength(2);
+    const b = await client.responses.create({ model: 'hermes', input: 'b?', previous_response_id: root.id });
+    expect(b.output_text).toBe('quick b');
+    const first = await a;
+    expect(first.output_text).toBe('slow a');
+    // b started while a ran, so it went to a fork: a's session holds only a's exchange
+    await client.responses.create({ model: 'hermes', input: 'c?', previous_response_id: first.id });
+    expect(modelRequest().messages).toEqual([
+      'user: root question',
+      'assistant: root',
+      'user: a?',
+      'assistant: slow a',
+      'user: c?',
+    ]);
+  });
 });
