@@ -2,7 +2,11 @@
 // and the fake model: models, chat completions (stream and not, text parts), the Responses API
 // (stream and not, previous_response_id chaining, forks, store: false), and the body schemas'
 // 400s naming the field.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -273,6 +277,27 @@ describe('the API platform through the openai client', () => {
       'user: a?',
       'assistant: slow a',
       'user: c?',
+    ]);
+  });
+
+  it("runs docs/api-platform.md's Responses API sample (chaining) as written, against this gateway", async () => {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const doc = readFileSync(join(root, 'docs', 'api-platform.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## The Responses API'));
+    const sample = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(sample).toContain('previous_response_id: first.id');
+    openai.server.script({ text: 'Hello Ada' }, { text: 'Your name is Ada.' });
+    const code = (sample ?? '').replace('http://127.0.0.1:8642/v1', `${gw.url}/v1`);
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', code], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', API_SERVER_KEY: KEY },
+      timeout: 20_000,
+    });
+    expect(stdout.trim()).toBe('Your name is Ada.');
+    expect(modelRequest().messages).toEqual([
+      'user: My name is Ada.',
+      'assistant: Hello Ada',
+      'user: What is my name?',
     ]);
   });
 });
