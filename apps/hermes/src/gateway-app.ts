@@ -151,6 +151,7 @@ export async function buildGatewayApp(
       logger: rt.logger.child({ component: 'api' }),
       sessions: store.sessions,
       transcripts: store.transcripts,
+      responses: store.apiResponses,
       redact: rt.redact,
     },
     limits: {

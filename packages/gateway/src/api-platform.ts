@@ -7,13 +7,16 @@
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { ModelClient, ToolRegistry } from '@hermes/agent';
-import { buildSystemPrompt, createApprovalGate, runTurn } from '@hermes/agent';
 import type { HookBus } from '@hermes/plugins';
 import type { ChatMessage, Logger } from '@hermes/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { registerModelsRoutes } from './api/models-route.js';
+import { registerResponsesRoute } from './api/responses-route.js';
+import { runApiTurn } from './api/run-api-turn.js';
+import { bodySchema, chatCompletionsBodySchema, withTextContent } from './api/schemas.js';
 import { failureMessage } from './failure-reply.js';
 import { type ApiErrorType, sendApiError } from './http/api-error.js';
-import type { SessionsPort, TranscriptsPort } from './ports.js';
+import type { ApiResponsesPort, SessionsPort, TranscriptsPort } from './ports.js';
 
 /** The largest chat completions request body (a long conversation with its history). */
 export const COMPLETIONS_BODY_LIMIT = 4 * 1024 * 1024;
@@ -33,6 +36,8 @@ export interface ApiPlatformDeps {
   logger: Logger;
   sessions: SessionsPort;
   transcripts: TranscriptsPort;
+  /** response id -> session, for the Responses API's `previous_response_id` (without it: no chaining) */
+  responses?: ApiResponsesPort;
   /** the process's secret redactor: applied to answers and errors (streamed deltas one by one) */
   redact?: (text: string) => string;
 }
@@ -108,7 +113,13 @@ function isMessages(value: unknown): value is ChatMessage[] {
 
 /** Registers the route on `app`. */
 export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps): void {
-  const routeOptions = { bodyLimit: COMPLETIONS_BODY_LIMIT, config: { guard: 'api' } };
+  const routeOptions = {
+    bodyLimit: COMPLETIONS_BODY_LIMIT,
+    config: { guard: 'api' },
+    ...bodySchema(chatCompletionsBodySchema),
+  };
+  registerModelsRoutes(app, deps.model);
+  registerResponsesRoute(app, deps, COMPLETIONS_BODY_LIMIT);
   app.post('/v1/chat/completions', routeOptions, async (request: FastifyRequest, reply: FastifyReply) => {
     if (deps.apiKey && !bearerMatches(request.headers.authorization, deps.apiKey)) {
       return apiError(
@@ -119,6 +130,7 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps)
       );
     }
     const body = (request.body ?? {}) as CompletionBody;
+    body.messages = withTextContent(body.messages);
     if (!Array.isArray(body.messages) || body.messages.length === 0) {
       return apiError(reply, 400, 'messages: expected a non-empty array of {role, content}');
     }
@@ -169,21 +181,10 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps)
       });
       reply.raw.write(chunk({ role: 'assistant', content: '' }, null));
     }
-    const result = await runTurn({
-      client: deps.client,
-      model: deps.model,
-      systemPrompt: buildSystemPrompt({ custom: deps.systemPrompt, platform: 'api' }),
+    const result = await runApiTurn(deps, {
+      sessionId,
       history,
       userMessage: last.content,
-      sessionId,
-      platform: 'api',
-      tools: await deps.tools.available({ env: deps.env, toolsets: deps.toolsets }),
-      hooks: deps.hooks,
-      logger: deps.logger,
-      requestApproval: createApprovalGate({ hooks: deps.hooks, surface: 'gateway', sessionKey: sessionId }),
-      cwd: deps.cwd,
-      maxIterations: deps.maxIterations,
-      toolTimeoutMs: deps.toolTimeoutMs,
       signal: controller.signal,
       ...(stream ? { onDelta: (text: string) => reply.raw.write(chunk({ content: redact(text) }, null)) } : {}),
     });

@@ -1,6 +1,11 @@
 // @hermes/gateway: the runner, the HTTP server (health, API platform, webhooks), the pipeline
 // stages, session lanes, commands and delivery.
 
+// The API platform's request schemas and its other routes (models, responses)
+export { listedModels, MODEL_ALIAS, registerModelsRoutes } from './api/models-route.js';
+export { registerResponsesRoute } from './api/responses-route.js';
+export { type ApiTurn, runApiTurn } from './api/run-api-turn.js';
+export { bodySchema, chatCompletionsBodySchema, responsesBodySchema, withTextContent } from './api/schemas.js';
 export { type ApiPlatformDeps, bearerMatches, registerApiPlatform } from './api-platform.js';
 // Pipeline stages
 export { allowedByEnv } from './authorize.js';

@@ -44,6 +44,12 @@ export interface TranscriptsPort {
   count(sessionId: string): number;
 }
 
+/** The Responses API's stored responses: response id -> session and its transcript length then. */
+export interface ApiResponsesPort {
+  record(id: string, sessionId: string, messageCount: number): void;
+  get(id: string): { sessionId: string; messageCount: number } | undefined;
+}
+
 export interface OutboxRowLike {
   id: number;
   status: string;

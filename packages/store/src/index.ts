@@ -1,5 +1,8 @@
 // @hermes/store: the SQLite state database (sessions, transcripts, and the gateway's inbox, outbox, platform state and pairing).
 
+// The API platform's stored responses (Responses API `previous_response_id`)
+export type { ApiResponseRow, ApiResponsesRepo } from './api-responses-repo.js';
+
 // Gateway inbox: inbound dedupe keys and the accepted-message log
 export {
   type AcceptOptions,

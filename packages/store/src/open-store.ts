@@ -1,4 +1,5 @@
 import { ERROR_CODES, HermesError } from '@hermes/protocol';
+import { type ApiResponsesRepo, createApiResponsesRepo } from './api-responses-repo.js';
 import { backgroundCheckpoints } from './background-checkpoint.js';
 import { createInboxRepo, type InboxRepo } from './inbox-repo.js';
 import { migrate } from './migrate.js';
@@ -46,6 +47,8 @@ export interface Store {
   readonly platformState: PlatformStateRepo;
   /** Pairing codes and the users approved through them. */
   readonly pairing: PairingRepo;
+  /** The Responses API's stored responses (response id -> session). */
+  readonly apiResponses: ApiResponsesRepo;
   /** Retention: deletes idle sessions' transcripts and finished rows older than a cutoff. */
   readonly pruner: Pruner;
   /** Runs `fn` (synchronous) in one IMMEDIATE transaction, or a savepoint when already inside one. */
@@ -124,6 +127,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     outbox: createOutboxRepo(db, now, options.redact),
     platformState,
     pairing: createPairingRepo(db, options.randomInt === undefined ? { now } : { now, randomInt: options.randomInt }),
+    apiResponses: createApiResponsesRepo(db, now),
     pruner: createPruner(db, now),
     transaction: <T>(fn: () => T) => inTransaction.immediate(fn) as T,
     schemaVersion: () => schemaVersion.get() ?? 0,

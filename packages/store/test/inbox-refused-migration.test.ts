@@ -30,7 +30,7 @@ describe('migration 3 (inbox refused status)', () => {
 
     const store = openStore(path);
     try {
-      expect(store.schemaVersion()).toBe(3);
+      expect(store.schemaVersion()).toBe(MIGRATIONS.length);
       expect(store.inbox.get(1)).toMatchObject({ messageKey: 'm1', status: 'done', attempts: 1 });
       expect(store.inbox.pending().map((r) => r.messageKey)).toEqual(['m2']);
       expect(store.inbox.accept('telegram', 'm1', {}).accepted).toBe(false);

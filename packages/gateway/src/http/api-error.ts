@@ -1,22 +1,24 @@
 /**
- * Errors in OpenAI's shape, `{error: {message, type, code}}`, for every answer of the gateway's
+ * Errors in OpenAI's shape, `{error: {message, type, code, param}}`, for every answer of the gateway's
  * own routes: Fastify's own errors (malformed JSON, 413, 415, timeouts), unknown routes, the
  * disk-full 500 (SQLITE_FULL) and anything a handler throws; each one logged.
  */
 import type { Logger } from '@hermes/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { describeValidation } from './validation-error.js';
 
 export type ApiErrorType = 'invalid_request_error' | 'authentication_error' | 'server_error';
 
-/** Sends `{error: {message, type, code}}` with `status`. */
+/** Sends `{error: {message, type, code, param}}` with `status` (`param`: the request field at fault). */
 export function sendApiError(
   reply: FastifyReply,
   status: number,
   message: string,
   type: ApiErrorType = 'invalid_request_error',
   code: string | null = null,
+  param: string | null = null,
 ): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send({ error: { message, type, code } });
+  return reply.code(status).type('application/json; charset=utf-8').send({ error: { message, type, code, param } });
 }
 
 interface Described {
@@ -24,6 +26,7 @@ interface Described {
   message: string;
   type: ApiErrorType;
   code: string | null;
+  param?: string | null;
 }
 
 function sqliteCode(error: unknown): string | undefined {
@@ -69,6 +72,11 @@ export function describeHttpError(error: FastifyError | Error): Described {
     default:
       break;
   }
+  const validation = (error as { validation?: unknown }).validation;
+  if (Array.isArray(validation)) {
+    const { message, param } = describeValidation(validation);
+    return { status: 400, message, type: 'invalid_request_error', code: 'invalid_request', param };
+  }
   if ((error as { invalidJson?: boolean }).invalidJson) {
     return { status: 400, message: error.message, type: 'invalid_request_error', code: 'invalid_json' };
   }
@@ -89,7 +97,14 @@ export function installApiErrors(app: FastifyInstance, logger: Logger): void {
     const fields = { method: request.method, path: request.url.split('?')[0], status: described.status };
     if (described.status >= 500)
       logger.error({ ...fields, error: error.message, code: sqliteCode(error) }, 'http: request failed');
-    return sendApiError(reply, described.status, described.message, described.type, described.code);
+    return sendApiError(
+      reply,
+      described.status,
+      described.message,
+      described.type,
+      described.code,
+      described.param ?? null,
+    );
   });
   app.setNotFoundHandler((request, reply) =>
     sendApiError(
