@@ -2,6 +2,8 @@
 
 // Chat messages (OpenAI shapes)
 export type { ChatMessage, ChatRole, ToolCall } from './chat.js';
+// What pre_gateway_dispatch hands a plugin
+export type { DispatchGateway, DispatchHandles, DispatchSessionStore } from './dispatch-handles.js';
 // Errors and exit codes
 export { ERROR_CODES, type ErrorCode, EXIT, HermesError } from './errors.js';
 // process.exit kept for Hermes itself
@@ -24,11 +26,13 @@ export {
   type ApprovalSurface,
   type BlockDecision,
   type DispatchDecision,
-  type DispatchHandles,
+  defineHook,
   HOOK_NAMES,
   HOOKS,
   type HookCallback,
+  type HookExample,
   type HookFieldDoc,
+  type HookFields,
   type HookKind,
   type HookName,
   type HookOutcome,
@@ -40,6 +44,7 @@ export {
   type HookTable,
   isHookName,
   type SubagentStatus,
+  type ToolCallPayload,
 } from './hooks.js';
 // Logging surface
 export { type LogFn, type Logger, silentLogger } from './logger.js';
