@@ -24,7 +24,7 @@ describe('pre_gateway_dispatch handles', () => {
       'pre_gateway_dispatch',
       ({ gateway, sessionStore }) => {
         seen = { gateway, sessionStore };
-        return { action: 'skip', reason: 'inspect' };
+        return { action: 'skip', reason: 'inspect' } as const;
       },
       { source: 'test', name: 'inspector' },
     );
@@ -54,7 +54,7 @@ describe('pre_gateway_dispatch handles', () => {
       ({ event, sessionStore }) => {
         if (!event.text.startsWith('psst')) return null;
         ingested.push(sessionStore.ingest(event));
-        return { action: 'skip', reason: 'listening' };
+        return { action: 'skip', reason: 'listening' } as const;
       },
       { source: 'test', name: 'listener' },
     );

@@ -8,16 +8,28 @@ export type { DispatchGateway, DispatchHandles, DispatchSessionStore } from './d
 export { ERROR_CODES, type ErrorCode, EXIT, HermesError } from './errors.js';
 // process.exit kept for Hermes itself
 export { ExitRefusedError, exitProcess, installExitGuard } from './exit-guard.js';
+// Gateway events: THE table and what derives from it
 export {
+  type CommandEventType,
   GATEWAY_EVENT_EXAMPLES,
+  GATEWAY_EVENT_PREFIXES,
+  GATEWAY_EVENT_WILDCARDS,
   GATEWAY_EVENTS,
   type GatewayEventContext,
   type GatewayEventContexts,
+  type GatewayEventName,
   type GatewayEventType,
-  type GatewayHookApi,
-  type GatewayHookHandler,
-  type HookAgentResult,
-  type HookSendResult,
+  gatewayEventExample,
+  gatewayEventMatches,
+  isGatewayEventPattern,
+  isGatewayEventType,
+} from './gateway-events.js';
+// Gateway hooks: what a handler receives
+export type {
+  GatewayHookApi,
+  GatewayHookHandler,
+  HookAgentResult,
+  HookSendResult,
 } from './gateway-hooks.js';
 // The hook table
 export {
