@@ -36,6 +36,7 @@ export {
 } from './manifest.js';
 export { createModuleImporter, type ModuleImporter } from './module-importer.js';
 export { moduleSyntaxError } from './module-syntax.js';
+export { checkPlatformRegistration } from './platform-check.js';
 export {
   createPluginContext,
   type PluginContext,
@@ -51,7 +52,7 @@ export {
   type CliCommand,
   type CliCommandBuilder,
   type LlmCompleteOptions,
-  type PlatformRegistration,
+  type PlatformRegistryEntry,
   type PluginHostServices,
   type PluginLlm,
   PluginRegistries,

@@ -70,22 +70,26 @@ export type {
   TextMessageEvent,
 } from './message-event.js';
 // Platforms
-export type {
-  InboundSink,
-  OutboundMessage,
-  PlatformAdapter,
-  PlatformCapabilities,
-  PlatformConnection,
-  PlatformContext,
-  PlatformFactory,
-  PlatformState,
-  RouteOptions,
-  RouteRequest,
-  RouteResponse,
-  SendErrorKind,
-  SendRate,
-  SendRateLimits,
-  SendResult,
+export {
+  definePlatform,
+  type InboundSink,
+  type OutboundMessage,
+  type PlatformAdapter,
+  type PlatformCapabilities,
+  type PlatformConnection,
+  type PlatformContext,
+  type PlatformEnv,
+  type PlatformFactory,
+  type PlatformRegistration,
+  type PlatformSettings,
+  type PlatformState,
+  type RouteOptions,
+  type RouteRequest,
+  type RouteResponse,
+  type SendErrorKind,
+  type SendRate,
+  type SendRateLimits,
+  type SendResult,
 } from './platform.js';
 // Tools
 export type {
