@@ -43,13 +43,6 @@ export interface GatewayApp {
   stop(): Promise<void>;
 }
 
-function isPlatformFactory(value: unknown): value is PlatformFactory {
-  const f = value as Partial<PlatformFactory> | null;
-  return (
-    typeof f === 'object' && f !== null && typeof f.create === 'function' && typeof f.hasCredentials === 'function'
-  );
-}
-
 /** The gateway's settings from config.yaml: one mapping for `gateway run`, tests and benchmarks. */
 export function gatewaySettings(
   config: HermesConfig,
@@ -94,13 +87,8 @@ export async function buildGatewayApp(
     phases,
   });
   const { config, env, store } = rt;
-  const platforms: PlatformFactory[] = [];
-  for (const reg of rt.registries.platforms.values()) {
-    const factory = (reg as { factory?: unknown }).factory;
-    if (isPlatformFactory(factory)) platforms.push(factory);
-    else
-      rt.logger.warn({ plugin: reg.plugin }, `platform ${reg.name} from plugin ${reg.plugin} has no factory; skipped`);
-  }
+  // registerPlatform checked each registration's shape: a broken one failed its plugin's register()
+  const platforms: PlatformFactory[] = [...rt.registries.platforms.values()].map((reg) => reg.factory);
   const settings = gatewaySettings(config, {
     model: rt.model,
     cwd: config.terminal.cwd ?? process.cwd(),

@@ -3,9 +3,9 @@
  * `prefix:*` wildcards. Handlers run off the message path: emit never waits and never throws; a
  * handler that fails or outlives the timeout is logged with its name (it is not cancelled).
  */
-import type { GatewayEventType, Logger } from '@hermes/protocol';
+import { type GatewayEventContext, type GatewayEventType, gatewayEventMatches, type Logger } from '@hermes/protocol';
 
-export type { GatewayEventType } from '@hermes/protocol';
+export type { GatewayEventContext, GatewayEventType } from '@hermes/protocol';
 
 export type GatewayEventHandler = (type: GatewayEventType, context: Record<string, unknown>) => unknown;
 
@@ -19,10 +19,7 @@ export type GatewayHandlerObserver = (handler: string, durationMs: number, outco
 export const GATEWAY_HANDLER_TIMEOUT_DEFAULT_MS = 30_000;
 
 /** True when a subscription pattern (`agent:end`, `command:*`, `*`) covers an event type. */
-export function eventMatches(pattern: string, type: string): boolean {
-  if (pattern === type || pattern === '*') return true;
-  return pattern.endsWith(':*') && type.startsWith(pattern.slice(0, -1));
-}
+export const eventMatches = gatewayEventMatches;
 
 interface Subscription {
   patterns: readonly string[];
@@ -57,11 +54,14 @@ export class GatewayEvents {
     return this.#subs.length;
   }
 
-  /** Fires an event to its subscribers in the background (each handler at most once per event). */
-  emit(type: GatewayEventType, context: Record<string, unknown>): void {
+  /**
+   * Fires an event to its subscribers in the background (each handler at most once per event).
+   * The context is checked against the event's type (gateway-events.ts in @hermes/protocol).
+   */
+  emit<T extends GatewayEventType>(type: T, context: GatewayEventContext<T>): void {
     for (const sub of this.#subs) {
       if (!sub.patterns.some((p) => eventMatches(p, type))) continue;
-      setImmediate(() => void this.#run(sub, type, context));
+      setImmediate(() => void this.#run(sub, type, context as Record<string, unknown>));
     }
   }
 

@@ -8,6 +8,7 @@ import type { ModelClient, ToolRegistry } from '@hermes/agent';
 import { buildSystemPrompt, createApprovalGate, runTurn } from '@hermes/agent';
 import type { HookBus } from '@hermes/plugins';
 import type {
+  DispatchHandles,
   HookAgentResult,
   HookSendResult,
   Logger,
@@ -24,6 +25,7 @@ import { type CommandContext, type CommandServices, commandList, parseCommand, r
 import { CommitQueue } from './commit-queue.js';
 import { type DeliveryTarget, deliver, type OutboxPort, resendPending } from './delivery/deliver.js';
 import { SendRateLimiter } from './delivery/send-rate-limiter.js';
+import { createDispatchHandles } from './dispatch-handles.js';
 import { failureMessage, failureReply } from './failure-reply.js';
 import { GatewayEvents } from './gateway-events.js';
 import { isAddressed } from './group-policy.js';
@@ -146,6 +148,7 @@ export class Gateway {
   readonly #knownChats = new Set<string>();
   /** every platform's send limits (capabilities.sendRate), shared by all deliveries */
   readonly #rateLimiter = new SendRateLimiter();
+  #handles: DispatchHandles | undefined;
   #accepting = true;
   #started = false;
 
@@ -331,6 +334,20 @@ export class Gateway {
     return result.failed === 0 ? { ok: true } : { ok: false, error: result.errors.join('; ') };
   }
 
+  /** pre_gateway_dispatch's handles: the documented operations only, never `this` or the store. */
+  #dispatchHandles(): DispatchHandles {
+    const { store, settings } = this.#deps;
+    this.#handles ??= createDispatchHandles({
+      platforms: () => [...this.adapters.keys()],
+      send: (target, text) => this.hookSend(target, text),
+      sessions: store.sessions,
+      transcripts: store.transcripts,
+      groupSessions: settings.groupSessions,
+      changed: (key) => this.#sessions.forget(key),
+    });
+    return this.#handles;
+  }
+
   /** Accepts an inbound event: persisted in the inbox (dedupe) before it is processed. */
   async accept(inbound: MessageEvent, options: { state?: Record<string, string> } = {}): Promise<void> {
     const { store, settings } = this.#deps;
@@ -409,7 +426,7 @@ export class Gateway {
     const { hooks, store, settings, env } = this.#deps;
     let event = original;
     if (!event.internal) {
-      const decision = await hooks.invoke('pre_gateway_dispatch', { event, gateway: this, sessionStore: store });
+      const decision = await hooks.invoke('pre_gateway_dispatch', { event, ...this.#dispatchHandles() });
       if (decision.action === 'skip') {
         this.metrics.platform(event.platform).ignored('hook_skip');
         store.inbox.mark(inboxId, 'skipped');

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createModuleImporter } from '@hermes/plugins';
-import { type Logger, silentLogger } from '@hermes/protocol';
+import { gatewayEventExample, type Logger, silentLogger } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   attachGatewayHooks,
@@ -129,8 +129,8 @@ describe('loading and running', () => {
         hook.name,
       ),
     );
-    events.emit('agent:end', { platform: 'discord' });
-    events.emit('session:start', { platform: 'discord' });
+    events.emit('agent:end', { ...gatewayEventExample('agent:end'), platform: 'discord' });
+    events.emit('session:start', { ...gatewayEventExample('session:start'), platform: 'discord' });
     await new Promise((r) => setTimeout(r, 50));
     // agent:* and agent:end overlap: still one call per event
     expect((globalThis as { __calls?: unknown[] }).__calls).toEqual([['agent:end', 'discord', 'good']]);
@@ -149,7 +149,7 @@ describe('loading and running', () => {
     );
     events.on('agent:end', () => new Promise(() => {}), 'hanger');
     const started = performance.now();
-    events.emit('agent:end', {});
+    events.emit('agent:end', gatewayEventExample('agent:end'));
     expect(performance.now() - started).toBeLessThan(5);
     await new Promise((r) => setTimeout(r, 120));
     expect(lines).toContain('gateway hook thrower failed on agent:end: boom');

@@ -1,4 +1,4 @@
-import type { MessageEvent, SessionSource } from '@hermes/protocol';
+import { gatewayEventExample, type MessageEvent, type SessionSource } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   allowedByEnv,
@@ -101,8 +101,8 @@ describe('gateway events', () => {
       },
       'bad',
     );
-    events.emit('command:new', {});
-    events.emit('agent:start', {});
+    events.emit('command:new', gatewayEventExample('command:new'));
+    events.emit('agent:start', gatewayEventExample('agent:start'));
     await new Promise((r) => setTimeout(r, 10));
     expect(seen).toEqual(['command:new']);
     expect(warnings.some((w) => w.includes('bad') && w.includes('command:new'))).toBe(true);

@@ -19,10 +19,14 @@ export type {
 } from '@hermes/plugins';
 // Hooks: names, payloads, return types
 // Gateway hooks (HERMES_HOME/hooks/<name>/handler.ts): the handler, its third argument, the events
+// Platforms: what ctx.registerPlatform takes
 export type {
   BlockDecision,
   ChatMessage,
   DispatchDecision,
+  DispatchGateway,
+  DispatchHandles,
+  DispatchSessionStore,
   GatewayEventContext,
   GatewayEventContexts,
   GatewayEventType,
@@ -36,11 +40,18 @@ export type {
   HookSendResult,
   Logger,
   MessageEvent,
+  PlatformAdapter,
+  PlatformCapabilities,
+  PlatformContext,
+  PlatformFactory,
+  PlatformRegistration,
+  PlatformSettings,
   ToolContext,
   ToolHandler,
   ToolHandlerResult,
   ToolSchema,
 } from '@hermes/protocol';
+export { definePlatform } from '@hermes/protocol';
 
 /** A plugin's register function. */
 export type RegisterPlugin = (ctx: PluginContext) => void | Promise<void>;

@@ -16,7 +16,7 @@ import {
   type Logger,
   silentLogger,
 } from '@hermes/protocol';
-import { parseBlock, parseContext, parseDispatch, parseTransform } from './combine.js';
+import { parseHookResult } from './combine.js';
 import { type HookOwner, ownerLabel } from './hook-owner.js';
 import { pluginScope } from './plugin-faults.js';
 
@@ -156,18 +156,19 @@ export class HookBus implements HookInvoker {
     for (const registration of list) {
       const value = await this.#call(registration, payload);
       if (value === SKIPPED) continue;
+      const source = ownerLabel(registration.owner);
       switch (kind) {
         case 'gate':
-          if (block === null) block = parseBlock(value);
+          if (block === null) block = parseHookResult('gate', value, source);
           break;
         case 'transform':
-          if (transformed === null) transformed = parseTransform(value);
+          if (transformed === null) transformed = parseHookResult('transform', value, source);
           break;
         case 'dispatch':
-          if (dispatch === null) dispatch = parseDispatch(value);
+          if (dispatch === null) dispatch = parseHookResult('dispatch', value, source);
           break;
         case 'inject': {
-          const context = parseContext(value);
+          const context = parseHookResult('inject', value, source);
           if (context !== null) {
             contexts = contexts ?? [];
             contexts.push(context);

@@ -1,6 +1,14 @@
 // @hermes/plugins: the hook bus (one dispatcher for plugin, shell and gateway hooks) and plugin loading.
 
-export { parseBlock, parseContext, parseDispatch, parseTransform } from './combine.js';
+export {
+  defaultBlockMessage,
+  type HookResultByKind,
+  parseBlock,
+  parseContext,
+  parseDispatch,
+  parseHookResult,
+  parseTransform,
+} from './combine.js';
 export { closest } from './did-you-mean.js';
 // Plugins: discovery, manifests, loading, the context
 export { type DiscoveredPlugin, discoverPlugins, type PluginSource, type PluginSourceKind } from './discover.js';
@@ -28,6 +36,7 @@ export {
 } from './manifest.js';
 export { createModuleImporter, type ModuleImporter } from './module-importer.js';
 export { moduleSyntaxError } from './module-syntax.js';
+export { checkPlatformRegistration } from './platform-check.js';
 export {
   createPluginContext,
   type PluginContext,
@@ -43,7 +52,7 @@ export {
   type CliCommand,
   type CliCommandBuilder,
   type LlmCompleteOptions,
-  type PlatformRegistration,
+  type PlatformRegistryEntry,
   type PluginHostServices,
   type PluginLlm,
   PluginRegistries,

@@ -8,6 +8,7 @@ import {
   type HookName,
   isHookName,
   type Logger,
+  type PlatformRegistration,
   type ToolContext,
   type ToolDefinition,
   type ToolHandler,
@@ -16,7 +17,8 @@ import {
 } from '@hermes/protocol';
 import { closest } from './did-you-mean.js';
 import type { HookBus } from './hook-bus.js';
-import type { CliCommandBuilder, PlatformRegistration, PluginHostServices, PluginLlm } from './plugin-host.js';
+import { checkPlatformRegistration } from './platform-check.js';
+import type { CliCommandBuilder, PluginHostServices, PluginLlm } from './plugin-host.js';
 import { checkWebSearchProvider } from './web-provider-check.js';
 
 /** Where plugin tools go: the agent's ToolRegistry satisfies it. */
@@ -66,7 +68,8 @@ export interface PluginContext {
   registerCommand(command: RegisterCommandInput): void;
   registerCliCommand(command: RegisterCliCommandInput): void;
   registerSkill(skill: RegisterSkillInput): void;
-  registerPlatform(platform: Omit<PlatformRegistration, 'plugin'>): void;
+  /** adds a platform: its name, capabilities and adapter factory (settings typed by the factory) */
+  registerPlatform<S>(platform: PlatformRegistration<S>): void;
   /** adds a web search/extract/crawl backend (the instance is kept as is: classes are fine) */
   registerWebSearchProvider(provider: WebSearchProvider): void;
   /** runs any registered tool, returning its result string */
@@ -186,8 +189,8 @@ export function createPluginContext(options: {
       }
     },
     registerPlatform(platform) {
-      const name = needName(platform?.name, 'registerPlatform');
-      if (registries) claim(registries.platforms, name, { ...platform, name, plugin: key }, 'platform', key, undo);
+      const checked = checkPlatformRegistration(platform, key);
+      if (registries) claim(registries.platforms, checked.name, { ...checked, plugin: key }, 'platform', key, undo);
     },
     registerWebSearchProvider(provider) {
       const name = checkWebSearchProvider(provider, key);

@@ -3,7 +3,7 @@
  * commands, CLI commands, skills, platforms and web providers, plus tool dispatch, message
  * injection and one-shot LLM access. Registries are plain and owned here; consumers read them.
  */
-import type { ToolContext, ToolHandlerResult, WebSearchProvider } from '@hermes/protocol';
+import type { PlatformRegistration, ToolContext, ToolHandlerResult, WebSearchProvider } from '@hermes/protocol';
 
 /** A `/name` slash command, in chat and (later) the gateway. */
 export interface SlashCommand {
@@ -40,12 +40,9 @@ export interface Skill {
   plugin: string;
 }
 
-export interface PlatformRegistration {
-  name: string;
+/** A registered platform (`ctx.registerPlatform`) and the plugin that registered it. */
+export interface PlatformRegistryEntry extends PlatformRegistration {
   plugin: string;
-  /** the adapter factory; its contract arrives with the gateway */
-  create?: (...args: unknown[]) => unknown;
-  [extra: string]: unknown;
 }
 
 /** A registered web provider: the instance itself (class instances keep their methods) and its owner. */
@@ -78,7 +75,7 @@ export class PluginRegistries {
   readonly commands = new Map<string, SlashCommand>();
   readonly cliCommands = new Map<string, CliCommand>();
   readonly skills = new Map<string, Skill>();
-  readonly platforms = new Map<string, PlatformRegistration>();
+  readonly platforms = new Map<string, PlatformRegistryEntry>();
   readonly webSearchProviders = new Map<string, WebSearchProviderRegistration>();
 }
 

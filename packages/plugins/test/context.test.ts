@@ -1,7 +1,35 @@
 import { executeToolCall, ToolRegistry } from '@hermes/agent';
-import { HOOK_NAMES, HOOKS, type Logger, silentLogger, type ToolContext } from '@hermes/protocol';
+import {
+  definePlatform,
+  HOOK_NAMES,
+  HOOKS,
+  type Logger,
+  type PlatformAdapter,
+  silentLogger,
+  type ToolContext,
+} from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import { createPluginContext, HookBus, PluginRegistries } from '../src/index.js';
+
+interface IrcSettings {
+  server: string;
+}
+
+const ircPlatform = definePlatform({
+  name: 'irc',
+  capabilities: { maxMessageLength: 400, formatting: 'plain', editing: false, typing: false, threads: false },
+  factory: {
+    name: 'irc',
+    hasCredentials: () => true,
+    readSettings: (settings): IrcSettings => {
+      if (typeof settings.server !== 'string') throw new TypeError('gateway.platforms.irc.server: expected a string');
+      return { server: settings.server };
+    },
+    create: (): PlatformAdapter => {
+      throw new Error('not in this test');
+    },
+  },
+});
 
 function setup(host = true) {
   const tools = new ToolRegistry();
@@ -122,7 +150,7 @@ describe('PluginContext', () => {
     ctx.registerCommand({ name: 'roll', description: 'roll a die', handler: () => '4' });
     ctx.registerCliCommand({ name: 'demo-tool', help: 'demo', setup: () => {} });
     ctx.registerSkill({ name: 'howto', description: 'how', content: '# How' });
-    ctx.registerPlatform({ name: 'irc' });
+    ctx.registerPlatform(ircPlatform);
     const ddg = { name: 'ddg', isAvailable: () => true, search: () => ({ success: true as const, data: { web: [] } }) };
     ctx.registerWebSearchProvider(ddg);
     expect(registries.commands.get('roll')).toMatchObject({ plugin: 'demo', description: 'roll a die' });
@@ -136,6 +164,34 @@ describe('PluginContext', () => {
     );
     scoped.rollback();
     expect(registries.commands.size + registries.skills.size + registries.platforms.size).toBe(0);
+  });
+
+  it('registerPlatform: typed from the factory settings; a broken registration fails naming the member', () => {
+    const { ctx, registries } = setup();
+    const settings: IrcSettings | undefined = ircPlatform.factory.readSettings?.({ server: 'irc.local' }, {});
+    expect(settings).toEqual({ server: 'irc.local' });
+    ctx.registerPlatform(ircPlatform);
+    expect(registries.platforms.get('irc')).toMatchObject({
+      name: 'irc',
+      plugin: 'demo',
+      factory: ircPlatform.factory,
+    });
+    const { factory, capabilities } = ircPlatform;
+    const broken: [unknown, string][] = [
+      [{ name: 'x' }, 'registerPlatform: x: factory: expected a platform factory object'],
+      [{ name: 'x', capabilities, factory }, 'x: factory.name is "irc", not "x"'],
+      [{ name: 'irc', capabilities, factory: { ...factory, create: 1 } }, 'irc: factory.create: expected a function'],
+      [{ name: 'irc', factory }, 'irc: capabilities: expected an object'],
+      [{ name: 'irc', capabilities: { ...capabilities, formatting: 'rtf' }, factory }, 'capabilities.formatting'],
+      [{ name: 'irc', capabilities: { ...capabilities, maxMessageLength: 0 }, factory }, 'maxMessageLength'],
+    ];
+    for (const [registration, message] of broken) {
+      // @ts-expect-error plain JavaScript can pass anything
+      expect(() => ctx.registerPlatform(registration)).toThrow(message);
+    }
+    // @ts-expect-error a registration needs its capabilities
+    const missing: Parameters<typeof ctx.registerPlatform>[0] = { name: 'irc', factory };
+    expect(missing.name).toBe('irc');
   });
 
   it('dispatchTool and injectMessage go to the host; without one, inject is false and dispatch rejects', async () => {

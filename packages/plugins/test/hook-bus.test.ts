@@ -52,10 +52,10 @@ describe('HookBus', () => {
     expect(order).toEqual(['a', 'b', 'c']);
   });
 
-  it('pre_tool_call: first valid block wins, both shapes, invalid blocks ignored, all callbacks still run', async () => {
+  it('pre_tool_call: first block wins, both shapes, non-blocks ignored, all callbacks still run', async () => {
     const bus = new HookBus();
     const seen: string[] = [];
-    bus.register('pre_tool_call', () => ({ action: 'block', message: '' }) as never, owner('empty'));
+    bus.register('pre_tool_call', () => ({ action: 'blocked', message: 'typo' }) as never, owner('typo'));
     bus.register(
       'pre_tool_call',
       () => {

@@ -60,7 +60,11 @@ describe('discovery', () => {
       'alpha/plugin.yaml': manifest('alpha'),
       'alpha/index.mjs': toolPlugin('bundled_alpha'),
       'platforms/chatx/plugin.yaml': manifest('chatx', 'kind: platform\n'),
-      'platforms/chatx/index.mjs': `export function register(ctx) { ctx.registerPlatform({ name: 'chatx' }); }`,
+      'platforms/chatx/index.mjs': `export function register(ctx) {
+  const capabilities = { maxMessageLength: 100, formatting: 'plain', editing: false, typing: false, threads: false };
+  const factory = { name: 'chatx', hasCredentials: () => true, create: () => { throw new Error('not here'); } };
+  ctx.registerPlatform({ name: 'chatx', capabilities, factory });
+}`,
       'README.md/keep': '',
     });
     put(user, { 'alpha/plugin.yaml': manifest('alpha'), 'alpha/index.ts': toolPlugin('user_alpha') });

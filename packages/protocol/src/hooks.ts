@@ -1,187 +1,43 @@
 /**
- * THE hook table. One entry per plugin hook: payload type, result type, kind, and the
- * documentation the CLI, the shell-hook wire format and docs/hooks.md are derived from.
- * Nothing else in the project lists hook names.
+ * THE hook table. One entry per plugin hook: kind, and the documentation the CLI, the shell-hook
+ * wire format and docs/hooks.md are derived from, each entry checked against its payload type
+ * (hook-payloads.ts) by `defineHook`. Nothing else in the project lists hook names.
  */
-import type { ChatMessage } from './chat.js';
-import type { MessageEvent } from './message-event.js';
+import type { HookKind, HookOutcomeByKind, HookReturnByKind } from './hook-kinds.js';
+import type { ApprovalPayload, HookName, HookPayloads, ToolCallPayload } from './hook-payloads.js';
+import { defineHook, field, type HookFields, type HookSpec } from './hook-spec.js';
 
-/** How the bus combines callback results for a hook. */
-export type HookKind =
-  /** return value ignored */
-  | 'observe'
-  /** first valid block wins (pre_tool_call) */
-  | 'gate'
-  /** first string wins */
-  | 'transform'
-  /** every context string, joined with a blank line in registration order */
-  | 'inject'
-  /** first recognised skip / rewrite / allow wins */
-  | 'dispatch';
+export type { BlockDecision, DispatchDecision, HookKind, HookOutcomeByKind, HookReturnByKind } from './hook-kinds.js';
+export type {
+  ApprovalChoice,
+  ApprovalPayload,
+  ApprovalSurface,
+  HookName,
+  HookPayloads,
+  SubagentStatus,
+  ToolCallPayload,
+} from './hook-payloads.js';
+export type { HookExample, HookFieldDoc, HookFields, HookSpec } from './hook-spec.js';
+export { defineHook } from './hook-spec.js';
 
-export type ApprovalSurface = 'cli' | 'gateway';
-export type ApprovalChoice = 'once' | 'session' | 'always' | 'deny' | 'timeout';
-export type SubagentStatus = 'completed' | 'failed' | 'interrupted' | 'error';
-
-export interface ApprovalPayload {
-  command: string;
-  description: string;
-  patternKey: string;
-  patternKeys: string[];
-  sessionKey: string;
-  surface: ApprovalSurface;
-}
-
-/** Handles the gateway passes to pre_gateway_dispatch; shaped by the gateway package. */
-export interface DispatchHandles {
-  gateway: unknown;
-  sessionStore: unknown;
-}
-
-/** Payloads, by hook: the seed's keyword arguments in camelCase. */
-export interface HookPayloads {
-  pre_tool_call: {
-    toolName: string;
-    args: Record<string, unknown>;
-    taskId: string;
-    sessionId: string;
-    toolCallId: string;
-  };
-  post_tool_call: {
-    toolName: string;
-    args: Record<string, unknown>;
-    result: string;
-    taskId: string;
-    sessionId: string;
-    toolCallId: string;
-    durationMs: number;
-  };
-  transform_tool_result: {
-    toolName: string;
-    arguments: Record<string, unknown>;
-    result: string;
-    taskId: string | null;
-    sessionId: string;
-  };
-  transform_terminal_output: { command: string; output: string; exitCode: number; cwd: string; taskId: string | null };
-  pre_llm_call: {
-    sessionId: string;
-    userMessage: string;
-    conversationHistory: ChatMessage[];
-    isFirstTurn: boolean;
-    model: string;
-    platform: string;
-  };
-  post_llm_call: {
-    sessionId: string;
-    userMessage: string;
-    assistantResponse: string;
-    conversationHistory: ChatMessage[];
-    model: string;
-    platform: string;
-  };
-  pre_api_request: {
-    method: string;
-    url: string;
-    headers: Record<string, string>;
-    body: Record<string, unknown>;
-    sessionId: string;
-    attempt: number;
-  };
-  post_api_request: {
-    method: string;
-    url: string;
-    statusCode: number;
-    response: Record<string, unknown>;
-    sessionId: string;
-    attempt: number;
-    durationMs: number;
-  };
-  on_session_start: { sessionId: string; model: string; platform: string };
-  on_session_end: { sessionId: string; completed: boolean; interrupted: boolean; model: string; platform: string };
-  on_session_finalize: { sessionId: string | null; platform: string };
-  on_session_reset: { sessionId: string; platform: string };
-  subagent_stop: {
-    parentSessionId: string;
-    childRole: string | null;
-    childSummary: string | null;
-    childStatus: SubagentStatus;
-    durationMs: number;
-  };
-  pre_gateway_dispatch: { event: MessageEvent } & DispatchHandles;
-  pre_approval_request: ApprovalPayload;
-  post_approval_response: ApprovalPayload & { choice: ApprovalChoice };
-}
-
-export type HookName = keyof HookPayloads;
-
-/** A pre_tool_call veto, normalised from either documented shape. */
-export interface BlockDecision {
-  action: 'block';
-  message: string;
-}
-
-/** pre_gateway_dispatch outcome. */
-export type DispatchDecision =
-  | { action: 'skip'; reason: string }
-  | { action: 'rewrite'; text: string }
-  | { action: 'allow' };
-
-/** What a callback may return, by kind (the bus parses untyped returns into these at the edge). */
-export interface HookReturnByKind {
-  observe: unknown;
-  gate: BlockDecision | { decision: 'block'; reason: string } | null | undefined | void;
-  transform: string | null | undefined | void;
-  inject: string | { context: string } | null | undefined | void;
-  dispatch: DispatchDecision | null | undefined | void;
-}
-
-/** What the bus returns to the caller, by kind. */
-export interface HookOutcomeByKind {
-  observe: undefined;
-  gate: BlockDecision | null;
-  transform: string | null;
-  inject: string | null;
-  dispatch: DispatchDecision;
-}
-
-export interface HookFieldDoc {
-  /** key on the wire (shell-hook JSON, gateway context, docs): the seed's spelling */
-  wire: string;
-  type: string;
-  description: string;
-}
-
-export interface HookSpec<K extends HookKind = HookKind> {
-  kind: K;
-  fires: string;
-  returns: string;
-  /** one entry per payload key, camelCase key -> docs */
-  fields: Record<string, HookFieldDoc>;
-  /** a synthetic payload for `hermes hooks test` and the docs */
-  example: Record<string, unknown>;
-}
-
-const f = (wire: string, type: string, description: string): HookFieldDoc => ({ wire, type, description });
-
-const toolFields = {
-  toolName: f('tool_name', 'string', 'name of the tool'),
-  args: f('args', 'object', 'the arguments the model passed'),
-  taskId: f('task_id', 'string', 'session/task identifier; empty string if not set'),
-  sessionId: f('session_id', 'string', 'the session the call belongs to'),
-  toolCallId: f('tool_call_id', 'string', "the model's id for this call"),
+const toolFields: HookFields<ToolCallPayload> = {
+  toolName: field('tool_name', 'string', 'name of the tool'),
+  args: field('args', 'object', 'the arguments the model passed'),
+  taskId: field('task_id', 'string', 'session/task identifier; empty string if not set'),
+  sessionId: field('session_id', 'string', 'the session the call belongs to'),
+  toolCallId: field('tool_call_id', 'string', "the model's id for this call"),
 };
 
-const approvalFields = {
-  command: f('command', 'string', 'the shell command awaiting approval'),
-  description: f('description', 'string', 'why the command is flagged (all matching patterns)'),
-  patternKey: f('pattern_key', 'string', 'primary pattern key, e.g. rm_rf, sudo'),
-  patternKeys: f('pattern_keys', 'string[]', 'all matching pattern keys'),
-  sessionKey: f('session_key', 'string', 'session identifier'),
-  surface: f('surface', '"cli" | "gateway"', 'where the approval is asked'),
+const approvalFields: HookFields<ApprovalPayload> = {
+  command: field('command', 'string', 'the shell command awaiting approval'),
+  description: field('description', 'string', 'why the command is flagged (all matching patterns)'),
+  patternKey: field('pattern_key', 'string', 'primary pattern key, e.g. rm_rf, sudo'),
+  patternKeys: field('pattern_keys', 'string[]', 'all matching pattern keys'),
+  sessionKey: field('session_key', 'string', 'session identifier'),
+  surface: field('surface', '"cli" | "gateway"', 'where the approval is asked'),
 };
 
-const approvalExample = {
+const approvalExample: ApprovalPayload = {
   command: 'rm -rf ~/',
   description: 'recursive delete',
   patternKey: 'rm_rf',
@@ -192,7 +48,7 @@ const approvalExample = {
 
 /** The table. `satisfies` makes the compiler reject a missing or extra hook. */
 export const HOOKS = {
-  pre_tool_call: {
+  pre_tool_call: defineHook<HookPayloads['pre_tool_call']>()({
     kind: 'gate',
     fires: 'Before any tool executes (once per call, also for parallel calls)',
     returns: '{action: "block", message} or {decision: "block", reason} to veto; anything else is ignored',
@@ -204,15 +60,15 @@ export const HOOKS = {
       sessionId: 'sess_test',
       toolCallId: 'call_1',
     },
-  },
-  post_tool_call: {
+  }),
+  post_tool_call: defineHook<HookPayloads['post_tool_call']>()({
     kind: 'observe',
     fires: 'After any tool returns (or fails: then result is the error JSON); not for blocked calls',
     returns: 'ignored',
     fields: {
       ...toolFields,
-      result: f('result', 'string', "the tool's result (a JSON string)"),
-      durationMs: f('duration_ms', 'number', 'dispatch time in milliseconds'),
+      result: field('result', 'string', "the tool's result (a JSON string)"),
+      durationMs: field('duration_ms', 'number', 'dispatch time in milliseconds'),
     },
     example: {
       toolName: 'terminal',
@@ -223,17 +79,17 @@ export const HOOKS = {
       toolCallId: 'call_1',
       durationMs: 12,
     },
-  },
-  transform_tool_result: {
+  }),
+  transform_tool_result: defineHook<HookPayloads['transform_tool_result']>()({
     kind: 'transform',
     fires: 'After post_tool_call, before the result is appended to the conversation',
     returns: 'a string to replace the result the model sees; null/undefined to leave it',
     fields: {
-      toolName: f('tool_name', 'string', 'tool that produced the result'),
-      arguments: f('arguments', 'object', 'arguments the model called the tool with'),
-      result: f('result', 'string', "the tool's result string"),
-      taskId: f('task_id', 'string | null', 'task id, when set'),
-      sessionId: f('session_id', 'string', 'the session'),
+      toolName: field('tool_name', 'string', 'tool that produced the result'),
+      arguments: field('arguments', 'object', 'arguments the model called the tool with'),
+      result: field('result', 'string', "the tool's result string"),
+      taskId: field('task_id', 'string | null', 'task id, when set'),
+      sessionId: field('session_id', 'string', 'the session'),
     },
     example: {
       toolName: 'read_file',
@@ -242,31 +98,31 @@ export const HOOKS = {
       taskId: null,
       sessionId: 'sess_test',
     },
-  },
-  transform_terminal_output: {
+  }),
+  transform_terminal_output: defineHook<HookPayloads['transform_terminal_output']>()({
     kind: 'transform',
     fires: 'Inside the terminal tool, before truncation, ANSI strip and secret redaction',
     returns: 'a string to replace the raw output; null/undefined to leave it',
     fields: {
-      command: f('command', 'string', 'the shell command'),
-      output: f('output', 'string', 'raw combined stdout/stderr'),
-      exitCode: f('exit_code', 'number', 'process exit code'),
-      cwd: f('cwd', 'string', 'working directory'),
-      taskId: f('task_id', 'string | null', 'task id, when set'),
+      command: field('command', 'string', 'the shell command'),
+      output: field('output', 'string', 'raw combined stdout/stderr'),
+      exitCode: field('exit_code', 'number', 'process exit code'),
+      cwd: field('cwd', 'string', 'working directory'),
+      taskId: field('task_id', 'string | null', 'task id, when set'),
     },
     example: { command: 'ls', output: 'a\nb\n', exitCode: 0, cwd: '/tmp', taskId: null },
-  },
-  pre_llm_call: {
+  }),
+  pre_llm_call: defineHook<HookPayloads['pre_llm_call']>()({
     kind: 'inject',
     fires: 'Once per turn, before the tool-calling loop',
     returns: "{context: string} or a non-empty string: appended to this turn's user message only",
     fields: {
-      sessionId: f('session_id', 'string', 'the session'),
-      userMessage: f('user_message', 'string', "the user's original message for this turn"),
-      conversationHistory: f('conversation_history', 'ChatMessage[]', 'copy of the message list before this turn'),
-      isFirstTurn: f('is_first_turn', 'boolean', 'true on the first turn of a new session'),
-      model: f('model', 'string', 'model id'),
-      platform: f('platform', 'string', '"cli", "telegram", "discord", ...'),
+      sessionId: field('session_id', 'string', 'the session'),
+      userMessage: field('user_message', 'string', "the user's original message for this turn"),
+      conversationHistory: field('conversation_history', 'ChatMessage[]', 'copy of the message list before this turn'),
+      isFirstTurn: field('is_first_turn', 'boolean', 'true on the first turn of a new session'),
+      model: field('model', 'string', 'model id'),
+      platform: field('platform', 'string', '"cli", "telegram", "discord", ...'),
     },
     example: {
       sessionId: 'sess_test',
@@ -276,18 +132,18 @@ export const HOOKS = {
       model: 'test-model',
       platform: 'cli',
     },
-  },
-  post_llm_call: {
+  }),
+  post_llm_call: defineHook<HookPayloads['post_llm_call']>()({
     kind: 'observe',
     fires: 'Once per turn, after the tool loop, on successful turns only',
     returns: 'ignored',
     fields: {
-      sessionId: f('session_id', 'string', 'the session'),
-      userMessage: f('user_message', 'string', "the user's original message"),
-      assistantResponse: f('assistant_response', 'string', 'the final answer'),
-      conversationHistory: f('conversation_history', 'ChatMessage[]', 'copy of the message list after the turn'),
-      model: f('model', 'string', 'model id'),
-      platform: f('platform', 'string', 'where the session runs'),
+      sessionId: field('session_id', 'string', 'the session'),
+      userMessage: field('user_message', 'string', "the user's original message"),
+      assistantResponse: field('assistant_response', 'string', 'the final answer'),
+      conversationHistory: field('conversation_history', 'ChatMessage[]', 'copy of the message list after the turn'),
+      model: field('model', 'string', 'model id'),
+      platform: field('platform', 'string', 'where the session runs'),
     },
     example: {
       sessionId: 'sess_test',
@@ -297,18 +153,18 @@ export const HOOKS = {
       model: 'test-model',
       platform: 'cli',
     },
-  },
-  pre_api_request: {
+  }),
+  pre_api_request: defineHook<HookPayloads['pre_api_request']>()({
     kind: 'observe',
     fires: 'Before every HTTP request to the model endpoint (each retry too)',
     returns: 'ignored',
     fields: {
-      method: f('method', 'string', 'HTTP method'),
-      url: f('url', 'string', 'request URL'),
-      headers: f('headers', 'object', 'request headers, authorization redacted'),
-      body: f('body', 'object', 'request body'),
-      sessionId: f('session_id', 'string', 'the session'),
-      attempt: f('attempt', 'number', '1 for the first try, 2 for the first retry, ...'),
+      method: field('method', 'string', 'HTTP method'),
+      url: field('url', 'string', 'request URL'),
+      headers: field('headers', 'object', 'request headers, authorization redacted'),
+      body: field('body', 'object', 'request body'),
+      sessionId: field('session_id', 'string', 'the session'),
+      attempt: field('attempt', 'number', '1 for the first try, 2 for the first retry, ...'),
     },
     example: {
       method: 'POST',
@@ -318,19 +174,19 @@ export const HOOKS = {
       sessionId: 'sess_test',
       attempt: 1,
     },
-  },
-  post_api_request: {
+  }),
+  post_api_request: defineHook<HookPayloads['post_api_request']>()({
     kind: 'observe',
     fires: 'After every HTTP response (or failure) from the model endpoint',
     returns: 'ignored',
     fields: {
-      method: f('method', 'string', 'HTTP method'),
-      url: f('url', 'string', 'request URL'),
-      statusCode: f('status_code', 'number', 'HTTP status; 0 when no response arrived'),
-      response: f('response', 'object', 'response summary: id, finish_reason, usage, or error'),
-      sessionId: f('session_id', 'string', 'the session'),
-      attempt: f('attempt', 'number', 'attempt number'),
-      durationMs: f('duration_ms', 'number', 'request time in milliseconds'),
+      method: field('method', 'string', 'HTTP method'),
+      url: field('url', 'string', 'request URL'),
+      statusCode: field('status_code', 'number', 'HTTP status; 0 when no response arrived'),
+      response: field('response', 'object', 'response summary: id, finish_reason, usage, or error'),
+      sessionId: field('session_id', 'string', 'the session'),
+      attempt: field('attempt', 'number', 'attempt number'),
+      durationMs: field('duration_ms', 'number', 'request time in milliseconds'),
     },
     example: {
       method: 'POST',
@@ -341,61 +197,61 @@ export const HOOKS = {
       attempt: 1,
       durationMs: 40,
     },
-  },
-  on_session_start: {
+  }),
+  on_session_start: defineHook<HookPayloads['on_session_start']>()({
     kind: 'observe',
     fires: "On a new session's first turn only",
     returns: 'ignored',
     fields: {
-      sessionId: f('session_id', 'string', 'the new session'),
-      model: f('model', 'string', 'model id'),
-      platform: f('platform', 'string', 'where the session runs'),
+      sessionId: field('session_id', 'string', 'the new session'),
+      model: field('model', 'string', 'model id'),
+      platform: field('platform', 'string', 'where the session runs'),
     },
     example: { sessionId: 'sess_test', model: 'test-model', platform: 'cli' },
-  },
-  on_session_end: {
+  }),
+  on_session_end: defineHook<HookPayloads['on_session_end']>()({
     kind: 'observe',
     fires: 'At the end of every agent run, whatever the outcome',
     returns: 'ignored',
     fields: {
-      sessionId: f('session_id', 'string', 'the session'),
-      completed: f('completed', 'boolean', 'true if a final answer was produced'),
-      interrupted: f('interrupted', 'boolean', 'true if the turn was interrupted'),
-      model: f('model', 'string', 'model id'),
-      platform: f('platform', 'string', 'where the session runs'),
+      sessionId: field('session_id', 'string', 'the session'),
+      completed: field('completed', 'boolean', 'true if a final answer was produced'),
+      interrupted: field('interrupted', 'boolean', 'true if the turn was interrupted'),
+      model: field('model', 'string', 'model id'),
+      platform: field('platform', 'string', 'where the session runs'),
     },
     example: { sessionId: 'sess_test', completed: true, interrupted: false, model: 'test-model', platform: 'cli' },
-  },
-  on_session_finalize: {
+  }),
+  on_session_finalize: defineHook<HookPayloads['on_session_finalize']>()({
     kind: 'observe',
     fires: 'When the CLI or gateway tears down a session (/new, exit, idle GC)',
     returns: 'ignored',
     fields: {
-      sessionId: f('session_id', 'string | null', 'the outgoing session, null if none existed'),
-      platform: f('platform', 'string', 'where the session ran'),
+      sessionId: field('session_id', 'string | null', 'the outgoing session, null if none existed'),
+      platform: field('platform', 'string', 'where the session ran'),
     },
     example: { sessionId: 'sess_test', platform: 'cli' },
-  },
-  on_session_reset: {
+  }),
+  on_session_reset: defineHook<HookPayloads['on_session_reset']>()({
     kind: 'observe',
     fires: 'After a fresh session id is allocated for a chat (/new, /reset, idle window)',
     returns: 'ignored',
     fields: {
-      sessionId: f('session_id', 'string', 'the new session id'),
-      platform: f('platform', 'string', 'where the session runs'),
+      sessionId: field('session_id', 'string', 'the new session id'),
+      platform: field('platform', 'string', 'where the session runs'),
     },
     example: { sessionId: 'sess_new', platform: 'telegram' },
-  },
-  subagent_stop: {
+  }),
+  subagent_stop: defineHook<HookPayloads['subagent_stop']>()({
     kind: 'observe',
     fires: 'Once per child agent after delegation finishes',
     returns: 'ignored',
     fields: {
-      parentSessionId: f('parent_session_id', 'string', 'the delegating session'),
-      childRole: f('child_role', 'string | null', 'role tag of the child'),
-      childSummary: f('child_summary', 'string | null', "the child's final answer"),
-      childStatus: f('child_status', '"completed" | "failed" | "interrupted" | "error"', 'how the child ended'),
-      durationMs: f('duration_ms', 'number', 'wall-clock time of the child'),
+      parentSessionId: field('parent_session_id', 'string', 'the delegating session'),
+      childRole: field('child_role', 'string | null', 'role tag of the child'),
+      childSummary: field('child_summary', 'string | null', "the child's final answer"),
+      childStatus: field('child_status', '"completed" | "failed" | "interrupted" | "error"', 'how the child ended'),
+      durationMs: field('duration_ms', 'number', 'wall-clock time of the child'),
     },
     example: {
       parentSessionId: 'sess_test',
@@ -404,15 +260,15 @@ export const HOOKS = {
       childStatus: 'completed',
       durationMs: 1200,
     },
-  },
-  pre_gateway_dispatch: {
+  }),
+  pre_gateway_dispatch: defineHook<HookPayloads['pre_gateway_dispatch']>()({
     kind: 'dispatch',
     fires: 'Once per inbound gateway message, after the internal-event guard, before auth and dispatch',
     returns: '{action: "skip", reason} | {action: "rewrite", text} | {action: "allow"} | null',
     fields: {
-      event: f('event', 'MessageEvent', 'the normalized inbound message'),
-      gateway: f('gateway', 'Gateway', 'the running gateway (send, adapters)'),
-      sessionStore: f('session_store', 'SessionStore', 'for silent transcript ingestion'),
+      event: field('event', 'MessageEvent', 'the normalized inbound message'),
+      gateway: field('gateway', 'DispatchGateway', 'the running gateway, narrowed: platforms(), send(target, text)'),
+      sessionStore: field('session_store', 'DispatchSessionStore', 'silent transcript ingestion: ingest(event, text?)'),
     },
     example: {
       event: {
@@ -428,25 +284,25 @@ export const HOOKS = {
       gateway: null,
       sessionStore: null,
     },
-  },
-  pre_approval_request: {
+  }),
+  pre_approval_request: defineHook<HookPayloads['pre_approval_request']>()({
     kind: 'observe',
     fires: 'Before a dangerous command approval is asked, on every surface',
     returns: 'ignored (observer only; use pre_tool_call to block)',
     fields: approvalFields,
     example: approvalExample,
-  },
-  post_approval_response: {
+  }),
+  post_approval_response: defineHook<HookPayloads['post_approval_response']>()({
     kind: 'observe',
     fires: 'After the user answers an approval prompt, or it times out',
     returns: 'ignored',
     fields: {
       ...approvalFields,
-      choice: f('choice', '"once" | "session" | "always" | "deny" | "timeout"', 'the decision'),
+      choice: field('choice', '"once" | "session" | "always" | "deny" | "timeout"', 'the decision'),
     },
     example: { ...approvalExample, choice: 'deny' },
-  },
-} as const satisfies { [K in HookName]: HookSpec };
+  }),
+} as const satisfies { [K in HookName]: HookSpec<HookKind, HookPayloads[K]> };
 
 export type HookTable = typeof HOOKS;
 export type HookReturn<K extends HookName> = HookReturnByKind[HookTable[K]['kind']];

@@ -2,20 +2,34 @@
 
 // Chat messages (OpenAI shapes)
 export type { ChatMessage, ChatRole, ToolCall } from './chat.js';
+// What pre_gateway_dispatch hands a plugin
+export type { DispatchGateway, DispatchHandles, DispatchSessionStore } from './dispatch-handles.js';
 // Errors and exit codes
 export { ERROR_CODES, type ErrorCode, EXIT, HermesError } from './errors.js';
 // process.exit kept for Hermes itself
 export { ExitRefusedError, exitProcess, installExitGuard } from './exit-guard.js';
+// Gateway events: THE table and what derives from it
 export {
+  type CommandEventType,
   GATEWAY_EVENT_EXAMPLES,
+  GATEWAY_EVENT_PREFIXES,
+  GATEWAY_EVENT_WILDCARDS,
   GATEWAY_EVENTS,
   type GatewayEventContext,
   type GatewayEventContexts,
+  type GatewayEventName,
   type GatewayEventType,
-  type GatewayHookApi,
-  type GatewayHookHandler,
-  type HookAgentResult,
-  type HookSendResult,
+  gatewayEventExample,
+  gatewayEventMatches,
+  isGatewayEventPattern,
+  isGatewayEventType,
+} from './gateway-events.js';
+// Gateway hooks: what a handler receives
+export type {
+  GatewayHookApi,
+  GatewayHookHandler,
+  HookAgentResult,
+  HookSendResult,
 } from './gateway-hooks.js';
 // The hook table
 export {
@@ -24,11 +38,13 @@ export {
   type ApprovalSurface,
   type BlockDecision,
   type DispatchDecision,
-  type DispatchHandles,
+  defineHook,
   HOOK_NAMES,
   HOOKS,
   type HookCallback,
+  type HookExample,
   type HookFieldDoc,
+  type HookFields,
   type HookKind,
   type HookName,
   type HookOutcome,
@@ -40,6 +56,7 @@ export {
   type HookTable,
   isHookName,
   type SubagentStatus,
+  type ToolCallPayload,
 } from './hooks.js';
 // Logging surface
 export { type LogFn, type Logger, silentLogger } from './logger.js';
@@ -53,22 +70,26 @@ export type {
   TextMessageEvent,
 } from './message-event.js';
 // Platforms
-export type {
-  InboundSink,
-  OutboundMessage,
-  PlatformAdapter,
-  PlatformCapabilities,
-  PlatformConnection,
-  PlatformContext,
-  PlatformFactory,
-  PlatformState,
-  RouteOptions,
-  RouteRequest,
-  RouteResponse,
-  SendErrorKind,
-  SendRate,
-  SendRateLimits,
-  SendResult,
+export {
+  definePlatform,
+  type InboundSink,
+  type OutboundMessage,
+  type PlatformAdapter,
+  type PlatformCapabilities,
+  type PlatformConnection,
+  type PlatformContext,
+  type PlatformEnv,
+  type PlatformFactory,
+  type PlatformRegistration,
+  type PlatformSettings,
+  type PlatformState,
+  type RouteOptions,
+  type RouteRequest,
+  type RouteResponse,
+  type SendErrorKind,
+  type SendRate,
+  type SendRateLimits,
+  type SendResult,
 } from './platform.js';
 // Tools
 export type {

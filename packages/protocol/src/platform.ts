@@ -103,9 +103,9 @@ export interface RouteOptions {
 }
 
 export interface PlatformContext {
-  /** `gateway.platforms.<name>` from config.yaml */
-  settings: Readonly<Record<string, unknown>>;
-  env: Readonly<Record<string, string | undefined>>;
+  /** `gateway.platforms.<name>` from config.yaml (unchecked; the factory's `readSettings` checks it) */
+  settings: PlatformSettings;
+  env: PlatformEnv;
   logger: Logger;
   /** folder for downloaded attachments */
   cacheDir: string;
@@ -140,15 +140,41 @@ export interface PlatformAdapter {
   status(): PlatformState;
 }
 
-/** What a platform plugin registers with ctx.registerPlatform. */
-export interface PlatformFactory {
+/** `gateway.platforms.<name>` from config.yaml, as read (unchecked). */
+export type PlatformSettings = Readonly<Record<string, unknown>>;
+
+/** The process environment a platform reads its credentials from. */
+export type PlatformEnv = Readonly<Record<string, string | undefined>>;
+
+/**
+ * A platform's adapter factory. `S` is the platform's checked settings: `readSettings` turns the
+ * raw `gateway.platforms.<name>` block (and the environment) into them, throwing a TypeError that
+ * names the bad key, so a wrong setting is caught without connecting.
+ */
+export interface PlatformFactory<S = unknown> {
   name: string;
   /** true when the credentials this platform needs are present */
-  hasCredentials(env: Readonly<Record<string, string | undefined>>): boolean;
+  hasCredentials(env: PlatformEnv): boolean;
   /**
    * The credential that must have one user on the machine (e.g. the bot token a poller uses): two
    * gateways with the same key would steal each other's updates or answer twice.
    */
-  instanceKey?(env: Readonly<Record<string, string | undefined>>): string | undefined;
+  instanceKey?(env: PlatformEnv): string | undefined;
+  /** reads and checks the settings; throws a TypeError naming the bad key */
+  readSettings?(settings: PlatformSettings, env: PlatformEnv): S;
   create(context: PlatformContext): PlatformAdapter;
+}
+
+/** What a platform plugin registers with `ctx.registerPlatform`. */
+export interface PlatformRegistration<S = unknown> {
+  /** the platform's name (`telegram`); the same as `factory.name` */
+  name: string;
+  /** what the platform's adapter can do, known before one is created */
+  capabilities: PlatformCapabilities;
+  factory: PlatformFactory<S>;
+}
+
+/** A registration typed from its factory's settings: `definePlatform({ name, capabilities, factory })`. */
+export function definePlatform<S>(registration: PlatformRegistration<S>): PlatformRegistration<S> {
+  return registration;
 }

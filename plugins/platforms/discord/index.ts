@@ -1,5 +1,6 @@
 /** The bundled Discord platform plugin: registers the adapter factory under the name "discord". */
 import type { PluginContext } from '@hermes/plugin-sdk';
+import { DISCORD_CAPABILITIES } from './adapter.js';
 import { discordFactory } from './factory.js';
 
 export { createDiscordAdapter, DISCORD_CAPABILITIES, type DiscordAdapterDeps } from './adapter.js';
@@ -8,9 +9,9 @@ export { markdownToDiscord } from './format/markdown-to-discord.js';
 export { normalizeMessage } from './normalize.js';
 export { parseInteractionCreate, parseMessageCreate } from './payload.js';
 
-/** Registers `{ name: 'discord', factory }`; the gateway reads `.factory` from the registry entry. */
+/** Registers `{ name: 'discord', capabilities, factory }`; the gateway reads `.factory` from the registry entry. */
 export function register(ctx: PluginContext): void {
-  ctx.registerPlatform({ name: discordFactory.name, factory: discordFactory });
+  ctx.registerPlatform({ name: discordFactory.name, capabilities: DISCORD_CAPABILITIES, factory: discordFactory });
 }
 
 export default register;

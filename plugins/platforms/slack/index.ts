@@ -1,5 +1,6 @@
 /** The bundled Slack platform plugin: registers the adapter factory under the name "slack". */
 import type { PluginContext } from '@hermes/plugin-sdk';
+import { SLACK_CAPABILITIES } from './adapter.js';
 import { slackFactory } from './factory.js';
 
 export { createSlackAdapter, SLACK_CAPABILITIES, type SlackAdapterDeps } from './adapter.js';
@@ -7,9 +8,9 @@ export { slackFactory } from './factory.js';
 export { markdownToMrkdwn } from './format/markdown-to-mrkdwn.js';
 export { normalizeSlackMessage } from './normalize.js';
 
-/** Registers `{ name: 'slack', factory }`; the gateway reads `.factory` from the registry entry. */
+/** Registers `{ name: 'slack', capabilities, factory }`; the gateway reads `.factory` from the registry entry. */
 export function register(ctx: PluginContext): void {
-  ctx.registerPlatform({ name: slackFactory.name, factory: slackFactory });
+  ctx.registerPlatform({ name: slackFactory.name, capabilities: SLACK_CAPABILITIES, factory: slackFactory });
 }
 
 export default register;

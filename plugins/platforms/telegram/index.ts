@@ -1,5 +1,6 @@
 /** The bundled Telegram platform plugin: registers the adapter factory under the name "telegram". */
 import type { PluginContext } from '@hermes/plugin-sdk';
+import { TELEGRAM_CAPABILITIES } from './adapter.js';
 import { telegramFactory } from './factory.js';
 
 export { createTelegramAdapter, TELEGRAM_CAPABILITIES, type TelegramAdapterDeps } from './adapter.js';
@@ -7,9 +8,9 @@ export { telegramFactory } from './factory.js';
 export { markdownToTelegramHtml } from './format/markdown-to-html.js';
 export { normalizeUpdate } from './normalize.js';
 
-/** Registers `{ name: 'telegram', factory }`; the gateway reads `.factory` from the registry entry. */
+/** Registers `{ name: 'telegram', capabilities, factory }`; the gateway reads `.factory` from the registry entry. */
 export function register(ctx: PluginContext): void {
-  ctx.registerPlatform({ name: telegramFactory.name, factory: telegramFactory });
+  ctx.registerPlatform({ name: telegramFactory.name, capabilities: TELEGRAM_CAPABILITIES, factory: telegramFactory });
 }
 
 export default register;

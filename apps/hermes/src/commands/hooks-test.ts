@@ -21,6 +21,7 @@ import {
   HermesError,
   HOOK_NAMES,
   type HookName,
+  isGatewayEventType,
   isHookName,
   silentLogger,
 } from '@hermes/protocol';
@@ -33,10 +34,6 @@ import { describeProcess, describeResult } from './hooks-run-report.js';
 export interface HooksTestOptions {
   forTool?: string;
   payloadFile?: string;
-}
-
-function isGatewayEvent(event: string): event is GatewayEventType {
-  return (GATEWAY_EVENTS as readonly string[]).includes(event) || /^command:[a-z0-9_:-]+$/.test(event);
 }
 
 function usage(message: string): HermesError {
@@ -176,7 +173,7 @@ export async function hooksTest(event: string, options: HooksTestOptions, global
     await testShellHooks(loadHooksContext(global), event, options, json);
     return;
   }
-  if (isGatewayEvent(event)) {
+  if (isGatewayEventType(event)) {
     await testGatewayEvent(loadHooksContext(global), event, options, json);
     return;
   }

@@ -1,6 +1,12 @@
 /** HOOK.yaml: `name`, `description`, a non-empty `events` list of gateway events or `prefix:*` wildcards. */
 import { closest } from '@hermes/plugins';
-import { GATEWAY_EVENTS, MAX_YAML_NESTING, yamlNestingTooDeep } from '@hermes/protocol';
+import {
+  GATEWAY_EVENT_WILDCARDS,
+  GATEWAY_EVENTS,
+  isGatewayEventPattern,
+  MAX_YAML_NESTING,
+  yamlNestingTooDeep,
+} from '@hermes/protocol';
 import { parse } from 'yaml';
 
 export interface GatewayHookManifest {
@@ -11,7 +17,6 @@ export interface GatewayHookManifest {
   warnings: string[];
 }
 
-const PREFIXES = ['gateway', 'session', 'agent', 'command'];
 const KNOWN_KEYS = ['name', 'description', 'events'];
 
 /** A HOOK.yaml problem, naming the file and the key. */
@@ -26,13 +31,8 @@ export class HookManifestError extends Error {
   }
 }
 
-/** Whether an event name or pattern is one a gateway ever fires. */
-export function isGatewayEventPattern(pattern: string): boolean {
-  if (pattern === '*' || (GATEWAY_EVENTS as readonly string[]).includes(pattern)) return true;
-  const wildcard = /^([a-z]+):\*$/.exec(pattern);
-  if (wildcard?.[1]) return PREFIXES.includes(wildcard[1]);
-  return /^command:[a-z0-9_:-]+$/.test(pattern);
-}
+/** Whether an event name or pattern is one a gateway ever fires (from the gateway-event table). */
+export { isGatewayEventPattern };
 
 /** Parses and checks a HOOK.yaml text; throws HookManifestError with what is wrong and where. */
 export function parseHookManifest(text: string, file: string): GatewayHookManifest {
@@ -67,7 +67,7 @@ export function parseHookManifest(text: string, file: string): GatewayHookManife
   for (const [i, event] of m.events.entries()) {
     if (typeof event !== 'string') throw new HookManifestError(file, `events[${i}]`, 'expected a string');
     if (!isGatewayEventPattern(event)) {
-      const suggestion = closest(event, [...GATEWAY_EVENTS, 'command:*', 'session:*', 'agent:*']);
+      const suggestion = closest(event, [...GATEWAY_EVENTS, ...GATEWAY_EVENT_WILDCARDS]);
       const hint = suggestion ? ` (did you mean "${suggestion}"?)` : '';
       throw new HookManifestError(
         file,

@@ -1,7 +1,12 @@
 /** `hermes hooks test` for gateway hooks: fires the matching hooks once with a synthetic context, dry-run. */
 import type { ModuleImporter } from '@hermes/plugins';
-import { GATEWAY_EVENT_EXAMPLES, type GatewayEventType, type Logger } from '@hermes/protocol';
-import { eventMatches } from '../gateway-events.js';
+import {
+  type GatewayEventType,
+  gatewayEventExample,
+  gatewayEventMatches,
+  isGatewayEventType,
+  type Logger,
+} from '@hermes/protocol';
 import { dryRunHost, hookApi } from './api.js';
 import { discoverGatewayHooks, type GatewayHookSpec } from './discover.js';
 import { loadGatewayHooks } from './load.js';
@@ -18,9 +23,7 @@ export interface GatewayHookTestResult {
 
 /** The example context of an event (`command:*` events share one). */
 export function exampleContext(event: string): Record<string, unknown> {
-  if (event.startsWith('command:')) return { ...GATEWAY_EVENT_EXAMPLES.command, command: event.slice(8) };
-  const example = (GATEWAY_EVENT_EXAMPLES as Record<string, Record<string, unknown>>)[event];
-  return example ? { ...example } : {};
+  return isGatewayEventType(event) ? { ...gatewayEventExample(event) } : {};
 }
 
 /** Fires every gateway hook under `hooksDir` subscribed to `event`; `context` overrides the example. */
@@ -38,7 +41,7 @@ export async function testGatewayHooks(
   },
 ): Promise<GatewayHookTestResult[]> {
   const { hooks } = discoverGatewayHooks(hooksDir);
-  const matching = hooks.filter((h) => h.events.some((p) => eventMatches(p, event)));
+  const matching = hooks.filter((h) => h.events.some((p) => gatewayEventMatches(p, event)));
   const refused = matching.map((h) => ({ hook: h, reason: options.refuse?.(h) ?? null }));
   const runnable = refused.filter((r) => r.reason === null).map((r) => r.hook);
   const { loaded, failed } = await loadGatewayHooks(runnable, options.importer, options.logger);

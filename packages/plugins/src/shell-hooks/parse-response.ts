@@ -2,21 +2,11 @@
  * What a shell hook printed on stdout, parsed into the bus's typed result for the hook's kind.
  * Empty output is a no-op; output that is not JSON is a problem (logged, then ignored).
  */
-import type { BlockDecision, DispatchDecision, HookKind } from '@hermes/protocol';
-import { parseBlock, parseContext, parseDispatch } from '../combine.js';
+import type { HookKind } from '@hermes/protocol';
+import { type HookResultByKind, parseHookResult } from '../combine.js';
 
-/** The typed result a shell hook gives the bus, by kind (null: nothing to say). */
-export interface ShellResultByKind {
-  observe: undefined;
-  /** `{"decision":"block","reason"}` or `{"action":"block","message"}` */
-  gate: BlockDecision | null;
-  /** `{"replace": "<new text>"}` */
-  transform: string | null;
-  /** `{"context": "<text>"}` */
-  inject: string | null;
-  /** `{"action":"skip","reason"}`, `{"action":"rewrite","text"}`, `{"action":"allow"}` */
-  dispatch: DispatchDecision | null;
-}
+/** The typed result a shell hook gives the bus, by kind (null: nothing to say): the plugins' own. */
+export type ShellResultByKind = HookResultByKind;
 
 export interface ParsedShellResponse<T> {
   result: T;
@@ -30,20 +20,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const PARSERS: { [K in HookKind]: (json: unknown, blockedBy: string) => ShellResultByKind[K] } = {
+/**
+ * The wire shapes, mapped to what a plugin callback would return; the shared parser of the kind
+ * (combine.ts) does the rest. gate: `{"decision":"block","reason"}` or `{"action":"block","message"}`
+ * as is; transform: `{"replace": "<new text>"}`; inject: `{"context": "<text>"}` (an object only);
+ * dispatch: `{"action":"skip","reason"}`, `{"action":"rewrite","text"}`, `{"action":"allow"}` as is.
+ */
+const FROM_WIRE: { [K in HookKind]: (json: unknown) => unknown } = {
   observe: () => undefined,
-  gate: (json, blockedBy) => {
-    const block = parseBlock(json);
-    if (block !== null) return block;
-    // an explicit block without its text still blocks: failing closed is the safer reading
-    if (isRecord(json) && (json.decision === 'block' || json.action === 'block')) {
-      return { action: 'block', message: `blocked by shell hook ${blockedBy}` };
-    }
-    return null;
-  },
-  transform: (json) => (isRecord(json) && typeof json.replace === 'string' ? json.replace : null),
-  inject: (json) => (isRecord(json) ? parseContext(json) : null),
-  dispatch: (json) => parseDispatch(json),
+  gate: (json) => json,
+  transform: (json) => (isRecord(json) ? json.replace : undefined),
+  inject: (json) => (isRecord(json) ? json : undefined),
+  dispatch: (json) => json,
 };
 
 const EXCERPT_CHARS = 200;
@@ -69,7 +57,7 @@ export function emptyShellResult<K extends HookKind>(kind: K): ShellResultByKind
 
 /**
  * Parses `stdout` for a hook of `kind`. `blockedBy` names the hook in the message of a block that
- * gave none.
+ * gave none (`shell hook <command>`).
  */
 export function parseShellResponse<K extends HookKind>(
   kind: K,
@@ -84,5 +72,5 @@ export function parseShellResponse<K extends HookKind>(
     // not JSON: reported to the caller as a problem, never thrown
     return { result: emptyShellResult(kind), json: undefined, problem: `printed invalid JSON: ${excerpt(stdout)}` };
   }
-  return { result: PARSERS[kind](json, blockedBy), json, problem: null };
+  return { result: parseHookResult(kind, FROM_WIRE[kind](json), blockedBy), json, problem: null };
 }

@@ -96,6 +96,6 @@ export async function runShellHook<K extends HookName>(
       problem: failed,
     };
   }
-  const response = parseShellResponse(kind, result.stdout, spec.command);
+  const response = parseShellResponse(kind, result.stdout, `shell hook ${spec.command}`);
   return { ran: true, input, process: result, response, problem: response.problem };
 }

@@ -213,7 +213,13 @@ describe('shell hook responses through the bus', () => {
       receivedAt: 0,
       raw: null,
     };
-    expect(await bus.invoke('pre_gateway_dispatch', { event, gateway: {}, sessionStore: {} })).toEqual({
+    expect(
+      await bus.invoke('pre_gateway_dispatch', {
+        event,
+        gateway: { platforms: () => [], send: async () => ({ ok: true }) },
+        sessionStore: { ingest: () => false },
+      }),
+    ).toEqual({
       action: 'skip',
       reason: 'muted',
     });
