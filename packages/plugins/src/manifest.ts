@@ -1,6 +1,6 @@
 /** plugin.yaml: read and validated before any plugin code runs; problems name the file and field. */
 import { readFile } from 'node:fs/promises';
-import { MAX_YAML_NESTING, yamlNestingTooDeep } from '@hermes/protocol';
+import { ERROR_CODES, HermesError, MAX_YAML_NESTING, yamlNestingTooDeep } from '@hermes/protocol';
 import { parse } from 'yaml';
 
 export const PLUGIN_KINDS = ['standalone', 'backend', 'platform', 'exclusive'] as const;
@@ -41,12 +41,12 @@ const KNOWN_FIELDS = [
   'requires_env',
 ];
 
-/** A manifest problem: the message names the file and the field. */
-export class ManifestError extends Error {
+/** A manifest problem (`HERMES_PLUGIN_MANIFEST`): the message names the file (and line) and the field. */
+export class ManifestError extends HermesError {
   readonly file: string;
   readonly field: string | null;
   constructor(file: string, field: string | null, problem: string) {
-    super(`${file}: ${field ? `${field}: ` : ''}${problem}`);
+    super(ERROR_CODES.PLUGIN_MANIFEST, `${file}: ${field ? `${field}: ` : ''}${problem}`);
     this.name = 'ManifestError';
     this.file = file;
     this.field = field;

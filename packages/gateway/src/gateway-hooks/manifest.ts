@@ -1,6 +1,6 @@
 /** HOOK.yaml: `name`, `description`, a non-empty `events` list of gateway events or `prefix:*` wildcards. */
 import { closest } from '@hermes/plugins';
-import { GATEWAY_EVENTS, MAX_YAML_NESTING, yamlNestingTooDeep } from '@hermes/protocol';
+import { ERROR_CODES, GATEWAY_EVENTS, HermesError, MAX_YAML_NESTING, yamlNestingTooDeep } from '@hermes/protocol';
 import { parse } from 'yaml';
 
 export interface GatewayHookManifest {
@@ -14,14 +14,14 @@ export interface GatewayHookManifest {
 const PREFIXES = ['gateway', 'session', 'agent', 'command'];
 const KNOWN_KEYS = ['name', 'description', 'events'];
 
-/** A HOOK.yaml problem, naming the file and the key. */
-export class HookManifestError extends Error {
+/** A HOOK.yaml problem (`HERMES_HOOK_MANIFEST`), naming the file (and line) and the key. */
+export class HookManifestError extends HermesError {
   constructor(
     readonly file: string,
     readonly key: string | null,
     message: string,
   ) {
-    super(`${file}${key ? `: ${key}` : ''}: ${message}`);
+    super(ERROR_CODES.HOOK_MANIFEST, `${file}${key ? `: ${key}` : ''}: ${message}`);
     this.name = 'HookManifestError';
   }
 }
