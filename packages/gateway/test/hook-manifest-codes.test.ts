@@ -1,6 +1,9 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ERROR_CODES, HermesError } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
-import { HookManifestError, parseHookManifest } from '../src/index.js';
+import { discoverGatewayHooks, HookManifestError, parseHookManifest } from '../src/index.js';
 
 /** Every HOOK.yaml refusal is a HermesError with the stable HERMES_HOOK_MANIFEST code, naming file, key or line. */
 function refusal(text: string): HookManifestError {
@@ -30,5 +33,30 @@ describe('HOOK.yaml errors carry a code', () => {
     expect(err.retryable).toBe(false);
     expect(err.message).toMatch(where);
     expect(err.file).toBe('/h/x/HOOK.yaml');
+  });
+});
+
+describe('hook folders skipped at discovery', () => {
+  it('carry HERMES_HOOK_MANIFEST when HOOK.yaml is missing, invalid or takes a used name', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hermes-hook-codes-'));
+    const folder = (name: string, files: Record<string, string>) => {
+      mkdirSync(join(dir, name));
+      for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, name, file), text);
+    };
+    const handler = { 'handler.mjs': 'export function handle() {}' };
+    folder('a-ok', { 'HOOK.yaml': 'name: ok\ndescription: d\nevents: [agent:end]\n', ...handler });
+    folder('b-bad', { 'HOOK.yaml': 'name: bad\ndescription: d\nevents: [agent:ends]\n', ...handler });
+    folder('c-none', handler);
+    folder('d-dup', { 'HOOK.yaml': 'name: ok\ndescription: d\nevents: [agent:end]\n', ...handler });
+    folder('e-nohandler', { 'HOOK.yaml': 'name: e\ndescription: d\nevents: [agent:end]\n' });
+    const { hooks, skipped } = discoverGatewayHooks(dir);
+    expect(hooks.map((h) => h.name)).toEqual(['ok']);
+    expect(skipped.map((s) => [s.dir.slice(dir.length + 1), s.code])).toEqual([
+      ['b-bad', ERROR_CODES.HOOK_MANIFEST],
+      ['c-none', ERROR_CODES.HOOK_MANIFEST],
+      ['d-dup', ERROR_CODES.HOOK_MANIFEST],
+      ['e-nohandler', undefined],
+    ]);
+    expect(skipped[0]?.reason).toMatch(/b-bad\/HOOK\.yaml: events\[0\]: unknown gateway event "agent:ends"/);
   });
 });
