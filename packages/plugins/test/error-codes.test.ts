@@ -39,6 +39,22 @@ describe('plugin.yaml errors', () => {
   });
 });
 
+describe('plugin.yaml errors name the line of the field', () => {
+  it.each([
+    ['name: x\nversion: 1\nrequires_env:\n  - OK_VAR\n  - name: 9BAD\n', /plugin\.yaml:5: requires_env\[1\]\.name: /],
+    ['name: x\n\n# a comment\nkind: sometimes\n', /plugin\.yaml:4: kind: expected one of/],
+    ['name: x\nprovides_tools: [a, "", c]\n', /plugin\.yaml:2: provides_tools\[1\]: expected a non-empty string/],
+    // a missing field has no line: the file and the field
+    ['version: 1\n', /plugin\.yaml: name: required/],
+  ])('%j', async (text, where) => {
+    const dir = put({ 'plugin.yaml': text });
+    const err = await readManifest(join(dir, 'plugin.yaml')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ManifestError);
+    expect((err as ManifestError).code).toBe(ERROR_CODES.PLUGIN_MANIFEST);
+    expect((err as Error).message).toMatch(where);
+  });
+});
+
 describe('a plugin that fails to load', () => {
   it('is recorded and logged with HERMES_PLUGIN_LOAD, or HERMES_PLUGIN_MANIFEST for its manifest', async () => {
     const manifest = (name: string) => `name: ${name}\nversion: 1.0.0\n`;
