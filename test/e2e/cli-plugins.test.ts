@@ -275,7 +275,7 @@ describe('hermes plugins install / update / remove', () => {
     const r = await runHermes(['plugins', 'install', `file://${repo}`, '--enable'], { env: { HERMES_HOME: home } });
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/^hermes: .*plugin\.yaml: name: /);
+    expect(r.stderr).toMatch(/^hermes: .*plugin\.yaml:1: name: /);
     expect(existsSync(join(home, 'plugins'))).toBe(false);
     expect(existsSync(join(home, 'config.yaml'))).toBe(false);
   });

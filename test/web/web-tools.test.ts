@@ -239,7 +239,7 @@ describe('web_search', () => {
   it('turns bad arguments, throws, hangs and wrong shapes into {success: false} results with codes', async () => {
     expect(await tools(registry(provider('a'))).search({})).toMatchObject({
       success: false,
-      code: ERROR_CODES.USAGE,
+      code: ERROR_CODES.TOOL_ARGS,
       error: expect.stringMatching(/"query"/),
     });
     const throwing = { ...provider('boom'), search: () => Promise.reject(new Error('quota exceeded')) };
@@ -334,7 +334,7 @@ describe('web_extract', () => {
     expect(pages[0]?.content).toMatch(/^x{1000}\n\n\[\.\.\. 1000 more characters not shown \.\.\.\]$/);
     expect(pages[0]?.metadata?.content_cut_chars).toBe(1_000);
     expect(await t.extract({ urls: ['https://a.example', 'https://b.example'], mode: 'crawl' })).toMatchObject({
-      code: ERROR_CODES.USAGE,
+      code: ERROR_CODES.TOOL_ARGS,
     });
     expect(await t.extract({ urls: ['https://a.example'], mode: 'deep' })).toMatchObject({
       error: expect.stringMatching(/one of page, crawl/),

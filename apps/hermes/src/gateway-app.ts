@@ -206,7 +206,8 @@ async function attachHomeHooks(
 ): Promise<GatewayHookThreads | null> {
   const logger = rt.logger.child({ component: 'hooks' });
   const discovered = discoverGatewayHooks(join(rt.home, 'hooks'));
-  for (const s of discovered.skipped) logger.warn({ dir: s.dir }, `gateway hook folder skipped: ${s.reason}`);
+  for (const s of discovered.skipped)
+    logger.warn({ dir: s.dir, code: s.code }, `gateway hook folder skipped: ${s.reason}`);
   const hooks = approvedHomeHooks(rt, discovered.hooks, options, logger);
   if (hooks.length === 0) return null;
   const host = {

@@ -3,7 +3,15 @@
  * post_tool_call, transform_tool_result. Every failure becomes a JSON error result for the
  * model; nothing here throws.
  */
-import type { ChatMessage, HookInvoker, ToolCall, ToolContext, ToolDefinition } from '@hermes/protocol';
+import {
+  type ChatMessage,
+  ERROR_CODES,
+  HermesError,
+  type HookInvoker,
+  type ToolCall,
+  type ToolContext,
+  type ToolDefinition,
+} from '@hermes/protocol';
 
 export interface ExecuteOptions {
   tools: ReadonlyMap<string, ToolDefinition>;
@@ -59,7 +67,11 @@ async function runHandler(tool: ToolDefinition, args: Record<string, unknown>, c
     const value = await Promise.race([Promise.resolve().then(() => tool.handler(args, scoped)), timeout]);
     return serializeResult(value);
   } catch (err) {
-    return toolError(`tool ${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+    // a coded error (a ToolArgumentError from a plugin's handler, a web provider's failure) keeps its code
+    return toolError(
+      `tool ${tool.name} failed: ${err instanceof Error ? err.message : String(err)}`,
+      err instanceof HermesError ? { code: err.code } : {},
+    );
   } finally {
     clearTimeout(timer);
     ctx.signal.removeEventListener('abort', onTurnAbort);
@@ -76,7 +88,9 @@ export async function executeToolCall(call: ToolCall, options: ExecuteOptions): 
     return reply(toolError(`Unknown tool "${name}". Available tools: ${known}`));
   }
   const parsed = parseArgs(call.function.arguments);
-  if (typeof parsed === 'string') return reply(toolError(`Invalid arguments for tool "${name}": ${parsed}`));
+  if (typeof parsed === 'string') {
+    return reply(toolError(`Invalid arguments for tool "${name}": ${parsed}`, { code: ERROR_CODES.TOOL_ARGS }));
+  }
 
   const { context, hooks } = options;
   const block = await hooks.invoke('pre_tool_call', {

@@ -84,6 +84,8 @@ export type {
   WebSearchProvider,
   WebSearchResponse,
 } from '@hermes/protocol';
+// Coded errors: a provider or tool may throw a HermesError with one of the stable codes (docs/errors.md)
+export { ERROR_CODES, type ErrorCode, HermesError } from '@hermes/protocol';
 export {
   apiErrorMessage,
   apiUrl,

@@ -4,6 +4,8 @@
  * fetch, so a provider needs nothing installed.
  */
 
+import { ERROR_CODES, HermesError } from '@hermes/protocol';
+
 /** Largest JSON answer read from a provider API. */
 export const WEB_API_MAX_BYTES = 8 * 1024 * 1024;
 
@@ -20,14 +22,19 @@ export interface WebApiRequest {
   maxBytes?: number;
 }
 
-/** A failed API call: `status` is null when no HTTP answer came (network error, timeout). */
-export class WebApiError extends Error {
+/**
+ * A failed API call (`HERMES_WEB_PROVIDER`): `status` is null when no HTTP answer came (network
+ * error, timeout). `retryable` when no answer came, or it was HTTP 408, 429 or 5xx.
+ */
+export class WebApiError extends HermesError {
   readonly service: string;
   readonly status: number | null;
   /** the parsed error body, when there was one */
   readonly body: unknown;
   constructor(service: string, message: string, status: number | null, body: unknown = null) {
-    super(message);
+    super(ERROR_CODES.WEB_PROVIDER, message, {
+      retryable: status === null || status === 408 || status === 429 || status >= 500,
+    });
     this.name = 'WebApiError';
     this.service = service;
     this.status = status;

@@ -134,3 +134,4 @@ export { type SyntheticPayloadOptions, syntheticPayload } from './shell-hooks/sy
 export { isToolEvent, TOOL_EVENTS, toolNameOf } from './shell-hooks/tool-events.js';
 export { type ShellHookWirePayload, serializeWirePayload, wirePayload } from './shell-hooks/wire-payload.js';
 export { checkWebSearchProvider, providerSupports, WEB_PROVIDER_NAME } from './web-provider-check.js';
+export { yamlFieldLine } from './yaml-field-line.js';

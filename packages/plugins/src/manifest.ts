@@ -1,7 +1,8 @@
 /** plugin.yaml: read and validated before any plugin code runs; problems name the file and field. */
 import { readFile } from 'node:fs/promises';
-import { MAX_YAML_NESTING, yamlNestingTooDeep } from '@hermes/protocol';
+import { ERROR_CODES, HermesError, MAX_YAML_NESTING, yamlNestingTooDeep } from '@hermes/protocol';
 import { parse } from 'yaml';
+import { yamlFieldLine } from './yaml-field-line.js';
 
 export const PLUGIN_KINDS = ['standalone', 'backend', 'platform', 'exclusive'] as const;
 export type PluginKind = (typeof PLUGIN_KINDS)[number];
@@ -41,15 +42,18 @@ const KNOWN_FIELDS = [
   'requires_env',
 ];
 
-/** A manifest problem: the message names the file and the field. */
-export class ManifestError extends Error {
+/** A manifest problem (`HERMES_PLUGIN_MANIFEST`): the message names the file (and line) and the field. */
+export class ManifestError extends HermesError {
   readonly file: string;
   readonly field: string | null;
+  /** what is wrong, without the file and field */
+  readonly problem: string;
   constructor(file: string, field: string | null, problem: string) {
-    super(`${file}: ${field ? `${field}: ` : ''}${problem}`);
+    super(ERROR_CODES.PLUGIN_MANIFEST, `${file}: ${field ? `${field}: ` : ''}${problem}`);
     this.name = 'ManifestError';
     this.file = file;
     this.field = field;
+    this.problem = problem;
   }
 }
 
@@ -141,8 +145,9 @@ export function validateManifest(
 export async function readManifest(file: string, warn?: (message: string) => void): Promise<PluginManifest> {
   let data: unknown;
   let deepAt: number | null = null;
+  let text = '';
   try {
-    const text = await readFile(file, 'utf8');
+    text = await readFile(file, 'utf8');
     deepAt = yamlNestingTooDeep(text);
     if (deepAt === null) data = parse(text);
   } catch (err) {
@@ -153,5 +158,13 @@ export async function readManifest(file: string, warn?: (message: string) => voi
   if (deepAt !== null) {
     throw new ManifestError(`${file}:${deepAt}`, null, `collections nested more than ${MAX_YAML_NESTING} deep`);
   }
-  return validateManifest(data, file, warn);
+  try {
+    return validateManifest(data, file, warn);
+  } catch (err) {
+    // where the field is: `plugin.yaml:4: kind: ...` (a missing field has no line)
+    const line = err instanceof ManifestError && err.field ? yamlFieldLine(text, err.field) : null;
+    if (line !== null && err instanceof ManifestError)
+      throw new ManifestError(`${file}:${line}`, err.field, err.problem);
+    throw err;
+  }
 }

@@ -1,13 +1,14 @@
 /**
  * Loads plugins: discovery, manifest first (before any plugin code), opt-in, requires_env, then
  * the entry file (TypeScript or JavaScript through jiti, no build step) and register(ctx) exactly
- * once. A plugin whose load or register() fails is marked failed, everything it registered is
- * rolled back, and loading goes on.
+ * once. A plugin whose load or register() fails is marked failed (its error a HermesError:
+ * `HERMES_PLUGIN_MANIFEST` for plugin.yaml, `HERMES_PLUGIN_LOAD` for the rest), everything it
+ * registered is rolled back, and loading goes on.
  */
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Logger } from '@hermes/protocol';
+import { ERROR_CODES, type ErrorCode, HermesError, type Logger } from '@hermes/protocol';
 import { type DiscoveredPlugin, discoverPlugins, type PluginSource, type PluginSourceKind } from './discover.js';
 import type { HookBus } from './hook-bus.js';
 import { type PluginManifest, readManifest } from './manifest.js';
@@ -31,6 +32,8 @@ export interface PluginRecord {
   hooks: string[];
   commands: string[];
   error: string | null;
+  /** when the plugin failed: its error's code (`HERMES_PLUGIN_MANIFEST` or `HERMES_PLUGIN_LOAD`) */
+  code?: ErrorCode;
 }
 
 export interface LoadPluginsOptions {
@@ -62,6 +65,22 @@ function findRegister(mod: unknown): RegisterFn | null {
   return null;
 }
 
+/** A plugin that cannot load: `HERMES_PLUGIN_LOAD`, the message naming the file or folder and the problem. */
+export function pluginLoadError(message: string, cause?: unknown): HermesError {
+  return new HermesError(ERROR_CODES.PLUGIN_LOAD, message, cause === undefined ? {} : { cause });
+}
+
+/** What a plugin's load threw, as a HermesError: a manifest error keeps its code, anything else becomes PLUGIN_LOAD (the original as its cause). */
+function asLoadError(err: unknown): HermesError {
+  if (
+    err instanceof HermesError &&
+    (err.code === ERROR_CODES.PLUGIN_MANIFEST || err.code === ERROR_CODES.PLUGIN_LOAD)
+  ) {
+    return err;
+  }
+  return pluginLoadError(err instanceof Error ? err.message : String(err), err);
+}
+
 type Importer = ModuleImporter;
 const createImporter = (aliases: Record<string, string> | undefined) => createModuleImporter(aliases);
 
@@ -87,18 +106,22 @@ async function loadOne(
     error: null,
   };
   const log = options.logger.child({ plugin: record.key });
-  const fail = (message: string) => {
+  const failed = (error: HermesError) => {
     record.state = 'failed';
-    record.error = message;
-    log.warn(`plugin ${record.key} failed: ${message}`);
+    record.error = error.message;
+    record.code = error.code;
+  };
+  const fail = (error: HermesError) => {
+    failed(error);
+    log.warn({ code: error.code }, `plugin ${record.key} failed: ${error.message}`);
     return record;
   };
   const manifestFile = join(record.dir, 'plugin.yaml');
-  if (!existsSync(manifestFile)) return fail(`${manifestFile}: missing plugin.yaml`);
+  if (!existsSync(manifestFile)) return fail(pluginLoadError(`${manifestFile}: missing plugin.yaml`));
   try {
     record.manifest = await readManifest(manifestFile, (w) => log.warn(w));
   } catch (err) {
-    return fail(err instanceof Error ? err.message : String(err));
+    return fail(asLoadError(err));
   }
   if (options.disabled.includes(record.key)) {
     record.state = 'disabled';
@@ -115,7 +138,7 @@ async function loadOne(
     return record;
   }
   const entry = ENTRY_FILES.map((f) => join(record.dir, f)).find((f) => existsSync(f));
-  if (!entry) return fail(`no entry file (${ENTRY_FILES.join(', ')}) in ${record.dir}`);
+  if (!entry) return fail(pluginLoadError(`no entry file (${ENTRY_FILES.join(', ')}) in ${record.dir}`));
   const scoped = createPluginContext({
     key: record.key,
     dir: record.dir,
@@ -130,7 +153,7 @@ async function loadOne(
     // the plugin's scope: a refused process.exit or a throw from its timers is traced to it
     await pluginScope.run(record.key, async () => {
       const register = findRegister(await load(entry));
-      if (!register) throw new Error(`${entry} exports no register(ctx) function`);
+      if (!register) throw pluginLoadError(`${entry} exports no register(ctx) function`);
       await register(scoped.ctx);
     });
     record.state = 'enabled';
@@ -139,9 +162,9 @@ async function loadOne(
     record.commands = [...scoped.commands];
   } catch (err) {
     scoped.rollback();
-    record.state = 'failed';
-    record.error = err instanceof Error ? err.message : String(err);
-    log.error({ err }, `plugin ${record.key} failed to load: ${record.error}`);
+    const error = asLoadError(err);
+    failed(error);
+    log.error({ err, code: error.code }, `plugin ${record.key} failed to load: ${error.message}`);
   }
   return record;
 }

@@ -133,10 +133,10 @@ describe('manifests and gating', () => {
     const { byKey } = await load([{ dir: user, source: 'user' }], { enabled: ['bad', 'rich', 'noname'] });
     expect(byKey('bad')).toMatchObject({ state: 'failed' });
     expect(byKey('bad')?.error).toMatch(
-      /bad\/plugin\.yaml: kind: expected one of standalone, backend, platform, exclusive/,
+      /bad\/plugin\.yaml:4: kind: expected one of standalone, backend, platform, exclusive/,
     );
     expect(byKey('rich')?.error).toMatch(
-      /rich\/plugin\.yaml: requires_env\[0\]\.name: expected an environment variable name/,
+      /rich\/plugin\.yaml:5: requires_env\[0\]\.name: expected an environment variable name/,
     );
     expect(byKey('noname')?.error).toMatch(/noname\/plugin\.yaml: name: required/);
     expect(existsSync(marker)).toBe(false);

@@ -11,8 +11,10 @@ import {
   asArray,
   asObject,
   asString,
+  ERROR_CODES,
   envValue,
   errorText,
+  HermesError,
   requestJson,
   type WebCrawlOptions,
   type WebExtractOptions,
@@ -76,7 +78,7 @@ export class ExaProvider implements WebSearchProvider {
 
   async #post(path: string, body: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
     const key = envValue(this.#env, 'EXA_API_KEY');
-    if (!key) throw new Error('EXA_API_KEY is not set');
+    if (!key) throw new HermesError(ERROR_CODES.WEB_PROVIDER, 'EXA_API_KEY is not set');
     const base = envValue(this.#env, 'EXA_BASE_URL') ?? DEFAULT_BASE_URL;
     return asObject(
       await requestJson('Exa', apiUrl(base, path), { method: 'POST', headers: { 'x-api-key': key }, body, signal }),

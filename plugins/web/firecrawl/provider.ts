@@ -11,8 +11,10 @@ import {
   asArray,
   asObject,
   asString,
+  ERROR_CODES,
   envValue,
   errorText,
+  HermesError,
   requestJson,
   WebApiError,
   type WebApiRequest,
@@ -109,12 +111,13 @@ export class FirecrawlProvider implements WebSearchProvider {
 
   async #call(path: string, request: WebApiRequest): Promise<Record<string, unknown>> {
     const key = envValue(this.#env, 'FIRECRAWL_API_KEY');
-    if (!key) throw new Error('FIRECRAWL_API_KEY is not set');
+    if (!key) throw new HermesError(ERROR_CODES.WEB_PROVIDER, 'FIRECRAWL_API_KEY is not set');
     const url = /^https?:\/\//.test(path) ? path : apiUrl(this.#base(), path);
     const answer = asObject(
       await requestJson('Firecrawl', url, { ...request, headers: { authorization: `Bearer ${key}` } }),
     );
-    if (answer.success === false) throw new Error(`Firecrawl: ${asString(answer.error) || 'request failed'}`);
+    if (answer.success === false)
+      throw new HermesError(ERROR_CODES.WEB_PROVIDER, `Firecrawl: ${asString(answer.error) || 'request failed'}`);
     return answer;
   }
 

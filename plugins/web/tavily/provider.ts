@@ -8,8 +8,10 @@ import {
   asArray,
   asObject,
   asString,
+  ERROR_CODES,
   envValue,
   errorText,
+  HermesError,
   requestJson,
   type WebCrawlOptions,
   type WebExtractOptions,
@@ -65,7 +67,7 @@ export class TavilyProvider implements WebSearchProvider {
 
   async #post(path: string, body: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
     const key = envValue(this.#env, 'TAVILY_API_KEY');
-    if (!key) throw new Error('TAVILY_API_KEY is not set');
+    if (!key) throw new HermesError(ERROR_CODES.WEB_PROVIDER, 'TAVILY_API_KEY is not set');
     const base = envValue(this.#env, 'TAVILY_BASE_URL') ?? DEFAULT_BASE_URL;
     const answer = await requestJson('Tavily', apiUrl(base, path), {
       method: 'POST',

@@ -85,7 +85,7 @@ export function createReadFileTool(options: FileToolOptions = {}): ToolDefinitio
       offset: optionalNumber(args, 'offset', { integer: true, min: 1 }) ?? 1,
       limit: optionalNumber(args, 'limit', { integer: true, min: 1 }) ?? READ_FILE_DEFAULT_LIMIT_LINES,
     }));
-    if (!parsed.ok) return errorResult(parsed.error);
+    if (!parsed.ok) return errorResult(parsed.error, { code: parsed.code });
     const guarded = await guard.check(parsed.value.path);
     if (!guarded.ok) return errorResult(guarded.error);
     const filePath = guarded.shown;

@@ -200,7 +200,7 @@ export function createTerminalTool(options: TerminalToolOptions = {}): ToolDefin
 
   const handler = async (args: Record<string, unknown>, context: ToolContext): Promise<string> => {
     const parsed = parseArgs(() => readArgs(args));
-    if (!parsed.ok) return errorResult(parsed.error);
+    if (!parsed.ok) return errorResult(parsed.error, { code: parsed.code });
     const { command, timeoutS } = parsed.value;
     const cwd = parsed.value.cwd === undefined ? baseCwd : resolveToolPath(parsed.value.cwd, baseCwd);
     const cwdError = await checkDirectory(cwd);

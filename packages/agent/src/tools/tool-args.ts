@@ -1,21 +1,26 @@
 /**
  * Argument readers for tool handlers. A missing or mistyped argument becomes an error naming
- * the argument and the expected type; handlers return it as a result instead of throwing.
+ * the argument and the expected type (`HERMES_TOOL_ARGS`); handlers return it as a result
+ * instead of throwing.
  */
+import { ERROR_CODES, HermesError } from '@hermes/protocol';
 
-/** Thrown by the readers below; `parseArgs` turns it into `{ ok: false, error }`. */
-export class ToolArgumentError extends Error {
-  override readonly name = 'ToolArgumentError';
+/** Thrown by the readers below (code `HERMES_TOOL_ARGS`); `parseArgs` turns it into `{ ok: false, error, code }`. */
+export class ToolArgumentError extends HermesError {
+  constructor(message: string) {
+    super(ERROR_CODES.TOOL_ARGS, message);
+    this.name = 'ToolArgumentError';
+  }
 }
 
-export type ParsedArgs<T> = { ok: true; value: T } | { ok: false; error: string };
+export type ParsedArgs<T> = { ok: true; value: T } | { ok: false; error: string; code: typeof ERROR_CODES.TOOL_ARGS };
 
-/** Runs `read`; a ToolArgumentError becomes `{ ok: false, error }`, any other error propagates. */
+/** Runs `read`; a ToolArgumentError becomes `{ ok: false, error, code }`, any other error propagates. */
 export function parseArgs<T>(read: () => T): ParsedArgs<T> {
   try {
     return { ok: true, value: read() };
   } catch (error) {
-    if (error instanceof ToolArgumentError) return { ok: false, error: error.message };
+    if (error instanceof ToolArgumentError) return { ok: false, error: error.message, code: ERROR_CODES.TOOL_ARGS };
     throw error;
   }
 }

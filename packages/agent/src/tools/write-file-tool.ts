@@ -50,7 +50,7 @@ export function createWriteFileTool(options: FileToolOptions = {}): ToolDefiniti
       path: requiredString(args, 'path'),
       content: requiredString(args, 'content', { allowEmpty: true }),
     }));
-    if (!parsed.ok) return errorResult(parsed.error);
+    if (!parsed.ok) return errorResult(parsed.error, { code: parsed.code });
     const guarded = await guard.check(parsed.value.path);
     if (!guarded.ok) return errorResult(guarded.error);
     const filePath = guarded.shown;

@@ -4,11 +4,15 @@
  * its signal, so a hanging provider can never hold the turn.
  */
 
-/** Why a deadline call ended without the provider's answer. */
-export class DeadlineError extends Error {
+import { ERROR_CODES, HermesError } from '@hermes/protocol';
+
+/** Why a deadline call ended without the provider's answer: `HERMES_WEB_PROVIDER` (timeout) or `HERMES_INTERRUPTED`. */
+export class DeadlineError extends HermesError {
   readonly reason: 'timeout' | 'aborted';
   constructor(reason: 'timeout' | 'aborted', message: string) {
-    super(message);
+    super(reason === 'timeout' ? ERROR_CODES.WEB_PROVIDER : ERROR_CODES.INTERRUPTED, message, {
+      retryable: reason === 'timeout',
+    });
     this.name = 'DeadlineError';
     this.reason = reason;
   }

@@ -199,7 +199,7 @@ export function createWebTools(options: WebToolsOptions): ToolDefinition[] {
           SEARCH_LIMIT_MAX,
         ),
       }));
-      if (!parsed.ok) return fail(parsed.error, ERROR_CODES.USAGE);
+      if (!parsed.ok) return fail(parsed.error, parsed.code);
       const { query, limit } = parsed.value;
       const r = await route('search');
       if (!r.ok) return fail(`web_search: ${r.error}`, ERROR_CODES.WEB_NO_PROVIDER);
@@ -263,7 +263,7 @@ export function createWebTools(options: WebToolsOptions): ToolDefinition[] {
         const instructions = optionalString(args, 'instructions');
         return { urls, mode, format, limit, depth, instructions };
       });
-      if (!parsed.ok) return fail(parsed.error, ERROR_CODES.USAGE);
+      if (!parsed.ok) return fail(parsed.error, parsed.code);
       const { urls, mode, format, limit, depth, instructions } = parsed.value;
       const capability: WebCapability = mode === 'crawl' ? 'crawl' : 'extract';
 

@@ -23,6 +23,16 @@ describe('stripAnsi', () => {
     expect(stripAnsi(`cut${esc}`)).toBe('cut');
     expect(stripAnsi('plain\ttext\n')).toBe('plain\ttext\n');
   });
+
+  it('removes C1 CSI, and the start of a sequence cut in half by the output cap', () => {
+    const esc = '\u001b';
+    expect(stripAnsi('\u009b31mc1')).toBe('c1');
+    expect(stripAnsi(`${esc}(Bcharset`)).toBe('charset');
+    expect(stripAnsi(`a${esc}[`)).toBe('a');
+    expect(stripAnsi(`a${esc}[1;3`)).toBe('a');
+    expect(stripAnsi(`mid${esc}x`)).toBe('midx');
+    expect(stripAnsi('ünïcode ✓ and emoji 🎉')).toBe('ünïcode ✓ and emoji 🎉');
+  });
 });
 
 describe('createOutputCollector', () => {

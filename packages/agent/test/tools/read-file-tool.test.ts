@@ -1,5 +1,6 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ERROR_CODES } from '@hermes/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createReadFileTool, READ_FILE_MAX_CHARS } from '../../src/tools/index.js';
 import { callTool, createFakeContext, makeTempDir } from './fake-tool-context.js';
@@ -95,6 +96,9 @@ describe('read_file', () => {
     [{ path: 'a.txt', offset: 1.5 }, 'Invalid argument "offset": expected an integer >= 1, got 1.5'],
     [{ path: 'a.txt', limit: '10' }, 'Invalid argument "limit": expected an integer >= 1, got string'],
   ])('%j gives a named error', async (args, error) => {
-    expect(await callTool(createReadFileTool({ cwd: dir }), args, context)).toEqual({ error });
+    expect(await callTool(createReadFileTool({ cwd: dir }), args, context)).toEqual({
+      error,
+      code: ERROR_CODES.TOOL_ARGS,
+    });
   });
 });

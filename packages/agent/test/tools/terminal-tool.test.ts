@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { ERROR_CODES } from '@hermes/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTerminalTool } from '../../src/tools/index.js';
 import { callTool, createFakeContext, makeTempDir } from './fake-tool-context.js';
@@ -311,7 +312,7 @@ describe('terminal: arguments', () => {
   ])('%j gives a named error', async (args, error) => {
     const tool = createTerminalTool({ cwd: dir });
     const fake = createFakeContext();
-    expect(await callTool(tool, args, fake.context)).toEqual({ error });
+    expect(await callTool(tool, args, fake.context)).toEqual({ error, code: ERROR_CODES.TOOL_ARGS });
     expect(fake.hookCalls).toEqual([]);
   });
 });

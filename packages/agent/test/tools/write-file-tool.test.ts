@@ -1,5 +1,6 @@
 import { chmod, link, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ERROR_CODES } from '@hermes/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWriteFileTool } from '../../src/tools/index.js';
 import { writeFileAtomic } from '../../src/tools/write-file-atomic.js';
@@ -62,7 +63,10 @@ describe('write_file', () => {
     [{ path: 'a.txt' }, 'Missing required argument "content": expected a string'],
     [{ path: 'a.txt', content: { text: 'x' } }, 'Invalid argument "content": expected a string, got object'],
   ])('%j gives a named error', async (args, error) => {
-    expect(await callTool(createWriteFileTool({ cwd: dir }), args, context)).toEqual({ error });
+    expect(await callTool(createWriteFileTool({ cwd: dir }), args, context)).toEqual({
+      error,
+      code: ERROR_CODES.TOOL_ARGS,
+    });
     expect(await readdir(dir)).toEqual([]);
   });
 });

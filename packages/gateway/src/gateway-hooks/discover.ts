@@ -1,6 +1,7 @@
 /** Finds gateway hooks: `<hooksDir>/<folder>/HOOK.yaml` plus `handler.ts|js|mjs`, in folder-name order. */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { ERROR_CODES, type ErrorCode } from '@hermes/protocol';
 import { HookManifestError, parseHookManifest } from './manifest.js';
 
 /** The handler files looked for, in this order. */
@@ -18,7 +19,8 @@ export interface GatewayHookSpec {
 export interface DiscoveredGatewayHooks {
   hooks: GatewayHookSpec[];
   /** folders that are not valid hooks, with why */
-  skipped: { dir: string; reason: string }[];
+  /** `code`: HERMES_HOOK_MANIFEST when the folder's HOOK.yaml is missing, invalid or takes a used name */
+  skipped: { dir: string; reason: string; code?: ErrorCode }[];
 }
 
 /** Reads every hook folder under `hooksDir` (missing dir: none); invalid folders are skipped with a reason. */
@@ -34,7 +36,7 @@ export function discoverGatewayHooks(hooksDir: string): DiscoveredGatewayHooks {
   for (const dir of folders) {
     const manifestFile = join(dir, 'HOOK.yaml');
     if (!existsSync(manifestFile)) {
-      result.skipped.push({ dir, reason: `no HOOK.yaml in ${dir}` });
+      result.skipped.push({ dir, reason: `no HOOK.yaml in ${dir}`, code: ERROR_CODES.HOOK_MANIFEST });
       continue;
     }
     let manifest: ReturnType<typeof parseHookManifest>;
@@ -42,7 +44,7 @@ export function discoverGatewayHooks(hooksDir: string): DiscoveredGatewayHooks {
       manifest = parseHookManifest(readFileSync(manifestFile, 'utf8'), manifestFile);
     } catch (err) {
       const reason = err instanceof HookManifestError ? err.message : `${manifestFile}: ${String(err)}`;
-      result.skipped.push({ dir, reason });
+      result.skipped.push({ dir, reason, code: ERROR_CODES.HOOK_MANIFEST });
       continue;
     }
     const handler = HANDLER_FILES.map((f) => join(dir, f)).find((f) => existsSync(f));
@@ -52,7 +54,11 @@ export function discoverGatewayHooks(hooksDir: string): DiscoveredGatewayHooks {
     }
     const taken = byName.get(manifest.name);
     if (taken) {
-      result.skipped.push({ dir, reason: `${manifestFile}: name "${manifest.name}" is already used by ${taken}` });
+      result.skipped.push({
+        dir,
+        reason: `${manifestFile}: name "${manifest.name}" is already used by ${taken}`,
+        code: ERROR_CODES.HOOK_MANIFEST,
+      });
       continue;
     }
     byName.set(manifest.name, dir);

@@ -1,8 +1,10 @@
 /** HOOK.yaml: `name`, `description`, a non-empty `events` list of gateway events or `prefix:*` wildcards. */
-import { closest } from '@hermes/plugins';
+import { closest, yamlFieldLine } from '@hermes/plugins';
 import {
+  ERROR_CODES,
   GATEWAY_EVENT_WILDCARDS,
   GATEWAY_EVENTS,
+  HermesError,
   isGatewayEventPattern,
   MAX_YAML_NESTING,
   yamlNestingTooDeep,
@@ -19,14 +21,15 @@ export interface GatewayHookManifest {
 
 const KNOWN_KEYS = ['name', 'description', 'events'];
 
-/** A HOOK.yaml problem, naming the file and the key. */
-export class HookManifestError extends Error {
+/** A HOOK.yaml problem (`HERMES_HOOK_MANIFEST`), naming the file (and line) and the key. */
+export class HookManifestError extends HermesError {
   constructor(
     readonly file: string,
     readonly key: string | null,
-    message: string,
+    /** what is wrong, without the file and key */
+    readonly problem: string,
   ) {
-    super(`${file}${key ? `: ${key}` : ''}: ${message}`);
+    super(ERROR_CODES.HOOK_MANIFEST, `${file}${key ? `: ${key}` : ''}: ${problem}`);
     this.name = 'HookManifestError';
   }
 }
@@ -52,6 +55,19 @@ export function parseHookManifest(text: string, file: string): GatewayHookManife
     const reason = (err instanceof Error ? err.message : String(err)).split('\n')[0];
     throw new HookManifestError(file, null, `not valid YAML (${reason})`);
   }
+  try {
+    return checkHookManifest(raw, file);
+  } catch (err) {
+    // where the key is: `HOOK.yaml:3: events[0]: ...` (a missing key has no line)
+    const line = err instanceof HookManifestError && err.key ? yamlFieldLine(text, err.key) : null;
+    if (line !== null && err instanceof HookManifestError) {
+      throw new HookManifestError(`${file}:${line}`, err.key, err.problem);
+    }
+    throw err;
+  }
+}
+
+function checkHookManifest(raw: unknown, file: string): GatewayHookManifest {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new HookManifestError(file, null, 'expected a mapping with name, description and events');
   }
