@@ -3,7 +3,8 @@
  * built node by node (no second parse). On the way, links and images get absolute URLs against
  * the page's base, links that go nowhere (javascript:, #fragment, unparsable) lose their href so
  * only their text remains, images without alt text are dropped, and a <pre> always holds one
- * <code> carrying the language of a `language-x`/`lang-x` class. Only the attributes the renderer
+ * <code> carrying the language of a `language-x`/`lang-x` class; a link without text or image
+ * loses its href too. Only the attributes the renderer
  * reads are copied. The tree is at most MAX_DEPTH deep (the parser flattens the rest).
  */
 import { createDocument } from '@mixmark-io/domino';
@@ -21,7 +22,8 @@ export interface DomElement extends DomNode {
   readonly children: ArrayLike<DomElement>;
   getAttribute(name: string): string | null;
   setAttribute(name: string, value: string): void;
-  querySelector(selectors: string): DomElement | null;
+  /** domino answers undefined, not null, when nothing matches */
+  querySelector(selectors: string): DomElement | null | undefined;
 }
 interface DomDocument {
   createElement(tag: string): DomElement;
@@ -96,11 +98,12 @@ class Builder {
       const value = el.attrs[name];
       if (value !== undefined) out.setAttribute(name, value);
     }
+    this.appendChildren(out, el.children);
     if (el.tag === 'a') {
       const href = absolute(el.attrs.href ?? '', this.#base);
-      if (href) out.setAttribute('href', href);
+      // a link with neither text nor image (an icon drawn by CSS) would be an empty `[](url)`
+      if (href && (out.textContent?.trim() || out.querySelector('img'))) out.setAttribute('href', href);
     }
-    this.appendChildren(out, el.children);
     return out;
   }
 

@@ -33,6 +33,22 @@ function span(cell: DomElement): number {
   return Number.isFinite(n) && n > 1 ? Math.min(n, 50) : 1;
 }
 
+function enclosingTable(node: DomNode): DomElement | null {
+  for (let p = node.parentNode; p; p = p.parentNode) if (p.nodeName === 'TABLE') return p as DomElement;
+  return null;
+}
+
+/** A table holding a table, or held by one: page layout, not data; rendered one line per row. */
+function isLayout(table: DomElement): boolean {
+  let layout = layoutTables.get(table);
+  if (layout === undefined) {
+    layout = Boolean(table.querySelector('table')) || enclosingTable(table) !== null;
+    layoutTables.set(table, layout); // asked once per cell: cached, or a big table costs its size squared
+  }
+  return layout;
+}
+const layoutTables = new WeakMap<DomElement, boolean>();
+
 /** Renders the rows collected from a table's cells, as a GitHub table or one line per row. */
 function table(content: string, node: DomElement, markdown: boolean): string {
   const rows = content
@@ -42,7 +58,7 @@ function table(content: string, node: DomElement, markdown: boolean): string {
   const caption = (node.querySelector('caption')?.textContent ?? '').replace(/\s+/g, ' ').trim();
   const lead = caption ? `${caption}\n\n` : '';
   if (rows.length === 0) return `\n\n${lead}${content.replaceAll(CELL, ' ').replaceAll(ROW, '\n').trim()}\n\n`;
-  if (!markdown || node.querySelector('table')) {
+  if (!markdown || isLayout(node)) {
     // plain text and layout tables: one line per row
     const lines = rows.map((cells) => cells.filter((c) => c !== '').join(' | ')).filter(Boolean);
     return `\n\n${lead}${lines.join(markdown ? '\n\n' : '\n')}\n\n`;
@@ -58,7 +74,8 @@ function tableRules(service: Service, markdown: boolean): void {
     filter: ['td', 'th'],
     replacement: (content: string, node: DomElement) => {
       const text = content.replace(/\s*\n\s*/g, ' ').trim();
-      const cell = markdown ? text.replace(/\|/g, '\\|') : text;
+      const table = enclosingTable(node);
+      const cell = markdown && table && !isLayout(table) ? text.replace(/\|/g, '\\|') : text;
       return `${cell}${CELL}${CELL.repeat(span(node) - 1)}`;
     },
   });
