@@ -110,15 +110,17 @@ describe('renderHtml', () => {
     expect(md(html)).toBe(
       [
         '## Sub *title*',
-        'Text with **bold**, *italic*, ~~gone~~, ``a`b`` and a line\nbreak.',
+        // turndown: a <br> is a hard break (two spaces), a fence only needs to outlast fences at a line start,
+        // and `_` and `*` are escaped even inside words (all equally correct CommonMark)
+        'Text with **bold**, *italic*, ~~gone~~, ``a`b`` and a line  \nbreak.',
         '3. three\n4. four\n   - nested',
-        '````python\ndef f():\n    return "```"\n````',
-        '> quote one\n>\n> quote two',
+        '```python\ndef f():\n    return "```"\n```',
+        '> quote one\n> \n> quote two',
         '| k | v |\n| --- | --- |\n| a \\| b | 1 |',
-        '**Term**\n\n: Definition',
+        '**Term**\n\nDefinition',
         '![An image](https://example.com/i.png) js top',
         '---',
-        '1\\. not a list, # not a heading, snake_case, 2*3',
+        '1\\. not a list, # not a heading, snake\\_case, 2\\*3',
       ].join('\n\n'),
     );
   });
@@ -131,6 +133,40 @@ describe('renderHtml', () => {
 
   it('collapses whitespace like a browser except in <pre>', () => {
     expect(md('<p>  a \n\n  b\t c  </p><pre>  x\n    y</pre>', 'text')).toBe('a b c\n\n  x\n    y');
+  });
+});
+
+describe("renderHtml with turndown: the provider's own rules", () => {
+  it('renders a layout table (a table in a table) one line per row, without escaping its pipes', () => {
+    const html =
+      '<table><tr><td><table><tr><td>inner a</td><td>inner b</td></tr></table></td><td>side</td></tr><tr><td>row two</td></tr></table>';
+    expect(md(html)).toBe('inner a | inner b | side\n\nrow two');
+    expect(md(html, 'text')).toBe('inner a | inner b | side\nrow two');
+  });
+
+  it('pads a GitHub table for colspan and puts its caption above', () => {
+    const html =
+      '<table><caption>Prices</caption><tr><th colspan="2">wide</th><th>c</th></tr><tr><td>1<td>2<td>3</table>';
+    expect(md(html)).toBe('Prices\n\n| wide |  | c |\n| --- | --- | --- |\n| 1 | 2 | 3 |');
+  });
+
+  it('fences a <pre> without <code> and keeps its indentation and markup characters', () => {
+    expect(md('<p>x</p><pre>  indented\n    code &lt;b&gt; *not em*</pre>')).toBe(
+      'x\n\n```\n  indented\n    code <b> *not em*\n```',
+    );
+  });
+
+  it('drops a link with neither text nor image, keeps a linked image, survives tag names the DOM refuses', () => {
+    expect(md('<p>icon <a href="/x"></a> and <a href="/y"><img src="/y.png" alt="pic"></a></p>')).toBe(
+      'icon and [![pic](https://example.com/y.png)](https://example.com/y)',
+    );
+    expect(md('<b<>x</b<> <p>after</p>')).toBe('x\n\nafter');
+  });
+
+  it("keeps a list item's paragraphs under its marker", () => {
+    expect(md('<ul><li><p>para one</p><p>para two</p></li><li>second</li></ul>')).toBe(
+      '- para one\n\n  para two\n- second',
+    );
   });
 });
 

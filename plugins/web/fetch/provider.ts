@@ -1,8 +1,8 @@
 /**
  * The key-free extract provider: no service, no key. It fetches each page with the host's guarded
  * `fetchPage` (http(s) only, private addresses refused after DNS and after every redirect, time
- * and size bounded) and turns HTML into Markdown or text with its own small converter
- * (html/: parse, prune the page furniture, render). Plain-text pages pass through. Its crawl is a
+ * and size bounded) and turns HTML into Markdown or text (html/: its own parser, pruning of the
+ * page furniture, turndown to render). Plain-text pages pass through. Its crawl is a
  * breadth-first walk of same-site links; `instructions` only reorder the links it follows
  * (links whose URL or text share words with them go first). Not a search provider.
  */
