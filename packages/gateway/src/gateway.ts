@@ -5,29 +5,21 @@
  * separately from listening, so tests start and stop whole gateways in-process.
  */
 import { mkdirSync } from 'node:fs';
-import type { ModelClient, ToolRegistry } from '@hermes/agent';
 import { TurnService } from '@hermes/agent';
-import type { HookBus } from '@hermes/plugins';
-import type {
-  HookAgentResult,
-  HookSendResult,
-  Logger,
-  MessageEvent,
-  PlatformAdapter,
-  PlatformFactory,
-  PlatformState,
-} from '@hermes/protocol';
-import type { Env } from './authorize.js';
+import type { HookAgentResult, HookSendResult, MessageEvent, PlatformAdapter, PlatformState } from '@hermes/protocol';
 import { parseCommand } from './commands.js';
 import { CommitQueue } from './commit-queue.js';
-import { type DeliveryTarget, deliver, type OutboxPort, resendPending } from './delivery/deliver.js';
+import { type DeliveryTarget, deliver, resendPending } from './delivery/deliver.js';
 import { SendRateLimiter } from './delivery/send-rate-limiter.js';
+import type { GatewayDeps } from './gateway-deps.js';
 import { GatewayEvents } from './gateway-events.js';
 import { hookSend } from './hook-send.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { runOneShotTurn } from './one-shot.js';
 import { acceptEvent } from './pipeline/accept.js';
 import { addressRules } from './pipeline/address.js';
+import { runApiRequest } from './pipeline/api-entry.js';
+import { type ApiJob, type ApiTurnOutcome, type ApiTurnRequest, runApiTurnStage } from './pipeline/api-turn.js';
 import { authorize } from './pipeline/authorize.js';
 import { runCommandStage } from './pipeline/command.js';
 import { dispatchHook } from './pipeline/dispatch.js';
@@ -37,74 +29,18 @@ import { interruptedApology, recoverUnfinished } from './pipeline/recover.js';
 import { SessionStage } from './pipeline/session.js';
 import { runTurnStage, type TurnPorts } from './pipeline/turn.js';
 import { type RouteDefinition, setUpPlatforms } from './platform-setup.js';
-import type { InboxPort, PairingPort, PlatformStatePort, SessionsPort, TranscriptsPort } from './ports.js';
-import type { ResetPolicy } from './reset-policy.js';
-import { type GroupSessions, sessionKeyFor } from './session-key.js';
+import type { InboxPort } from './ports.js';
+import { sessionKeyFor } from './session-key.js';
 import { type BusyMode, SessionLanes } from './session-lanes.js';
 import { modelText, statusText, usageText } from './status-text.js';
 
+export type { GatewayDeps, GatewaySettings } from './gateway-deps.js';
 export { MAX_RESUME_ATTEMPTS } from './pipeline/recover.js';
 export { CACHED_SESSION_TRUST_MS } from './pipeline/session.js';
 export { SILENT_MARKER, TYPING_DELAY_MS, TYPING_INTERVAL_MS } from './pipeline/turn.js';
 export type { RouteDefinition } from './platform-setup.js';
 export const ADAPTER_STOP_TIMEOUT_MS = 5_000;
 export const KNOWN_CHATS_MAX = 10_000;
-
-export interface GatewaySettings {
-  model: string;
-  systemPrompt?: string | undefined;
-  maxIterations: number;
-  toolTimeoutMs: number;
-  toolsets: readonly string[];
-  cwd: string;
-  busyMode: BusyMode;
-  maxConcurrentRuns: number;
-  freeResponseChats: readonly string[];
-  groupSessions: GroupSessions;
-  resetPolicy: ResetPolicy;
-  platformSettings: Readonly<Record<string, Readonly<Record<string, unknown>> & { enabled?: boolean | undefined }>>;
-  cacheDir: string;
-  /** a gateway hook handler running longer than this is logged as hanging (default 30 s) */
-  hookTimeoutMs?: number;
-}
-
-export interface GatewayDeps {
-  settings: GatewaySettings;
-  env: Env;
-  logger: Logger;
-  hooks: HookBus;
-  tools: ToolRegistry;
-  client: ModelClient;
-  store: {
-    sessions: SessionsPort;
-    transcripts: TranscriptsPort;
-    inbox: InboxPort;
-    outbox: OutboxPort;
-    pairing: PairingPort;
-    platformState: PlatformStatePort;
-    /** runs `fn` (synchronous) in one transaction: state that belongs together commits together */
-    transaction<T>(fn: () => T): T;
-  };
-  platforms: readonly PlatformFactory[];
-  pluginCommands: () => ReadonlyMap<string, { description: string; handler: (args: string) => unknown }>;
-  pluginSummary: () => string;
-  setHomeChannel: (platform: string, chatId: string) => void;
-  /**
-   * Claims a platform's instance key (its token) machine-wide before the adapter is created; a
-   * refusal keeps the platform off with the reason in /health. Absent: no claim (tests).
-   */
-  claimPlatform?: (platform: string, key: string) => { ok: true; release(): void } | { ok: false; reason: string };
-  /**
-   * The gateway's metrics (`GET /metrics`); absent, the gateway makes its own. Given, the same
-   * object's observers can be handed to the HookBus and ModelClient built before the gateway.
-   */
-  metrics?: GatewayMetrics;
-  /** the turn service (absent: one is built from the settings, tools, client and hooks) */
-  turns?: TurnService;
-  now?: () => number;
-  /** the process's secret redactor: applied to every answer before it is stored or sent (default: none) */
-  redact?: (text: string) => string;
-}
 
 export class Gateway {
   readonly adapters: Map<string, PlatformAdapter>;
@@ -122,7 +58,7 @@ export class Gateway {
   /** group commit of the per-message writes (accept, outbox rows, delivered marks) */
   readonly #commits: CommitQueue;
   readonly #commit: <T>(fn: () => T) => Promise<T>;
-  readonly #lanes: SessionLanes<LaneJob>;
+  readonly #lanes: SessionLanes<LaneJob | ApiJob>;
   readonly #now: () => number;
   readonly #processing = new Set<Promise<void>>();
   readonly #failed: Map<string, PlatformState>;
@@ -172,16 +108,15 @@ export class Gateway {
       resetPolicy: settings.resetPolicy,
       now: this.#now,
     });
-    this.#lanes = new SessionLanes<LaneJob>({
+    this.#lanes = new SessionLanes<LaneJob | ApiJob>({
       maxConcurrent: settings.maxConcurrentRuns,
       runner: async (job, control) => {
-        await runTurnStage(this.#turnPorts, job, control);
+        if ('api' in job) await runApiTurnStage(this.#turnPorts, job, control);
+        else await runTurnStage(this.#turnPorts, job, control);
       },
       withText: (job, text) => ({ ...job, text }),
       // messages queued behind a turn that /stop or /new cancelled: finished, or they would stay pending
-      onDrop: (jobs) => {
-        for (const job of jobs) settleInbox(store.inbox, job.inboxId, { kind: 'skipped', reason: 'dropped' });
-      },
+      onDrop: (jobs) => this.#dropped(jobs),
     });
     this.#turnPorts = {
       turns: this.turns,
@@ -267,13 +202,36 @@ export class Gateway {
     const drained = Promise.all([...this.#processing]).then(() => this.#lanes.idle());
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, drainMs).unref());
     await Promise.race([drained, timeout]);
-    this.#lanes.abortAll();
+    this.#dropped(this.#lanes.abortAll(), true);
     this.#oneShots.abort(new Error('gateway stopping'));
     await Promise.race([this.#lanes.idle(), new Promise<void>((r) => setTimeout(r, 2_000).unref())]);
     const stops = Promise.all([...this.adapters.values()].map((a) => a.stop().catch(() => undefined)));
     await Promise.race([stops, new Promise<void>((r) => setTimeout(r, ADAPTER_STOP_TIMEOUT_MS).unref())]);
     this.metrics.stopSampling();
     for (const claim of this.#claims.splice(0)) claim.release();
+  }
+
+  /** Finishes jobs that will never run: API requests are answered, chat messages marked (not at stop: recovery redoes them). */
+  #dropped(jobs: readonly (LaneJob | ApiJob)[], stopping = false): void {
+    for (const job of jobs) {
+      if ('api' in job) job.resolve({ kind: 'unavailable' });
+      else if (!stopping) settleInbox(this.#deps.store.inbox, job.inboxId, { kind: 'skipped', reason: 'dropped' });
+    }
+  }
+
+  /** An API platform request through the pipeline (pipeline/api-turn.ts); the caller writes the HTTP answer. */
+  runApi(request: ApiTurnRequest): Promise<ApiTurnOutcome> {
+    const { hooks, store, settings } = this.#deps;
+    return runApiRequest(
+      {
+        dispatch: { hooks, gateway: this, sessionStore: store },
+        metrics: this.metrics,
+        busyMode: settings.busyMode,
+        accepting: () => this.#accepting,
+        submit: (key, job, mode) => this.#lanes.submit(key, job, mode),
+      },
+      request,
+    );
   }
 
   /** One agent turn outside any chat (a gateway hook's `runAgent`); nothing is stored. */
