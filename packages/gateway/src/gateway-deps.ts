@@ -1,5 +1,5 @@
 /** What a gateway is built from: its settings (config.yaml's gateway part) and its dependencies. */
-import type { ModelClient, ToolRegistry, TurnService } from '@hermes/agent';
+import { type ModelClient, type ToolRegistry, TurnService } from '@hermes/agent';
 import type { HookBus } from '@hermes/plugins';
 import type { Logger, PlatformFactory } from '@hermes/protocol';
 import type { Env } from './authorize.js';
@@ -64,4 +64,24 @@ export interface GatewayDeps {
   now?: () => number;
   /** the process's secret redactor: applied to every answer before it is stored or sent (default: none) */
   redact?: (text: string) => string;
+}
+
+/** The gateway's turn service, built from its settings, tools, client, hooks and store. */
+export function gatewayTurnService(deps: GatewayDeps): TurnService {
+  const { settings } = deps;
+  return new TurnService({
+    client: deps.client,
+    model: settings.model,
+    systemPrompt: settings.systemPrompt,
+    tools: deps.tools,
+    toolsets: settings.toolsets,
+    env: deps.env,
+    hooks: deps.hooks,
+    logger: deps.logger,
+    cwd: settings.cwd,
+    maxIterations: settings.maxIterations,
+    toolTimeoutMs: settings.toolTimeoutMs,
+    transcripts: deps.store.transcripts,
+    ...(deps.redact ? { redact: deps.redact } : {}),
+  });
 }

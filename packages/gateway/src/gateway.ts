@@ -5,15 +5,17 @@
  * separately from listening, so tests start and stop whole gateways in-process.
  */
 import { mkdirSync } from 'node:fs';
-import { TurnService } from '@hermes/agent';
+import type { TurnService } from '@hermes/agent';
 import type { HookAgentResult, HookSendResult, MessageEvent, PlatformAdapter, PlatformState } from '@hermes/protocol';
+import { commandServices } from './command-services.js';
 import { parseCommand } from './commands.js';
 import { CommitQueue } from './commit-queue.js';
 import { type DeliveryTarget, deliver, resendPending } from './delivery/deliver.js';
 import { SendRateLimiter } from './delivery/send-rate-limiter.js';
-import type { GatewayDeps } from './gateway-deps.js';
+import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
 import { GatewayEvents } from './gateway-events.js';
 import { hookSend } from './hook-send.js';
+import { KnownChats } from './known-chats.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { runOneShotTurn } from './one-shot.js';
 import { acceptEvent } from './pipeline/accept.js';
@@ -21,7 +23,7 @@ import { addressRules } from './pipeline/address.js';
 import { runApiRequest } from './pipeline/api-entry.js';
 import { type ApiJob, type ApiTurnOutcome, type ApiTurnRequest, runApiTurnStage } from './pipeline/api-turn.js';
 import { authorize } from './pipeline/authorize.js';
-import { runCommandStage } from './pipeline/command.js';
+import { type CommandPorts, runCommandStage } from './pipeline/command.js';
 import { dispatchHook } from './pipeline/dispatch.js';
 import { type LaneJob, replyTarget, type StageInput } from './pipeline/input.js';
 import { type PipelineOutcome, settleInbox } from './pipeline/outcome.js';
@@ -31,8 +33,7 @@ import { runTurnStage, type TurnPorts } from './pipeline/turn.js';
 import { type RouteDefinition, setUpPlatforms } from './platform-setup.js';
 import type { InboxPort } from './ports.js';
 import { sessionKeyFor } from './session-key.js';
-import { type BusyMode, SessionLanes } from './session-lanes.js';
-import { modelText, statusText, usageText } from './status-text.js';
+import { SessionLanes } from './session-lanes.js';
 
 export type { GatewayDeps, GatewaySettings } from './gateway-deps.js';
 export { MAX_RESUME_ATTEMPTS } from './pipeline/recover.js';
@@ -40,7 +41,7 @@ export { CACHED_SESSION_TRUST_MS } from './pipeline/session.js';
 export { SILENT_MARKER, TYPING_DELAY_MS, TYPING_INTERVAL_MS } from './pipeline/turn.js';
 export type { RouteDefinition } from './platform-setup.js';
 export const ADAPTER_STOP_TIMEOUT_MS = 5_000;
-export const KNOWN_CHATS_MAX = 10_000;
+export { KNOWN_CHATS_MAX } from './known-chats.js';
 
 export class Gateway {
   readonly adapters: Map<string, PlatformAdapter>;
@@ -65,7 +66,7 @@ export class Gateway {
   /** the chat each running session answers, for send_message's `origin` */
   readonly #origins = new Map<string, DeliveryTarget>();
   /** chats authorized users wrote from since start: send_message may address them */
-  readonly #knownChats = new Set<string>();
+  readonly #knownChats = new KnownChats();
   /** every platform's send limits (capabilities.sendRate), shared by all deliveries */
   readonly #rateLimiter = new SendRateLimiter();
   readonly #turnPorts: TurnPorts;
@@ -83,23 +84,7 @@ export class Gateway {
       ...(settings.hookTimeoutMs !== undefined ? { timeoutMs: settings.hookTimeoutMs } : {}),
       observer: this.metrics.observeGatewayHandler,
     });
-    this.turns =
-      deps.turns ??
-      new TurnService({
-        client: deps.client,
-        model: settings.model,
-        systemPrompt: settings.systemPrompt,
-        tools: deps.tools,
-        toolsets: settings.toolsets,
-        env: deps.env,
-        hooks: deps.hooks,
-        logger: deps.logger,
-        cwd: settings.cwd,
-        maxIterations: settings.maxIterations,
-        toolTimeoutMs: settings.toolTimeoutMs,
-        transcripts: store.transcripts,
-        ...(deps.redact ? { redact: deps.redact } : {}),
-      });
+    this.turns = deps.turns ?? gatewayTurnService(deps);
     this.#sessions = new SessionStage({
       sessions: store.sessions,
       hooks: deps.hooks,
@@ -341,20 +326,13 @@ export class Gateway {
         return finish(addressed);
       }
     }
-    this.#rememberChat(event);
+    this.#knownChats.remember(event);
     const passed: StageInput = { ...input, event };
     const command = parseCommand(event.text);
     if (command) return runCommandStage(this.#commandPorts(event.source.userId), passed, command);
     // the row stays `accepted` until answered: a restart resumes it (marking `processing` counts restarts)
     this.#lanes.submit(passed.sessionKey, { ...passed, text: event.text }, settings.busyMode);
     return { kind: 'handed_on' };
-  }
-
-  #rememberChat(event: MessageEvent): void {
-    if (this.#knownChats.size >= KNOWN_CHATS_MAX) this.#knownChats.clear();
-    this.#knownChats.add(`${event.platform}:${event.source.chatId}`);
-    if (event.source.threadId)
-      this.#knownChats.add(`${event.platform}:${event.source.chatId}:${event.source.threadId}`);
   }
 
   /** Delivers `text`; once delivered, the inbox row (when given) is settled with `outcome`. */
@@ -365,41 +343,30 @@ export class Gateway {
   }
 
   /** `userId`: who sent the command (the session:* events of /new name them) */
-  #commandPorts(userId: string) {
+  #commandPorts(userId: string): CommandPorts {
     const { store, settings, logger } = this.#deps;
-    const statusPorts = {
-      sessions: store.sessions,
-      transcripts: store.transcripts,
-      model: settings.model,
-      platformStates: () => this.platformStates(),
-      busy: (key: string) => this.#lanes.busy(key),
-    };
     return {
       logger,
       events: this.events,
-      reply: async (input: StageInput, text: string, settleWith: PipelineOutcome | null) => {
+      reply: async (input, text, settleWith) => {
         if (settleWith === null) await deliver(this.#deliveryOptions(), replyTarget(input.event), text, {});
         else await this.#reply(replyTarget(input.event, input.inboxId), text, input.inboxId, settleWith);
       },
-      markProcessing: (inboxId: number) => store.inbox.mark(inboxId, 'processing'),
-      settle: (inboxId: number, outcome: PipelineOutcome) => settleInbox(store.inbox, inboxId, outcome),
-      submit: (key: string, job: LaneJob, mode: BusyMode) => this.#lanes.submit(key, job, mode),
-      services: {
-        resetSession: (key: string, platform: string) => {
-          this.#lanes.stop(key);
-          return this.#sessions.reset(key, platform, userId);
-        },
-        stopRun: (key: string) => this.#lanes.stop(key),
-        status: (key: string) => statusText(statusPorts, key),
-        model: () => modelText(settings.model),
-        usage: (key: string) => usageText(statusPorts, key),
-        plugins: () => this.#deps.pluginSummary(),
-        setHome: (platform: string, chatId: string) => {
-          this.#deps.setHomeChannel(platform, chatId);
-          return `This chat is now the ${platform} home channel.`;
-        },
+      markProcessing: (inboxId) => store.inbox.mark(inboxId, 'processing'),
+      settle: (inboxId, outcome) => settleInbox(store.inbox, inboxId, outcome),
+      submit: (key, job, mode) => this.#lanes.submit(key, job, mode),
+      services: commandServices({
+        sessions: store.sessions,
+        transcripts: store.transcripts,
+        model: settings.model,
+        platformStates: () => this.platformStates(),
+        busy: (key) => this.#lanes.busy(key),
+        stop: (key) => this.#lanes.stop(key),
+        reset: (key, platform) => this.#sessions.reset(key, platform, userId),
+        pluginSummary: this.#deps.pluginSummary,
         pluginCommands: this.#deps.pluginCommands,
-      },
+        setHomeChannel: this.#deps.setHomeChannel,
+      }),
     };
   }
 
@@ -423,7 +390,7 @@ export class Gateway {
 
   /** Whether authorized users wrote from this chat (this thread of it, when given) since the gateway started. */
   isKnownChat(platform: string, chatId: string, threadId?: string): boolean {
-    return this.#knownChats.has(threadId ? `${platform}:${chatId}:${threadId}` : `${platform}:${chatId}`);
+    return this.#knownChats.has(platform, chatId, threadId);
   }
 
   /** Sends Markdown text to a chat through the one delivery path (format, split, outbox, retry). */
