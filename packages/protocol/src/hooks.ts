@@ -259,7 +259,8 @@ export const HOOKS = {
   },
   pre_gateway_dispatch: {
     kind: 'dispatch',
-    fires: 'Once per inbound gateway message (API platform requests included), after the internal-event guard, before auth and dispatch',
+    fires:
+      'Once per inbound gateway message (API platform requests included), after the internal-event guard, before auth and dispatch',
     returns: '{action: "skip", reason} | {action: "rewrite", text} | {action: "allow"} | null',
     fields: {
       event: f('event', 'MessageEvent', 'the normalized inbound message'),
