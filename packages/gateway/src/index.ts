@@ -1,7 +1,13 @@
 // @hermes/gateway: the runner, the HTTP server (health, API platform, webhooks), the pipeline
 // stages, session lanes, commands and delivery.
 
-export { type ApiPlatformDeps, bearerMatches, registerApiPlatform } from './api-platform.js';
+export {
+  type ApiPipeline,
+  type ApiPlatformDeps,
+  bearerMatches,
+  DISPATCH_REFUSAL,
+  registerApiPlatform,
+} from './api-platform.js';
 // Pipeline stages
 export { allowedByEnv } from './authorize.js';
 export { BUILTIN_COMMANDS, type CommandContext, type CommandServices, parseCommand, runCommand } from './commands.js';
@@ -31,6 +37,9 @@ export * from './gateway-hooks/index.js';
 export { isAddressed } from './group-policy.js';
 // Metrics (GET /metrics)
 export * from './metrics/index.js';
+export type { ApiTurnOutcome, ApiTurnRequest } from './pipeline/api-turn.js';
+export type { LaneJob, StageInput } from './pipeline/input.js';
+export { type InboxStatus, inboxStatus, type PipelineOutcome, type SkipReason } from './pipeline/outcome.js';
 export type {
   InboxPort,
   OutboxRowLike,
