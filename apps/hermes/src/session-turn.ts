@@ -1,5 +1,5 @@
-/** One CLI turn on a stored session: load history, run the agent, persist what the turn produced. */
-import { buildSystemPrompt, runTurn, type TurnResult } from '@hermes/agent';
+/** One CLI turn on a stored session, through the turn service: history read, turn run, messages stored. */
+import { type TurnResult, TurnService } from '@hermes/agent';
 import type { ApprovalChoice, ApprovalRequest } from '@hermes/protocol';
 import type { AgentRuntime } from './runtime.js';
 
@@ -11,29 +11,36 @@ export interface CliTurnOptions {
   onDelta?: (text: string) => void;
 }
 
-/** Runs one turn and appends its messages to the session's transcript. */
-export async function runCliTurn(rt: AgentRuntime, options: CliTurnOptions): Promise<TurnResult> {
-  const history = rt.store.transcripts.list(options.sessionId);
-  const result = await runTurn({
+/** The CLI's turn service (`hermes chat`, `hermes -z`): the runtime's model, tools, hooks and store. */
+export function cliTurnService(rt: AgentRuntime): TurnService {
+  return new TurnService({
     client: rt.client,
     model: rt.model,
-    systemPrompt: buildSystemPrompt({ custom: rt.config.agent.system_prompt, platform: 'cli' }),
-    history,
-    userMessage: options.text,
-    sessionId: options.sessionId,
-    platform: 'cli',
-    tools: await rt.tools.available({ env: rt.env, toolsets: rt.config.agent.toolsets }),
+    systemPrompt: rt.config.agent.system_prompt,
+    tools: rt.tools,
+    toolsets: rt.config.agent.toolsets,
+    env: rt.env,
     hooks: rt.hooks,
     logger: rt.logger,
-    requestApproval: options.requestApproval,
     cwd: rt.config.terminal.cwd ?? process.cwd(),
     maxIterations: rt.config.agent.max_iterations,
     toolTimeoutMs: rt.config.agent.tool_timeout_s * 1000,
-    ...(rt.config.model.max_tokens !== undefined ? { maxTokens: rt.config.model.max_tokens } : {}),
-    ...(rt.config.model.temperature !== undefined ? { temperature: rt.config.model.temperature } : {}),
+    maxTokens: rt.config.model.max_tokens,
+    temperature: rt.config.model.temperature,
+    transcripts: rt.store.transcripts,
+    redact: rt.redact,
+  });
+}
+
+/** Runs one turn and appends its messages to the session's transcript. */
+export async function runCliTurn(rt: AgentRuntime, options: CliTurnOptions): Promise<TurnResult> {
+  return cliTurnService(rt).run({
+    sessionId: options.sessionId,
+    platform: 'cli',
+    userMessage: options.text,
+    persist: 'after',
+    approval: options.requestApproval,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onDelta ? { onDelta: options.onDelta } : {}),
   });
-  rt.store.transcripts.append(options.sessionId, result.messages);
-  return result;
 }

@@ -34,5 +34,13 @@ export { executeToolCall, serializeResult, toolError } from './tool-executor.js'
 // Tools
 export { type AvailabilityOptions, ToolRegistry } from './tool-registry.js';
 export * from './tools/index.js';
+export {
+  type ServedTurn,
+  type TurnApproval,
+  type TurnRequest,
+  TurnService,
+  type TurnServiceSettings,
+  type TurnTranscripts,
+} from './turn-service.js';
 export { type UserFacingError, userFacingError } from './user-facing-error.js';
 export * from './web/index.js';

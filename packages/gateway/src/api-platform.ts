@@ -4,6 +4,9 @@
  * request is stateless: its own messages are the history and nothing is written to state.db.
  * `API_SERVER_KEY` makes a bearer key mandatory (checked before the body is read, by the server's
  * request guard). `usage` is what the model reported, summed over the turn's model calls.
+ * This file checks and answers the HTTP request; the request itself goes through the gateway's
+ * pipeline (`Gateway.runApi`, pipeline/api-turn.ts): pre_gateway_dispatch (a skip is a 403,
+ * no model call), session lanes and busy mode, gateway.max_concurrent_runs, events and metrics.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { ModelClient, ToolRegistry } from '@hermes/agent';
@@ -12,10 +15,10 @@ import type { ChatMessage, Logger } from '@hermes/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { registerModelsRoutes } from './api/models-route.js';
 import { registerResponsesRoute } from './api/responses-route.js';
-import { runApiTurn } from './api/run-api-turn.js';
 import { bodySchema, chatCompletionsBodySchema, withTextContent } from './api/schemas.js';
 import { failureMessage } from './failure-reply.js';
 import { type ApiErrorType, sendApiError } from './http/api-error.js';
+import type { ApiTurnOutcome, ApiTurnRequest } from './pipeline/api-turn.js';
 import type { ApiResponsesPort, SessionsPort, TranscriptsPort } from './ports.js';
 
 /** The largest chat completions request body (a long conversation with its history). */
@@ -111,8 +114,17 @@ function isMessages(value: unknown): value is ChatMessage[] {
   return Array.isArray(value) && value.every((m, i) => messageProblem(m, i) === null);
 }
 
-/** Registers the route on `app`. */
-export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps): void {
+/** What a `pre_gateway_dispatch` skip answers (403, code `refused_by_hook`): no model call was made. */
+export const DISPATCH_REFUSAL = 'the request was refused by the gateway (a pre_gateway_dispatch hook skipped it)';
+const STOPPING = 'the gateway is stopping; send the request again once it is back';
+
+/** The gateway's way in for API requests (`Gateway.runApi`): the pipeline's stages, lanes and turn service. */
+export interface ApiPipeline {
+  runApi(request: ApiTurnRequest): Promise<ApiTurnOutcome>;
+}
+
+/** Registers the route on `app`; its requests go through `pipeline`. */
+export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps, pipeline: ApiPipeline): void {
   const routeOptions = {
     bodyLimit: COMPLETIONS_BODY_LIMIT,
     config: { guard: 'api' },
@@ -145,20 +157,6 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps)
     const header = request.headers['x-hermes-session'];
     const key =
       typeof header === 'string' && header ? header : typeof body.user === 'string' && body.user ? body.user : null;
-    let sessionId: string;
-    let history: ChatMessage[];
-    if (key) {
-      const sessionKey = `api:${key}`;
-      const active =
-        deps.sessions.activeByKey(sessionKey) ??
-        deps.sessions.create({ key: sessionKey, platform: 'api', model: deps.model });
-      sessionId = active.id;
-      history = deps.transcripts.list(sessionId);
-    } else {
-      // stateless: the request's own messages are the history, and nothing is stored
-      sessionId = `api-stateless-${randomUUID()}`;
-      history = body.messages.slice(0, -1).filter((m) => m.role !== 'system');
-    }
     const redact = deps.redact ?? ((text: string) => text);
     const id = `chatcmpl-${randomUUID()}`;
     const created = Math.floor(Date.now() / 1000);
@@ -170,30 +168,43 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps)
     });
     const chunk = (delta: Record<string, unknown>, finish: string | null) =>
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: deps.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-    if (stream) {
-      reply.hijack();
-      reply.raw.writeHead(200, {
-        // headers the request guard set (CORS for an allowed origin)
-        ...(reply.getHeaders() as Record<string, string>),
-        'content-type': 'text/event-stream',
-        'cache-control': 'no-cache',
-        connection: 'keep-alive',
-      });
-      reply.raw.write(chunk({ role: 'assistant', content: '' }, null));
-    }
-    const result = await runApiTurn(deps, {
-      sessionId,
-      history,
-      userMessage: last.content,
+    const outcome = await pipeline.runApi({
+      text: last.content,
+      key,
+      // stateless: the request's own messages are the history, and nothing is stored
+      history: key ? [] : body.messages.slice(0, -1).filter((m) => m.role !== 'system'),
       signal: controller.signal,
       ...(stream ? { onDelta: (text: string) => reply.raw.write(chunk({ content: redact(text) }, null)) } : {}),
+      onAdmitted: () => {
+        if (!stream) return;
+        reply.hijack();
+        reply.raw.writeHead(200, {
+          // headers the request guard set (CORS for an allowed origin)
+          ...(reply.getHeaders() as Record<string, string>),
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-cache',
+          connection: 'keep-alive',
+        });
+        reply.raw.write(chunk({ role: 'assistant', content: '' }, null));
+      },
     });
+    if (outcome.kind === 'skipped') {
+      return sendApiError(reply, 403, DISPATCH_REFUSAL, 'invalid_request_error', 'refused_by_hook');
+    }
+    if (outcome.kind === 'unavailable') {
+      if (reply.sent || reply.raw.headersSent) {
+        reply.raw.end(
+          `data: ${JSON.stringify({ error: { message: STOPPING, type: 'server_error', code: 'unavailable' } })}\n\ndata: [DONE]\n\n`,
+        );
+        return reply;
+      }
+      return sendApiError(reply, 503, STOPPING, 'server_error', 'unavailable');
+    }
+    const { result, storeError } = outcome;
     const usage = result.usage ?? NO_USAGE;
     if (stream) {
-      try {
-        if (key) deps.transcripts.append(sessionId, result.messages);
-      } catch (error) {
-        deps.logger.error({ error: String(error), sessionId }, 'api: the transcript could not be stored');
+      if (storeError !== null) {
+        deps.logger.error({ error: String(storeError) }, 'api: the transcript could not be stored');
         reply.raw.end(
           `data: ${JSON.stringify({ error: { message: 'the answer could not be stored (see the gateway log)', type: 'server_error', code: 'storage_error' } })}\n\n`,
         );
@@ -215,7 +226,7 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps)
       return reply;
     }
     // a storage failure (SQLITE_FULL included) is thrown: the server's error handler answers it
-    if (key) deps.transcripts.append(sessionId, result.messages);
+    if (storeError !== null) throw storeError;
     if (result.status !== 'completed') {
       return apiError(reply, 502, failureMessage(result.error, result.status, deps.logger), 'server_error');
     }

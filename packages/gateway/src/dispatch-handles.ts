@@ -38,3 +38,31 @@ export function createDispatchHandles(deps: DispatchHandleDeps): DispatchHandles
     }),
   };
 }
+
+/** The handles of a gateway: created on first use, then the same objects for every hook call. */
+export function lazyDispatchHandles(deps: () => DispatchHandleDeps): () => DispatchHandles {
+  let handles: DispatchHandles | undefined;
+  return () => {
+    handles ??= createDispatchHandles(deps());
+    return handles;
+  };
+}
+
+/** What a gateway gives its handles: its platforms and hook sends, the store's sessions and transcripts. */
+export function gatewayHandleDeps(
+  gateway: { adapters: ReadonlyMap<string, unknown>; hookSend(target: string, text: string): Promise<HookSendResult> },
+  deps: {
+    store: { sessions: DispatchHandleDeps['sessions']; transcripts: DispatchHandleDeps['transcripts'] };
+    settings: { groupSessions: GroupSessions };
+  },
+  cache: { forget(sessionKey: string): void },
+): DispatchHandleDeps {
+  return {
+    platforms: () => [...gateway.adapters.keys()],
+    send: (target, text) => gateway.hookSend(target, text),
+    sessions: deps.store.sessions,
+    transcripts: deps.store.transcripts,
+    groupSessions: deps.settings.groupSessions,
+    changed: (key) => cache.forget(key),
+  };
+}

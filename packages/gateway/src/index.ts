@@ -6,7 +6,13 @@ export { listedModels, MODEL_ALIAS, registerModelsRoutes } from './api/models-ro
 export { registerResponsesRoute } from './api/responses-route.js';
 export { type ApiTurn, runApiTurn } from './api/run-api-turn.js';
 export { bodySchema, chatCompletionsBodySchema, responsesBodySchema, withTextContent } from './api/schemas.js';
-export { type ApiPlatformDeps, bearerMatches, registerApiPlatform } from './api-platform.js';
+export {
+  type ApiPipeline,
+  type ApiPlatformDeps,
+  bearerMatches,
+  DISPATCH_REFUSAL,
+  registerApiPlatform,
+} from './api-platform.js';
 // Pipeline stages
 export { allowedByEnv } from './authorize.js';
 export { BUILTIN_COMMANDS, type CommandContext, type CommandServices, parseCommand, runCommand } from './commands.js';
@@ -36,6 +42,9 @@ export * from './gateway-hooks/index.js';
 export { isAddressed } from './group-policy.js';
 // Metrics (GET /metrics)
 export * from './metrics/index.js';
+export type { ApiTurnOutcome, ApiTurnRequest } from './pipeline/api-turn.js';
+export type { LaneJob, StageInput } from './pipeline/input.js';
+export { type InboxStatus, inboxStatus, type PipelineOutcome, type SkipReason } from './pipeline/outcome.js';
 export type {
   InboxPort,
   OutboxRowLike,

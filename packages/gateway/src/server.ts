@@ -126,7 +126,7 @@ export function buildServer(gateway: Gateway, options: ServerOptions): GatewaySe
     return reply.code(state === 'running' ? 200 : 503).send(body);
   });
   registerMetricsRoute(app, gateway.metrics, options.api.apiKey);
-  registerApiPlatform(app, options.api);
+  registerApiPlatform(app, options.api, gateway);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     (req as unknown as { rawBody: string }).rawBody = String(body);
     if (String(body).trim() === '') return done(null, {});

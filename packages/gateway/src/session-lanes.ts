@@ -118,12 +118,17 @@ export class SessionLanes<T extends LaneItem> {
     return { running: this.#holding, queued: queued + started - this.#holding };
   }
 
-  /** Aborts every running turn and drops queued messages (they stay in the inbox for recovery). */
-  abortAll(): void {
+  /**
+   * Aborts every running turn and drops queued messages (chat messages stay in the inbox for
+   * recovery); returns the dropped ones.
+   */
+  abortAll(): T[] {
+    const dropped: T[] = [];
     for (const lane of this.#lanes.values()) {
-      lane.queue.length = 0;
+      dropped.push(...lane.queue.splice(0));
       lane.running?.controller.abort(new Error('gateway stopping'));
     }
+    return dropped;
   }
 
   /** Resolves when no lane is running or queued. */

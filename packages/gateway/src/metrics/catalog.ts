@@ -26,7 +26,7 @@ export const METRICS = {
     name: 'hermes_messages_received_total',
     type: 'counter',
     labels: ['platform', 'result'],
-    help: 'Inbound messages handed over by a platform adapter. result: accepted (new, persisted in the inbox) or duplicate (a redelivery the inbox dropped).',
+    help: 'Inbound messages handed over by a platform adapter. result: accepted (new, persisted in the inbox; for platform api, a chat completions request, never stored in the inbox) or duplicate (a redelivery the inbox dropped).',
   },
   messagesIgnored: {
     name: 'hermes_messages_ignored_total',

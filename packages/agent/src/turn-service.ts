@@ -1,0 +1,123 @@
+/**
+ * The one place an agent turn is set up: the system prompt, the tools, the hooks, the approval
+ * gate, the history (given, or read from the transcript) and the persistence of what the turn
+ * produced. The gateway, the API platform, `hermes -z`, `hermes chat` and a gateway hook's
+ * `runAgent` all run their turns through a `TurnService`.
+ */
+import type { ApprovalChoice, ApprovalRequest, ApprovalSurface, ChatMessage, Logger } from '@hermes/protocol';
+import { type ApprovalPrompt, createApprovalGate } from './approvals.js';
+import { runTurn, type TurnOptions, type TurnResult } from './run-turn.js';
+import { buildSystemPrompt } from './system-prompt.js';
+import type { ToolRegistry } from './tool-registry.js';
+
+/** Where a turn's messages are read from and written to (the store's transcripts satisfy it). */
+export interface TurnTranscripts {
+  list(sessionId: string): ChatMessage[];
+  append(sessionId: string, messages: readonly ChatMessage[]): number;
+}
+
+export interface TurnServiceSettings {
+  client: TurnOptions['client'];
+  model: string;
+  /** config's agent.system_prompt (the platform's default when absent) */
+  systemPrompt?: string | undefined;
+  tools: ToolRegistry;
+  toolsets: readonly string[];
+  env: Readonly<Record<string, string | undefined>>;
+  hooks: TurnOptions['hooks'];
+  logger: Logger;
+  cwd: string;
+  maxIterations: number;
+  toolTimeoutMs: number;
+  maxTokens?: number | undefined;
+  temperature?: number | undefined;
+  /** where stored sessions' history is read from and their turns written to */
+  transcripts?: TurnTranscripts;
+  /** the process's secret redactor (identity when absent) */
+  redact?: (text: string) => string;
+}
+
+/** Who answers a dangerous command's approval request. */
+export type TurnApproval =
+  | { surface: ApprovalSurface; key: string; ask?: ApprovalPrompt }
+  | ((request: ApprovalRequest) => Promise<ApprovalChoice>);
+
+export interface TurnRequest {
+  sessionId: string;
+  platform: string;
+  userMessage: string;
+  /** the earlier messages; absent: read from the transcripts (a stored session) */
+  history?: readonly ChatMessage[];
+  /** `after`: the turn's messages are appended once it ends; `none`: the caller stores them (or nobody) */
+  persist: 'after' | 'none';
+  approval: TurnApproval;
+  signal?: AbortSignal;
+  logger?: Logger;
+  maxIterations?: number;
+  onDelta?: (text: string) => void;
+  onStep?: TurnOptions['onStep'];
+  takeSteering?: () => string[];
+}
+
+export interface ServedTurn extends TurnResult {
+  /** the history the turn ran on (for a caller that caches it) */
+  history: readonly ChatMessage[];
+}
+
+export class TurnService {
+  readonly settings: TurnServiceSettings;
+  readonly redact: (text: string) => string;
+
+  constructor(settings: TurnServiceSettings) {
+    this.settings = settings;
+    this.redact = settings.redact ?? ((text) => text);
+  }
+
+  get model(): string {
+    return this.settings.model;
+  }
+
+  /** Runs one turn; never throws for the turn's own failures (they are in the result). */
+  async run(request: TurnRequest): Promise<ServedTurn> {
+    const s = this.settings;
+    const history = request.history ?? this.#transcripts().list(request.sessionId);
+    const requestApproval =
+      typeof request.approval === 'function'
+        ? request.approval
+        : createApprovalGate({
+            hooks: s.hooks,
+            surface: request.approval.surface,
+            sessionKey: request.approval.key,
+            ...(request.approval.ask ? { ask: request.approval.ask } : {}),
+          });
+    const result = await runTurn({
+      client: s.client,
+      model: s.model,
+      systemPrompt: buildSystemPrompt({ custom: s.systemPrompt, platform: request.platform }),
+      history,
+      userMessage: request.userMessage,
+      sessionId: request.sessionId,
+      platform: request.platform,
+      tools: await s.tools.available({ env: s.env, toolsets: s.toolsets }),
+      hooks: s.hooks,
+      logger: request.logger ?? s.logger,
+      requestApproval,
+      cwd: s.cwd,
+      maxIterations: request.maxIterations ?? s.maxIterations,
+      toolTimeoutMs: s.toolTimeoutMs,
+      ...(s.maxTokens !== undefined ? { maxTokens: s.maxTokens } : {}),
+      ...(s.temperature !== undefined ? { temperature: s.temperature } : {}),
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.onDelta ? { onDelta: request.onDelta } : {}),
+      ...(request.onStep ? { onStep: request.onStep } : {}),
+      ...(request.takeSteering ? { takeSteering: request.takeSteering } : {}),
+    });
+    if (request.persist === 'after') this.#transcripts().append(request.sessionId, result.messages);
+    return { ...result, history };
+  }
+
+  #transcripts(): TurnTranscripts {
+    if (!this.settings.transcripts) throw new Error('this turn service has no transcripts to read or write');
+    return this.settings.transcripts;
+  }
+}

@@ -1,0 +1,63 @@
+/** The gateway's command services: the text of `/status`, `/model` and `/usage`, and what the other built-ins do. */
+import type { PlatformState } from '@hermes/protocol';
+import type { CommandServices } from './commands.js';
+import type { SessionsPort, TranscriptsPort } from './ports.js';
+
+export interface StatusPorts {
+  sessions: Pick<SessionsPort, 'activeByKey'>;
+  transcripts: Pick<TranscriptsPort, 'count'>;
+  model: string;
+  platformStates(): Record<string, PlatformState>;
+  busy(sessionKey: string): boolean;
+}
+
+export function statusText(ports: StatusPorts, sessionKey: string): string {
+  const s = ports.sessions.activeByKey(sessionKey);
+  const platforms = Object.entries(ports.platformStates())
+    .map(([n, st]) => `${n}: ${st.state}`)
+    .join(', ');
+  return [
+    `Session: ${s ? s.id : 'none yet'}${s ? ` (${ports.transcripts.count(s.id)} messages)` : ''}`,
+    `Running: ${ports.busy(sessionKey) ? 'yes' : 'no'}`,
+    `Model: ${ports.model}`,
+    `Platforms: ${platforms}`,
+  ].join('\n');
+}
+
+export function modelText(model: string): string {
+  return `Model: ${model} (change it with: hermes config set model.default <id>)`;
+}
+
+export function usageText(ports: Pick<StatusPorts, 'sessions' | 'transcripts'>, sessionKey: string): string {
+  const s = ports.sessions.activeByKey(sessionKey);
+  return s ? `This session has ${ports.transcripts.count(s.id)} messages.` : 'No session yet.';
+}
+
+export interface CommandServicePorts extends StatusPorts {
+  stop(sessionKey: string): boolean;
+  /** ends the session's active session and starts a fresh one; answers the reply text */
+  reset(sessionKey: string, platform: string): Promise<string>;
+  pluginSummary(): string;
+  pluginCommands: CommandServices['pluginCommands'];
+  setHomeChannel(platform: string, chatId: string): void;
+}
+
+/** The services the command table runs on (all but `enqueue`, which the command stage adds). */
+export function commandServices(ports: CommandServicePorts): Omit<CommandServices, 'enqueue'> {
+  return {
+    resetSession: (key, platform) => {
+      ports.stop(key);
+      return ports.reset(key, platform);
+    },
+    stopRun: (key) => ports.stop(key),
+    status: (key) => statusText(ports, key),
+    model: () => modelText(ports.model),
+    usage: (key) => usageText(ports, key),
+    plugins: () => ports.pluginSummary(),
+    setHome: (platform, chatId) => {
+      ports.setHomeChannel(platform, chatId);
+      return `This chat is now the ${platform} home channel.`;
+    },
+    pluginCommands: ports.pluginCommands,
+  };
+}

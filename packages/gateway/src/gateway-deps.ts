@@ -1,0 +1,87 @@
+/** What a gateway is built from: its settings (config.yaml's gateway part) and its dependencies. */
+import { type ModelClient, type ToolRegistry, TurnService } from '@hermes/agent';
+import type { HookBus } from '@hermes/plugins';
+import type { Logger, PlatformFactory } from '@hermes/protocol';
+import type { Env } from './authorize.js';
+import type { OutboxPort } from './delivery/deliver.js';
+import type { GatewayMetrics } from './metrics/gateway-metrics.js';
+import type { InboxPort, PairingPort, PlatformStatePort, SessionsPort, TranscriptsPort } from './ports.js';
+import type { ResetPolicy } from './reset-policy.js';
+import type { GroupSessions } from './session-key.js';
+import type { BusyMode } from './session-lanes.js';
+
+export interface GatewaySettings {
+  model: string;
+  systemPrompt?: string | undefined;
+  maxIterations: number;
+  toolTimeoutMs: number;
+  toolsets: readonly string[];
+  cwd: string;
+  busyMode: BusyMode;
+  maxConcurrentRuns: number;
+  freeResponseChats: readonly string[];
+  groupSessions: GroupSessions;
+  resetPolicy: ResetPolicy;
+  platformSettings: Readonly<Record<string, Readonly<Record<string, unknown>> & { enabled?: boolean | undefined }>>;
+  cacheDir: string;
+  /** a gateway hook handler running longer than this is logged as hanging (default 30 s) */
+  hookTimeoutMs?: number;
+}
+
+export interface GatewayDeps {
+  settings: GatewaySettings;
+  env: Env;
+  logger: Logger;
+  hooks: HookBus;
+  tools: ToolRegistry;
+  client: ModelClient;
+  store: {
+    sessions: SessionsPort;
+    transcripts: TranscriptsPort;
+    inbox: InboxPort;
+    outbox: OutboxPort;
+    pairing: PairingPort;
+    platformState: PlatformStatePort;
+    /** runs `fn` (synchronous) in one transaction: state that belongs together commits together */
+    transaction<T>(fn: () => T): T;
+  };
+  platforms: readonly PlatformFactory[];
+  pluginCommands: () => ReadonlyMap<string, { description: string; handler: (args: string) => unknown }>;
+  pluginSummary: () => string;
+  setHomeChannel: (platform: string, chatId: string) => void;
+  /**
+   * Claims a platform's instance key (its token) machine-wide before the adapter is created; a
+   * refusal keeps the platform off with the reason in /health. Absent: no claim (tests).
+   */
+  claimPlatform?: (platform: string, key: string) => { ok: true; release(): void } | { ok: false; reason: string };
+  /**
+   * The gateway's metrics (`GET /metrics`); absent, the gateway makes its own. Given, the same
+   * object's observers can be handed to the HookBus and ModelClient built before the gateway.
+   */
+  metrics?: GatewayMetrics;
+  /** the turn service (absent: one is built from the settings, tools, client and hooks) */
+  turns?: TurnService;
+  now?: () => number;
+  /** the process's secret redactor: applied to every answer before it is stored or sent (default: none) */
+  redact?: (text: string) => string;
+}
+
+/** The gateway's turn service, built from its settings, tools, client, hooks and store. */
+export function gatewayTurnService(deps: GatewayDeps): TurnService {
+  const { settings } = deps;
+  return new TurnService({
+    client: deps.client,
+    model: settings.model,
+    systemPrompt: settings.systemPrompt,
+    tools: deps.tools,
+    toolsets: settings.toolsets,
+    env: deps.env,
+    hooks: deps.hooks,
+    logger: deps.logger,
+    cwd: settings.cwd,
+    maxIterations: settings.maxIterations,
+    toolTimeoutMs: settings.toolTimeoutMs,
+    transcripts: deps.store.transcripts,
+    ...(deps.redact ? { redact: deps.redact } : {}),
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * Stage 3, authorize: the allowlists (`<PLATFORM>_ALLOWED_USERS`, `GATEWAY_ALLOWED_USERS`, ...) or
+ * an approved pairing let a user in; a stranger's DM gets one pairing code an hour, anything else
+ * from a stranger is silence.
+ */
+import type { MessageEvent } from '@hermes/protocol';
+import { allowedByEnv, type Env } from '../authorize.js';
+import type { PairingPort } from '../ports.js';
+
+export interface AuthorizePorts {
+  env: Env;
+  pairing: PairingPort;
+}
+
+export type AuthorizeOutcome =
+  | { kind: 'allowed' }
+  /** a stranger in a group or thread: silence */
+  | { kind: 'skipped'; reason: 'unauthorized' }
+  /** a stranger already answered within the hour: silence, the row says `refused` */
+  | { kind: 'refused' }
+  /** a stranger's first DM this hour: this text (their pairing code) is the answer */
+  | { kind: 'pairing_reply'; text: string };
+
+export function authorize(ports: AuthorizePorts, event: MessageEvent): AuthorizeOutcome {
+  const s = event.source;
+  if (allowedByEnv(s.platform, s.userId, ports.env) || ports.pairing.isApproved(s.platform, s.userId)) {
+    return { kind: 'allowed' };
+  }
+  if (s.chatType !== 'dm') return { kind: 'skipped', reason: 'unauthorized' };
+  const pairing = ports.pairing.request(s.platform, s.userId, s.userName);
+  if ('refused' in pairing || !pairing.isNew) return { kind: 'refused' };
+  return {
+    kind: 'pairing_reply',
+    text: `Hi! I don't know you yet. Your pairing code is ${pairing.code} (valid for 1 hour).\nAsk the owner to run: hermes pairing approve ${s.platform} ${pairing.code}`,
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * Crash recovery at start: each accepted-but-unfinished inbox row is resent (its answer was already
+ * written), processed again, or, cut off too many starts in a row, answered with an apology.
+ */
+import type { Logger, MessageEvent } from '@hermes/protocol';
+import type { OutboxRowLike } from '../ports.js';
+
+/** a message whose turn was cut off this many starts in a row is answered with an apology instead */
+export const MAX_RESUME_ATTEMPTS = 3;
+
+export interface PendingRow {
+  id: number;
+  platform: string;
+  payload: unknown;
+  attempts: number;
+}
+
+export interface RecoverPorts {
+  logger: Logger;
+  markFailed(inboxId: number): void;
+  markProcessing(inboxId: number): void;
+  written(inboxId: number): OutboxRowLike[];
+  track(work: Promise<void>): void;
+  tellInterrupted(inboxId: number, event: MessageEvent): Promise<void>;
+  resend(inboxId: number, event: MessageEvent, rows: readonly OutboxRowLike[]): Promise<void>;
+  process(inboxId: number, event: MessageEvent): Promise<void>;
+}
+
+export function recoverUnfinished(ports: RecoverPorts, unfinished: readonly PendingRow[]): void {
+  for (const row of unfinished) {
+    const event = row.payload as MessageEvent;
+    if (typeof event !== 'object' || event === null || typeof event.text !== 'string' || !event.source) {
+      ports.markFailed(row.id);
+      continue;
+    }
+    const written = ports.written(row.id);
+    if (row.attempts >= MAX_RESUME_ATTEMPTS && written.length === 0) {
+      // resumed and cut off this many times already (it may be what crashes the gateway): give up, say so
+      ports.logger.warn({ inboxId: row.id, platform: row.platform }, 'giving up on a message resumed too often');
+      ports.track(ports.tellInterrupted(row.id, event));
+      continue;
+    }
+    ports.logger.info({ inboxId: row.id, platform: row.platform }, 'resuming an accepted message');
+    ports.markProcessing(row.id); // counts the attempt
+    // the answer was already written: send what is not sent yet, never run the turn again
+    if (written.length > 0) ports.track(ports.resend(row.id, event, written));
+    else ports.track(ports.process(row.id, event));
+  }
+}
+
+/** The apology for a message given up on after restarts. */
+export function interruptedApology(event: MessageEvent): string {
+  const quoted = event.text.length > 60 ? `${event.text.slice(0, 60)}…` : event.text;
+  return `Sorry, your message "${quoted}" was interrupted by a restart and could not be answered. Please send it again.`;
+}

@@ -1,0 +1,89 @@
+/**
+ * Builds the enabled platforms' adapters: each claims its token machine-wide first (when the
+ * gateway was given a claimer); a refused claim or a throwing factory leaves that platform failed,
+ * reported in /health, and never takes the gateway down.
+ */
+import type {
+  Logger,
+  PlatformAdapter,
+  PlatformFactory,
+  PlatformState,
+  RouteOptions,
+  RouteRequest,
+  RouteResponse,
+} from '@hermes/protocol';
+import type { Env } from './authorize.js';
+import { commandList } from './commands.js';
+import type { PlatformStatePort } from './ports.js';
+
+export interface RouteDefinition {
+  method: 'GET' | 'POST';
+  path: string;
+  handler: (request: RouteRequest) => Promise<RouteResponse>;
+  /** header check run before the body is read (see PlatformContext.route) */
+  verify?: RouteOptions['verify'];
+}
+
+export interface PlatformSetupPorts {
+  platforms: readonly PlatformFactory[];
+  platformSettings: Readonly<Record<string, Readonly<Record<string, unknown>> & { enabled?: boolean | undefined }>>;
+  env: Env;
+  logger: Logger;
+  cacheDir: string;
+  platformState: PlatformStatePort;
+  pluginCommands: () => ReadonlyMap<string, { description: string }>;
+  claimPlatform?: (platform: string, key: string) => { ok: true; release(): void } | { ok: false; reason: string };
+  addRoute(platform: string, route: RouteDefinition): void;
+  now: () => number;
+}
+
+export interface PlatformSetup {
+  adapters: Map<string, PlatformAdapter>;
+  failed: Map<string, PlatformState>;
+  claims: { release(): void }[];
+}
+
+export function setUpPlatforms(ports: PlatformSetupPorts): PlatformSetup {
+  const out: PlatformSetup = { adapters: new Map(), failed: new Map(), claims: [] };
+  for (const factory of ports.platforms) {
+    const settings = ports.platformSettings[factory.name] ?? {};
+    if (settings.enabled === false || !factory.hasCredentials(ports.env)) continue;
+    const key = factory.instanceKey?.(ports.env);
+    if (key && ports.claimPlatform) {
+      const claim = ports.claimPlatform(factory.name, key);
+      if (!claim.ok) {
+        ports.logger.error({ platform: factory.name }, `platform ${factory.name} not started: ${claim.reason}`);
+        out.failed.set(factory.name, { state: 'error', since: ports.now(), error: claim.reason });
+        continue;
+      }
+      out.claims.push(claim);
+    }
+    try {
+      const adapter = factory.create({
+        settings,
+        env: ports.env,
+        logger: ports.logger.child({ platform: factory.name }),
+        cacheDir: ports.cacheDir,
+        state: {
+          get: (k) => ports.platformState.get(factory.name, k),
+          set: (k, value) => ports.platformState.set(factory.name, k, value),
+        },
+        commands: () => commandList(ports.pluginCommands()),
+        route: (method, path, handler, options) =>
+          ports.addRoute(factory.name, {
+            method,
+            path,
+            handler,
+            ...(options?.verify ? { verify: options.verify } : {}),
+          }),
+      });
+      out.adapters.set(factory.name, adapter);
+    } catch (err) {
+      if (key && ports.claimPlatform) out.claims.pop()?.release();
+      const message = err instanceof Error ? err.message : String(err);
+      ports.logger.error({ err, platform: factory.name }, `platform ${factory.name} not started: ${message}`);
+      out.failed.set(factory.name, { state: 'error', since: ports.now(), error: message });
+    }
+  }
+  return out;
+}

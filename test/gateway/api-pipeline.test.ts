@@ -1,0 +1,119 @@
+// The API platform through the gateway's pipeline (Gateway.runApi, in-process): dispatch hook,
+// session lanes with the busy mode, max_concurrent_runs, session/agent events, what is stored.
+import { afterEach, describe, expect, it } from 'vitest';
+import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { type Harness, startHarness } from './harness.js';
+
+const openai = useFakeOpenAI();
+let h: Harness | null = null;
+afterEach(async () => {
+  await h?.stop();
+  h = null;
+});
+
+const completions = () => openai.server.requests.filter((r) => r.path.endsWith('/chat/completions'));
+const request = (text: string, key: string | null, signal = new AbortController().signal) => ({
+  text,
+  key,
+  history: [],
+  signal,
+});
+
+async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('API requests through the pipeline', () => {
+  it('a keyed session: session:start once, agent:start/step/end each turn, history kept and stored', async () => {
+    h = await startHarness(openai.server);
+    const events: { type: string; context: Record<string, unknown> }[] = [];
+    h.gateway.events.on(['session:*', 'agent:*'], (type, context) => void events.push({ type, context }));
+    openai.server.script({ text: 'one' }, { text: 'two' });
+    const first = await h.gateway.runApi(request('first', 'alice'));
+    const second = await h.gateway.runApi(request('second', 'alice'));
+    expect(first.kind === 'ran' && first.result.finalText).toBe('one');
+    expect(second.kind === 'ran' && second.result.finalText).toBe('two');
+    await until(() => events.filter((e) => e.type === 'agent:end').length === 2);
+    expect(events.map((e) => e.type).filter((t) => t !== 'agent:step')).toEqual([
+      'session:start',
+      'agent:start',
+      'agent:end',
+      'agent:start',
+      'agent:end',
+    ]);
+    expect(events[0]?.context).toMatchObject({ platform: 'api', session_key: 'api:alice' });
+    const session = h.store.sessions.activeByKey('api:alice');
+    expect(session).toBeDefined();
+    expect(h.store.transcripts.list(session?.id ?? '').map((m) => m.content)).toEqual([
+      'first',
+      'one',
+      'second',
+      'two',
+    ]);
+  });
+
+  it('a stateless request is answered from its own history and stores nothing', async () => {
+    h = await startHarness(openai.server);
+    openai.server.script({ text: 'stateless answer' });
+    const out = await h.gateway.runApi({
+      ...request('and now?', null),
+      history: [
+        { role: 'user', content: 'earlier' },
+        { role: 'assistant', content: 'reply' },
+      ],
+    });
+    expect(out.kind === 'ran' && out.result.finalText).toBe('stateless answer');
+    const sent = (completions()[0]?.body as { messages: { content: string }[] }).messages.map((m) => m.content);
+    expect(sent.slice(1)).toEqual(['earlier', 'reply', 'and now?']);
+    expect(h.store.sessions.activeByKey('api:null')).toBeUndefined();
+  });
+
+  it('pre_gateway_dispatch: a skip is refused without a model call; a rewrite changes the text', async () => {
+    h = await startHarness(openai.server);
+    h.hooks.register(
+      'pre_gateway_dispatch',
+      ({ event }) =>
+        event.text.includes('nope')
+          ? ({ action: 'skip', reason: 'test' } as const)
+          : ({ action: 'rewrite', text: `${event.text} (rewritten)` } as const),
+      { source: 'test', name: 'policy' },
+    );
+    expect(await h.gateway.runApi(request('nope', 'bob'))).toEqual({ kind: 'skipped' });
+    expect(completions()).toHaveLength(0);
+    openai.server.script({ text: 'ok' });
+    await h.gateway.runApi(request('hello', 'bob'));
+    const sent = (completions()[0]?.body as { messages: { content: string }[] }).messages.at(-1)?.content;
+    expect(sent).toBe('hello (rewritten)');
+    const metrics = await h.gateway.metrics.scrape();
+    expect(metrics).toMatch(/hermes_messages_ignored_total\{platform="api",reason="hook_skip"\} 1/);
+  });
+
+  it('busy mode interrupt: a second request for a keyed session cuts off the running one', async () => {
+    h = await startHarness(openai.server, { settings: { busyMode: 'interrupt' } });
+    openai.server.script({ hang: true }, { text: 'the newer answer' });
+    const first = h.gateway.runApi(request('slow', 'carol'));
+    await until(() => completions().length === 1);
+    const second = await h.gateway.runApi(request('fast', 'carol'));
+    const cut = await first;
+    expect(cut.kind === 'ran' && cut.result.status).toBe('interrupted');
+    expect(second.kind === 'ran' && second.result.finalText).toBe('the newer answer');
+  });
+
+  it('busy mode queue: the second request waits for the first; gateway.max_concurrent_runs bounds stateless ones', async () => {
+    h = await startHarness(openai.server, { settings: { busyMode: 'queue', maxConcurrentRuns: 1 } });
+    openai.server.script({ text: 'a', delayMs: 200 }, { text: 'b' }, { text: 'c' });
+    const a = h.gateway.runApi(request('1', 'dave'));
+    const b = h.gateway.runApi(request('2', 'dave'));
+    const c = h.gateway.runApi(request('3', null));
+    await until(() => completions().length === 1);
+    // one run slot: nothing else reaches the model while the first answer is pending
+    await new Promise((r) => setTimeout(r, 100));
+    expect(completions()).toHaveLength(1);
+    const outs = await Promise.all([a, b, c]);
+    expect(outs.map((o) => (o.kind === 'ran' ? o.result.finalText : o.kind)).sort()).toEqual(['a', 'b', 'c']);
+  });
+});
