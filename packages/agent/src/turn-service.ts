@@ -55,6 +55,8 @@ export interface TurnRequest {
   logger?: Logger;
   maxIterations?: number;
   onDelta?: (text: string) => void;
+  /** the request's own instructions (the Responses API's `instructions`), after the system prompt */
+  instructions?: string | null;
   onStep?: TurnOptions['onStep'];
   takeSteering?: () => string[];
 }
@@ -90,10 +92,11 @@ export class TurnService {
             sessionKey: request.approval.key,
             ...(request.approval.ask ? { ask: request.approval.ask } : {}),
           });
+    const base = buildSystemPrompt({ custom: s.systemPrompt, platform: request.platform });
     const result = await runTurn({
       client: s.client,
       model: s.model,
-      systemPrompt: buildSystemPrompt({ custom: s.systemPrompt, platform: request.platform }),
+      systemPrompt: request.instructions ? `${base}\n\n${request.instructions}` : base,
       history,
       userMessage: request.userMessage,
       sessionId: request.sessionId,

@@ -9,7 +9,7 @@
  * no model call), session lanes and busy mode, gateway.max_concurrent_runs, events and metrics.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import type { ModelClient, ToolRegistry } from '@hermes/agent';
+import type { ModelClient, ToolRegistry, TurnService } from '@hermes/agent';
 import type { HookBus } from '@hermes/plugins';
 import type { ChatMessage, Logger } from '@hermes/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -121,6 +121,8 @@ const STOPPING = 'the gateway is stopping; send the request again once it is bac
 /** The gateway's way in for API requests (`Gateway.runApi`): the pipeline's stages, lanes and turn service. */
 export interface ApiPipeline {
   runApi(request: ApiTurnRequest): Promise<ApiTurnOutcome>;
+  /** the gateway's turn service: `/v1/responses` runs its turns there */
+  readonly turns: Pick<TurnService, 'run'>;
 }
 
 /** Registers the route on `app`; its requests go through `pipeline`. */
@@ -131,7 +133,7 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps,
     ...bodySchema(chatCompletionsBodySchema),
   };
   registerModelsRoutes(app, deps.model);
-  registerResponsesRoute(app, deps, COMPLETIONS_BODY_LIMIT);
+  registerResponsesRoute(app, deps, COMPLETIONS_BODY_LIMIT, pipeline.turns);
   app.post('/v1/chat/completions', routeOptions, async (request: FastifyRequest, reply: FastifyReply) => {
     if (deps.apiKey && !bearerMatches(request.headers.authorization, deps.apiKey)) {
       return apiError(

@@ -5,6 +5,7 @@
  * session, when later turns already followed it). The turn runs like a chat completion's.
  */
 import { randomUUID } from 'node:crypto';
+import type { TurnService } from '@hermes/agent';
 import type { ChatMessage } from '@hermes/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiPlatformDeps } from '../api-platform.js';
@@ -12,7 +13,6 @@ import { failureMessage } from '../failure-reply.js';
 import { sendApiError } from '../http/api-error.js';
 import { type ResponsesTurnInput, responsesTurnInput } from './responses-input.js';
 import { type ResponseMeta, responseEvents, responseObject } from './responses-shape.js';
-import { runApiTurn } from './run-api-turn.js';
 import { bodySchema, responsesBodySchema } from './schemas.js';
 
 interface ResponsesBody {
@@ -72,7 +72,13 @@ function openConversation(
 }
 
 /** Registers the route on `app` (`bodyLimit`: the chat completions endpoint's). */
-export function registerResponsesRoute(app: FastifyInstance, deps: ApiPlatformDeps, bodyLimit: number): void {
+/** Registers `POST /v1/responses`; its turns run through the gateway's turn service (`turns`). */
+export function registerResponsesRoute(
+  app: FastifyInstance,
+  deps: ApiPlatformDeps,
+  bodyLimit: number,
+  turns: Pick<TurnService, 'run'>,
+): void {
   const options = { bodyLimit, config: { guard: 'api' }, ...bodySchema(responsesBodySchema) };
   const busy = new Set<string>();
   app.post('/v1/responses', options, async (request: FastifyRequest, reply: FastifyReply) => {
@@ -97,7 +103,7 @@ export function registerResponsesRoute(app: FastifyInstance, deps: ApiPlatformDe
     const { sessionId, stored } = conversation;
     if (stored) busy.add(sessionId);
     try {
-      return await answer(deps, reply, body, input, id, conversation);
+      return await answer(deps, turns, reply, body, input, id, conversation);
     } finally {
       busy.delete(sessionId);
     }
@@ -107,6 +113,7 @@ export function registerResponsesRoute(app: FastifyInstance, deps: ApiPlatformDe
 /** Runs the turn of a response and answers it (JSON, or the events of a stream). */
 async function answer(
   deps: ApiPlatformDeps,
+  turns: Pick<TurnService, 'run'>,
   reply: FastifyReply,
   body: ResponsesBody,
   input: ResponsesTurnInput,
@@ -146,11 +153,16 @@ async function answer(
     });
     events.start();
   }
-  const result = await runApiTurn(deps, {
+  const result = await turns.run({
     sessionId,
+    platform: 'api',
     history: [...conversation.history, ...input.history],
     userMessage: input.userMessage,
     instructions: input.instructions,
+    // stored below with the request's own input items (or not at all: store: false)
+    persist: 'none',
+    // nobody to ask over HTTP: dangerous commands are denied through the approval hooks
+    approval: { surface: 'gateway', key: sessionId },
     signal: controller.signal,
     ...(events ? { onDelta: (text: string) => events.delta(text) } : {}),
   });
