@@ -1,5 +1,12 @@
 /** The Discord PlatformAdapter: one discord.js gateway client for intake, one REST client for everything sent. */
-import { capabilitiesFor, readSendRateLimit } from '@hermes/plugin-sdk';
+import {
+  abortableSleep,
+  capabilitiesFor,
+  createInFlight,
+  createStatusTracker,
+  readSendRateLimit,
+  type Sleep,
+} from '@hermes/plugin-sdk';
 import type {
   InboundSink,
   OutboundMessage,
@@ -12,7 +19,6 @@ import type {
 import { type Client, Events, GatewayDispatchEvents, Routes } from 'discord.js';
 import { acceptEvent } from './accept-event.js';
 import { acknowledgeInteraction } from './acknowledge-interaction.js';
-import { abortableSleep, type Sleep } from './backoff.js';
 import type { BotIdentity } from './bot-identity.js';
 import { catchUp } from './catch-up.js';
 import { createCatchUpCursors } from './catch-up-cursors.js';
@@ -25,14 +31,12 @@ import { connect } from './connect.js';
 import { deliverMessage, type MessageDelivery } from './deliver-message.js';
 import { describeError } from './error-text.js';
 import { markdownToDiscord } from './format/markdown-to-discord.js';
-import { createInFlight } from './in-flight.js';
 import { createInteractionReplies } from './interaction-replies.js';
 import { isIgnored, PLATFORM } from './normalize.js';
 import { parseInteractionCreate, parseMessageCreate } from './payload.js';
 import { sendMessage } from './send-message.js';
 import { readDiscordSettings, unknownSettingKeys } from './settings.js';
 import { registerSlashCommands } from './slash-commands.js';
-import { createStatusTracker } from './status-tracker.js';
 
 export const DISCORD_CAPABILITIES: PlatformCapabilities = {
   maxMessageLength: 2000,
@@ -67,7 +71,7 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
   const sleep = deps.sleep ?? abortableSleep;
   const random = deps.random ?? Math.random;
   const rest = createRest(settings);
-  const status = createStatusTracker(logger, now);
+  const status = createStatusTracker(logger, { platform: PLATFORM, now });
   const replies = createInteractionReplies(now);
   const queue = createChatQueue();
   const inFlight = createInFlight();

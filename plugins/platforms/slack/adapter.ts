@@ -1,5 +1,13 @@
 /** The Slack PlatformAdapter: one Bolt App, Socket Mode or HTTP events intake, mrkdwn sends in threads. */
-import { capabilitiesFor, readSendRateLimit } from '@hermes/plugin-sdk';
+import {
+  abortableSleep,
+  backoffDelayMs,
+  capabilitiesFor,
+  createInFlight,
+  createStatusTracker,
+  readSendRateLimit,
+  type Sleep,
+} from '@hermes/plugin-sdk';
 import type {
   InboundSink,
   OutboundMessage,
@@ -11,13 +19,11 @@ import type {
 } from '@hermes/protocol';
 import { App, type Receiver, SocketModeReceiver, webApi } from '@slack/bolt';
 import { createAnsweredThreads } from './answered-threads.js';
-import { abortableSleep, backoffDelayMs, type Sleep } from './backoff.js';
 import { boltLogger } from './bolt-logger.js';
 import { deliverSlackEvent, type InboundDeps } from './deliver-event.js';
 import { describeError, platformErrorOf, UNRECOVERABLE_AUTH_ERRORS } from './error-text.js';
 import { markdownToMrkdwn } from './format/markdown-to-mrkdwn.js';
 import { createHttpIntake } from './http-intake.js';
-import { createInFlight } from './in-flight.js';
 import { type BotIdentity, PLATFORM } from './normalize.js';
 import { createOncePerKey } from './once-per-key.js';
 import { sendMessage } from './send-message.js';
@@ -26,7 +32,6 @@ import { isSinkFailure } from './sink-failure.js';
 import { type HeldAcks, holdAcksUntilAccepted } from './socket-ack.js';
 import { guardSocketFrames } from './socket-frames.js';
 import { createSocketSupervisor, type SocketSupervisor } from './socket-supervisor.js';
-import { createStatusTracker } from './status-tracker.js';
 import { createUserNames } from './user-names.js';
 
 /**
@@ -74,7 +79,7 @@ export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterD
     timeout: settings.requestTimeoutMs,
   });
   const client = new webApi.WebClient(settings.token, { ...clientOptions(), logger: sdkLogger });
-  const status = createStatusTracker(logger, now);
+  const status = createStatusTracker(logger, { platform: PLATFORM, now });
   const answered = createAnsweredThreads(context.state);
   const userNames = settings.resolveUserNames ? createUserNames(client, logger, now) : undefined;
   const once = createOncePerKey();

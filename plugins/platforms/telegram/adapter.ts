@@ -1,5 +1,12 @@
 /** The Telegram PlatformAdapter: one grammy Bot, polling or webhook intake, HTML sends. */
-import { capabilitiesFor, readSendRateLimit } from '@hermes/plugin-sdk';
+import {
+  abortableSleep,
+  capabilitiesFor,
+  createInFlight,
+  createStatusTracker,
+  readSendRateLimit,
+  type Sleep,
+} from '@hermes/plugin-sdk';
 import type {
   InboundSink,
   OutboundMessage,
@@ -11,20 +18,17 @@ import type {
 } from '@hermes/protocol';
 import { Bot } from 'grammy';
 import type { Update } from 'grammy/types';
-import { abortableSleep, type Sleep } from './backoff.js';
 import type { BotIdentity } from './bot-identity.js';
 import { deliverUpdate } from './deliver-update.js';
 import { describeError } from './error-text.js';
 import { markdownToTelegramHtml } from './format/markdown-to-html.js';
 import { grammySignal } from './grammy-signal.js';
-import { createInFlight } from './in-flight.js';
 import { telegramThreadId } from './message-ids.js';
 import { PLATFORM } from './normalize.js';
 import { ALLOWED_UPDATES, runPolling } from './polling.js';
 import { retryUntilDone } from './retry.js';
 import { sendMessage } from './send-message.js';
 import { readTelegramSettings } from './settings.js';
-import { createStatusTracker } from './status-tracker.js';
 import { createWebhookHandler, webhookVerifier } from './webhook.js';
 import { resolveWebhookSecret } from './webhook-secret.js';
 
@@ -66,7 +70,11 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
   const sleep = deps.sleep ?? abortableSleep;
   const random = deps.random ?? Math.random;
   const bot = new Bot(settings.token, { client: { apiRoot: settings.apiRoot } });
-  const status = createStatusTracker(logger, now);
+  const status = createStatusTracker(logger, {
+    platform: 'telegram',
+    errorMessage: 'connection error; retrying with backoff',
+    now,
+  });
   let controller: AbortController | undefined;
   let running: Promise<void> | undefined;
   let identity: BotIdentity | undefined;

@@ -4,7 +4,8 @@
  * on Discord) → `**bold**`, rules → a line of ─, task boxes → ☐/☑, images → links, `>quote` → `> quote`,
  * `<br>` → a line break. Code blocks and code spans pass through untouched.
  */
-import { isTableRow, isTableStart, renderTable } from './table.js';
+import { isTableRow, isTableStart } from '@hermes/plugin-sdk';
+import { renderTable } from './table.js';
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const DEEP_HEADING = /^ {0,3}#{4,6}\s+(.*?)(?:\s+#+)?\s*$/;

@@ -3,9 +3,10 @@
  * "• ", quotes → <blockquote>, tables → monospace <pre>, inline markup per line. Only tags Telegram
  * supports are emitted, always balanced.
  */
+import { isTableRow, isTableStart } from '@hermes/plugin-sdk';
 import { escapeHtml } from './escape-html.js';
 import { renderInline } from './inline.js';
-import { isTableRow, isTableStart, renderTable } from './table.js';
+import { renderTable } from './table.js';
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)[^`]*$/;
 const HEADING = /^ {0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/;
