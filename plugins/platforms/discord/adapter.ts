@@ -1,11 +1,11 @@
 /** The Discord PlatformAdapter: one discord.js gateway client for intake, one REST client for everything sent. */
 import {
-  abortableSleep,
+  type AdapterDeps,
   capabilitiesFor,
   createInFlight,
   createStatusTracker,
   readSendRateLimit,
-  type Sleep,
+  resolveAdapterDeps,
 } from '@hermes/plugin-sdk';
 import type {
   InboundSink,
@@ -49,12 +49,8 @@ export const DISCORD_CAPABILITIES: PlatformCapabilities = {
   sendRate: { perChat: { count: 3, perMs: 5_000, burst: 3 }, global: { count: 46, perMs: 1_000, burst: 5 } },
 };
 
-/** Seams for tests: time, randomness (login backoff jitter) and sleeping. */
-export interface DiscordAdapterDeps {
-  sleep?: Sleep;
-  random?: () => number;
-  now?: () => number;
-}
+/** Seams for tests: time, randomness (backoff jitter) and sleeping. */
+export type DiscordAdapterDeps = AdapterDeps;
 
 /**
  * Creates the adapter: settings are checked here (a wrong type throws); nothing touches the
@@ -67,9 +63,7 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
   if (unknown.length > 0) {
     logger.warn({ unknown }, 'discord: unknown keys in gateway.platforms.discord are ignored');
   }
-  const now = deps.now ?? Date.now;
-  const sleep = deps.sleep ?? abortableSleep;
-  const random = deps.random ?? Math.random;
+  const { now, sleep, random } = resolveAdapterDeps(deps);
   const rest = createRest(settings);
   const status = createStatusTracker(logger, { platform: PLATFORM, now });
   const replies = createInteractionReplies(now);

@@ -1,12 +1,12 @@
 /** The Slack PlatformAdapter: one Bolt App, Socket Mode or HTTP events intake, mrkdwn sends in threads. */
 import {
-  abortableSleep,
+  type AdapterDeps,
   backoffDelayMs,
   capabilitiesFor,
   createInFlight,
   createStatusTracker,
   readSendRateLimit,
-  type Sleep,
+  resolveAdapterDeps,
 } from '@hermes/plugin-sdk';
 import type {
   InboundSink,
@@ -53,11 +53,7 @@ export const SLACK_CAPABILITIES: PlatformCapabilities = {
 const SERVER_PING_TIMEOUT_MIN_MS = 30_000;
 
 /** Seams for tests: time, randomness (backoff jitter) and sleeping. */
-export interface SlackAdapterDeps {
-  sleep?: Sleep;
-  random?: () => number;
-  now?: () => number;
-}
+export type SlackAdapterDeps = AdapterDeps;
 
 /**
  * Creates the adapter: settings are checked here (a wrong type throws) and, in HTTP mode, the route
@@ -66,9 +62,7 @@ export interface SlackAdapterDeps {
 export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterDeps = {}): PlatformAdapter {
   const settings = readSlackSettings(context.settings, context.env);
   const logger = context.logger;
-  const now = deps.now ?? Date.now;
-  const sleep = deps.sleep ?? abortableSleep;
-  const random = deps.random ?? Math.random;
+  const { now, sleep, random } = resolveAdapterDeps(deps);
   const sdkLogger = boltLogger(logger, settings.sdkLogLevel);
   // the gateway's outbox is the one that retries (429 after Retry-After); the SDK retries nothing,
   // so a send is made once and a 429 comes back as rate_limited instead of being waited out here

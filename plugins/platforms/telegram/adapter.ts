@@ -1,11 +1,11 @@
 /** The Telegram PlatformAdapter: one grammy Bot, polling or webhook intake, HTML sends. */
 import {
-  abortableSleep,
+  type AdapterDeps,
   capabilitiesFor,
   createInFlight,
   createStatusTracker,
   readSendRateLimit,
-  type Sleep,
+  resolveAdapterDeps,
 } from '@hermes/plugin-sdk';
 import type {
   InboundSink,
@@ -44,11 +44,7 @@ export const TELEGRAM_CAPABILITIES: PlatformCapabilities = {
 };
 
 /** Seams for tests: time, randomness (backoff jitter) and sleeping. */
-export interface TelegramAdapterDeps {
-  sleep?: Sleep;
-  random?: () => number;
-  now?: () => number;
-}
+export type TelegramAdapterDeps = AdapterDeps;
 
 /**
  * Creates the adapter: settings are checked here (a wrong type throws) and, in webhook mode, the
@@ -66,9 +62,7 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
   // webhook mode is always verified: the configured secret, else one generated once and kept in state
   const webhookSecret =
     settings.mode === 'webhook' ? resolveWebhookSecret(settings.webhookSecret, context.state).secret : undefined;
-  const now = deps.now ?? Date.now;
-  const sleep = deps.sleep ?? abortableSleep;
-  const random = deps.random ?? Math.random;
+  const { now, sleep, random } = resolveAdapterDeps(deps);
   const bot = new Bot(settings.token, { client: { apiRoot: settings.apiRoot } });
   const status = createStatusTracker(logger, {
     platform: 'telegram',

@@ -1,6 +1,10 @@
 // The platform kit: what every platform adapter needs and should not write again.
+
+export { type AdapterDeps, resolveAdapterDeps } from './adapter-deps.js';
+export { isCached, storeCached } from './attachment-cache.js';
 export { abortableSleep, type BackoffPolicy, backoffDelayMs, DEFAULT_BACKOFF, type Sleep } from './backoff.js';
 export { createInFlight, type InFlight } from './in-flight.js';
+export { type EventFields, textOrMediaEvent } from './inbound-event.js';
 export {
   isTableRow,
   isTableSeparator,
@@ -8,5 +12,6 @@ export {
   layoutTable,
   renderTableLines,
   tableCells,
+  takeTable,
 } from './render-table.js';
 export { createStatusTracker, type StatusTracker, type StatusTrackerOptions } from './status-tracker.js';

@@ -33,6 +33,18 @@ export function isTableRow(line: string | undefined): boolean {
   return line !== undefined && line.trim() !== '' && line.includes('|');
 }
 
+/**
+ * The table starting at lines[index] (see isTableStart): its source lines (header, separator, body
+ * rows) and the index after it; undefined when no table starts there.
+ */
+export function takeTable(lines: readonly string[], index: number): { rows: string[]; next: number } | undefined {
+  if (!isTableStart(lines, index)) return undefined;
+  const rows = [lines[index] ?? '', lines[index + 1] ?? ''];
+  let next = index + 2;
+  while (isTableRow(lines[next])) rows.push(lines[next++] ?? '');
+  return { rows, next };
+}
+
 const width = (text: string): number => [...text].length;
 
 /**
