@@ -1,12 +1,5 @@
 /** The Discord PlatformAdapter: one discord.js gateway client for intake, one REST client for everything sent. */
-import {
-  type AdapterDeps,
-  capabilitiesFor,
-  createInFlight,
-  createStatusTracker,
-  readSendRateLimit,
-  resolveAdapterDeps,
-} from '@hermes/plugin-sdk';
+import { type AdapterDeps, capabilitiesFor, createAdapterKit, readSendRateLimit } from '@hermes/plugin-sdk';
 import type {
   InboundSink,
   OutboundMessage,
@@ -63,12 +56,10 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
   if (unknown.length > 0) {
     logger.warn({ unknown }, 'discord: unknown keys in gateway.platforms.discord are ignored');
   }
-  const { now, sleep, random } = resolveAdapterDeps(deps);
+  const { now, sleep, random, status, inFlight } = createAdapterKit(logger, deps, { platform: PLATFORM });
   const rest = createRest(settings);
-  const status = createStatusTracker(logger, { platform: PLATFORM, now });
   const replies = createInteractionReplies(now);
   const queue = createChatQueue();
-  const inFlight = createInFlight();
   const channelType = createChannelTypeLookup(rest, logger);
   const sendContext = { rest, replies, suppressEmbeds: settings.suppressEmbeds, logger };
   const cursors = settings.catchUpHours > 0 ? createCatchUpCursors(context.state) : undefined;

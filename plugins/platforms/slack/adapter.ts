@@ -3,10 +3,8 @@ import {
   type AdapterDeps,
   backoffDelayMs,
   capabilitiesFor,
-  createInFlight,
-  createStatusTracker,
+  createAdapterKit,
   readSendRateLimit,
-  resolveAdapterDeps,
 } from '@hermes/plugin-sdk';
 import type {
   InboundSink,
@@ -62,7 +60,7 @@ export type SlackAdapterDeps = AdapterDeps;
 export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterDeps = {}): PlatformAdapter {
   const settings = readSlackSettings(context.settings, context.env);
   const logger = context.logger;
-  const { now, sleep, random } = resolveAdapterDeps(deps);
+  const { now, sleep, random, status, inFlight } = createAdapterKit(logger, deps, { platform: PLATFORM });
   const sdkLogger = boltLogger(logger, settings.sdkLogLevel);
   // the gateway's outbox is the one that retries (429 after Retry-After); the SDK retries nothing,
   // so a send is made once and a 429 comes back as rate_limited instead of being waited out here
@@ -73,11 +71,9 @@ export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterD
     timeout: settings.requestTimeoutMs,
   });
   const client = new webApi.WebClient(settings.token, { ...clientOptions(), logger: sdkLogger });
-  const status = createStatusTracker(logger, { platform: PLATFORM, now });
   const answered = createAnsweredThreads(context.state);
   const userNames = settings.resolveUserNames ? createUserNames(client, logger, now) : undefined;
   const once = createOncePerKey();
-  const inFlight = createInFlight();
   let controller: AbortController | undefined;
   let running: Promise<void> | undefined;
   let app: App | undefined;

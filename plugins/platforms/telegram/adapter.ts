@@ -1,12 +1,5 @@
 /** The Telegram PlatformAdapter: one grammy Bot, polling or webhook intake, HTML sends. */
-import {
-  type AdapterDeps,
-  capabilitiesFor,
-  createInFlight,
-  createStatusTracker,
-  readSendRateLimit,
-  resolveAdapterDeps,
-} from '@hermes/plugin-sdk';
+import { type AdapterDeps, capabilitiesFor, createAdapterKit, readSendRateLimit } from '@hermes/plugin-sdk';
 import type {
   InboundSink,
   OutboundMessage,
@@ -62,18 +55,15 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
   // webhook mode is always verified: the configured secret, else one generated once and kept in state
   const webhookSecret =
     settings.mode === 'webhook' ? resolveWebhookSecret(settings.webhookSecret, context.state).secret : undefined;
-  const { now, sleep, random } = resolveAdapterDeps(deps);
-  const bot = new Bot(settings.token, { client: { apiRoot: settings.apiRoot } });
-  const status = createStatusTracker(logger, {
-    platform: 'telegram',
+  const { now, sleep, random, status, inFlight } = createAdapterKit(logger, deps, {
+    platform: PLATFORM,
     errorMessage: 'connection error; retrying with backoff',
-    now,
   });
+  const bot = new Bot(settings.token, { client: { apiRoot: settings.apiRoot } });
   let controller: AbortController | undefined;
   let running: Promise<void> | undefined;
   let identity: BotIdentity | undefined;
   let sink: InboundSink | undefined;
-  const inFlight = createInFlight();
 
   const init = async (signal: AbortSignal): Promise<void> => {
     await bot.init(grammySignal(signal));

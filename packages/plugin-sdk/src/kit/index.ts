@@ -1,6 +1,6 @@
 // The platform kit: what every platform adapter needs and should not write again.
 
-export { type AdapterDeps, resolveAdapterDeps } from './adapter-deps.js';
+export { type AdapterDeps, type AdapterKit, createAdapterKit, resolveAdapterDeps } from './adapter-kit.js';
 export { isCached, storeCached } from './attachment-cache.js';
 export { abortableSleep, type BackoffPolicy, backoffDelayMs, DEFAULT_BACKOFF, type Sleep } from './backoff.js';
 export { createInFlight, type InFlight } from './in-flight.js';
