@@ -18,7 +18,12 @@ describe('pipe tables', () => {
   });
 
   it('lays columns out by code points, with a rule under the header', () => {
-    expect(layoutTable([['name', 'n'], ['🦊', '10'], ['bo']])).toEqual(['name | n', '-----+---', '🦊    | 10', 'bo']);
+    expect(layoutTable([['name', 'n'], ['🦊', '10'], ['bo']])).toEqual([
+      'name | n',
+      '-----+---',
+      '🦊    | 10',
+      'bo   |',
+    ]);
     expect(renderTableLines(['| **a** | b |', '|---|---|', '| c | d |'], (cell) => cell.replaceAll('*', ''))).toEqual([
       'a | b',
       '--+--',
