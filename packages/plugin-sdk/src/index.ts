@@ -92,6 +92,18 @@ export function defineWebSearchProvider<P extends WebSearchProvider>(provider: P
   return provider;
 }
 
+// Platforms: the adapter contract a platform plugin implements (ctx.registerPlatform)
+export type {
+  InboundSink,
+  OutboundMessage,
+  PlatformAdapter,
+  PlatformCapabilities,
+  PlatformContext,
+  PlatformFactory,
+  PlatformState,
+  SendResult,
+} from '@hermes/protocol';
+
 // The platform kit: reconnect backoff, in-flight tracking for stop(), the status tracker behind
 // /health, and pipe tables for platforms without table markup (docs/platforms/write-your-own.md)
 export * from './kit/index.js';
