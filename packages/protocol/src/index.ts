@@ -2,6 +2,8 @@
 
 // Chat messages (OpenAI shapes)
 export type { ChatMessage, ChatRole, ToolCall } from './chat.js';
+// "Did you mean": the edit distance every suggestion uses
+export { editDistance } from './edit-distance.js';
 // Errors and exit codes
 export { ERROR_CODES, type ErrorCode, EXIT, HermesError } from './errors.js';
 // process.exit kept for Hermes itself
