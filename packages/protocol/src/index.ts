@@ -1,5 +1,7 @@
 // @hermes/protocol: types, the hook table and error codes. No runtime dependencies.
 
+// Crash-safe file replacement (temporary sibling, fsync, rename)
+export { NEW_FILE_MODE, writeFileAtomicSync } from './atomic-write.js';
 // Chat messages (OpenAI shapes)
 export type { ChatMessage, ChatRole, ToolCall } from './chat.js';
 // "Did you mean": the edit distance every suggestion uses
