@@ -74,6 +74,13 @@ export type {
   SendRateLimits,
   SendResult,
 } from './platform.js';
+// SIGTERM, a grace period, then SIGKILL
+export {
+  type Terminable,
+  type TerminateOptions,
+  type TerminateOutcome,
+  terminateThenKill,
+} from './terminate-then-kill.js';
 // Tools
 export type {
   ApprovalRequest,
