@@ -11,7 +11,7 @@ import { HookBus, loadPlugins, type PluginRecord, PluginRegistries } from '@herm
 import { type PlatformFactory, silentLogger } from '@hermes/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapterHarness } from './contract/adapter-harness.js';
-import { eventually, recordingSink } from './contract/recorders.js';
+import { eventually, memoryState, recordingSink } from './contract/recorders.js';
 import { startFakeEcho } from './fakes/echo-server.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -88,13 +88,22 @@ describe('docs/platforms/write-your-own.md', () => {
       create: (context) => factory.create(context),
     });
     try {
-      const adapter = h.adapter();
-      const recorder = recordingSink();
+      // the sink stores the offset in the adapter's state, as the gateway does in the accept's transaction
+      const state = memoryState();
+      const adapter = h.adapter({ state });
+      const recorder = recordingSink(state);
       await adapter.start(recorder.sink);
       expect(adapter.status().state).toBe('connected');
       fake.push({ chat: { id: 'c1', type: 'dm' }, from: { id: 'u1', name: 'Ada' }, text: 'hello' });
-      await eventually(() => recorder.events.length === 1);
-      expect(recorder.events[0]).toMatchObject({ platform: 'echo', kind: 'text', text: 'hello' });
+      // a failure names what the adapter was doing
+      await eventually(
+        () => recorder.events.length === 1,
+        5_000,
+        () =>
+          `the event (polls ${fake.polls()}, status ${JSON.stringify(adapter.status())}, log ${JSON.stringify(h.lines)})`,
+      );
+      expect(recorder.events[0]).toMatchObject({ platform: 'echo', kind: 'text', text: 'hello', messageId: '1' });
+      expect(state.values.get('offset')).toBe('2'); // the next poll asks from after it: never handed over twice
       expect(recorder.events[0]?.source).toMatchObject({ chatId: 'c1', chatType: 'dm', userId: 'u1' });
       const text = adapter.format('| a | b |\n|---|---|\n| **1** | 2 |');
       expect(text).toBe('a | b\n--+--\n1 | 2');
@@ -107,6 +116,7 @@ describe('docs/platforms/write-your-own.md', () => {
       });
       await adapter.stop();
       expect(adapter.status().state).toBe('stopped');
+      expect(recorder.attempts).toHaveLength(1);
       expect(() => factory.create(h.context({ settings: { api_url: 42 } }))).toThrow(
         /gateway\.platforms\.echo\.api_url/,
       );

@@ -107,12 +107,17 @@ export function memoryState(initial: Record<string, string> = {}): PlatformConte
   return { values, get: (key) => values.get(key), set: (key, value) => void values.set(key, value) };
 }
 
-/** Polls `check` until it returns true (or fails after `timeoutMs`, naming `what` it waited for). */
-export async function eventually(check: () => boolean, timeoutMs = 5000, what?: string): Promise<void> {
+/** Polls `check` until it returns true (or fails after `timeoutMs`, naming `what` it waited for, told at that moment). */
+export async function eventually(
+  check: () => boolean,
+  timeoutMs = 5000,
+  what?: string | (() => string),
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) {
-      throw new Error(what === undefined ? 'eventually: condition not met in time' : `timed out waiting for ${what}`);
+      const named = typeof what === 'function' ? what() : what;
+      throw new Error(named === undefined ? 'eventually: condition not met in time' : `timed out waiting for ${named}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
