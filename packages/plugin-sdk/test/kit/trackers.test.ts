@@ -1,28 +1,18 @@
 // The kit's status tracker (the state /health shows, logged once per change) and in-flight tracker.
 import type { Logger } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
+import { recordingLogger } from '../../../../test/contract/recorders.js';
 import { createAdapterKit, createInFlight, createStatusTracker } from '../../src/index.js';
 
-function recorder(): { logger: Logger; lines: string[] } {
-  const lines: string[] = [];
-  const at = (level: string) => (obj: unknown, msg?: string) => {
-    lines.push(`${level} ${typeof obj === 'string' ? obj : msg}`);
-  };
-  const logger: Logger = {
-    trace: at('trace'),
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-    fatal: at('fatal'),
-    child: () => logger,
-  };
-  return { logger, lines };
+/** The shared recording logger, and its lines as `level message`. */
+function recorder(): { logger: Logger; said(): string[] } {
+  const { logger, lines } = recordingLogger();
+  return { logger, said: () => lines.map((line) => `${line.level} ${line.msg}`) };
 }
 
 describe('createStatusTracker', () => {
   it('starts disconnected, keeps since per change, logs each change once with the platform name', async () => {
-    const { logger, lines } = recorder();
+    const { logger, said } = recorder();
     let clock = 100;
     const status = createStatusTracker(logger, { platform: 'echo', now: () => clock });
     expect(status.get()).toEqual({ state: 'disconnected', since: 100 });
@@ -37,7 +27,7 @@ describe('createStatusTracker', () => {
     status.set('error', 'socket closed');
     status.set('error', 'socket closed again');
     expect(status.get()).toMatchObject({ state: 'error', error: 'socket closed again', since: 300 });
-    expect(lines).toEqual([
+    expect(said()).toEqual([
       'info echo: connecting',
       'info echo: connected',
       'warn echo: connection error',
@@ -46,11 +36,11 @@ describe('createStatusTracker', () => {
   });
 
   it('says the platform’s own words on error, and when() resolves at once for the current state', async () => {
-    const { logger, lines } = recorder();
+    const { logger, said } = recorder();
     const status = createStatusTracker(logger, { platform: 'echo', errorMessage: 'lost; retrying' });
     status.set('error', 'x');
     await status.when(['error', 'connected']);
-    expect(lines).toEqual(['warn echo: lost; retrying']);
+    expect(said()).toEqual(['warn echo: lost; retrying']);
   });
 });
 
