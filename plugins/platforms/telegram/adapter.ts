@@ -1,5 +1,11 @@
 /** The Telegram PlatformAdapter: one grammy Bot, polling or webhook intake, HTML sends. */
-import { type AdapterDeps, capabilitiesFor, createAdapterKit, readSendRateLimit } from '@hermes/plugin-sdk';
+import {
+  type AdapterDeps,
+  capabilitiesFor,
+  createAdapterKit,
+  createIntakeRunner,
+  readSendRateLimit,
+} from '@hermes/plugin-sdk';
 import type {
   InboundSink,
   OutboundMessage,
@@ -60,8 +66,7 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
     errorMessage: 'connection error; retrying with backoff',
   });
   const bot = new Bot(settings.token, { client: { apiRoot: settings.apiRoot } });
-  let controller: AbortController | undefined;
-  let running: Promise<void> | undefined;
+  const intake = createIntakeRunner({ platform: PLATFORM, logger, status, inFlight, describe: describeError });
   let identity: BotIdentity | undefined;
   let sink: InboundSink | undefined;
 
@@ -94,7 +99,7 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
     ...(webhookSecret === undefined ? {} : { secret: webhookSecret }),
     logger,
     deliver: () => {
-      const signal = controller?.signal;
+      const signal = intake.signal;
       if (signal === undefined || signal.aborted || identity === undefined) return null;
       return (update) => inFlight.track(deliver(update, signal));
     },
@@ -113,19 +118,20 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
       readSendRateLimit(context.settings, PLATFORM),
     ),
 
-    async start(target) {
-      if (running !== undefined) throw new Error('telegram: already started');
-      sink = target;
-      controller = new AbortController();
-      const signal = controller.signal;
-      status.set('connecting');
-      const common = { status, logger, sleep, random, signal };
-      if (settings.mode === 'polling') {
+    start: (target) =>
+      intake.start((signal) => {
+        sink = target;
+        const common = { status, logger, sleep, random, signal };
+        if (settings.mode === 'webhook') {
+          return retryUntilDone(() => prepareWebhook(signal), common).then((done) => {
+            if (done) status.set('connected');
+          });
+        }
         const prepare = async (s: AbortSignal): Promise<void> => {
           await init(s);
           await bot.api.deleteWebhook({}, grammySignal(s));
         };
-        running = runPolling({
+        return runPolling({
           ...common,
           api: bot.api,
           prepare,
@@ -133,25 +139,9 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
           state: context.state,
           pollTimeoutS: settings.pollTimeoutS,
         });
-      } else {
-        running = retryUntilDone(() => prepareWebhook(signal), common).then((done) => {
-          if (done) status.set('connected');
-        });
-      }
-      running = running.catch((error: unknown) => {
-        logger.error({ error: describeError(error) }, 'telegram: intake loop failed');
-        status.set('error', describeError(error));
-      });
-      await Promise.race([status.when(['connected', 'error']), running]);
-    },
+      }),
 
-    async stop() {
-      controller?.abort();
-      await running;
-      await inFlight.settled();
-      running = undefined;
-      status.set('stopped');
-    },
+    stop: () => intake.stop(),
 
     send: (message: OutboundMessage): Promise<SendResult> => sendMessage(bot.api, message, logger),
 

@@ -9,6 +9,7 @@ import {
   type AdapterDeps,
   backoffDelayMs,
   createAdapterKit,
+  createIntakeRunner,
   definePlugin,
   type InboundSink,
   type OutboundMessage,
@@ -66,8 +67,8 @@ export function createEchoAdapter(context: PlatformContext, deps: AdapterDeps = 
   const headers = { authorization: `Bearer ${context.env.ECHO_TOKEN ?? ''}`, 'content-type': 'application/json' };
   const kit = createAdapterKit(context.logger, deps, { platform: PLATFORM });
   const { status, inFlight } = kit;
-  let controller: AbortController | undefined;
-  let running: Promise<void> | undefined;
+  // start() resolves once connected (or failed); stop() aborts the loop and awaits it and every send
+  const intake = createIntakeRunner({ platform: PLATFORM, logger: context.logger, status, inFlight });
 
   const call = async (path: string, signal: AbortSignal): Promise<unknown> => {
     const response = await fetch(`${apiUrl}${path}`, { headers, signal });
@@ -97,7 +98,7 @@ export function createEchoAdapter(context: PlatformContext, deps: AdapterDeps = 
     );
 
   /** The one owner of the connection: checks the token, then long-polls, backing off while it fails. */
-  async function intake(sink: InboundSink, signal: AbortSignal): Promise<void> {
+  async function poll(sink: InboundSink, signal: AbortSignal): Promise<void> {
     let failures = 0;
     let ready = false;
     while (!signal.aborted) {
@@ -143,20 +144,8 @@ export function createEchoAdapter(context: PlatformContext, deps: AdapterDeps = 
   return {
     name: PLATFORM,
     capabilities: ECHO_CAPABILITIES,
-    async start(sink) {
-      if (running !== undefined) throw new Error('echo: already started');
-      controller = new AbortController();
-      status.set('connecting');
-      running = intake(sink, controller.signal);
-      await Promise.race([status.when(['connected', 'error']), running]);
-    },
-    async stop() {
-      controller?.abort();
-      await running;
-      await inFlight.settled();
-      running = undefined;
-      status.set('stopped');
-    },
+    start: (sink) => intake.start((signal) => poll(sink, signal)),
+    stop: () => intake.stop(),
     send: (message) => inFlight.track(send(message)),
     format: formatPlain,
     status: () => status.get(),

@@ -5,6 +5,7 @@ export { isCached, storeCached } from './attachment-cache.js';
 export { abortableSleep, type BackoffPolicy, backoffDelayMs, DEFAULT_BACKOFF, type Sleep } from './backoff.js';
 export { createInFlight, type InFlight } from './in-flight.js';
 export { type EventFields, textOrMediaEvent } from './inbound-event.js';
+export { createIntakeRunner, type IntakeRunner, type IntakeRunnerOptions } from './intake-runner.js';
 export {
   isTableRow,
   isTableSeparator,
