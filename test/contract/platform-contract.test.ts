@@ -5,16 +5,12 @@ import { type FakeOpenAI, type RecordedRequest, startFakeOpenAI } from '../fakes
 import type { PlatformDriver } from './driver.js';
 import { selectedDrivers } from './drivers/index.js';
 import { type ContractGateway, startContractGateway } from './harness.js';
+import { eventually } from './recorders.js';
 
 const WAIT_MS = 10_000;
 
-async function until(what: string, check: () => boolean, timeoutMs = WAIT_MS): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const until = (what: string, check: () => boolean, timeoutMs = WAIT_MS): Promise<void> =>
+  eventually(check, timeoutMs, what);
 
 /** Lets anything that would (wrongly) still happen, happen, before asserting it did not. */
 async function settle(gw: ContractGateway, ms = 300): Promise<void> {

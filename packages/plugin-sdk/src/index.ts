@@ -105,5 +105,11 @@ export function defineWebSearchProvider<P extends WebSearchProvider>(provider: P
   return provider;
 }
 
+// Platforms: the adapter contract a platform plugin implements (ctx.registerPlatform)
+export type { InboundSink, OutboundMessage, PlatformState, SendResult } from '@hermes/protocol';
+
+// The platform kit: reconnect backoff, in-flight tracking for stop(), the status tracker behind
+// /health, and pipe tables for platforms without table markup (docs/platforms/write-your-own.md)
+export * from './kit/index.js';
 // Platform send limits: where they apply (loopback APIs are not paced unless asked)
 export { capabilitiesFor, isLoopbackUrl, readSendRateLimit } from './send-rate.js';

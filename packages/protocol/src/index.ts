@@ -1,9 +1,13 @@
 // @hermes/protocol: types, the hook table and error codes. No runtime dependencies.
 
+// Crash-safe file replacement (temporary sibling, fsync, rename)
+export { NEW_FILE_MODE, writeFileAtomicSync } from './atomic-write.js';
 // Chat messages (OpenAI shapes)
 export type { ChatMessage, ChatRole, ToolCall } from './chat.js';
 // What pre_gateway_dispatch hands a plugin
 export type { DispatchGateway, DispatchHandles, DispatchSessionStore } from './dispatch-handles.js';
+// "Did you mean": the edit distance every suggestion uses
+export { editDistance } from './edit-distance.js';
 // Errors and exit codes
 export { ERROR_CODES, type ErrorCode, EXIT, HermesError } from './errors.js';
 // process.exit kept for Hermes itself
@@ -91,6 +95,13 @@ export {
   type SendRateLimits,
   type SendResult,
 } from './platform.js';
+// SIGTERM, a grace period, then SIGKILL
+export {
+  type Terminable,
+  type TerminateOptions,
+  type TerminateOutcome,
+  terminateThenKill,
+} from './terminate-then-kill.js';
 // Tools
 export type {
   ApprovalRequest,

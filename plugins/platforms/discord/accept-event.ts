@@ -1,6 +1,7 @@
 /** Hands an event to the sink, retrying a failed accept briefly: Discord does not redeliver a gateway event. */
+
+import type { Sleep } from '@hermes/plugin-sdk';
 import type { InboundSink, Logger, MessageEvent } from '@hermes/protocol';
-import type { Sleep } from './backoff.js';
 import { describeError } from './error-text.js';
 
 /** waits before the second and third attempt */

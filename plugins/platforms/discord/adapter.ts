@@ -1,5 +1,5 @@
 /** The Discord PlatformAdapter: one discord.js gateway client for intake, one REST client for everything sent. */
-import { capabilitiesFor, readSendRateLimit } from '@hermes/plugin-sdk';
+import { type AdapterDeps, capabilitiesFor, createAdapterKit, readSendRateLimit } from '@hermes/plugin-sdk';
 import type {
   InboundSink,
   OutboundMessage,
@@ -12,7 +12,6 @@ import type {
 import { type Client, Events, GatewayDispatchEvents, Routes } from 'discord.js';
 import { acceptEvent } from './accept-event.js';
 import { acknowledgeInteraction } from './acknowledge-interaction.js';
-import { abortableSleep, type Sleep } from './backoff.js';
 import type { BotIdentity } from './bot-identity.js';
 import { catchUp } from './catch-up.js';
 import { createCatchUpCursors } from './catch-up-cursors.js';
@@ -25,14 +24,12 @@ import { connect } from './connect.js';
 import { deliverMessage, type MessageDelivery } from './deliver-message.js';
 import { describeError } from './error-text.js';
 import { markdownToDiscord } from './format/markdown-to-discord.js';
-import { createInFlight } from './in-flight.js';
 import { createInteractionReplies } from './interaction-replies.js';
 import { isIgnored, PLATFORM } from './normalize.js';
 import { parseInteractionCreate, parseMessageCreate } from './payload.js';
 import { sendMessage } from './send-message.js';
 import { readDiscordSettings, unknownSettingKeys } from './settings.js';
 import { registerSlashCommands } from './slash-commands.js';
-import { createStatusTracker } from './status-tracker.js';
 
 export const DISCORD_CAPABILITIES: PlatformCapabilities = {
   maxMessageLength: 2000,
@@ -45,12 +42,8 @@ export const DISCORD_CAPABILITIES: PlatformCapabilities = {
   sendRate: { perChat: { count: 3, perMs: 5_000, burst: 3 }, global: { count: 46, perMs: 1_000, burst: 5 } },
 };
 
-/** Seams for tests: time, randomness (login backoff jitter) and sleeping. */
-export interface DiscordAdapterDeps {
-  sleep?: Sleep;
-  random?: () => number;
-  now?: () => number;
-}
+/** Seams for tests: time, randomness (backoff jitter) and sleeping. */
+export type DiscordAdapterDeps = AdapterDeps;
 
 /**
  * Creates the adapter: settings are checked here (a wrong type throws); nothing touches the
@@ -63,14 +56,10 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
   if (unknown.length > 0) {
     logger.warn({ unknown }, 'discord: unknown keys in gateway.platforms.discord are ignored');
   }
-  const now = deps.now ?? Date.now;
-  const sleep = deps.sleep ?? abortableSleep;
-  const random = deps.random ?? Math.random;
+  const { now, sleep, random, status, inFlight } = createAdapterKit(logger, deps, { platform: PLATFORM });
   const rest = createRest(settings);
-  const status = createStatusTracker(logger, now);
   const replies = createInteractionReplies(now);
   const queue = createChatQueue();
-  const inFlight = createInFlight();
   const channelType = createChannelTypeLookup(rest, logger);
   const sendContext = { rest, replies, suppressEmbeds: settings.suppressEmbeds, logger };
   const cursors = settings.catchUpHours > 0 ? createCatchUpCursors(context.state) : undefined;

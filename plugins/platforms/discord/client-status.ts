@@ -1,8 +1,9 @@
 /** discord.js shard events → the adapter's status: discord.js alone reconnects and resumes; this only watches. */
+
+import type { StatusTracker } from '@hermes/plugin-sdk';
 import type { Logger } from '@hermes/protocol';
 import { type Client, Events, GatewayCloseCodes } from 'discord.js';
 import { describeError } from './error-text.js';
-import type { StatusTracker } from './status-tracker.js';
 
 export interface ClientWatch {
   /** the close code of an unrecoverable gateway close (discord.js will not reconnect), if one happened */

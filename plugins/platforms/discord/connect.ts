@@ -3,12 +3,14 @@
  * Once logged in, discord.js owns the connection: it heartbeats, resumes and re-identifies by
  * itself; nothing here reconnects.
  */
+import { type BackoffPolicy, backoffDelayMs, type Sleep, type StatusTracker } from '@hermes/plugin-sdk';
 import type { Logger } from '@hermes/protocol';
 import { type Client, DiscordAPIError, DiscordjsError, DiscordjsErrorCodes } from 'discord.js';
-import { backoffDelayMs, type Sleep } from './backoff.js';
 import type { ClientWatch } from './client-status.js';
 import { describeError } from './error-text.js';
-import type { StatusTracker } from './status-tracker.js';
+
+/** Login retries: 1 s doubling to 60 s (a refused login is usually an outage that takes a while). */
+export const LOGIN_BACKOFF: BackoffPolicy = { baseMs: 1_000, capMs: 60_000 };
 
 export interface ConnectOptions {
   token: string;
@@ -53,7 +55,7 @@ export async function connect(options: ConnectOptions): Promise<Client | undefin
         logger.error({ error: reason }, 'discord: login refused; check DISCORD_BOT_TOKEN and the intents');
         return undefined;
       }
-      const delay = backoffDelayMs(attempt, options.random);
+      const delay = backoffDelayMs(attempt, options.random, LOGIN_BACKOFF);
       status.set('error', `login failed: ${reason}`);
       logger.warn({ error: reason, retryInMs: delay }, 'discord: login failed; retrying');
       await options.sleep(delay, signal);

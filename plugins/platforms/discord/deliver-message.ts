@@ -1,7 +1,8 @@
 /** One MESSAGE_CREATE end to end: channel kind, normalize, download its files, hand the event to the sink. */
+
+import type { Sleep } from '@hermes/plugin-sdk';
 import type { InboundSink, Logger } from '@hermes/protocol';
 import { acceptEvent } from './accept-event.js';
-import type { Sleep } from './backoff.js';
 import type { BotIdentity } from './bot-identity.js';
 import type { CatchUpCursors } from './catch-up-cursors.js';
 import { resolveChannelKind } from './channel-kind.js';

@@ -1,9 +1,9 @@
 /** Fetches one attachment from its CDN URL into the cache, as `<cacheDir>/<attachment id>-<name>`, under a size cap. */
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { isCached, storeCached } from '@hermes/plugin-sdk';
 import type { PendingAttachment } from './attachments.js';
 
 export const DOWNLOAD_TIMEOUT_MS = 60_000;
@@ -13,14 +13,6 @@ export interface DownloadTarget {
   maxBytes: number;
   signal: AbortSignal;
   timeoutMs?: number;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false; // absent (or unreadable): download it
-  }
 }
 
 function capped(maxBytes: number): Transform {
@@ -42,22 +34,13 @@ export async function downloadAttachment(file: PendingAttachment, target: Downlo
   const url = new URL(file.url);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('discord: attachment URL is not http(s)');
   const dest = join(target.cacheDir, `${file.id}-${file.fileName}`);
-  if (await exists(dest)) return dest;
+  if (await isCached(dest)) return dest;
   const signal = AbortSignal.any([target.signal, AbortSignal.timeout(target.timeoutMs ?? DOWNLOAD_TIMEOUT_MS)]);
   const response = await fetch(url, { signal });
   if (!response.ok || response.body === null) {
     await response.body?.cancel();
     throw new Error(`discord: attachment download failed with HTTP ${response.status}`);
   }
-  await mkdir(target.cacheDir, { recursive: true });
-  const partial = `${dest}.${process.pid}.part`;
-  try {
-    const body = Readable.fromWeb(response.body, { signal });
-    await pipeline(body, capped(target.maxBytes), createWriteStream(partial));
-    await rename(partial, dest);
-  } catch (error) {
-    await rm(partial, { force: true });
-    throw error;
-  }
-  return dest;
+  const body = Readable.fromWeb(response.body, { signal });
+  return storeCached(dest, (partial) => pipeline(body, capped(target.maxBytes), createWriteStream(partial)));
 }

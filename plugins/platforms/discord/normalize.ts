@@ -1,4 +1,5 @@
 /** A parsed MESSAGE_CREATE → MessageEvent: a pure translation that keeps the raw payload. */
+import { textOrMediaEvent } from '@hermes/plugin-sdk';
 import type { MessageEvent, SessionSource } from '@hermes/protocol';
 import { messageAttachments, type PendingAttachment } from './attachments.js';
 import type { BotIdentity } from './bot-identity.js';
@@ -72,9 +73,9 @@ export function normalizeMessage(
     raw,
     text,
   };
-  const event: MessageEvent =
-    files.length > 0
-      ? { ...base, kind: 'media', attachments: files.map((file) => file.attachment) }
-      : { ...base, kind: 'text' };
+  const event = textOrMediaEvent(
+    base,
+    files.map((file) => file.attachment),
+  );
   return { event, files };
 }

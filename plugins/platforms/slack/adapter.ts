@@ -1,5 +1,11 @@
 /** The Slack PlatformAdapter: one Bolt App, Socket Mode or HTTP events intake, mrkdwn sends in threads. */
-import { capabilitiesFor, readSendRateLimit } from '@hermes/plugin-sdk';
+import {
+  type AdapterDeps,
+  backoffDelayMs,
+  capabilitiesFor,
+  createAdapterKit,
+  readSendRateLimit,
+} from '@hermes/plugin-sdk';
 import type {
   InboundSink,
   OutboundMessage,
@@ -11,13 +17,11 @@ import type {
 } from '@hermes/protocol';
 import { App, type Receiver, SocketModeReceiver, webApi } from '@slack/bolt';
 import { createAnsweredThreads } from './answered-threads.js';
-import { abortableSleep, backoffDelayMs, type Sleep } from './backoff.js';
 import { boltLogger } from './bolt-logger.js';
 import { deliverSlackEvent, type InboundDeps } from './deliver-event.js';
 import { describeError, platformErrorOf, UNRECOVERABLE_AUTH_ERRORS } from './error-text.js';
 import { markdownToMrkdwn } from './format/markdown-to-mrkdwn.js';
 import { createHttpIntake } from './http-intake.js';
-import { createInFlight } from './in-flight.js';
 import { type BotIdentity, PLATFORM } from './normalize.js';
 import { createOncePerKey } from './once-per-key.js';
 import { sendMessage } from './send-message.js';
@@ -26,7 +30,6 @@ import { isSinkFailure } from './sink-failure.js';
 import { type HeldAcks, holdAcksUntilAccepted } from './socket-ack.js';
 import { guardSocketFrames } from './socket-frames.js';
 import { createSocketSupervisor, type SocketSupervisor } from './socket-supervisor.js';
-import { createStatusTracker } from './status-tracker.js';
 import { createUserNames } from './user-names.js';
 
 /**
@@ -48,11 +51,7 @@ export const SLACK_CAPABILITIES: PlatformCapabilities = {
 const SERVER_PING_TIMEOUT_MIN_MS = 30_000;
 
 /** Seams for tests: time, randomness (backoff jitter) and sleeping. */
-export interface SlackAdapterDeps {
-  sleep?: Sleep;
-  random?: () => number;
-  now?: () => number;
-}
+export type SlackAdapterDeps = AdapterDeps;
 
 /**
  * Creates the adapter: settings are checked here (a wrong type throws) and, in HTTP mode, the route
@@ -61,9 +60,7 @@ export interface SlackAdapterDeps {
 export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterDeps = {}): PlatformAdapter {
   const settings = readSlackSettings(context.settings, context.env);
   const logger = context.logger;
-  const now = deps.now ?? Date.now;
-  const sleep = deps.sleep ?? abortableSleep;
-  const random = deps.random ?? Math.random;
+  const { now, sleep, random, status, inFlight } = createAdapterKit(logger, deps, { platform: PLATFORM });
   const sdkLogger = boltLogger(logger, settings.sdkLogLevel);
   // the gateway's outbox is the one that retries (429 after Retry-After); the SDK retries nothing,
   // so a send is made once and a 429 comes back as rate_limited instead of being waited out here
@@ -74,11 +71,9 @@ export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterD
     timeout: settings.requestTimeoutMs,
   });
   const client = new webApi.WebClient(settings.token, { ...clientOptions(), logger: sdkLogger });
-  const status = createStatusTracker(logger, now);
   const answered = createAnsweredThreads(context.state);
   const userNames = settings.resolveUserNames ? createUserNames(client, logger, now) : undefined;
   const once = createOncePerKey();
-  const inFlight = createInFlight();
   let controller: AbortController | undefined;
   let running: Promise<void> | undefined;
   let app: App | undefined;

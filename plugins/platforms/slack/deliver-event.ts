@@ -1,7 +1,8 @@
 /** One Slack event end to end: check it, skip what the bot does not answer, name the user, download files, accept. */
+
+import type { Sleep } from '@hermes/plugin-sdk';
 import type { InboundSink, Logger } from '@hermes/protocol';
 import type { AnsweredThreads } from './answered-threads.js';
-import type { Sleep } from './backoff.js';
 import { type DownloadTarget, downloadFile } from './download-file.js';
 import { describeError } from './error-text.js';
 import { toMessageId } from './message-ids.js';

@@ -1,6 +1,7 @@
 /** Fetches one Slack private file (bearer auth) into the attachment cache as `<cacheDir>/<file id>-<name>`. */
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isCached, storeCached } from '@hermes/plugin-sdk';
 import type { PendingFile } from './attachments.js';
 
 export interface DownloadTarget {
@@ -19,14 +20,6 @@ export function mayCarryToken(url: URL, apiUrl: string): boolean {
   return url.protocol === 'https:' && (url.hostname === 'slack.com' || url.hostname.endsWith('.slack.com'));
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false; // absent (or unreadable): download it
-  }
-}
-
 /** Downloads `file` unless the cache already holds it; resolves with its local path, rejects with the reason. */
 export async function downloadFile(file: PendingFile, target: DownloadTarget): Promise<string> {
   const { ref } = file;
@@ -37,7 +30,7 @@ export async function downloadFile(file: PendingFile, target: DownloadTarget): P
   const url = new URL(ref.url);
   if (!mayCarryToken(url, target.apiUrl)) throw new Error(`slack: refusing to send the bot token to ${url.host}`);
   const dest = join(target.cacheDir, file.cacheName);
-  if (await exists(dest)) return dest;
+  if (await isCached(dest)) return dest;
   const response = await fetch(url, {
     headers: { authorization: `Bearer ${target.token}` },
     // a redirect means Slack did not accept the token (it sends the sign-in page)
@@ -55,9 +48,5 @@ export async function downloadFile(file: PendingFile, target: DownloadTarget): P
   }
   const data = Buffer.from(await response.arrayBuffer());
   if (data.length > target.maxFileBytes) throw new Error(`slack: file is over max_file_bytes (${target.maxFileBytes})`);
-  await mkdir(target.cacheDir, { recursive: true });
-  const partial = `${dest}.${process.pid}.part`;
-  await writeFile(partial, data);
-  await rename(partial, dest);
-  return dest;
+  return storeCached(dest, (partial) => writeFile(partial, data));
 }

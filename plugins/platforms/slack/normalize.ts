@@ -1,4 +1,5 @@
 /** A checked Slack message → MessageEvent: a pure translation that keeps the raw event body. */
+import { textOrMediaEvent } from '@hermes/plugin-sdk';
 import type { ChatType, MessageEvent, SessionSource } from '@hermes/protocol';
 import { type PendingFile, pendingFile } from './attachments.js';
 import { cleanText, mentionsBot } from './mentions.js';
@@ -82,9 +83,9 @@ export function normalizeSlackMessage(
     raw,
     text,
   };
-  const event: MessageEvent =
-    files.length > 0
-      ? { ...base, kind: 'media', attachments: files.map((file) => file.attachment) }
-      : { ...base, kind: 'text' };
+  const event = textOrMediaEvent(
+    base,
+    files.map((file) => file.attachment),
+  );
   return { event, files };
 }

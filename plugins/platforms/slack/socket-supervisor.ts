@@ -5,11 +5,11 @@
  * closed socket: at once after a healthy connection, with backoff after failures. A socket is always
  * closed (forcibly when the peer is deaf) before the next one is opened, so there are never two.
  */
+
+import { backoffDelayMs, type Sleep, type StatusTracker } from '@hermes/plugin-sdk';
 import type { Logger } from '@hermes/protocol';
 import type { SocketModeReceiver } from '@slack/bolt';
-import { backoffDelayMs, type Sleep } from './backoff.js';
 import { describeError, platformErrorOf, UNRECOVERABLE_AUTH_ERRORS } from './error-text.js';
-import type { StatusTracker } from './status-tracker.js';
 
 export type SocketClient = SocketModeReceiver['client'];
 

@@ -1,5 +1,11 @@
 /** The Telegram PlatformAdapter: one grammy Bot, polling or webhook intake, HTML sends. */
-import { capabilitiesFor, readSendRateLimit } from '@hermes/plugin-sdk';
+import {
+  type AdapterDeps,
+  capabilitiesFor,
+  createAdapterKit,
+  createIntakeRunner,
+  readSendRateLimit,
+} from '@hermes/plugin-sdk';
 import type {
   InboundSink,
   OutboundMessage,
@@ -11,20 +17,17 @@ import type {
 } from '@hermes/protocol';
 import { Bot } from 'grammy';
 import type { Update } from 'grammy/types';
-import { abortableSleep, type Sleep } from './backoff.js';
 import type { BotIdentity } from './bot-identity.js';
 import { deliverUpdate } from './deliver-update.js';
 import { describeError } from './error-text.js';
 import { markdownToTelegramHtml } from './format/markdown-to-html.js';
 import { grammySignal } from './grammy-signal.js';
-import { createInFlight } from './in-flight.js';
 import { telegramThreadId } from './message-ids.js';
 import { PLATFORM } from './normalize.js';
 import { ALLOWED_UPDATES, runPolling } from './polling.js';
 import { retryUntilDone } from './retry.js';
 import { sendMessage } from './send-message.js';
 import { readTelegramSettings } from './settings.js';
-import { createStatusTracker } from './status-tracker.js';
 import { createWebhookHandler, webhookVerifier } from './webhook.js';
 import { resolveWebhookSecret } from './webhook-secret.js';
 
@@ -40,11 +43,7 @@ export const TELEGRAM_CAPABILITIES: PlatformCapabilities = {
 };
 
 /** Seams for tests: time, randomness (backoff jitter) and sleeping. */
-export interface TelegramAdapterDeps {
-  sleep?: Sleep;
-  random?: () => number;
-  now?: () => number;
-}
+export type TelegramAdapterDeps = AdapterDeps;
 
 /**
  * Creates the adapter: settings are checked here (a wrong type throws) and, in webhook mode, the
@@ -62,16 +61,14 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
   // webhook mode is always verified: the configured secret, else one generated once and kept in state
   const webhookSecret =
     settings.mode === 'webhook' ? resolveWebhookSecret(settings.webhookSecret, context.state).secret : undefined;
-  const now = deps.now ?? Date.now;
-  const sleep = deps.sleep ?? abortableSleep;
-  const random = deps.random ?? Math.random;
+  const { now, sleep, random, status, inFlight } = createAdapterKit(logger, deps, {
+    platform: PLATFORM,
+    errorMessage: 'connection error; retrying with backoff',
+  });
   const bot = new Bot(settings.token, { client: { apiRoot: settings.apiRoot } });
-  const status = createStatusTracker(logger, now);
-  let controller: AbortController | undefined;
-  let running: Promise<void> | undefined;
+  const intake = createIntakeRunner({ platform: PLATFORM, logger, status, inFlight, describe: describeError });
   let identity: BotIdentity | undefined;
   let sink: InboundSink | undefined;
-  const inFlight = createInFlight();
 
   const init = async (signal: AbortSignal): Promise<void> => {
     await bot.init(grammySignal(signal));
@@ -102,7 +99,7 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
     ...(webhookSecret === undefined ? {} : { secret: webhookSecret }),
     logger,
     deliver: () => {
-      const signal = controller?.signal;
+      const signal = intake.signal;
       if (signal === undefined || signal.aborted || identity === undefined) return null;
       return (update) => inFlight.track(deliver(update, signal));
     },
@@ -121,19 +118,20 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
       readSendRateLimit(context.settings, PLATFORM),
     ),
 
-    async start(target) {
-      if (running !== undefined) throw new Error('telegram: already started');
-      sink = target;
-      controller = new AbortController();
-      const signal = controller.signal;
-      status.set('connecting');
-      const common = { status, logger, sleep, random, signal };
-      if (settings.mode === 'polling') {
+    start: (target) =>
+      intake.start((signal) => {
+        sink = target;
+        const common = { status, logger, sleep, random, signal };
+        if (settings.mode === 'webhook') {
+          return retryUntilDone(() => prepareWebhook(signal), common).then((done) => {
+            if (done) status.set('connected');
+          });
+        }
         const prepare = async (s: AbortSignal): Promise<void> => {
           await init(s);
           await bot.api.deleteWebhook({}, grammySignal(s));
         };
-        running = runPolling({
+        return runPolling({
           ...common,
           api: bot.api,
           prepare,
@@ -141,25 +139,9 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
           state: context.state,
           pollTimeoutS: settings.pollTimeoutS,
         });
-      } else {
-        running = retryUntilDone(() => prepareWebhook(signal), common).then((done) => {
-          if (done) status.set('connected');
-        });
-      }
-      running = running.catch((error: unknown) => {
-        logger.error({ error: describeError(error) }, 'telegram: intake loop failed');
-        status.set('error', describeError(error));
-      });
-      await Promise.race([status.when(['connected', 'error']), running]);
-    },
+      }),
 
-    async stop() {
-      controller?.abort();
-      await running;
-      await inFlight.settled();
-      running = undefined;
-      status.set('stopped');
-    },
+    stop: () => intake.stop(),
 
     send: (message: OutboundMessage): Promise<SendResult> => sendMessage(bot.api, message, logger),
 

@@ -1,6 +1,7 @@
 /** Fetches one Telegram file into the attachment cache, as `<cacheDir>/<file_unique_id>-<name>`. */
-import { copyFile, mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
+import { isCached, storeCached } from '@hermes/plugin-sdk';
 import type { Api } from 'grammy';
 import type { PendingFile } from './attachments.js';
 import { grammySignal } from './grammy-signal.js';
@@ -13,32 +14,18 @@ export interface DownloadTarget {
   signal: AbortSignal;
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false; // absent (or unreadable): download it
-  }
-}
-
 /** Downloads `file` unless the cache already holds it; resolves with its local path. */
 export async function downloadFile(file: PendingFile, target: DownloadTarget): Promise<string> {
   const dest = join(target.cacheDir, `${file.fileUniqueId}-${file.fileName}`);
-  if (await exists(dest)) return dest;
+  if (await isCached(dest)) return dest;
   const info = await target.api.getFile(file.fileId, grammySignal(target.signal));
   const filePath = info.file_path;
   if (filePath === undefined) throw new Error(`telegram: getFile gave no file_path for ${file.fileId}`);
-  await mkdir(target.cacheDir, { recursive: true });
-  const partial = `${dest}.${process.pid}.part`;
-  if (isAbsolute(filePath)) {
-    // a local Bot API server (--local) answers with a path on this machine
-    await copyFile(filePath, partial);
-  } else {
-    const url = `${target.apiRoot}/file/bot${target.token}/${filePath.split('/').map(encodeURIComponent).join('/')}`;
-    const response = await fetch(url, { signal: target.signal });
-    if (!response.ok) throw new Error(`telegram: file download failed with HTTP ${response.status}`);
-    await writeFile(partial, Buffer.from(await response.arrayBuffer()));
-  }
-  await rename(partial, dest);
-  return dest;
+  // a local Bot API server (--local) answers with a path on this machine
+  if (isAbsolute(filePath)) return storeCached(dest, (partial) => copyFile(filePath, partial));
+  const url = `${target.apiRoot}/file/bot${target.token}/${filePath.split('/').map(encodeURIComponent).join('/')}`;
+  const response = await fetch(url, { signal: target.signal });
+  if (!response.ok) throw new Error(`telegram: file download failed with HTTP ${response.status}`);
+  const data = Buffer.from(await response.arrayBuffer());
+  return storeCached(dest, (partial) => writeFile(partial, data));
 }

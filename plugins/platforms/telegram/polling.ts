@@ -2,14 +2,14 @@
  * The long-polling loop, the one owner of reconnects: getUpdates from the persisted offset, each
  * update accepted by the sink before its offset is confirmed and persisted; errors back off.
  */
+
+import { backoffDelayMs, type Sleep, type StatusTracker } from '@hermes/plugin-sdk';
 import type { Logger, PlatformContext } from '@hermes/protocol';
 import type { Api } from 'grammy';
 import type { Update } from 'grammy/types';
-import { backoffDelayMs, type Sleep } from './backoff.js';
 import { describeError, retryAfterMs } from './error-text.js';
 import { grammySignal } from './grammy-signal.js';
 import { retryUntilDone } from './retry.js';
-import type { StatusTracker } from './status-tracker.js';
 
 export const OFFSET_KEY = 'offset';
 export const ALLOWED_UPDATES = ['message'] as const;

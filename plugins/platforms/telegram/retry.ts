@@ -1,7 +1,6 @@
 /** Retries a setup step with backoff until it succeeds or the signal aborts. */
-import { backoffDelayMs, type Sleep } from './backoff.js';
+import { backoffDelayMs, type Sleep, type StatusTracker } from '@hermes/plugin-sdk';
 import { describeError, retryAfterMs } from './error-text.js';
-import type { StatusTracker } from './status-tracker.js';
 
 export interface RetryOptions {
   status: StatusTracker;

@@ -1,6 +1,7 @@
 // Every platform driver the contract suite runs; CONTRACT_PLATFORMS=telegram,slack narrows it.
 import type { PlatformDriver } from '../driver.js';
 import { discordDriver } from './discord.js';
+import { echoDriver } from './echo.js';
 import { slackHttpDriver, slackSocketDriver } from './slack.js';
 import { telegramDriver } from './telegram.js';
 
@@ -12,6 +13,7 @@ export function allDrivers(): PlatformDriver[] {
     slackSocketDriver(),
     slackHttpDriver(),
     discordDriver(),
+    echoDriver(),
   ];
 }
 

@@ -4,8 +4,9 @@
  * reused), is stale and taken over. Creation is atomic (O_EXCL). Used for one gateway per
  * HERMES_HOME (`gateway.lock`) and one poller per platform token on the machine.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { writeFileAtomicSync } from '@hermes/protocol';
 import { isSameProcess, processStartToken } from './process-info.js';
 
 export const LOCK_FILE = 'gateway.lock';
@@ -95,9 +96,7 @@ export function acquireLock(path: string, info: { version: string; home: string;
 export function updateLock(path: string, patch: Partial<Pick<LockInfo, 'url'>>): void {
   const current = readLock(path);
   if (!current || current.pid !== process.pid) return;
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify({ ...current, ...patch }, null, 2)}\n`, { mode: 0o600 });
-  renameSync(tmp, path);
+  writeFileAtomicSync(path, `${JSON.stringify({ ...current, ...patch }, null, 2)}\n`, { mode: 0o600 });
 }
 
 /** Removes the lock if this process holds it. */

@@ -1,4 +1,5 @@
 /** SIGTERM, wait for the process to go (it drains), then SIGKILL after the grace period. */
+import { terminateThenKill } from '@hermes/protocol';
 import { isAlive } from './process-info.js';
 
 const POLL_MS = 100;
@@ -25,17 +26,20 @@ export async function stopProcess(
   options: { graceMs: number; isOwner: () => boolean },
 ): Promise<StopOutcome> {
   if (!isAlive(pid) || !options.isOwner()) return 'not_running';
-  try {
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    return 'not_running';
-  }
-  if (await waitGone(pid, options.graceMs, options.isOwner)) return 'stopped';
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    return 'stopped';
-  }
+  const signal = (name: 'SIGTERM' | 'SIGKILL'): boolean => {
+    try {
+      process.kill(pid, name);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const outcome = await terminateThenKill(
+    { signal, alive: () => isAlive(pid) && options.isOwner() },
+    { graceMs: options.graceMs, pollMs: POLL_MS },
+  );
+  if (outcome === 'gone') return 'not_running';
+  if (outcome === 'terminated') return 'stopped';
   await waitGone(pid, KILL_WAIT_MS, () => true);
   return 'killed';
 }

@@ -1,3 +1,4 @@
+import { type TerminateOutcome, terminateThenKill } from '@hermes/protocol';
 import { errnoCode } from './errno.js';
 
 /** How long a process group gets between SIGTERM and SIGKILL. */
@@ -15,9 +16,7 @@ export interface KillGroupOptions {
 }
 
 /** What happened: the group was already gone, died after SIGTERM, or needed SIGKILL. */
-export type KillOutcome = 'gone' | 'terminated' | 'killed';
-
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+export type KillOutcome = TerminateOutcome;
 
 /** Sends `signal` to process group `pgid`; false when the group no longer exists. */
 function signalGroup(kill: SignalSender, pgid: number, signal: NodeJS.Signals | 0): boolean {
@@ -31,15 +30,14 @@ function signalGroup(kill: SignalSender, pgid: number, signal: NodeJS.Signals | 
 }
 
 /** SIGTERM to process group `pgid`, then SIGKILL if any member (zombies included) is still there after `graceMs`. */
-export async function killProcessGroup(pgid: number, options: KillGroupOptions = {}): Promise<KillOutcome> {
+export function killProcessGroup(pgid: number, options: KillGroupOptions = {}): Promise<KillOutcome> {
   const kill = options.kill ?? process.kill.bind(process);
-  const sleep = options.sleep ?? defaultSleep;
-  const graceMs = options.graceMs ?? KILL_GRACE_MS;
-  const pollMs = options.pollMs ?? KILL_POLL_MS;
-  if (!signalGroup(kill, pgid, 'SIGTERM')) return 'gone';
-  for (let waitedMs = 0; waitedMs < graceMs; waitedMs += pollMs) {
-    await sleep(pollMs);
-    if (!signalGroup(kill, pgid, 0)) return 'terminated';
-  }
-  return signalGroup(kill, pgid, 'SIGKILL') ? 'killed' : 'terminated';
+  return terminateThenKill(
+    { signal: (signal) => signalGroup(kill, pgid, signal), alive: () => signalGroup(kill, pgid, 0) },
+    {
+      graceMs: options.graceMs ?? KILL_GRACE_MS,
+      pollMs: options.pollMs ?? KILL_POLL_MS,
+      ...(options.sleep ? { sleep: options.sleep } : {}),
+    },
+  );
 }

@@ -4,8 +4,9 @@
  * sha256 at approval time; a gateway hook (`kind: gateway`) per name, with the sha256 of its
  * folder's files. Written atomically, mode 0600.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { writeFileAtomicSync } from '@hermes/protocol';
 
 export const ALLOWLIST_FILE = 'shell-hooks-allowlist.json';
 
@@ -188,12 +189,10 @@ export class ShellHookAllowlist {
     return this.#gateway.length < before;
   }
 
-  /** Writes the file atomically (temp file + rename), mode 0600. */
+  /** Writes the file atomically (temp file, fsync, rename), mode 0600. */
   save(): void {
     const file: AllowlistFile = { version: 1, approvals: [...this.#entries, ...this.#gateway] };
     mkdirSync(dirname(this.path), { recursive: true });
-    const tmp = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
-    renameSync(tmp, this.path);
+    writeFileAtomicSync(this.path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
   }
 }

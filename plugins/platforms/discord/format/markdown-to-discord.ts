@@ -4,7 +4,8 @@
  * on Discord) → `**bold**`, rules → a line of ─, task boxes → ☐/☑, images → links, `>quote` → `> quote`,
  * `<br>` → a line break. Code blocks and code spans pass through untouched.
  */
-import { isTableRow, isTableStart, renderTable } from './table.js';
+import { takeTable } from '@hermes/plugin-sdk';
+import { renderTable } from './table.js';
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const DEEP_HEADING = /^ {0,3}#{4,6}\s+(.*?)(?:\s+#+)?\s*$/;
@@ -59,11 +60,10 @@ export function markdownToDiscord(markdown: string): string {
       }
       continue;
     }
-    if (isTableStart(lines, i)) {
-      const rows = [line, lines[i + 1] ?? ''];
-      i += 2;
-      while (isTableRow(lines[i])) rows.push(lines[i++] ?? '');
-      out.push(renderTable(rows));
+    const table = takeTable(lines, i);
+    if (table !== undefined) {
+      out.push(renderTable(table.rows));
+      i = table.next;
       continue;
     }
     out.push(renderLine(line));

@@ -1,8 +1,10 @@
 // Small pure pieces: error mapping and redaction, slash command building, interaction routing, queues, settings.
+
+import { backoffDelayMs } from '@hermes/plugin-sdk';
 import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { backoffDelayMs } from '../backoff.js';
 import { createChatQueue } from '../chat-queue.js';
+import { LOGIN_BACKOFF } from '../connect.js';
 import { describeError, redactSecrets } from '../error-text.js';
 import { createInteractionReplies, INTERACTION_REPLY_WINDOW_MS } from '../interaction-replies.js';
 import { toSendFailure } from '../send-errors.js';
@@ -233,8 +235,8 @@ describe('settings', () => {
     expect(unknownSettingKeys({ enabled: true, api_base: 'x', slash_comands: false })).toEqual(['slash_comands']);
   });
 
-  it('backs off exponentially with jitter, capped', () => {
-    expect([1, 2, 3].map((attempt) => backoffDelayMs(attempt, () => 1))).toEqual([1_000, 2_000, 4_000]);
-    expect(backoffDelayMs(30, () => 0)).toBe(30_000);
+  it('backs off logins exponentially with jitter, capped at 60 s', () => {
+    expect([1, 2, 3].map((attempt) => backoffDelayMs(attempt, () => 1, LOGIN_BACKOFF))).toEqual([1_000, 2_000, 4_000]);
+    expect(backoffDelayMs(30, () => 0, LOGIN_BACKOFF)).toBe(30_000);
   });
 });

@@ -3,9 +3,10 @@
  * Slack shows it as text), headings as bold lines, bullets as •, ordered lists and quotes kept,
  * rules as a line, pipe tables as an aligned monospace block; inline pieces via convertInline.
  */
+import { isTableRow, isTableSeparator } from '@hermes/plugin-sdk';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { convertInline } from './inline.js';
-import { isTableRow, isTableSeparator, renderTable } from './table.js';
+import { renderTable } from './table.js';
 
 const FENCE = /^\s{0,3}(`{3,}|~{3,})(.*)$/;
 const HEADING = /^\s{0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/;

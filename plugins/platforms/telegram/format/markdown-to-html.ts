@@ -3,9 +3,10 @@
  * "• ", quotes → <blockquote>, tables → monospace <pre>, inline markup per line. Only tags Telegram
  * supports are emitted, always balanced.
  */
+import { takeTable } from '@hermes/plugin-sdk';
 import { escapeHtml } from './escape-html.js';
 import { renderInline } from './inline.js';
-import { isTableRow, isTableStart, renderTable } from './table.js';
+import { renderTable } from './table.js';
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)[^`]*$/;
 const HEADING = /^ {0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/;
@@ -54,11 +55,10 @@ export function markdownToTelegramHtml(markdown: string): string {
       out.push(codeBlock(body, fence[2] ?? ''));
       continue;
     }
-    if (isTableStart(lines, i)) {
-      const rows = [line, lines[i + 1] ?? ''];
-      i += 2;
-      while (isTableRow(lines[i])) rows.push(lines[i++] ?? '');
-      out.push(renderTable(rows));
+    const table = takeTable(lines, i);
+    if (table !== undefined) {
+      out.push(renderTable(table.rows));
+      i = table.next;
       continue;
     }
     if (QUOTE.test(line)) {

@@ -1,6 +1,7 @@
 // Long polling against the fake Bot API with the real grammy client: at-least-once intake, offsets, backoff.
+
+import { DEFAULT_BACKOFF } from '@hermes/plugin-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BACKOFF_BASE_MS } from '../backoff.js';
 import { OFFSET_KEY } from '../polling.js';
 import { eventually, type Harness, memoryState, recordingSink, startHarness } from './harness.js';
 
@@ -55,7 +56,7 @@ describe('telegram polling', () => {
       recorder.events[0]?.messageId,
     ]);
     await eventually(() => state.get(OFFSET_KEY) === String(update.update_id + 1));
-    expect(sleeps).toEqual([BACKOFF_BASE_MS / 2]);
+    expect(sleeps).toEqual([DEFAULT_BACKOFF.baseMs / 2]);
     expect(h.lines.some((line) => line.level === 'error' && /not accepted/.test(line.msg ?? ''))).toBe(true);
     // the refetch asked again from the first offset, so the update came back
     const offsets = h.fake.calls.filter((call) => call.method === 'getUpdates').map((call) => call.body.offset);

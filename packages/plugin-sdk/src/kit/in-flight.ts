@@ -1,4 +1,4 @@
-/** Tracks running deliveries so stop() can wait for them to settle. */
+/** Tracks running work (sends, event handlers) so an adapter's stop() can wait for it to settle. */
 
 export interface InFlight {
   /** returns `task` unchanged, remembering it until it settles */

@@ -1,4 +1,7 @@
-import { closestMatch, editDistance } from '@hermes/config';
+// One edit distance for every "did you mean": config keys (closestMatch), plugin names (closest), CLI commands.
+import { closestMatch } from '@hermes/config';
+import { closest } from '@hermes/plugins';
+import { editDistance } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 
 describe('edit distance', () => {
@@ -14,5 +17,10 @@ describe('edit distance', () => {
     expect(closestMatch('pre_tool_cal', ['post_tool_call', 'pre_tool_call'])).toBe('pre_tool_call');
     expect(closestMatch('modle', ['model', 'agent'])).toBe('model');
     expect(closestMatch('zzzzzz', ['model', 'agent'])).toBeUndefined();
+  });
+
+  it('counts a swap as one edit for plugin names too (the plugins package once had its own copy)', () => {
+    expect(closest('teh', ['the', 'tool'])).toBe('the');
+    expect(closest('pre_tool_cal', ['post_tool_call', 'pre_tool_call'])).toBe('pre_tool_call');
   });
 });

@@ -9,8 +9,17 @@ export interface StatusTracker {
   when(states: readonly PlatformConnection[]): Promise<void>;
 }
 
+export interface StatusTrackerOptions {
+  /** the platform's name, the prefix of every line logged (`telegram: connected`) */
+  platform: string;
+  /** what the warning on entering 'error' says after the prefix; default `connection error` */
+  errorMessage?: string;
+  now?: () => number;
+}
+
 /** Creates a tracker starting in 'disconnected'. */
-export function createStatusTracker(logger: Logger, now: () => number = Date.now): StatusTracker {
+export function createStatusTracker(logger: Logger, options: StatusTrackerOptions): StatusTracker {
+  const { platform, errorMessage = 'connection error', now = Date.now } = options;
   let current: PlatformState = { state: 'disconnected', since: now() };
   const waiters = new Set<{ states: readonly PlatformConnection[]; resolve: () => void }>();
   return {
@@ -19,13 +28,13 @@ export function createStatusTracker(logger: Logger, now: () => number = Date.now
       if (state === current.state) {
         if (error !== undefined && error !== current.error) {
           current = { ...current, error };
-          logger.debug({ error }, `slack: still ${state}`);
+          logger.debug({ error }, `${platform}: still ${state}`);
         }
         return;
       }
       current = { state, since: now(), ...(error === undefined ? {} : { error }) };
-      if (state === 'error') logger.warn({ error }, 'slack: connection error');
-      else logger.info(`slack: ${state}`);
+      if (state === 'error') logger.warn({ error }, `${platform}: ${errorMessage}`);
+      else logger.info(`${platform}: ${state}`);
       for (const waiter of [...waiters]) {
         if (!waiter.states.includes(state)) continue;
         waiters.delete(waiter);

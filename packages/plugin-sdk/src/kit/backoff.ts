@@ -1,14 +1,26 @@
-/** Pacing of login attempts: exponential backoff with jitter, and a sleep that an AbortSignal cuts short. */
+/** Reconnect pacing: exponential backoff with jitter, and a sleep that an AbortSignal cuts short. */
 
-export const BACKOFF_BASE_MS = 1_000;
-export const BACKOFF_CAP_MS = 60_000;
+/** Where the pacing starts and where it stops growing. */
+export interface BackoffPolicy {
+  /** the ceiling of the first retry's delay */
+  baseMs: number;
+  /** the largest ceiling any retry reaches */
+  capMs: number;
+}
+
+/** 1 s doubling to 30 s: what the bundled platforms use unless they say otherwise. */
+export const DEFAULT_BACKOFF: Readonly<BackoffPolicy> = Object.freeze({ baseMs: 1_000, capMs: 30_000 });
 
 /** Sleeps `ms`, resolving early (never rejecting) when `signal` aborts. */
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
 /** The delay before retry number `attempt` (1-based): base·2^(attempt-1), capped, then jittered to 50–100 %. */
-export function backoffDelayMs(attempt: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempt - 1));
+export function backoffDelayMs(
+  attempt: number,
+  random: () => number = Math.random,
+  policy: Readonly<BackoffPolicy> = DEFAULT_BACKOFF,
+): number {
+  const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }
 

@@ -1,6 +1,6 @@
-// Backoff pacing and the abortable sleep.
+// The kit's backoff pacing (default and a platform's own policy) and the abortable sleep.
 import { describe, expect, it } from 'vitest';
-import { abortableSleep, BACKOFF_CAP_MS, backoffDelayMs } from '../backoff.js';
+import { abortableSleep, backoffDelayMs, DEFAULT_BACKOFF } from '../../src/index.js';
 
 describe('backoffDelayMs', () => {
   it('doubles from 1 s and caps at 30 s, jittered between half and all of the ceiling', () => {
@@ -11,7 +11,7 @@ describe('backoffDelayMs', () => {
     for (let attempt = 1; attempt < 50; attempt += 1) {
       const delay = backoffDelayMs(attempt);
       expect(delay).toBeGreaterThanOrEqual(500);
-      expect(delay).toBeLessThanOrEqual(BACKOFF_CAP_MS);
+      expect(delay).toBeLessThanOrEqual(DEFAULT_BACKOFF.capMs);
     }
   });
 });
