@@ -219,9 +219,10 @@ describe('timeouts and the connection cap', () => {
       });
       expect(slow.status).toBe(200);
       expect(await slow.text()).toContain('slow answer');
+      // the stuck connection is gone; at most the fetch's kept-alive one is open (72 s keep-alive)
       await until(
-        'no open connection',
-        () => (nodeServer(daemon) as unknown as { _connections: number })._connections === 0,
+        'only the kept-alive connection open',
+        () => (nodeServer(daemon) as unknown as { _connections: number })._connections <= 1,
       );
     } finally {
       await daemon.stop();

@@ -18,6 +18,7 @@ import {
   GatewayMetrics,
   type GatewayServer,
   type GatewaySettings,
+  warmSchemaValidator,
 } from '@hermes/gateway';
 import type { PlatformFactory } from '@hermes/protocol';
 import { writeDotEnvValue } from './dotenv-write.js';
@@ -184,6 +185,7 @@ export async function buildGatewayApp(
       );
       // loaded lazily so it stays out of the start-up; loaded now so the first message does not wait
       warmModelSdk();
+      setImmediate(warmSchemaValidator);
       return url;
     },
     async stop() {

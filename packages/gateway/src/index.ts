@@ -4,7 +4,13 @@
 // The API platform's request schemas and its other routes (models, responses)
 export { listedModels, MODEL_ALIAS, registerModelsRoutes } from './api/models-route.js';
 export { registerResponsesRoute } from './api/responses-route.js';
-export { bodySchema, chatCompletionsBodySchema, responsesBodySchema, withTextContent } from './api/schemas.js';
+export {
+  bodySchema,
+  chatCompletionsBodySchema,
+  responsesBodySchema,
+  warmSchemaValidator,
+  withTextContent,
+} from './api/schemas.js';
 export {
   type ApiPipeline,
   type ApiPlatformDeps,

@@ -5,7 +5,8 @@
  * ignores, must have OpenAI's types. A failure goes through the error handler as a 400
  * `invalid_request` with `param` naming the field (see ../http/validation-error.ts).
  */
-import { Ajv, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ValidateFunction } from 'ajv';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 
 const nullable = (type: string | string[]) => ({ type: [...(Array.isArray(type) ? type : [type]), 'null'] });
@@ -100,11 +101,38 @@ export const responsesBodySchema = {
   },
 } as const;
 
-const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: false, strict: false, verbose: true });
+// ajv (CommonJS) is required on first use, not at start-up: it costs start-up time the gateway
+// does not need until the first API request (apps/hermes/test/lazy-modules.test.ts)
+const requireCjs = createRequire(import.meta.url);
+let ajv: Ajv | undefined;
 
-/** Compiles a route's schema with the gateway's Ajv (no coercion, no defaults, no removal). */
-export const strictValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema }) =>
-  ajv.compile(schema as object) as ValidateFunction;
+function gatewayAjv(): Ajv {
+  if (ajv === undefined) {
+    const { Ajv: AjvClass } = requireCjs('ajv') as typeof import('ajv');
+    ajv = new AjvClass({ allErrors: false, coerceTypes: false, useDefaults: false, strict: false, verbose: true });
+  }
+  return ajv;
+}
+
+/** Loads the validator now (called once the gateway listens, so the first request does not wait). */
+export function warmSchemaValidator(): void {
+  gatewayAjv();
+}
+
+type LazyValidate = ((data: unknown) => boolean) & { errors?: ValidateFunction['errors'] };
+
+/** Compiles a route's schema with the gateway's Ajv on its first use (no coercion, no defaults, no removal). */
+export const strictValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema }) => {
+  let compiled: ValidateFunction | undefined;
+  const validate: LazyValidate = (data) => {
+    compiled ??= gatewayAjv().compile(schema as object);
+    const ok = compiled(data);
+    // Fastify reads the errors off the function it was given, as from Ajv's own
+    validate.errors = compiled.errors;
+    return ok;
+  };
+  return validate;
+};
 
 /** The route options that validate a body against `body`: spread them into the route's options. */
 export function bodySchema(body: object): { schema: FastifySchema; validatorCompiler: FastifySchemaCompiler<unknown> } {
