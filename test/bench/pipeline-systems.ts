@@ -133,12 +133,8 @@ export async function startHermesFor(
     version: 'bench',
     startedAt: Date.now(),
     api: {
-      ...gatewayConfig,
+      model: gatewayConfig.model,
       apiKey: undefined,
-      env,
-      client,
-      tools,
-      hooks,
       logger: silentLogger,
       sessions: store.sessions,
       transcripts: store.transcripts,

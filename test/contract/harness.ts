@@ -68,12 +68,8 @@ export async function startContractGateway(
     version: 'contract',
     startedAt: Date.now(),
     api: {
-      ...settings,
+      model: settings.model,
       apiKey: undefined,
-      env,
-      client,
-      tools,
-      hooks,
       logger: silentLogger,
       sessions: store.sessions,
       transcripts: store.transcripts,

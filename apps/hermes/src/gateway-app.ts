@@ -131,12 +131,8 @@ export async function buildGatewayApp(
     version: VERSION,
     startedAt: Date.now(),
     api: {
-      ...settings,
+      model: settings.model,
       apiKey: env.API_SERVER_KEY || undefined,
-      env,
-      client: rt.client,
-      tools: rt.tools,
-      hooks: rt.hooks,
       logger: rt.logger.child({ component: 'api' }),
       sessions: store.sessions,
       transcripts: store.transcripts,

@@ -9,8 +9,7 @@
  * no model call), session lanes and busy mode, gateway.max_concurrent_runs, events and metrics.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import type { ModelClient, ToolRegistry, TurnService } from '@hermes/agent';
-import type { HookBus } from '@hermes/plugins';
+import type { TurnService } from '@hermes/agent';
 import type { ChatMessage, Logger } from '@hermes/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { registerModelsRoutes } from './api/models-route.js';
@@ -24,18 +23,10 @@ import type { ApiResponsesPort, SessionsPort, TranscriptsPort } from './ports.js
 /** The largest chat completions request body (a long conversation with its history). */
 export const COMPLETIONS_BODY_LIMIT = 4 * 1024 * 1024;
 
+/** What the API routes need besides the pipeline: their turns run in the gateway's turn service. */
 export interface ApiPlatformDeps {
   apiKey: string | undefined;
   model: string;
-  systemPrompt?: string | undefined;
-  maxIterations: number;
-  toolTimeoutMs: number;
-  toolsets: readonly string[];
-  cwd: string;
-  env: Readonly<Record<string, string | undefined>>;
-  client: ModelClient;
-  tools: ToolRegistry;
-  hooks: HookBus;
   logger: Logger;
   sessions: SessionsPort;
   transcripts: TranscriptsPort;

@@ -3,7 +3,7 @@
  * webhook routes. Built separately from listening, so tests use `inject()` or a port-0 listen.
  */
 import { createServer, type Server } from 'node:http';
-import { ERROR_CODES, HermesError } from '@hermes/protocol';
+import { ERROR_CODES, HermesError, isLoopbackHost } from '@hermes/protocol';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type ApiPlatformDeps, registerApiPlatform } from './api-platform.js';
 import type { EventLoopStatus } from './event-loop-watchdog.js';
@@ -66,11 +66,9 @@ function limitedServer(limits: HttpLimits) {
   };
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
-
 /** True when the host only accepts connections from this machine. */
 export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || host.startsWith('127.');
+  return isLoopbackHost(host);
 }
 
 export interface GatewayServer {

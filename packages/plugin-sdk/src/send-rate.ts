@@ -3,9 +3,7 @@
  * fake, a benchmark) gets no client-side pacing unless the plugin's `send_rate_limit` setting turns
  * it on (a local Telegram Bot API server still answers Telegram's 429s, which delivery waits out).
  */
-import type { PlatformCapabilities } from '@hermes/protocol';
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+import { isLoopbackHost, type PlatformCapabilities } from '@hermes/protocol';
 
 /** True when `url`'s host is a loopback name or address (127.0.0.0/8, ::1, localhost). */
 export function isLoopbackUrl(url: string): boolean {
@@ -15,7 +13,7 @@ export function isLoopbackUrl(url: string): boolean {
   } catch {
     return false;
   }
-  return LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+  return isLoopbackHost(host);
 }
 
 /**

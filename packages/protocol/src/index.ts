@@ -64,6 +64,7 @@ export {
 } from './hooks.js';
 // Logging surface
 export { type LogFn, type Logger, silentLogger } from './logger.js';
+export { isLoopbackHost } from './loopback.js';
 // Inbound messages
 export type {
   Attachment,

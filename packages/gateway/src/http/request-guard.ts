@@ -5,6 +5,7 @@
  * Platform webhook routes skip all three (they verify their own secret or signature); `/health`
  * and CORS preflights skip the key.
  */
+import { isLoopbackHost } from '@hermes/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bearerMatches } from '../api-platform.js';
 import { sendApiError } from './api-error.js';
@@ -38,9 +39,7 @@ export function hostName(value: string): string {
 }
 
 /** True for localhost, 127.0.0.0/8 and ::1 (a name, not a resolution: nothing is looked up). */
-export function isLoopbackName(name: string): boolean {
-  return name === 'localhost' || name === '::1' || name === '0:0:0:0:0:0:0:1' || /^127(\.\d{1,3}){3}$/.test(name);
-}
+export const isLoopbackName = isLoopbackHost;
 
 function normalizeOrigin(origin: string): string {
   return origin.trim().toLowerCase().replace(/\/+$/, '');
