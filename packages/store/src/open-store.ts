@@ -26,8 +26,9 @@ export interface StoreOptions {
    */
   backgroundCheckpoints?: boolean;
   /**
-   * Applied to every text written to transcripts and the outbox (message content, tool call
-   * arguments, outbox chunks): the gateway passes its secret redactor so state.db never holds one.
+   * Applied to every text written to transcripts (message content, tool call arguments): the
+   * gateway passes its secret redactor so state.db never holds one. Outbox chunks are written by
+   * delivery alone, from text it has already redacted.
    */
   redact?: (text: string) => string;
 }
@@ -124,7 +125,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     sessions: createSessionsRepo(db, now),
     transcripts: createTranscriptsRepo(db, now, options.redact),
     inbox: createInboxRepo(db, now, platformState),
-    outbox: createOutboxRepo(db, now, options.redact),
+    outbox: createOutboxRepo(db, now),
     platformState,
     pairing: createPairingRepo(db, options.randomInt === undefined ? { now } : { now, randomInt: options.randomInt }),
     apiResponses: createApiResponsesRepo(db, now),

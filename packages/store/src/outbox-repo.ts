@@ -115,11 +115,7 @@ function toRow(r: OutboxRecord): OutboxRow {
 }
 
 /** Builds the outbox repository; every statement and the enqueue transaction are created here, once. */
-export function createOutboxRepo(
-  db: SqliteDatabase,
-  now: () => number,
-  redact: (text: string) => string = (text) => text,
-): OutboxRepo {
+export function createOutboxRepo(db: SqliteDatabase, now: () => number): OutboxRepo {
   const insert = db
     .prepare<[InsertParams], number>(
       `INSERT INTO outbox (inbox_id, platform, chat_id, thread_id, chunk_index, text, formatted, status, created_at)
@@ -163,7 +159,7 @@ export function createOutboxRepo(
         chat_id: row.chatId,
         thread_id: row.threadId ?? null,
         chunk_index: row.chunkIndex,
-        text: redact(row.text),
+        text: row.text,
         formatted: row.formatted ? 1 : 0,
         created_at: at,
       });
