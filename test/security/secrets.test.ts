@@ -12,6 +12,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { dmUpdate, TelegramIds } from '../bad-input/corpus/telegram.js';
@@ -157,6 +158,24 @@ afterAll(async () => {
   await model?.close();
 });
 
+/** The inbox and outbox rows of one platform and the log's warnings, for a timed-out wait. */
+function explain(platform: string): string {
+  const db = new Database(join(home, 'state.db'), { readonly: true, fileMustExist: true });
+  try {
+    const inbox = db.prepare('SELECT id, status FROM inbox WHERE platform = ?').all(platform);
+    const outbox = db
+      .prepare('SELECT inbox_id, chunk_index, status, attempts, last_error FROM outbox WHERE platform = ?')
+      .all(platform);
+    const warnings = readdirSync(join(home, 'logs'))
+      .flatMap((f) => readFileSync(join(home, 'logs', f), 'utf8').split('\n'))
+      .filter((line) => /"level":[456]0/.test(line))
+      .slice(-40);
+    return [`inbox ${JSON.stringify(inbox)}`, `outbox ${JSON.stringify(outbox)}`, ...warnings].join('\n');
+  } finally {
+    db.close();
+  }
+}
+
 const SCENARIOS = [
   'hello',
   'leak-model-401',
@@ -203,9 +222,17 @@ describe('secrets never appear in logs, transcripts or what users are sent', () 
       turns += 4;
     }
     // every platform answered every scenario (an answer or an apology)
-    await until('every platform answer', () => fakes.telegram.sent.length >= SCENARIOS.length, 30_000);
-    await until('every discord answer', () => fakes.discord.sent.length >= SCENARIOS.length, 30_000);
-    await until('every slack answer', () => fakes.slack.posted.length >= SCENARIOS.length, 30_000);
+    const answered: Record<string, () => number> = {
+      telegram: () => fakes.telegram.sent.length,
+      discord: () => fakes.discord.sent.length,
+      slack: () => fakes.slack.posted.length,
+    };
+    for (const [platform, count] of Object.entries(answered)) {
+      // a timeout names what the gateway recorded for that platform, so a failure says why
+      await until(`every ${platform} answer`, () => count() >= SCENARIOS.length, 60_000).catch((error: unknown) => {
+        throw new Error(`${String(error)} (${count()} of ${SCENARIOS.length})\n${explain(platform)}`);
+      });
+    }
     // the leaking turns did happen: the model saw its tools' output
     expect(model.requests.some((r) => r.rawBody.includes('"role":"tool"'))).toBe(true);
     expect(await gw.stop()).toBe(0);
@@ -244,7 +271,7 @@ describe('secrets never appear in logs, transcripts or what users are sent', () 
     console.log(
       `secrets: ${Object.keys(SECRETS).length} secrets, ${turns} turns over 4 surfaces, searched ${Object.keys(places).length} places (${Object.values(places).reduce((n, t) => n + t.length, 0)} characters): no leak`,
     );
-  }, 120_000);
+  }, 240_000);
 
   it('a model URL with credentials and a dead port: the credentials appear nowhere, people get a code', async () => {
     const deadHome = tempHome();
