@@ -2,6 +2,9 @@
 // - a message accepted while the platforms are still starting was also "resumed" by the start's
 //   crash recovery: its turn ran twice and its answer could be sent twice;
 // - a 5xx answer to a send lost the reply (only a 429 was retried).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { idempotencyKey } from '@hermes/gateway';
 import type { PlatformAdapter } from '@hermes/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -96,5 +99,34 @@ describe('restart and send faults', () => {
     expect(row?.text).toBe('keyed answer');
     expect(row && idempotencyKey(row)).toBe(keys[0]);
     expect(keys[0]?.length).toBeLessThanOrEqual(25);
+  });
+
+  it('a resumed message keeps the session key stored when it was accepted', async () => {
+    // an earlier run, with group_sessions: shared, accepted a group message and stopped before its turn
+    const { openStore } = await import('@hermes/store');
+    const dbPath = join(mkdtempSync(join(tmpdir(), 'hermes-resume-key-')), 'state.db');
+    const earlier = openStore(dbPath);
+    const event = {
+      kind: 'text',
+      platform: 'memory',
+      messageId: 'g-1',
+      text: 'resume me',
+      source: { platform: 'memory', chatId: 'g1', chatType: 'group', userId: 'u1', userName: 'Ada' },
+      internal: false,
+      timestamp: Date.now(),
+    };
+    earlier.inbox.accept('memory', 'g-1', event, { sessionKey: 'memory:g1:group' });
+    earlier.close();
+    openai.server.script({ text: 'resumed in the shared session' });
+    // this run computes per-user group keys (memory:g1:group:u1): the stored key wins
+    h = await startHarness(openai.server, {
+      dbPath,
+      settings: { groupSessions: 'per_user', freeResponseChats: ['memory:g1'] },
+    });
+    await h.gateway.idle();
+    expect(h.platform.sent.map((m) => m.text)).toEqual(['resumed in the shared session']);
+    const shared = h.store.sessions.activeByKey('memory:g1:group');
+    expect(h.store.transcripts.list(shared?.id ?? '')).toHaveLength(2);
+    expect(h.store.sessions.activeByKey('memory:g1:group:u1')).toBeUndefined();
   });
 });

@@ -161,9 +161,7 @@ export class Gateway {
     // what earlier runs left unfinished, read before any adapter can accept: a message this run
     // accepts while the other platforms are still connecting is processed once, never also "resumed"
     const unfinished = this.#deps.store.inbox.pending();
-    const sink = {
-      accept: (event: MessageEvent, options?: { state?: Record<string, string> }) => this.accept(event, options),
-    };
+    const sink = { accept: (e: MessageEvent, o?: { state?: Record<string, string> }) => this.accept(e, o) };
     await Promise.all(
       [...this.adapters.values()].map(async (adapter) => {
         try {
@@ -289,8 +287,9 @@ export class Gateway {
           await resendPending(this.#deliveryOptions(), replyTarget(event, inboxId), rows);
           settleInbox(store.inbox, inboxId, { kind: 'answered' });
         },
-        process: async (inboxId, event) => {
-          const sessionKey = sessionKeyFor(event.source, this.#deps.settings.groupSessions);
+        // under the key stored at accept (computed only for rows an older version stored without it)
+        process: async (inboxId, event, stored) => {
+          const sessionKey = stored ?? sessionKeyFor(event.source, this.#deps.settings.groupSessions);
           await this.#process({ inboxId, event, sessionKey, acceptedAt: this.metrics.now() });
         },
       },

@@ -10,7 +10,14 @@ export interface InboxPort {
   ): { accepted: true; id: number } | { accepted: false; reason: 'duplicate' };
   mark(id: number, status: 'processing' | 'done' | 'skipped' | 'refused' | 'failed' | 'interrupted'): void;
   /** unfinished rows; `attempts` counts how many starts already tried to resume each */
-  pending(): { id: number; platform: string; payload: unknown; status: string; attempts: number }[];
+  pending(): {
+    id: number;
+    platform: string;
+    payload: unknown;
+    status: string;
+    attempts: number;
+    sessionKey: string | null;
+  }[];
 }
 
 export interface PairingPort {

@@ -13,6 +13,8 @@ export interface PendingRow {
   platform: string;
   payload: unknown;
   attempts: number;
+  /** the key computed when the message was accepted (null on rows stored before the inbox kept it) */
+  sessionKey: string | null;
 }
 
 export interface RecoverPorts {
@@ -23,7 +25,8 @@ export interface RecoverPorts {
   track(work: Promise<void>): void;
   tellInterrupted(inboxId: number, event: MessageEvent): Promise<void>;
   resend(inboxId: number, event: MessageEvent, rows: readonly OutboxRowLike[]): Promise<void>;
-  process(inboxId: number, event: MessageEvent): Promise<void>;
+  /** runs the turn again under the session key stored at accept */
+  process(inboxId: number, event: MessageEvent, sessionKey: string | null): Promise<void>;
 }
 
 export function recoverUnfinished(ports: RecoverPorts, unfinished: readonly PendingRow[]): void {
@@ -44,7 +47,7 @@ export function recoverUnfinished(ports: RecoverPorts, unfinished: readonly Pend
     ports.markProcessing(row.id); // counts the attempt
     // the answer was already written: send what is not sent yet, never run the turn again
     if (written.length > 0) ports.track(ports.resend(row.id, event, written));
-    else ports.track(ports.process(row.id, event));
+    else ports.track(ports.process(row.id, event, row.sessionKey));
   }
 }
 
