@@ -132,6 +132,9 @@ beforeAll(async () => {
     join(home, 'config.yaml'),
     stringify({
       logging: { level: 'debug' },
+      // every message of a chat is answered: the default (interrupt) would abort a turn still running
+      // when the chat's next message arrives, and on a slow machine some would get no answer
+      display: { busy_input_mode: 'queue' },
       terminal: { cwd: home },
       agent: { api_max_retries: 0 },
       gateway: { platforms },
