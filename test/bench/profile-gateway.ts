@@ -95,6 +95,8 @@ for (const [k, v] of Object.entries(process.env)) {
 }
 Object.assign(env, {
   HERMES_HOME: home,
+  // the token lock of this gateway only (the default lock directory is shared by every gateway of the user)
+  HERMES_LOCK_DIR: join(home, 'locks'),
   TELEGRAM_BOT_TOKEN: TOKEN,
   TELEGRAM_API_ROOT: fake.apiRoot,
   TELEGRAM_ALLOWED_USERS: '*',
@@ -105,6 +107,8 @@ const child = spawn(process.execPath, [...execArgv, HERMES_BIN, 'gateway', 'run'
   stdio: ['ignore', 'ignore', 'pipe'],
 });
 const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+// a failed run never leaves the gateway behind
+process.on('exit', () => child.kill('SIGKILL'));
 let stderr = '';
 const port = await new Promise<number>((resolve, reject) => {
   const timer = setTimeout(() => reject(new Error(`gateway did not start: ${stderr}`)), 30_000);
