@@ -109,6 +109,7 @@ const child = spawn(process.execPath, [...execArgv, HERMES_BIN, 'gateway', 'run'
 const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 // a failed run never leaves the gateway behind
 process.on('exit', () => child.kill('SIGKILL'));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 let stderr = '';
 const port = await new Promise<number>((resolve, reject) => {
   const timer = setTimeout(() => reject(new Error(`gateway did not start: ${stderr}`)), 30_000);
