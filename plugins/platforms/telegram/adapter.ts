@@ -22,6 +22,7 @@ import { deliverUpdate } from './deliver-update.js';
 import { describeError } from './error-text.js';
 import { markdownToTelegramHtml } from './format/markdown-to-html.js';
 import { grammySignal } from './grammy-signal.js';
+import { grammyFetch } from './json-fetch.js';
 import { telegramThreadId } from './message-ids.js';
 import { PLATFORM } from './normalize.js';
 import { ALLOWED_UPDATES, runPolling } from './polling.js';
@@ -65,7 +66,7 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
     platform: PLATFORM,
     errorMessage: 'connection error; retrying with backoff',
   });
-  const bot = new Bot(settings.token, { client: { apiRoot: settings.apiRoot } });
+  const bot = new Bot(settings.token, { client: { apiRoot: settings.apiRoot, fetch: grammyFetch } });
   const intake = createIntakeRunner({ platform: PLATFORM, logger, status, inFlight, describe: describeError });
   let identity: BotIdentity | undefined;
   let sink: InboundSink | undefined;
