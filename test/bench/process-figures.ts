@@ -19,7 +19,9 @@ export const median = (xs: readonly number[]): number => {
   const sorted = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   if (sorted.length === 0) return Number.NaN;
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
 
 /** A round's figures from its answered count, wall time, CPU time and sorted latencies. */

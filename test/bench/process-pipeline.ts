@@ -7,10 +7,10 @@ import { cpus, loadavg } from 'node:os';
 import { runClosedLoop } from './closed-loop.js';
 import { type ModelProcess, startModelProcess } from './model-process.js';
 import { medianRound, platformTable, type Round, roundOf, type SystemSummary } from './process-figures.js';
+import { closeAll, expectModelAnswer, MODEL_ANSWER, type PlatformRig, type RunningSystem } from './rig.js';
 import { discordRig } from './rig-discord.js';
 import { slackRig } from './rig-slack.js';
 import { telegramRig } from './rig-telegram.js';
-import { closeAll, expectModelAnswer, MODEL_ANSWER, type PlatformRig, type RunningSystem } from './rig.js';
 
 const REPLY_TIMEOUT_MS = 15_000;
 const RUN_CAP_MS = 60_000;

@@ -2,8 +2,8 @@
 // some of them (cold-start, hook-bus, plugin-load, redaction, pipeline, growth, soak, footprint).
 // Ratios are measured side by side in one run.
 import { runColdStart } from './cold-start.js';
-import { runHookBus } from './hook-bus.js';
 import { runGrowth } from './growth.js';
+import { runHookBus } from './hook-bus.js';
 import { runPluginLoad } from './plugin-load.js';
 import { runProcessPipeline } from './process-pipeline.js';
 import { runRedaction } from './redaction.js';

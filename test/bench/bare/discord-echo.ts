@@ -15,7 +15,10 @@ const client = new Client({
     GatewayIntentBits.MessageContent,
   ],
   partials: [Partials.Channel],
-  rest: { api: setting('BENCH_DISCORD_API_BASE'), globalRequestsPerSecond: Number(setting('BENCH_DISCORD_GLOBAL_RPS')) },
+  rest: {
+    api: setting('BENCH_DISCORD_API_BASE'),
+    globalRequestsPerSecond: Number(setting('BENCH_DISCORD_GLOBAL_RPS')),
+  },
 });
 client.on(Events.MessageCreate, (message) => {
   if (message.author.bot || !message.channel.isSendable()) return;

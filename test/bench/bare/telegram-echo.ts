@@ -21,7 +21,10 @@ bot.catch((error) => {
   process.stderr.write(`bare telegram echo: ${String(error.error)}\n`);
 });
 const app = Fastify({ logger: false });
-app.post(setting('BENCH_WEBHOOK_PATH'), webhookCallback(bot, 'fastify', { secretToken: setting('BENCH_WEBHOOK_SECRET') }));
+app.post(
+  setting('BENCH_WEBHOOK_PATH'),
+  webhookCallback(bot, 'fastify', { secretToken: setting('BENCH_WEBHOOK_SECRET') }),
+);
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 announceReady({ port: typeof address === 'object' && address !== null ? address.port : 0 });
