@@ -21,6 +21,7 @@ export const GROWTH_HISTORY: readonly number[] = [10, 1_000, 5_000];
 function historiesFromEnv(): readonly number[] {
   const asked = (process.env.BENCH_GROWTH_HISTORY ?? '')
     .split(',')
+    .filter((part) => part.trim() !== '')
     .map(Number)
     .filter((n) => Number.isInteger(n) && n >= 0);
   return asked.length > 0 ? asked : GROWTH_HISTORY;
