@@ -33,8 +33,9 @@ const POOL: Record<number, { chats: number; turns: number }> = {
   64: { chats: 64, turns: 8 },
   256: { chats: 256, turns: 4 },
 };
-const REPLY_TIMEOUT_MS = 60_000;
-const RUN_CAP_MS = 180_000;
+/** at 5,000 rows and 256 chats every request carries the whole history: replies take tens of seconds */
+const REPLY_TIMEOUT_MS = 300_000;
+const RUN_CAP_MS = 600_000;
 
 export interface GrowthPoint {
   concurrency: number;
@@ -143,7 +144,12 @@ export async function runGrowth(): Promise<void> {
   const model = await startModelProcess(MODEL_ANSWER);
   const points: GrowthPoint[] = [];
   try {
-    for (const history of historiesFromEnv()) points.push(...(await measureHistory(history, model.url, model)));
+    for (const history of historiesFromEnv()) {
+      const measured = await measureHistory(history, model.url, model);
+      // printed as each size completes, so a later failure keeps what was measured
+      console.log(growthTable(measured));
+      points.push(...measured);
+    }
   } finally {
     await model.close();
   }
