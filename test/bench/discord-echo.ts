@@ -1,7 +1,6 @@
-// The Discord baseline for the pipeline benchmark: a bare discord.js echo bot on the fake Discord, and
-// the load helpers the benchmark needs there: N chats, one injected MESSAGE_CREATE per message, and a
-// per-chat waiter that timestamps each reply the moment the fake records it.
-import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
+// The load helpers the Discord benches need on the fake Discord: N chats, one injected MESSAGE_CREATE
+// per message, and a per-chat waiter that timestamps each reply the moment the fake records it
+// (the bare discord.js baseline is its own process: test/bench/bare/discord-echo.ts).
 import type { DispatchedMessage, FakeDiscord, FakeUser, SentMessage } from '../fakes/discord-server.js';
 
 /** Where the bench talks: DMs with distinct users (no mention needed), or guild text channels (with a mention). */
@@ -13,40 +12,6 @@ export interface DiscordChat {
   channelId: string;
   /** the user who writes in this chat */
   user: FakeUser;
-}
-
-export interface BareEchoOptions {
-  /** discord.js's global REST pacing; default 50 per second, as Discord allows a bot */
-  globalRequestsPerSecond?: number;
-}
-
-/**
- * A bare discord.js bot on the fake: it answers every message not from a bot with the same text,
- * as a reply in guild channels and a plain message in DMs (as Hermes answers). Resolves once ready.
- */
-export async function startBareDiscordEcho(
-  fake: FakeDiscord,
-  options: BareEchoOptions = {},
-): Promise<{ stop(): Promise<void> }> {
-  const client = new Client({
-    intents: [
-      GatewayIntentBits.Guilds,
-      GatewayIntentBits.GuildMessages,
-      GatewayIntentBits.DirectMessages,
-      GatewayIntentBits.MessageContent,
-    ],
-    partials: [Partials.Channel],
-    rest: { api: fake.apiBase, globalRequestsPerSecond: options.globalRequestsPerSecond ?? 50 },
-  });
-  client.on(Events.MessageCreate, (message) => {
-    if (message.author.bot || !message.channel.isSendable()) return;
-    const reply = message.inGuild() ? message.reply(message.content) : message.channel.send(message.content);
-    reply.catch(() => {}); // a failed echo shows up as a missing reply in the bench
-  });
-  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
-  await client.login(fake.token);
-  await ready;
-  return { stop: () => client.destroy() };
 }
 
 const FIRST_BENCH_USER_ID = 477_000_000_000_000_001n;

@@ -1,0 +1,28 @@
+// The bare Slack baseline, as its own process: a Bolt Socket Mode app as Bolt's README shows it,
+// asking the model once per message and posting its answer in the message's thread (`say`).
+// Settings from the environment: BENCH_SLACK_BOT_TOKEN, BENCH_SLACK_APP_TOKEN, BENCH_SLACK_API_URL,
+// BENCH_MODEL_URL (…/v1). Prints {"ready":true} once connected.
+import { App, LogLevel, SocketModeReceiver } from '@slack/bolt';
+import { announceReady, askModel, exitOnSignal, setting } from './model.js';
+
+const modelUrl = setting('BENCH_MODEL_URL');
+const slackApiUrl = setting('BENCH_SLACK_API_URL');
+const receiver = new SocketModeReceiver({
+  appToken: setting('BENCH_SLACK_APP_TOKEN'),
+  logLevel: LogLevel.ERROR,
+  installerOptions: { clientOptions: { slackApiUrl } },
+});
+const app = new App({
+  token: setting('BENCH_SLACK_BOT_TOKEN'),
+  receiver,
+  logLevel: LogLevel.ERROR,
+  clientOptions: { slackApiUrl },
+});
+app.event('message', async ({ event, say }) => {
+  if (event.subtype !== undefined || !('text' in event) || typeof event.text !== 'string') return;
+  if ('bot_id' in event && event.bot_id !== undefined) return;
+  await say({ text: await askModel(modelUrl, event.text), thread_ts: event.thread_ts ?? event.ts });
+});
+await app.start();
+announceReady();
+exitOnSignal(() => receiver.client.disconnect());

@@ -1,0 +1,92 @@
+// The process benches' pieces, each in seconds: the CPU/RSS reader on a busy child, the bare
+// Telegram echo bot (its own process) answering through the fake with one model request, the
+// history seeding through the store's API, and the growth plot rendering to a PNG.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore } from '@hermes/store';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
+import { growthSvg, writeGrowthPlot } from './growth-plot.js';
+import { processCpuMs, processRssMb } from './proc-stat.js';
+import { MODEL_ANSWER } from './rig.js';
+import { telegramRig } from './rig-telegram.js';
+import { seedHistory } from './seed-history.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+describe('proc-stat', () => {
+  it('reads a busy child its own CPU time (not ours) and its RSS', async () => {
+    // burns 200 ms of its own CPU time (measured by itself, so a loaded machine only makes it slower), then idles
+    const child = spawn(
+      process.execPath,
+      ['-e', 'while (process.cpuUsage().user < 200000) {} console.log("busy done"); setInterval(() => {}, 1000)'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    cleanups.push(() => void child.kill('SIGKILL'));
+    await new Promise<void>((resolve) => child.stdout?.on('data', (d: Buffer) => d.includes('busy done') && resolve()));
+    const pid = child.pid ?? 0;
+    expect(processCpuMs(pid)).toBeGreaterThanOrEqual(190);
+    expect(processRssMb(pid)).toBeGreaterThan(10);
+    expect(processCpuMs(process.pid)).toBeGreaterThan(0);
+  });
+});
+
+describe('the bare Telegram echo bot', () => {
+  let model: FakeOpenAI;
+  it('answers a webhook update through the fake Bot API with the model answer, one model request', async () => {
+    model = await startFakeOpenAI();
+    cleanups.push(() => model.close());
+    model.respond(() => ({ text: MODEL_ANSWER }));
+    const system = await telegramRig.start({ kind: 'bare', modelUrl: model.url, maxConcurrentRuns: 1 });
+    cleanups.push(() => system.close());
+    const chat = system.traffic.newChat();
+    const reply = system.traffic.next(chat, 10_000);
+    await system.traffic.send(chat, 'hello bench');
+    expect((await reply).text).toBe(MODEL_ANSWER);
+    expect(model.requests).toHaveLength(1);
+    expect(JSON.stringify(model.requests[0]?.body)).toContain('hello bench');
+    expect(system.takeApiCalls()).toBeGreaterThanOrEqual(1);
+    expect(system.proc.cpuMs()).toBeGreaterThan(0);
+  });
+});
+
+describe('seedHistory', () => {
+  it('writes the transcript rows of each session key into HERMES_HOME/state.db', () => {
+    const home = mkdtempSync(join(tmpdir(), 'hermes-bench-seed-'));
+    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    seedHistory(home, { keys: ['telegram:1:dm', 'telegram:2:dm'], platform: 'telegram', rows: 30 });
+    const store = openStore(join(home, 'state.db'));
+    try {
+      const session = store.sessions.activeByKey('telegram:2:dm');
+      expect(session).toBeDefined();
+      expect(store.transcripts.count(session?.id ?? '')).toBe(30);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe('the growth plot', () => {
+  it('renders both panels and a legend to a PNG', () => {
+    const points = [1, 64].flatMap((concurrency) =>
+      [10, 1000].map((history) => ({
+        concurrency,
+        history,
+        round: { cpuMsPerMsg: 1 + history / 1000, msgPerSec: 100 },
+      })),
+    );
+    const svg = growthSvg(points);
+    expect(svg).toContain('64 chats');
+    expect(svg).toContain('CPU ms per message');
+    const dir = mkdtempSync(join(tmpdir(), 'hermes-bench-plot-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'plot.png');
+    writeGrowthPlot(points, file);
+    expect(readFileSync(file).subarray(1, 4).toString()).toBe('PNG');
+  });
+});

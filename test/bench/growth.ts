@@ -1,0 +1,160 @@
+// `npm run bench -- growth` (issue 17, item 4): how Hermes's cost per message grows with concurrent
+// chats (1, 64, 256) and with the history each chat already has (10, 1,000, 5,000 transcript rows).
+// Hermes runs as users run it (`hermes gateway run`, Telegram webhook, its own process); for each
+// history size a fresh HERMES_HOME is seeded through the store's API before the gateway starts.
+// Prints a Markdown table and writes the plot to docs/perf-growth.png (BENCH_GROWTH_PNG overrides).
+// A point is one measured pass (not rounds): each takes a fresh seeded home and tens of seconds.
+import { fileURLToPath } from 'node:url';
+import { runClosedLoop } from './closed-loop.js';
+import { writeGrowthPlot } from './growth-plot.js';
+import { startModelProcess } from './model-process.js';
+import { type Round, roundOf } from './process-figures.js';
+import { machineLine } from './process-pipeline.js';
+import { expectModelAnswer, MODEL_ANSWER } from './rig.js';
+import { telegramChatId, telegramRig, telegramSessionKey } from './rig-telegram.js';
+import { seedHistory } from './seed-history.js';
+
+export const GROWTH_CONCURRENCY = [1, 64, 256] as const;
+export const GROWTH_HISTORY: readonly number[] = [10, 1_000, 5_000];
+
+/** BENCH_GROWTH_HISTORY (comma-separated rows per chat) shortens a run while developing. */
+function historiesFromEnv(): readonly number[] {
+  const asked = (process.env.BENCH_GROWTH_HISTORY ?? '')
+    .split(',')
+    .filter((part) => part.trim() !== '')
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n >= 0);
+  return asked.length > 0 ? asked : GROWTH_HISTORY;
+}
+
+/** Chats per concurrency level, and measured turns per chat (so a chat's history barely moves). */
+const POOL: Record<number, { chats: number; turns: number }> = {
+  1: { chats: 25, turns: 8 },
+  64: { chats: 64, turns: 8 },
+  256: { chats: 256, turns: 4 },
+};
+/** at 5,000 rows and 256 chats every request carries the whole history: replies take tens of seconds */
+const REPLY_TIMEOUT_MS = 300_000;
+const RUN_CAP_MS = 600_000;
+
+export interface GrowthPoint {
+  concurrency: number;
+  history: number;
+  round: Round;
+  /** Hermes's RSS after every concurrency level ran at this history, MB */
+  rssMb: number;
+}
+
+/** The chat ids of each concurrency level's pool: disjoint, so no pool inherits another's turns. */
+function pools(): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  let next = 0;
+  for (const c of GROWTH_CONCURRENCY) {
+    const size = POOL[c]?.chats ?? c;
+    out.set(
+      c,
+      Array.from({ length: size }, () => telegramChatId(next++)),
+    );
+  }
+  return out;
+}
+
+async function measureHistory(history: number, modelUrl: string, model: { takeRequestCount(): Promise<number> }) {
+  const byConcurrency = pools();
+  const allChats = [...byConcurrency.values()].flat();
+  const seedStarted = performance.now();
+  const system = await telegramRig.start({
+    kind: 'hermes',
+    modelUrl,
+    maxConcurrentRuns: Math.max(...GROWTH_CONCURRENCY),
+    prepare: (home) =>
+      seedHistory(home, { keys: allChats.map(telegramSessionKey), platform: 'telegram', rows: history }),
+  });
+  const seedS = (performance.now() - seedStarted) / 1000;
+  const points: GrowthPoint[] = [];
+  try {
+    for (const concurrency of GROWTH_CONCURRENCY) {
+      const pool = byConcurrency.get(concurrency) ?? [];
+      const turns = POOL[concurrency]?.turns ?? 4;
+      const load = (turnsPerChat: number) => {
+        let cursor = concurrency;
+        const traffic = {
+          ...system.traffic,
+          newChat: () => {
+            const chat = pool[cursor++];
+            if (chat === undefined) throw new Error(`growth: pool of ${pool.length} chats exhausted`);
+            return chat;
+          },
+        };
+        return runClosedLoop(traffic, {
+          chats: pool.slice(0, concurrency),
+          // a pool as large as the concurrency keeps each slot on its chat (moving on could collide)
+          ...(pool.length > concurrency ? { turnsPerChat } : {}),
+          messages: pool.length * turnsPerChat,
+          capMs: RUN_CAP_MS,
+          replyTimeoutMs: REPLY_TIMEOUT_MS,
+          expect: expectModelAnswer,
+        });
+      };
+      // one message per chat first: its transcript is read from state.db then, and kept warm after
+      await load(1);
+      system.takeApiCalls();
+      await model.takeRequestCount();
+      const before = system.proc.cpuMs();
+      const result = await load(turns);
+      const cpuMs = system.proc.cpuMs() - before;
+      const round = roundOf(result, cpuMs, system.takeApiCalls(), await model.takeRequestCount());
+      points.push({ concurrency, history, round, rssMb: 0 });
+    }
+    const rssMb = system.proc.rssMb();
+    for (const p of points) p.rssMb = rssMb;
+  } catch (error) {
+    console.error(`growth: history ${history} failed; the gateway's last output:\n${system.proc.outputTail()}`);
+    throw error;
+  } finally {
+    await system.close();
+  }
+  console.log(
+    `- history ${history}: ${allChats.length} chats seeded and the gateway connected in ${seedS.toFixed(1)} s`,
+  );
+  return points;
+}
+
+const f0 = (x: number) => x.toFixed(0);
+const f2 = (x: number) => x.toFixed(2);
+
+export function growthTable(points: readonly GrowthPoint[]): string {
+  return [
+    '| history rows per chat | concurrent chats | msg/s | p50 ms | p99 ms | CPU ms/msg | model requests/msg | RSS MB after |',
+    '|---|---|---|---|---|---|---|---|',
+    ...points.map(
+      (p) =>
+        `| ${p.history.toLocaleString('en-US')} | ${p.concurrency} | ${f0(p.round.msgPerSec)} | ${f2(p.round.p50)} | ` +
+        `${f2(p.round.p99)} | ${f2(p.round.cpuMsPerMsg)} | ${f2(p.round.modelRequestsPerMsg)} | ${f0(p.rssMb)} |` +
+        (p.round.capped ? ' (time cap hit)' : ''),
+    ),
+  ].join('\n');
+}
+
+const DEFAULT_PNG = fileURLToPath(new URL('../../docs/perf-growth.png', import.meta.url));
+
+/** Runs every point, prints the table, writes the plot. */
+export async function runGrowth(): Promise<void> {
+  console.log(`growth bench (hermes gateway run, Telegram webhook, its own process): ${machineLine()}`);
+  const model = await startModelProcess(MODEL_ANSWER);
+  const points: GrowthPoint[] = [];
+  try {
+    for (const history of historiesFromEnv()) {
+      const measured = await measureHistory(history, model.url, model);
+      // printed as each size completes, so a later failure keeps what was measured
+      console.log(growthTable(measured));
+      points.push(...measured);
+    }
+  } finally {
+    await model.close();
+  }
+  console.log(`\n${growthTable(points)}\n`);
+  const png = process.env.BENCH_GROWTH_PNG ?? DEFAULT_PNG;
+  writeGrowthPlot(points, png, new Date().toISOString().slice(0, 10));
+  console.log(`plot written to ${png}`);
+}

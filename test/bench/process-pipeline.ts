@@ -1,0 +1,145 @@
+// `npm run bench -- pipeline`: message in -> reply out on Telegram, Discord and Slack, every system
+// in a process of its own as users run it: the bare SDK echo bot (test/bench/bare/*) and Hermes
+// (`hermes gateway run`), each on its own fake platform API in this process, the load generator
+// here too, the fake model in a third process. Alternating rounds (bare, hermes, bare, hermes, ...),
+// warm-up excluded; medians; CPU per message from the measured process's own CPU time (/proc).
+import { cpus, loadavg } from 'node:os';
+import { runClosedLoop } from './closed-loop.js';
+import { type ModelProcess, startModelProcess } from './model-process.js';
+import { medianRound, platformTable, type Round, roundOf, type SystemSummary } from './process-figures.js';
+import { closeAll, expectModelAnswer, MODEL_ANSWER, type PlatformRig, type RunningSystem } from './rig.js';
+import { discordRig } from './rig-discord.js';
+import { slackRig } from './rig-slack.js';
+import { telegramRig } from './rig-telegram.js';
+
+const REPLY_TIMEOUT_MS = 15_000;
+const RUN_CAP_MS = 60_000;
+/** each slot moves to a new chat after this many messages, so history stays short (growth measures long) */
+const TURNS_PER_FRESH_CHAT = 10;
+/** Hermes's gateway.max_concurrent_runs here: as many turns at once as there are chats (default 8) */
+export const PIPELINE_MAX_CONCURRENT_RUNS = 64;
+
+export interface PipelineOptions {
+  rounds: number;
+  /** messages measured per round at 64 chats (1 chat: a third of it) */
+  messages: number;
+  platforms: readonly string[];
+}
+
+/** BENCH_ROUNDS, BENCH_MESSAGES and BENCH_PLATFORMS (comma-separated) shorten a run while developing. */
+export function pipelineOptionsFromEnv(): PipelineOptions {
+  const num = (name: string, fallback: number) => {
+    const value = Number(process.env[name]);
+    return Number.isInteger(value) && value > 0 ? value : fallback;
+  };
+  return {
+    rounds: num('BENCH_ROUNDS', 3),
+    messages: num('BENCH_MESSAGES', 3000),
+    platforms: (process.env.BENCH_PLATFORMS ?? 'telegram,discord,slack').split(',').map((p) => p.trim()),
+  };
+}
+
+interface Scenario {
+  chats: number;
+  warmup: number;
+  messages: number;
+}
+
+async function measure<C>(system: RunningSystem<C>, model: ModelProcess, scenario: Scenario): Promise<Round | null> {
+  const load = (messages: number) =>
+    runClosedLoop(system.traffic, {
+      chats: Array.from({ length: scenario.chats }, () => system.traffic.newChat()),
+      turnsPerChat: TURNS_PER_FRESH_CHAT,
+      messages,
+      capMs: RUN_CAP_MS,
+      replyTimeoutMs: REPLY_TIMEOUT_MS,
+      expect: expectModelAnswer,
+    });
+  await load(scenario.warmup);
+  system.takeApiCalls();
+  await model.takeRequestCount();
+  if (scenario.messages === 0) return null;
+  const cpuBefore = system.proc.cpuMs();
+  const result = await load(scenario.messages);
+  const cpuMs = system.proc.cpuMs() - cpuBefore;
+  return roundOf(result, cpuMs, system.takeApiCalls(), await model.takeRequestCount());
+}
+
+async function runPlatform<C>(rig: PlatformRig<C>, options: PipelineOptions): Promise<string> {
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const model = await startModelProcess(MODEL_ANSWER);
+    closers.push(() => model.close());
+    const systems: RunningSystem<C>[] = [];
+    for (const kind of ['bare', 'hermes'] as const) {
+      const system = await rig.start({ kind, modelUrl: model.url, maxConcurrentRuns: PIPELINE_MAX_CONCURRENT_RUNS });
+      closers.push(() => system.close());
+      systems.push(system);
+    }
+    // first contact (JIT, connection pools, SQLite pages) before any round counts
+    for (const system of systems) await measure(system, model, { chats: 64, warmup: 2000, messages: 0 });
+    const many: Round[][] = systems.map(() => []);
+    const one: Round[][] = systems.map(() => []);
+    const oneChat = Math.max(50, Math.round(options.messages / 3));
+    for (let round = 0; round < options.rounds; round++) {
+      for (const [i, system] of systems.entries()) {
+        const r = await measure(system, model, { chats: 64, warmup: 300, messages: options.messages });
+        if (r) many[i]?.push(r);
+      }
+    }
+    for (let round = 0; round < options.rounds; round++) {
+      for (const [i, system] of systems.entries()) {
+        const r = await measure(system, model, { chats: 1, warmup: 50, messages: oneChat });
+        if (r) one[i]?.push(r);
+      }
+    }
+    const summaries: SystemSummary[] = systems.map((system, i) => ({
+      label: system.label,
+      many: medianRound(many[i] ?? []),
+      one: medianRound(one[i] ?? []),
+      rssMb: system.proc.rssMb(),
+      manyRounds: (many[i] ?? []).map((r) => r.msgPerSec),
+    }));
+    const [bare, hermes] = summaries;
+    if (bare === undefined || hermes === undefined) throw new Error('pipeline: a system is missing');
+    const strays = systems.filter((s) => s.unexpected() > 0).map((s) => `${s.label}: ${s.unexpected()}`);
+    return [
+      platformTable(rig.platform, rig.apiCalls, bare, hermes),
+      `- ${options.rounds} alternating rounds each of ${options.messages} messages at 64 chats and ${oneChat} at 1 chat, after 2,000 warm-up messages per system`,
+      ...(strays.length > 0 ? [`- warning: replies no chat waited for: ${strays.join(', ')}`] : []),
+    ].join('\n');
+  } finally {
+    await closeAll(closers);
+  }
+}
+
+const RIGS: Record<string, PlatformRig<never>> = {
+  telegram: telegramRig as PlatformRig<never>,
+  discord: discordRig as PlatformRig<never>,
+  slack: slackRig as PlatformRig<never>,
+};
+
+/** The machine and moment of a run, for the record in docs/performance.md. */
+export function machineLine(): string {
+  const cpu = cpus();
+  return (
+    `${new Date().toISOString()}; ${cpu.length} x ${cpu[0]?.model ?? 'unknown CPU'}; node ${process.version}; ` +
+    `load average before: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`
+  );
+}
+
+/** Prints, per platform, both systems' figures from their own processes, the ratios and the targets. */
+export async function runProcessPipeline(options: PipelineOptions = pipelineOptionsFromEnv()): Promise<void> {
+  console.log(`pipeline bench (every system in its own process): ${machineLine()}`);
+  console.log(
+    `- instant fake model in its own process; each system makes one model request per message; ` +
+      `fresh chats (a new one every ${TURNS_PER_FRESH_CHAT} messages); hermes gateway.max_concurrent_runs ${PIPELINE_MAX_CONCURRENT_RUNS}; CPU and RSS of the system's own process (/proc)`,
+  );
+  for (const platform of options.platforms) {
+    const rig = RIGS[platform];
+    if (rig === undefined) throw new Error(`pipeline: unknown platform ${platform} (telegram, discord, slack)`);
+    console.log(`\n${await runPlatform(rig, options)}`);
+  }
+}
