@@ -93,26 +93,42 @@ export function verdicts(bare: SystemSummary, hermes: SystemSummary): Verdict[] 
 const f0 = (x: number) => x.toFixed(0);
 const f2 = (x: number) => x.toFixed(2);
 
-/** The platform's figures as a Markdown table, the ratio row, and the targets. */
-export function platformTable(platform: string, apiCalls: string, bare: SystemSummary, hermes: SystemSummary): string {
+/** The ratio row of Hermes against one baseline. */
+function ratioRow(baseline: SystemSummary, hermes: SystemSummary): string {
+  const p99 = hermes.one.p99 - baseline.one.p99;
+  return (
+    `| hermes / ${baseline.label} | ${f2(hermes.many.msgPerSec / baseline.many.msgPerSec)}x | ` +
+    `${f2(hermes.many.cpuMsPerMsg / baseline.many.cpuMsPerMsg)}x | p99 ${p99 >= 0 ? '+' : ''}${f2(p99)} ms | ` +
+    `${f2(hermes.one.cpuMsPerMsg / baseline.one.cpuMsPerMsg)}x | ${f2(hermes.rssMb / baseline.rssMb)}x | | |`
+  );
+}
+
+/**
+ * The platform's figures as a Markdown table, a ratio row per baseline, and the targets: judged
+ * against the first baseline (the plain echo bot, as issue 17 measured), shown against the others.
+ */
+export function platformTable(
+  platform: string,
+  apiCalls: string,
+  baselines: readonly SystemSummary[],
+  hermes: SystemSummary,
+): string {
   const row = (s: SystemSummary) =>
     `| ${s.label} | ${f0(s.many.msgPerSec)} (${s.manyRounds.map(f0).join('/')}) | ${f2(s.many.cpuMsPerMsg)} | ` +
     `${f2(s.one.p50)} / ${f2(s.one.p90)} / ${f2(s.one.p99)} | ${f2(s.one.cpuMsPerMsg)} | ${f0(s.rssMb)} | ` +
     `${f2(s.many.apiCallsPerMsg)} | ${f2(s.many.modelRequestsPerMsg)} |${s.many.capped || s.one.capped ? ' (time cap hit)' : ''}`;
-  const ratio =
-    `| hermes / bare | ${f2(hermes.many.msgPerSec / bare.many.msgPerSec)}x | ${f2(hermes.many.cpuMsPerMsg / bare.many.cpuMsPerMsg)}x | ` +
-    `p99 ${hermes.one.p99 - bare.one.p99 >= 0 ? '+' : ''}${f2(hermes.one.p99 - bare.one.p99)} ms | ` +
-    `${f2(hermes.one.cpuMsPerMsg / bare.one.cpuMsPerMsg)}x | ${f2(hermes.rssMb / bare.rssMb)}x | | |`;
   const lines = [
     `### ${platform}`,
     '',
     `| system | msg/s at 64 chats (rounds) | CPU ms/msg at 64 chats | p50 / p90 / p99 ms at 1 chat | CPU ms/msg at 1 chat | RSS MB after | ${apiCalls}/msg | model requests/msg |`,
     '|---|---|---|---|---|---|---|---|',
-    row(bare),
+    ...baselines.map(row),
     row(hermes),
-    ratio,
-    '',
-    ...verdicts(bare, hermes).map((v) => `- ${v.name}: ${v.value}: ${v.met ? 'met' : '**not met**'}`),
+    ...baselines.map((b) => ratioRow(b, hermes)),
   ];
+  for (const [i, baseline] of baselines.entries()) {
+    lines.push('', `Targets against ${baseline.label}${i === 0 ? " (the issue's baseline)" : ''}:`);
+    lines.push(...verdicts(baseline, hermes).map((v) => `- ${v.name}: ${v.value}: ${v.met ? 'met' : '**not met**'}`));
+  }
   return lines.join('\n');
 }

@@ -1,6 +1,6 @@
 // `npm run bench -- pipeline`: message in -> reply out on Telegram, Discord and Slack, every system
 // in a process of its own as users run it: the bare SDK echo bot (test/bench/bare/*) and Hermes
-// (`hermes gateway run`), each on its own fake platform API in this process, the load generator
+// (`hermes gateway run`), the bare bot also as a plain echo bot without a model request, each on its own fake platform API in this process, the load generator
 // here too, the fake model in a third process. Alternating rounds (bare, hermes, bare, hermes, ...),
 // warm-up excluded; medians; CPU per message from the measured process's own CPU time (/proc).
 import { cpus, loadavg } from 'node:os';
@@ -71,7 +71,7 @@ async function runPlatform<C>(rig: PlatformRig<C>, options: PipelineOptions): Pr
     const model = await startModelProcess(MODEL_ANSWER);
     closers.push(() => model.close());
     const systems: RunningSystem<C>[] = [];
-    for (const kind of ['bare', 'hermes'] as const) {
+    for (const kind of ['echo', 'bare', 'hermes'] as const) {
       const system = await rig.start({ kind, modelUrl: model.url, maxConcurrentRuns: PIPELINE_MAX_CONCURRENT_RUNS });
       closers.push(() => system.close());
       systems.push(system);
@@ -100,11 +100,12 @@ async function runPlatform<C>(rig: PlatformRig<C>, options: PipelineOptions): Pr
       rssMb: system.proc.rssMb(),
       manyRounds: (many[i] ?? []).map((r) => r.msgPerSec),
     }));
-    const [bare, hermes] = summaries;
-    if (bare === undefined || hermes === undefined) throw new Error('pipeline: a system is missing');
+    const [echo, bare, hermes] = summaries;
+    if (echo === undefined || bare === undefined || hermes === undefined)
+      throw new Error('pipeline: a system is missing');
     const strays = systems.filter((s) => s.unexpected() > 0).map((s) => `${s.label}: ${s.unexpected()}`);
     return [
-      platformTable(rig.platform, rig.apiCalls, bare, hermes),
+      platformTable(rig.platform, rig.apiCalls, [echo, bare], hermes),
       `- ${options.rounds} alternating rounds each of ${options.messages} messages at 64 chats and ${oneChat} at 1 chat, after 2,000 warm-up messages per system`,
       ...(strays.length > 0 ? [`- warning: replies no chat waited for: ${strays.join(', ')}`] : []),
     ].join('\n');
@@ -134,7 +135,9 @@ export function machineLine(): string {
 export async function runProcessPipeline(options: PipelineOptions = pipelineOptionsFromEnv()): Promise<void> {
   console.log(`pipeline bench (every system in its own process): ${machineLine()}`);
   console.log(
-    `- instant fake model in its own process; each system makes one model request per message; ` +
+    `- instant fake model in its own process; the bare bot runs twice: as a plain echo bot (no model request: ` +
+      `the baseline issue 17 measured, which its targets are judged against) and asking the model once per ` +
+      `message as Hermes does; ` +
       `fresh chats (a new one every ${TURNS_PER_FRESH_CHAT} messages); hermes gateway.max_concurrent_runs ${PIPELINE_MAX_CONCURRENT_RUNS}; CPU and RSS of the system's own process (/proc)`,
   );
   for (const platform of options.platforms) {

@@ -5,7 +5,7 @@ import { type FakeDiscord, startFakeDiscord } from '../fakes/discord-server.js';
 import { bareScript } from './bare-build.js';
 import { type DiscordChat, discordChats, injectMessage, watchDiscordReplies } from './discord-echo.js';
 import { startHermesProcess } from './hermes-process.js';
-import { closeAll, type PlatformRig, type RunningSystem, type StartOptions } from './rig.js';
+import { bareLabel, closeAll, type PlatformRig, plainEcho, type RunningSystem, type StartOptions } from './rig.js';
 import { spawnSystem } from './system-process.js';
 
 const TOKEN = 'MTc3NzAwMTc3NzAwMTc3NzAwMQ.GbEnCh.BENCH-discord-token-0123456789abcdefghij';
@@ -16,9 +16,9 @@ const TOKEN = 'MTc3NzAwMTc3NzAwMTc3NzAwMQ.GbEnCh.BENCH-discord-token-0123456789a
 export const BENCH_GLOBAL_REQUESTS_PER_SECOND = 100_000;
 
 async function startSystem(fake: FakeDiscord, options: StartOptions) {
-  if (options.kind === 'bare') {
+  if (options.kind !== 'hermes') {
     const proc = await spawnSystem({
-      name: 'bare discord.js',
+      name: bareLabel('bare discord.js', options.kind),
       command: process.execPath,
       args: [bareScript('discord-echo')],
       env: {
@@ -26,10 +26,11 @@ async function startSystem(fake: FakeDiscord, options: StartOptions) {
         BENCH_DISCORD_API_BASE: fake.apiBase,
         BENCH_DISCORD_GLOBAL_RPS: String(BENCH_GLOBAL_REQUESTS_PER_SECOND),
         BENCH_MODEL_URL: options.modelUrl,
+        ...plainEcho(options.kind),
       },
       ready: /\{"ready":true\}/,
     });
-    return { label: 'bare discord.js', proc };
+    return { label: bareLabel('bare discord.js', options.kind), proc };
   }
   const proc = await startHermesProcess({
     platform: 'discord',

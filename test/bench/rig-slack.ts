@@ -4,7 +4,7 @@
 import { type FakeSlack, startFakeSlack } from '../fakes/slack-server.js';
 import { bareScript } from './bare-build.js';
 import { startHermesProcess } from './hermes-process.js';
-import { closeAll, type PlatformRig, type RunningSystem, type StartOptions } from './rig.js';
+import { bareLabel, closeAll, type PlatformRig, plainEcho, type RunningSystem, type StartOptions } from './rig.js';
 import { injectSlackMessage, type SlackChat, slackChat, watchSlackReplies } from './slack-echo.js';
 import { spawnSystem } from './system-process.js';
 
@@ -12,9 +12,9 @@ const BOT_TOKEN = 'xoxb-4770017770-4770027770-BenchBotToken';
 const APP_TOKEN = 'xapp-1-A0BENCH0001-4770037770-BenchAppToken';
 
 async function startSystem(fake: FakeSlack, options: StartOptions) {
-  if (options.kind === 'bare') {
+  if (options.kind !== 'hermes') {
     const proc = await spawnSystem({
-      name: 'bare Bolt',
+      name: bareLabel('bare Bolt', options.kind),
       command: process.execPath,
       args: [bareScript('slack-echo')],
       env: {
@@ -22,10 +22,11 @@ async function startSystem(fake: FakeSlack, options: StartOptions) {
         BENCH_SLACK_APP_TOKEN: fake.appToken,
         BENCH_SLACK_API_URL: fake.apiUrl,
         BENCH_MODEL_URL: options.modelUrl,
+        ...plainEcho(options.kind),
       },
       ready: /\{"ready":true\}/,
     });
-    return { label: 'bare Bolt', proc };
+    return { label: bareLabel('bare Bolt', options.kind), proc };
   }
   const proc = await startHermesProcess({
     platform: 'slack',

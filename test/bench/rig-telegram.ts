@@ -4,7 +4,7 @@ import { type FakeTelegram, type RecordedCall, type SentMessage, startFakeTelegr
 import { bareScript } from './bare-build.js';
 import { startHermesProcess } from './hermes-process.js';
 import { watchReplies, webhookClient } from './pipeline-load.js';
-import { closeAll, type PlatformRig, type RunningSystem, type StartOptions } from './rig.js';
+import { bareLabel, closeAll, type PlatformRig, plainEcho, type RunningSystem, type StartOptions } from './rig.js';
 import { spawnSystem } from './system-process.js';
 
 const TOKEN = '424242:BENCH-token';
@@ -23,9 +23,9 @@ export const telegramChatId = (i: number): number => 1_000_001 + i;
 export const telegramSessionKey = (chatId: number): string => `telegram:${chatId}:dm`;
 
 async function startSystem(fake: FakeTelegram, options: StartOptions) {
-  if (options.kind === 'bare') {
+  if (options.kind !== 'hermes') {
     const proc = await spawnSystem({
-      name: 'bare grammy',
+      name: bareLabel('bare grammy', options.kind),
       command: process.execPath,
       args: [bareScript('telegram-echo')],
       env: {
@@ -35,10 +35,11 @@ async function startSystem(fake: FakeTelegram, options: StartOptions) {
         BENCH_WEBHOOK_PATH: WEBHOOK_PATH,
         BENCH_WEBHOOK_SECRET: WEBHOOK_SECRET,
         BENCH_MODEL_URL: options.modelUrl,
+        ...plainEcho(options.kind),
       },
       ready: /\{"ready":true,"port":(\d+)\}/,
     });
-    return { label: 'bare grammy', proc, port: Number(proc.readyMatch[1]) };
+    return { label: bareLabel('bare grammy', options.kind), proc, port: Number(proc.readyMatch[1]) };
   }
   const proc = await startHermesProcess({
     platform: 'telegram',

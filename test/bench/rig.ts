@@ -4,7 +4,18 @@
 import type { ChatTraffic } from './closed-loop.js';
 import type { SystemProcess } from './system-process.js';
 
-export type SystemKind = 'bare' | 'hermes';
+/**
+ * `echo`: the bare SDK bot answering without a model request (the plain echo bot issue 17 measured
+ * against); `bare`: the same bot asking the fake model once per message; `hermes`: the gateway.
+ */
+export type SystemKind = 'echo' | 'bare' | 'hermes';
+
+/** The environment that makes a bare bot a plain echo bot (no model request). */
+export const plainEcho = (kind: SystemKind): Record<string, string> =>
+  kind === 'echo' ? { BENCH_FIXED_ANSWER: MODEL_ANSWER } : {};
+/** The label of a bare bot of this kind. */
+export const bareLabel = (sdk: string, kind: SystemKind): string =>
+  kind === 'echo' ? `${sdk} echo, no model` : `${sdk} + model`;
 
 /** Both systems answer every message with the fake model's one answer. */
 export const MODEL_ANSWER = 'echo';

@@ -3,6 +3,8 @@
 // client Hermes's model client uses too; Node's `fetch` costs more CPU per request than either).
 import { request } from 'undici';
 
+const FIXED_ANSWER = process.env.BENCH_FIXED_ANSWER || undefined;
+
 interface Completion {
   choices?: { message?: { content?: unknown } }[];
 }
@@ -14,8 +16,13 @@ export function setting(name: string): string {
   return value;
 }
 
-/** POSTs `text` as one user message to `${baseUrl}/chat/completions`; resolves with the answer's text. */
+/**
+ * POSTs `text` as one user message to `${baseUrl}/chat/completions`; resolves with the answer's text.
+ * With BENCH_FIXED_ANSWER set the bot is a plain echo bot: it answers that text and asks no model
+ * (issue 17's baseline, the bot that does nothing but receive and send).
+ */
 export async function askModel(baseUrl: string, text: string): Promise<string> {
+  if (FIXED_ANSWER !== undefined) return FIXED_ANSWER;
   const response = await request(`${baseUrl}/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: 'Bearer bare-bench' },
