@@ -1,6 +1,6 @@
 /** One MESSAGE_CREATE end to end: channel kind, normalize, download its files, hand the event to the sink. */
 
-import type { Sleep } from '@hermes/plugin-sdk';
+import { downloadAttachments, type Sleep } from '@hermes/plugin-sdk';
 import type { InboundSink, Logger } from '@hermes/protocol';
 import { acceptEvent } from './accept-event.js';
 import type { BotIdentity } from './bot-identity.js';
@@ -48,21 +48,16 @@ export async function deliverMessage(
     options.now(),
   );
   if (normalized === null) return;
-  for (const file of normalized.files) {
-    try {
-      file.attachment.path = await downloadAttachment(file, {
-        cacheDir: options.cacheDir,
-        maxBytes: options.attachmentMaxBytes,
-        signal,
-      });
-    } catch (error) {
-      if (signal.aborted) return;
+  const target = { cacheDir: options.cacheDir, maxBytes: options.attachmentMaxBytes, signal };
+  const downloaded = await downloadAttachments(normalized.files, (file) => downloadAttachment(file, target), {
+    signal,
+    onFailure: (error, file) =>
       options.logger.warn(
         { error: describeError(error), messageId: message.id, attachmentId: file.id },
         'discord: attachment download failed; delivering without it',
-      );
-    }
-  }
+      ),
+  });
+  if (!downloaded) return; // stopped mid-download: nothing is delivered after stop()
   options.onUserMessage?.(message.channelId);
   const state = options.cursors?.stateWith(message.channelId, message.id, message.guildId);
   const accepted = await acceptEvent(options.sink, normalized.event, {

@@ -1,6 +1,6 @@
 /** One Slack event end to end: check it, skip what the bot does not answer, name the user, download files, accept. */
 
-import type { Sleep } from '@hermes/plugin-sdk';
+import { downloadAttachments, type Sleep } from '@hermes/plugin-sdk';
 import type { InboundSink, Logger } from '@hermes/protocol';
 import type { AnsweredThreads } from './answered-threads.js';
 import { type DownloadTarget, downloadFile } from './download-file.js';
@@ -87,18 +87,16 @@ export async function deliverSlackEvent(
       deps.logger.debug({ reason: normalized.ignored }, 'slack: event ignored');
       return;
     }
-    for (const file of normalized.files) {
-      try {
-        file.attachment.path = await downloadFile(file, { ...deps.download, signal });
-      } catch (error) {
-        if (signal.aborted) return;
+    const target = { ...deps.download, signal };
+    await downloadAttachments(normalized.files, (file) => downloadFile(file, target), {
+      signal,
+      onFailure: (error, file) =>
         deps.logger.warn(
           { error: describeError(error), messageId: normalized.event.messageId, fileId: file.ref.id },
           'slack: attachment download failed; delivering without it',
-        );
-      }
-    }
-    if (signal.aborted) return;
+        ),
+    });
+    if (signal.aborted) return; // nothing is delivered after stop()
     await acceptWithRetry(deps, normalized.event, signal);
   });
 }

@@ -1,4 +1,5 @@
 /** One update end to end: normalize, download its files, hand the event to the sink. */
+import { downloadAttachments } from '@hermes/plugin-sdk';
 import type { InboundSink, Logger } from '@hermes/protocol';
 import type { Update } from 'grammy/types';
 import type { BotIdentity } from './bot-identity.js';
@@ -37,16 +38,16 @@ export async function deliverUpdate(
     options.logger.debug({ updateId: update.update_id }, 'telegram: update ignored');
     return;
   }
-  for (const file of normalized.files) {
-    try {
-      file.attachment.path = await downloadFile(file, { ...options.download, signal });
-    } catch (error) {
-      if (signal.aborted) throw error;
+  const target = { ...options.download, signal };
+  const downloaded = await downloadAttachments(normalized.files, (file) => downloadFile(file, target), {
+    signal,
+    onFailure: (error, file) =>
       options.logger.warn(
         { error: describeError(error), updateId: update.update_id, fileId: file.fileId },
         'telegram: attachment download failed; delivering without it',
-      );
-    }
-  }
+      ),
+  });
+  // stopped mid-download: the update is not confirmed, so it is fetched again after a restart
+  if (!downloaded) throw new Error(`telegram: stopped before update ${update.update_id} was delivered`);
   await options.sink.accept(normalized.event, state === undefined ? undefined : { state });
 }

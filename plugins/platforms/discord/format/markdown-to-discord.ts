@@ -4,7 +4,7 @@
  * on Discord) → `**bold**`, rules → a line of ─, task boxes → ☐/☑, images → links, `>quote` → `> quote`,
  * `<br>` → a line break. Code blocks and code spans pass through untouched.
  */
-import { takeTable } from '@hermes/plugin-sdk';
+import { takeFenceBody, takeTable } from '@hermes/plugin-sdk';
 import { renderTable } from './table.js';
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -49,15 +49,10 @@ export function markdownToDiscord(markdown: string): string {
     const line = lines[i] ?? '';
     const fence = FENCE.exec(line)?.[1];
     if (fence !== undefined) {
-      out.push(line);
-      i += 1;
-      while (i < lines.length) {
-        const next = lines[i] ?? '';
-        out.push(next);
-        i += 1;
-        const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(next)?.[1];
-        if (close !== undefined && close[0] === fence[0] && close.length >= fence.length) break;
-      }
+      // the whole block passes through untouched, fences included
+      const block = takeFenceBody(lines, i + 1, fence);
+      out.push(...lines.slice(i, block.next));
+      i = block.next;
       continue;
     }
     const table = takeTable(lines, i);

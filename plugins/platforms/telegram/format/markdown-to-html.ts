@@ -3,7 +3,7 @@
  * "• ", quotes → <blockquote>, tables → monospace <pre>, inline markup per line. Only tags Telegram
  * supports are emitted, always balanced.
  */
-import { takeTable } from '@hermes/plugin-sdk';
+import { takeFenceBody, takeTable } from '@hermes/plugin-sdk';
 import { escapeHtml } from './escape-html.js';
 import { renderInline } from './inline.js';
 import { renderTable } from './table.js';
@@ -42,17 +42,9 @@ export function markdownToTelegramHtml(markdown: string): string {
     const line = lines[i] ?? '';
     const fence = FENCE.exec(line);
     if (fence?.[1] !== undefined) {
-      const marker = fence[1];
-      const body: string[] = [];
-      i += 1;
-      while (i < lines.length) {
-        const next = lines[i] ?? '';
-        const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(next)?.[1];
-        i += 1;
-        if (close !== undefined && close[0] === marker[0] && close.length >= marker.length) break;
-        body.push(next);
-      }
-      out.push(codeBlock(body, fence[2] ?? ''));
+      const block = takeFenceBody(lines, i + 1, fence[1]);
+      out.push(codeBlock(block.body, fence[2] ?? ''));
+      i = block.next;
       continue;
     }
     const table = takeTable(lines, i);
