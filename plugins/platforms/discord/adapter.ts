@@ -1,5 +1,11 @@
 /** The Discord PlatformAdapter: one discord.js gateway client for intake, one REST client for everything sent. */
-import { type AdapterDeps, capabilitiesFor, createAdapterKit, readSendRateLimit } from '@hermes/plugin-sdk';
+import {
+  type AdapterDeps,
+  capabilitiesFor,
+  createAdapterKit,
+  createAttachmentFetcher,
+  readSendRateLimit,
+} from '@hermes/plugin-sdk';
 import type {
   InboundSink,
   OutboundMessage,
@@ -12,6 +18,7 @@ import type {
 import { type Client, Events, GatewayDispatchEvents, Routes } from 'discord.js';
 import { acceptEvent } from './accept-event.js';
 import { acknowledgeInteraction } from './acknowledge-interaction.js';
+import type { PendingAttachment } from './attachments.js';
 import type { BotIdentity } from './bot-identity.js';
 import { catchUp } from './catch-up.js';
 import { createCatchUpCursors } from './catch-up-cursors.js';
@@ -22,6 +29,7 @@ import { watchClient } from './client-status.js';
 import { commandEvent } from './command-event.js';
 import { connect } from './connect.js';
 import { deliverMessage, type MessageDelivery } from './deliver-message.js';
+import { downloadAttachment } from './download-attachment.js';
 import { describeError } from './error-text.js';
 import { markdownToDiscord } from './format/markdown-to-discord.js';
 import { createInteractionReplies } from './interaction-replies.js';
@@ -63,6 +71,13 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
   const channelType = createChannelTypeLookup(rest, logger);
   const sendContext = { rest, replies, suppressEmbeds: settings.suppressEmbeds, logger };
   const cursors = settings.catchUpHours > 0 ? createCatchUpCursors(context.state) : undefined;
+  const attachments = createAttachmentFetcher<PendingAttachment>({
+    platform: PLATFORM,
+    logger,
+    describe: describeError,
+    download: (file, signal) =>
+      downloadAttachment(file, { cacheDir: context.cacheDir, maxBytes: settings.attachmentMaxBytes, signal }),
+  });
   let caughtUp = false;
   let controller: AbortController | undefined;
   let running: Promise<void> | undefined;
@@ -82,8 +97,7 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
         return user === null ? undefined : client.guilds.cache.get(guildId)?.roles.botRoleFor(user)?.id;
       },
       channelType: (channelId) => channelType(client, channelId),
-      cacheDir: context.cacheDir,
-      attachmentMaxBytes: settings.attachmentMaxBytes,
+      attachments,
       sleep,
       now,
       onUserMessage: (chatId) => replies.inbound(chatId),

@@ -1,6 +1,6 @@
 /** A parsed MESSAGE_CREATE → MessageEvent: a pure translation that keeps the raw payload. */
 import { type UserMessage, userMessage } from '@hermes/plugin-sdk';
-import type { MessageEvent, SessionSource } from '@hermes/protocol';
+import type { SessionSource } from '@hermes/protocol';
 import { messageAttachments, type PendingAttachment } from './attachments.js';
 import type { BotIdentity } from './bot-identity.js';
 import type { ChannelKind } from './channel-kind.js';

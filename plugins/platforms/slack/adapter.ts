@@ -4,6 +4,7 @@ import {
   backoffDelayMs,
   capabilitiesFor,
   createAdapterKit,
+  createAttachmentFetcher,
   readSendRateLimit,
 } from '@hermes/plugin-sdk';
 import type {
@@ -17,8 +18,10 @@ import type {
 } from '@hermes/protocol';
 import { App, type Receiver, SocketModeReceiver, webApi } from '@slack/bolt';
 import { createAnsweredThreads } from './answered-threads.js';
+import type { PendingFile } from './attachments.js';
 import { boltLogger } from './bolt-logger.js';
 import { deliverSlackEvent, type InboundDeps } from './deliver-event.js';
+import { downloadFile } from './download-file.js';
 import { describeError, platformErrorOf, UNRECOVERABLE_AUTH_ERRORS } from './error-text.js';
 import { markdownToMrkdwn } from './format/markdown-to-mrkdwn.js';
 import { createHttpIntake } from './http-intake.js';
@@ -74,6 +77,20 @@ export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterD
   const answered = createAnsweredThreads(context.state);
   const userNames = settings.resolveUserNames ? createUserNames(client, logger, now) : undefined;
   const once = createOncePerKey();
+  const attachments = createAttachmentFetcher<PendingFile>({
+    platform: PLATFORM,
+    logger,
+    describe: describeError,
+    download: (file, signal) =>
+      downloadFile(file, {
+        token: settings.token,
+        cacheDir: context.cacheDir,
+        apiUrl: settings.apiUrl,
+        maxFileBytes: settings.maxFileBytes,
+        timeoutMs: settings.requestTimeoutMs,
+        signal,
+      }),
+  });
   let controller: AbortController | undefined;
   let running: Promise<void> | undefined;
   let app: App | undefined;
@@ -136,13 +153,7 @@ export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterD
       strictMention: settings.strictMention,
       answered,
       ...(userNames === undefined ? {} : { userNames }),
-      download: {
-        token: settings.token,
-        cacheDir: context.cacheDir,
-        apiUrl: settings.apiUrl,
-        maxFileBytes: settings.maxFileBytes,
-        timeoutMs: settings.requestTimeoutMs,
-      },
+      attachments,
       once,
       sleep,
       now,

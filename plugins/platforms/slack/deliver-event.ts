@@ -1,9 +1,9 @@
 /** One Slack event end to end: check it, skip what the bot does not answer, name the user, download files, accept. */
 
-import { downloadAttachments, type Sleep } from '@hermes/plugin-sdk';
+import type { AttachmentFetcher, Sleep } from '@hermes/plugin-sdk';
 import type { InboundSink, Logger } from '@hermes/protocol';
 import type { AnsweredThreads } from './answered-threads.js';
-import { type DownloadTarget, downloadFile } from './download-file.js';
+import type { PendingFile } from './attachments.js';
 import { describeError } from './error-text.js';
 import { toMessageId } from './message-ids.js';
 import { type BotIdentity, normalizeSlackMessage } from './normalize.js';
@@ -22,7 +22,7 @@ export interface InboundDeps {
   strictMention: boolean;
   answered: AnsweredThreads;
   userNames?: UserNames;
-  download: Omit<DownloadTarget, 'signal'>;
+  attachments: AttachmentFetcher<PendingFile>;
   once: OncePerKey;
   sleep: Sleep;
   now: () => number;
@@ -87,15 +87,10 @@ export async function deliverSlackEvent(
       deps.logger.debug({ reason: normalized.ignored }, 'slack: event ignored');
       return;
     }
-    const target = { ...deps.download, signal };
-    await downloadAttachments(normalized.files, (file) => downloadFile(file, target), {
-      signal,
-      onFailure: (error, file) =>
-        deps.logger.warn(
-          { error: describeError(error), messageId: normalized.event.messageId, fileId: file.ref.id },
-          'slack: attachment download failed; delivering without it',
-        ),
-    });
+    await deps.attachments.fetchAll(normalized.files, signal, (file) => ({
+      messageId: normalized.event.messageId,
+      fileId: file.ref.id,
+    }));
     if (signal.aborted) return; // nothing is delivered after stop()
     await acceptWithRetry(deps, normalized.event, signal);
   });

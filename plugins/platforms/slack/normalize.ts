@@ -1,6 +1,6 @@
 /** A checked Slack message → MessageEvent: a pure translation that keeps the raw event body. */
 import { type UserMessage, userMessage } from '@hermes/plugin-sdk';
-import type { ChatType, MessageEvent, SessionSource } from '@hermes/protocol';
+import type { ChatType, SessionSource } from '@hermes/protocol';
 import { type PendingFile, pendingFile } from './attachments.js';
 import { cleanText, mentionsBot } from './mentions.js';
 import { toMessageId } from './message-ids.js';

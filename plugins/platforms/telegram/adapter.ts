@@ -3,6 +3,7 @@ import {
   type AdapterDeps,
   capabilitiesFor,
   createAdapterKit,
+  createAttachmentFetcher,
   createIntakeRunner,
   readSendRateLimit,
 } from '@hermes/plugin-sdk';
@@ -17,8 +18,10 @@ import type {
 } from '@hermes/protocol';
 import { Bot } from 'grammy';
 import type { Update } from 'grammy/types';
+import type { PendingFile } from './attachments.js';
 import type { BotIdentity } from './bot-identity.js';
 import { deliverUpdate } from './deliver-update.js';
+import { downloadFile } from './download-file.js';
 import { describeError } from './error-text.js';
 import { markdownToTelegramHtml } from './format/markdown-to-html.js';
 import { grammySignal } from './grammy-signal.js';
@@ -67,6 +70,19 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
   });
   const bot = new Bot(settings.token, { client: { apiRoot: settings.apiRoot } });
   const intake = createIntakeRunner({ platform: PLATFORM, logger, status, inFlight, describe: describeError });
+  const attachments = createAttachmentFetcher<PendingFile>({
+    platform: PLATFORM,
+    logger,
+    describe: describeError,
+    download: (file, signal) =>
+      downloadFile(file, {
+        api: bot.api,
+        apiRoot: settings.apiRoot,
+        token: settings.token,
+        cacheDir: context.cacheDir,
+        signal,
+      }),
+  });
   let identity: BotIdentity | undefined;
   let sink: InboundSink | undefined;
 
@@ -77,8 +93,7 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
 
   const deliver = (update: Update, signal: AbortSignal, state?: Record<string, string>): Promise<void> => {
     if (sink === undefined || identity === undefined) return Promise.reject(new Error('telegram: not started'));
-    const download = { api: bot.api, apiRoot: settings.apiRoot, token: settings.token, cacheDir: context.cacheDir };
-    return deliverUpdate(update, { sink, bot: identity, logger, download, now }, signal, state);
+    return deliverUpdate(update, { sink, bot: identity, logger, attachments, now }, signal, state);
   };
 
   /** Webhook mode: getMe, then setWebhook when a public URL is configured; retried until it works. */

@@ -2,12 +2,13 @@
 
 export { type AdapterDeps, type AdapterKit, createAdapterKit, resolveAdapterDeps } from './adapter-kit.js';
 export { isCached, storeCached } from './attachment-cache.js';
+export {
+  type AttachmentFetcher,
+  type AttachmentFetcherOptions,
+  createAttachmentFetcher,
+} from './attachment-fetcher.js';
 export { abortableSleep, type BackoffPolicy, backoffDelayMs, DEFAULT_BACKOFF, type Sleep } from './backoff.js';
 export { closesFence, takeFenceBody } from './code-fence.js';
-export {
-  type DownloadAttachmentsOptions,
-  downloadAttachments,
-} from './download-attachments.js';
 export { envCredential } from './env-credential.js';
 export { createInFlight, type InFlight } from './in-flight.js';
 export {
@@ -18,6 +19,12 @@ export {
   userMessage,
 } from './inbound-event.js';
 export { createIntakeRunner, type IntakeRunner, type IntakeRunnerOptions } from './intake-runner.js';
+export {
+  type FencedBlock,
+  type FenceOpening,
+  type MarkdownBlockRenderer,
+  renderMarkdownBlocks,
+} from './markdown-blocks.js';
 export { attachmentKind, type FileFacts, pendingAttachment, safeFileName } from './pending-attachment.js';
 export {
   isTableRow,
