@@ -1,20 +1,6 @@
 /** The Discord PlatformAdapter: one discord.js gateway client for intake, one REST client for everything sent. */
-import {
-  type AdapterDeps,
-  capabilitiesFor,
-  createAdapterKit,
-  createAttachmentFetcher,
-  readSendRateLimit,
-} from '@hermes/plugin-sdk';
-import type {
-  InboundSink,
-  OutboundMessage,
-  PlatformAdapter,
-  PlatformCapabilities,
-  PlatformContext,
-  PlatformState,
-  SendResult,
-} from '@hermes/protocol';
+import { type AdapterDeps, createPlatformKit } from '@hermes/plugin-sdk';
+import type { InboundSink, PlatformAdapter, PlatformCapabilities, PlatformContext } from '@hermes/protocol';
 import { type Client, Events, GatewayDispatchEvents, Routes } from 'discord.js';
 import { acceptEvent } from './accept-event.js';
 import { acknowledgeInteraction } from './acknowledge-interaction.js';
@@ -64,23 +50,25 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
   if (unknown.length > 0) {
     logger.warn({ unknown }, 'discord: unknown keys in gateway.platforms.discord are ignored');
   }
-  const { now, sleep, random, status, inFlight } = createAdapterKit(logger, deps, { platform: PLATFORM });
+  const kit = createPlatformKit(context, deps, {
+    platform: PLATFORM,
+    capabilities: DISCORD_CAPABILITIES,
+    apiUrl: settings.apiBase,
+    describe: describeError,
+    // a first connection that drops before READY: discord.js reconnects by itself, start() need not wait
+    readyStates: ['connected', 'disconnected', 'error'],
+  });
+  const { now, sleep, random, status, inFlight } = kit;
   const rest = createRest(settings);
   const replies = createInteractionReplies(now);
   const queue = createChatQueue();
   const channelType = createChannelTypeLookup(rest, logger);
   const sendContext = { rest, replies, suppressEmbeds: settings.suppressEmbeds, logger };
   const cursors = settings.catchUpHours > 0 ? createCatchUpCursors(context.state) : undefined;
-  const attachments = createAttachmentFetcher<PendingAttachment>({
-    platform: PLATFORM,
-    logger,
-    describe: describeError,
-    download: (file, signal) =>
-      downloadAttachment(file, { cacheDir: context.cacheDir, maxBytes: settings.attachmentMaxBytes, signal }),
-  });
+  const attachments = kit.attachmentFetcher((file: PendingAttachment, signal) =>
+    downloadAttachment(file, { cacheDir: context.cacheDir, maxBytes: settings.attachmentMaxBytes, signal }),
+  );
   let caughtUp = false;
-  let controller: AbortController | undefined;
-  let running: Promise<void> | undefined;
   let current: Client | undefined;
   let sink: InboundSink | undefined;
 
@@ -106,7 +94,7 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
   }
 
   function onMessageCreate(client: Client, data: unknown): void {
-    const signal = controller?.signal;
+    const signal = kit.signal;
     if (client !== current || signal === undefined || signal.aborted || sink === undefined) return;
     const parsed = parseMessageCreate(data);
     if (!parsed.ok) {
@@ -128,7 +116,7 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
   }
 
   function onInteractionCreate(client: Client, data: unknown): void {
-    const signal = controller?.signal;
+    const signal = kit.signal;
     if (client !== current || signal === undefined || signal.aborted || sink === undefined) return;
     const parsed = parseInteractionCreate(data);
     if (parsed.ok === 'ignored') {
@@ -159,7 +147,7 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
 
   /** Once per start, when the first session is ready: what users wrote while the gateway was down. */
   function startCatchUp(client: Client): void {
-    const signal = controller?.signal;
+    const signal = kit.signal;
     if (cursors === undefined || caughtUp || signal === undefined) return;
     caughtUp = true;
     const run = catchUp({
@@ -197,7 +185,7 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
   function newClient() {
     const client = createClient(settings);
     current = client;
-    const active = (): boolean => client === current && controller?.signal.aborted === false;
+    const active = (): boolean => client === current && kit.signal?.aborted === false;
     const watch = watchClient(client, status, logger, active);
     guardPacketHandling(client, (event, error) => {
       const reason = describeError(error).slice(0, 200);
@@ -225,48 +213,29 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
     return { client, watch };
   }
 
-  return {
-    name: PLATFORM,
-    capabilities: capabilitiesFor(
-      DISCORD_CAPABILITIES,
-      settings.apiBase,
-      readSendRateLimit(context.settings, PLATFORM),
-    ),
-
-    async start(target) {
-      if (running !== undefined) throw new Error('discord: already started');
+  return kit.adapter({
+    intake: async (target, signal) => {
       sink = target;
       caughtUp = false;
-      controller = new AbortController();
-      const signal = controller.signal;
-      status.set('connecting');
-      running = connect({ token: settings.token, newClient, status, logger, sleep, random, signal })
-        .then(() => undefined)
-        .catch((error: unknown) => {
-          logger.error({ error: describeError(error) }, 'discord: connection failed');
-          status.set('error', describeError(error));
-        });
-      await Promise.race([status.when(['connected', 'disconnected', 'error']), running]);
+      await connect({ token: settings.token, newClient, status, logger, sleep, random, signal });
     },
 
-    async stop() {
-      controller?.abort();
+    closing: async () => {
       const client = current;
       current = undefined;
       await client?.destroy().catch((error: unknown) => {
         logger.debug({ error: describeError(error) }, 'discord: client destroy failed');
       });
-      await running;
-      await inFlight.settled();
-      running = undefined;
-      rest.clearHashSweeper();
-      rest.clearHandlerSweeper();
-      status.set('stopped');
     },
 
-    send: (message: OutboundMessage): Promise<SendResult> => sendMessage(sendContext, message),
+    stopped: () => {
+      rest.clearHashSweeper();
+      rest.clearHandlerSweeper();
+    },
 
-    async sendTyping(chatId: string, threadId?: string) {
+    send: (message) => sendMessage(sendContext, message),
+
+    async sendTyping(chatId, threadId) {
       try {
         await rest.post(Routes.channelTyping(threadId ?? chatId));
       } catch (error) {
@@ -275,7 +244,5 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
     },
 
     format: markdownToDiscord,
-
-    status: (): PlatformState => status.get(),
-  };
+  });
 }

@@ -1,21 +1,6 @@
 /** The Telegram PlatformAdapter: one grammy Bot, polling or webhook intake, HTML sends. */
-import {
-  type AdapterDeps,
-  capabilitiesFor,
-  createAdapterKit,
-  createAttachmentFetcher,
-  createIntakeRunner,
-  readSendRateLimit,
-} from '@hermes/plugin-sdk';
-import type {
-  InboundSink,
-  OutboundMessage,
-  PlatformAdapter,
-  PlatformCapabilities,
-  PlatformContext,
-  PlatformState,
-  SendResult,
-} from '@hermes/protocol';
+import { type AdapterDeps, createPlatformKit } from '@hermes/plugin-sdk';
+import type { InboundSink, PlatformAdapter, PlatformCapabilities, PlatformContext } from '@hermes/protocol';
 import { Bot } from 'grammy';
 import type { Update } from 'grammy/types';
 import type { PendingFile } from './attachments.js';
@@ -64,25 +49,24 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
   // webhook mode is always verified: the configured secret, else one generated once and kept in state
   const webhookSecret =
     settings.mode === 'webhook' ? resolveWebhookSecret(settings.webhookSecret, context.state).secret : undefined;
-  const { now, sleep, random, status, inFlight } = createAdapterKit(logger, deps, {
+  const kit = createPlatformKit(context, deps, {
     platform: PLATFORM,
+    capabilities: TELEGRAM_CAPABILITIES,
+    apiUrl: settings.apiRoot,
     errorMessage: 'connection error; retrying with backoff',
-  });
-  const bot = new Bot(settings.token, { client: { apiRoot: settings.apiRoot } });
-  const intake = createIntakeRunner({ platform: PLATFORM, logger, status, inFlight, describe: describeError });
-  const attachments = createAttachmentFetcher<PendingFile>({
-    platform: PLATFORM,
-    logger,
     describe: describeError,
-    download: (file, signal) =>
-      downloadFile(file, {
-        api: bot.api,
-        apiRoot: settings.apiRoot,
-        token: settings.token,
-        cacheDir: context.cacheDir,
-        signal,
-      }),
   });
+  const { now, sleep, random, status, inFlight } = kit;
+  const bot = new Bot(settings.token, { client: { apiRoot: settings.apiRoot } });
+  const attachments = kit.attachmentFetcher((file: PendingFile, signal) =>
+    downloadFile(file, {
+      api: bot.api,
+      apiRoot: settings.apiRoot,
+      token: settings.token,
+      cacheDir: context.cacheDir,
+      signal,
+    }),
+  );
   let identity: BotIdentity | undefined;
   let sink: InboundSink | undefined;
 
@@ -114,7 +98,7 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
     ...(webhookSecret === undefined ? {} : { secret: webhookSecret }),
     logger,
     deliver: () => {
-      const signal = intake.signal;
+      const signal = kit.signal;
       if (signal === undefined || signal.aborted || identity === undefined) return null;
       return (update) => inFlight.track(deliver(update, signal));
     },
@@ -125,42 +109,32 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
     context.route('POST', settings.webhookPath, webhookHandler, { verify: webhookVerifier(webhookSecret, logger) });
   }
 
-  return {
-    name: PLATFORM,
-    capabilities: capabilitiesFor(
-      TELEGRAM_CAPABILITIES,
-      settings.apiRoot,
-      readSendRateLimit(context.settings, PLATFORM),
-    ),
-
-    start: (target) =>
-      intake.start((signal) => {
-        sink = target;
-        const common = { status, logger, sleep, random, signal };
-        if (settings.mode === 'webhook') {
-          return retryUntilDone(() => prepareWebhook(signal), common).then((done) => {
-            if (done) status.set('connected');
-          });
-        }
-        const prepare = async (s: AbortSignal): Promise<void> => {
-          await init(s);
-          await bot.api.deleteWebhook({}, grammySignal(s));
-        };
-        return runPolling({
-          ...common,
-          api: bot.api,
-          prepare,
-          deliver,
-          state: context.state,
-          pollTimeoutS: settings.pollTimeoutS,
+  return kit.adapter({
+    intake: (target, signal) => {
+      sink = target;
+      const common = { status, logger, sleep, random, signal };
+      if (settings.mode === 'webhook') {
+        return retryUntilDone(() => prepareWebhook(signal), common).then((done) => {
+          if (done) status.set('connected');
         });
-      }),
+      }
+      const prepare = async (s: AbortSignal): Promise<void> => {
+        await init(s);
+        await bot.api.deleteWebhook({}, grammySignal(s));
+      };
+      return runPolling({
+        ...common,
+        api: bot.api,
+        prepare,
+        deliver,
+        state: context.state,
+        pollTimeoutS: settings.pollTimeoutS,
+      });
+    },
 
-    stop: () => intake.stop(),
+    send: (message) => sendMessage(bot.api, message, logger),
 
-    send: (message: OutboundMessage): Promise<SendResult> => sendMessage(bot.api, message, logger),
-
-    async sendTyping(chatId: string, threadId?: string) {
+    async sendTyping(chatId, threadId) {
       const thread = telegramThreadId(threadId);
       try {
         await bot.api.sendChatAction(chatId, 'typing', thread === undefined ? {} : { message_thread_id: thread });
@@ -170,7 +144,5 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
     },
 
     format: markdownToTelegramHtml,
-
-    status: (): PlatformState => status.get(),
-  };
+  });
 }

@@ -27,6 +27,12 @@ export {
 } from './markdown-blocks.js';
 export { attachmentKind, type FileFacts, pendingAttachment, safeFileName } from './pending-attachment.js';
 export {
+  type AdapterParts,
+  createPlatformKit,
+  type PlatformKit,
+  type PlatformKitOptions,
+} from './platform-kit.js';
+export {
   isTableRow,
   isTableSeparator,
   isTableStart,
