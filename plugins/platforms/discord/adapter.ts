@@ -36,14 +36,11 @@ export const DISCORD_CAPABILITIES: PlatformCapabilities = {
   sendRate: { perChat: { count: 3, perMs: 5_000, burst: 3 }, global: { count: 46, perMs: 1_000, burst: 5 } },
 };
 
-/** Seams for tests: time, randomness (backoff jitter) and sleeping. */
-export type DiscordAdapterDeps = AdapterDeps;
-
 /**
  * Creates the adapter: settings are checked here (a wrong type throws); nothing touches the
  * network before start().
  */
-export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdapterDeps = {}): PlatformAdapter {
+export function createDiscordAdapter(context: PlatformContext, deps: AdapterDeps = {}): PlatformAdapter {
   const settings = readDiscordSettings(context.settings, context.env);
   const logger = context.logger;
   const unknown = unknownSettingKeys(context.settings);

@@ -38,14 +38,11 @@ export const SLACK_CAPABILITIES: PlatformCapabilities = {
 /** The SDK's own server-ping check is never set below its default. */
 const SERVER_PING_TIMEOUT_MIN_MS = 30_000;
 
-/** Seams for tests: time, randomness (backoff jitter) and sleeping. */
-export type SlackAdapterDeps = AdapterDeps;
-
 /**
  * Creates the adapter: settings are checked here (a wrong type throws) and, in HTTP mode, the route
  * is added; nothing touches the network before start().
  */
-export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterDeps = {}): PlatformAdapter {
+export function createSlackAdapter(context: PlatformContext, deps: AdapterDeps = {}): PlatformAdapter {
   const settings = readSlackSettings(context.settings, context.env);
   const logger = context.logger;
   const kit = createPlatformKit(context, deps, {

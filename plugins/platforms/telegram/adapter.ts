@@ -30,14 +30,11 @@ export const TELEGRAM_CAPABILITIES: PlatformCapabilities = {
   sendRate: { perChat: { count: 1, perMs: 1_000, burst: 3 }, global: { count: 26, perMs: 1_000, burst: 5 } },
 };
 
-/** Seams for tests: time, randomness (backoff jitter) and sleeping. */
-export type TelegramAdapterDeps = AdapterDeps;
-
 /**
  * Creates the adapter: settings are checked here (a wrong type throws) and, in webhook mode, the
  * route is added; nothing touches the network before start().
  */
-export function createTelegramAdapter(context: PlatformContext, deps: TelegramAdapterDeps = {}): PlatformAdapter {
+export function createTelegramAdapter(context: PlatformContext, deps: AdapterDeps = {}): PlatformAdapter {
   const settings = readTelegramSettings(context.settings, context.env);
   const logger = context.logger;
   if (settings.mode === 'webhook' && settings.webhookSecret === undefined && settings.webhookUrl === undefined) {
@@ -58,15 +55,8 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
   });
   const { now, sleep, random, status, inFlight } = kit;
   const bot = new Bot(settings.token, { client: { apiRoot: settings.apiRoot } });
-  const attachments = kit.attachmentFetcher((file: PendingFile, signal) =>
-    downloadFile(file, {
-      api: bot.api,
-      apiRoot: settings.apiRoot,
-      token: settings.token,
-      cacheDir: context.cacheDir,
-      signal,
-    }),
-  );
+  const download = { api: bot.api, apiRoot: settings.apiRoot, token: settings.token, cacheDir: context.cacheDir };
+  const attachments = kit.attachmentFetcher((file: PendingFile, signal) => downloadFile(file, { ...download, signal }));
   let identity: BotIdentity | undefined;
   let sink: InboundSink | undefined;
 
