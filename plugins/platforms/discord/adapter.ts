@@ -1,5 +1,5 @@
 /** The Discord PlatformAdapter: one discord.js gateway client for intake, one REST client for everything sent. */
-import { type AdapterDeps, createPlatformKit } from '@hermes/plugin-sdk';
+import { type AdapterDeps, createPlatformKit, rateWithin } from '@hermes/plugin-sdk';
 import type { InboundSink, PlatformAdapter, PlatformCapabilities, PlatformContext } from '@hermes/protocol';
 import { type Client, Events, GatewayDispatchEvents, Routes } from 'discord.js';
 import { acceptEvent } from './accept-event.js';
@@ -31,9 +31,8 @@ export const DISCORD_CAPABILITIES: PlatformCapabilities = {
   editing: true,
   typing: true,
   threads: true,
-  // Discord: 5 messages per 5 s in one channel (3 at once, then one every 5/3 s: 3 - 1 + 3 = 5 in
-  // any 5 s), 50 requests a second per bot (5 at once, 46/s after: 50 in any second)
-  sendRate: { perChat: { count: 3, perMs: 5_000, burst: 3 }, global: { count: 46, perMs: 1_000, burst: 5 } },
+  // Discord: 5 messages per 5 s in one channel (3 at once), 50 requests a second per bot (5 at once)
+  sendRate: { perChat: rateWithin(5, 5_000, 3), global: rateWithin(50, 1_000, 5) },
 };
 
 /**

@@ -1,5 +1,5 @@
 /** The Telegram PlatformAdapter: one grammy Bot, polling or webhook intake, HTML sends. */
-import { type AdapterDeps, createPlatformKit } from '@hermes/plugin-sdk';
+import { type AdapterDeps, createPlatformKit, rateWithin } from '@hermes/plugin-sdk';
 import type { InboundSink, PlatformAdapter, PlatformCapabilities, PlatformContext } from '@hermes/protocol';
 import { Bot } from 'grammy';
 import type { Update } from 'grammy/types';
@@ -26,8 +26,8 @@ export const TELEGRAM_CAPABILITIES: PlatformCapabilities = {
   typing: true,
   threads: true,
   // Bot API FAQ: about 1 message a second in one chat, short bursts tolerated (3: a three-chunk
-  // answer goes at once); 30 a second across chats (5 at once, 26/s after: 5 - 1 + 26 = 30 in any second)
-  sendRate: { perChat: { count: 1, perMs: 1_000, burst: 3 }, global: { count: 26, perMs: 1_000, burst: 5 } },
+  // answer goes at once); 30 a second across chats (5 at once)
+  sendRate: { perChat: { count: 1, perMs: 1_000, burst: 3 }, global: rateWithin(30, 1_000, 5) },
 };
 
 /**
