@@ -39,8 +39,6 @@ export const DISCORD_SETTING_KEYS = [
   'send_rate_limit',
 ] as const;
 
-type Settings = RawSettings;
-
 function apiBaseOf(value: string): string {
   let url: URL;
   try {
@@ -56,7 +54,7 @@ function apiBaseOf(value: string): string {
 
 /** Reads and checks the settings; a wrong type or a missing token throws a TypeError naming the key. */
 export function readDiscordSettings(
-  settings: Settings,
+  settings: RawSettings,
   env: Readonly<Record<string, string | undefined>>,
 ): DiscordSettings {
   const token = (env.DISCORD_BOT_TOKEN ?? '').trim();
@@ -77,7 +75,7 @@ export function readDiscordSettings(
 }
 
 /** The keys of `settings` this adapter does not know (warned about, never fatal). */
-export function unknownSettingKeys(settings: Settings): string[] {
+export function unknownSettingKeys(settings: RawSettings): string[] {
   const known: readonly string[] = DISCORD_SETTING_KEYS;
   return Object.keys(settings).filter((key) => !known.includes(key));
 }
