@@ -26,7 +26,9 @@ function fences(markdown: string): { lang: string; body: string }[] {
 function keysRead(platform: string): Set<string> {
   const source = read(`plugins/platforms/${platform}/settings.ts`);
   const keys = new Set<string>();
-  for (const m of source.matchAll(/\(\s*settings,\s*'([a-z_]+)'/g)) if (m[1]) keys.add(m[1]);
+  // the kit's settingsReader: read.string('key'), read.boolean('key', ...), read.integer(...), read.oneOf(...)
+  for (const m of source.matchAll(/\bread\.(?:string|boolean|integer|oneOf)\(\s*'([a-z_]+)'/g))
+    if (m[1]) keys.add(m[1]);
   for (const m of source.matchAll(/\bsettings\.([a-z_]+)\b/g)) if (m[1]) keys.add(m[1]);
   keys.add('enabled'); // the gateway's own switch, documented in every table
   keys.add('send_rate_limit'); // read for every platform by the plugin SDK (readSendRateLimit)

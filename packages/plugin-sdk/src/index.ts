@@ -112,4 +112,4 @@ export type { InboundSink, OutboundMessage, PlatformState, SendResult } from '@h
 // /health, and pipe tables for platforms without table markup (docs/platforms/write-your-own.md)
 export * from './kit/index.js';
 // Platform send limits: where they apply (loopback APIs are not paced unless asked)
-export { capabilitiesFor, isLoopbackUrl, readSendRateLimit } from './send-rate.js';
+export { capabilitiesFor, isLoopbackUrl, rateWithin, readSendRateLimit } from './send-rate.js';

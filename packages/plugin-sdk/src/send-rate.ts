@@ -3,7 +3,7 @@
  * fake, a benchmark) gets no client-side pacing unless the plugin's `send_rate_limit` setting turns
  * it on (a local Telegram Bot API server still answers Telegram's 429s, which delivery waits out).
  */
-import { isLoopbackHost, type PlatformCapabilities } from '@hermes/protocol';
+import { isLoopbackHost, type PlatformCapabilities, type SendRate } from '@hermes/protocol';
 
 /** True when `url`'s host is a loopback name or address (127.0.0.0/8, ::1, localhost). */
 export function isLoopbackUrl(url: string): boolean {
@@ -38,4 +38,15 @@ export function readSendRateLimit(settings: Readonly<Record<string, unknown>>, p
   if (typeof value !== 'boolean')
     throw new TypeError(`gateway.platforms.${platform}.send_rate_limit: expected true or false`);
   return value;
+}
+
+/**
+ * The send rate that lets `burst` messages go at once and never more than `limit` in any `perMs`
+ * window: delivery's pacer lets burst - 1 + count through per window, so count = limit - burst + 1.
+ */
+export function rateWithin(limit: number, perMs: number, burst: number): SendRate {
+  if (!Number.isInteger(limit) || !Number.isInteger(burst) || burst < 1 || limit < burst || !(perMs > 0)) {
+    throw new RangeError(`rateWithin(${limit}, ${perMs}, ${burst}): expected whole numbers with 1 <= burst <= limit`);
+  }
+  return { count: limit - burst + 1, perMs, burst };
 }

@@ -1,17 +1,10 @@
 /** The Discord PlatformAdapter: one discord.js gateway client for intake, one REST client for everything sent. */
-import { type AdapterDeps, capabilitiesFor, createAdapterKit, readSendRateLimit } from '@hermes/plugin-sdk';
-import type {
-  InboundSink,
-  OutboundMessage,
-  PlatformAdapter,
-  PlatformCapabilities,
-  PlatformContext,
-  PlatformState,
-  SendResult,
-} from '@hermes/protocol';
+import { type AdapterDeps, createPlatformKit, rateWithin } from '@hermes/plugin-sdk';
+import type { InboundSink, PlatformAdapter, PlatformCapabilities, PlatformContext } from '@hermes/protocol';
 import { type Client, Events, GatewayDispatchEvents, Routes } from 'discord.js';
 import { acceptEvent } from './accept-event.js';
 import { acknowledgeInteraction } from './acknowledge-interaction.js';
+import type { PendingAttachment } from './attachments.js';
 import type { BotIdentity } from './bot-identity.js';
 import { catchUp } from './catch-up.js';
 import { createCatchUpCursors } from './catch-up-cursors.js';
@@ -22,6 +15,7 @@ import { watchClient } from './client-status.js';
 import { commandEvent } from './command-event.js';
 import { connect } from './connect.js';
 import { deliverMessage, type MessageDelivery } from './deliver-message.js';
+import { downloadAttachment } from './download-attachment.js';
 import { describeError } from './error-text.js';
 import { markdownToDiscord } from './format/markdown-to-discord.js';
 import { createInteractionReplies } from './interaction-replies.js';
@@ -37,35 +31,40 @@ export const DISCORD_CAPABILITIES: PlatformCapabilities = {
   editing: true,
   typing: true,
   threads: true,
-  // Discord: 5 messages per 5 s in one channel (3 at once, then one every 5/3 s: 3 - 1 + 3 = 5 in
-  // any 5 s), 50 requests a second per bot (5 at once, 46/s after: 50 in any second)
-  sendRate: { perChat: { count: 3, perMs: 5_000, burst: 3 }, global: { count: 46, perMs: 1_000, burst: 5 } },
+  // Discord: 5 messages per 5 s in one channel (3 at once), 50 requests a second per bot (5 at once)
+  sendRate: { perChat: rateWithin(5, 5_000, 3), global: rateWithin(50, 1_000, 5) },
 };
-
-/** Seams for tests: time, randomness (backoff jitter) and sleeping. */
-export type DiscordAdapterDeps = AdapterDeps;
 
 /**
  * Creates the adapter: settings are checked here (a wrong type throws); nothing touches the
  * network before start().
  */
-export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdapterDeps = {}): PlatformAdapter {
+export function createDiscordAdapter(context: PlatformContext, deps: AdapterDeps = {}): PlatformAdapter {
   const settings = readDiscordSettings(context.settings, context.env);
   const logger = context.logger;
   const unknown = unknownSettingKeys(context.settings);
   if (unknown.length > 0) {
     logger.warn({ unknown }, 'discord: unknown keys in gateway.platforms.discord are ignored');
   }
-  const { now, sleep, random, status, inFlight } = createAdapterKit(logger, deps, { platform: PLATFORM });
+  const kit = createPlatformKit(context, deps, {
+    platform: PLATFORM,
+    capabilities: DISCORD_CAPABILITIES,
+    apiUrl: settings.apiBase,
+    describe: describeError,
+    // a first connection that drops before READY: discord.js reconnects by itself, start() need not wait
+    readyStates: ['connected', 'disconnected', 'error'],
+  });
+  const { now, sleep, random, status, inFlight } = kit;
   const rest = createRest(settings);
   const replies = createInteractionReplies(now);
   const queue = createChatQueue();
   const channelType = createChannelTypeLookup(rest, logger);
   const sendContext = { rest, replies, suppressEmbeds: settings.suppressEmbeds, logger };
   const cursors = settings.catchUpHours > 0 ? createCatchUpCursors(context.state) : undefined;
+  const attachments = kit.attachmentFetcher((file: PendingAttachment, signal) =>
+    downloadAttachment(file, { cacheDir: context.cacheDir, maxBytes: settings.attachmentMaxBytes, signal }),
+  );
   let caughtUp = false;
-  let controller: AbortController | undefined;
-  let running: Promise<void> | undefined;
   let current: Client | undefined;
   let sink: InboundSink | undefined;
 
@@ -82,8 +81,7 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
         return user === null ? undefined : client.guilds.cache.get(guildId)?.roles.botRoleFor(user)?.id;
       },
       channelType: (channelId) => channelType(client, channelId),
-      cacheDir: context.cacheDir,
-      attachmentMaxBytes: settings.attachmentMaxBytes,
+      attachments,
       sleep,
       now,
       onUserMessage: (chatId) => replies.inbound(chatId),
@@ -92,7 +90,7 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
   }
 
   function onMessageCreate(client: Client, data: unknown): void {
-    const signal = controller?.signal;
+    const signal = kit.signal;
     if (client !== current || signal === undefined || signal.aborted || sink === undefined) return;
     const parsed = parseMessageCreate(data);
     if (!parsed.ok) {
@@ -114,7 +112,7 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
   }
 
   function onInteractionCreate(client: Client, data: unknown): void {
-    const signal = controller?.signal;
+    const signal = kit.signal;
     if (client !== current || signal === undefined || signal.aborted || sink === undefined) return;
     const parsed = parseInteractionCreate(data);
     if (parsed.ok === 'ignored') {
@@ -145,7 +143,7 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
 
   /** Once per start, when the first session is ready: what users wrote while the gateway was down. */
   function startCatchUp(client: Client): void {
-    const signal = controller?.signal;
+    const signal = kit.signal;
     if (cursors === undefined || caughtUp || signal === undefined) return;
     caughtUp = true;
     const run = catchUp({
@@ -183,7 +181,7 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
   function newClient() {
     const client = createClient(settings);
     current = client;
-    const active = (): boolean => client === current && controller?.signal.aborted === false;
+    const active = (): boolean => client === current && kit.signal?.aborted === false;
     const watch = watchClient(client, status, logger, active);
     guardPacketHandling(client, (event, error) => {
       const reason = describeError(error).slice(0, 200);
@@ -211,48 +209,29 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
     return { client, watch };
   }
 
-  return {
-    name: PLATFORM,
-    capabilities: capabilitiesFor(
-      DISCORD_CAPABILITIES,
-      settings.apiBase,
-      readSendRateLimit(context.settings, PLATFORM),
-    ),
-
-    async start(target) {
-      if (running !== undefined) throw new Error('discord: already started');
+  return kit.adapter({
+    intake: async (target, signal) => {
       sink = target;
       caughtUp = false;
-      controller = new AbortController();
-      const signal = controller.signal;
-      status.set('connecting');
-      running = connect({ token: settings.token, newClient, status, logger, sleep, random, signal })
-        .then(() => undefined)
-        .catch((error: unknown) => {
-          logger.error({ error: describeError(error) }, 'discord: connection failed');
-          status.set('error', describeError(error));
-        });
-      await Promise.race([status.when(['connected', 'disconnected', 'error']), running]);
+      await connect({ token: settings.token, newClient, status, logger, sleep, random, signal });
     },
 
-    async stop() {
-      controller?.abort();
+    closing: async () => {
       const client = current;
       current = undefined;
       await client?.destroy().catch((error: unknown) => {
         logger.debug({ error: describeError(error) }, 'discord: client destroy failed');
       });
-      await running;
-      await inFlight.settled();
-      running = undefined;
-      rest.clearHashSweeper();
-      rest.clearHandlerSweeper();
-      status.set('stopped');
     },
 
-    send: (message: OutboundMessage): Promise<SendResult> => sendMessage(sendContext, message),
+    stopped: () => {
+      rest.clearHashSweeper();
+      rest.clearHandlerSweeper();
+    },
 
-    async sendTyping(chatId: string, threadId?: string) {
+    send: (message) => sendMessage(sendContext, message),
+
+    async sendTyping(chatId, threadId) {
       try {
         await rest.post(Routes.channelTyping(threadId ?? chatId));
       } catch (error) {
@@ -261,7 +240,5 @@ export function createDiscordAdapter(context: PlatformContext, deps: DiscordAdap
     },
 
     format: markdownToDiscord,
-
-    status: (): PlatformState => status.get(),
-  };
+  });
 }

@@ -1,13 +1,12 @@
 /** One MESSAGE_CREATE end to end: channel kind, normalize, download its files, hand the event to the sink. */
 
-import type { Sleep } from '@hermes/plugin-sdk';
+import type { AttachmentFetcher, Sleep } from '@hermes/plugin-sdk';
 import type { InboundSink, Logger } from '@hermes/protocol';
 import { acceptEvent } from './accept-event.js';
+import type { PendingAttachment } from './attachments.js';
 import type { BotIdentity } from './bot-identity.js';
 import type { CatchUpCursors } from './catch-up-cursors.js';
 import { resolveChannelKind } from './channel-kind.js';
-import { downloadAttachment } from './download-attachment.js';
-import { describeError } from './error-text.js';
 import { normalizeMessage } from './normalize.js';
 import type { InboundMessage } from './payload.js';
 
@@ -19,8 +18,7 @@ export interface MessageDelivery {
   botRoleId(guildId: string): string | undefined;
   /** a channel's Discord type (cache, then REST), undefined when it cannot be learned */
   channelType(channelId: string): Promise<number | undefined>;
-  cacheDir: string;
-  attachmentMaxBytes: number;
+  attachments: AttachmentFetcher<PendingAttachment>;
   sleep: Sleep;
   now: () => number;
   /** told the chat id of each user message about to be accepted */
@@ -48,21 +46,11 @@ export async function deliverMessage(
     options.now(),
   );
   if (normalized === null) return;
-  for (const file of normalized.files) {
-    try {
-      file.attachment.path = await downloadAttachment(file, {
-        cacheDir: options.cacheDir,
-        maxBytes: options.attachmentMaxBytes,
-        signal,
-      });
-    } catch (error) {
-      if (signal.aborted) return;
-      options.logger.warn(
-        { error: describeError(error), messageId: message.id, attachmentId: file.id },
-        'discord: attachment download failed; delivering without it',
-      );
-    }
-  }
+  const downloaded = await options.attachments.fetchAll(normalized.files, signal, (file) => ({
+    messageId: message.id,
+    attachmentId: file.id,
+  }));
+  if (!downloaded) return; // stopped mid-download: nothing is delivered after stop()
   options.onUserMessage?.(message.channelId);
   const state = options.cursors?.stateWith(message.channelId, message.id, message.guildId);
   const accepted = await acceptEvent(options.sink, normalized.event, {

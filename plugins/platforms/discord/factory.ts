@@ -1,4 +1,5 @@
 /** The PlatformFactory registered by the plugin: credentials check and adapter construction. */
+import { envCredential } from '@hermes/plugin-sdk';
 import type { PlatformFactory } from '@hermes/protocol';
 import { createDiscordAdapter } from './adapter.js';
 import { PLATFORM } from './normalize.js';
@@ -7,8 +8,7 @@ import { type DiscordSettings, readDiscordSettings } from './settings.js';
 /** Discord is available when DISCORD_BOT_TOKEN is set. */
 export const discordFactory: PlatformFactory<DiscordSettings> = {
   name: PLATFORM,
-  hasCredentials: (env) => typeof env.DISCORD_BOT_TOKEN === 'string' && env.DISCORD_BOT_TOKEN.trim() !== '',
-  instanceKey: (env) => env.DISCORD_BOT_TOKEN?.trim() || undefined,
+  ...envCredential('DISCORD_BOT_TOKEN'),
   readSettings: readDiscordSettings,
   create: (context) => createDiscordAdapter(context),
 };

@@ -3,7 +3,7 @@ import type { PluginContext } from '@hermes/plugin-sdk';
 import { DISCORD_CAPABILITIES } from './adapter.js';
 import { discordFactory } from './factory.js';
 
-export { createDiscordAdapter, DISCORD_CAPABILITIES, type DiscordAdapterDeps } from './adapter.js';
+export { createDiscordAdapter, DISCORD_CAPABILITIES } from './adapter.js';
 export { discordFactory } from './factory.js';
 export { markdownToDiscord } from './format/markdown-to-discord.js';
 export { normalizeMessage } from './normalize.js';

@@ -1,6 +1,6 @@
 /** A parsed MESSAGE_CREATE → MessageEvent: a pure translation that keeps the raw payload. */
-import { textOrMediaEvent } from '@hermes/plugin-sdk';
-import type { MessageEvent, SessionSource } from '@hermes/protocol';
+import { type UserMessage, userMessage } from '@hermes/plugin-sdk';
+import type { SessionSource } from '@hermes/protocol';
 import { messageAttachments, type PendingAttachment } from './attachments.js';
 import type { BotIdentity } from './bot-identity.js';
 import type { ChannelKind } from './channel-kind.js';
@@ -13,10 +13,7 @@ export const PLATFORM = 'discord';
 const USER_MESSAGE_TYPES = new Set([0, 19]);
 
 /** The event, and the attachments still to download (their `path` is null). */
-export interface NormalizedMessage {
-  event: MessageEvent;
-  files: PendingAttachment[];
-}
+export type NormalizedMessage = UserMessage<PendingAttachment>;
 
 export interface NormalizeContext {
   bot: BotIdentity;
@@ -64,18 +61,5 @@ export function normalizeMessage(
   const text = readableText(message, context.bot, context.botRoleId);
   const files = messageAttachments(message);
   if (text === '' && files.length === 0) return null;
-  const base = {
-    platform: PLATFORM,
-    messageId: message.id,
-    source: sourceOf(message, context),
-    internal: false,
-    receivedAt: now,
-    raw,
-    text,
-  };
-  const event = textOrMediaEvent(
-    base,
-    files.map((file) => file.attachment),
-  );
-  return { event, files };
+  return userMessage({ messageId: message.id, source: sourceOf(message, context), receivedAt: now, raw, text }, files);
 }

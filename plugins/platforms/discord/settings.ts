@@ -1,4 +1,5 @@
 /** The Discord adapter's settings: `gateway.platforms.discord.*` from config, with env fallbacks. */
+import { type RawSettings, settingsReader } from '@hermes/plugin-sdk';
 
 export const DEFAULT_API_BASE = 'https://discord.com/api';
 /** attachments larger than this are not downloaded (the event keeps them with `path: null`) */
@@ -38,40 +39,6 @@ export const DISCORD_SETTING_KEYS = [
   'send_rate_limit',
 ] as const;
 
-type Settings = Readonly<Record<string, unknown>>;
-
-function optionalString(settings: Settings, key: string): string | undefined {
-  const value = settings[key];
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string') throw new TypeError(`gateway.platforms.discord.${key}: expected a string`);
-  return value;
-}
-
-function optionalBoolean(settings: Settings, key: string, fallback: boolean): boolean {
-  const value = settings[key];
-  if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'boolean') throw new TypeError(`gateway.platforms.discord.${key}: expected true or false`);
-  return value;
-}
-
-function positiveInteger(settings: Settings, key: string, fallback: number): number {
-  const value = settings[key];
-  if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new TypeError(`gateway.platforms.discord.${key}: expected a whole number of at least 1`);
-  }
-  return value;
-}
-
-function wholeNumber(settings: Settings, key: string, fallback: number): number {
-  const value = settings[key];
-  if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    throw new TypeError(`gateway.platforms.discord.${key}: expected a whole number of at least 0`);
-  }
-  return value;
-}
-
 function apiBaseOf(value: string): string {
   let url: URL;
   try {
@@ -87,30 +54,28 @@ function apiBaseOf(value: string): string {
 
 /** Reads and checks the settings; a wrong type or a missing token throws a TypeError naming the key. */
 export function readDiscordSettings(
-  settings: Settings,
+  settings: RawSettings,
   env: Readonly<Record<string, string | undefined>>,
 ): DiscordSettings {
   const token = (env.DISCORD_BOT_TOKEN ?? '').trim();
   if (token === '') throw new TypeError('discord: DISCORD_BOT_TOKEN is not set');
-  const apiBase = optionalString(settings, 'api_base') ?? (env.DISCORD_API_BASE?.trim() || DEFAULT_API_BASE);
+  const read = settingsReader(settings, 'discord');
+  const apiBase = read.string('api_base') ?? (env.DISCORD_API_BASE?.trim() || DEFAULT_API_BASE);
+  const atLeastOne = { min: 1 };
   return {
     token,
     apiBase: apiBaseOf(apiBase),
-    slashCommands: optionalBoolean(settings, 'slash_commands', true),
-    attachmentMaxBytes: positiveInteger(settings, 'attachment_max_bytes', DEFAULT_ATTACHMENT_MAX_BYTES),
-    rateLimitWaitMaxMs: positiveInteger(settings, 'rate_limit_wait_max_ms', DEFAULT_RATE_LIMIT_WAIT_MAX_MS),
-    globalRequestsPerSecond: positiveInteger(
-      settings,
-      'global_requests_per_second',
-      DEFAULT_GLOBAL_REQUESTS_PER_SECOND,
-    ),
-    suppressEmbeds: optionalBoolean(settings, 'suppress_embeds', true),
-    catchUpHours: wholeNumber(settings, 'catch_up_hours', DEFAULT_CATCH_UP_HOURS),
+    slashCommands: read.boolean('slash_commands', true),
+    attachmentMaxBytes: read.integer('attachment_max_bytes', DEFAULT_ATTACHMENT_MAX_BYTES, atLeastOne),
+    rateLimitWaitMaxMs: read.integer('rate_limit_wait_max_ms', DEFAULT_RATE_LIMIT_WAIT_MAX_MS, atLeastOne),
+    globalRequestsPerSecond: read.integer('global_requests_per_second', DEFAULT_GLOBAL_REQUESTS_PER_SECOND, atLeastOne),
+    suppressEmbeds: read.boolean('suppress_embeds', true),
+    catchUpHours: read.integer('catch_up_hours', DEFAULT_CATCH_UP_HOURS, { min: 0 }),
   };
 }
 
 /** The keys of `settings` this adapter does not know (warned about, never fatal). */
-export function unknownSettingKeys(settings: Settings): string[] {
+export function unknownSettingKeys(settings: RawSettings): string[] {
   const known: readonly string[] = DISCORD_SETTING_KEYS;
   return Object.keys(settings).filter((key) => !known.includes(key));
 }

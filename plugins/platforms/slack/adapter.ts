@@ -1,24 +1,12 @@
 /** The Slack PlatformAdapter: one Bolt App, Socket Mode or HTTP events intake, mrkdwn sends in threads. */
-import {
-  type AdapterDeps,
-  backoffDelayMs,
-  capabilitiesFor,
-  createAdapterKit,
-  readSendRateLimit,
-} from '@hermes/plugin-sdk';
-import type {
-  InboundSink,
-  OutboundMessage,
-  PlatformAdapter,
-  PlatformCapabilities,
-  PlatformContext,
-  PlatformState,
-  SendResult,
-} from '@hermes/protocol';
+import { type AdapterDeps, backoffDelayMs, createPlatformKit } from '@hermes/plugin-sdk';
+import type { InboundSink, PlatformAdapter, PlatformCapabilities, PlatformContext } from '@hermes/protocol';
 import { App, type Receiver, SocketModeReceiver, webApi } from '@slack/bolt';
 import { createAnsweredThreads } from './answered-threads.js';
+import type { PendingFile } from './attachments.js';
 import { boltLogger } from './bolt-logger.js';
 import { deliverSlackEvent, type InboundDeps } from './deliver-event.js';
+import { downloadFile } from './download-file.js';
 import { describeError, platformErrorOf, UNRECOVERABLE_AUTH_ERRORS } from './error-text.js';
 import { markdownToMrkdwn } from './format/markdown-to-mrkdwn.js';
 import { createHttpIntake } from './http-intake.js';
@@ -50,17 +38,20 @@ export const SLACK_CAPABILITIES: PlatformCapabilities = {
 /** The SDK's own server-ping check is never set below its default. */
 const SERVER_PING_TIMEOUT_MIN_MS = 30_000;
 
-/** Seams for tests: time, randomness (backoff jitter) and sleeping. */
-export type SlackAdapterDeps = AdapterDeps;
-
 /**
  * Creates the adapter: settings are checked here (a wrong type throws) and, in HTTP mode, the route
  * is added; nothing touches the network before start().
  */
-export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterDeps = {}): PlatformAdapter {
+export function createSlackAdapter(context: PlatformContext, deps: AdapterDeps = {}): PlatformAdapter {
   const settings = readSlackSettings(context.settings, context.env);
   const logger = context.logger;
-  const { now, sleep, random, status, inFlight } = createAdapterKit(logger, deps, { platform: PLATFORM });
+  const kit = createPlatformKit(context, deps, {
+    platform: PLATFORM,
+    capabilities: SLACK_CAPABILITIES,
+    apiUrl: settings.apiUrl,
+    describe: describeError,
+  });
+  const { now, sleep, random, status, inFlight } = kit;
   const sdkLogger = boltLogger(logger, settings.sdkLogLevel);
   // the gateway's outbox is the one that retries (429 after Retry-After); the SDK retries nothing,
   // so a send is made once and a 429 comes back as rate_limited instead of being waited out here
@@ -74,8 +65,16 @@ export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterD
   const answered = createAnsweredThreads(context.state);
   const userNames = settings.resolveUserNames ? createUserNames(client, logger, now) : undefined;
   const once = createOncePerKey();
-  let controller: AbortController | undefined;
-  let running: Promise<void> | undefined;
+  const attachments = kit.attachmentFetcher((file: PendingFile, signal) =>
+    downloadFile(file, {
+      token: settings.token,
+      cacheDir: context.cacheDir,
+      apiUrl: settings.apiUrl,
+      maxFileBytes: settings.maxFileBytes,
+      timeoutMs: settings.requestTimeoutMs,
+      signal,
+    }),
+  );
   let app: App | undefined;
   let supervisor: SocketSupervisor | undefined;
 
@@ -86,7 +85,7 @@ export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterD
           logger,
           ackDeadlineMs: settings.ackDeadlineMs,
           now,
-          app: () => (controller === undefined || controller.signal.aborted ? undefined : app),
+          app: () => (kit.signal === undefined || kit.signal.aborted ? undefined : app),
           track: (task) => inFlight.track(task),
         })
       : undefined;
@@ -136,13 +135,7 @@ export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterD
       strictMention: settings.strictMention,
       answered,
       ...(userNames === undefined ? {} : { userNames }),
-      download: {
-        token: settings.token,
-        cacheDir: context.cacheDir,
-        apiUrl: settings.apiUrl,
-        maxFileBytes: settings.maxFileBytes,
-        timeoutMs: settings.requestTimeoutMs,
-      },
+      attachments,
       once,
       sleep,
       now,
@@ -184,7 +177,7 @@ export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterD
     guardSocketFrames(receiver.client, logger);
     acks = holdAcksUntilAccepted(receiver.client, logger, {
       deadlineMs: settings.ackDeadlineMs,
-      stopped: () => controller === undefined || controller.signal.aborted,
+      stopped: () => kit.signal === undefined || kit.signal.aborted,
     });
     return receiver;
   };
@@ -212,40 +205,30 @@ export function createSlackAdapter(context: PlatformContext, deps: SlackAdapterD
     await supervisor.run(signal);
   };
 
-  return {
-    name: PLATFORM,
-    capabilities: capabilitiesFor(SLACK_CAPABILITIES, settings.apiUrl, readSendRateLimit(context.settings, PLATFORM)),
-
-    async start(sink) {
-      if (running !== undefined) throw new Error('slack: already started');
-      controller = new AbortController();
-      status.set('connecting');
-      running = connect(sink, controller.signal).catch((error: unknown) => {
-        logger.error({ error: describeError(error) }, `slack: ${describeError(error)}`);
-        status.set('error', describeError(error));
-      });
-      await Promise.race([status.when(['connected', 'error']), running]);
+  return kit.adapter({
+    intake: async (sink, signal) => {
+      try {
+        await connect(sink, signal);
+      } finally {
+        // a connect that was under way when stop() began made its supervisor after closing() ran
+        if (signal.aborted) await supervisor?.close();
+      }
     },
 
-    async stop() {
-      controller?.abort();
+    closing: async () => {
       await supervisor?.close();
-      await running;
-      await supervisor?.close(); // a connect that was under way when stop() began
-      await inFlight.settled();
-      running = undefined;
-      supervisor = undefined;
-      status.set('stopped');
     },
 
-    send: (message: OutboundMessage): Promise<SendResult> =>
+    stopped: () => {
+      supervisor = undefined;
+    },
+
+    send: (message) =>
       sendMessage(client, message, {
         unfurlLinks: settings.unfurlLinks,
         onThreadPost: (channel, threadTs) => answered.add(channel, threadTs),
       }),
 
     format: markdownToMrkdwn,
-
-    status: (): PlatformState => status.get(),
-  };
+  });
 }

@@ -1,9 +1,9 @@
 /** One Slack event end to end: check it, skip what the bot does not answer, name the user, download files, accept. */
 
-import type { Sleep } from '@hermes/plugin-sdk';
+import type { AttachmentFetcher, Sleep } from '@hermes/plugin-sdk';
 import type { InboundSink, Logger } from '@hermes/protocol';
 import type { AnsweredThreads } from './answered-threads.js';
-import { type DownloadTarget, downloadFile } from './download-file.js';
+import type { PendingFile } from './attachments.js';
 import { describeError } from './error-text.js';
 import { toMessageId } from './message-ids.js';
 import { type BotIdentity, normalizeSlackMessage } from './normalize.js';
@@ -22,7 +22,7 @@ export interface InboundDeps {
   strictMention: boolean;
   answered: AnsweredThreads;
   userNames?: UserNames;
-  download: Omit<DownloadTarget, 'signal'>;
+  attachments: AttachmentFetcher<PendingFile>;
   once: OncePerKey;
   sleep: Sleep;
   now: () => number;
@@ -87,18 +87,11 @@ export async function deliverSlackEvent(
       deps.logger.debug({ reason: normalized.ignored }, 'slack: event ignored');
       return;
     }
-    for (const file of normalized.files) {
-      try {
-        file.attachment.path = await downloadFile(file, { ...deps.download, signal });
-      } catch (error) {
-        if (signal.aborted) return;
-        deps.logger.warn(
-          { error: describeError(error), messageId: normalized.event.messageId, fileId: file.ref.id },
-          'slack: attachment download failed; delivering without it',
-        );
-      }
-    }
-    if (signal.aborted) return;
+    await deps.attachments.fetchAll(normalized.files, signal, (file) => ({
+      messageId: normalized.event.messageId,
+      fileId: file.ref.id,
+    }));
+    if (signal.aborted) return; // nothing is delivered after stop()
     await acceptWithRetry(deps, normalized.event, signal);
   });
 }

@@ -3,7 +3,7 @@ import type { PluginContext } from '@hermes/plugin-sdk';
 import { SLACK_CAPABILITIES } from './adapter.js';
 import { slackFactory } from './factory.js';
 
-export { createSlackAdapter, SLACK_CAPABILITIES, type SlackAdapterDeps } from './adapter.js';
+export { createSlackAdapter, SLACK_CAPABILITIES } from './adapter.js';
 export { slackFactory } from './factory.js';
 export { markdownToMrkdwn } from './format/markdown-to-mrkdwn.js';
 export { normalizeSlackMessage } from './normalize.js';

@@ -1,6 +1,6 @@
 /** A checked Slack message → MessageEvent: a pure translation that keeps the raw event body. */
-import { textOrMediaEvent } from '@hermes/plugin-sdk';
-import type { ChatType, MessageEvent, SessionSource } from '@hermes/protocol';
+import { type UserMessage, userMessage } from '@hermes/plugin-sdk';
+import type { ChatType, SessionSource } from '@hermes/protocol';
 import { type PendingFile, pendingFile } from './attachments.js';
 import { cleanText, mentionsBot } from './mentions.js';
 import { toMessageId } from './message-ids.js';
@@ -25,10 +25,7 @@ export interface NormalizeContext {
 }
 
 /** The event, and the files whose attachments still need downloading (their `path` is null). */
-export interface NormalizedMessage {
-  event: MessageEvent;
-  files: PendingFile[];
-}
+export type NormalizedMessage = UserMessage<PendingFile>;
 
 function isDirect(message: SlackMessage): boolean {
   if (message.channelType !== undefined) return message.channelType === 'im';
@@ -74,18 +71,8 @@ export function normalizeSlackMessage(
     mentioned,
     repliedToBot: inBotThread && !context.strictMention,
   };
-  const base = {
-    platform: PLATFORM,
-    messageId: toMessageId(message.channel, message.ts),
-    source,
-    internal: false,
-    receivedAt: context.now,
-    raw,
-    text,
-  };
-  const event = textOrMediaEvent(
-    base,
-    files.map((file) => file.attachment),
+  return userMessage(
+    { messageId: toMessageId(message.channel, message.ts), source, receivedAt: context.now, raw, text },
+    files,
   );
-  return { event, files };
 }

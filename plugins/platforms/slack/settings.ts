@@ -1,4 +1,5 @@
 /** The Slack adapter's settings: `gateway.platforms.slack.*` from config, credentials from the env. */
+import { envValue, type RawSettings, settingsReader } from '@hermes/plugin-sdk';
 
 export const DEFAULT_API_URL = 'https://slack.com/api/';
 export const DEFAULT_EVENTS_PATH = '/slack/events';
@@ -39,62 +40,23 @@ export interface SlackSettings {
 export type SdkLogLevel = 'debug' | 'info' | 'warn' | 'error';
 const SDK_LOG_LEVELS: readonly SdkLogLevel[] = ['debug', 'info', 'warn', 'error'];
 
-function sdkLogLevel(settings: Settings): SdkLogLevel {
-  const value = optionalString(settings, 'sdk_log_level') ?? 'warn';
-  const level = SDK_LOG_LEVELS.find((candidate) => candidate === value);
-  if (level === undefined) {
-    throw new TypeError(`gateway.platforms.slack.sdk_log_level: expected one of ${SDK_LOG_LEVELS.join(', ')}`);
-  }
-  return level;
-}
-
-type Settings = Readonly<Record<string, unknown>>;
 type Env = Readonly<Record<string, string | undefined>>;
 
-function optionalString(settings: Settings, key: string): string | undefined {
-  const value = settings[key];
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string') throw new TypeError(`gateway.platforms.slack.${key}: expected a string`);
-  return value;
-}
-
-function optionalBoolean(settings: Settings, key: string, fallback: boolean): boolean {
-  const value = settings[key];
-  if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'boolean') throw new TypeError(`gateway.platforms.slack.${key}: expected true or false`);
-  return value;
-}
-
-function wholeNumber(settings: Settings, key: string, fallback: number, min: number, max: number): number {
-  const value = settings[key] ?? fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new TypeError(`gateway.platforms.slack.${key}: expected a whole number from ${min} to ${max}`);
-  }
-  return value;
-}
-
-function envValue(env: Env, key: string): string | undefined {
-  const value = env[key]?.trim();
-  return value === undefined || value === '' ? undefined : value;
-}
-
 /** Reads and checks the settings; a wrong type or a missing credential throws a TypeError naming the key. */
-export function readSlackSettings(settings: Settings, env: Env): SlackSettings {
+export function readSlackSettings(settings: RawSettings, env: Env): SlackSettings {
+  const read = settingsReader(settings, 'slack');
   const token = envValue(env, 'SLACK_BOT_TOKEN');
   if (token === undefined) throw new TypeError('slack: SLACK_BOT_TOKEN is not set');
   const appToken = envValue(env, 'SLACK_APP_TOKEN');
   const signingSecret = envValue(env, 'SLACK_SIGNING_SECRET');
-  const mode = optionalString(settings, 'mode') ?? (appToken !== undefined ? 'socket' : 'http');
-  if (mode !== 'socket' && mode !== 'http') {
-    throw new TypeError(`gateway.platforms.slack.mode: expected "socket" or "http", got "${mode}"`);
-  }
+  const mode = read.oneOf('mode', ['socket', 'http'], appToken !== undefined ? 'socket' : 'http');
   if (mode === 'socket' && appToken === undefined) throw new TypeError('slack: Socket Mode needs SLACK_APP_TOKEN');
   if (mode === 'http' && signingSecret === undefined) {
     throw new TypeError('slack: HTTP events mode needs SLACK_SIGNING_SECRET');
   }
-  const rawUrl = optionalString(settings, 'api_url') ?? envValue(env, 'SLACK_API_URL') ?? DEFAULT_API_URL;
+  const rawUrl = read.string('api_url') ?? envValue(env, 'SLACK_API_URL') ?? DEFAULT_API_URL;
   if (!/^https?:\/\//.test(rawUrl)) throw new TypeError('gateway.platforms.slack.api_url: expected an http(s) URL');
-  const eventsPath = optionalString(settings, 'events_path') ?? DEFAULT_EVENTS_PATH;
+  const eventsPath = read.string('events_path') ?? DEFAULT_EVENTS_PATH;
   if (!eventsPath.startsWith('/')) throw new TypeError('gateway.platforms.slack.events_path: must start with "/"');
   return {
     token,
@@ -102,14 +64,14 @@ export function readSlackSettings(settings: Settings, env: Env): SlackSettings {
     ...(signingSecret === undefined ? {} : { signingSecret }),
     apiUrl: rawUrl.endsWith('/') ? rawUrl : `${rawUrl}/`,
     mode,
-    strictMention: optionalBoolean(settings, 'strict_mention', false),
+    strictMention: read.boolean('strict_mention', false),
     eventsPath,
-    livenessTimeoutMs: wholeNumber(settings, 'liveness_timeout_ms', DEFAULT_LIVENESS_TIMEOUT_MS, 100, 600_000),
-    requestTimeoutMs: wholeNumber(settings, 'request_timeout_ms', DEFAULT_REQUEST_TIMEOUT_MS, 100, 600_000),
-    ackDeadlineMs: wholeNumber(settings, 'ack_deadline_ms', DEFAULT_ACK_DEADLINE_MS, 10, 2_900),
-    resolveUserNames: optionalBoolean(settings, 'resolve_user_names', true),
-    maxFileBytes: wholeNumber(settings, 'max_file_bytes', DEFAULT_MAX_FILE_BYTES, 0, 1024 * 1024 * 1024),
-    unfurlLinks: optionalBoolean(settings, 'unfurl_links', false),
-    sdkLogLevel: sdkLogLevel(settings),
+    livenessTimeoutMs: read.integer('liveness_timeout_ms', DEFAULT_LIVENESS_TIMEOUT_MS, { min: 100, max: 600_000 }),
+    requestTimeoutMs: read.integer('request_timeout_ms', DEFAULT_REQUEST_TIMEOUT_MS, { min: 100, max: 600_000 }),
+    ackDeadlineMs: read.integer('ack_deadline_ms', DEFAULT_ACK_DEADLINE_MS, { min: 10, max: 2_900 }),
+    resolveUserNames: read.boolean('resolve_user_names', true),
+    maxFileBytes: read.integer('max_file_bytes', DEFAULT_MAX_FILE_BYTES, { min: 0, max: 1024 * 1024 * 1024 }),
+    unfurlLinks: read.boolean('unfurl_links', false),
+    sdkLogLevel: read.oneOf('sdk_log_level', SDK_LOG_LEVELS, 'warn'),
   };
 }

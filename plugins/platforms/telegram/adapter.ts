@@ -1,24 +1,12 @@
 /** The Telegram PlatformAdapter: one grammy Bot, polling or webhook intake, HTML sends. */
-import {
-  type AdapterDeps,
-  capabilitiesFor,
-  createAdapterKit,
-  createIntakeRunner,
-  readSendRateLimit,
-} from '@hermes/plugin-sdk';
-import type {
-  InboundSink,
-  OutboundMessage,
-  PlatformAdapter,
-  PlatformCapabilities,
-  PlatformContext,
-  PlatformState,
-  SendResult,
-} from '@hermes/protocol';
+import { type AdapterDeps, createPlatformKit, rateWithin } from '@hermes/plugin-sdk';
+import type { InboundSink, PlatformAdapter, PlatformCapabilities, PlatformContext } from '@hermes/protocol';
 import { Bot } from 'grammy';
 import type { Update } from 'grammy/types';
+import type { PendingFile } from './attachments.js';
 import type { BotIdentity } from './bot-identity.js';
 import { deliverUpdate } from './deliver-update.js';
+import { downloadFile } from './download-file.js';
 import { describeError } from './error-text.js';
 import { markdownToTelegramHtml } from './format/markdown-to-html.js';
 import { grammySignal } from './grammy-signal.js';
@@ -39,18 +27,15 @@ export const TELEGRAM_CAPABILITIES: PlatformCapabilities = {
   typing: true,
   threads: true,
   // Bot API FAQ: about 1 message a second in one chat, short bursts tolerated (3: a three-chunk
-  // answer goes at once); 30 a second across chats (5 at once, 26/s after: 5 - 1 + 26 = 30 in any second)
-  sendRate: { perChat: { count: 1, perMs: 1_000, burst: 3 }, global: { count: 26, perMs: 1_000, burst: 5 } },
+  // answer goes at once); 30 a second across chats (5 at once)
+  sendRate: { perChat: { count: 1, perMs: 1_000, burst: 3 }, global: rateWithin(30, 1_000, 5) },
 };
-
-/** Seams for tests: time, randomness (backoff jitter) and sleeping. */
-export type TelegramAdapterDeps = AdapterDeps;
 
 /**
  * Creates the adapter: settings are checked here (a wrong type throws) and, in webhook mode, the
  * route is added; nothing touches the network before start().
  */
-export function createTelegramAdapter(context: PlatformContext, deps: TelegramAdapterDeps = {}): PlatformAdapter {
+export function createTelegramAdapter(context: PlatformContext, deps: AdapterDeps = {}): PlatformAdapter {
   const settings = readTelegramSettings(context.settings, context.env);
   const logger = context.logger;
   if (settings.mode === 'webhook' && settings.webhookSecret === undefined && settings.webhookUrl === undefined) {
@@ -62,12 +47,17 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
   // webhook mode is always verified: the configured secret, else one generated once and kept in state
   const webhookSecret =
     settings.mode === 'webhook' ? resolveWebhookSecret(settings.webhookSecret, context.state).secret : undefined;
-  const { now, sleep, random, status, inFlight } = createAdapterKit(logger, deps, {
+  const kit = createPlatformKit(context, deps, {
     platform: PLATFORM,
+    capabilities: TELEGRAM_CAPABILITIES,
+    apiUrl: settings.apiRoot,
     errorMessage: 'connection error; retrying with backoff',
+    describe: describeError,
   });
+  const { now, sleep, random, status, inFlight } = kit;
   const bot = new Bot(settings.token, { client: { apiRoot: settings.apiRoot, fetch: grammyFetch } });
-  const intake = createIntakeRunner({ platform: PLATFORM, logger, status, inFlight, describe: describeError });
+  const download = { api: bot.api, apiRoot: settings.apiRoot, token: settings.token, cacheDir: context.cacheDir };
+  const attachments = kit.attachmentFetcher((file: PendingFile, signal) => downloadFile(file, { ...download, signal }));
   let identity: BotIdentity | undefined;
   let sink: InboundSink | undefined;
 
@@ -78,8 +68,7 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
 
   const deliver = (update: Update, signal: AbortSignal, state?: Record<string, string>): Promise<void> => {
     if (sink === undefined || identity === undefined) return Promise.reject(new Error('telegram: not started'));
-    const download = { api: bot.api, apiRoot: settings.apiRoot, token: settings.token, cacheDir: context.cacheDir };
-    return deliverUpdate(update, { sink, bot: identity, logger, download, now }, signal, state);
+    return deliverUpdate(update, { sink, bot: identity, logger, attachments, now }, signal, state);
   };
 
   /** Webhook mode: getMe, then setWebhook when a public URL is configured; retried until it works. */
@@ -100,7 +89,7 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
     ...(webhookSecret === undefined ? {} : { secret: webhookSecret }),
     logger,
     deliver: () => {
-      const signal = intake.signal;
+      const signal = kit.signal;
       if (signal === undefined || signal.aborted || identity === undefined) return null;
       return (update) => inFlight.track(deliver(update, signal));
     },
@@ -111,42 +100,32 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
     context.route('POST', settings.webhookPath, webhookHandler, { verify: webhookVerifier(webhookSecret, logger) });
   }
 
-  return {
-    name: PLATFORM,
-    capabilities: capabilitiesFor(
-      TELEGRAM_CAPABILITIES,
-      settings.apiRoot,
-      readSendRateLimit(context.settings, PLATFORM),
-    ),
-
-    start: (target) =>
-      intake.start((signal) => {
-        sink = target;
-        const common = { status, logger, sleep, random, signal };
-        if (settings.mode === 'webhook') {
-          return retryUntilDone(() => prepareWebhook(signal), common).then((done) => {
-            if (done) status.set('connected');
-          });
-        }
-        const prepare = async (s: AbortSignal): Promise<void> => {
-          await init(s);
-          await bot.api.deleteWebhook({}, grammySignal(s));
-        };
-        return runPolling({
-          ...common,
-          api: bot.api,
-          prepare,
-          deliver,
-          state: context.state,
-          pollTimeoutS: settings.pollTimeoutS,
+  return kit.adapter({
+    intake: (target, signal) => {
+      sink = target;
+      const common = { status, logger, sleep, random, signal };
+      if (settings.mode === 'webhook') {
+        return retryUntilDone(() => prepareWebhook(signal), common).then((done) => {
+          if (done) status.set('connected');
         });
-      }),
+      }
+      const prepare = async (s: AbortSignal): Promise<void> => {
+        await init(s);
+        await bot.api.deleteWebhook({}, grammySignal(s));
+      };
+      return runPolling({
+        ...common,
+        api: bot.api,
+        prepare,
+        deliver,
+        state: context.state,
+        pollTimeoutS: settings.pollTimeoutS,
+      });
+    },
 
-    stop: () => intake.stop(),
+    send: (message) => sendMessage(bot.api, message, logger),
 
-    send: (message: OutboundMessage): Promise<SendResult> => sendMessage(bot.api, message, logger),
-
-    async sendTyping(chatId: string, threadId?: string) {
+    async sendTyping(chatId, threadId) {
       const thread = telegramThreadId(threadId);
       try {
         await bot.api.sendChatAction(chatId, 'typing', thread === undefined ? {} : { message_thread_id: thread });
@@ -156,7 +135,5 @@ export function createTelegramAdapter(context: PlatformContext, deps: TelegramAd
     },
 
     format: markdownToTelegramHtml,
-
-    status: (): PlatformState => status.get(),
-  };
+  });
 }

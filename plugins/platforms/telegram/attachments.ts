@@ -1,4 +1,5 @@
 /** The files a Telegram message carries, as Attachments still to download. */
+import { pendingAttachment } from '@hermes/plugin-sdk';
 import type { Attachment } from '@hermes/protocol';
 import type { Message } from 'grammy/types';
 
@@ -19,28 +20,14 @@ interface FileLike {
   mime_type?: string;
 }
 
-/** A file name safe for the cache folder: a plain base name of letters, digits, dots, dashes, underscores. */
-export function safeFileName(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? '';
-  const cleaned = base.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '');
-  return cleaned.slice(-100) || 'file';
-}
-
 function pending(file: FileLike, kind: Attachment['kind'], fallbackName: string, mimeType?: string): PendingFile {
-  const fileName = safeFileName(file.file_name ?? fallbackName);
-  const mime = file.mime_type ?? mimeType;
-  return {
-    fileId: file.file_id,
-    fileUniqueId: file.file_unique_id,
-    fileName,
-    attachment: {
-      kind,
-      path: null,
-      fileName,
-      ...(mime === undefined ? {} : { mimeType: mime }),
-      ...(file.file_size === undefined ? {} : { size: file.file_size }),
-    },
-  };
+  const { fileName, attachment } = pendingAttachment({
+    name: file.file_name ?? fallbackName,
+    mimeType: file.mime_type ?? mimeType,
+    size: file.file_size,
+    kind,
+  });
+  return { fileId: file.file_id, fileUniqueId: file.file_unique_id, fileName, attachment };
 }
 
 /** Lists the photo (its largest size), document, audio, voice and video of a message. */

@@ -1,17 +1,17 @@
 /** One update end to end: normalize, download its files, hand the event to the sink. */
+import type { AttachmentFetcher } from '@hermes/plugin-sdk';
 import type { InboundSink, Logger } from '@hermes/protocol';
 import type { Update } from 'grammy/types';
+import type { PendingFile } from './attachments.js';
 import type { BotIdentity } from './bot-identity.js';
 import { updateProblem } from './check-update.js';
-import { type DownloadTarget, downloadFile } from './download-file.js';
-import { describeError } from './error-text.js';
 import { normalizeUpdate } from './normalize.js';
 
 export interface DeliveryOptions {
   sink: InboundSink;
   bot: BotIdentity;
   logger: Logger;
-  download: Omit<DownloadTarget, 'signal'>;
+  attachments: AttachmentFetcher<PendingFile>;
   now: () => number;
 }
 
@@ -37,16 +37,11 @@ export async function deliverUpdate(
     options.logger.debug({ updateId: update.update_id }, 'telegram: update ignored');
     return;
   }
-  for (const file of normalized.files) {
-    try {
-      file.attachment.path = await downloadFile(file, { ...options.download, signal });
-    } catch (error) {
-      if (signal.aborted) throw error;
-      options.logger.warn(
-        { error: describeError(error), updateId: update.update_id, fileId: file.fileId },
-        'telegram: attachment download failed; delivering without it',
-      );
-    }
-  }
+  const downloaded = await options.attachments.fetchAll(normalized.files, signal, (file) => ({
+    updateId: update.update_id,
+    fileId: file.fileId,
+  }));
+  // stopped mid-download: the update is not confirmed, so it is fetched again after a restart
+  if (!downloaded) throw new Error(`telegram: stopped before update ${update.update_id} was delivered`);
   await options.sink.accept(normalized.event, state === undefined ? undefined : { state });
 }

@@ -3,7 +3,7 @@ import type { PluginContext } from '@hermes/plugin-sdk';
 import { TELEGRAM_CAPABILITIES } from './adapter.js';
 import { telegramFactory } from './factory.js';
 
-export { createTelegramAdapter, TELEGRAM_CAPABILITIES, type TelegramAdapterDeps } from './adapter.js';
+export { createTelegramAdapter, TELEGRAM_CAPABILITIES } from './adapter.js';
 export { telegramFactory } from './factory.js';
 export { markdownToTelegramHtml } from './format/markdown-to-html.js';
 export { normalizeUpdate } from './normalize.js';

@@ -1,5 +1,6 @@
 /** Telegram Update → MessageEvent: a pure translation that keeps the raw update. */
-import type { ChatType, MessageEvent, SessionSource } from '@hermes/protocol';
+import { type UserMessage, userMessage } from '@hermes/plugin-sdk';
+import type { ChatType, SessionSource } from '@hermes/protocol';
 import type { Message, Update } from 'grammy/types';
 import { messageFiles, type PendingFile } from './attachments.js';
 import type { BotIdentity } from './bot-identity.js';
@@ -9,10 +10,7 @@ import { toMessageId } from './message-ids.js';
 export const PLATFORM = 'telegram';
 
 /** The event, and the files whose attachments still need downloading (their `path` is null). */
-export interface NormalizedUpdate {
-  event: MessageEvent;
-  files: PendingFile[];
-}
+export type NormalizedUpdate = UserMessage<PendingFile>;
 
 function chatTypeOf(message: Message): { chatType: ChatType; threadId?: string } {
   if (message.chat.type === 'private') return { chatType: 'dm' };
@@ -49,18 +47,7 @@ export function normalizeUpdate(update: Update, bot: BotIdentity, now: number = 
     mentioned: mentionsBot(rawText, entities, bot),
     repliedToBot: message.reply_to_message?.from?.id === bot.id,
   };
-  const base = {
-    platform: PLATFORM,
-    messageId: toMessageId(message.chat.id, message.message_id),
-    source,
-    internal: false,
-    receivedAt: now,
-    raw: update,
-    text: stripCommandSuffix(rawText, bot),
-  };
-  const event: MessageEvent =
-    files.length > 0
-      ? { ...base, kind: 'media', attachments: files.map((file) => file.attachment) }
-      : { ...base, kind: 'text' };
-  return { event, files };
+  const text = stripCommandSuffix(rawText, bot);
+  const messageId = toMessageId(message.chat.id, message.message_id);
+  return userMessage({ messageId, source, receivedAt: now, raw: update, text }, files);
 }

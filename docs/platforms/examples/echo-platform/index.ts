@@ -8,9 +8,9 @@
 import {
   type AdapterDeps,
   backoffDelayMs,
-  createAdapterKit,
-  createIntakeRunner,
+  createPlatformKit,
   definePlugin,
+  envCredential,
   type InboundSink,
   type OutboundMessage,
   type PlatformAdapter,
@@ -19,8 +19,9 @@ import {
   type PlatformFactory,
   renderTableLines,
   type SendResult,
+  settingsReader,
   takeTable,
-  textOrMediaEvent,
+  userMessage,
 } from '@hermes/plugin-sdk';
 
 const PLATFORM = 'echo';
@@ -60,15 +61,15 @@ export function formatPlain(markdown: string): string {
 
 /** Creates the adapter; a wrong setting throws here, nothing touches the network before start(). */
 export function createEchoAdapter(context: PlatformContext, deps: AdapterDeps = {}): PlatformAdapter {
-  const apiUrl = context.settings.api_url;
-  if (typeof apiUrl !== 'string' || !/^https?:\/\//.test(apiUrl)) {
-    throw new TypeError('gateway.platforms.echo.api_url: expected the http(s) URL of the Echo API');
+  const read = settingsReader(context.settings, PLATFORM);
+  const apiUrl = read.string('api_url');
+  if (apiUrl === undefined || !/^https?:\/\//.test(apiUrl)) {
+    throw new TypeError(`${read.keyName('api_url')}: expected the http(s) URL of the Echo API`);
   }
   const headers = { authorization: `Bearer ${context.env.ECHO_TOKEN ?? ''}`, 'content-type': 'application/json' };
-  const kit = createAdapterKit(context.logger, deps, { platform: PLATFORM });
+  // the seams, the status and in-flight trackers, and the runner behind start() and stop()
+  const kit = createPlatformKit(context, deps, { platform: PLATFORM, capabilities: ECHO_CAPABILITIES, apiUrl });
   const { status, inFlight } = kit;
-  // start() resolves once connected (or failed); stop() aborts the loop and awaits it and every send
-  const intake = createIntakeRunner({ platform: PLATFORM, logger: context.logger, status, inFlight });
 
   const call = async (path: string, signal: AbortSignal): Promise<unknown> => {
     const response = await fetch(`${apiUrl}${path}`, { headers, signal });
@@ -77,9 +78,8 @@ export function createEchoAdapter(context: PlatformContext, deps: AdapterDeps = 
   };
 
   const toEvent = (update: EchoUpdate) =>
-    textOrMediaEvent(
+    userMessage(
       {
-        platform: PLATFORM,
         messageId: String(update.id),
         source: {
           platform: PLATFORM,
@@ -89,13 +89,12 @@ export function createEchoAdapter(context: PlatformContext, deps: AdapterDeps = 
           userName: update.from.name,
           mentioned: update.mentions_bot === true,
         },
-        internal: false,
         receivedAt: kit.now(),
         raw: update,
         text: update.text,
       },
       [],
-    );
+    ).event;
 
   /** The one owner of the connection: checks the token, then long-polls, backing off while it fails. */
   async function poll(sink: InboundSink, signal: AbortSignal): Promise<void> {
@@ -141,21 +140,18 @@ export function createEchoAdapter(context: PlatformContext, deps: AdapterDeps = 
     }
   }
 
-  return {
-    name: PLATFORM,
-    capabilities: ECHO_CAPABILITIES,
-    start: (sink) => intake.start((signal) => poll(sink, signal)),
-    stop: () => intake.stop(),
+  // start() resolves once connected (or failed); stop() aborts the loop and awaits it and every send
+  return kit.adapter({
+    intake: poll,
     send: (message) => inFlight.track(send(message)),
     format: formatPlain,
-    status: () => status.get(),
-  };
+  });
 }
 
 /** Echo is available when ECHO_TOKEN is set. */
 export const echoFactory: PlatformFactory = {
   name: PLATFORM,
-  hasCredentials: (env) => (env.ECHO_TOKEN ?? '').trim() !== '',
+  ...envCredential('ECHO_TOKEN'),
   create: (context) => createEchoAdapter(context),
 };
 

@@ -1,9 +1,9 @@
 /**
  * An adapter's intake loop from start() to stop(): started once, `start()` resolves when the status
- * reaches 'connected' or 'error' (or the loop ends); `stop()` aborts it, awaits it and every
- * in-flight send and handler, then reports 'stopped'. A loop that throws is logged and shown as 'error'.
+ * reaches one of the ready states (default: connected, error) or the loop ends; `stop()` aborts it,
+ * awaits it and every in-flight send and handler, then reports 'stopped'. A loop that throws is logged and shown as 'error'.
  */
-import type { Logger } from '@hermes/protocol';
+import type { Logger, PlatformConnection } from '@hermes/protocol';
 import type { InFlight } from './in-flight.js';
 import type { StatusTracker } from './status-tracker.js';
 
@@ -22,11 +22,13 @@ export interface IntakeRunnerOptions {
   inFlight: InFlight;
   /** an error's text for the log and the status (default: its message); redact secrets here */
   describe?: (error: unknown) => string;
+  /** the states at which start() resolves (default: connected, error) */
+  readyStates?: readonly PlatformConnection[];
 }
 
 /** Creates the runner; nothing runs before start(). */
 export function createIntakeRunner(options: IntakeRunnerOptions): IntakeRunner {
-  const { platform, logger, status, inFlight } = options;
+  const { platform, logger, status, inFlight, readyStates = ['connected', 'error'] } = options;
   const describe = options.describe ?? ((error: unknown) => (error instanceof Error ? error.message : String(error)));
   let controller: AbortController | undefined;
   let running: Promise<void> | undefined;
@@ -42,7 +44,7 @@ export function createIntakeRunner(options: IntakeRunnerOptions): IntakeRunner {
         logger.error({ error: describe(error) }, `${platform}: intake loop failed`);
         status.set('error', describe(error));
       });
-      await Promise.race([status.when(['connected', 'error']), running]);
+      await Promise.race([status.when(readyStates), running]);
     },
     async stop(closing) {
       controller?.abort();

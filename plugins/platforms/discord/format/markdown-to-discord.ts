@@ -4,7 +4,7 @@
  * on Discord) → `**bold**`, rules → a line of ─, task boxes → ☐/☑, images → links, `>quote` → `> quote`,
  * `<br>` → a line break. Code blocks and code spans pass through untouched.
  */
-import { takeTable } from '@hermes/plugin-sdk';
+import { renderMarkdownBlocks } from '@hermes/plugin-sdk';
 import { renderTable } from './table.js';
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -42,32 +42,14 @@ function renderLine(line: string): string {
 
 /** Converts a whole Markdown reply. */
 export function markdownToDiscord(markdown: string): string {
-  const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
-  const out: string[] = [];
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i] ?? '';
-    const fence = FENCE.exec(line)?.[1];
-    if (fence !== undefined) {
-      out.push(line);
-      i += 1;
-      while (i < lines.length) {
-        const next = lines[i] ?? '';
-        out.push(next);
-        i += 1;
-        const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(next)?.[1];
-        if (close !== undefined && close[0] === fence[0] && close.length >= fence.length) break;
-      }
-      continue;
-    }
-    const table = takeTable(lines, i);
-    if (table !== undefined) {
-      out.push(renderTable(table.rows));
-      i = table.next;
-      continue;
-    }
-    out.push(renderLine(line));
-    i += 1;
-  }
-  return out.join('\n');
+  return renderMarkdownBlocks(markdown, {
+    fenceAt: (line) => {
+      const marker = FENCE.exec(line)?.[1];
+      return marker === undefined ? undefined : { marker, info: '' };
+    },
+    // code blocks pass through untouched, fences included
+    code: (block) => block.lines.join('\n'),
+    table: renderTable,
+    text: (lines, index) => ({ out: renderLine(lines[index] ?? ''), next: index + 1 }),
+  });
 }

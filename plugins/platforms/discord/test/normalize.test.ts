@@ -1,7 +1,7 @@
 // Parsing and normalizing are pure: recorded gateway payloads in, MessageEvents (plus files to fetch) out.
 import { readFileSync } from 'node:fs';
+import { attachmentKind, safeFileName } from '@hermes/plugin-sdk';
 import { describe, expect, it } from 'vitest';
-import { attachmentKind, safeFileName } from '../attachments.js';
 import { kindOfChannelType, resolveChannelKind } from '../channel-kind.js';
 import { commandEvent } from '../command-event.js';
 import { normalizeMessage } from '../normalize.js';

@@ -1,9 +1,11 @@
 // The Slack adapter on the shared adapter harness (test/contract/adapter-harness.ts): the fake
 // Slack, an in-memory PlatformContext, the recorders, and signed HTTP events.
+
+import type { AdapterDeps } from '@hermes/plugin-sdk';
 import type { RouteRequest } from '@hermes/protocol';
 import { type AdapterHarness, adapterHarness, type RouteHandler } from '../../../../test/contract/adapter-harness.js';
 import { type FakeSlack, type FakeSlackOptions, startFakeSlack } from '../../../../test/fakes/slack-server.js';
-import { createSlackAdapter, type SlackAdapterDeps } from '../adapter.js';
+import { createSlackAdapter } from '../adapter.js';
 
 export type { RouteHandler } from '../../../../test/contract/adapter-harness.js';
 export * from '../../../../test/contract/recorders.js';
@@ -13,7 +15,7 @@ export const APP_TOKEN = 'xapp-1-A0TESTAPP01-1234567890-TestAppTokenSecret';
 export const SIGNING_SECRET = 'test-signing-secret-8f14e45fceea167a';
 export const BOT_USER = 'UBOT0001';
 
-export interface Harness extends Omit<AdapterHarness<FakeSlack, SlackAdapterDeps>, 'route'> {
+export interface Harness extends Omit<AdapterHarness<FakeSlack, AdapterDeps>, 'route'> {
   /** the HTTP events route handler (default path) */
   route(path?: string): RouteHandler;
   /** a RouteRequest as the gateway's server hands it over, signed unless told otherwise */

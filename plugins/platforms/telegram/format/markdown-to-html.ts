@@ -3,7 +3,7 @@
  * "• ", quotes → <blockquote>, tables → monospace <pre>, inline markup per line. Only tags Telegram
  * supports are emitted, always balanced.
  */
-import { takeTable } from '@hermes/plugin-sdk';
+import { renderMarkdownBlocks } from '@hermes/plugin-sdk';
 import { escapeHtml } from './escape-html.js';
 import { renderInline } from './inline.js';
 import { renderTable } from './table.js';
@@ -33,43 +33,27 @@ function renderLine(line: string): string {
   return renderInline(line);
 }
 
+/** A run of `>` lines as one <blockquote>, its lines rendered like any other. */
+function quoteBlock(lines: readonly string[], index: number): { out: string; next: number } {
+  const quoted: string[] = [];
+  let next = index;
+  while (next < lines.length && QUOTE.test(lines[next] ?? '')) quoted.push(QUOTE.exec(lines[next++] ?? '')?.[1] ?? '');
+  const inner = quoted.map(renderLine).join('\n');
+  return { out: inner.trim() === '' ? '' : `<blockquote>${inner}</blockquote>`, next };
+}
+
 /** Converts a whole Markdown reply. */
 export function markdownToTelegramHtml(markdown: string): string {
-  const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
-  const out: string[] = [];
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i] ?? '';
-    const fence = FENCE.exec(line);
-    if (fence?.[1] !== undefined) {
-      const marker = fence[1];
-      const body: string[] = [];
-      i += 1;
-      while (i < lines.length) {
-        const next = lines[i] ?? '';
-        const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(next)?.[1];
-        i += 1;
-        if (close !== undefined && close[0] === marker[0] && close.length >= marker.length) break;
-        body.push(next);
-      }
-      out.push(codeBlock(body, fence[2] ?? ''));
-      continue;
-    }
-    const table = takeTable(lines, i);
-    if (table !== undefined) {
-      out.push(renderTable(table.rows));
-      i = table.next;
-      continue;
-    }
-    if (QUOTE.test(line)) {
-      const quoted: string[] = [];
-      while (i < lines.length && QUOTE.test(lines[i] ?? '')) quoted.push(QUOTE.exec(lines[i++] ?? '')?.[1] ?? '');
-      const inner = quoted.map(renderLine).join('\n');
-      out.push(inner.trim() === '' ? '' : `<blockquote>${inner}</blockquote>`);
-      continue;
-    }
-    out.push(renderLine(line));
-    i += 1;
-  }
-  return out.join('\n');
+  return renderMarkdownBlocks(markdown, {
+    fenceAt: (line) => {
+      const fence = FENCE.exec(line);
+      return fence?.[1] === undefined ? undefined : { marker: fence[1], info: fence[2] ?? '' };
+    },
+    code: (block) => codeBlock(block.body, block.info),
+    table: renderTable,
+    text: (lines, index) =>
+      QUOTE.test(lines[index] ?? '')
+        ? quoteBlock(lines, index)
+        : { out: renderLine(lines[index] ?? ''), next: index + 1 },
+  });
 }

@@ -1,7 +1,8 @@
 // normalizeUpdate is pure: Update in, MessageEvent (plus files to fetch) out.
+
+import { safeFileName } from '@hermes/plugin-sdk';
 import type { Message, Update, User } from 'grammy/types';
 import { describe, expect, it } from 'vitest';
-import { safeFileName } from '../attachments.js';
 import { mentionsBot, stripCommandSuffix } from '../mentions.js';
 import { normalizeUpdate } from '../normalize.js';
 
