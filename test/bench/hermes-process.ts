@@ -71,7 +71,8 @@ export async function startHermesProcess(options: HermesProcessOptions): Promise
     proc = await spawnSystem({
       name: `hermes gateway run (${options.platform})`,
       command: process.execPath,
-      args: [HERMES_BIN, 'gateway', 'run'],
+      // BENCH_HERMES_BIN: another build's bin/hermes.js (e.g. an older commit's worktree), to compare builds
+      args: [process.env.BENCH_HERMES_BIN || HERMES_BIN, 'gateway', 'run'],
       // its own token lock dir, so a test run elsewhere on the machine with the same fake tokens cannot collide
       env: { ...options.env, HERMES_HOME: home, HERMES_LOCK_DIR: join(home, 'locks') },
       ready: /listening on (http:\/\/127\.0\.0\.1:(\d+))/,
