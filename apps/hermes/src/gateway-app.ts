@@ -36,8 +36,14 @@ export interface GatewayApp {
   rt: AgentRuntime;
   gateway: Gateway;
   server: GatewayServer;
-  /** listens on gateway.host:gateway.port (port 0 = any free port); resolves with the URL */
+  /**
+   * Listens on gateway.host:gateway.port (port 0 = any free port) and starts connecting the
+   * platforms; resolves with the URL once /health answers 200 (`degraded` until every platform is
+   * connected, see `platformsStarted`).
+   */
   listen(): Promise<string>;
+  /** resolves when every platform's adapter has started (connected or failed) */
+  platformsStarted(): Promise<void>;
   /** true when API_SERVER_KEY is not set: the API answers anyone who can reach it (safe on loopback only) */
   keyless: boolean;
   /** graceful stop: no new turns, running ones get up to gateway.drain_timeout_s */
@@ -150,6 +156,7 @@ export async function buildGatewayApp(
   phases.mark('server');
   const keyless = !env.API_SERVER_KEY;
   let retention: { stop(): void } | null = null;
+  let platformsUp: Promise<void> = Promise.resolve();
   return {
     rt,
     gateway,
@@ -171,19 +178,29 @@ export async function buildGatewayApp(
       // pruned before the platforms connect: no turn is running on a session the prune deletes
       const days = config.state.retention_days;
       if (days !== undefined) retention = startRetention(store.pruner, days, rt.logger.child({ component: 'state' }));
-      await gateway.start();
+      // healthy from here: listening, the store open, plugins and hooks loaded, the inbox's unfinished
+      // rows read; /health says `degraded` until every platform has connected, then `ok`
+      const { connected } = gateway.launch();
       server.setState('running');
-      phases.mark('platforms');
+      phases.mark('platforms launched');
       const startup = phases.summary();
       rt.logger.info(
         { url, platforms: [...gateway.adapters.keys()], startupMs: startup },
-        `gateway listening on ${url} (started in ${startup.total} ms)`,
+        `gateway listening on ${url} (healthy in ${startup.total} ms; platforms connecting)`,
       );
+      platformsUp = connected.then(() => {
+        const ms = Math.round(performance.now());
+        rt.logger.info(
+          { platforms: gateway.platformStates(), connectedMs: ms },
+          `platforms started ${ms} ms after the process did`,
+        );
+      });
       // loaded lazily so it stays out of the start-up; loaded now so the first message does not wait
       warmModelSdk();
       setImmediate(warmSchemaValidator);
       return url;
     },
+    platformsStarted: () => platformsUp,
     async stop() {
       retention?.stop();
       server.setState('draining');

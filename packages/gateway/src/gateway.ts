@@ -155,27 +155,44 @@ export class Gateway {
     return out;
   }
 
-  /** Connects every platform, resumes accepted-but-unanswered messages, fires gateway:startup. */
+  /** Connects every platform, resumes accepted-but-unanswered messages, fires gateway:startup; resolves once every platform is connected (or failed). */
   async start(): Promise<void> {
+    await this.launch().connected;
+  }
+
+  /**
+   * Starts connecting every platform without waiting for it: what `gateway run` calls once it
+   * listens, so /health answers (`degraded`) while the platforms connect. The inbox's unfinished
+   * rows are read here, before any adapter can accept; each platform's rows are resumed once that
+   * platform's adapter has started (connected or failed), so a resumed answer has a connection to
+   * go out on. `connected` resolves when every adapter has started; then gateway:startup fires.
+   */
+  launch(): { connected: Promise<void> } {
     this.#started = true;
     // what earlier runs left unfinished, read before any adapter can accept: a message this run
     // accepts while the other platforms are still connecting is processed once, never also "resumed"
     const unfinished = this.#deps.store.inbox.pending();
+    const rowsOf = (platform: string) => unfinished.filter((row) => row.platform === platform);
+    // rows of a platform that is not on this run: resumed now (their delivery fails and is logged, as before)
+    this.#recover(unfinished.filter((row) => !this.adapters.has(row.platform)));
     const sink = {
       accept: (event: MessageEvent, options?: { state?: Record<string, string> }) => this.accept(event, options),
     };
-    await Promise.all(
+    this.metrics.startSampling();
+    const connected = Promise.all(
       [...this.adapters.values()].map(async (adapter) => {
         try {
           await adapter.start(sink);
         } catch (err) {
           this.#deps.logger.error({ err, platform: adapter.name }, `platform ${adapter.name} failed to start`);
         }
+        // stopped while connecting: the rows stay pending for the next start
+        if (this.#accepting) this.#recover(rowsOf(adapter.name));
       }),
-    );
-    this.metrics.startSampling();
-    this.#recover(unfinished);
-    this.events.emit('gateway:startup', { platforms: [...this.adapters.keys()] });
+    ).then(() => {
+      this.events.emit('gateway:startup', { platforms: [...this.adapters.keys()] });
+    });
+    return { connected };
   }
 
   /**
