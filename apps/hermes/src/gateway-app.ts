@@ -157,6 +157,7 @@ export async function buildGatewayApp(
   const keyless = !env.API_SERVER_KEY;
   let retention: { stop(): void } | null = null;
   let platformsUp: Promise<void> = Promise.resolve();
+  let stopping = false;
   return {
     rt,
     gateway,
@@ -189,6 +190,7 @@ export async function buildGatewayApp(
         `gateway listening on ${url} (healthy in ${startup.total} ms; platforms connecting)`,
       );
       platformsUp = connected.then(() => {
+        if (stopping) return; // stopped while connecting: the log may be closed already
         const ms = Math.round(performance.now());
         rt.logger.info(
           { platforms: gateway.platformStates(), connectedMs: ms },
@@ -202,6 +204,7 @@ export async function buildGatewayApp(
     },
     platformsStarted: () => platformsUp,
     async stop() {
+      stopping = true;
       retention?.stop();
       server.setState('draining');
       await gateway.stop(config.gateway.drain_timeout_s * 1000);

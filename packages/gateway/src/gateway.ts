@@ -16,6 +16,7 @@ import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
 import { GatewayEvents } from './gateway-events.js';
 import { hookSend } from './hook-send.js';
 import { KnownChats } from './known-chats.js';
+import { launchPlatforms } from './launch.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { runOneShotTurn } from './one-shot.js';
 import { acceptEvent } from './pipeline/accept.js';
@@ -27,11 +28,10 @@ import { type CommandPorts, runCommandStage } from './pipeline/command.js';
 import { dispatchHook } from './pipeline/dispatch.js';
 import { type LaneJob, replyTarget, type StageInput } from './pipeline/input.js';
 import { type PipelineOutcome, settleInbox } from './pipeline/outcome.js';
-import { interruptedApology, recoverUnfinished } from './pipeline/recover.js';
+import { interruptedApology, type PendingRow, recoverUnfinished } from './pipeline/recover.js';
 import { SessionStage } from './pipeline/session.js';
 import { runTurnStage, type TurnPorts } from './pipeline/turn.js';
 import { type RouteDefinition, setUpPlatforms } from './platform-setup.js';
-import type { InboxPort } from './ports.js';
 import { sessionKeyFor } from './session-key.js';
 import { SessionLanes } from './session-lanes.js';
 
@@ -155,41 +155,23 @@ export class Gateway {
     return out;
   }
 
-  /** Connects every platform, resumes accepted-but-unanswered messages, fires gateway:startup; resolves once every platform is connected (or failed). */
+  /** launch(), resolving once every platform has started (connected or failed). */
   async start(): Promise<void> {
     await this.launch().connected;
   }
 
-  /**
-   * Starts connecting every platform without waiting for it: what `gateway run` calls once it
-   * listens, so /health answers (`degraded`) while the platforms connect. The inbox's unfinished
-   * rows are read here, before any adapter can accept; each platform's rows are resumed once that
-   * platform's adapter has started (connected or failed), so a resumed answer has a connection to
-   * go out on. `connected` resolves when every adapter has started; then gateway:startup fires.
-   */
+  /** Starts connecting every platform without waiting (launch.ts); gateway:startup fires once all have started. */
   launch(): { connected: Promise<void> } {
     this.#started = true;
-    // what earlier runs left unfinished, read before any adapter can accept: a message this run
-    // accepts while the other platforms are still connecting is processed once, never also "resumed"
-    const unfinished = this.#deps.store.inbox.pending();
-    const rowsOf = (platform: string) => unfinished.filter((row) => row.platform === platform);
-    // rows of a platform that is not on this run: resumed now (their delivery fails and is logged, as before)
-    this.#recover(unfinished.filter((row) => !this.adapters.has(row.platform)));
-    const sink = {
-      accept: (event: MessageEvent, options?: { state?: Record<string, string> }) => this.accept(event, options),
-    };
     this.metrics.startSampling();
-    const connected = Promise.all(
-      [...this.adapters.values()].map(async (adapter) => {
-        try {
-          await adapter.start(sink);
-        } catch (err) {
-          this.#deps.logger.error({ err, platform: adapter.name }, `platform ${adapter.name} failed to start`);
-        }
-        // stopped while connecting: the rows stay pending for the next start
-        if (this.#accepting) this.#recover(rowsOf(adapter.name));
-      }),
-    ).then(() => {
+    const connected = launchPlatforms({
+      adapters: this.adapters,
+      sink: { accept: (event, options) => this.accept(event, options) },
+      logger: this.#deps.logger,
+      pending: () => this.#deps.store.inbox.pending(),
+      recover: (rows) => this.#recover(rows),
+      accepting: () => this.#accepting,
+    }).then(() => {
       this.events.emit('gateway:startup', { platforms: [...this.adapters.keys()] });
     });
     return { connected };
@@ -291,7 +273,7 @@ export class Gateway {
     this.#processing.add(p);
   }
 
-  #recover(unfinished: ReturnType<InboxPort['pending']>): void {
+  #recover(unfinished: readonly PendingRow[]): void {
     const { store, logger } = this.#deps;
     recoverUnfinished(
       {
