@@ -78,6 +78,15 @@ export const KEYLESS_WARNING =
   'the API platform is keyless (API_SERVER_KEY is not set): anyone who can reach this port can run the agent; ' +
   'this is only safe on loopback (gateway.host 127.0.0.1)';
 
+/** The longest the model SDK and ajv wait for the platforms' handshakes before they are warmed anyway. */
+const WARM_AFTER_MS = 5_000;
+
+/** Loads the model SDK and the schema validator now (both idempotent), so the first message does not wait. */
+function warmLazyModules(): void {
+  warmModelSdk();
+  setImmediate(warmSchemaValidator);
+}
+
 /** Builds the gateway (adapters created, nothing connected or listening yet). */
 export async function buildGatewayApp(
   options: GlobalOptions,
@@ -158,6 +167,7 @@ export async function buildGatewayApp(
   let retention: { stop(): void } | null = null;
   let platformsUp: Promise<void> = Promise.resolve();
   let stopping = false;
+  let warmTimer: NodeJS.Timeout | undefined;
   return {
     rt,
     gateway,
@@ -197,14 +207,19 @@ export async function buildGatewayApp(
           `platforms started ${ms} ms after the process did`,
         );
       });
-      // loaded lazily so it stays out of the start-up; loaded now so the first message does not wait
-      warmModelSdk();
-      setImmediate(warmSchemaValidator);
+      // loaded lazily so they stay out of the start-up and the platforms' handshakes; loaded once
+      // those are done (or after WARM_AFTER_MS, for a platform still retrying) so the first message does not wait
+      warmTimer = setTimeout(warmLazyModules, WARM_AFTER_MS).unref();
+      void platformsUp.then(() => {
+        clearTimeout(warmTimer);
+        if (!stopping) warmLazyModules();
+      });
       return url;
     },
     platformsStarted: () => platformsUp,
     async stop() {
       stopping = true;
+      clearTimeout(warmTimer);
       retention?.stop();
       server.setState('draining');
       await gateway.stop(config.gateway.drain_timeout_s * 1000);
