@@ -105,6 +105,11 @@ export interface FakeTelegram {
   addFile(input: FakeFileInput & { kind?: 'photos' | 'documents' }): StoredFile;
   /** Queues a failure for the next call of `method` (several queue in order). */
   failNext(method: string, failure: FakeFailure): void;
+  /**
+   * Holds the answer to the next call of `method` (a slow Bot API) until `release()` is called;
+   * the call is recorded when it arrives. Several holds queue in order.
+   */
+  holdNext(method: string): { release(): void };
   /** Resolves with the `count`-th call of `method` (1-based) once it has arrived. */
   waitForCall(method: string, count?: number, timeoutMs?: number): Promise<RecordedCall>;
   /** Destroys every open client connection (held long polls included). */
@@ -364,6 +369,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
   const calls: RecordedCall[] = [];
   const queue: Update[] = [];
   const failures = new Map<string, FakeFailure[]>();
+  const holds = new Map<string, Promise<void>[]>();
   const files = new Map<string, StoredFile>();
   const chats = new Map<number, InboundChat>();
   const sockets = new Set<Socket>();
@@ -698,6 +704,8 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
       answer(res, call, failure.status, failure.body ?? failureBody(failure));
       return;
     }
+    const hold = holds.get(method)?.shift();
+    if (hold !== undefined) await hold;
     callMethod(method, res, call, body);
   }
 
@@ -754,6 +762,14 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
       return res.status;
     },
     addFile,
+    holdNext(method) {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      holds.set(method, [...(holds.get(method) ?? []), held]);
+      return { release };
+    },
     failNext(method, failure) {
       const list = failures.get(method) ?? [];
       list.push(failure);
@@ -787,6 +803,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
       calls.length = 0;
       queue.length = 0;
       failures.clear();
+      holds.clear();
       files.clear();
       chats.clear();
       webhook = undefined;

@@ -28,6 +28,8 @@ export async function startHarness(
     dbPath?: string;
     platform?: MemoryPlatform;
     hooks?: HookBus;
+    /** false: the gateway is built but not started (the test calls start() or launch()) */
+    start?: boolean;
   } = {},
 ): Promise<Harness> {
   const dbPath = options.dbPath ?? join(mkdtempSync(join(tmpdir(), 'hermes-gw-')), 'state.db');
@@ -63,7 +65,7 @@ export async function startHarness(
     pluginSummary: () => 'Plugins (0):',
     setHomeChannel: () => {},
   });
-  await gateway.start();
+  if (options.start !== false) await gateway.start();
   return {
     gateway,
     tools,

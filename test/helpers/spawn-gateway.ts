@@ -9,11 +9,16 @@ export interface RunningGateway {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `hermes gateway run [...args]` (port 0) and resolves once it is listening. */
+/**
+ * Starts `hermes gateway run [...args]` (port 0) and resolves once it is listening and its
+ * platforms have started (connected or failed); `{ platforms: false }`: once it is listening
+ * (healthy, platforms perhaps still connecting).
+ */
 export function spawnGateway(
   env: Record<string, string>,
   timeoutMs = 15_000,
   args: readonly string[] = [],
+  wait: { platforms?: boolean } = {},
 ): Promise<RunningGateway> {
   return new Promise((resolve, reject) => {
     const base: Record<string, string> = {};
@@ -33,7 +38,7 @@ export function spawnGateway(
     child.stderr?.on('data', (d: Buffer) => {
       err += d.toString();
       const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m?.[1]) {
+      if (m?.[1] && (wait.platforms === false || err.includes('hermes gateway platforms started'))) {
         clearTimeout(timer);
         resolve({
           url: m[1],

@@ -36,8 +36,14 @@ export interface GatewayApp {
   rt: AgentRuntime;
   gateway: Gateway;
   server: GatewayServer;
-  /** listens on gateway.host:gateway.port (port 0 = any free port); resolves with the URL */
+  /**
+   * Listens on gateway.host:gateway.port (port 0 = any free port) and starts connecting the
+   * platforms; resolves with the URL once /health answers 200 (`degraded` until every platform is
+   * connected, see `platformsStarted`).
+   */
   listen(): Promise<string>;
+  /** resolves when every platform's adapter has started (connected or failed) */
+  platformsStarted(): Promise<void>;
   /** true when API_SERVER_KEY is not set: the API answers anyone who can reach it (safe on loopback only) */
   keyless: boolean;
   /** graceful stop: no new turns, running ones get up to gateway.drain_timeout_s */
@@ -71,6 +77,15 @@ export function gatewaySettings(
 export const KEYLESS_WARNING =
   'the API platform is keyless (API_SERVER_KEY is not set): anyone who can reach this port can run the agent; ' +
   'this is only safe on loopback (gateway.host 127.0.0.1)';
+
+/** The longest the model SDK and ajv wait for the platforms' handshakes before they are warmed anyway. */
+const WARM_AFTER_MS = 5_000;
+
+/** Loads the model SDK and the schema validator now (both idempotent), so the first message does not wait. */
+function warmLazyModules(): void {
+  warmModelSdk();
+  setImmediate(warmSchemaValidator);
+}
 
 /** Builds the gateway (adapters created, nothing connected or listening yet). */
 export async function buildGatewayApp(
@@ -150,6 +165,9 @@ export async function buildGatewayApp(
   phases.mark('server');
   const keyless = !env.API_SERVER_KEY;
   let retention: { stop(): void } | null = null;
+  let platformsUp: Promise<void> = Promise.resolve();
+  let stopping = false;
+  let warmTimer: NodeJS.Timeout | undefined;
   return {
     rt,
     gateway,
@@ -171,20 +189,37 @@ export async function buildGatewayApp(
       // pruned before the platforms connect: no turn is running on a session the prune deletes
       const days = config.state.retention_days;
       if (days !== undefined) retention = startRetention(store.pruner, days, rt.logger.child({ component: 'state' }));
-      await gateway.start();
+      // healthy from here: listening, the store open, plugins and hooks loaded, the inbox's unfinished
+      // rows read; /health says `degraded` until every platform has connected, then `ok`
+      const { connected } = gateway.launch();
       server.setState('running');
-      phases.mark('platforms');
+      phases.mark('platforms launched');
       const startup = phases.summary();
       rt.logger.info(
         { url, platforms: [...gateway.adapters.keys()], startupMs: startup },
-        `gateway listening on ${url} (started in ${startup.total} ms)`,
+        `gateway listening on ${url} (healthy in ${startup.total} ms; platforms connecting)`,
       );
-      // loaded lazily so it stays out of the start-up; loaded now so the first message does not wait
-      warmModelSdk();
-      setImmediate(warmSchemaValidator);
+      platformsUp = connected.then(() => {
+        if (stopping) return; // stopped while connecting: the log may be closed already
+        const ms = Math.round(performance.now());
+        rt.logger.info(
+          { platforms: gateway.platformStates(), connectedMs: ms },
+          `platforms started ${ms} ms after the process did`,
+        );
+      });
+      // loaded lazily so they stay out of the start-up and the platforms' handshakes; loaded once
+      // those are done (or after WARM_AFTER_MS, for a platform still retrying) so the first message does not wait
+      warmTimer = setTimeout(warmLazyModules, WARM_AFTER_MS).unref();
+      void platformsUp.then(() => {
+        clearTimeout(warmTimer);
+        if (!stopping) warmLazyModules();
+      });
       return url;
     },
+    platformsStarted: () => platformsUp,
     async stop() {
+      stopping = true;
+      clearTimeout(warmTimer);
       retention?.stop();
       server.setState('draining');
       await gateway.stop(config.gateway.drain_timeout_s * 1000);

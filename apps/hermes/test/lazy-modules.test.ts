@@ -1,7 +1,7 @@
 /**
  * The gateway's start-up imports no module it only needs for a model request, a web fetch or a
  * plugin's structured answer (openai, undici, ajv cost ~0.4 s of start-up together): they are
- * loaded on first use (and warmed once the gateway listens). A static import anywhere on the
+ * loaded on first use (and warmed once the gateway is up). A static import anywhere on the
  * start-up path brings them back; this test sees it.
  */
 import { spawnSync } from 'node:child_process';

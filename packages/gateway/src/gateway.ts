@@ -16,6 +16,7 @@ import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
 import { GatewayEvents } from './gateway-events.js';
 import { hookSend } from './hook-send.js';
 import { KnownChats } from './known-chats.js';
+import { launchPlatforms } from './launch.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { runOneShotTurn } from './one-shot.js';
 import { acceptEvent } from './pipeline/accept.js';
@@ -27,11 +28,10 @@ import { type CommandPorts, runCommandStage } from './pipeline/command.js';
 import { dispatchHook } from './pipeline/dispatch.js';
 import { type LaneJob, replyTarget, type StageInput } from './pipeline/input.js';
 import { type PipelineOutcome, settleInbox } from './pipeline/outcome.js';
-import { interruptedApology, recoverUnfinished } from './pipeline/recover.js';
+import { interruptedApology, type PendingRow, recoverUnfinished } from './pipeline/recover.js';
 import { SessionStage } from './pipeline/session.js';
 import { runTurnStage, type TurnPorts } from './pipeline/turn.js';
 import { type RouteDefinition, setUpPlatforms } from './platform-setup.js';
-import type { InboxPort } from './ports.js';
 import { sessionKeyFor } from './session-key.js';
 import { SessionLanes } from './session-lanes.js';
 
@@ -155,25 +155,26 @@ export class Gateway {
     return out;
   }
 
-  /** Connects every platform, resumes accepted-but-unanswered messages, fires gateway:startup. */
+  /** launch(), resolving once every platform has started (connected or failed). */
   async start(): Promise<void> {
+    await this.launch().connected;
+  }
+
+  /** Starts connecting every platform without waiting (launch.ts); gateway:startup fires once all have started. */
+  launch(): { connected: Promise<void> } {
     this.#started = true;
-    // what earlier runs left unfinished, read before any adapter can accept: a message this run
-    // accepts while the other platforms are still connecting is processed once, never also "resumed"
-    const unfinished = this.#deps.store.inbox.pending();
-    const sink = { accept: (e: MessageEvent, o?: { state?: Record<string, string> }) => this.accept(e, o) };
-    await Promise.all(
-      [...this.adapters.values()].map(async (adapter) => {
-        try {
-          await adapter.start(sink);
-        } catch (err) {
-          this.#deps.logger.error({ err, platform: adapter.name }, `platform ${adapter.name} failed to start`);
-        }
-      }),
-    );
     this.metrics.startSampling();
-    this.#recover(unfinished);
-    this.events.emit('gateway:startup', { platforms: [...this.adapters.keys()] });
+    const connected = launchPlatforms({
+      adapters: this.adapters,
+      sink: { accept: (event, options) => this.accept(event, options) },
+      logger: this.#deps.logger,
+      pending: () => this.#deps.store.inbox.pending(),
+      recover: (rows) => this.#recover(rows),
+      accepting: () => this.#accepting,
+    }).then(() => {
+      this.events.emit('gateway:startup', { platforms: [...this.adapters.keys()] });
+    });
+    return { connected };
   }
 
   /**
@@ -272,7 +273,7 @@ export class Gateway {
     this.#processing.add(p);
   }
 
-  #recover(unfinished: ReturnType<InboxPort['pending']>): void {
+  #recover(unfinished: readonly PendingRow[]): void {
     const { store, logger } = this.#deps;
     recoverUnfinished(
       {

@@ -103,6 +103,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   try {
     app = await buildGatewayApp({});
     url = await app.listen();
+    // healthy before the platforms connect: the tests drive connected platforms
+    await app.platformsStarted();
   } catch (error) {
     restoreEnv();
     running = false;

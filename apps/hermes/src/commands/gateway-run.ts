@@ -76,6 +76,11 @@ export async function runGateway(options: GlobalOptions, run: RunOptions = {}): 
     process.stderr.write(
       `hermes gateway listening on ${url} (platforms: ${[...app.gateway.adapters.keys()].join(', ') || 'api only'})\n`,
     );
+    // the platforms connect after the gateway is healthy (/health `degraded` until they have)
+    void app.platformsStarted().then(() => {
+      const states = Object.entries(app.gateway.platformStates()).map(([name, st]) => `${name} ${st.state}`);
+      process.stderr.write(`hermes gateway platforms started: ${states.join(', ') || 'none'}\n`);
+    });
     const signal = await stopping;
     process.stderr.write(`hermes gateway stopping (${signal}): draining...\n`);
     await app.stop();
