@@ -12,10 +12,11 @@ import { CommitQueue } from './commit-queue.js';
 import { type DeliveryTarget, deliver, resendPending } from './delivery/deliver.js';
 import { SendRateLimiter } from './delivery/send-rate-limiter.js';
 import { gatewayHandleDeps, lazyDispatchHandles } from './dispatch-handles.js';
-import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
+import { type GatewayDeps, type GatewayMediaSettings, gatewayTurnService } from './gateway-deps.js';
 import { GatewayEvents } from './gateway-events.js';
 import { hookSend } from './hook-send.js';
 import { KnownChats } from './known-chats.js';
+import { prepareInbound } from './media/inbound-media.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { runOneShotTurn } from './one-shot.js';
 import { acceptEvent } from './pipeline/accept.js';
@@ -42,6 +43,12 @@ export { SILENT_MARKER, TYPING_DELAY_MS, TYPING_INTERVAL_MS } from './pipeline/t
 export type { RouteDefinition } from './platform-setup.js';
 export const ADAPTER_STOP_TIMEOUT_MS = 5_000;
 export { KNOWN_CHATS_MAX } from './known-chats.js';
+
+/** The media step with the gateway's media settings. */
+const mediaStep =
+  (settings: GatewayMediaSettings): NonNullable<TurnPorts['media']> =>
+  (event, text, signal) =>
+    prepareInbound(event, text, settings, signal);
 
 export class Gateway {
   readonly adapters: Map<string, PlatformAdapter>;
@@ -118,6 +125,7 @@ export class Gateway {
       origins: this.#origins,
       logger: deps.logger,
       now: this.#now,
+      ...(settings.media ? { media: mediaStep(settings.media) } : {}),
     };
     mkdirSync(settings.cacheDir, { recursive: true, mode: 0o700 }); // attachments users sent: owner-only
     const setup = setUpPlatforms({
@@ -126,6 +134,7 @@ export class Gateway {
       env: deps.env,
       logger: deps.logger,
       cacheDir: settings.cacheDir,
+      mediaMaxBytes: settings.media?.maxBytes,
       platformState: store.platformState,
       pluginCommands: deps.pluginCommands,
       ...(deps.claimPlatform ? { claimPlatform: deps.claimPlatform } : {}),

@@ -34,8 +34,9 @@ export {
 } from './delivery/deliver.js';
 export { splitMessage } from './delivery/split-message.js';
 export { type EventLoopStatus, EventLoopWatchdog, type EventLoopWatchdogOptions } from './event-loop-watchdog.js';
-// The gateway and its server
 export { Gateway, type GatewayDeps, type GatewaySettings, type RouteDefinition, SILENT_MARKER } from './gateway.js';
+// The gateway and its server
+export type { GatewayMediaSettings } from './gateway-deps.js';
 export {
   eventMatches,
   type GatewayEventHandler,
@@ -46,6 +47,16 @@ export {
 export * from './gateway-hooks/index.js';
 export { isAddressed } from './group-policy.js';
 // Metrics (GET /metrics)
+export { cleanMediaCache, startMediaCleanup } from './media/cache-cleanup.js';
+export {
+  formatBytes,
+  hasAttachments,
+  INLINE_TEXT_MAX_BYTES,
+  type MediaSettings,
+  type PreparedMessage,
+  prepareInbound,
+} from './media/inbound-media.js';
+export { type SttSettings, TranscriptionError, transcribe } from './media/transcribe.js';
 export * from './metrics/index.js';
 export type { ApiTurnOutcome, ApiTurnRequest } from './pipeline/api-turn.js';
 export type { LaneJob, StageInput } from './pipeline/input.js';
