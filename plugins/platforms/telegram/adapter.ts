@@ -66,7 +66,11 @@ export function createTelegramAdapter(context: PlatformContext, deps: AdapterDep
     identity = { id: bot.botInfo.id, username: bot.botInfo.username };
   };
 
-  const deliver = (update: Update, signal: AbortSignal, state?: Record<string, string>): Promise<void> => {
+  const deliver = (
+    update: Update | readonly Update[],
+    signal: AbortSignal,
+    state?: Record<string, string>,
+  ): Promise<void> => {
     if (sink === undefined || identity === undefined) return Promise.reject(new Error('telegram: not started'));
     return deliverUpdate(update, { sink, bot: identity, logger, attachments, now }, signal, state);
   };
