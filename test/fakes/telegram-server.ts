@@ -97,6 +97,8 @@ export interface FakeTelegram {
   pushUpdate(update: Update): Update;
   /** Builds a realistic message update, queues it for getUpdates and returns it. */
   pushMessage(input: PushMessageInput): Update;
+  /** Queues several messages at once (as Telegram queues an album's updates), answering held polls once. */
+  pushMessages(inputs: readonly PushMessageInput[]): Update[];
   /** Builds the same update as pushMessage without queueing it: the body Telegram POSTs to a webhook. */
   webhookUpdate(input: PushMessageInput): Update;
   /**
@@ -385,7 +387,9 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     fileCounter += 1;
     const kind = input.kind ?? 'documents';
     const data = Buffer.from(input.data ?? `fake file ${fileCounter}`);
-    const extension = /\.([A-Za-z0-9]{1,8})$/.exec(input.fileName ?? '')?.[1] ?? (kind === 'photos' ? 'jpg' : kind === 'voice' ? 'oga' : 'bin');
+    const extension =
+      /\.([A-Za-z0-9]{1,8})$/.exec(input.fileName ?? '')?.[1] ??
+      (kind === 'photos' ? 'jpg' : kind === 'voice' ? 'oga' : 'bin');
     const file: StoredFile = {
       file_id: `BQACAgQAAxkBAAI${fileCounter}fake`,
       file_unique_id: `AgAD${fileCounter}fk`,
@@ -393,7 +397,8 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
       file_path: `${kind}/file_${fileCounter}.${extension}`,
       data,
       mimeType:
-        input.mimeType ?? (kind === 'photos' ? 'image/jpeg' : kind === 'voice' ? 'audio/ogg' : 'application/octet-stream'),
+        input.mimeType ??
+        (kind === 'photos' ? 'image/jpeg' : kind === 'voice' ? 'audio/ogg' : 'application/octet-stream'),
     };
     files.set(file.file_id, file);
     return file;
@@ -753,6 +758,12 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     pendingPolls: () => polls.length,
     pushUpdate: queueUpdate,
     pushMessage: (input) => queueUpdate(buildUpdate(input)),
+    pushMessages: (inputs) => {
+      const updates = inputs.map(buildUpdate);
+      queue.push(...updates);
+      flushPolls();
+      return updates;
+    },
     webhookUpdate: buildUpdate,
     async deliverWebhook(update, origin) {
       if (webhook === undefined) throw new Error('fake telegram: no webhook set');

@@ -44,3 +44,33 @@ export function mergeAlbum(members: readonly NormalizedUpdate[]): NormalizedUpda
   };
   return { event, files };
 }
+
+/** How long webhook mode waits for an album's other updates after its first (each arrives as its own POST). */
+export const ALBUM_WINDOW_MS = 500;
+
+/**
+ * Webhook mode: an album's updates, POSTed one by one, are held for ALBUM_WINDOW_MS after the first
+ * and then delivered as one; every request of the album answers when that delivery is accepted (or
+ * fails, so Telegram sends them all again). Updates outside an album go straight through.
+ */
+export function createAlbumCollector(
+  windowMs: number = ALBUM_WINDOW_MS,
+): (update: Update, deliver: (updates: readonly Update[]) => Promise<void>) => Promise<void> {
+  const open = new Map<string, { updates: Update[]; done: Promise<void> }>();
+  return (update, deliver) => {
+    const key = albumKey(update);
+    if (key === undefined) return deliver([update]);
+    const existing = open.get(key);
+    if (existing !== undefined) {
+      existing.updates.push(update);
+      return existing.done;
+    }
+    const updates = [update];
+    const done = new Promise<void>((resolve) => setTimeout(resolve, windowMs)).then(() => {
+      open.delete(key);
+      return deliver(updates.sort((a, b) => a.update_id - b.update_id));
+    });
+    open.set(key, { updates, done });
+    return done;
+  };
+}
