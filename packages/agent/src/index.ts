@@ -42,6 +42,6 @@ export {
   type TurnServiceSettings,
   type TurnTranscripts,
 } from './turn-service.js';
-export { imageNote, type ImageMode, type TurnImage, withImageNotes } from './user-content.js';
+export { type ImageMode, imageNote, type TurnImage, withImageNotes } from './user-content.js';
 export { type UserFacingError, userFacingError } from './user-facing-error.js';
 export * from './web/index.js';

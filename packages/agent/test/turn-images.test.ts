@@ -11,7 +11,10 @@ import { ToolRegistry, TurnService } from '../src/index.js';
 import { client, recordingBus } from './helpers.js';
 
 const openai = useFakeOpenAI();
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('pixels'.repeat(50))]);
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.from('pixels'.repeat(50)),
+]);
 
 function cachedImage(): { path: string; mimeType: string; name: string } {
   const dir = mkdtempSync(join(tmpdir(), 'hermes-images-'));
@@ -38,12 +41,22 @@ function service(vision: boolean | 'auto') {
     transcripts: { list: () => [...rows], append: (_id, m) => rows.push(...m) },
   });
   const run = (text: string, images = [cachedImage()]) =>
-    turns.run({ sessionId: 's1', platform: 'telegram', userMessage: text, images, persist: 'after', approval: async () => 'deny' });
+    turns.run({
+      sessionId: 's1',
+      platform: 'telegram',
+      userMessage: text,
+      images,
+      persist: 'after',
+      approval: async () => 'deny',
+    });
   return { run, rows };
 }
 
 const chats = () => openai.server.requests.filter((r) => r.path.endsWith('/chat/completions'));
-const refuse = { status: 400, body: { error: { message: 'this model does not support image input', type: 'invalid_request_error' } } };
+const refuse = {
+  status: 400,
+  body: { error: { message: 'this model does not support image input', type: 'invalid_request_error' } },
+};
 
 describe('images in a turn', () => {
   it('reach the model as an image_url part whose bytes equal the file; the transcript keeps the path, not the bytes', async () => {
@@ -66,7 +79,9 @@ describe('images in a turn', () => {
     await run('');
     expect(imagePartsOf(chats()[0])).toEqual([]);
     const messages = chats()[0]?.body?.messages as ChatMessage[];
-    expect(messages.at(-1)?.content).toMatch(/not shown \(vision is off \(model\.vision\)\); the file is at \/.*photo\.png/);
+    expect(messages.at(-1)?.content).toMatch(
+      /not shown \(vision is off \(model\.vision\)\); the file is at \/.*photo\.png/,
+    );
   });
 
   it('vision auto: a 400 is retried once without the image, and vision stays off for that model', async () => {

@@ -17,7 +17,13 @@ describe('loadConfig: defaults', () => {
     expect(exists).toBe(false);
     expect(path).toBe(`${home}/config.yaml`);
     expect(warnings).toEqual([]);
-    expect(config.model).toEqual({ default: '', base_url: 'https://api.openai.com/v1', api_key: '', timeout_s: 120, vision: 'auto' });
+    expect(config.model).toEqual({
+      default: '',
+      base_url: 'https://api.openai.com/v1',
+      api_key: '',
+      timeout_s: 120,
+      vision: 'auto',
+    });
     expect(config.agent).toEqual({ max_iterations: 30, api_max_retries: 3, toolsets: ['*'], tool_timeout_s: 300 });
     expect(config.terminal).toEqual({ timeout_s: 60, max_output_chars: 50_000, dangerous_patterns_extra: [] });
     expect(config.logging).toEqual({ level: 'info', redact: [] });
