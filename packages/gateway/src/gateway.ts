@@ -16,7 +16,7 @@ import { type GatewayDeps, type GatewayMediaSettings, gatewayTurnService } from 
 import { GatewayEvents } from './gateway-events.js';
 import { hookSend } from './hook-send.js';
 import { KnownChats } from './known-chats.js';
-import { prepareInbound } from './media/inbound-media.js';
+import { hasAttachments, prepareInbound } from './media/inbound-media.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { runOneShotTurn } from './one-shot.js';
 import { acceptEvent } from './pipeline/accept.js';
@@ -340,7 +340,9 @@ export class Gateway {
     const command = parseCommand(event.text);
     if (command) return runCommandStage(this.#commandPorts(event.source.userId), passed, command);
     // the row stays `accepted` until answered: a restart resumes it (marking `processing` counts restarts)
-    this.#lanes.submit(passed.sessionKey, { ...passed, text: event.text }, settings.busyMode);
+    // steering carries text only: a message with files waits for its own turn instead
+    const mode = settings.busyMode === 'steer' && hasAttachments(event) ? 'queue' : settings.busyMode;
+    this.#lanes.submit(passed.sessionKey, { ...passed, text: event.text }, mode);
     return { kind: 'handed_on' };
   }
 
