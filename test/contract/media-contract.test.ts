@@ -137,6 +137,33 @@ describe.each(drivers.map((d) => [d.label, d] as const))('media contract: %s', (
     expect(imagePartsOf(chatRequests(model)[0])).toEqual([]);
   });
 
+  it('bad input: a failing transcription endpoint and an unknown MIME type; each answered, the chat goes on', async () => {
+    await start();
+    model.scriptTranscription({ status: 503, message: 'stt is down' });
+    model.script({ text: 'could not hear you' }, { text: 'a mystery file' });
+    await send('', [voice]);
+    await until('the first answer', () => driver.sent().length > 0);
+    expect(driver.sent()[0]?.text).toContain(
+      'I could not transcribe voice.ogg: the transcription endpoint answered HTTP 503',
+    );
+    expect(driver.sent()[0]?.text).toContain('could not hear you');
+    expect(lastUserText(chatRequests(model)[0])).toMatch(
+      /^\[audio voice\.ogg \(transcription failed\): \/.+voice\.ogg\]$/,
+    );
+    const odd: ContractFile = {
+      kind: 'document',
+      name: 'thing.xyz',
+      mimeType: 'application/x-no-such-type',
+      data: Buffer.from('?'),
+    };
+    await send('what is this', [odd]);
+    await until('the second answer', () => driver.sent().length > 1);
+    expect(driver.sent()[1]?.text).toContain('a mystery file');
+    expect(lastUserText(chatRequests(model)[1])).toMatch(
+      /^what is this\n\n\[file thing\.xyz \(application\/x-no-such-type, 1 bytes\): \/.+thing\.xyz\]$/,
+    );
+  });
+
   it('restart between the download and the answer: the photo still reaches the model, answered once', async () => {
     const first = await start();
     model.script({ hang: true });
