@@ -160,7 +160,7 @@ describe.each(drivers.map((d) => [d.label, d] as const))('media contract: %s', (
     await until('the second answer', () => driver.sent().length > 1);
     expect(driver.sent()[1]?.text).toContain('a mystery file');
     expect(lastUserText(chatRequests(model)[1])).toMatch(
-      /^what is this\n\n\[file thing\.xyz \(application\/x-no-such-type, 1 bytes\): \/.+thing\.xyz\]$/,
+      /^what is this\n\n\[file thing\.xyz \(application\/x-no-such-type, 1 byte\): \/.+thing\.xyz\]$/,
     );
   });
 
