@@ -12,11 +12,10 @@ import { CommitQueue } from './commit-queue.js';
 import { type DeliveryTarget, deliver, resendPending } from './delivery/deliver.js';
 import { SendRateLimiter } from './delivery/send-rate-limiter.js';
 import { gatewayHandleDeps, lazyDispatchHandles } from './dispatch-handles.js';
-import { type GatewayDeps, type GatewayMediaSettings, gatewayTurnService } from './gateway-deps.js';
+import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
 import { GatewayEvents } from './gateway-events.js';
 import { hookSend } from './hook-send.js';
 import { KnownChats } from './known-chats.js';
-import { hasAttachments, prepareInbound } from './media/inbound-media.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { runOneShotTurn } from './one-shot.js';
 import { acceptEvent } from './pipeline/accept.js';
@@ -30,7 +29,7 @@ import { type LaneJob, replyTarget, type StageInput } from './pipeline/input.js'
 import { type PipelineOutcome, settleInbox } from './pipeline/outcome.js';
 import { interruptedApology, recoverUnfinished } from './pipeline/recover.js';
 import { SessionStage } from './pipeline/session.js';
-import { runTurnStage, type TurnPorts } from './pipeline/turn.js';
+import { busyModeFor, cachePorts, mediaStep, runTurnStage, type TurnPorts } from './pipeline/turn.js';
 import { type RouteDefinition, setUpPlatforms } from './platform-setup.js';
 import type { InboxPort } from './ports.js';
 import { sessionKeyFor } from './session-key.js';
@@ -43,12 +42,6 @@ export { SILENT_MARKER, TYPING_DELAY_MS, TYPING_INTERVAL_MS } from './pipeline/t
 export type { RouteDefinition } from './platform-setup.js';
 export const ADAPTER_STOP_TIMEOUT_MS = 5_000;
 export { KNOWN_CHATS_MAX } from './known-chats.js';
-
-/** The media step with the gateway's media settings. */
-const mediaStep =
-  (settings: GatewayMediaSettings): NonNullable<TurnPorts['media']> =>
-  (event, text, signal) =>
-    prepareInbound(event, text, settings, signal);
 
 export class Gateway {
   readonly adapters: Map<string, PlatformAdapter>;
@@ -133,8 +126,7 @@ export class Gateway {
       platformSettings: settings.platformSettings,
       env: deps.env,
       logger: deps.logger,
-      cacheDir: settings.cacheDir,
-      mediaMaxBytes: settings.media?.maxBytes,
+      ...cachePorts(settings),
       platformState: store.platformState,
       pluginCommands: deps.pluginCommands,
       ...(deps.claimPlatform ? { claimPlatform: deps.claimPlatform } : {}),
@@ -340,9 +332,7 @@ export class Gateway {
     const command = parseCommand(event.text);
     if (command) return runCommandStage(this.#commandPorts(event.source.userId), passed, command);
     // the row stays `accepted` until answered: a restart resumes it (marking `processing` counts restarts)
-    // steering carries text only: a message with files waits for its own turn instead
-    const mode = settings.busyMode === 'steer' && hasAttachments(event) ? 'queue' : settings.busyMode;
-    this.#lanes.submit(passed.sessionKey, { ...passed, text: event.text }, mode);
+    this.#lanes.submit(passed.sessionKey, { ...passed, text: event.text }, busyModeFor(settings.busyMode, event));
     return { kind: 'handed_on' };
   }
 

@@ -8,6 +8,7 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import type { TurnImage } from '@hermes/agent';
 import type { Attachment, MessageEvent } from '@hermes/protocol';
+import type { BusyMode } from '../session-lanes.js';
 import { bareMime, decodeText, isTextLike, sniffImage } from './file-types.js';
 import { type SttSettings, TranscriptionError, transcribe } from './transcribe.js';
 
@@ -31,6 +32,25 @@ export interface PreparedMessage {
 /** True when the event carries files: the only events this step has work for. */
 export function hasAttachments(event: MessageEvent): boolean {
   return event.attachments !== undefined && event.attachments.length > 0;
+}
+
+/** The busy mode for `event`: steering carries text only, so a message with files waits for its own turn. */
+export function busyModeFor(mode: BusyMode, event: MessageEvent): BusyMode {
+  return mode === 'steer' && hasAttachments(event) ? 'queue' : mode;
+}
+
+/** The media step as the turn stage calls it, with the gateway's media settings. */
+export const mediaStep =
+  (settings: MediaSettings) =>
+  (event: MessageEvent, text: string, signal: AbortSignal): Promise<PreparedMessage> =>
+    prepareInbound(event, text, settings, signal);
+
+/** The platforms' download folder and cap (media.max_bytes) from the gateway's settings. */
+export function cachePorts(settings: { cacheDir: string; media?: MediaSettings | undefined }): {
+  cacheDir: string;
+  mediaMaxBytes: number | undefined;
+} {
+  return { cacheDir: settings.cacheDir, mediaMaxBytes: settings.media?.maxBytes };
 }
 
 /** `20 MB`, `512 KB`, `17 bytes`. */

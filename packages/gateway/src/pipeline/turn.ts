@@ -9,6 +9,10 @@ import type { DeliveryResult, DeliveryTarget } from '../delivery/deliver.js';
 import { failureReply } from '../failure-reply.js';
 import type { GatewayEvents } from '../gateway-events.js';
 import { hasAttachments, type PreparedMessage } from '../media/inbound-media.js';
+
+// the media step the turn runs, and what the gateway wires it with
+export { busyModeFor, cachePorts, mediaStep } from '../media/inbound-media.js';
+
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { TranscriptsPort } from '../ports.js';
 import type { RunControl } from '../session-lanes.js';
