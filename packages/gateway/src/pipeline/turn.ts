@@ -76,6 +76,8 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
   try {
     // plain text costs nothing here: only a message with files goes through the media step
     const media = ports.media && hasAttachments(event) ? await ports.media(event, job.text, control.signal) : null;
+    if (media && media.notices.length > 0)
+      ports.logger.info({ platform, notices: media.notices }, 'media: files not passed on as sent');
     const result = await ports.turns.run({
       sessionId: session.id,
       platform,
