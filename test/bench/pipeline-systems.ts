@@ -88,7 +88,7 @@ export async function startHermesFor(
 ): Promise<HermesInstance> {
   const config = defaultConfig();
   const dir = mkdtempSync(join(tmpdir(), `hermes-bench-${factory.name}-`));
-  const cacheDir = join(dir, 'cache', 'attachments');
+  const cacheDir = join(dir, 'cache', 'media');
   mkdirSync(cacheDir, { recursive: true });
   // as `gateway run` wires it: one redactor over the secrets a deployment has (tokens, keys, .env values)
   const redact = createRedactor([...Object.values(env), ...BENCH_SECRETS]);

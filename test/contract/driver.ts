@@ -28,6 +28,15 @@ export interface InboundRef {
   redeliver(): Promise<void>;
 }
 
+/** A file a user sends in a message (the media scenarios). */
+export interface ContractFile {
+  /** photo: the platform's image message; voice: a voice note (OGG/Opus); document: any other file */
+  kind: 'photo' | 'voice' | 'document';
+  name: string;
+  mimeType: string;
+  data: Buffer;
+}
+
 export interface PlatformDriver {
   /** the adapter's platform name, e.g. 'discord' */
   readonly platform: string;
@@ -56,6 +65,12 @@ export interface PlatformDriver {
   dm(user: ContractUser, text: string): Promise<InboundRef>;
   /** a message in a group/guild channel, @-mentioning the bot when `mention` */
   group(user: ContractUser, text: string, options: { mention: boolean }): Promise<InboundRef>;
+  /**
+   * a direct message from `user` with `files` and `text` as its caption, the way the platform
+   * carries files (Telegram: one file a message, several as an album); absent when the platform
+   * takes no files
+   */
+  dmFiles?(user: ContractUser, text: string, files: readonly ContractFile[]): Promise<InboundRef>;
   /** every text message the bot sent since the last reset, in order */
   sent(): SentText[];
   /** the next message send answers 429 with this retry-after (the platform's own 429 shape) */

@@ -27,12 +27,18 @@ export interface ContractGateway {
 export async function startContractGateway(
   driver: PlatformDriver,
   model: FakeOpenAI,
-  options: { allowed: ContractUser[]; dbPath?: string },
+  options: { allowed: ContractUser[]; dbPath?: string; mediaMaxBytes?: number },
 ): Promise<ContractGateway> {
   const dir = mkdtempSync(join(tmpdir(), `hermes-contract-${driver.platform}-`));
   const dbPath = options.dbPath ?? join(dir, 'state.db');
   const store = openStore(dbPath);
-  const config = defaultConfig();
+  const defaults = defaultConfig();
+  // the transcription endpoint (stt.base_url) defaults to the model's: the fake answers both
+  const config = {
+    ...defaults,
+    model: { ...defaults.model, base_url: model.url },
+    media: { ...defaults.media, ...(options.mediaMaxBytes === undefined ? {} : { max_bytes: options.mediaMaxBytes }) },
+  };
   const hooks = new HookBus({ logger: silentLogger, timeoutMs: 1_000 });
   const tools = new ToolRegistry(silentLogger);
   const client = new ModelClient({

@@ -36,6 +36,38 @@ export interface RecordedRequest {
   at: number;
 }
 
+/** What `/audio/transcriptions` received: the multipart fields and the file's bytes. */
+export interface RecordedTranscription {
+  model: string | null;
+  fileName: string | null;
+  mimeType: string | null;
+  data: Buffer;
+}
+
+/** A scripted transcription answer: a transcript, an HTTP error, or no answer at all. */
+export type TranscriptionReply = { text: string } | { status: number; message?: string } | { hang: true };
+
+/** An image the model received as an `image_url` part with a data: URL. */
+export interface ReceivedImage {
+  mimeType: string;
+  data: Buffer;
+}
+
+/** The images of the user messages of a chat request (data: URL parts, decoded). */
+export function imagePartsOf(request: RecordedRequest | undefined): ReceivedImage[] {
+  const messages = (request?.body?.messages ?? []) as { role?: string; content?: unknown }[];
+  const images: ReceivedImage[] = [];
+  for (const message of messages) {
+    if (message.role !== 'user' || !Array.isArray(message.content)) continue;
+    for (const part of message.content as { type?: string; image_url?: { url?: string } }[]) {
+      const match = /^data:([^;,]+);base64,(.*)$/s.exec(part.image_url?.url ?? '');
+      if (part.type === 'image_url' && match)
+        images.push({ mimeType: match[1] ?? '', data: Buffer.from(match[2] ?? '', 'base64') });
+    }
+  }
+  return images;
+}
+
 /** Computes a reply for a chat request when the scripted queue is empty. */
 export type Responder = (request: RecordedRequest) => Reply | Promise<Reply>;
 
@@ -44,6 +76,10 @@ export interface FakeOpenAI {
   readonly url: string;
   /** Every request received, oldest first (any route, including refused ones). */
   readonly requests: readonly RecordedRequest[];
+  /** Every `/audio/transcriptions` request that carried a file, oldest first. */
+  readonly transcriptions: readonly RecordedTranscription[];
+  /** Queues answers for the next transcription requests; when empty: `{ text: 'fake transcript' }`. */
+  scriptTranscription(...replies: TranscriptionReply[]): void;
   /** Queues replies for the next chat-completion requests, in order. */
   script(...replies: Reply[]): void;
   /** Sets (or clears with undefined) the responder used when the queue is empty. */
@@ -58,6 +94,8 @@ export interface FakeOpenAI {
 
 const CHAT_PATH = '/v1/chat/completions';
 const MODELS_PATH = '/v1/models';
+const TRANSCRIPTIONS_PATH = '/v1/audio/transcriptions';
+export const DEFAULT_TRANSCRIPT = 'fake transcript';
 const NO_SCRIPT: Reply = { status: 500, body: errorBodyFor(500, 'fake: no scripted reply') };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -74,10 +112,21 @@ function parseJsonObject(raw: string): Record<string, unknown> | undefined {
   }
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** The multipart form of a request, parsed by the platform's own Request (as a real server's parser would). */
+async function multipart(headers: IncomingHttpHeaders, body: Buffer): Promise<FormData | null> {
+  const type = headers['content-type'] ?? '';
+  if (!type.startsWith('multipart/form-data')) return null;
+  try {
+    return await new Request('http://fake/', { method: 'POST', headers: { 'content-type': type }, body }).formData();
+  } catch {
+    return null;
+  }
 }
 
 /** Resolves true after `ms`, or false as soon as the response's connection closes. */
@@ -121,6 +170,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const models = options.models ?? ['fake-model'];
   const requests: RecordedRequest[] = [];
   const queue: Reply[] = [];
+  const transcriptions: RecordedTranscription[] = [];
+  const transcriptionQueue: TranscriptionReply[] = [];
   let responder: Responder | undefined;
   let callCounter = 0;
   let responseCounter = 0;
@@ -174,6 +225,33 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     res.end('data: [DONE]\n\n');
   }
 
+  async function answerTranscription(request: RecordedRequest, raw: Buffer, res: ServerResponse): Promise<void> {
+    const form = await multipart(request.headers, raw);
+    const file = form?.get('file');
+    if (form === null || !(file instanceof Blob)) {
+      sendJson(res, 400, errorBodyFor(400, "fake: expected multipart/form-data with a 'file' part"));
+      return;
+    }
+    const model = form.get('model');
+    transcriptions.push({
+      model: typeof model === 'string' ? model : null,
+      fileName: file instanceof File ? file.name : null,
+      mimeType: file.type === '' ? null : file.type,
+      data: Buffer.from(await file.arrayBuffer()),
+    });
+    if (typeof model !== 'string' || model === '') {
+      sendJson(res, 400, errorBodyFor(400, 'you must provide a model parameter'));
+      return;
+    }
+    const reply = transcriptionQueue.shift() ?? { text: DEFAULT_TRANSCRIPT };
+    if ('hang' in reply) return untilClosed(res);
+    if ('status' in reply) {
+      sendJson(res, reply.status, errorBodyFor(reply.status, reply.message));
+      return;
+    }
+    sendJson(res, 200, { text: reply.text });
+  }
+
   function answerModels(path: string, res: ServerResponse): void {
     if (path === MODELS_PATH) {
       sendJson(res, 200, { object: 'list', data: models.map(modelObject) });
@@ -194,7 +272,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const rawBody = await readBody(req);
+    const raw = await readBody(req);
+    const rawBody = raw.toString('utf8');
     const method = req.method ?? 'GET';
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
     const request: RecordedRequest = {
@@ -212,6 +291,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       return;
     }
     if (method === 'POST' && path === CHAT_PATH) return answerChat(request, res);
+    if (method === 'POST' && path === TRANSCRIPTIONS_PATH) return answerTranscription(request, raw, res);
     if (method === 'GET' && (path === MODELS_PATH || path.startsWith(`${MODELS_PATH}/`))) {
       answerModels(path, res);
       return;
@@ -237,6 +317,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    transcriptions,
+    scriptTranscription: (...replies) => {
+      transcriptionQueue.push(...replies);
+    },
     script: (...replies) => {
       queue.push(...replies);
     },
@@ -247,6 +331,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     reset: () => {
       queue.length = 0;
       requests.length = 0;
+      transcriptions.length = 0;
+      transcriptionQueue.length = 0;
       responder = undefined;
       callCounter = 0;
       responseCounter = 0;

@@ -62,6 +62,10 @@ export interface PushMessageInput {
   threadId?: number;
   photo?: FakeFileInput;
   document?: FakeFileInput;
+  /** a voice note (OGG/Opus as Telegram records them; `duration` 1 s) */
+  voice?: FakeFileInput;
+  /** an album member: Telegram sends each photo of an album as its own update with this id */
+  mediaGroupId?: string;
 }
 
 export interface StoredFile {
@@ -93,6 +97,8 @@ export interface FakeTelegram {
   pushUpdate(update: Update): Update;
   /** Builds a realistic message update, queues it for getUpdates and returns it. */
   pushMessage(input: PushMessageInput): Update;
+  /** Queues several messages at once (as Telegram queues an album's updates), answering held polls once. */
+  pushMessages(inputs: readonly PushMessageInput[]): Update[];
   /** Builds the same update as pushMessage without queueing it: the body Telegram POSTs to a webhook. */
   webhookUpdate(input: PushMessageInput): Update;
   /**
@@ -102,7 +108,7 @@ export interface FakeTelegram {
    */
   deliverWebhook(update: Update, origin: string): Promise<number>;
   /** Stores a file reachable through getFile and `GET /file/bot<token>/<file_path>`. */
-  addFile(input: FakeFileInput & { kind?: 'photos' | 'documents' }): StoredFile;
+  addFile(input: FakeFileInput & { kind?: 'photos' | 'documents' | 'voice' }): StoredFile;
   /** Queues a failure for the next call of `method` (several queue in order). */
   failNext(method: string, failure: FakeFailure): void;
   /**
@@ -383,18 +389,22 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
 
   const seconds = (): number => Math.floor(now() / 1000);
 
-  function addFile(input: FakeFileInput & { kind?: 'photos' | 'documents' }): StoredFile {
+  function addFile(input: FakeFileInput & { kind?: 'photos' | 'documents' | 'voice' }): StoredFile {
     fileCounter += 1;
     const kind = input.kind ?? 'documents';
     const data = Buffer.from(input.data ?? `fake file ${fileCounter}`);
-    const extension = /\.([A-Za-z0-9]{1,8})$/.exec(input.fileName ?? '')?.[1] ?? (kind === 'photos' ? 'jpg' : 'bin');
+    const extension =
+      /\.([A-Za-z0-9]{1,8})$/.exec(input.fileName ?? '')?.[1] ??
+      (kind === 'photos' ? 'jpg' : kind === 'voice' ? 'oga' : 'bin');
     const file: StoredFile = {
       file_id: `BQACAgQAAxkBAAI${fileCounter}fake`,
       file_unique_id: `AgAD${fileCounter}fk`,
       file_size: data.length,
       file_path: `${kind}/file_${fileCounter}.${extension}`,
       data,
-      mimeType: input.mimeType ?? (kind === 'photos' ? 'image/jpeg' : 'application/octet-stream'),
+      mimeType:
+        input.mimeType ??
+        (kind === 'photos' ? 'image/jpeg' : kind === 'voice' ? 'audio/ogg' : 'application/octet-stream'),
     };
     files.set(file.file_id, file);
     return file;
@@ -438,8 +448,19 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     };
   }
 
-  function media(input: PushMessageInput): Pick<Message, 'photo' | 'document'> {
-    const out: Pick<Message, 'photo' | 'document'> = {};
+  function media(input: PushMessageInput): Pick<Message, 'photo' | 'document' | 'voice' | 'media_group_id'> {
+    const out: Pick<Message, 'photo' | 'document' | 'voice' | 'media_group_id'> = {};
+    if (input.mediaGroupId !== undefined) out.media_group_id = input.mediaGroupId;
+    if (input.voice !== undefined) {
+      const file = addFile({ ...input.voice, kind: 'voice' });
+      out.voice = {
+        file_id: file.file_id,
+        file_unique_id: file.file_unique_id,
+        file_size: file.file_size,
+        duration: 1,
+        mime_type: file.mimeType,
+      };
+    }
     if (input.photo !== undefined) out.photo = photoSizes(input.photo);
     if (input.document !== undefined) {
       const file = addFile({ ...input.document, kind: 'documents' });
@@ -457,7 +478,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
   function buildUpdate(input: PushMessageInput): Update {
     const chat = chatFor(input);
     const text = input.text ?? '';
-    const hasMedia = input.photo !== undefined || input.document !== undefined;
+    const hasMedia = input.photo !== undefined || input.document !== undefined || input.voice !== undefined;
     const entities = input.entities ?? autoEntities(text);
     const withEntities = entities.length > 0;
     const earlier = lastBotMessage?.chat.id === chat.id ? lastBotMessage : undefined;
@@ -745,6 +766,12 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     pendingPolls: () => polls.length,
     pushUpdate: queueUpdate,
     pushMessage: (input) => queueUpdate(buildUpdate(input)),
+    pushMessages: (inputs) => {
+      const updates = inputs.map(buildUpdate);
+      queue.push(...updates);
+      flushPolls();
+      return updates;
+    },
     webhookUpdate: buildUpdate,
     async deliverWebhook(update, origin) {
       if (webhook === undefined) throw new Error('fake telegram: no webhook set');

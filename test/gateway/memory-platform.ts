@@ -1,5 +1,6 @@
 // An in-memory platform adapter for pipeline tests: events are injected, sends are recorded.
 import type {
+  Attachment,
   InboundSink,
   MessageEvent,
   OutboundMessage,
@@ -20,6 +21,8 @@ export interface MemoryPlatform {
   failures: SendResult[];
   /** delivers an inbound event as the adapter would; resolves when accepted */
   inject(text: string, source?: Partial<SessionSource>, messageId?: string): Promise<void>;
+  /** delivers a message with files (already in the cache) as a 'media' event */
+  injectFiles(text: string, attachments: Attachment[]): Promise<void>;
 }
 
 let counter = 0;
@@ -46,6 +49,20 @@ export function memoryPlatform(name = 'memory', limit = 500): MemoryPlatform {
         raw: { text },
       };
       await sink.accept(event);
+    },
+    async injectFiles(text, attachments) {
+      if (!sink) throw new Error('platform not started');
+      await sink.accept({
+        kind: 'media',
+        platform: name,
+        messageId: `m${++counter}`,
+        text,
+        attachments,
+        source: { platform: name, chatId: 'c1', chatType: 'dm', userId: 'u1', userName: 'Ada' },
+        internal: false,
+        receivedAt: Date.now(),
+        raw: { text },
+      });
     },
     factory: {
       name,

@@ -57,7 +57,7 @@ describe('file modes', () => {
     const home = join(tempHome(), 'new-home');
     openUmask();
     gateway = await spawnGateway(baseEnv(home));
-    for (const dir of [home, join(home, 'logs'), join(home, 'cache'), join(home, 'cache', 'attachments')])
+    for (const dir of [home, join(home, 'logs'), join(home, 'cache'), join(home, 'cache', 'media')])
       expect([dir, mode(dir).toString(8)]).toEqual([dir, '700']);
     const db = join(home, 'state.db');
     const files = [db, `${db}-wal`, `${db}-shm`, join(home, 'logs', 'gateway.log')];

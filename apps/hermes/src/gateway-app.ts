@@ -18,6 +18,7 @@ import {
   GatewayMetrics,
   type GatewayServer,
   type GatewaySettings,
+  startMediaCleanup,
   warmSchemaValidator,
 } from '@hermes/gateway';
 import type { PlatformFactory } from '@hermes/protocol';
@@ -70,6 +71,17 @@ export function gatewaySettings(
     platformSettings: run.platformSettings ?? config.gateway.platforms,
     cacheDir: run.cacheDir,
     hookTimeoutMs: config.gateway.hook_timeout_s * 1000,
+    vision: config.model.vision,
+    media: {
+      maxBytes: config.media.max_bytes,
+      cacheDays: config.media.cache_days,
+      stt: {
+        baseUrl: config.stt.base_url ?? config.model.base_url,
+        model: config.stt.model,
+        apiKey: config.model.api_key,
+        timeoutMs: config.stt.timeout_s * 1000,
+      },
+    },
   };
 }
 
@@ -108,7 +120,7 @@ export async function buildGatewayApp(
   const settings = gatewaySettings(config, {
     model: rt.model,
     cwd: config.terminal.cwd ?? process.cwd(),
-    cacheDir: join(rt.home, 'cache', 'attachments'),
+    cacheDir: join(rt.home, 'cache', 'media'),
   });
   const gateway = new Gateway({
     settings,
@@ -168,6 +180,7 @@ export async function buildGatewayApp(
   let platformsUp: Promise<void> = Promise.resolve();
   let stopping = false;
   let warmTimer: NodeJS.Timeout | undefined;
+  let mediaCleanup: { stop(): void } | null = null;
   return {
     rt,
     gateway,
@@ -189,6 +202,11 @@ export async function buildGatewayApp(
       // pruned before the platforms connect: no turn is running on a session the prune deletes
       const days = config.state.retention_days;
       if (days !== undefined) retention = startRetention(store.pruner, days, rt.logger.child({ component: 'state' }));
+      mediaCleanup = startMediaCleanup(
+        settings.cacheDir,
+        config.media.cache_days,
+        rt.logger.child({ component: 'media' }),
+      );
       // healthy from here: listening, the store open, plugins and hooks loaded, the inbox's unfinished
       // rows read; /health says `degraded` until every platform has connected, then `ok`
       const { connected } = gateway.launch();
@@ -221,6 +239,7 @@ export async function buildGatewayApp(
       stopping = true;
       clearTimeout(warmTimer);
       retention?.stop();
+      mediaCleanup?.stop();
       server.setState('draining');
       await gateway.stop(config.gateway.drain_timeout_s * 1000);
       await server.app.close();

@@ -42,5 +42,6 @@ export {
   type TurnServiceSettings,
   type TurnTranscripts,
 } from './turn-service.js';
+export { type ImageMode, imageNote, type TurnImage, withImageNotes } from './user-content.js';
 export { type UserFacingError, userFacingError } from './user-facing-error.js';
 export * from './web/index.js';

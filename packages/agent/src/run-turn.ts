@@ -17,6 +17,15 @@ import {
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import { InterruptedError, type ModelClient } from './model-client.js';
 import { executeToolCall } from './tool-executor.js';
+import {
+  type ImageMode,
+  imageParts,
+  isBadRequest,
+  type RequestMessage,
+  type TurnImage,
+  userWithParts,
+  withImageNotes,
+} from './user-content.js';
 
 export const MAX_ITERATIONS_DEFAULT = 30;
 export const TOOL_TIMEOUT_DEFAULT_MS = 300_000;
@@ -47,6 +56,14 @@ export interface TurnOptions {
   onStep?: (step: { iteration: number; toolNames: string[] }) => void;
   /** messages that arrived mid-turn to steer it (busy mode steer): added before the next model step */
   takeSteering?: () => string[];
+  /** images the user sent with this message (in the media cache) */
+  images?: readonly TurnImage[];
+  /** `parts` (default): images go to the model as content parts; `notes`: as notes naming the file */
+  imageMode?: ImageMode;
+  /** model.vision auto: a 400 to a request with images is retried once without them */
+  visionFallback?: boolean;
+  /** called when the model refused the images with a 400 and the turn went on without them */
+  onVisionRefused?: () => void;
 }
 
 export type TurnStatus = 'completed' | 'interrupted' | 'failed' | 'max_iterations';
@@ -96,8 +113,10 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   const maxIterations = options.maxIterations ?? MAX_ITERATIONS_DEFAULT;
   const signal = options.signal ?? new AbortController().signal;
   const isFirstTurn = options.history.length === 0;
-  const userMessage: ChatMessage = { role: 'user', content: options.userMessage };
-  const turn: ChatMessage[] = [userMessage];
+  const images = options.images ?? [];
+  const imageMode = options.imageMode ?? 'parts';
+  const userText = withImageNotes(options.userMessage, images, imageMode);
+  const turn: ChatMessage[] = [{ role: 'user', content: userText }];
   let iterations = 0;
   let status: TurnStatus = 'failed';
   let finalText: string | null = null;
@@ -108,16 +127,19 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     if (isFirstTurn) await hooks.invoke('on_session_start', { sessionId, model, platform });
     const context = await hooks.invoke('pre_llm_call', {
       sessionId,
-      userMessage: options.userMessage,
+      userMessage: userText,
       conversationHistory: copyFor(hooks, 'pre_llm_call', options.history),
       isFirstTurn,
       model,
       platform,
     });
     // the injected context lives only in the request, never in `turn` (what is persisted)
-    const requestUser: ChatMessage = context
-      ? { role: 'user', content: `${options.userMessage}\n\n${context}` }
-      : userMessage;
+    const withContext = (text: string): string => (context ? `${text}\n\n${context}` : text);
+    const withParts = imageMode === 'parts' && images.length > 0;
+    let requestUser: RequestMessage = withParts
+      ? userWithParts(withContext(userText), await imageParts(images))
+      : { role: 'user', content: withContext(userText) };
+    let mayFallBack = withParts && options.visionFallback === true;
     const byName = new Map(options.tools.map((t) => [t.name, t]));
     const schemas = toolSchemas(options.tools);
 
@@ -133,24 +155,41 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       }
       iterations++;
       if (iterations > 1) for (const text of options.takeSteering?.() ?? []) turn.push({ role: 'user', content: text });
-      const messages: ChatMessage[] = [
-        { role: 'system', content: options.systemPrompt },
-        ...options.history,
-        requestUser,
-        ...turn.slice(1),
-      ];
-      const step = await options.client.complete({
-        body: {
-          model,
-          messages,
-          ...(schemas.length > 0 ? { tools: schemas } : {}),
-          ...(options.maxTokens !== undefined ? { max_tokens: options.maxTokens } : {}),
-          ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
-        },
-        sessionId,
-        signal,
-        ...(options.onDelta ? { onDelta: options.onDelta } : {}),
-      });
+      const request = () =>
+        options.client.complete({
+          body: {
+            model,
+            messages: [
+              { role: 'system', content: options.systemPrompt },
+              ...options.history,
+              requestUser,
+              ...turn.slice(1),
+            ],
+            ...(schemas.length > 0 ? { tools: schemas } : {}),
+            ...(options.maxTokens !== undefined ? { max_tokens: options.maxTokens } : {}),
+            ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+          },
+          sessionId,
+          signal,
+          ...(options.onDelta ? { onDelta: options.onDelta } : {}),
+        });
+      let step: Awaited<ReturnType<typeof request>>;
+      try {
+        step = await request();
+      } catch (err) {
+        if (!mayFallBack || !isBadRequest(err)) throw err;
+        // model.vision auto: a model that refuses image input gets the message again with notes instead
+        mayFallBack = false;
+        const refused = withImageNotes(options.userMessage, images, 'refused');
+        turn[0] = { role: 'user', content: refused };
+        requestUser = { role: 'user', content: withContext(refused) };
+        options.onVisionRefused?.();
+        options.logger.warn(
+          { sessionId, model },
+          'the model refused image input (HTTP 400); retried without the images',
+        );
+        step = await request();
+      }
       usage = addUsage(usage, step.usage);
       const toolNames = step.toolCalls.map((c) => c.function.name);
       options.onStep?.({ iteration: iterations, toolNames });
@@ -206,7 +245,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   if (status === 'completed' && finalText !== null) {
     await hooks.invoke('post_llm_call', {
       sessionId,
-      userMessage: options.userMessage,
+      userMessage: userText,
       assistantResponse: finalText,
       conversationHistory: copyFor(hooks, 'post_llm_call', [...options.history, ...turn]),
       model,

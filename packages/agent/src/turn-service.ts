@@ -9,6 +9,7 @@ import { type ApprovalPrompt, createApprovalGate } from './approvals.js';
 import { runTurn, type TurnOptions, type TurnResult } from './run-turn.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { ToolRegistry } from './tool-registry.js';
+import type { ImageMode, TurnImage } from './user-content.js';
 
 /** Where a turn's messages are read from and written to (the store's transcripts satisfy it). */
 export interface TurnTranscripts {
@@ -35,6 +36,8 @@ export interface TurnServiceSettings {
   transcripts?: TurnTranscripts;
   /** the process's secret redactor (identity when absent) */
   redact?: (text: string) => string;
+  /** model.vision: images as content parts (true), as notes (false), or parts until the model refuses (auto, default) */
+  vision?: boolean | 'auto';
 }
 
 /** Who answers a dangerous command's approval request. */
@@ -59,6 +62,8 @@ export interface TurnRequest {
   instructions?: string | null;
   onStep?: TurnOptions['onStep'];
   takeSteering?: () => string[];
+  /** images the user sent with this message (in the media cache) */
+  images?: readonly TurnImage[];
 }
 
 export interface ServedTurn extends TurnResult {
@@ -69,6 +74,8 @@ export interface ServedTurn extends TurnResult {
 export class TurnService {
   readonly settings: TurnServiceSettings;
   readonly redact: (text: string) => string;
+  /** models that refused image input (model.vision auto): notes instead of images until restart */
+  readonly #noVision = new Set<string>();
 
   constructor(settings: TurnServiceSettings) {
     this.settings = settings;
@@ -92,6 +99,9 @@ export class TurnService {
             sessionKey: request.approval.key,
             ...(request.approval.ask ? { ask: request.approval.ask } : {}),
           });
+    const vision = s.vision ?? 'auto';
+    const imageMode: ImageMode =
+      vision === false || (vision === 'auto' && this.#noVision.has(s.model)) ? 'notes' : 'parts';
     const base = buildSystemPrompt({ custom: s.systemPrompt, platform: request.platform });
     const result = await runTurn({
       client: s.client,
@@ -114,6 +124,14 @@ export class TurnService {
       ...(request.onDelta ? { onDelta: request.onDelta } : {}),
       ...(request.onStep ? { onStep: request.onStep } : {}),
       ...(request.takeSteering ? { takeSteering: request.takeSteering } : {}),
+      ...(request.images && request.images.length > 0
+        ? {
+            images: request.images,
+            imageMode,
+            visionFallback: vision === 'auto',
+            onVisionRefused: () => this.#noVision.add(s.model),
+          }
+        : {}),
     });
     if (request.persist === 'after') this.#transcripts().append(request.sessionId, result.messages);
     return { ...result, history };

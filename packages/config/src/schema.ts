@@ -48,6 +48,8 @@ const modelSchema = z.object({
   timeout_s: z.number().gt(0).default(120),
   max_tokens: z.int().min(1).optional(),
   temperature: z.number().min(0).optional(),
+  /** images to the model as content parts: true, false, or auto (on until the model refuses one with a 400) */
+  vision: z.union([z.boolean(), z.literal('auto')]).default('auto'),
 });
 
 const agentSchema = z.object({
@@ -156,6 +158,25 @@ const stateSchema = z.object({
   retention_days: z.number().gt(0).optional(),
 });
 
+const mediaSchema = z.object({
+  /** files users send larger than this are not passed on (a reply names the limit) */
+  max_bytes: z
+    .int()
+    .min(1)
+    .default(20 * 1024 * 1024),
+  /** files in HERMES_HOME/cache/media older than this many days are removed */
+  cache_days: z.number().gt(0).default(7),
+});
+
+const sttSchema = z.object({
+  /** the OpenAI-compatible transcription endpoint's base (default: model.base_url) */
+  base_url: baseUrl.optional(),
+  /** sent as `model`; the request carries model.api_key */
+  model: z.string().min(1).default('whisper-1'),
+  /** a transcription taking longer than this is given up (the note then names the file) */
+  timeout_s: z.number().gt(0).default(60),
+});
+
 const securitySchema = z.object({
   allow_private_urls: z.boolean().default(false),
 });
@@ -175,6 +196,8 @@ export const configSchema = z.object({
   security: securitySchema.prefault({}),
   tools: toolsSchema.prefault({}),
   state: stateSchema.prefault({}),
+  media: mediaSchema.prefault({}),
+  stt: sttSchema.prefault({}),
 });
 
 /** The parsed, still mutable config (internal: callers get the frozen `HermesConfig`). */

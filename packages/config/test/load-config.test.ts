@@ -17,7 +17,13 @@ describe('loadConfig: defaults', () => {
     expect(exists).toBe(false);
     expect(path).toBe(`${home}/config.yaml`);
     expect(warnings).toEqual([]);
-    expect(config.model).toEqual({ default: '', base_url: 'https://api.openai.com/v1', api_key: '', timeout_s: 120 });
+    expect(config.model).toEqual({
+      default: '',
+      base_url: 'https://api.openai.com/v1',
+      api_key: '',
+      timeout_s: 120,
+      vision: 'auto',
+    });
     expect(config.agent).toEqual({ max_iterations: 30, api_max_retries: 3, toolsets: ['*'], tool_timeout_s: 300 });
     expect(config.terminal).toEqual({ timeout_s: 60, max_output_chars: 50_000, dangerous_patterns_extra: [] });
     expect(config.logging).toEqual({ level: 'info', redact: [] });
@@ -49,6 +55,8 @@ describe('loadConfig: defaults', () => {
     expect(config.security).toEqual({ allow_private_urls: false });
     expect(config.tools).toEqual({ terminal: { backend: 'local', env_passthrough: [], network: false } });
     expect(config.state).toEqual({});
+    expect(config.media).toEqual({ max_bytes: 20 * 1024 * 1024, cache_days: 7 });
+    expect(config.stt).toEqual({ model: 'whisper-1', timeout_s: 60 });
     expect(config).toEqual(defaultConfig());
   });
 
@@ -215,8 +223,8 @@ describe('loadConfig: warnings', () => {
     const { config, warnings } = loadConfig({ home, env: {} });
     expect(config.model.default).toBe('x');
     expect(warnings.map((w) => w.message)).toEqual([
-      `${file}:3: unknown key "timout_s" in model (valid keys: default, base_url, api_key, timeout_s, max_tokens, temperature). Did you mean "timeout_s"?`,
-      `${file}:4: unknown key "modle" at top level (valid keys: model, agent, terminal, logging, plugins, hooks, hooks_auto_accept, display, session_reset, gateway, web, security, tools, state). Did you mean "model"?`,
+      `${file}:3: unknown key "timout_s" in model (valid keys: default, base_url, api_key, timeout_s, max_tokens, temperature, vision). Did you mean "timeout_s"?`,
+      `${file}:4: unknown key "modle" at top level (valid keys: model, agent, terminal, logging, plugins, hooks, hooks_auto_accept, display, session_reset, gateway, web, security, tools, state, media, stt). Did you mean "model"?`,
     ]);
     expect(warnings[1]).toMatchObject({ kind: 'unknown_key', key: 'modle', line: 4, suggestion: 'model' });
   });

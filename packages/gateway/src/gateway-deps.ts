@@ -4,6 +4,7 @@ import type { HookBus } from '@hermes/plugins';
 import type { Logger, PlatformFactory } from '@hermes/protocol';
 import type { Env } from './authorize.js';
 import type { OutboxPort } from './delivery/deliver.js';
+import type { MediaSettings } from './media/inbound-media.js';
 import type { GatewayMetrics } from './metrics/gateway-metrics.js';
 import type { InboxPort, PairingPort, PlatformStatePort, SessionsPort, TranscriptsPort } from './ports.js';
 import type { ResetPolicy } from './reset-policy.js';
@@ -26,6 +27,15 @@ export interface GatewaySettings {
   cacheDir: string;
   /** a gateway hook handler running longer than this is logged as hanging (default 30 s) */
   hookTimeoutMs?: number;
+  /** media.* and stt.*: files users send (absent: files are not passed to the model) */
+  media?: GatewayMediaSettings;
+  /** model.vision (default auto) */
+  vision?: boolean | 'auto';
+}
+
+export interface GatewayMediaSettings extends MediaSettings {
+  /** media.cache_days: cached files older than this are removed */
+  cacheDays: number;
 }
 
 export interface GatewayDeps {
@@ -83,5 +93,6 @@ export function gatewayTurnService(deps: GatewayDeps): TurnService {
     toolTimeoutMs: settings.toolTimeoutMs,
     transcripts: deps.store.transcripts,
     ...(deps.redact ? { redact: deps.redact } : {}),
+    ...(settings.vision === undefined ? {} : { vision: settings.vision }),
   });
 }

@@ -30,18 +30,14 @@ import { type LaneJob, replyTarget, type StageInput } from './pipeline/input.js'
 import { type PipelineOutcome, settleInbox } from './pipeline/outcome.js';
 import { interruptedApology, type PendingRow, recoverUnfinished } from './pipeline/recover.js';
 import { SessionStage } from './pipeline/session.js';
-import { runTurnStage, type TurnPorts } from './pipeline/turn.js';
+import { busyModeFor, cachePorts, mediaStep, runTurnStage, type TurnPorts } from './pipeline/turn.js';
 import { type RouteDefinition, setUpPlatforms } from './platform-setup.js';
 import { sessionKeyFor } from './session-key.js';
 import { SessionLanes } from './session-lanes.js';
 
 export type { GatewayDeps, GatewaySettings } from './gateway-deps.js';
-export { MAX_RESUME_ATTEMPTS } from './pipeline/recover.js';
-export { CACHED_SESSION_TRUST_MS } from './pipeline/session.js';
-export { SILENT_MARKER, TYPING_DELAY_MS, TYPING_INTERVAL_MS } from './pipeline/turn.js';
 export type { RouteDefinition } from './platform-setup.js';
 export const ADAPTER_STOP_TIMEOUT_MS = 5_000;
-export { KNOWN_CHATS_MAX } from './known-chats.js';
 
 export class Gateway {
   readonly adapters: Map<string, PlatformAdapter>;
@@ -118,6 +114,7 @@ export class Gateway {
       origins: this.#origins,
       logger: deps.logger,
       now: this.#now,
+      ...(settings.media ? { media: mediaStep(settings.media) } : {}),
     };
     mkdirSync(settings.cacheDir, { recursive: true, mode: 0o700 }); // attachments users sent: owner-only
     const setup = setUpPlatforms({
@@ -125,7 +122,7 @@ export class Gateway {
       platformSettings: settings.platformSettings,
       env: deps.env,
       logger: deps.logger,
-      cacheDir: settings.cacheDir,
+      ...cachePorts(settings),
       platformState: store.platformState,
       pluginCommands: deps.pluginCommands,
       ...(deps.claimPlatform ? { claimPlatform: deps.claimPlatform } : {}),
@@ -332,7 +329,7 @@ export class Gateway {
     const command = parseCommand(event.text);
     if (command) return runCommandStage(this.#commandPorts(event.source.userId), passed, command);
     // the row stays `accepted` until answered: a restart resumes it (marking `processing` counts restarts)
-    this.#lanes.submit(passed.sessionKey, { ...passed, text: event.text }, settings.busyMode);
+    this.#lanes.submit(passed.sessionKey, { ...passed, text: event.text }, busyModeFor(settings.busyMode, event));
     return { kind: 'handed_on' };
   }
 

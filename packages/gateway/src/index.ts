@@ -34,8 +34,9 @@ export {
 } from './delivery/deliver.js';
 export { splitMessage } from './delivery/split-message.js';
 export { type EventLoopStatus, EventLoopWatchdog, type EventLoopWatchdogOptions } from './event-loop-watchdog.js';
+export { Gateway, type GatewayDeps, type GatewaySettings, type RouteDefinition } from './gateway.js';
 // The gateway and its server
-export { Gateway, type GatewayDeps, type GatewaySettings, type RouteDefinition, SILENT_MARKER } from './gateway.js';
+export type { GatewayMediaSettings } from './gateway-deps.js';
 export {
   eventMatches,
   type GatewayEventHandler,
@@ -46,10 +47,21 @@ export {
 export * from './gateway-hooks/index.js';
 export { isAddressed } from './group-policy.js';
 // Metrics (GET /metrics)
+export { cleanMediaCache, startMediaCleanup } from './media/cache-cleanup.js';
+export {
+  formatBytes,
+  hasAttachments,
+  INLINE_TEXT_MAX_BYTES,
+  type MediaSettings,
+  type PreparedMessage,
+  prepareInbound,
+} from './media/inbound-media.js';
+export { type SttSettings, TranscriptionError, transcribe } from './media/transcribe.js';
 export * from './metrics/index.js';
 export type { ApiTurnOutcome, ApiTurnRequest } from './pipeline/api-turn.js';
 export type { LaneJob, StageInput } from './pipeline/input.js';
 export { type InboxStatus, inboxStatus, type PipelineOutcome, type SkipReason } from './pipeline/outcome.js';
+export { SILENT_MARKER } from './pipeline/turn.js';
 export type {
   InboxPort,
   OutboxRowLike,

@@ -30,6 +30,7 @@ export interface PlatformSetupPorts {
   env: Env;
   logger: Logger;
   cacheDir: string;
+  mediaMaxBytes?: number | undefined;
   platformState: PlatformStatePort;
   pluginCommands: () => ReadonlyMap<string, { description: string }>;
   claimPlatform?: (platform: string, key: string) => { ok: true; release(): void } | { ok: false; reason: string };
@@ -64,6 +65,7 @@ export function setUpPlatforms(ports: PlatformSetupPorts): PlatformSetup {
         env: ports.env,
         logger: ports.logger.child({ platform: factory.name }),
         cacheDir: ports.cacheDir,
+        ...(ports.mediaMaxBytes === undefined ? {} : { mediaMaxBytes: ports.mediaMaxBytes }),
         state: {
           get: (k) => ports.platformState.get(factory.name, k),
           set: (k, value) => ports.platformState.set(factory.name, k, value),

@@ -109,6 +109,8 @@ export interface PlatformContext {
   logger: Logger;
   /** folder for downloaded attachments */
   cacheDir: string;
+  /** media.max_bytes: a file the platform reports as larger is not downloaded (absent: no cap) */
+  mediaMaxBytes?: number;
   /** persisted key/value state of this platform (update offsets, ...) */
   state: { get(key: string): string | undefined; set(key: string, value: string): void };
   /** the gateway's commands (built-in and plugin), e.g. for native slash-command registration */

@@ -3,6 +3,7 @@ import { type AdapterDeps, createPlatformKit, rateWithin } from '@hermes/plugin-
 import type { InboundSink, PlatformAdapter, PlatformCapabilities, PlatformContext } from '@hermes/protocol';
 import { Bot } from 'grammy';
 import type { Update } from 'grammy/types';
+import { createAlbumCollector } from './album.js';
 import type { PendingFile } from './attachments.js';
 import type { BotIdentity } from './bot-identity.js';
 import { deliverUpdate } from './deliver-update.js';
@@ -58,6 +59,7 @@ export function createTelegramAdapter(context: PlatformContext, deps: AdapterDep
   const bot = new Bot(settings.token, { client: { apiRoot: settings.apiRoot, fetch: grammyFetch } });
   const download = { api: bot.api, apiRoot: settings.apiRoot, token: settings.token, cacheDir: context.cacheDir };
   const attachments = kit.attachmentFetcher((file: PendingFile, signal) => downloadFile(file, { ...download, signal }));
+  const collectAlbum = createAlbumCollector();
   let identity: BotIdentity | undefined;
   let sink: InboundSink | undefined;
 
@@ -66,7 +68,11 @@ export function createTelegramAdapter(context: PlatformContext, deps: AdapterDep
     identity = { id: bot.botInfo.id, username: bot.botInfo.username };
   };
 
-  const deliver = (update: Update, signal: AbortSignal, state?: Record<string, string>): Promise<void> => {
+  const deliver = (
+    update: Update | readonly Update[],
+    signal: AbortSignal,
+    state?: Record<string, string>,
+  ): Promise<void> => {
     if (sink === undefined || identity === undefined) return Promise.reject(new Error('telegram: not started'));
     return deliverUpdate(update, { sink, bot: identity, logger, attachments, now }, signal, state);
   };
@@ -91,7 +97,7 @@ export function createTelegramAdapter(context: PlatformContext, deps: AdapterDep
     deliver: () => {
       const signal = kit.signal;
       if (signal === undefined || signal.aborted || identity === undefined) return null;
-      return (update) => inFlight.track(deliver(update, signal));
+      return (update) => inFlight.track(collectAlbum(update, (updates) => deliver(updates, signal)));
     },
   });
 

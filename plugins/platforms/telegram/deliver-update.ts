@@ -2,10 +2,11 @@
 import type { AttachmentFetcher } from '@hermes/plugin-sdk';
 import type { InboundSink, Logger } from '@hermes/protocol';
 import type { Update } from 'grammy/types';
+import { mergeAlbum } from './album.js';
 import type { PendingFile } from './attachments.js';
 import type { BotIdentity } from './bot-identity.js';
 import { updateProblem } from './check-update.js';
-import { normalizeUpdate } from './normalize.js';
+import { type NormalizedUpdate, normalizeUpdate } from './normalize.js';
 
 export interface DeliveryOptions {
   sink: InboundSink;
@@ -22,26 +23,32 @@ export interface DeliveryOptions {
  * downloaded is delivered with `path: null` rather than blocking the chat.
  */
 export async function deliverUpdate(
-  update: Update,
+  update: Update | readonly Update[],
   options: DeliveryOptions,
   signal: AbortSignal,
   state?: Record<string, string>,
 ): Promise<void> {
-  const problem = updateProblem(update);
-  if (problem !== null) {
-    options.logger.warn({ updateId: update.update_id, problem }, `telegram: malformed update skipped: ${problem}`);
-    return;
+  const updates: readonly Update[] = Array.isArray(update) ? update : [update as Update];
+  const members: NormalizedUpdate[] = [];
+  for (const one of updates) {
+    const problem = updateProblem(one);
+    if (problem !== null) {
+      options.logger.warn({ updateId: one.update_id, problem }, `telegram: malformed update skipped: ${problem}`);
+      continue;
+    }
+    const normalized = normalizeUpdate(one, options.bot, options.now());
+    if (normalized === null) options.logger.debug({ updateId: one.update_id }, 'telegram: update ignored');
+    else members.push(normalized);
   }
-  const normalized = normalizeUpdate(update, options.bot, options.now());
-  if (normalized === null) {
-    options.logger.debug({ updateId: update.update_id }, 'telegram: update ignored');
-    return;
-  }
+  // an album (several updates with one media_group_id) is one message
+  const normalized = mergeAlbum(members);
+  if (normalized === null) return;
+  const updateId = updates.at(-1)?.update_id;
   const downloaded = await options.attachments.fetchAll(normalized.files, signal, (file) => ({
-    updateId: update.update_id,
+    updateId,
     fileId: file.fileId,
   }));
   // stopped mid-download: the update is not confirmed, so it is fetched again after a restart
-  if (!downloaded) throw new Error(`telegram: stopped before update ${update.update_id} was delivered`);
+  if (!downloaded) throw new Error(`telegram: stopped before update ${updateId} was delivered`);
   await options.sink.accept(normalized.event, state === undefined ? undefined : { state });
 }

@@ -7,6 +7,7 @@ import { backoffDelayMs, type Sleep, type StatusTracker } from '@hermes/plugin-s
 import type { Logger, PlatformContext } from '@hermes/protocol';
 import type { Api } from 'grammy';
 import type { Update } from 'grammy/types';
+import { groupAlbums } from './album.js';
 import { describeError, retryAfterMs } from './error-text.js';
 import { grammySignal } from './grammy-signal.js';
 import { retryUntilDone } from './retry.js';
@@ -22,7 +23,8 @@ export interface PollingOptions {
    * resolves once the update is safely accepted, `state` (the next offset) persisted with it;
    * a rejection leaves the update unconfirmed
    */
-  deliver: (update: Update, signal: AbortSignal, state: Record<string, string>) => Promise<void>;
+  /** one update, or an album's consecutive updates (album.ts), accepted as one message */
+  deliver: (updates: readonly Update[], signal: AbortSignal, state: Record<string, string>) => Promise<void>;
   state: PlatformContext['state'];
   status: StatusTracker;
   logger: Logger;
@@ -45,11 +47,12 @@ async function deliverAll(
   options: PollingOptions,
 ): Promise<{ offset: number | undefined; accepted: boolean }> {
   let next = offset;
-  for (const update of updates) {
+  for (const group of groupAlbums(updates)) {
+    const update = group.at(-1) as Update;
     if (options.signal.aborted) return { offset: next, accepted: false };
     const following = String(update.update_id + 1);
     try {
-      await options.deliver(update, options.signal, { [OFFSET_KEY]: following });
+      await options.deliver(group, options.signal, { [OFFSET_KEY]: following });
     } catch (error) {
       if (!options.signal.aborted) {
         options.logger.error(

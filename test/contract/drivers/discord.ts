@@ -65,6 +65,15 @@ export function discordDriver(): PlatformDriver {
       await discord.until(() => discord.latestReady(), READY_TIMEOUT_MS, 'a ready gateway connection');
     },
     dm: async (user, text) => ref(need().dmMessage({ user, content: text })),
+    // a voice message is an audio/ogg attachment (with the voice-message flag, which the adapter need not read)
+    dmFiles: async (user, text, files) =>
+      ref(
+        need().dmMessage({
+          user,
+          content: text,
+          attachments: files.map((f) => ({ data: f.data, fileName: f.name, contentType: f.mimeType })),
+        }),
+      ),
     group: async (user, text, { mention }) => ref(need().guildMessage({ user, content: text, mention })),
     sent: (): SentText[] => {
       const discord = need();

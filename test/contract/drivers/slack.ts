@@ -94,6 +94,16 @@ function slackDriver(mode: Mode): PlatformDriver {
     },
     // a DM channel per user, as Slack has one IM channel per user and bot
     dm: (user, text) => inject(user, { channel: `D${user.id.slice(1)}`, user: user.id, text, channelType: 'im' }),
+    // files shared in a message: subtype file_share, each file served at its url_private (bearer auth)
+    dmFiles: (user, text, files) =>
+      inject(user, {
+        channel: `D${user.id.slice(1)}`,
+        user: user.id,
+        text,
+        channelType: 'im',
+        subtype: 'file_share',
+        files: files.map((f) => need().addFile({ name: f.name, mimetype: f.mimeType, data: f.data })),
+      }),
     group: (user, text, { mention }) =>
       inject(user, {
         channel: GROUP_CHANNEL,

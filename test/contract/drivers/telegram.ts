@@ -2,7 +2,7 @@
 // both against the fake Bot API (test/fakes/telegram-server.ts).
 import { TELEGRAM_CAPABILITIES, telegramFactory } from '../../../plugins/platforms/telegram/index.js';
 import { type FakeTelegram, type PushMessageInput, startFakeTelegram } from '../../fakes/telegram-server.js';
-import type { ContractUser, InboundRef, PlatformDriver, SentText } from '../driver.js';
+import type { ContractFile, ContractUser, InboundRef, PlatformDriver, SentText } from '../driver.js';
 
 const TOKEN = '777001:CONTRACT-telegram-token';
 const GROUP_CHAT_ID = -100_777;
@@ -20,6 +20,14 @@ export function telegramDriver(mode: Mode = 'polling'): PlatformDriver {
     return fake;
   };
   const pollsSoFar = () => need().calls.filter((c) => c.method === 'getUpdates').length;
+
+  /** The message fields that carry one file, as Telegram sends it. */
+  function fileFields(file: ContractFile): Partial<PushMessageInput> {
+    const input = { data: file.data, fileName: file.name, mimeType: file.mimeType };
+    if (file.kind === 'photo') return { photo: input };
+    if (file.kind === 'voice') return { voice: input };
+    return { document: input };
+  }
 
   async function inject(input: PushMessageInput): Promise<InboundRef> {
     const tg = need();
@@ -90,6 +98,38 @@ export function telegramDriver(mode: Mode = 'polling'): PlatformDriver {
         firstName: user.name,
         text: mention ? `@${need().bot.username} ${text}` : text,
       }),
+    async dmFiles(user, text, files) {
+      const tg = need();
+      const base = { chatId: Number(user.id), userId: Number(user.id), firstName: user.name };
+      if (files.length === 1 && files[0]) return inject({ ...base, text, ...fileFields(files[0]) });
+      // several files: an album, one update each (queued together, as Telegram does), the caption on the first
+      const mediaGroupId = `album-${Date.now()}`;
+      const inputs = files.map((file, i) => ({
+        ...base,
+        ...(i === 0 ? { text } : {}),
+        mediaGroupId,
+        ...fileFields(file),
+      }));
+      const updates = mode === 'polling' ? tg.pushMessages(inputs) : inputs.map((input) => tg.webhookUpdate(input));
+      const post = (update: (typeof updates)[number]) =>
+        fetch(`${gatewayUrl}${WEBHOOK_PATH}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': WEBHOOK_SECRET },
+          body: JSON.stringify(update),
+        }).then((res) => {
+          if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
+        });
+      // Telegram POSTs an album's updates over parallel connections
+      if (mode === 'webhook') await Promise.all(updates.map(post));
+      return {
+        messageId: String(updates[0]?.message?.message_id ?? ''),
+        chatId: String(user.id),
+        redeliver: async () => {
+          if (mode === 'webhook') await Promise.all(updates.map(post));
+          else for (const update of updates) tg.pushUpdate(update);
+        },
+      };
+    },
     sent: (): SentText[] =>
       need().sent.map((m) => ({
         chatId: String(m.chat_id),

@@ -8,6 +8,11 @@ import type { Logger, PlatformAdapter } from '@hermes/protocol';
 import type { DeliveryResult, DeliveryTarget } from '../delivery/deliver.js';
 import { failureReply } from '../failure-reply.js';
 import type { GatewayEvents } from '../gateway-events.js';
+import { hasAttachments, type PreparedMessage } from '../media/inbound-media.js';
+
+// the media step the turn runs, and what the gateway wires it with
+export { busyModeFor, cachePorts, mediaStep } from '../media/inbound-media.js';
+
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { TranscriptsPort } from '../ports.js';
 import type { RunControl } from '../session-lanes.js';
@@ -41,7 +46,13 @@ export interface TurnPorts {
   origins: Map<string, DeliveryTarget>;
   logger: Logger;
   now: () => number;
+  /** a message's files into the model's user message (media/inbound-media.ts); absent: files are ignored */
+  media?: (event: LaneJob['event'], text: string, signal: AbortSignal) => Promise<PreparedMessage>;
 }
+
+/** The notices about the message's files, then the answer. */
+const withNotices = (notices: readonly string[], answer: string): string =>
+  notices.length === 0 ? answer : `${notices.join('\n')}\n\n${answer}`;
 
 export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunControl): Promise<PipelineOutcome> {
   const { event, sessionKey } = job;
@@ -63,10 +74,15 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
     : null;
   let cacheUpdated = false;
   try {
+    // plain text costs nothing here: only a message with files goes through the media step
+    const media = ports.media && hasAttachments(event) ? await ports.media(event, job.text, control.signal) : null;
+    if (media && media.notices.length > 0)
+      ports.logger.info({ platform, notices: media.notices }, 'media: files not passed on as sent');
     const result = await ports.turns.run({
       sessionId: session.id,
       platform,
-      userMessage: job.text,
+      userMessage: media?.text ?? job.text,
+      ...(media && media.images.length > 0 ? { images: media.images } : {}),
       ...(session.cached.history ? { history: session.cached.history } : {}),
       persist: 'none', // written with the outbox rows below
       // nobody to ask on a messaging platform: denied (unless yolo), with the approval hooks fired
@@ -120,7 +136,7 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
       return outcome;
     }
     // three commits per answered message: accept; transcript + outbox rows; sent mark + inbox done
-    const delivered = await ports.deliver(replyTarget(event, job.inboxId), answer, {
+    const delivered = await ports.deliver(replyTarget(event, job.inboxId), withNotices(media?.notices ?? [], answer), {
       withEnqueue: appendTranscript,
       onSettled: markInbox,
     });

@@ -13,6 +13,8 @@ export interface AttachmentFetcherOptions<F> {
   download(file: F, signal: AbortSignal): Promise<string>;
   /** an error's text for the log (default: its message); redact secrets here */
   describe?: (error: unknown) => string;
+  /** a file whose reported size is larger is not downloaded (`path` stays null; the gateway tells the user) */
+  maxBytes?: number | undefined;
 }
 
 export interface AttachmentFetcher<F> {
@@ -34,6 +36,14 @@ export function createAttachmentFetcher<F extends { attachment: Attachment }>(
   return {
     async fetchAll(files, signal, logFields) {
       for (const file of files) {
+        const size = file.attachment.size;
+        if (options.maxBytes !== undefined && size !== undefined && size > options.maxBytes) {
+          options.logger.info(
+            { size, maxBytes: options.maxBytes, ...logFields(file) },
+            `${options.platform}: attachment over media.max_bytes; not downloaded`,
+          );
+          continue;
+        }
         try {
           file.attachment.path = await options.download(file, signal);
         } catch (error) {

@@ -94,7 +94,8 @@ export function createPlatformKit(
     get signal() {
       return intake.signal;
     },
-    attachmentFetcher: (download) => createAttachmentFetcher({ platform, logger, describe, download }),
+    attachmentFetcher: (download) =>
+      createAttachmentFetcher({ platform, logger, describe, download, maxBytes: context.mediaMaxBytes }),
     adapter: (parts) => ({
       name: platform,
       capabilities,

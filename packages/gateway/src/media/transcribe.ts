@@ -1,0 +1,83 @@
+/**
+ * Speech to text through an OpenAI-compatible `POST <base>/audio/transcriptions` (multipart: `file`,
+ * `model`). The transcript is kept next to the cached file, so a turn redone after a restart does not
+ * transcribe again.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+
+export interface SttSettings {
+  /** e.g. http://127.0.0.1:8000/v1 (stt.base_url, default model.base_url) */
+  baseUrl: string;
+  /** stt.model, default whisper-1 */
+  model: string;
+  /** model.api_key; empty: no Authorization header */
+  apiKey: string;
+  /** stt.timeout_s in ms */
+  timeoutMs: number;
+}
+
+/** Why a transcription failed, in words for the user (never the key). */
+export class TranscriptionError extends Error {}
+
+const transcriptPath = (path: string): string => `${path}.transcript.txt`;
+
+async function cachedTranscript(path: string): Promise<string | null> {
+  try {
+    return await readFile(transcriptPath(path), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function errorDetail(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: unknown } };
+    if (typeof parsed.error?.message === 'string') return `: ${parsed.error.message.slice(0, 200)}`;
+  } catch {
+    // not JSON: the status says enough
+  }
+  return '';
+}
+
+/** The file's transcript (trimmed); rejects with a TranscriptionError naming what went wrong. */
+export async function transcribe(
+  file: { path: string; mimeType?: string | undefined },
+  stt: SttSettings,
+  signal?: AbortSignal,
+): Promise<string> {
+  const cached = await cachedTranscript(file.path);
+  if (cached !== null) return cached;
+  const data = await readFile(file.path);
+  const form = new FormData();
+  form.append('file', new Blob([data], { type: file.mimeType ?? 'application/octet-stream' }), basename(file.path));
+  form.append('model', stt.model);
+  const url = `${stt.baseUrl.replace(/\/+$/, '')}/audio/transcriptions`;
+  const timeout = AbortSignal.timeout(stt.timeoutMs);
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      body: form,
+      headers: stt.apiKey === '' ? {} : { authorization: `Bearer ${stt.apiKey}` },
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    });
+  } catch (error) {
+    if (timeout.aborted)
+      throw new TranscriptionError(`the transcription endpoint did not answer within ${stt.timeoutMs / 1000} s`);
+    throw new TranscriptionError(`the transcription endpoint is unreachable (${(error as Error).message})`);
+  }
+  const body = await response.text().catch(() => '');
+  if (!response.ok)
+    throw new TranscriptionError(`the transcription endpoint answered HTTP ${response.status}${errorDetail(body)}`);
+  let text: unknown;
+  try {
+    text = (JSON.parse(body) as { text?: unknown }).text;
+  } catch {
+    text = undefined;
+  }
+  if (typeof text !== 'string') throw new TranscriptionError('the transcription endpoint answered without a text');
+  const transcript = text.trim();
+  await writeFile(transcriptPath(file.path), transcript, { mode: 0o600 }).catch(() => {});
+  return transcript;
+}

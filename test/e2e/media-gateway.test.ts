@@ -1,0 +1,82 @@
+// The inbound-media acceptance path: `hermes gateway run` with real grammy against the fake Bot API
+// and the fake model: a photo reaches the model as an image part whose bytes equal the photo's, a
+// voice note becomes "[voice] <transcript>", files land in HERMES_HOME/cache/media (old ones removed
+// after media.cache_days) and state.db keeps the path, never the image bytes.
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { imagePartsOf } from '../fakes/openai-server.js';
+import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
+import { tempHome } from '../helpers/run-hermes.js';
+import { spawnGateway } from '../helpers/spawn-gateway.js';
+import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+
+const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken5678';
+const openai = useFakeOpenAI();
+let tg: FakeTelegram;
+beforeAll(async () => {
+  tg = await startFakeTelegram({ token: TOKEN, longPollCapMs: 200 });
+});
+afterAll(async () => {
+  await tg.close();
+});
+beforeEach(() => tg.reset());
+
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const chats = () => openai.server.requests.filter((r) => r.path.endsWith('/chat/completions'));
+
+describe('inbound media through hermes gateway run (telegram)', () => {
+  it('a photo arrives as an image part with its bytes; a voice note as [voice] <transcript>; the cache is cleaned', async () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'config.yaml'), 'media:\n  cache_days: 2\n');
+    const cache = join(home, 'cache', 'media');
+    mkdirSync(cache, { recursive: true });
+    const stale = join(cache, 'stale-photo.jpg');
+    writeFileSync(stale, 'old');
+    const old = new Date(Date.now() - 3 * 86_400_000);
+    utimesSync(stale, old, old);
+    const photo = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('e2e jpeg '.repeat(400))]);
+    const gw = await spawnGateway({
+      HERMES_HOME: home,
+      OPENAI_BASE_URL: openai.server.url,
+      HERMES_INFERENCE_MODEL: 'test-model',
+      TELEGRAM_BOT_TOKEN: TOKEN,
+      TELEGRAM_API_ROOT: tg.apiRoot,
+      TELEGRAM_ALLOWED_USERS: '42',
+    });
+    try {
+      await until(() => tg.pendingPolls() > 0);
+      await until(() => !existsSync(stale));
+      openai.server.script({ text: 'a photo of text' }, { text: 'noted your voice' });
+      tg.pushMessage({ chatId: 42, userId: 42, photo: { data: photo, fileName: 'photo.jpg' } });
+      await until(() => tg.sent.length > 0);
+      expect(tg.sent[0]?.text).toContain('a photo of text');
+      expect(imagePartsOf(chats()[0])).toEqual([{ mimeType: 'image/jpeg', data: photo }]);
+      expect(readdirSync(cache).some((name) => name.endsWith('photo.jpg'))).toBe(true);
+
+      openai.server.scriptTranscription({ text: 'remind me to call mum' });
+      tg.pushMessage({ chatId: 42, userId: 42, voice: { data: 'OggS opus bytes' } });
+      await until(() => tg.sent.length > 1);
+      const messages = chats()[1]?.body?.messages as { role: string; content: unknown }[];
+      expect(messages.at(-1)).toEqual({ role: 'user', content: '[voice] remind me to call mum' });
+      expect(openai.server.transcriptions[0]?.data.toString()).toBe('OggS opus bytes');
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+    // the transcript keeps a reference to the cached photo, never its bytes
+    const stored = ['state.db', 'state.db-wal']
+      .map((f) => join(home, f))
+      .filter(existsSync)
+      .map((f) => readFileSync(f).toString('latin1'))
+      .join('');
+    expect(stored).toContain('photo.jpg');
+    expect(stored).not.toContain(photo.toString('base64').slice(0, 200));
+  });
+});
