@@ -8,6 +8,7 @@ import { ERROR_CODES, HermesError, type HookInvoker, type Logger, silentLogger, 
 import type OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import { stepProblem } from './check-step.js';
+import { completionJson } from './completion-json.js';
 import { summarizeErrorText } from './error-summary.js';
 import { loadModelSdk, type ModelSdk } from './model-sdk.js';
 import { abortableSleep, isRetryableStatus, retryAfterMs, retryDelayMs } from './retry-policy.js';
@@ -77,7 +78,7 @@ export class ModelClient {
   readonly #url: string;
   readonly #apiKey: string;
   /** where the direct (non-streaming) requests go; null when the URL is unusable there (the SDK reports it) */
-  readonly #endpoint: { origin: string; path: string } | null;
+  readonly #endpoint: string | null;
 
   constructor(options: ModelClientOptions) {
     this.#options = options;
@@ -159,11 +160,10 @@ export class ModelClient {
         if (this.#endpoint !== null) {
           // straight over the pool: the SDK's per-request work costs as much CPU as the exchange
           const posted = await sdk.postCompletion({
-            dispatcher: sdk.agent,
-            origin: this.#endpoint.origin,
-            path: this.#endpoint.path,
+            agents: sdk.agents,
+            url: this.#endpoint,
             apiKey: this.#apiKey,
-            body: JSON.stringify(body),
+            body: completionJson(body),
             timeoutMs: this.#options.timeoutMs,
             signal: request.signal,
           });
@@ -358,8 +358,8 @@ async function accumulateStream(
   };
 }
 
-/** origin and path of an http(s) URL without credentials; null otherwise */
-function directEndpoint(url: string): { origin: string; path: string } | null {
+/** an http(s) URL without credentials, normalized; null otherwise */
+function directEndpoint(url: string): string | null {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -367,5 +367,5 @@ function directEndpoint(url: string): { origin: string; path: string } | null {
     return null;
   }
   if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.username || parsed.password) return null;
-  return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+  return `${parsed.origin}${parsed.pathname}${parsed.search}`;
 }
