@@ -8,7 +8,6 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 
 /** A keep-alive agent per scheme. */
@@ -183,7 +182,7 @@ export function createHttpFetch(agents: KeepAliveAgents = defaultKeepAliveAgents
       return new Response(null, { status, statusText, headers });
     }
     if ((headers.get('content-type') ?? '').includes('text/event-stream') && !headers.has('content-encoding')) {
-      return new Response(Readable.toWeb(res) as ReadableStream<Uint8Array>, { status, statusText, headers });
+      return new Response(webStream(res, init?.signal), { status, statusText, headers });
     }
     let bytes: Buffer;
     try {
@@ -201,6 +200,43 @@ export function createHttpFetch(agents: KeepAliveAgents = defaultKeepAliveAgents
     });
   };
   return httpFetch as typeof fetch;
+}
+
+/**
+ * The answer's body as a web stream, read as the consumer pulls; cut off by the signal, it fails
+ * with the signal's reason (an AbortError, as the global fetch's body does), else with the socket error.
+ */
+function webStream(res: IncomingMessage, signal: AbortSignal | null | undefined): ReadableStream<Uint8Array> {
+  let settled = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const fail = (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        controller.error(signal?.aborted ? (signal.reason ?? error) : error);
+      };
+      res.on('data', (chunk: Buffer) => {
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 1) <= 0) res.pause();
+      });
+      res.on('end', () => {
+        if (settled) return;
+        settled = true;
+        controller.close();
+      });
+      res.on('error', fail);
+      res.on('close', () => {
+        if (!res.complete) fail(new Error('HTTP answer cut off before its end'));
+      });
+    },
+    pull() {
+      res.resume();
+    },
+    cancel() {
+      settled = true;
+      res.destroy();
+    },
+  });
 }
 
 function fetchFailure(error: unknown, signal: AbortSignal | null | undefined): unknown {
