@@ -54,4 +54,53 @@ describe('CommitQueue', () => {
     });
     await expect(Promise.all([queue.run(() => 1), queue.run(() => 2)])).rejects.toThrow('disk I/O error');
   });
+
+  it('at low load a lone write commits at once; a second one in the same turn and a busy queue batch again', async () => {
+    const s = open();
+    let transactions = 0;
+    const counting = <T>(fn: () => T): T => {
+      transactions++;
+      return s.transaction(fn);
+    };
+    const queue = new CommitQueue(counting, { inTransaction: () => s.db.inTransaction });
+    const ran: string[] = [];
+    const write = (id: string) => () => {
+      ran.push(id);
+      return s.inbox.accept('test', id, {});
+    };
+    // the first write waits for the next turn (no history yet); its batch held one write
+    const first = queue.run(write('a'));
+    expect(ran).toEqual([]);
+    await first;
+    // alone last time: committed before run() returned (outer transaction + savepoint)
+    transactions = 0;
+    const second = queue.run(write('b'));
+    expect(ran).toEqual(['a', 'b']);
+    expect(transactions).toBe(2);
+    // two more in the same turn: they wait and share one transaction
+    const third = queue.run(write('c'));
+    const fourth = queue.run(write('d'));
+    expect(ran).toEqual(['a', 'b']);
+    await Promise.all([second, third, fourth]);
+    expect(transactions).toBe(5);
+    // that batch held two: the queue batches again
+    const fifth = queue.run(write('e'));
+    expect(ran).toHaveLength(4);
+    expect((await fifth).accepted).toBe(true);
+    expect(s.inbox.countByStatus().accepted).toBe(5);
+  });
+
+  it('never commits at once inside a transaction someone else has open', async () => {
+    const s = open();
+    const queue = new CommitQueue(s.transaction, { inTransaction: () => s.db.inTransaction });
+    await queue.run(() => s.inbox.accept('test', 'a', {})); // a batch of one: low load
+    let pending: Promise<unknown> | null = null;
+    s.transaction(() => {
+      pending = queue.run(() => s.inbox.accept('test', 'b', {}));
+    });
+    // had it run inside, it would be a savepoint of that transaction, resolved before its commit
+    expect(s.inbox.countByStatus().accepted ?? 0).toBe(1);
+    await pending;
+    expect(s.inbox.countByStatus().accepted).toBe(2);
+  });
 });
