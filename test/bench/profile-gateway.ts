@@ -42,7 +42,6 @@ const CATEGORIES: [string, RegExp][] = [
     'model request (client, undici)',
     /agent\/(?:src|dist)\/(post-completion|fast-fetch|model-client|model-sdk|completion-json)|nm\/(undici|openai)\//,
   ],
-  ['HTTP client (httpExchange: model and Telegram requests)', /protocol\/(?:src|dist)\/http-exchange/],
   ['SQLite (store)', /packages\/store\/|nm\/better-sqlite3\//],
   [
     'platform send/receive (Telegram adapter, grammy)',

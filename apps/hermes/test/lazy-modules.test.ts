@@ -60,13 +60,12 @@ describe('modules kept out of start-up', () => {
     expect([...loaded].filter((name) => ['openai', 'undici', 'ajv'].includes(name))).toEqual([]);
   }, 30_000);
 
-  it('the model SDK and its agents load on the first request (or warm-up), without undici', () => {
+  it('the model SDK and the pool load on the first request (or warm-up)', () => {
     const loaded = packagesResolvedBy(
       `await import(${JSON.stringify(AGENT)}); const { loadModelSdk } = await import(${JSON.stringify(MODEL_SDK)});` +
-        ` const sdk = await loadModelSdk(); if (typeof sdk.OpenAI !== 'function') process.exit(3); sdk.agents.http.destroy();`,
+        ` const sdk = await loadModelSdk(); if (typeof sdk.OpenAI !== 'function') process.exit(3); await sdk.agent.close();`,
     );
     expect(loaded.has('openai')).toBe(true);
-    // model requests go over node:http (@hermes/protocol's httpExchange); only the web fetch loads undici
-    expect(loaded.has('undici')).toBe(false);
+    expect(loaded.has('undici')).toBe(true);
   }, 30_000);
 });

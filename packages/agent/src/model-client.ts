@@ -78,7 +78,7 @@ export class ModelClient {
   readonly #url: string;
   readonly #apiKey: string;
   /** where the direct (non-streaming) requests go; null when the URL is unusable there (the SDK reports it) */
-  readonly #endpoint: string | null;
+  readonly #endpoint: { origin: string; path: string } | null;
 
   constructor(options: ModelClientOptions) {
     this.#options = options;
@@ -160,8 +160,9 @@ export class ModelClient {
         if (this.#endpoint !== null) {
           // straight over the pool: the SDK's per-request work costs as much CPU as the exchange
           const posted = await sdk.postCompletion({
-            agents: sdk.agents,
-            url: this.#endpoint,
+            dispatcher: sdk.agent,
+            origin: this.#endpoint.origin,
+            path: this.#endpoint.path,
             apiKey: this.#apiKey,
             body: completionJson(body),
             timeoutMs: this.#options.timeoutMs,
@@ -358,8 +359,8 @@ async function accumulateStream(
   };
 }
 
-/** an http(s) URL without credentials, normalized; null otherwise */
-function directEndpoint(url: string): string | null {
+/** origin and path of an http(s) URL without credentials; null otherwise */
+function directEndpoint(url: string): { origin: string; path: string } | null {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -367,5 +368,5 @@ function directEndpoint(url: string): string | null {
     return null;
   }
   if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.username || parsed.password) return null;
-  return `${parsed.origin}${parsed.pathname}${parsed.search}`;
+  return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
 }

@@ -1,36 +1,37 @@
 /**
- * The openai SDK and the direct completion POST, loaded on first use: together they cost about
- * 0.4 s of a gateway's start-up on a 2-core machine, and no model request is made before the
- * gateway is listening. `warmModelSdk()` starts the load early (the gateway calls it once it is
- * up), so the first message does not pay it either.
+ * The openai SDK, the keep-alive undici pool and the direct completion POST, loaded on first use:
+ * together they cost about 0.4 s of a gateway's start-up on a 2-core machine, and no model request
+ * is made before the gateway is listening. `warmModelSdk()` starts the load early (the gateway
+ * calls it once it is up), so the first message does not pay it either.
  */
-import { createHttpFetch, createKeepAliveAgents, type KeepAliveAgents } from '@hermes/protocol';
 import type OpenAIDefault from 'openai';
+import type { Agent } from 'undici';
 import type { postCompletion } from './post-completion.js';
-
-/** Connections per origin (the gateway runs at most max_concurrent_runs model calls at once). */
-const CONNECTIONS_PER_ORIGIN = 64;
 
 export interface ModelSdk {
   OpenAI: typeof OpenAIDefault;
   postCompletion: typeof postCompletion;
-  /**
-   * one pair of keep-alive node:http(s) agents per process for every model client (idle sockets
-   * do not hold the process open)
-   */
-  agents: KeepAliveAgents;
-  /** a fetch over those agents for the SDK (streaming requests) */
+  /** one keep-alive pool per process for every model client (idle sockets do not hold the process open) */
+  agent: Agent;
+  /** a fetch over that pool for the SDK (streaming requests) */
   fetch: typeof fetch;
 }
 
 let loading: Promise<ModelSdk> | null = null;
 
-/** The SDK and the agents; loaded once per process, the same promise for every caller. */
+/** The SDK and the pool; loaded once per process, the same promise for every caller. */
 export function loadModelSdk(): Promise<ModelSdk> {
-  loading ??= Promise.all([import('openai'), import('./post-completion.js')]).then(([openai, post]) => {
-    const agents = createKeepAliveAgents(CONNECTIONS_PER_ORIGIN);
-    return { OpenAI: openai.default, postCompletion: post.postCompletion, agents, fetch: createHttpFetch(agents) };
-  });
+  loading ??= Promise.all([import('openai'), import('./fast-fetch.js'), import('./post-completion.js')]).then(
+    ([openai, fast, post]) => {
+      const agent = fast.createModelAgent();
+      return {
+        OpenAI: openai.default,
+        postCompletion: post.postCompletion,
+        agent,
+        fetch: fast.createFastFetch(agent).fetch,
+      };
+    },
+  );
   return loading;
 }
 

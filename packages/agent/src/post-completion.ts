@@ -1,25 +1,25 @@
 /**
- * A non-streaming Chat Completions POST straight over the keep-alive `node:http` agents
- * (@hermes/protocol's `httpExchange`: Node's native HTTP parser), without the
+ * A non-streaming Chat Completions POST straight over the keep-alive undici pool, without the
  * openai SDK: per request the SDK builds its header set, a debug-log record (even with logging off),
  * a fetch `Request`/`Response` pair with web streams and `Headers`, which cost about as much CPU as
  * the HTTP exchange itself (measured with test/bench/profile-pipeline.ts). Failures come out as the
  * SDK's own error classes, built the way the SDK builds them, so ModelClient classifies them the same.
  */
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { HttpTimeoutError, httpExchange, type KeepAliveAgents, readBody } from '@hermes/protocol';
 import OpenAI from 'openai';
+import type { Dispatcher } from 'undici';
 
 export interface PostCompletionOptions {
-  agents: KeepAliveAgents;
-  /** `http://host:port/v1/chat/completions` */
-  url: string;
+  dispatcher: Dispatcher;
+  /** `http://host:port` */
+  origin: string;
+  /** path and query, `/v1/chat/completions` */
+  path: string;
   apiKey: string;
   /** JSON text of the request body */
   body: string;
   /**
    * until the answer's headers (a JSON completion's come when the model has finished), then as
-   * long again between the answer's body chunks: the socket's own timer, no extra timer per request
+   * long again between the answer's body chunks: undici's own timers, no extra timer per request
    */
   timeoutMs: number;
   signal?: AbortSignal | undefined;
@@ -37,11 +37,12 @@ const USER_AGENT = 'hermes-gateway';
 export async function postCompletion(options: PostCompletionOptions): Promise<PostedCompletion> {
   const { signal } = options;
   if (signal?.aborted) throw new OpenAI.APIUserAbortError();
-  let res: IncomingMessage;
+  let res: Dispatcher.ResponseData;
   let text: string;
   try {
-    res = await httpExchange(options.url, {
-      agents: options.agents,
+    res = await options.dispatcher.request({
+      origin: options.origin,
+      path: options.path,
       method: 'POST',
       headers: {
         accept: 'application/json',
@@ -50,14 +51,15 @@ export async function postCompletion(options: PostCompletionOptions): Promise<Po
         'user-agent': USER_AGENT,
       },
       body: options.body,
-      idleTimeoutMs: options.timeoutMs,
-      signal,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      signal: signal ?? null,
     });
-    text = (await readBody(res)).toString('utf8');
+    text = await res.body.text();
   } catch (err) {
     throw connectionFailure(err, signal);
   }
-  const status = res.statusCode ?? 0;
+  const status = res.statusCode;
   if (status < 200 || status > 299) {
     const json = safeJson(text);
     throw OpenAI.APIError.generate(status, json as object | undefined, json ? undefined : text, toHeaders(res.headers));
@@ -75,7 +77,9 @@ export async function postCompletion(options: PostCompletionOptions): Promise<Po
 /** The SDK's reading of a failed exchange: the caller's abort, a timeout, or a connection error. */
 function connectionFailure(err: unknown, signal: AbortSignal | undefined): Error {
   if (signal?.aborted) return new OpenAI.APIUserAbortError();
-  if (err instanceof HttpTimeoutError) return new OpenAI.APIConnectionTimeoutError();
+  // undici's HeadersTimeoutError, BodyTimeoutError and ConnectTimeoutError, as the SDK recognizes them
+  const text = err instanceof Error ? `${String(err)}${'cause' in err ? String(err.cause) : ''}` : String(err);
+  if (/timed? ?out/i.test(text)) return new OpenAI.APIConnectionTimeoutError();
   // the global fetch's shape (TypeError "fetch failed" with the socket error as its cause), which
   // ModelClient unwraps for the error code (ECONNREFUSED, ENOTFOUND, ...)
   return new OpenAI.APIConnectionError({
@@ -92,12 +96,12 @@ function safeJson(text: string): unknown {
   }
 }
 
-function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-function toHeaders(headers: IncomingHttpHeaders): Headers {
+function toHeaders(headers: Record<string, string | string[] | undefined>): Headers {
   const out = new Headers();
   for (const [name, value] of Object.entries(headers)) {
     if (typeof value === 'string') out.set(name, value);

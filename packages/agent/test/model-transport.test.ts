@@ -1,6 +1,6 @@
-// The model client's transport (node:http through @hermes/protocol's httpExchange, for the direct
-// JSON POST and for the SDK's streaming requests) against a bare node:http server on 127.0.0.1:
-// timeouts, refused connections, aborts mid-stream, and the request body with its cached tool JSON.
+// The model client's transport (the direct JSON POST over the undici pool, and the SDK's streaming
+// requests over fast-fetch.ts) against a bare node:http server on 127.0.0.1: timeouts, refused
+// connections, aborts mid-stream, and the request body with its cached tool JSON (completion-json.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HookBus } from '@hermes/plugins';

@@ -107,18 +107,7 @@ export function defineWebSearchProvider<P extends WebSearchProvider>(provider: P
 
 // Platforms: the adapter contract a platform plugin implements (ctx.registerPlatform)
 export type { InboundSink, OutboundMessage, PlatformState, SendResult } from '@hermes/protocol';
-// HTTP over node:http with keep-alive agents: what the model client and the Telegram adapter send with
-export {
-  createHttpFetch,
-  createKeepAliveAgents,
-  defaultKeepAliveAgents,
-  type HttpBody,
-  type HttpExchangeOptions,
-  HttpTimeoutError,
-  httpExchange,
-  type KeepAliveAgents,
-  readBody,
-} from '@hermes/protocol';
+
 // The platform kit: reconnect backoff, in-flight tracking for stop(), the status tracker behind
 // /health, and pipe tables for platforms without table markup (docs/platforms/write-your-own.md)
 export * from './kit/index.js';

@@ -62,18 +62,6 @@ export {
   type SubagentStatus,
   type ToolCallPayload,
 } from './hooks.js';
-// HTTP over node:http with keep-alive agents (the model client, the Telegram adapter)
-export {
-  createHttpFetch,
-  createKeepAliveAgents,
-  defaultKeepAliveAgents,
-  type HttpBody,
-  type HttpExchangeOptions,
-  HttpTimeoutError,
-  httpExchange,
-  type KeepAliveAgents,
-  readBody,
-} from './http-exchange.js';
 // Logging surface
 export { type LogFn, type Logger, silentLogger } from './logger.js';
 export { isLoopbackHost } from './loopback.js';
