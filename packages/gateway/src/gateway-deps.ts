@@ -44,8 +44,6 @@ export interface GatewayDeps {
     platformState: PlatformStatePort;
     /** runs `fn` (synchronous) in one transaction: state that belongs together commits together */
     transaction<T>(fn: () => T): T;
-    /** true while a transaction is open (the group commit then never commits at once) */
-    inTransaction?(): boolean;
   };
   platforms: readonly PlatformFactory[];
   pluginCommands: () => ReadonlyMap<string, { description: string; handler: (args: string) => unknown }>;

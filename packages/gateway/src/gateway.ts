@@ -77,7 +77,7 @@ export class Gateway {
   constructor(deps: GatewayDeps) {
     const { settings, store } = deps;
     this.#deps = deps;
-    this.#commits = new CommitQueue(store.transaction, { inTransaction: () => store.inTransaction?.() ?? true });
+    this.#commits = new CommitQueue(store.transaction);
     this.#commit = (fn) => this.#commits.run(fn);
     this.#now = deps.now ?? Date.now;
     this.metrics = deps.metrics ?? new GatewayMetrics();

@@ -54,8 +54,6 @@ export interface Store {
   readonly pruner: Pruner;
   /** Runs `fn` (synchronous) in one IMMEDIATE transaction, or a savepoint when already inside one. */
   transaction<T>(fn: () => T): T;
-  /** True while a transaction is open on the connection. */
-  inTransaction(): boolean;
   /** The highest applied migration version. */
   schemaVersion(): number;
   /** Closes the connection; calling it again does nothing. */
@@ -133,7 +131,6 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     apiResponses: createApiResponsesRepo(db, now),
     pruner: createPruner(db, now),
     transaction: <T>(fn: () => T) => inTransaction.immediate(fn) as T,
-    inTransaction: () => db.inTransaction,
     schemaVersion: () => schemaVersion.get() ?? 0,
     close() {
       checkpoints?.close();
