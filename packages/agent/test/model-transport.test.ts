@@ -131,6 +131,9 @@ describe('completionJson', () => {
     const body = { model: 'm', messages: [{ role: 'user' as const, content: 'a"b' }], tools: [tool], max_tokens: 5 };
     expect(JSON.parse(completionJson(body))).toEqual(body);
     expect(completionJson(body)).toBe(completionJson(body)); // cached the second time, same text
+    // serialized once: a change to the same schema object afterwards is not seen (tools are fixed once registered)
+    tool.function.name = 'changed';
+    expect(JSON.parse(completionJson(body)).tools[0].function.name).toBe('x');
     const noTools = { model: 'm', messages: [], tools: [] };
     expect(completionJson(noTools)).toBe(JSON.stringify(noTools));
   });
