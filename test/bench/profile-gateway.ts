@@ -10,6 +10,8 @@
 // window of the last round are cut out (PROFILE_OUT, default /tmp/hermes-gateway.cpuprofile),
 // summarized by test/bench/profile-summary.ts (PROFILE_TOP lines, default 25) and broken down by
 // category ("Where the time goes" in docs/performance.md). PROFILE=0 runs without the profiler.
+// HERMES_PROFILE_BIN=path/to/bin/hermes.js profiles another build (a before/after comparison).
+// Latency is from the webhook POST to the answer's sendMessage at the fake Bot API.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,7 +40,7 @@ const CATEGORIES: [string, RegExp][] = [
   ['GC', /^\(garbage collector\)$/],
   [
     'model request (client, undici)',
-    /agent\/(?:src|dist)\/(post-completion|fast-fetch|model-client|model-sdk)|nm\/(undici|openai)\//,
+    /agent\/(?:src|dist)\/(post-completion|fast-fetch|model-client|model-sdk|completion-json)|nm\/(undici|openai)\//,
   ],
   ['SQLite (store)', /packages\/store\/|nm\/better-sqlite3\//],
   [
@@ -102,7 +104,8 @@ Object.assign(env, {
   TELEGRAM_ALLOWED_USERS: '*',
 });
 const execArgv = profiling ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=200'] : [];
-const child = spawn(process.execPath, [...execArgv, HERMES_BIN, 'gateway', 'run'], {
+const bin = process.env.HERMES_PROFILE_BIN ?? HERMES_BIN;
+const child = spawn(process.execPath, [...execArgv, bin, 'gateway', 'run'], {
   env,
   stdio: ['ignore', 'ignore', 'pipe'],
 });

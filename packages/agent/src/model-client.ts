@@ -8,6 +8,7 @@ import { ERROR_CODES, HermesError, type HookInvoker, type Logger, silentLogger, 
 import type OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import { stepProblem } from './check-step.js';
+import { completionJson } from './completion-json.js';
 import { summarizeErrorText } from './error-summary.js';
 import { loadModelSdk, type ModelSdk } from './model-sdk.js';
 import { abortableSleep, isRetryableStatus, retryAfterMs, retryDelayMs } from './retry-policy.js';
@@ -163,7 +164,7 @@ export class ModelClient {
             origin: this.#endpoint.origin,
             path: this.#endpoint.path,
             apiKey: this.#apiKey,
-            body: JSON.stringify(body),
+            body: completionJson(body),
             timeoutMs: this.#options.timeoutMs,
             signal: request.signal,
           });

@@ -95,11 +95,21 @@ function addUsage(sum: TokenUsage | null, step: TokenUsage | null): TokenUsage |
   };
 }
 
+/** One schema object per registered tool, kept across turns (completion-json.ts serializes each once). */
+const schemaOf = new WeakMap<ToolDefinition, ChatCompletionTool>();
+
 function toolSchemas(tools: readonly ToolDefinition[]): ChatCompletionTool[] {
-  return tools.map((t) => ({
-    type: 'function',
-    function: { name: t.name, description: t.schema.description, parameters: t.schema.parameters },
-  }));
+  return tools.map((t) => {
+    let schema = schemaOf.get(t);
+    if (schema === undefined) {
+      schema = {
+        type: 'function',
+        function: { name: t.name, description: t.schema.description, parameters: t.schema.parameters },
+      };
+      schemaOf.set(t, schema);
+    }
+    return schema;
+  });
 }
 
 /** A private copy of the history for a hook's callbacks; skipped when the hook has none (a bus that can count). */

@@ -1,0 +1,140 @@
+// The model client's transport (the direct JSON POST over the undici pool, and the SDK's streaming
+// requests over fast-fetch.ts) against a bare node:http server on 127.0.0.1: timeouts, refused
+// connections, aborts mid-stream, and the request body with its cached tool JSON (completion-json.ts).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HookBus } from '@hermes/plugins';
+import { ERROR_CODES, type ToolDefinition } from '@hermes/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completionJson } from '../src/completion-json.js';
+import { InterruptedError, ModelClient } from '../src/index.js';
+import { echoTool, turn } from './helpers.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+let handler: Handler = (_req, res) => res.writeHead(500).end();
+const bodies: string[] = [];
+let server: Server;
+let url = '';
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      bodies.push(body);
+      handler(req, res, body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const modelClient = (baseUrl: string, timeoutMs = 5_000) =>
+  new ModelClient({ baseUrl, apiKey: 'sk-test', timeoutMs, maxRetries: 0, hooks: new HookBus({ timeoutMs: 1_000 }) });
+
+const completion = (content: string) =>
+  JSON.stringify({
+    id: 'c1',
+    object: 'chat.completion',
+    created: 0,
+    model: 'm',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+  });
+
+const request = { body: { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] }, sessionId: 's' };
+
+describe('the model transport', () => {
+  it('a silent endpoint times out after timeoutMs, as a model_unreachable error (JSON and streaming)', async () => {
+    handler = () => {}; // never answers
+    for (const streaming of [false, true]) {
+      const error = await modelClient(url, 200)
+        .complete(streaming ? { ...request, onDelta: () => {} } : request)
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: ERROR_CODES.MODEL_UNREACHABLE });
+      expect(String((error as Error).message)).toMatch(/timed out/);
+    }
+  });
+
+  it('a refused connection names the socket error', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    for (const streaming of [false, true]) {
+      const error = await modelClient(`http://127.0.0.1:${port}/v1`)
+        .complete(streaming ? { ...request, onDelta: () => {} } : request)
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: ERROR_CODES.MODEL_UNREACHABLE });
+      expect(String((error as Error).message)).toContain('ECONNREFUSED');
+    }
+  });
+
+  it('an abort in the middle of a streamed answer interrupts the step and closes the connection', async () => {
+    let closed: () => void = () => {};
+    const connectionClosed = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    handler = (req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = { id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm' };
+      res.write(`data: ${JSON.stringify({ ...chunk, choices: [{ index: 0, delta: { content: 'par' } }] })}\n\n`);
+      req.socket.once('close', closed); // and never ends
+    };
+    const controller = new AbortController();
+    const deltas: string[] = [];
+    const pending = modelClient(url).complete({
+      ...request,
+      signal: controller.signal,
+      onDelta: (text) => {
+        deltas.push(text);
+        controller.abort();
+      },
+    });
+    await expect(pending).rejects.toBeInstanceOf(InterruptedError);
+    expect(deltas).toEqual(['par']);
+    await connectionClosed;
+  });
+
+  it('sends each tool schema as JSON the server parses back to the tool, the same on every request', async () => {
+    handler = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(completion('ok'));
+    bodies.length = 0;
+    const client = modelClient(url);
+    const hooks = new HookBus({ timeoutMs: 1_000 });
+    const tools: ToolDefinition[] = [
+      echoTool,
+      { ...echoTool, name: 'echo2', schema: { ...echoTool.schema, name: 'echo2' } },
+    ];
+    for (let i = 0; i < 2; i++) {
+      const result = await turn({ userMessage: `hello ${i}`, tools, hooks, client });
+      expect(result.status).toBe('completed');
+    }
+    expect(bodies).toHaveLength(2);
+    const sent = bodies.map((b) => JSON.parse(b) as { tools: unknown; messages: { content: string }[] });
+    const expected = tools.map((t) => ({
+      type: 'function',
+      function: { name: t.name, description: t.schema.description, parameters: t.schema.parameters },
+    }));
+    expect(sent[0]?.tools).toEqual(expected);
+    expect(sent[1]?.tools).toEqual(expected);
+    expect(sent[1]?.messages.at(-1)?.content).toBe('hello 1');
+  });
+});
+
+describe('completionJson', () => {
+  it('is JSON.stringify of the body, tools last; without tools exactly JSON.stringify', () => {
+    const tool = { type: 'function' as const, function: { name: 'x', parameters: { type: 'object' } } };
+    const body = { model: 'm', messages: [{ role: 'user' as const, content: 'a"b' }], tools: [tool], max_tokens: 5 };
+    expect(JSON.parse(completionJson(body))).toEqual(body);
+    expect(completionJson(body)).toBe(completionJson(body)); // cached the second time, same text
+    // serialized once: a change to the same schema object afterwards is not seen (tools are fixed once registered)
+    tool.function.name = 'changed';
+    expect(JSON.parse(completionJson(body)).tools[0].function.name).toBe('x');
+    const noTools = { model: 'm', messages: [], tools: [] };
+    expect(completionJson(noTools)).toBe(JSON.stringify(noTools));
+  });
+});
