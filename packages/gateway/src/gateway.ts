@@ -113,7 +113,7 @@ export class Gateway {
       transcripts: store.transcripts,
       transaction: store.transaction,
       settle: (inboxId, outcome) => settleInbox(store.inbox, inboxId, outcome),
-      deliver: (target, text, options) => deliver(this.#deliveryOptions(), target, text, options),
+      deliver: (target, text, options) => deliver(this.#deliveryOptions(true), target, text, options),
       accepting: () => this.#accepting,
       origins: this.#origins,
       logger: deps.logger,
@@ -284,7 +284,7 @@ export class Gateway {
         tellInterrupted: (inboxId, event) =>
           this.#reply(replyTarget(event, inboxId), interruptedApology(event), inboxId, { kind: 'interrupted' }),
         resend: async (inboxId, event, rows) => {
-          await resendPending(this.#deliveryOptions(), replyTarget(event, inboxId), rows);
+          await resendPending(this.#deliveryOptions(true), replyTarget(event, inboxId), rows);
           settleInbox(store.inbox, inboxId, { kind: 'answered' });
         },
         // under the key stored at accept (computed only for rows an older version stored without it)
@@ -370,8 +370,8 @@ export class Gateway {
     };
   }
 
-  #deliveryOptions() {
-    const { store, logger, redact } = this.#deps;
+  #deliveryOptions(withMedia = false) {
+    const { store, logger, redact, settings } = this.#deps;
     const base = {
       adapters: this.adapters,
       outbox: store.outbox,
@@ -379,7 +379,8 @@ export class Gateway {
       commit: this.#commit,
       observer: this.metrics,
     };
-    return { ...base, rateLimiter: this.#rateLimiter, ...(redact ? { redact } : {}) };
+    const media = withMedia && settings.media ? { media: settings.media } : {}; // MEDIA lines: answers, not commands
+    return { ...base, ...media, rateLimiter: this.#rateLimiter, ...(redact ? { redact } : {}) };
   }
 
   /** The chat a running session answers (send_message's `origin`). */
@@ -392,8 +393,8 @@ export class Gateway {
     return this.#knownChats.has(platform, chatId, threadId);
   }
 
-  /** Sends Markdown text to a chat through the one delivery path (format, split, outbox, retry). */
-  sendTo(target: DeliveryTarget, markdown: string) {
-    return deliver(this.#deliveryOptions(), target, markdown);
+  /** Sends Markdown text (and `media`, file paths) to a chat through the one delivery path (format, split, outbox, retry). */
+  sendTo(target: DeliveryTarget, markdown: string, media?: readonly string[]) {
+    return deliver(this.#deliveryOptions(true), target, markdown, media ? { media } : {});
   }
 }

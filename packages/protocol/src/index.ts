@@ -78,6 +78,8 @@ export type {
 export {
   definePlatform,
   type InboundSink,
+  type MediaCapabilities,
+  type OutboundMedia,
   type OutboundMessage,
   type PlatformAdapter,
   type PlatformCapabilities,
