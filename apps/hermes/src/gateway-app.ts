@@ -24,6 +24,7 @@ import type { PlatformFactory } from '@hermes/protocol';
 import { writeDotEnvValue } from './dotenv-write.js';
 import { approvedHomeHooks } from './gateway-hook-consent.js';
 import type { GlobalOptions } from './main.js';
+import { outboundMediaOptions } from './media-setup.js';
 import { pluginAliases } from './plugin-sources.js';
 import { pluginSummary } from './plugin-summary.js';
 import { startRetention } from './retention.js';
@@ -90,11 +91,14 @@ export async function buildGatewayApp(
   const { config, env, store } = rt;
   // registerPlatform checked each registration's shape: a broken one failed its plugin's register()
   const platforms: PlatformFactory[] = [...rt.registries.platforms.values()].map((reg) => reg.factory);
-  const settings = gatewaySettings(config, {
-    model: rt.model,
-    cwd: config.terminal.cwd ?? process.cwd(),
-    cacheDir: join(rt.home, 'cache', 'attachments'),
-  });
+  const settings = {
+    ...gatewaySettings(config, {
+      model: rt.model,
+      cwd: config.terminal.cwd ?? process.cwd(),
+      cacheDir: join(rt.home, 'cache', 'attachments'),
+    }),
+    media: outboundMediaOptions(rt), // answers' MEDIA lines: checked, then sent as attachments
+  };
   const gateway = new Gateway({
     settings,
     env,

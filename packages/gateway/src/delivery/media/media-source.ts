@@ -13,8 +13,8 @@ import { protectedReason, type SafeDownload, segmentsUnder } from '@hermes/agent
 import { extensionOf, mediaKindOf, mimeTypeOf } from './media-type.js';
 
 export interface MediaSourceOptions {
-  /** HERMES_HOME: nothing under it but `cache/` is ever sent */
-  hermesHome?: string;
+  /** HERMES_HOME (with a profile: the root and the profile's): nothing under one but a `cache/` is ever sent */
+  hermesHomes?: readonly string[];
   /** where downloaded files are kept (under HERMES_HOME/cache) */
   downloadDir: string;
   /** the largest file sent, in bytes */
@@ -44,17 +44,19 @@ export async function resolveMedia(ref: string, options: MediaSourceOptions): Pr
   }
 }
 
+/** Each HERMES_HOME as given and with its symlinks resolved. */
+async function homesOf(options: MediaSourceOptions): Promise<string[]> {
+  const homes = (options.hermesHomes ?? []).map((home) => path.resolve(home));
+  const real = await Promise.all(homes.map((home) => realpath(home).catch(() => home)));
+  return [...new Set([...homes, ...real])];
+}
+
 /** Why `real` (symlink-free) must not be sent, or null. */
 async function forbidden(real: string, options: MediaSourceOptions): Promise<string | null> {
-  if (options.hermesHome !== undefined) {
-    const homes = new Set([path.resolve(options.hermesHome)]);
-    homes.add(await realpath(options.hermesHome).catch(() => path.resolve(options.hermesHome ?? '')));
-    for (const home of homes) {
-      const segments = segmentsUnder(home, real);
-      if (segments !== null && segments[0] !== 'cache') {
-        return 'files in HERMES_HOME (its .env, config.yaml, state.db, ...) are never sent; only HERMES_HOME/cache is';
-      }
-    }
+  const homes = await homesOf(options);
+  const inCache = homes.some((home) => segmentsUnder(home, real)?.[0] === 'cache');
+  if (!inCache && homes.some((home) => segmentsUnder(home, real) !== null)) {
+    return 'files in HERMES_HOME (its .env, config.yaml, state.db, ...) are never sent; only HERMES_HOME/cache is';
   }
   return protectedReason(real, { hermesHomes: [], homeDir: options.homeDir ?? os.homedir() });
 }
