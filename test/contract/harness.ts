@@ -17,6 +17,8 @@ import type { ContractUser, PlatformDriver } from './driver.js';
 
 export interface ContractGateway {
   gateway: Gateway;
+  /** the gateway's HERMES_HOME (a temp folder): nothing under it but cache/ is sent as media */
+  home: string;
   store: Store;
   dbPath: string;
   url: string;
@@ -44,12 +46,16 @@ export async function startContractGateway(
     logger: silentLogger,
   });
   const env = driver.env(options.allowed);
-  const settings = gatewaySettings(config, {
-    model: 'contract-model',
-    cwd: dir,
-    cacheDir: join(dir, 'cache'),
-    platformSettings: { [driver.platform]: driver.settings() },
-  });
+  const settings = {
+    ...gatewaySettings(config, {
+      model: 'contract-model',
+      cwd: dir,
+      cacheDir: join(dir, 'cache'),
+      platformSettings: { [driver.platform]: driver.settings() },
+    }),
+    // outbound media as `gateway run` sets it up, with the temp folder as HERMES_HOME
+    media: { hermesHomes: [dir], downloadDir: join(dir, 'cache', 'media', 'outbound'), maxBytes: 20 * 1024 * 1024 },
+  };
   const gateway = new Gateway({
     settings,
     env,
@@ -85,6 +91,7 @@ export async function startContractGateway(
   let stopped = false;
   return {
     gateway,
+    home: dir,
     store,
     dbPath,
     url,
