@@ -9,7 +9,7 @@ import { ModelClient, ToolRegistry } from '@hermes/agent';
 import { defaultConfig } from '@hermes/config';
 import { addPlatformRoutes, buildServer, Gateway } from '@hermes/gateway';
 import { HookBus } from '@hermes/plugins';
-import { silentLogger } from '@hermes/protocol';
+import { silentLogger, type ToolDefinition } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
 import { gatewaySettings } from '../../apps/hermes/src/gateway-app.js';
 import type { FakeOpenAI } from '../fakes/openai-server.js';
@@ -29,7 +29,7 @@ export interface ContractGateway {
 export async function startContractGateway(
   driver: PlatformDriver,
   model: FakeOpenAI,
-  options: { allowed: ContractUser[]; dbPath?: string },
+  options: { allowed: ContractUser[]; dbPath?: string; tools?: (home: string) => ToolDefinition[] },
 ): Promise<ContractGateway> {
   const dir = mkdtempSync(join(tmpdir(), `hermes-contract-${driver.platform}-`));
   const dbPath = options.dbPath ?? join(dir, 'state.db');
@@ -37,6 +37,7 @@ export async function startContractGateway(
   const config = defaultConfig();
   const hooks = new HookBus({ logger: silentLogger, timeoutMs: 1_000 });
   const tools = new ToolRegistry(silentLogger);
+  for (const tool of options.tools?.(dir) ?? []) tools.register(tool);
   const client = new ModelClient({
     baseUrl: model.url,
     apiKey: '',
