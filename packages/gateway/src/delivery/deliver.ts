@@ -124,9 +124,11 @@ export async function deliver(
   // before chunking: a secret cut in two by a chunk boundary would escape a per-chunk pass
   if (options.redact) markdown = options.redact(markdown);
   // MEDIA lines out of the text, each file checked (a plain answer costs one substring search)
-  const parts = options.media
-    ? await answerParts(markdown, options.media, writes.media)
-    : { text: markdown, files: [] };
+  const withMedia = options.media && (writes.media?.length || markdown.includes('MEDIA:'));
+  const parts =
+    withMedia && options.media
+      ? await answerParts(markdown, options.media, writes.media)
+      : { text: markdown, files: [] as string[] };
   markdown = parts.text;
   const adapter = options.adapters.get(target.platform);
   const result: DeliveryResult = { sent: 0, failed: 0, errors: [] };
