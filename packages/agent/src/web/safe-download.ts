@@ -5,7 +5,7 @@
  */
 import { ERROR_CODES, HermesError } from '@hermes/protocol';
 import { mediaType } from './decode-body.js';
-import { createGuardedGet, readBounded, type SafeFetchOptions } from './safe-fetch.js';
+import { createGuardedGet, discardBody, readBounded, type SafeFetchOptions } from './safe-fetch.js';
 
 export interface DownloadedFile {
   /** the URL that answered, after redirects */
@@ -25,12 +25,12 @@ export function createSafeDownload(options: SafeFetchOptions): SafeDownload {
   return (url, init = {}) =>
     get(url, { ...(init.signal ? { signal: init.signal } : {}), accept: '*/*' }, async (res) => {
       if (res.status !== 200) {
-        res.body.destroy();
+        await discardBody(res.body);
         throw downloadError(`${res.url.href} answered HTTP ${res.status}`);
       }
       const declared = Number(res.header('content-length'));
       if (Number.isFinite(declared) && declared > options.maxBytes) {
-        res.body.destroy();
+        await discardBody(res.body);
         throw downloadError(`${res.url.href} is ${declared} bytes, over the limit of ${options.maxBytes}`);
       }
       const { bytes, truncated } = await readBounded(

@@ -111,6 +111,13 @@ export async function readBounded(
   return { bytes: Buffer.concat(chunks, size), truncated };
 }
 
+/** Reads and drops a body the caller does not want (undici's `dump`; destroying it would emit an abort error). */
+export async function discardBody(body: Readable): Promise<void> {
+  const dump = (body as Readable & { dump?: () => Promise<void> }).dump;
+  if (typeof dump === 'function') await dump.call(body);
+  else body.resume();
+}
+
 /** A response of the guarded GET, after redirects, for the caller to read. */
 export interface GuardedResponse {
   url: URL;
@@ -210,7 +217,7 @@ export function createSafeFetch(options: SafeFetchOptions): FetchWebPage {
       const contentType = res.header('content-type');
       const type = mediaType(contentType);
       if (!isTextual(type)) {
-        res.body.destroy();
+        await discardBody(res.body);
         return {
           url: res.url.href,
           status: res.status,
