@@ -20,6 +20,18 @@ export interface SentText {
   text: string;
 }
 
+/** One file the bot uploaded as a native attachment, as the fake recorded it. */
+export interface SentFile {
+  chatId: string;
+  threadId?: string;
+  fileName: string;
+  /** `image`: a photo / inline image (Telegram sendPhoto, an image attachment); else `document` */
+  kind: 'image' | 'document';
+  size: number;
+  /** hex sha256 of the uploaded bytes */
+  sha256: string;
+}
+
 /** An inbound message the driver injected; `redeliver` makes the platform deliver the same event again. */
 export interface InboundRef {
   messageId: string;
@@ -73,6 +85,10 @@ export interface PlatformDriver {
   dmFiles?(user: ContractUser, text: string, files: readonly ContractFile[]): Promise<InboundRef>;
   /** every text message the bot sent since the last reset, in order */
   sent(): SentText[];
+  /** every file the bot uploaded since the last reset, in order (absent: the platform takes no files) */
+  sentFiles?(): SentFile[];
+  /** the next file upload is refused by the platform (its own error shape) */
+  failNextUpload?(): void;
   /** the next message send answers 429 with this retry-after (the platform's own 429 shape) */
   rateLimitNextSend(retryAfterMs: number): void;
   /**

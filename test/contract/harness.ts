@@ -9,7 +9,7 @@ import { ModelClient, ToolRegistry } from '@hermes/agent';
 import { defaultConfig } from '@hermes/config';
 import { addPlatformRoutes, buildServer, Gateway } from '@hermes/gateway';
 import { HookBus } from '@hermes/plugins';
-import { silentLogger } from '@hermes/protocol';
+import { silentLogger, type ToolDefinition } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
 import { gatewaySettings } from '../../apps/hermes/src/gateway-app.js';
 import type { FakeOpenAI } from '../fakes/openai-server.js';
@@ -17,6 +17,8 @@ import type { ContractUser, PlatformDriver } from './driver.js';
 
 export interface ContractGateway {
   gateway: Gateway;
+  /** the gateway's HERMES_HOME (a temp folder): nothing under it but cache/ is sent as media */
+  home: string;
   store: Store;
   dbPath: string;
   url: string;
@@ -27,7 +29,12 @@ export interface ContractGateway {
 export async function startContractGateway(
   driver: PlatformDriver,
   model: FakeOpenAI,
-  options: { allowed: ContractUser[]; dbPath?: string; mediaMaxBytes?: number },
+  options: {
+    allowed: ContractUser[];
+    dbPath?: string;
+    mediaMaxBytes?: number;
+    tools?: (home: string) => ToolDefinition[];
+  },
 ): Promise<ContractGateway> {
   const dir = mkdtempSync(join(tmpdir(), `hermes-contract-${driver.platform}-`));
   const dbPath = options.dbPath ?? join(dir, 'state.db');
@@ -41,6 +48,7 @@ export async function startContractGateway(
   };
   const hooks = new HookBus({ logger: silentLogger, timeoutMs: 1_000 });
   const tools = new ToolRegistry(silentLogger);
+  for (const tool of options.tools?.(dir) ?? []) tools.register(tool);
   const client = new ModelClient({
     baseUrl: model.url,
     apiKey: '',
@@ -50,12 +58,20 @@ export async function startContractGateway(
     logger: silentLogger,
   });
   const env = driver.env(options.allowed);
-  const settings = gatewaySettings(config, {
-    model: 'contract-model',
-    cwd: dir,
-    cacheDir: join(dir, 'cache'),
-    platformSettings: { [driver.platform]: driver.settings() },
-  });
+  const settings = {
+    ...gatewaySettings(config, {
+      model: 'contract-model',
+      cwd: dir,
+      cacheDir: join(dir, 'cache'),
+      platformSettings: { [driver.platform]: driver.settings() },
+    }),
+    // outbound media as `gateway run` sets it up, with the temp folder as HERMES_HOME
+    outboundMedia: {
+      hermesHomes: [dir],
+      downloadDir: join(dir, 'cache', 'media', 'outbound'),
+      maxBytes: 20 * 1024 * 1024,
+    },
+  };
   const gateway = new Gateway({
     settings,
     env,
@@ -91,6 +107,7 @@ export async function startContractGateway(
   let stopped = false;
   return {
     gateway,
+    home: dir,
     store,
     dbPath,
     url,

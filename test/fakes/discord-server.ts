@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import type { APIAttachment, APIMessage, APIUser } from 'discord.js';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import { type MultipartFile, multipartBoundary, parseMultipartBody } from './multipart.js';
 
 /** Discord's epoch (2015-01-01), the origin of snowflake timestamps. */
 const DISCORD_EPOCH_MS = 1_420_070_400_000;
@@ -100,6 +101,8 @@ export interface SentMessage {
   via: 'channel' | 'interaction_original' | 'interaction_followup';
   interactionId?: string;
   message_reference?: { message_id?: string; fail_if_not_exists?: boolean };
+  /** files uploaded with the message (multipart `files[n]`) */
+  files?: { fileName: string; contentType: string; size: number; sha256: string }[];
   body: Json;
   /** `performance.now()` when recorded */
   at: number;
@@ -291,6 +294,15 @@ function failureAnswer(failure: Exclude<FakeFailure, { network: true }>): Answer
   return apiError(failure.status, failure.code ?? fallback.code, failure.message ?? fallback.message, failure.errors);
 }
 
+/** The key under which a multipart body's files reach the route handlers (not a Discord field). */
+const UPLOADS = '__uploads';
+
+/** The files of a multipart body, as parseJsonBody put them. */
+function uploadsOf(body: Json): MultipartFile[] {
+  const files = body[UPLOADS];
+  return Array.isArray(files) ? (files as MultipartFile[]) : [];
+}
+
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -300,10 +312,15 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 function parseJsonBody(req: IncomingMessage, raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
   const type = req.headers['content-type'] ?? '';
-  if (type.includes('multipart/form-data')) {
-    // discord.js sends `payload_json` as one part when files are attached
-    const match = /name="payload_json"[^\r\n]*\r\n(?:[^\r\n]+\r\n)*\r\n([\s\S]*?)\r\n--/.exec(raw.toString('utf8'));
-    return match?.[1] === undefined ? undefined : JSON.parse(match[1]);
+  const boundary = multipartBoundary(type);
+  if (boundary !== null) {
+    // discord.js sends `payload_json` as one part and each file as `files[n]`
+    const parsed = parseMultipartBody(raw, boundary);
+    const json = parsed.fields.payload_json;
+    if (json === undefined) return undefined;
+    const payload: unknown = JSON.parse(json);
+    if (!isRecord(payload) || parsed.files.length === 0) return payload;
+    return { ...payload, [UPLOADS]: parsed.files };
   }
   return JSON.parse(raw.toString('utf8'));
 }
@@ -824,7 +841,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       return fieldError('content', 'BASE_TYPE_MAX_LENGTH', 'Must be 2000 or fewer in length.');
     }
     const embeds = Array.isArray(body.embeds) ? body.embeds.length : 0;
-    if (content.trim() === '' && embeds === 0) return apiError(400, 50006, 'Cannot send an empty message');
+    const files = uploadsOf(body).length;
+    if (content.trim() === '' && embeds === 0 && files === 0)
+      return apiError(400, 50006, 'Cannot send an empty message');
+    if (uploadsOf(body).some((f) => f.size === 0)) return apiError(400, 50006, 'Cannot send an empty message');
     return undefined;
   }
 
@@ -858,7 +878,20 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       return fieldError('message_reference', 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE', 'Unknown message');
     }
     const content = typeof body.content === 'string' ? body.content : '';
+    const uploaded = uploadsOf(body);
+    const attachments: APIAttachment[] = uploaded.map((file) => {
+      const id = snowflake();
+      return {
+        id,
+        filename: file.fileName,
+        size: file.size,
+        url: `https://cdn.discordapp.com/attachments/${channelId}/${id}/${file.fileName}`,
+        proxy_url: `https://media.discordapp.net/attachments/${channelId}/${id}/${file.fileName}`,
+        content_type: file.contentType,
+      };
+    });
     const message = botMessage(channelId, content, {
+      ...(attachments.length === 0 ? {} : { attachments }),
       ...(referenced === undefined
         ? {}
         : {
@@ -877,6 +910,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       channel_id: channelId,
       content,
       via: 'channel',
+      ...(uploaded.length === 0
+        ? {}
+        : {
+            files: uploaded.map(({ fileName, contentType, size, sha256 }) => ({ fileName, contentType, size, sha256 })),
+          }),
       ...(reference === undefined
         ? {}
         : {

@@ -2,7 +2,10 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { completionBody, completionChunks, type ResponseMeta, toAnswer } from './openai-completion.js';
+import { answerImages, IMAGES_PATH, type ImageReply } from './openai-images.js';
 import { errorBodyFor, type Reply } from './openai-reply.js';
+
+export { FAKE_PNG, type ImageReply } from './openai-images.js';
 
 export {
   type ErrorReply,
@@ -82,6 +85,8 @@ export interface FakeOpenAI {
   scriptTranscription(...replies: TranscriptionReply[]): void;
   /** Queues replies for the next chat-completion requests, in order. */
   script(...replies: Reply[]): void;
+  /** Queues answers for the next `/images/generations` requests (default: a 1x1 PNG as b64_json). */
+  scriptImage(...replies: ImageReply[]): void;
   /** Sets (or clears with undefined) the responder used when the queue is empty. */
   respond(fn: Responder | undefined): void;
   /** How many scripted replies have not been used yet. */
@@ -172,6 +177,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const queue: Reply[] = [];
   const transcriptions: RecordedTranscription[] = [];
   const transcriptionQueue: TranscriptionReply[] = [];
+  const imageQueue: ImageReply[] = [];
   let responder: Responder | undefined;
   let callCounter = 0;
   let responseCounter = 0;
@@ -292,6 +298,11 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     }
     if (method === 'POST' && path === CHAT_PATH) return answerChat(request, res);
     if (method === 'POST' && path === TRANSCRIPTIONS_PATH) return answerTranscription(request, raw, res);
+    if (method === 'POST' && path === IMAGES_PATH) {
+      const answer = answerImages(request.body, imageQueue.shift(), now);
+      sendJson(res, answer.status, answer.body);
+      return;
+    }
     if (method === 'GET' && (path === MODELS_PATH || path.startsWith(`${MODELS_PATH}/`))) {
       answerModels(path, res);
       return;
@@ -324,12 +335,16 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     script: (...replies) => {
       queue.push(...replies);
     },
+    scriptImage: (...replies) => {
+      imageQueue.push(...replies);
+    },
     respond: (fn) => {
       responder = fn;
     },
     pending: () => queue.length,
     reset: () => {
       queue.length = 0;
+      imageQueue.length = 0;
       requests.length = 0;
       transcriptions.length = 0;
       transcriptionQueue.length = 0;

@@ -6,6 +6,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
+import { createSlackUploads, type SharedFile, UPLOAD_PREFIX } from './slack-uploads.js';
 
 export interface FakeSlackOptions {
   /** the bot token (xoxb-) Web API methods accept */
@@ -181,6 +182,8 @@ export interface FakeSlack {
   readonly calls: readonly SlackCall[];
   /** every successful chat.postMessage, oldest first */
   readonly posted: readonly PostedMessage[];
+  /** every file shared by files upload v2 (files.completeUploadExternal with a channel), oldest first */
+  readonly sharedFiles: readonly SharedFile[];
   /** every ack a client sent over a socket */
   readonly acks: readonly SocketAck[];
   /** every file download: which file, and whether the bot token came with it */
@@ -377,6 +380,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
   const calls: SlackCall[] = [];
   const posted: PostedMessage[] = [];
+  const uploads = createSlackUploads(() => origin);
   const acks: SocketAck[] = [];
   const downloads: { fileId: string; authorized: boolean }[] = [];
   const closes: { connection: number; code: number }[] = [];
@@ -551,6 +555,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         });
       case 'chat.postMessage':
         return postMessage(params);
+      case 'files.getUploadURLExternal':
+        return uploads.getUploadUrl(params);
+      case 'files.completeUploadExternal':
+        return uploads.complete(params, (id) => channels.has(id));
       case 'conversations.history':
       case 'conversations.replies':
         return readMessages(method, params);
@@ -649,6 +657,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const url = new URL(req.url ?? '/', origin);
     if (req.method === 'POST' && url.pathname.startsWith('/api/')) return handleApi(req, res, url);
     if (req.method === 'GET' && url.pathname.startsWith(FILES_PREFIX)) return handleFile(req, res, url);
+    if (req.method === 'POST' && url.pathname.startsWith(UPLOAD_PREFIX)) {
+      return uploads.upload(req, await readBody(req), res, url.pathname);
+    }
     if (req.method === 'GET' && url.pathname === '/signin') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end('<!DOCTYPE html><html><body>Sign in to Slack</body></html>');
@@ -856,6 +867,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     bot,
     calls,
     posted,
+    sharedFiles: uploads.shared,
     acks,
     downloads,
     closes,
@@ -956,6 +968,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     reset() {
       calls.length = 0;
       posted.length = 0;
+      uploads.reset();
       acks.length = 0;
       downloads.length = 0;
       closes.length = 0;

@@ -156,13 +156,14 @@ describe('fake Telegram: sendMessage', () => {
       body: new URLSearchParams({ chat_id: '5', text: '123', reply_parameters: '{"message_id":2}' }).toString(),
     });
     expect(await res.json()).toMatchObject({ ok: true, result: { text: '123' } });
-    // sendDocument is not faked (404), but its multipart body is parsed and recorded
-    const upload404 = await rejection(
-      api.sendDocument(5, new InputFile(Buffer.from('file body'), 'notes.txt'), { caption: 'doc' }),
-    );
-    expect(upload404).toMatchObject({ error_code: 404 });
+    // a multipart upload is parsed and recorded (the file's name, size and digest)
+    const sentDocument = await api.sendDocument(5, new InputFile(Buffer.from('file body'), 'notes.txt'), {
+      caption: 'doc',
+    });
+    expect(sentDocument.document).toMatchObject({ file_name: 'notes.txt', file_size: 9 });
     const upload = fake.calls.find((call) => call.method === 'sendDocument');
     expect(upload?.body).toMatchObject({ chat_id: 5, caption: 'doc', document: { fileName: 'notes.txt', size: 9 } });
+    expect(fake.uploads[0]).toMatchObject({ method: 'sendDocument', chat_id: 5, fileName: 'notes.txt', size: 9 });
     expect(fake.sent[0]).toMatchObject({ chat_id: 5, text: '123', reply_to_message_id: 2 });
   });
 });

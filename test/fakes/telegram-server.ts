@@ -1,4 +1,5 @@
 // A protocol-faithful fake Telegram Bot API on loopback, driven by the real grammy client.
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Chat, File, Message, MessageEntity, PhotoSize, Update, UserFromGetMe } from 'grammy/types';
@@ -37,6 +38,19 @@ export interface SentMessage {
   message_thread_id?: number;
   message_id: number;
   body: Record<string, unknown>;
+}
+
+/** One successful sendPhoto or sendDocument with an uploaded file (multipart), in the order received. */
+export interface SentUpload {
+  method: 'sendPhoto' | 'sendDocument';
+  chat_id: number | string;
+  fileName: string;
+  size: number;
+  /** hex sha256 of the uploaded bytes */
+  sha256: string;
+  caption?: string;
+  message_thread_id?: number;
+  message_id: number;
 }
 
 /** File content for a photo or document in a pushed message. */
@@ -85,6 +99,8 @@ export interface FakeTelegram {
   readonly bot: UserFromGetMe;
   /** Every successful sendMessage, oldest first. */
   readonly sent: readonly SentMessage[];
+  /** Every successful sendPhoto / sendDocument upload, oldest first. */
+  readonly uploads: readonly SentUpload[];
   /** Every Bot API call (refused ones included), oldest first. */
   readonly calls: readonly RecordedCall[];
   /** The webhook set with setWebhook, if any. */
@@ -233,7 +249,14 @@ function parseMultipart(raw: Buffer, boundary: string): Json {
     const fileName = quoted === null ? undefined : (quoted[1] ?? quoted[2]);
     const value = Buffer.from(content, 'latin1');
     body[name] =
-      fileName === undefined ? coerceFormValue(name, value.toString('utf8')) : { fileName, size: value.length };
+      fileName === undefined
+        ? coerceFormValue(name, value.toString('utf8'))
+        : {
+            fileName,
+            size: value.length,
+            sha256: createHash('sha256').update(value).digest('hex'),
+            head: value.subarray(0, 12),
+          };
   }
   // `field=attach://<part>` points at the part holding the upload, as the Bot API documents
   for (const [key, value] of Object.entries(body)) {
@@ -372,6 +395,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     supports_join_request_queries: false,
   };
   const sent: SentMessage[] = [];
+  const uploads: SentUpload[] = [];
   const calls: RecordedCall[] = [];
   const queue: Update[] = [];
   const failures = new Map<string, FakeFailure[]>();
@@ -619,6 +643,51 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     return success(message);
   }
 
+  /** sendPhoto / sendDocument with a multipart upload (a file_id or URL string is not supported by the fake) */
+  function sendUpload(method: 'sendPhoto' | 'sendDocument', body: Json): Answer {
+    const field = method === 'sendPhoto' ? 'photo' : 'document';
+    const chatId = body.chat_id;
+    if (typeof chatId !== 'number' && (typeof chatId !== 'string' || chatId === '')) {
+      return { status: 400, body: apiError(400, 'Bad Request: chat_id is empty') };
+    }
+    const upload = body[field];
+    if (!isRecord(upload) || typeof upload.size !== 'number' || typeof upload.sha256 !== 'string') {
+      return { status: 400, body: apiError(400, `Bad Request: there is no ${field} in the request`) };
+    }
+    if (upload.size === 0) return { status: 400, body: apiError(400, 'Bad Request: file must be non-empty') };
+    const head = Buffer.isBuffer(upload.head) ? upload.head.toString('hex') : '';
+    const isImage = /^(89504e47|ffd8ff|47494638|52494646)/.test(head);
+    if (method === 'sendPhoto' && !isImage) {
+      return { status: 400, body: apiError(400, 'Bad Request: IMAGE_PROCESS_FAILED') };
+    }
+    const numericChat = typeof chatId === 'number' ? chatId : /^-?\d+$/.test(chatId) ? Number(chatId) : -1;
+    const chat: Chat = chats.get(numericChat) ?? { id: numericChat, type: 'private', first_name: 'Ada' };
+    const threadId = typeof body.message_thread_id === 'number' ? body.message_thread_id : undefined;
+    const caption = typeof body.caption === 'string' ? body.caption : undefined;
+    const { text: _text, ...base } = botMessage(chat, '', threadId);
+    const fileName = typeof upload.fileName === 'string' ? upload.fileName : 'file';
+    const stored = {
+      file_id: `upload_${base.message_id}`,
+      file_unique_id: `u${base.message_id}`,
+      file_size: upload.size,
+    };
+    const message: Message =
+      method === 'sendPhoto'
+        ? { ...base, photo: [{ ...stored, width: 512, height: 512 }], ...(caption ? { caption } : {}) }
+        : { ...base, document: { ...stored, file_name: fileName }, ...(caption ? { caption } : {}) };
+    uploads.push({
+      method,
+      chat_id: numericChat,
+      fileName,
+      size: upload.size,
+      sha256: upload.sha256,
+      ...(caption === undefined ? {} : { caption }),
+      ...(threadId === undefined ? {} : { message_thread_id: threadId }),
+      message_id: base.message_id,
+    });
+    return success(message);
+  }
+
   function getFile(body: Json): Answer {
     const file = typeof body.file_id === 'string' ? files.get(body.file_id) : undefined;
     if (file === undefined) {
@@ -655,6 +724,8 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
   const methods: Record<string, (body: Json) => Answer> = {
     getMe: () => success(bot),
     sendMessage,
+    sendPhoto: (body) => sendUpload('sendPhoto', body),
+    sendDocument: (body) => sendUpload('sendDocument', body),
     getFile,
     sendChatAction: (body) =>
       typeof body.action === 'string'
@@ -760,6 +831,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     token,
     bot,
     sent,
+    uploads,
     calls,
     webhook: () => webhook,
     queued: () => [...queue],
@@ -827,6 +899,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     reset() {
       for (const poll of [...polls]) poll.finish(200, { ok: true, result: [] });
       sent.length = 0;
+      uploads.length = 0;
       calls.length = 0;
       queue.length = 0;
       failures.clear();

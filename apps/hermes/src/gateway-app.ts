@@ -25,6 +25,7 @@ import type { PlatformFactory } from '@hermes/protocol';
 import { writeDotEnvValue } from './dotenv-write.js';
 import { approvedHomeHooks } from './gateway-hook-consent.js';
 import type { GlobalOptions } from './main.js';
+import { outboundMediaOptions } from './media-setup.js';
 import { pluginAliases } from './plugin-sources.js';
 import { pluginSummary } from './plugin-summary.js';
 import { startRetention } from './retention.js';
@@ -117,11 +118,14 @@ export async function buildGatewayApp(
   const { config, env, store } = rt;
   // registerPlatform checked each registration's shape: a broken one failed its plugin's register()
   const platforms: PlatformFactory[] = [...rt.registries.platforms.values()].map((reg) => reg.factory);
-  const settings = gatewaySettings(config, {
-    model: rt.model,
-    cwd: config.terminal.cwd ?? process.cwd(),
-    cacheDir: join(rt.home, 'cache', 'media'),
-  });
+  const settings = {
+    ...gatewaySettings(config, {
+      model: rt.model,
+      cwd: config.terminal.cwd ?? process.cwd(),
+      cacheDir: join(rt.home, 'cache', 'media'),
+    }),
+    outboundMedia: outboundMediaOptions(rt), // answers' MEDIA lines: checked, then sent as attachments
+  };
   const gateway = new Gateway({
     settings,
     env,

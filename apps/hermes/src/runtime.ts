@@ -36,6 +36,7 @@ import { openStore, type Store } from '@hermes/store';
 import { oneLineConsole, pluginFailureLine } from './console-lines.js';
 import { canPrompt, terminalConsentPrompt } from './hook-consent-prompt.js';
 import type { GlobalOptions } from './main.js';
+import { imageGenerateTool } from './media-setup.js';
 import { pluginAliases, pluginSources } from './plugin-sources.js';
 import { loadSettings, type Settings, userHome } from './settings.js';
 import type { StartupPhases } from './startup-phases.js';
@@ -183,6 +184,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     logger: logger.child({ component: 'web' }),
   });
   for (const tool of webTools) tools.register(tool);
+  tools.register(imageGenerateTool(settings, registries));
   let injector: ((text: string) => boolean) | null = null;
   const cwd = config.terminal.cwd ?? process.cwd();
   phases?.mark('tools');

@@ -2,6 +2,14 @@
 
 export { type ApprovalGateOptions, type ApprovalPrompt, createApprovalGate } from './approvals.js';
 export { summarizeErrorText } from './error-summary.js';
+// Tools
+export {
+  createImageGenerateTool,
+  generatedImageLines,
+  IMAGE_GENERATE_TOOL,
+  type ImageGenToolOptions,
+  withGeneratedImages,
+} from './image-gen/image-generate-tool.js';
 // Model client
 export {
   InterruptedError,
@@ -31,7 +39,6 @@ export {
 export { createSkillViewTool, SKILL_MAX_CHARS, type SkillSource } from './skill-view-tool.js';
 export { buildSystemPrompt, DEFAULT_SYSTEM_PROMPT } from './system-prompt.js';
 export { executeToolCall, serializeResult, toolError } from './tool-executor.js';
-// Tools
 export { type AvailabilityOptions, ToolRegistry } from './tool-registry.js';
 export * from './tools/index.js';
 export {

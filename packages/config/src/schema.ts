@@ -177,6 +177,15 @@ const sttSchema = z.object({
   timeout_s: z.number().gt(0).default(60),
 });
 
+const imageGenSchema = z.object({
+  /** the image-gen provider plugin that answers `image_generate` (bundled: openai) */
+  provider: z.string().min(1).default('openai'),
+  /** the image model asked for */
+  model: z.string().min(1).default('gpt-image-1'),
+  /** an OpenAI-compatible base URL (ending in /v1); default: the model's base URL */
+  base_url: z.string().min(1).optional(),
+});
+
 const securitySchema = z.object({
   allow_private_urls: z.boolean().default(false),
 });
@@ -194,6 +203,7 @@ export const configSchema = z.object({
   gateway: gatewaySchema.prefault({}),
   web: webSchema.prefault({}),
   security: securitySchema.prefault({}),
+  image_gen: imageGenSchema.prefault({}),
   tools: toolsSchema.prefault({}),
   state: stateSchema.prefault({}),
   media: mediaSchema.prefault({}),

@@ -4,6 +4,7 @@ import type { HookBus } from '@hermes/plugins';
 import type { Logger, PlatformFactory } from '@hermes/protocol';
 import type { Env } from './authorize.js';
 import type { OutboxPort } from './delivery/deliver.js';
+import type { MediaSourceOptions } from './delivery/media/media-source.js';
 import type { MediaSettings } from './media/inbound-media.js';
 import type { GatewayMetrics } from './metrics/gateway-metrics.js';
 import type { InboxPort, PairingPort, PlatformStatePort, SessionsPort, TranscriptsPort } from './ports.js';
@@ -27,6 +28,8 @@ export interface GatewaySettings {
   cacheDir: string;
   /** a gateway hook handler running longer than this is logged as hanging (default 30 s) */
   hookTimeoutMs?: number;
+  /** outbound media: answers' `MEDIA:` lines become attachments checked with these (absent: they stay text) */
+  outboundMedia?: MediaSourceOptions;
   /** media.* and stt.*: files users send (absent: files are not passed to the model) */
   media?: GatewayMediaSettings;
   /** model.vision (default auto) */

@@ -109,7 +109,7 @@ export class Gateway {
       transcripts: store.transcripts,
       transaction: store.transaction,
       settle: (inboxId, outcome) => settleInbox(store.inbox, inboxId, outcome),
-      deliver: (target, text, options) => deliver(this.#deliveryOptions(), target, text, options),
+      deliver: (target, text, options) => deliver(this.#deliveryOptions(true), target, text, options),
       accepting: () => this.#accepting,
       origins: this.#origins,
       logger: deps.logger,
@@ -282,7 +282,7 @@ export class Gateway {
         tellInterrupted: (inboxId, event) =>
           this.#reply(replyTarget(event, inboxId), interruptedApology(event), inboxId, { kind: 'interrupted' }),
         resend: async (inboxId, event, rows) => {
-          await resendPending(this.#deliveryOptions(), replyTarget(event, inboxId), rows);
+          await resendPending(this.#deliveryOptions(true), replyTarget(event, inboxId), rows);
           settleInbox(store.inbox, inboxId, { kind: 'answered' });
         },
         // under the key stored at accept (computed only for rows an older version stored without it)
@@ -368,8 +368,8 @@ export class Gateway {
     };
   }
 
-  #deliveryOptions() {
-    const { store, logger, redact } = this.#deps;
+  #deliveryOptions(withMedia = false) {
+    const { store, logger, redact, settings } = this.#deps;
     const base = {
       adapters: this.adapters,
       outbox: store.outbox,
@@ -377,7 +377,8 @@ export class Gateway {
       commit: this.#commit,
       observer: this.metrics,
     };
-    return { ...base, rateLimiter: this.#rateLimiter, ...(redact ? { redact } : {}) };
+    const media = withMedia && settings.outboundMedia ? { media: settings.outboundMedia } : {}; // MEDIA lines: answers, not commands
+    return { ...base, ...media, rateLimiter: this.#rateLimiter, ...(redact ? { redact } : {}) };
   }
 
   /** The chat a running session answers (send_message's `origin`). */
@@ -390,8 +391,8 @@ export class Gateway {
     return this.#knownChats.has(platform, chatId, threadId);
   }
 
-  /** Sends Markdown text to a chat through the one delivery path (format, split, outbox, retry). */
-  sendTo(target: DeliveryTarget, markdown: string) {
-    return deliver(this.#deliveryOptions(), target, markdown);
+  /** Sends Markdown text (and `media`, file paths) to a chat through the one delivery path (format, split, outbox, retry). */
+  sendTo(target: DeliveryTarget, markdown: string, media?: readonly string[]) {
+    return deliver(this.#deliveryOptions(true), target, markdown, media ? { media } : {});
   }
 }

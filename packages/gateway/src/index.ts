@@ -32,6 +32,8 @@ export {
   resendPending,
   type SendFailure,
 } from './delivery/deliver.js';
+export { extractMediaLines } from './delivery/media/media-lines.js';
+export { type MediaSourceOptions, type ResolvedMedia, resolveMedia } from './delivery/media/media-source.js';
 export { splitMessage } from './delivery/split-message.js';
 export { type EventLoopStatus, EventLoopWatchdog, type EventLoopWatchdogOptions } from './event-loop-watchdog.js';
 export { Gateway, type GatewayDeps, type GatewaySettings, type RouteDefinition } from './gateway.js';

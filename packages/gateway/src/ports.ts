@@ -64,4 +64,6 @@ export interface OutboxRowLike {
   formatted: boolean;
   chunkIndex: number;
   createdAt: number;
+  /** `media`: an attachment whose `text` is the file's absolute path (absent: text) */
+  kind?: 'text' | 'media';
 }

@@ -1,5 +1,6 @@
 /**
- * The `send_message` tool: `{action: "send"|"list", target, message}`. `target` is `origin` (the
+ * The `send_message` tool: `{action: "send"|"list", target, message, media?}` (`media`: files to attach,
+ * checked like an answer's `MEDIA:` lines). `target` is `origin` (the
  * chat the current turn answers), `<platform>` (its home channel, `<PLATFORM>_HOME_CHANNEL`), or
  * `<platform>:<chat_id>[:<thread_id>]`. An explicit chat must be a home channel, the origin, or a
  * chat authorized users wrote from since the gateway started, and an explicit thread the origin's or
@@ -60,6 +61,11 @@ export function createSendMessageTool(deps: SendMessageDeps): ToolDefinition {
           action: { type: 'string', enum: ['send', 'list'] },
           target: { type: 'string', description: 'origin, a platform name, or platform:chat_id[:thread_id]' },
           message: { type: 'string', description: 'the text to send (Markdown)' },
+          media: {
+            type: 'array',
+            items: { type: 'string' },
+            description: 'files to attach: absolute paths or https URLs (images go as photos)',
+          },
         },
         required: ['action'],
       },
@@ -76,11 +82,16 @@ export function createSendMessageTool(deps: SendMessageDeps): ToolDefinition {
       }
       if (args.action !== 'send') return { error: 'action must be "send" or "list"' };
       if (typeof args.target !== 'string' || args.target === '') return { error: 'target: expected a string' };
-      if (typeof args.message !== 'string' || args.message.trim() === '')
-        return { error: 'message: expected a non-empty string' };
+      const media = args.media ?? [];
+      if (!Array.isArray(media) || media.some((m) => typeof m !== 'string' || m.trim() === '')) {
+        return { error: 'media: expected an array of file paths or https URLs' };
+      }
+      const message = args.message ?? '';
+      if (typeof message !== 'string' || (message.trim() === '' && media.length === 0))
+        return { error: 'message: expected a non-empty string (or media to send)' };
       const target = resolveTarget(deps, args.target, context.sessionId);
       if (typeof target === 'string') return { error: target };
-      const result = await deps.gateway.sendTo(target, args.message);
+      const result = await deps.gateway.sendTo(target, message, media as string[]);
       return result.failed > 0
         ? { error: `not delivered: ${result.errors.join('; ')}` }
         : { sent: true, chunks: result.sent };

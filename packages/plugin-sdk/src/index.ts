@@ -3,7 +3,7 @@
 // at run time too (the loader maps the name), with no install.
 
 import type { PluginContext } from '@hermes/plugins';
-import type { GatewayHookHandler, WebSearchProvider } from '@hermes/protocol';
+import type { GatewayHookHandler, ImageGenProvider, WebSearchProvider } from '@hermes/protocol';
 
 // The context and its inputs
 export type {
@@ -102,6 +102,14 @@ export {
 
 /** Identity helper that type-checks a web provider object: `defineWebSearchProvider({ name, isAvailable, search })`. */
 export function defineWebSearchProvider<P extends WebSearchProvider>(provider: P): P {
+  return provider;
+}
+
+// Image generation: the provider contract (ctx.registerImageGenProvider, plugins/image_gen/<name>/)
+export type { GeneratedImage, ImageGenProvider, ImageGenRequest } from '@hermes/protocol';
+
+/** Identity helper that type-checks an image-gen provider: `defineImageGenProvider({ name, isAvailable, generate })`. */
+export function defineImageGenProvider<P extends ImageGenProvider>(provider: P): P {
   return provider;
 }
 

@@ -6,6 +6,7 @@ import {
   HOOK_NAMES,
   type HookCallback,
   type HookName,
+  type ImageGenProvider,
   isHookName,
   type Logger,
   type PlatformRegistration,
@@ -17,6 +18,7 @@ import {
 } from '@hermes/protocol';
 import { closest } from './did-you-mean.js';
 import type { HookBus } from './hook-bus.js';
+import { checkImageGenProvider } from './image-gen-check.js';
 import { checkPlatformRegistration } from './platform-check.js';
 import type { CliCommandBuilder, PluginHostServices, PluginLlm } from './plugin-host.js';
 import { checkWebSearchProvider } from './web-provider-check.js';
@@ -72,6 +74,8 @@ export interface PluginContext {
   registerPlatform<S>(platform: PlatformRegistration<S>): void;
   /** adds a web search/extract/crawl backend (the instance is kept as is: classes are fine) */
   registerWebSearchProvider(provider: WebSearchProvider): void;
+  /** adds an image-generation backend (`image_gen.provider` picks one; the `image_generate` tool calls it) */
+  registerImageGenProvider(provider: ImageGenProvider): void;
   /** runs any registered tool, returning its result string */
   dispatchTool(name: string, args: Record<string, unknown>, context?: Partial<ToolContext>): Promise<string>;
   /** queues a message into the interactive chat; false where there is no chat */
@@ -196,6 +200,12 @@ export function createPluginContext(options: {
       const name = checkWebSearchProvider(provider, key);
       if (registries) {
         claim(registries.webSearchProviders, name, { name, plugin: key, provider }, 'web search provider', key, undo);
+      }
+    },
+    registerImageGenProvider(provider) {
+      const name = checkImageGenProvider(provider, key);
+      if (registries) {
+        claim(registries.imageGenProviders, name, { name, plugin: key, provider }, 'image gen provider', key, undo);
       }
     },
     dispatchTool(name, args, context) {

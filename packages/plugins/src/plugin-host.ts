@@ -3,7 +3,13 @@
  * commands, CLI commands, skills, platforms and web providers, plus tool dispatch, message
  * injection and one-shot LLM access. Registries are plain and owned here; consumers read them.
  */
-import type { PlatformRegistration, ToolContext, ToolHandlerResult, WebSearchProvider } from '@hermes/protocol';
+import type {
+  ImageGenProvider,
+  PlatformRegistration,
+  ToolContext,
+  ToolHandlerResult,
+  WebSearchProvider,
+} from '@hermes/protocol';
 
 /** A `/name` slash command, in chat and (later) the gateway. */
 export interface SlashCommand {
@@ -52,6 +58,13 @@ export interface WebSearchProviderRegistration {
   provider: WebSearchProvider;
 }
 
+/** A registered image-generation provider and its owner. */
+export interface ImageGenProviderRegistration {
+  name: string;
+  plugin: string;
+  provider: ImageGenProvider;
+}
+
 export interface LlmCompleteOptions {
   system?: string;
   maxTokens?: number;
@@ -77,6 +90,7 @@ export class PluginRegistries {
   readonly skills = new Map<string, Skill>();
   readonly platforms = new Map<string, PlatformRegistryEntry>();
   readonly webSearchProviders = new Map<string, WebSearchProviderRegistration>();
+  readonly imageGenProviders = new Map<string, ImageGenProviderRegistration>();
 }
 
 export interface PluginHostServices {

@@ -62,6 +62,7 @@ export {
   type SubagentStatus,
   type ToolCallPayload,
 } from './hooks.js';
+export type { GeneratedImage, ImageGenProvider, ImageGenRequest } from './image-gen.js';
 // Logging surface
 export { type LogFn, type Logger, silentLogger } from './logger.js';
 export { isLoopbackHost } from './loopback.js';
@@ -78,6 +79,8 @@ export type {
 export {
   definePlatform,
   type InboundSink,
+  type MediaCapabilities,
+  type OutboundMedia,
   type OutboundMessage,
   type PlatformAdapter,
   type PlatformCapabilities,

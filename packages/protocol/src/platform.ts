@@ -30,6 +30,39 @@ export interface PlatformCapabilities {
   threads: boolean;
   /** send limits delivery keeps to (absent: no limit) */
   sendRate?: SendRateLimits;
+  /** files the adapter's `sendMedia` uploads (absent: the platform takes no files) */
+  media?: MediaCapabilities;
+}
+
+/** What a platform accepts as an uploaded file. */
+export interface MediaCapabilities {
+  /** the largest file one upload may carry, in bytes */
+  maxUploadBytes: number;
+  /** the largest image sent as a photo / inline image; a bigger one goes as a document */
+  maxPhotoBytes?: number;
+}
+
+/**
+ * One file to upload as a native attachment (`PlatformAdapter.sendMedia`). The gateway has checked
+ * it (a regular file, not a secret under HERMES_HOME, within the size caps) before the adapter sees it.
+ */
+export interface OutboundMedia {
+  chatId: string;
+  threadId?: string;
+  replyToMessageId?: string;
+  /** absolute path of the file (symlinks resolved) */
+  path: string;
+  /** the name shown on the platform */
+  fileName: string;
+  mimeType: string;
+  /** `image`: a photo / inline image where the platform has them; `document`: a file */
+  kind: 'image' | 'document';
+  /** the file's size in bytes */
+  size: number;
+  /** as for `OutboundMessage.idempotencyKey` */
+  idempotencyKey?: string;
+  /** as for `OutboundMessage.mayRepeat` */
+  mayRepeat?: boolean;
 }
 
 export interface OutboundMessage {
@@ -136,6 +169,8 @@ export interface PlatformAdapter {
   /** disconnects; no event is delivered after it resolves */
   stop(): Promise<void>;
   send(message: OutboundMessage): Promise<SendResult>;
+  /** uploads one file as a native attachment (declared by `capabilities.media`); never throws */
+  sendMedia?(media: OutboundMedia): Promise<SendResult>;
   sendTyping?(chatId: string, threadId?: string): Promise<void>;
   /** Markdown from the model to the platform's format */
   format(markdown: string): string;

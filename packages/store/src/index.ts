@@ -18,7 +18,7 @@ export { MIGRATIONS } from './migrations/index.js';
 // Opening
 export { openStore, type Store, type StoreOptions } from './open-store.js';
 // Gateway outbox: reply chunks with their delivered mark
-export type { EnqueuedRow, NewOutboxRow, OutboxRepo, OutboxRow, OutboxStatus } from './outbox-repo.js';
+export type { EnqueuedRow, NewOutboxRow, OutboxKind, OutboxRepo, OutboxRow, OutboxStatus } from './outbox-repo.js';
 // Pairing: codes, limits, the repository and its result types
 export {
   newPairingCode,

@@ -1,5 +1,8 @@
 import type { SqliteDatabase } from './sqlite.js';
 
+/** `text`: a chunk of the answer's text; `media`: an attachment, `text` holding the file's absolute path. */
+export type OutboxKind = 'text' | 'media';
+
 /** `pending` until delivered (`sent`, with the platform's message id) or given up (`failed`). */
 export type OutboxStatus = 'pending' | 'sent' | 'failed';
 
@@ -15,6 +18,8 @@ export interface NewOutboxRow {
   text: string;
   /** True when `text` carries platform formatting (Markdown/HTML) rather than plain text. */
   formatted?: boolean;
+  /** `text` (default) or `media` (then `text` is the file's absolute path) */
+  kind?: OutboxKind;
 }
 
 /** One row of `outbox`; times are milliseconds since the epoch. */
@@ -27,6 +32,7 @@ export interface OutboxRow {
   chunkIndex: number;
   text: string;
   formatted: boolean;
+  kind: OutboxKind;
   status: OutboxStatus;
   /** Send attempts so far (each markSent, markFailed or recordAttempt counts one). */
   attempts: number;
@@ -79,6 +85,7 @@ interface OutboxRecord {
   chunk_index: number;
   text: string;
   formatted: number;
+  kind: OutboxKind;
   status: OutboxStatus;
   attempts: number;
   last_error: string | null;
@@ -89,11 +96,11 @@ interface OutboxRecord {
 
 type InsertParams = Pick<
   OutboxRecord,
-  'inbox_id' | 'platform' | 'chat_id' | 'thread_id' | 'chunk_index' | 'text' | 'formatted' | 'created_at'
+  'inbox_id' | 'platform' | 'chat_id' | 'thread_id' | 'chunk_index' | 'text' | 'formatted' | 'kind' | 'created_at'
 >;
 
 const COLUMNS =
-  'id, inbox_id, platform, chat_id, thread_id, chunk_index, text, formatted, status, attempts, last_error, platform_message_id, created_at, sent_at';
+  'id, inbox_id, platform, chat_id, thread_id, chunk_index, text, formatted, kind, status, attempts, last_error, platform_message_id, created_at, sent_at';
 
 function toRow(r: OutboxRecord): OutboxRow {
   return {
@@ -105,6 +112,7 @@ function toRow(r: OutboxRecord): OutboxRow {
     chunkIndex: r.chunk_index,
     text: r.text,
     formatted: r.formatted === 1,
+    kind: r.kind,
     status: r.status,
     attempts: r.attempts,
     lastError: r.last_error,
@@ -118,8 +126,8 @@ function toRow(r: OutboxRecord): OutboxRow {
 export function createOutboxRepo(db: SqliteDatabase, now: () => number): OutboxRepo {
   const insert = db
     .prepare<[InsertParams], number>(
-      `INSERT INTO outbox (inbox_id, platform, chat_id, thread_id, chunk_index, text, formatted, status, created_at)
-       VALUES (@inbox_id, @platform, @chat_id, @thread_id, @chunk_index, @text, @formatted, 'pending', @created_at)
+      `INSERT INTO outbox (inbox_id, platform, chat_id, thread_id, chunk_index, text, formatted, kind, status, created_at)
+       VALUES (@inbox_id, @platform, @chat_id, @thread_id, @chunk_index, @text, @formatted, @kind, 'pending', @created_at)
        ON CONFLICT (inbox_id, chunk_index) WHERE inbox_id IS NOT NULL DO NOTHING RETURNING id`,
     )
     .pluck();
@@ -161,6 +169,7 @@ export function createOutboxRepo(db: SqliteDatabase, now: () => number): OutboxR
         chunk_index: row.chunkIndex,
         text: row.text,
         formatted: row.formatted ? 1 : 0,
+        kind: row.kind ?? 'text',
         created_at: at,
       });
       if (id !== undefined) return { id, sent: false, createdAt: at, existed: false };

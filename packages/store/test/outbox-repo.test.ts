@@ -35,6 +35,7 @@ describe('store.outbox', () => {
         chunkIndex: 0,
         text: '*one*',
         formatted: true,
+        kind: 'text',
         status: 'pending',
         attempts: 0,
         lastError: null,

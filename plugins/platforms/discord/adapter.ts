@@ -21,6 +21,7 @@ import { markdownToDiscord } from './format/markdown-to-discord.js';
 import { createInteractionReplies } from './interaction-replies.js';
 import { isIgnored, PLATFORM } from './normalize.js';
 import { parseInteractionCreate, parseMessageCreate } from './payload.js';
+import { DISCORD_MAX_UPLOAD_BYTES, sendMedia } from './send-media.js';
 import { sendMessage } from './send-message.js';
 import { readDiscordSettings, unknownSettingKeys } from './settings.js';
 import { registerSlashCommands } from './slash-commands.js';
@@ -33,6 +34,7 @@ export const DISCORD_CAPABILITIES: PlatformCapabilities = {
   threads: true,
   // Discord: 5 messages per 5 s in one channel (3 at once), 50 requests a second per bot (5 at once)
   sendRate: { perChat: rateWithin(5, 5_000, 3), global: rateWithin(50, 1_000, 5) },
+  media: { maxUploadBytes: DISCORD_MAX_UPLOAD_BYTES },
 };
 
 /**
@@ -230,6 +232,7 @@ export function createDiscordAdapter(context: PlatformContext, deps: AdapterDeps
     },
 
     send: (message) => sendMessage(sendContext, message),
+    sendMedia: (media) => sendMedia(sendContext, media),
 
     async sendTyping(chatId, threadId) {
       try {

@@ -12,6 +12,7 @@ import { markdownToMrkdwn } from './format/markdown-to-mrkdwn.js';
 import { createHttpIntake } from './http-intake.js';
 import { type BotIdentity, PLATFORM } from './normalize.js';
 import { createOncePerKey } from './once-per-key.js';
+import { SLACK_MAX_UPLOAD_BYTES, sendMedia } from './send-media.js';
 import { sendMessage } from './send-message.js';
 import { readSlackSettings } from './settings.js';
 import { isSinkFailure } from './sink-failure.js';
@@ -33,6 +34,7 @@ export const SLACK_CAPABILITIES: PlatformCapabilities = {
   threads: true,
   // chat.postMessage ("special" tier): 1 message a second per channel, short bursts allowed (3)
   sendRate: { perChat: { count: 1, perMs: 1_000, burst: 3 } },
+  media: { maxUploadBytes: SLACK_MAX_UPLOAD_BYTES },
 };
 
 /** The SDK's own server-ping check is never set below its default. */
@@ -228,6 +230,8 @@ export function createSlackAdapter(context: PlatformContext, deps: AdapterDeps =
         unfurlLinks: settings.unfurlLinks,
         onThreadPost: (channel, threadTs) => answered.add(channel, threadTs),
       }),
+
+    sendMedia: (media) => sendMedia(client, media),
 
     format: markdownToMrkdwn,
   });

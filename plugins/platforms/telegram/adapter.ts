@@ -16,6 +16,7 @@ import { telegramThreadId } from './message-ids.js';
 import { PLATFORM } from './normalize.js';
 import { ALLOWED_UPDATES, runPolling } from './polling.js';
 import { retryUntilDone } from './retry.js';
+import { sendMedia, TELEGRAM_MAX_PHOTO_BYTES, TELEGRAM_MAX_UPLOAD_BYTES } from './send-media.js';
 import { sendMessage } from './send-message.js';
 import { readTelegramSettings } from './settings.js';
 import { createWebhookHandler, webhookVerifier } from './webhook.js';
@@ -30,6 +31,7 @@ export const TELEGRAM_CAPABILITIES: PlatformCapabilities = {
   // Bot API FAQ: about 1 message a second in one chat, short bursts tolerated (3: a three-chunk
   // answer goes at once); 30 a second across chats (5 at once)
   sendRate: { perChat: { count: 1, perMs: 1_000, burst: 3 }, global: rateWithin(30, 1_000, 5) },
+  media: { maxUploadBytes: TELEGRAM_MAX_UPLOAD_BYTES, maxPhotoBytes: TELEGRAM_MAX_PHOTO_BYTES },
 };
 
 /**
@@ -130,6 +132,8 @@ export function createTelegramAdapter(context: PlatformContext, deps: AdapterDep
     },
 
     send: (message) => sendMessage(bot.api, message, logger),
+
+    sendMedia: (media) => sendMedia(bot.api, media),
 
     async sendTyping(chatId, threadId) {
       const thread = telegramThreadId(threadId);

@@ -2,7 +2,7 @@
 // (test/fakes/discord-server.ts). Groups are the fake guild's `general` text channel.
 import { DISCORD_CAPABILITIES, discordFactory } from '../../../plugins/platforms/discord/index.js';
 import { type DispatchedMessage, type FakeDiscord, startFakeDiscord } from '../../fakes/discord-server.js';
-import type { ContractUser, InboundRef, PlatformDriver, SentText } from '../driver.js';
+import type { ContractUser, InboundRef, PlatformDriver, SentFile, SentText } from '../driver.js';
 
 const TOKEN = 'MTc3NzAwMTc3NzAwMTc3NzAwMQ.GcOnTr.CONTRACT-discord-token-0123456789abcdefgh';
 const FIRST_USER_ID = 377_000_000_000_000_001n;
@@ -77,11 +77,31 @@ export function discordDriver(): PlatformDriver {
     group: async (user, text, { mention }) => ref(need().guildMessage({ user, content: text, mention })),
     sent: (): SentText[] => {
       const discord = need();
-      return discord.sent.map((message) => ({
-        chatId: message.channel_id,
-        ...(message.channel_id === discord.threadId ? { threadId: message.channel_id } : {}),
-        text: visibleText(message.content),
-      }));
+      // text messages only: an upload (content empty, files attached) is in sentFiles()
+      return discord.sent
+        .filter((message) => message.files === undefined)
+        .map((message) => ({
+          chatId: message.channel_id,
+          ...(message.channel_id === discord.threadId ? { threadId: message.channel_id } : {}),
+          text: visibleText(message.content),
+        }));
+    },
+    sentFiles: (): SentFile[] => {
+      const discord = need();
+      return discord.sent.flatMap((message) =>
+        (message.files ?? []).map((file) => ({
+          chatId: message.channel_id,
+          ...(message.channel_id === discord.threadId ? { threadId: message.channel_id } : {}),
+          fileName: file.fileName,
+          kind: file.contentType.startsWith('image/') ? ('image' as const) : ('document' as const),
+          size: file.size,
+          sha256: file.sha256,
+        })),
+      );
+    },
+    failNextUpload() {
+      // Discord refuses a file over the channel's upload limit with 413 / code 40005
+      need().failNext('createMessage', { status: 413, code: 40005, message: 'Request entity too large' });
     },
     rateLimitNextSend(retryAfterMs) {
       need().rateLimitNextSends(1, retryAfterMs);

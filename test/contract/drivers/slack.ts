@@ -2,7 +2,7 @@
 // POSTs to the gateway's own Fastify), both through the real Bolt against test/fakes/slack-server.ts.
 import { SLACK_CAPABILITIES, slackFactory } from '../../../plugins/platforms/slack/index.js';
 import { type EventsApiEnvelope, type FakeSlack, type MessageInput, startFakeSlack } from '../../fakes/slack-server.js';
-import type { ContractUser, InboundRef, PlatformDriver, SentText } from '../driver.js';
+import type { ContractUser, InboundRef, PlatformDriver, SentFile, SentText } from '../driver.js';
 
 const BOT_TOKEN = 'xoxb-7770017770-7770027770-ContractBotToken';
 const APP_TOKEN = 'xapp-1-A0CONTRACT1-7770037770-ContractAppToken';
@@ -117,6 +117,19 @@ function slackDriver(mode: Mode): PlatformDriver {
         ...(m.thread_ts === undefined ? {} : { threadId: m.thread_ts }),
         text: decode(m.text),
       })),
+    sentFiles: (): SentFile[] =>
+      need().sharedFiles.map((f) => ({
+        chatId: f.channel,
+        ...(f.thread_ts === undefined ? {} : { threadId: f.thread_ts }),
+        fileName: f.name,
+        // Slack shows an image file inline: the file's type is what makes it one
+        kind: /\.(png|jpe?g|gif|webp)$/i.test(f.name) ? ('image' as const) : ('document' as const),
+        size: f.size,
+        sha256: f.sha256,
+      })),
+    failNextUpload() {
+      need().failNext('files.getUploadURLExternal', { error: 'file_uploads_disabled' });
+    },
     rateLimitNextSend(retryAfterMs) {
       need().failNext('chat.postMessage', { rateLimited: Math.max(1, Math.ceil(retryAfterMs / 1000)) });
     },

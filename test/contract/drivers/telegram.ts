@@ -2,7 +2,7 @@
 // both against the fake Bot API (test/fakes/telegram-server.ts).
 import { TELEGRAM_CAPABILITIES, telegramFactory } from '../../../plugins/platforms/telegram/index.js';
 import { type FakeTelegram, type PushMessageInput, startFakeTelegram } from '../../fakes/telegram-server.js';
-import type { ContractFile, ContractUser, InboundRef, PlatformDriver, SentText } from '../driver.js';
+import type { ContractFile, ContractUser, InboundRef, PlatformDriver, SentFile, SentText } from '../driver.js';
 
 const TOKEN = '777001:CONTRACT-telegram-token';
 const GROUP_CHAT_ID = -100_777;
@@ -136,6 +136,20 @@ export function telegramDriver(mode: Mode = 'polling'): PlatformDriver {
         ...(m.message_thread_id !== undefined ? { threadId: String(m.message_thread_id) } : {}),
         text: m.text,
       })),
+    sentFiles: (): SentFile[] =>
+      need().uploads.map((u) => ({
+        chatId: String(u.chat_id),
+        ...(u.message_thread_id !== undefined ? { threadId: String(u.message_thread_id) } : {}),
+        fileName: u.fileName,
+        kind: u.method === 'sendPhoto' ? ('image' as const) : ('document' as const),
+        size: u.size,
+        sha256: u.sha256,
+      })),
+    failNextUpload() {
+      const refusal = { status: 400, description: 'Bad Request: file is too big' };
+      need().failNext('sendPhoto', refusal);
+      need().failNext('sendDocument', refusal);
+    },
     rateLimitNextSend(retryAfterMs) {
       const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
       need().failNext('sendMessage', { status: 429, retryAfter: seconds });

@@ -8,6 +8,7 @@ export { DANGEROUS_PATTERNS, type DangerousPattern } from './dangerous-patterns.
 // Confinement
 export { createFileGuard, defaultFileRoots, type FileGuard, type GuardedPath } from './file-guard.js';
 export { type DangerousMatch, matchDangerous } from './match-dangerous.js';
+export { type ProtectedPlaces, protectedReason, segmentsUnder } from './protected-paths.js';
 export {
   BINARY_SNIFF_BYTES,
   createReadFileTool,

@@ -17,6 +17,7 @@ export {
   type WebRoute,
   type WebRoutingConfig,
 } from './provider-routing.js';
+export { createSafeDownload, type DownloadedFile, type SafeDownload } from './safe-download.js';
 export { createSafeFetch, MAX_REDIRECTS, type SafeFetchOptions, WEB_USER_AGENT } from './safe-fetch.js';
 export {
   bareHost,

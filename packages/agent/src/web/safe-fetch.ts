@@ -79,7 +79,7 @@ function decompressor(encoding: string): NodeJS.ReadWriteStream | null {
 }
 
 /** Reads at most `maxBytes` decoded bytes of a body; the rest is dropped and `truncated` set. */
-async function readBounded(
+export async function readBounded(
   body: Readable,
   encoding: string,
   maxBytes: number,
@@ -111,8 +111,31 @@ async function readBounded(
   return { bytes: Buffer.concat(chunks, size), truncated };
 }
 
-/** Builds the guarded fetch with the given policy and limits. */
-export function createSafeFetch(options: SafeFetchOptions): FetchWebPage {
+/** Reads and drops a body the caller does not want (undici's `dump`; destroying it would emit an abort error). */
+export async function discardBody(body: Readable): Promise<void> {
+  const dump = (body as Readable & { dump?: () => Promise<void> }).dump;
+  if (typeof dump === 'function') await dump.call(body);
+  else body.resume();
+}
+
+/** A response of the guarded GET, after redirects, for the caller to read. */
+export interface GuardedResponse {
+  url: URL;
+  status: number;
+  header(name: string): string;
+  body: Readable;
+  redirects: string[];
+}
+
+/** GETs a URL with the SSRF policy (every hop and every dialled address vetted) and the timeout. */
+export type GuardedGet = <T>(
+  raw: string,
+  init: { signal?: AbortSignal; accept?: string },
+  read: (res: GuardedResponse) => Promise<T>,
+) => Promise<T>;
+
+/** Builds the guarded GET the page fetch and the file download share. */
+export function createGuardedGet(options: Omit<SafeFetchOptions, 'maxBytes'>): GuardedGet {
   const policy: UrlPolicy = { allowPrivate: options.allowPrivate, resolve: options.resolve ?? systemResolver };
   const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
   // undici is loaded on the first fetch, not at the gateway's start-up
@@ -135,7 +158,7 @@ export function createSafeFetch(options: SafeFetchOptions): FetchWebPage {
     return connector;
   };
 
-  return async (raw, init = {}): Promise<FetchedWebPage> => {
+  return async (raw, init, read) => {
     const { undici, connect } = await load();
     const { Agent, request } = undici;
     const timeout = AbortSignal.timeout(options.timeoutMs);
@@ -170,25 +193,7 @@ export function createSafeFetch(options: SafeFetchOptions): FetchWebPage {
           url = parseWebUrl(new URL(location, url).href);
           continue;
         }
-        const contentType = header('content-type');
-        const type = mediaType(contentType);
-        if (!isTextual(type)) {
-          await res.body.dump();
-          return { url: url.href, status: res.statusCode, contentType: type, text: '', truncated: false, redirects };
-        }
-        const { bytes, truncated } = await readBounded(
-          res.body,
-          header('content-encoding').trim().toLowerCase(),
-          options.maxBytes,
-        );
-        return {
-          url: url.href,
-          status: res.statusCode,
-          contentType: type,
-          text: decodeBody(bytes, contentType || undefined),
-          truncated,
-          redirects,
-        };
+        return await read({ url, status: res.statusCode, header, body: res.body, redirects });
       }
     } catch (err) {
       const hermes = hermesCause(err);
@@ -202,4 +207,38 @@ export function createSafeFetch(options: SafeFetchOptions): FetchWebPage {
       agent.destroy().catch(() => undefined);
     }
   };
+}
+
+/** Builds the guarded fetch with the given policy and limits. */
+export function createSafeFetch(options: SafeFetchOptions): FetchWebPage {
+  const get = createGuardedGet(options);
+  return (raw, init = {}): Promise<FetchedWebPage> =>
+    get(raw, init, async (res) => {
+      const contentType = res.header('content-type');
+      const type = mediaType(contentType);
+      if (!isTextual(type)) {
+        await discardBody(res.body);
+        return {
+          url: res.url.href,
+          status: res.status,
+          contentType: type,
+          text: '',
+          truncated: false,
+          redirects: res.redirects,
+        };
+      }
+      const { bytes, truncated } = await readBounded(
+        res.body,
+        res.header('content-encoding').trim().toLowerCase(),
+        options.maxBytes,
+      );
+      return {
+        url: res.url.href,
+        status: res.status,
+        contentType: type,
+        text: decodeBody(bytes, contentType || undefined),
+        truncated,
+        redirects: res.redirects,
+      };
+    });
 }

@@ -6,6 +6,8 @@
  */
 import type { Logger, PlatformAdapter, SendErrorKind, SendResult } from '@hermes/protocol';
 import type { OutboxRowLike } from '../ports.js';
+import { answerParts, outboundMedia, uploadFallbackText } from './media/media-rows.js';
+import type { MediaSourceOptions } from './media/media-source.js';
 import type { SendRateLimiter } from './send-rate-limiter.js';
 import { splitMessage } from './split-message.js';
 
@@ -36,6 +38,8 @@ export interface OutboxPort {
       chunkIndex: number;
       text: string;
       formatted: boolean;
+      /** `media`: `text` is the path of a file to upload */
+      kind?: 'text' | 'media';
     }[],
   ): { id: number; sent: boolean; createdAt: number; existed?: boolean }[];
   markSent(id: number, platformMessageId: string | null): unknown;
@@ -86,6 +90,8 @@ export interface DeliveryOptions {
   redact?: (text: string) => string;
   /** keeps each platform's `capabilities.sendRate` (waits before a send, never drops); absent: no limit */
   rateLimiter?: SendRateLimiter;
+  /** `MEDIA:` lines become attachments checked with these options; absent: the lines stay text */
+  media?: MediaSourceOptions;
 }
 
 /**
@@ -96,6 +102,15 @@ export interface DeliveryOptions {
 export interface DeliveryWrites {
   withEnqueue?: () => void;
   onSettled?: () => void;
+  /** files to attach besides the answer's MEDIA lines (send_message's `media`), checked the same way */
+  media?: readonly string[];
+}
+
+/** One piece of an answer: a formatted or plain text chunk, or a file (`text` its path). */
+interface Piece {
+  text: string;
+  formatted: boolean;
+  media?: true;
 }
 
 /** Delivers Markdown text to a target through its platform's adapter. */
@@ -108,6 +123,13 @@ export async function deliver(
   const tx = options.commit ?? (async <T>(fn: () => T): Promise<T> => fn());
   // before chunking: a secret cut in two by a chunk boundary would escape a per-chunk pass
   if (options.redact) markdown = options.redact(markdown);
+  // MEDIA lines out of the text, each file checked (a plain answer costs one substring search)
+  const withMedia = options.media && (writes.media?.length || markdown.includes('MEDIA:'));
+  const parts =
+    withMedia && options.media
+      ? await answerParts(markdown, options.media, writes.media)
+      : { text: markdown, files: [] as string[] };
+  markdown = parts.text;
   const adapter = options.adapters.get(target.platform);
   const result: DeliveryResult = { sent: 0, failed: 0, errors: [] };
   if (!adapter) {
@@ -123,14 +145,19 @@ export async function deliver(
   }
   const limit = adapter.capabilities.maxMessageLength;
   // split the Markdown first so formatting never cuts an entity in half, then format each chunk
-  const chunks = splitMessage(markdown, Math.max(100, Math.floor(limit * 0.9))).flatMap((chunk) => {
+  const texts = splitMessage(markdown, Math.max(100, Math.floor(limit * 0.9))).flatMap((chunk): Piece[] => {
     // a blank piece has nothing to show (platforms refuse empty messages)
     if (chunk.trim() === '') return [];
     const formatted = adapter.format(chunk);
     // markup that formats to nothing (an empty code fence, bare heading marks) is sent as written
     if (formatted.trim() === '') return [{ text: chunk, formatted: false }];
-    return formatted.length <= limit ? { text: formatted, formatted: true } : { text: chunk, formatted: false };
+    return [formatted.length <= limit ? { text: formatted, formatted: true } : { text: chunk, formatted: false }];
   });
+  // the files after the text, one outbox row each: sent once, like a chunk
+  const chunks: Piece[] = [
+    ...texts,
+    ...parts.files.map((file): Piece => ({ text: file, formatted: false, media: true })),
+  ];
   const rows = chunks.map((c, i) => ({
     inboxId: target.inboxId ?? null,
     platform: target.platform,
@@ -139,6 +166,7 @@ export async function deliver(
     chunkIndex: i,
     text: c.text,
     formatted: c.formatted,
+    ...(c.media ? { kind: 'media' as const } : {}),
   }));
   // with an inbox id, rows written before a restart are reused and the ones already sent skipped
   const enqueued = await tx(() => {
@@ -155,7 +183,15 @@ export async function deliver(
     if (!chunk) continue;
     const last = n === toSend.length - 1;
     // a row written by an earlier try at this answer may have been posted by it
-    const row = { id, createdAt, text: chunk.text, formatted: chunk.formatted, first, mayRepeat: existed };
+    const row = {
+      id,
+      createdAt,
+      text: chunk.text,
+      formatted: chunk.formatted,
+      first,
+      mayRepeat: existed,
+      ...(chunk.media ? { media: true } : {}),
+    };
     await sendRow(options, adapter, target, row, result, {
       tx,
       ...(last && writes.onSettled ? { onSettled: writes.onSettled } : {}),
@@ -176,7 +212,16 @@ async function sendRow(
   options: DeliveryOptions,
   adapter: PlatformAdapter,
   target: DeliveryTarget,
-  row: { id: number; createdAt: number; text: string; formatted: boolean; first: boolean; mayRepeat: boolean },
+  row: {
+    id: number;
+    createdAt: number;
+    text: string;
+    formatted: boolean;
+    first: boolean;
+    mayRepeat: boolean;
+    /** a file to upload, `text` its path */
+    media?: boolean;
+  },
   result: DeliveryResult,
   commit: { tx: <T>(fn: () => T) => Promise<T>; onSettled?: () => void } = { tx: async (fn) => fn() },
 ): Promise<void> {
@@ -185,15 +230,16 @@ async function sendRow(
   let mayRepeat = row.mayRepeat;
   for (let attempt = 1; attempt <= SEND_MAX_ATTEMPTS; attempt++) {
     await options.rateLimiter?.wait(target.platform, target.chatId, adapter.capabilities.sendRate, sleep);
-    outcome = await adapter.send({
+    const common = {
       chatId: target.chatId,
-      text: row.text,
-      formatted: row.formatted,
       idempotencyKey: idempotencyKey(row),
       ...(mayRepeat ? { mayRepeat: true } : {}),
       ...(target.threadId ? { threadId: target.threadId } : {}),
       ...(row.first && target.replyToMessageId ? { replyToMessageId: target.replyToMessageId } : {}),
-    });
+    };
+    outcome = row.media
+      ? await sendMedia(adapter, row.text, common)
+      : await adapter.send({ ...common, text: row.text, formatted: row.formatted });
     if (outcome.ok) break;
     const delayMs = resendDelayMs(outcome, attempt);
     if (delayMs === null) break;
@@ -227,7 +273,38 @@ async function sendRow(
     options.observer?.messageFailed(target.platform, outcome?.error ?? 'transient');
     result.failed++;
     result.errors.push(message);
+    // an upload that failed: a text naming the file stands in for it (one try, not recorded)
+    if (row.media) {
+      await options.rateLimiter?.wait(target.platform, target.chatId, adapter.capabilities.sendRate, sleep);
+      const fallback = uploadFallbackText(row.text, outcome?.ok === false ? outcome.message : 'not sent');
+      await adapter
+        .send({
+          chatId: target.chatId,
+          text: fallback,
+          formatted: false,
+          ...(target.threadId ? { threadId: target.threadId } : {}),
+        })
+        .catch(() => undefined);
+    }
   }
+}
+
+/** One upload through the adapter's `sendMedia`; a platform without it, or a file it cannot take, is a refusal. */
+async function sendMedia(
+  adapter: PlatformAdapter,
+  filePath: string,
+  common: { chatId: string; idempotencyKey: string; mayRepeat?: boolean; threadId?: string; replyToMessageId?: string },
+): Promise<SendResult> {
+  const refuse = (message: string): SendResult => ({ ok: false, error: 'forbidden', message });
+  const limits = adapter.capabilities.media;
+  if (!adapter.sendMedia || !limits) return refuse(`${adapter.name} cannot receive files`);
+  const media = await outboundMedia(filePath, common);
+  if (typeof media === 'string') return refuse(media);
+  if (media.size > limits.maxUploadBytes) {
+    const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+    return refuse(`${mb(media.size)} is over ${adapter.name}'s upload limit of ${mb(limits.maxUploadBytes)}`);
+  }
+  return adapter.sendMedia(media);
 }
 
 /** Sends the outbox rows of an earlier answer that are not sent yet (crash recovery). */
@@ -256,6 +333,7 @@ export async function resendPending(
         formatted: row.formatted,
         first: row.chunkIndex === 0,
         mayRepeat: true,
+        ...(row.kind === 'media' ? { media: true } : {}),
       },
       result,
     );

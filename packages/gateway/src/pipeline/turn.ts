@@ -3,7 +3,7 @@
  * service (typing indicator, `agent:*` gateway events), then delivery of the answer with the
  * transcript written in the same commit as the outbox rows.
  */
-import type { TurnService } from '@hermes/agent';
+import { type TurnService, withGeneratedImages } from '@hermes/agent';
 import type { Logger, PlatformAdapter } from '@hermes/protocol';
 import type { DeliveryResult, DeliveryTarget } from '../delivery/deliver.js';
 import { failureReply } from '../failure-reply.js';
@@ -124,7 +124,7 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
     }
     const answer =
       result.status === 'completed' && result.finalText !== null
-        ? result.finalText
+        ? withGeneratedImages(result.finalText, result.messages) // images image_generate made: attached
         : failureReply(result.error, result.status, ports.logger);
     const markInbox = () => ports.settle(job.inboxId, outcome);
     if (answer.trim() === SILENT_MARKER) {

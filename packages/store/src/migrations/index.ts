@@ -3,10 +3,17 @@ import { sessionsAndMessages } from './0001-sessions-and-messages.js';
 import { gatewayTables } from './0002-gateway-tables.js';
 import { inboxRefusedStatus } from './0003-inbox-refused-status.js';
 import { apiResponses } from './0004-api-responses.js';
+import { outboxMediaKind } from './0005-outbox-media-kind.js';
 
 /**
  * Every schema step, oldest first. To change the schema, add a file `NNNN-what-it-does.ts` next to
  * this one and append it here with the next version number; never edit or reorder a released entry.
  * See docs/state.md.
  */
-export const MIGRATIONS: readonly Migration[] = [sessionsAndMessages, gatewayTables, inboxRefusedStatus, apiResponses];
+export const MIGRATIONS: readonly Migration[] = [
+  sessionsAndMessages,
+  gatewayTables,
+  inboxRefusedStatus,
+  apiResponses,
+  outboxMediaKind,
+];

@@ -1,4 +1,7 @@
 // Sending through the fake REST API with real discord.js: replies, typing, the 2000 limit, 429s, typed failures.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { PlatformAdapter } from '@hermes/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADA, type Harness, startHarness } from './harness.js';
@@ -128,8 +131,34 @@ describe('discord send', () => {
       editing: true,
       typing: true,
       threads: true,
+      media: { maxUploadBytes: 10 * 1024 * 1024 },
     });
     // the fake REST API is on 127.0.0.1: not paced (the declared limits are DISCORD_CAPABILITIES.sendRate)
     expect(adapter.name).toBe('discord');
+  });
+});
+
+describe('discord sendMedia', () => {
+  it('uploads the file as an attachment with an enforced nonce: a repeated upload posts once', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'hermes-dc-media-')), 'chart.png');
+    writeFileSync(path, 'png bytes');
+    const file = {
+      chatId: general,
+      path,
+      fileName: 'chart.png',
+      mimeType: 'image/png',
+      kind: 'image' as const,
+      size: 9,
+    };
+    const first = await adapter.sendMedia?.({ ...file, idempotencyKey: 'm1-abc' });
+    const again = await adapter.sendMedia?.({ ...file, idempotencyKey: 'm1-abc', mayRepeat: true });
+    expect(first).toEqual({ ok: true, messageIds: [h.fake.sent[0]?.id] });
+    expect(again).toEqual(first);
+    expect(h.fake.sent).toHaveLength(1);
+    expect(h.fake.sent[0]?.files).toEqual([
+      expect.objectContaining({ fileName: 'chart.png', contentType: 'image/png', size: 9 }),
+    ]);
+    expect(h.fake.sent[0]?.body).toMatchObject({ content: '', nonce: 'm1-abc', enforce_nonce: true });
+    expect(h.fake.nonceHits).toBe(1);
   });
 });

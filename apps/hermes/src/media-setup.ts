@@ -1,0 +1,46 @@
+/**
+ * Outbound media and image generation, set up from the settings: the `image_generate` tool (through
+ * the image-gen provider registry) and the checks an answer's `MEDIA:` files pass in the gateway.
+ */
+import { dirname, join } from 'node:path';
+import { createImageGenerateTool, createSafeDownload } from '@hermes/agent';
+import type { MediaSourceOptions } from '@hermes/gateway';
+import type { PluginRegistries } from '@hermes/plugins';
+import type { ToolDefinition } from '@hermes/protocol';
+import type { Settings } from './settings.js';
+
+/** HERMES_HOME, and with a profile the root above it too: nothing under either but a cache/ is sent. */
+export function hermesHomesOf(settings: Pick<Settings, 'home' | 'profile'>): string[] {
+  return settings.profile === null ? [settings.home] : [dirname(dirname(settings.home)), settings.home];
+}
+
+function guardedDownload(settings: Settings) {
+  return createSafeDownload({
+    allowPrivate: settings.config.security.allow_private_urls,
+    timeoutMs: settings.config.web.timeout_s * 1000,
+    maxBytes: settings.config.media.max_bytes, // media.max_bytes: the same cap both ways
+  });
+}
+
+/** `image_generate`, reading the providers at call time (they register while plugins load). */
+export function imageGenerateTool(settings: Settings, registries: PluginRegistries): ToolDefinition {
+  const { config } = settings;
+  return createImageGenerateTool({
+    providers: registries.imageGenProviders,
+    config: config.image_gen,
+    modelBaseUrl: config.model.base_url,
+    apiKey: config.model.api_key,
+    imageDir: join(settings.home, 'cache', 'images'),
+    download: guardedDownload(settings),
+  });
+}
+
+/** What the gateway checks an answer's MEDIA files with. */
+export function outboundMediaOptions(settings: Settings): MediaSourceOptions {
+  return {
+    hermesHomes: hermesHomesOf(settings),
+    downloadDir: join(settings.home, 'cache', 'media', 'outbound'),
+    maxBytes: settings.config.media.max_bytes,
+    download: guardedDownload(settings),
+  };
+}
