@@ -26,6 +26,10 @@ export interface GatewaySettings {
   cacheDir: string;
   /** a gateway hook handler running longer than this is logged as hanging (default 30 s) */
   hookTimeoutMs?: number;
+  /** approvals.timeout_s: a dangerous command nobody answers within this is denied (default 120 s) */
+  approvalTimeoutMs?: number;
+  /** gateway.batch_ms: one user's messages in one chat within this are one turn (default 0 here: off) */
+  batchMs?: number;
 }
 
 export interface GatewayDeps {

@@ -5,13 +5,21 @@
  * separately from listening, so tests start and stop whole gateways in-process. */
 import { mkdirSync } from 'node:fs';
 import type { TurnService } from '@hermes/agent';
-import type { HookAgentResult, HookSendResult, MessageEvent, PlatformAdapter, PlatformState } from '@hermes/protocol';
-import { commandServices } from './command-services.js';
+import type {
+  ApprovalPress,
+  HookAgentResult,
+  HookSendResult,
+  MessageEvent,
+  PlatformAdapter,
+  PlatformState,
+} from '@hermes/protocol';
+import { ChatApprovals } from './approvals/chat-approvals.js';
 import { parseCommand } from './commands.js';
 import { CommitQueue } from './commit-queue.js';
 import { type DeliveryTarget, deliver, resendPending } from './delivery/deliver.js';
 import { SendRateLimiter } from './delivery/send-rate-limiter.js';
 import { gatewayHandleDeps, lazyDispatchHandles } from './dispatch-handles.js';
+import { gatewayCommandPorts } from './gateway-command-ports.js';
 import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
 import { GatewayEvents } from './gateway-events.js';
 import { hookSend } from './hook-send.js';
@@ -50,6 +58,8 @@ export class Gateway {
   readonly metrics: GatewayMetrics;
   /** every turn the gateway runs (chats, the API platform, gateway hooks' runAgent) */
   readonly turns: TurnService;
+  /** dangerous commands waiting for the approval of the user who started the turn */
+  readonly approvals: ChatApprovals;
   readonly #deps: GatewayDeps;
   readonly #sessions: SessionStage;
   /** aborts one-shot agent runs (gateway hooks) when the gateway stops */
@@ -94,6 +104,13 @@ export class Gateway {
       resetPolicy: settings.resetPolicy,
       now: this.#now,
     });
+    this.approvals = new ChatApprovals({
+      hooks: deps.hooks,
+      adapters: { get: (name: string) => this.adapters.get(name) },
+      sendText: (event, text) => deliver(this.#deliveryOptions(), replyTarget(event), text).then(() => undefined),
+      timeoutMs: settings.approvalTimeoutMs ?? 120_000,
+      logger: deps.logger,
+    });
     this.#lanes = new SessionLanes<LaneJob | ApiJob>({
       maxConcurrent: settings.maxConcurrentRuns,
       runner: async (job, control) => {
@@ -118,6 +135,7 @@ export class Gateway {
       origins: this.#origins,
       logger: deps.logger,
       now: this.#now,
+      approvals: this.approvals,
     };
     mkdirSync(settings.cacheDir, { recursive: true, mode: 0o700 }); // attachments users sent: owner-only
     const setup = setUpPlatforms({
@@ -161,7 +179,10 @@ export class Gateway {
     // what earlier runs left unfinished, read before any adapter can accept: a message this run
     // accepts while the other platforms are still connecting is processed once, never also "resumed"
     const unfinished = this.#deps.store.inbox.pending();
-    const sink = { accept: (e: MessageEvent, o?: { state?: Record<string, string> }) => this.accept(e, o) };
+    const sink = {
+      accept: (e: MessageEvent, o?: { state?: Record<string, string> }) => this.accept(e, o),
+      approvalPress: async (press: ApprovalPress) => this.approvals.press(press),
+    };
     await Promise.all(
       [...this.adapters.values()].map(async (adapter) => {
         try {
@@ -344,30 +365,11 @@ export class Gateway {
 
   /** `userId`: who sent the command (the session:* events of /new name them) */
   #commandPorts(userId: string): CommandPorts {
-    const { store, settings, logger } = this.#deps;
-    return {
-      logger,
-      events: this.events,
-      reply: async (input, text, settleWith) => {
-        if (settleWith === null) await deliver(this.#deliveryOptions(), replyTarget(input.event), text, {});
-        else await this.#reply(replyTarget(input.event, input.inboxId), text, input.inboxId, settleWith);
-      },
-      markProcessing: (inboxId) => store.inbox.mark(inboxId, 'processing'),
-      settle: (inboxId, outcome) => settleInbox(store.inbox, inboxId, outcome),
-      submit: (key, job, mode) => this.#lanes.submit(key, job, mode),
-      services: commandServices({
-        sessions: store.sessions,
-        transcripts: store.transcripts,
-        model: settings.model,
-        platformStates: () => this.platformStates(),
-        busy: (key) => this.#lanes.busy(key),
-        stop: (key) => this.#lanes.stop(key),
-        reset: (key, platform) => this.#sessions.reset(key, platform, userId),
-        pluginSummary: this.#deps.pluginSummary,
-        pluginCommands: this.#deps.pluginCommands,
-        setHomeChannel: this.#deps.setHomeChannel,
-      }),
-    };
+    const send = (target: DeliveryTarget, text: string, onSettled?: () => void) =>
+      deliver(this.#deliveryOptions(), target, text, onSettled ? { onSettled } : {});
+    const { approvals, events } = this;
+    const host = { deps: this.#deps, events, lanes: this.#lanes, sessions: this.#sessions, approvals, send };
+    return gatewayCommandPorts({ ...host, platformStates: () => this.platformStates() }, userId);
   }
 
   #deliveryOptions() {

@@ -5,6 +5,7 @@
  */
 import type { TurnService } from '@hermes/agent';
 import type { Logger, PlatformAdapter } from '@hermes/protocol';
+import type { ChatApprovals } from '../approvals/chat-approvals.js';
 import type { DeliveryResult, DeliveryTarget } from '../delivery/deliver.js';
 import { failureReply } from '../failure-reply.js';
 import type { GatewayEvents } from '../gateway-events.js';
@@ -41,6 +42,8 @@ export interface TurnPorts {
   origins: Map<string, DeliveryTarget>;
   logger: Logger;
   now: () => number;
+  /** asks the user who started the turn to approve dangerous commands */
+  approvals: ChatApprovals;
 }
 
 export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunControl): Promise<PipelineOutcome> {
@@ -69,8 +72,8 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
       userMessage: job.text,
       ...(session.cached.history ? { history: session.cached.history } : {}),
       persist: 'none', // written with the outbox rows below
-      // nobody to ask on a messaging platform: denied (unless yolo), with the approval hooks fired
-      approval: { surface: 'gateway', key: sessionKey },
+      // the user who started the turn is asked in the chat (buttons or /approve, /deny); a timeout denies
+      approval: ports.approvals.forTurn(sessionKey, event, control.signal),
       signal: control.signal,
       takeSteering: control.takeSteering,
       onStep: ({ iteration, toolNames }) =>
