@@ -3,6 +3,7 @@ import { type AdapterDeps, createPlatformKit, rateWithin } from '@hermes/plugin-
 import type { InboundSink, PlatformAdapter, PlatformCapabilities, PlatformContext } from '@hermes/protocol';
 import { Bot } from 'grammy';
 import type { Update } from 'grammy/types';
+import { askApproval, closeApproval, handleCallbackQuery } from './approvals.js';
 import type { PendingFile } from './attachments.js';
 import type { BotIdentity } from './bot-identity.js';
 import { deliverUpdate } from './deliver-update.js';
@@ -68,7 +69,10 @@ export function createTelegramAdapter(context: PlatformContext, deps: AdapterDep
 
   const deliver = (update: Update, signal: AbortSignal, state?: Record<string, string>): Promise<void> => {
     if (sink === undefined || identity === undefined) return Promise.reject(new Error('telegram: not started'));
-    return deliverUpdate(update, { sink, bot: identity, logger, attachments, now }, signal, state);
+    const target = sink;
+    const onCallbackQuery = (query: NonNullable<Update['callback_query']>) =>
+      handleCallbackQuery(query, { api: bot.api, sink: target, logger });
+    return deliverUpdate(update, { sink, bot: identity, logger, attachments, now, onCallbackQuery }, signal, state);
   };
 
   /** Webhook mode: getMe, then setWebhook when a public URL is configured; retried until it works. */
@@ -133,6 +137,9 @@ export function createTelegramAdapter(context: PlatformContext, deps: AdapterDep
         logger.debug({ error: describeError(error), chatId }, 'telegram: typing indicator failed');
       }
     },
+
+    askApproval: (prompt) => askApproval(bot.api, prompt),
+    closeApproval: (chatId, messageId, text) => closeApproval(bot.api, chatId, messageId, text),
 
     format: markdownToTelegramHtml,
   });

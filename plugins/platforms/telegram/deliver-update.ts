@@ -13,6 +13,8 @@ export interface DeliveryOptions {
   logger: Logger;
   attachments: AttachmentFetcher<PendingFile>;
   now: () => number;
+  /** a button press (callback_query): answered, never stored */
+  onCallbackQuery: (query: NonNullable<Update['callback_query']>) => Promise<void>;
 }
 
 /**
@@ -30,6 +32,10 @@ export async function deliverUpdate(
   const problem = updateProblem(update);
   if (problem !== null) {
     options.logger.warn({ updateId: update.update_id, problem }, `telegram: malformed update skipped: ${problem}`);
+    return;
+  }
+  if (update.callback_query !== undefined) {
+    await options.onCallbackQuery(update.callback_query);
     return;
   }
   const normalized = normalizeUpdate(update, options.bot, options.now());
