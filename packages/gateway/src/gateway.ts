@@ -6,9 +6,9 @@
 import { mkdirSync } from 'node:fs';
 import type { TurnService } from '@hermes/agent';
 import type {
-  ApprovalPress,
   HookAgentResult,
   HookSendResult,
+  InboundSink,
   MessageEvent,
   PlatformAdapter,
   PlatformState,
@@ -31,8 +31,10 @@ import { addressRules } from './pipeline/address.js';
 import { runApiRequest } from './pipeline/api-entry.js';
 import { type ApiJob, type ApiTurnOutcome, type ApiTurnRequest, runApiTurnStage } from './pipeline/api-turn.js';
 import { authorize } from './pipeline/authorize.js';
+import { MessageBatcher } from './pipeline/batch.js';
 import { type CommandPorts, runCommandStage } from './pipeline/command.js';
 import { dispatchHook } from './pipeline/dispatch.js';
+import { finishDropped } from './pipeline/dropped.js';
 import { type LaneJob, replyTarget, type StageInput } from './pipeline/input.js';
 import { type PipelineOutcome, settleInbox } from './pipeline/outcome.js';
 import { interruptedApology, recoverUnfinished } from './pipeline/recover.js';
@@ -80,6 +82,8 @@ export class Gateway {
   /** every platform's send limits (capabilities.sendRate), shared by all deliveries */
   readonly #rateLimiter = new SendRateLimiter();
   readonly #turnPorts: TurnPorts;
+  /** one user's messages in one chat within gateway.batch_ms become one job (pipeline/batch.ts) */
+  readonly #batcher: MessageBatcher;
   readonly #handles = lazyDispatchHandles(() => gatewayHandleDeps(this, this.#deps, this.#sessions.cache));
   #accepting = true;
   #started = false;
@@ -104,13 +108,10 @@ export class Gateway {
       resetPolicy: settings.resetPolicy,
       now: this.#now,
     });
-    this.approvals = new ChatApprovals({
-      hooks: deps.hooks,
-      adapters: { get: (name: string) => this.adapters.get(name) },
-      sendText: (event, text) => deliver(this.#deliveryOptions(), replyTarget(event), text).then(() => undefined),
-      timeoutMs: settings.approvalTimeoutMs ?? 120_000,
-      logger: deps.logger,
-    });
+    const adapters = { get: (name: string) => this.adapters.get(name) };
+    const sendText = (event: MessageEvent, text: string) => deliver(this.#deliveryOptions(), replyTarget(event), text);
+    const { approvalTimeoutMs: timeoutMs } = settings;
+    this.approvals = new ChatApprovals({ hooks: deps.hooks, logger: deps.logger, adapters, sendText, timeoutMs });
     this.#lanes = new SessionLanes<LaneJob | ApiJob>({
       maxConcurrent: settings.maxConcurrentRuns,
       runner: async (job, control) => {
@@ -119,8 +120,10 @@ export class Gateway {
       },
       withText: (job, text) => ({ ...job, text }),
       // messages queued behind a turn that /stop or /new cancelled: finished, or they would stay pending
-      onDrop: (jobs) => this.#dropped(jobs),
+      onDrop: (jobs) => finishDropped(store.inbox, jobs),
     });
+    const submit = (job: LaneJob) => this.#lanes.submit(job.sessionKey, job, settings.busyMode);
+    this.#batcher = new MessageBatcher({ batchMs: settings.batchMs ?? 0, submit });
     this.#turnPorts = {
       turns: this.turns,
       sessions: this.#sessions,
@@ -179,9 +182,9 @@ export class Gateway {
     // what earlier runs left unfinished, read before any adapter can accept: a message this run
     // accepts while the other platforms are still connecting is processed once, never also "resumed"
     const unfinished = this.#deps.store.inbox.pending();
-    const sink = {
-      accept: (e: MessageEvent, o?: { state?: Record<string, string> }) => this.accept(e, o),
-      approvalPress: async (press: ApprovalPress) => this.approvals.press(press),
+    const sink: InboundSink = {
+      accept: (e, o) => this.accept(e, o),
+      approvalPress: async (p) => this.approvals.press(p),
     };
     await Promise.all(
       [...this.adapters.values()].map(async (adapter) => {
@@ -204,24 +207,17 @@ export class Gateway {
    */
   async stop(drainMs = 0): Promise<void> {
     this.#accepting = false;
+    this.#batcher.flushAll(); // waiting parts of a paste are answered in the drain (else: at the next start)
     const drained = Promise.all([...this.#processing]).then(() => this.#lanes.idle());
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, drainMs).unref());
     await Promise.race([drained, timeout]);
-    this.#dropped(this.#lanes.abortAll(), true);
+    finishDropped(this.#deps.store.inbox, this.#lanes.abortAll(), true);
     this.#oneShots.abort(new Error('gateway stopping'));
     await Promise.race([this.#lanes.idle(), new Promise<void>((r) => setTimeout(r, 2_000).unref())]);
     const stops = Promise.all([...this.adapters.values()].map((a) => a.stop().catch(() => undefined)));
     await Promise.race([stops, new Promise<void>((r) => setTimeout(r, ADAPTER_STOP_TIMEOUT_MS).unref())]);
     this.metrics.stopSampling();
     for (const claim of this.#claims.splice(0)) claim.release();
-  }
-
-  /** Finishes jobs that will never run: API requests are answered, chat messages marked (not at stop: recovery redoes them). */
-  #dropped(jobs: readonly (LaneJob | ApiJob)[], stopping = false): void {
-    for (const job of jobs) {
-      if ('api' in job) job.resolve({ kind: 'unavailable' });
-      else if (!stopping) settleInbox(this.#deps.store.inbox, job.inboxId, { kind: 'skipped', reason: 'dropped' });
-    }
   }
 
   /** An API platform request through the pipeline (pipeline/api-turn.ts); the caller writes the HTTP answer. */
@@ -281,7 +277,9 @@ export class Gateway {
 
   /** Resolves when every accepted event went through the pipeline and no lane is busy. */
   async idle(): Promise<void> {
-    while (this.#processing.size > 0) await Promise.all([...this.#processing]);
+    while (this.#processing.size > 0 || this.#batcher.waiting > 0) {
+      await Promise.all([...this.#processing, this.#batcher.idle()]);
+    }
     await this.#lanes.idle();
   }
 
@@ -352,7 +350,7 @@ export class Gateway {
     const command = parseCommand(event.text);
     if (command) return runCommandStage(this.#commandPorts(event.source.userId), passed, command);
     // the row stays `accepted` until answered: a restart resumes it (marking `processing` counts restarts)
-    this.#lanes.submit(passed.sessionKey, { ...passed, text: event.text }, settings.busyMode);
+    this.#batcher.add({ ...passed, text: event.text });
     return { kind: 'handed_on' };
   }
 

@@ -24,8 +24,9 @@ export interface ChatApprovalPorts {
   hooks: HookInvoker;
   adapters: Pick<ReadonlyMap<string, PlatformAdapter>, 'get'>;
   /** sends plain text to the event's chat (the prompt where there are no buttons, a timeout notice) */
-  sendText(event: MessageEvent, text: string): Promise<void>;
-  timeoutMs: number;
+  sendText(event: MessageEvent, text: string): Promise<unknown>;
+  /** approvals.timeout_s in ms (default DEFAULT_APPROVAL_TIMEOUT_MS) */
+  timeoutMs?: number | undefined;
   logger: Logger;
 }
 
@@ -45,6 +46,8 @@ interface SessionGate {
   gate: Approve;
   turn: { event: MessageEvent; signal: AbortSignal };
 }
+
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
 
 /** session gates kept at most (the oldest is forgotten first) */
 const MAX_GATES = 10_000;
@@ -127,7 +130,8 @@ export class ChatApprovals {
 
   /** Shows the prompt and waits for the asked user's answer, the timeout (denies) or the turn's end. */
   #ask(event: MessageEvent, signal: AbortSignal, request: ApprovalRequest): Promise<ApprovalChoice> {
-    const { adapters, logger, timeoutMs } = this.#ports;
+    const { adapters, logger } = this.#ports;
+    const timeoutMs = this.#ports.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
     const id = randomBytes(6).toString('hex');
     const adapter = adapters.get(event.platform);
     const { chatId, threadId } = event.source;

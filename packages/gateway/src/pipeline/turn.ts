@@ -65,6 +65,10 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
       }, TYPING_DELAY_MS)
     : null;
   let cacheUpdated = false;
+  const settleAll = (outcome: PipelineOutcome) => {
+    ports.settle(job.inboxId, outcome);
+    for (const id of job.joined ?? []) ports.settle(id, outcome);
+  };
   try {
     const result = await ports.turns.run({
       sessionId: session.id,
@@ -104,7 +108,7 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
     if (result.status === 'interrupted') {
       ports.transaction(() => {
         appendTranscript();
-        ports.settle(job.inboxId, outcome);
+        settleAll(outcome);
       });
       cacheAppend();
       return outcome;
@@ -113,7 +117,7 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
       result.status === 'completed' && result.finalText !== null
         ? result.finalText
         : failureReply(result.error, result.status, ports.logger);
-    const markInbox = () => ports.settle(job.inboxId, outcome);
+    const markInbox = () => settleAll(outcome);
     if (answer.trim() === SILENT_MARKER) {
       ports.transaction(() => {
         appendTranscript();
@@ -124,7 +128,11 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
     }
     // three commits per answered message: accept; transcript + outbox rows; sent mark + inbox done
     const delivered = await ports.deliver(replyTarget(event, job.inboxId), answer, {
-      withEnqueue: appendTranscript,
+      // messages joined into this one are finished with the answer's rows: a restart resends it, once
+      withEnqueue: () => {
+        appendTranscript();
+        for (const id of job.joined ?? []) ports.settle(id, outcome);
+      },
       onSettled: markInbox,
     });
     cacheAppend();
