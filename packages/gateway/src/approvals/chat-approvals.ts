@@ -37,6 +37,7 @@ interface Pending {
   platform: string;
   chatId: string;
   userId: string;
+  event: MessageEvent;
   /** the prompt's message, when it was sent with buttons */
   messageId?: string;
   settle(choice: ApprovalChoice): void;
@@ -144,6 +145,7 @@ export class ChatApprovals {
         platform: event.platform,
         chatId,
         userId: event.source.userId,
+        event,
         settle: (choice) => {
           if (!this.#pending.delete(id)) return;
           clearTimeout(timer);
@@ -191,6 +193,9 @@ export class ChatApprovals {
     try {
       if (pending.messageId !== undefined && adapter?.closeApproval) {
         await adapter.closeApproval(pending.chatId, pending.messageId, outcomeText(choice));
+      } else if (choice === 'timeout') {
+        // a text prompt cannot be edited: the timeout is said (an answer was already replied to)
+        await this.#ports.sendText(pending.event, outcomeText(choice));
       }
     } catch (err) {
       this.#ports.logger.debug({ err, platform: pending.platform }, 'approval prompt not updated');
