@@ -98,7 +98,7 @@ describe('telegram inbound', () => {
     expect(h.lines.some((line) => line.level === 'warn' && /download failed/.test(line.msg ?? ''))).toBe(true);
   });
 
-  it('asks only for new messages: edits are neither requested nor delivered', async () => {
+  it('asks only for new messages and button presses: edits are neither requested nor delivered', async () => {
     h.fake.pushUpdate({
       update_id: 999_999,
       edited_message: {
@@ -113,6 +113,6 @@ describe('telegram inbound', () => {
     h.fake.pushMessage({ chatId: 42, userId: 42, text: 'after the edit' });
     expect((await next()).text).toBe('after the edit');
     const poll = h.fake.calls.find((call) => call.method === 'getUpdates');
-    expect(poll?.body.allowed_updates).toEqual(['message']);
+    expect(poll?.body.allowed_updates).toEqual(['message', 'callback_query']);
   });
 });
