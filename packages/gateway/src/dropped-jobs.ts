@@ -1,8 +1,9 @@
 /** Jobs a lane will never run (`/stop`, `/new`, shutdown): API requests are answered, chat messages marked. */
-import type { InboxPort } from '../ports.js';
-import type { ApiJob } from './api-turn.js';
-import type { LaneJob } from './input.js';
-import { settleInbox } from './outcome.js';
+
+import type { ApiJob } from './pipeline/api-turn.js';
+import type { LaneJob } from './pipeline/input.js';
+import { settleInbox } from './pipeline/outcome.js';
+import type { InboxPort } from './ports.js';
 
 /** At stop (`stopping`) chat messages stay pending: the next start redoes them. */
 export function finishDropped(
