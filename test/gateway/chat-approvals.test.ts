@@ -42,7 +42,7 @@ describe('approvals in a chat', () => {
   it('asked in text where there are no buttons; /approve session runs it and is remembered; hooks fire', async () => {
     h = await harness();
     const seen: { hook: string; surface: string; choice?: ApprovalChoice }[] = [];
-    const owner = { source: 'test', name: 'audit' };
+    const owner = { source: 'test', name: 'audit' } as const;
     h.hooks.register(
       'pre_approval_request',
       (p: HookPayloads['pre_approval_request']) => {
