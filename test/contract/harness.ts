@@ -20,6 +20,8 @@ export interface ContractGateway {
   store: Store;
   dbPath: string;
   url: string;
+  /** the gateway's tool registry (empty: a scenario registers what it needs) */
+  tools: ToolRegistry;
   stop(): Promise<void>;
 }
 
@@ -27,7 +29,7 @@ export interface ContractGateway {
 export async function startContractGateway(
   driver: PlatformDriver,
   model: FakeOpenAI,
-  options: { allowed: ContractUser[]; dbPath?: string },
+  options: { allowed: ContractUser[]; dbPath?: string; batchMs?: number; approvalTimeoutMs?: number },
 ): Promise<ContractGateway> {
   const dir = mkdtempSync(join(tmpdir(), `hermes-contract-${driver.platform}-`));
   const dbPath = options.dbPath ?? join(dir, 'state.db');
@@ -44,12 +46,17 @@ export async function startContractGateway(
     logger: silentLogger,
   });
   const env = driver.env(options.allowed);
-  const settings = gatewaySettings(config, {
-    model: 'contract-model',
-    cwd: dir,
-    cacheDir: join(dir, 'cache'),
-    platformSettings: { [driver.platform]: driver.settings() },
-  });
+  const settings = {
+    ...gatewaySettings(config, {
+      model: 'contract-model',
+      cwd: dir,
+      cacheDir: join(dir, 'cache'),
+      platformSettings: { [driver.platform]: driver.settings() },
+    }),
+    // messages are not batched unless a scenario asks (it tests batching itself)
+    batchMs: options.batchMs ?? 0,
+    ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs }),
+  };
   const gateway = new Gateway({
     settings,
     env,
@@ -88,6 +95,7 @@ export async function startContractGateway(
     store,
     dbPath,
     url,
+    tools,
     async stop() {
       if (stopped) return;
       stopped = true;

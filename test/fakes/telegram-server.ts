@@ -109,6 +109,8 @@ export interface FakeTelegram {
   pushMessage(input: PushMessageInput): Update;
   /** Queues a callback_query update (a button press), as Telegram sends it. */
   pushCallbackQuery(input: PushCallbackInput): Update;
+  /** Builds the same callback_query update without queueing it (for a webhook). */
+  callbackQueryUpdate(input: PushCallbackInput): Update;
   /** answerCallbackQuery calls, by callback query id: the text shown to the presser. */
   readonly callbackAnswers: ReadonlyMap<string, string>;
   /** Builds the same update as pushMessage without queueing it: the body Telegram POSTs to a webhook. */
@@ -827,6 +829,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     pushUpdate: queueUpdate,
     pushMessage: (input) => queueUpdate(buildUpdate(input)),
     pushCallbackQuery: (input) => queueUpdate(buildCallbackQuery(input)),
+    callbackQueryUpdate: buildCallbackQuery,
     callbackAnswers,
     webhookUpdate: buildUpdate,
     async deliverWebhook(update, origin) {
