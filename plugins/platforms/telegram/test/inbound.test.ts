@@ -115,4 +115,21 @@ describe('telegram inbound', () => {
     const poll = h.fake.calls.find((call) => call.method === 'getUpdates');
     expect(poll?.body.allowed_updates).toEqual(['message', 'callback_query']);
   });
+
+  it('button presses: a malformed callback_query is skipped, an unknown button is answered, and the chat goes on', async () => {
+    h.fake.pushUpdate({ update_id: 888_001, callback_query: { id: 42, from: { id: 9 } } } as never);
+    await adapter.send({ chatId: '42', text: 'a bot message', formatted: false });
+    const bot = h.fake.sent.at(-1);
+    const press = h.fake.pushCallbackQuery({
+      chatId: 42,
+      userId: 42,
+      messageId: bot?.message_id ?? 0,
+      data: 'not-ours',
+    });
+    h.fake.pushMessage({ chatId: 42, userId: 42, text: 'after the presses' });
+    expect((await next()).text).toBe('after the presses');
+    await eventually(() => h.fake.callbackAnswers.has(press.callback_query?.id ?? ''));
+    expect(h.fake.callbackAnswers.get(press.callback_query?.id ?? '')).toBe('This button is not in use any more.');
+    expect(recorder.events).toHaveLength(0); // presses are never messages
+  });
 });
