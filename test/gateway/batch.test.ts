@@ -93,4 +93,18 @@ describe('gateway.batch_ms', () => {
     expect(h.platform.sent.map((m) => m.text)).toEqual(['answered at stop']);
     expect(h.store.inbox.pending()).toEqual([]);
   });
+
+  it('/stop drops parts still waiting for their window: no turn, the rows finished, the chat goes on', async () => {
+    h = await startHarness(openai.server, { settings: { batchMs: 5_000 } });
+    openai.server.script({ text: 'after the stop' });
+    await h.platform.inject('never mind this');
+    await h.platform.inject('/stop');
+    await h.gateway.idle();
+    expect(chat()).toHaveLength(0);
+    expect(h.platform.sent.map((m) => m.text)).toEqual(['Stopped.']);
+    expect(h.store.inbox.pending()).toEqual([]);
+    await h.platform.inject('/new');
+    await h.gateway.idle();
+    expect(h.platform.sent).toHaveLength(2);
+  });
 });

@@ -14,6 +14,8 @@ export interface CommandPortsHost {
   deps: Pick<GatewayDeps, 'store' | 'settings' | 'logger' | 'pluginSummary' | 'pluginCommands' | 'setHomeChannel'>;
   events: GatewayEvents;
   lanes: Pick<CommandPorts, 'submit'> & { busy(key: string): boolean; stop(key: string): boolean };
+  /** drops the session's messages still waiting for their batch window (pipeline/batch.ts) */
+  batcher: { drop(key: string): boolean };
   sessions: Pick<SessionStage, 'reset'>;
   approvals: Pick<ChatApprovals, 'forgetSession' | 'answerText'>;
   platformStates(): Record<string, PlatformState>;
@@ -43,7 +45,8 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
       model: settings.model,
       platformStates: () => host.platformStates(),
       busy: (key) => host.lanes.busy(key),
-      stop: (key) => host.lanes.stop(key),
+      // both: parts of a paste still waiting, and the running turn (with what is queued behind it)
+      stop: (key) => host.batcher.drop(key) || host.lanes.stop(key),
       reset: (key, platform) => {
         host.approvals.forgetSession(key);
         return host.sessions.reset(key, platform, userId);

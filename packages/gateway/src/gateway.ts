@@ -123,7 +123,8 @@ export class Gateway {
       onDrop: (jobs) => finishDropped(store.inbox, jobs),
     });
     const submit = (job: LaneJob) => this.#lanes.submit(job.sessionKey, job, settings.busyMode);
-    this.#batcher = new MessageBatcher({ batchMs: settings.batchMs ?? 0, submit });
+    const onDrop = (jobs: LaneJob[]) => finishDropped(store.inbox, jobs);
+    this.#batcher = new MessageBatcher({ batchMs: settings.batchMs ?? 0, submit, onDrop });
     this.#turnPorts = {
       turns: this.turns,
       sessions: this.#sessions,
@@ -366,8 +367,8 @@ export class Gateway {
     const send = (target: DeliveryTarget, text: string, onSettled?: () => void) =>
       deliver(this.#deliveryOptions(), target, text, onSettled ? { onSettled } : {});
     const { approvals, events } = this;
-    const host = { deps: this.#deps, events, lanes: this.#lanes, sessions: this.#sessions, approvals, send };
-    return gatewayCommandPorts({ ...host, platformStates: () => this.platformStates() }, userId);
+    const host = { deps: this.#deps, events, lanes: this.#lanes, batcher: this.#batcher, sessions: this.#sessions };
+    return gatewayCommandPorts({ ...host, approvals, send, platformStates: () => this.platformStates() }, userId);
   }
 
   #deliveryOptions() {

@@ -24,6 +24,8 @@ export interface BatcherOptions {
   batchMs: number;
   /** hands the (joined) job to the session's lane */
   submit(job: LaneJob): void;
+  /** parts `/stop` or `/new` dropped before their turn started: the owner finishes them */
+  onDrop?(jobs: LaneJob[]): void;
   now?: () => number;
 }
 
@@ -94,6 +96,20 @@ export class MessageBatcher {
     else open.timer = setTimeout(() => this.#flush(key), wait);
   }
 
+  /** Drops the session's waiting parts (`/stop`, `/new`); true when there were any. */
+  drop(sessionKey: string): boolean {
+    const dropped: LaneJob[] = [];
+    for (const [key, open] of [...this.#open]) {
+      if (!key.startsWith(`${sessionKey}\u0000`)) continue;
+      clearTimeout(open.timer);
+      this.#open.delete(key);
+      dropped.push(...open.jobs);
+    }
+    if (dropped.length > 0) this.#options.onDrop?.(dropped);
+    this.#resolveIdle();
+    return dropped.length > 0;
+  }
+
   /** Submits every open batch now (the gateway stops accepting). */
   flushAll(): void {
     for (const key of [...this.#open.keys()]) this.#flush(key);
@@ -105,6 +121,10 @@ export class MessageBatcher {
     clearTimeout(open.timer);
     this.#open.delete(key);
     this.#options.submit(joinJobs(open.jobs));
+    this.#resolveIdle();
+  }
+
+  #resolveIdle(): void {
     if (this.#open.size === 0 && this.#idle !== null) {
       this.#idle.resolve();
       this.#idle = null;
