@@ -49,6 +49,17 @@ export interface ContractFile {
   data: Buffer;
 }
 
+/** A message the bot sent with approval buttons, as the fake holds it now. */
+export interface ButtonPrompt {
+  /** the platform's id of the message (what pressButton takes) */
+  id: string;
+  text: string;
+  /** the buttons' labels, as first sent */
+  labels: string[];
+  /** the buttons are still attached */
+  open: boolean;
+}
+
 export interface PlatformDriver {
   /** the adapter's platform name, e.g. 'discord' */
   readonly platform: string;
@@ -101,4 +112,8 @@ export interface PlatformDriver {
   connectionCount(): number;
   /** connections open right now (never more than one for a socket platform) */
   openConnections(): number;
+  /** messages sent with approval buttons since the last reset (absent: the platform has no buttons) */
+  buttonPrompts?(): ButtonPrompt[];
+  /** `user` presses the button labelled `label` under prompt `promptId`; resolves with the text shown to the presser */
+  pressButton?(user: ContractUser, promptId: string, label: string): Promise<string>;
 }

@@ -22,6 +22,8 @@ export interface ContractGateway {
   store: Store;
   dbPath: string;
   url: string;
+  /** the gateway's tool registry (empty: a scenario registers what it needs) */
+  tools: ToolRegistry;
   stop(): Promise<void>;
 }
 
@@ -34,6 +36,8 @@ export async function startContractGateway(
     dbPath?: string;
     mediaMaxBytes?: number;
     tools?: (home: string) => ToolDefinition[];
+    batchMs?: number;
+    approvalTimeoutMs?: number;
   },
 ): Promise<ContractGateway> {
   const dir = mkdtempSync(join(tmpdir(), `hermes-contract-${driver.platform}-`));
@@ -71,6 +75,9 @@ export async function startContractGateway(
       downloadDir: join(dir, 'cache', 'media', 'outbound'),
       maxBytes: 20 * 1024 * 1024,
     },
+    // messages are not batched unless a scenario asks (it tests batching itself)
+    batchMs: options.batchMs ?? 0,
+    ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs }),
   };
   const gateway = new Gateway({
     settings,
@@ -111,6 +118,7 @@ export async function startContractGateway(
     store,
     dbPath,
     url,
+    tools,
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -65,6 +65,7 @@ export type FakeRoute =
   | 'interactionCallback'
   | 'editOriginal'
   | 'followup'
+  | 'editMessage'
   | 'attachment';
 
 /** A scripted failure: an HTTP error in Discord's shape, or a connection destroyed without an answer. */
@@ -106,6 +107,17 @@ export interface SentMessage {
   body: Json;
   /** `performance.now()` when recorded */
   at: number;
+  /** the message's components now (createMessage's, replaced by an edit) */
+  components?: unknown[];
+  /** the contents edits gave it, oldest first */
+  edits?: string[];
+}
+
+/** A press of a button under one of the bot's messages. */
+export interface ButtonPressInput {
+  messageId: string;
+  customId: string;
+  user?: FakeUser;
 }
 
 export interface FakeUser {
@@ -205,6 +217,8 @@ export interface FakeDiscord {
   dmMessage(input: MessageInput): DispatchedMessage;
   /** dispatches INTERACTION_CREATE for a chat-input (slash) command */
   interaction(input: InteractionInput): FakeInteraction;
+  /** dispatches INTERACTION_CREATE of type 3 (MESSAGE_COMPONENT): a press of a button the message carries */
+  buttonPress(input: ButtonPressInput): FakeInteraction;
   failNext(route: FakeRoute, failure: FakeFailure): void;
   /** the next `count` message sends answer 429 with `retry-after` */
   rateLimitNextSends(count: number, retryAfterMs: number): void;
@@ -890,7 +904,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
         content_type: file.contentType,
       };
     });
+    const components = Array.isArray(body.components) ? body.components : undefined;
     const message = botMessage(channelId, content, {
+      ...(components === undefined ? {} : { components: components as APIMessage['components'] }),
       ...(attachments.length === 0 ? {} : { attachments }),
       ...(referenced === undefined
         ? {}
@@ -915,6 +931,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
         : {
             files: uploaded.map(({ fileName, contentType, size, sha256 }) => ({ fileName, contentType, size, sha256 })),
           }),
+      ...(components === undefined ? {} : { components }),
       ...(reference === undefined
         ? {}
         : {
@@ -928,6 +945,69 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       body,
     });
     return { status: 200, body: message };
+  }
+
+  /** PATCH /channels/:id/messages/:id: only the bot's own messages; `components: []` removes the buttons. */
+  function editMessage(channelId: string, messageId: string, body: unknown): Answer {
+    const stored = messages.get(messageId)?.message;
+    if (stored === undefined || stored.channel_id !== channelId) return apiError(404, 10008, 'Unknown Message');
+    if (stored.author.id !== bot.id) return apiError(403, 50005, 'Cannot edit a message authored by another user');
+    if (!isRecord(body)) return apiError(400, 50109, 'The request body contains invalid JSON.');
+    const content = typeof body.content === 'string' ? body.content : stored.content;
+    if ([...content].length > MAX_CONTENT_LENGTH) {
+      return fieldError('content', 'BASE_TYPE_MAX_LENGTH', 'Must be 2000 or fewer in length.');
+    }
+    const components = Array.isArray(body.components)
+      ? (body.components as APIMessage['components'])
+      : stored.components;
+    const edited: APIMessage = { ...stored, content, edited_timestamp: iso(), ...(components ? { components } : {}) };
+    store(edited);
+    const entry = sent.find((message) => message.id === messageId);
+    if (entry !== undefined) {
+      entry.content = content;
+      entry.edits = [...(entry.edits ?? []), content];
+      if (Array.isArray(body.components)) entry.components = body.components;
+    }
+    return { status: 200, body: edited };
+  }
+
+  function buttonPress(input: ButtonPressInput): FakeInteraction {
+    const message = messages.get(input.messageId)?.message;
+    if (message === undefined) throw new Error(`fake discord: no message ${input.messageId}`);
+    const rows = (message.components ?? []) as unknown as { components?: { custom_id?: string }[] }[];
+    const buttons = rows.flatMap((row) => row.components ?? []);
+    if (!buttons.some((b) => b.custom_id === input.customId)) {
+      throw new Error(`fake discord: message ${input.messageId} has no button ${input.customId}`);
+    }
+    const channel = channels.get(message.channel_id) ?? general;
+    const user = apiUser(input.user ?? { id: '100000000000000001', name: 'Ada' });
+    const dm = channel.type === 1;
+    const id = snowflake();
+    const token = `aW50ZXJhY3Rpb246${id}OmZha2U_fake-interaction-token`;
+    const payload: Json = {
+      id,
+      application_id: applicationId,
+      type: 3,
+      data: { custom_id: input.customId, component_type: 2 },
+      message,
+      channel: dm ? { id: channel.id, type: 1, last_message_id: null, flags: 0 } : channel,
+      channel_id: channel.id,
+      token,
+      version: 1,
+      app_permissions: '2248473465835073',
+      locale: 'en-US',
+      entitlements: [],
+      authorizing_integration_owners: { '0': guildId },
+      context: dm ? 1 : 0,
+      attachment_size_limit: 10_485_760,
+      ...(dm
+        ? { user }
+        : { guild_id: guildId, guild_locale: 'en-US', member: { ...member(), user, permissions: '2248473465835073' } }),
+    };
+    const record: FakeInteraction = { id, token, channelId: channel.id, followupIds: [], payload };
+    interactions.set(id, record);
+    dispatch('INTERACTION_CREATE', payload);
+    return record;
   }
 
   function byToken(app: string, token: string): FakeInteraction | undefined {
@@ -957,7 +1037,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
         interactionId: id,
         body: data,
       });
-    } else if (body.type !== 5) {
+    } else if (body.type !== 5 && !(found.payload.type === 3 && (body.type === 6 || body.type === 7))) {
       return fieldError('type', 'BASE_TYPE_CHOICES', 'Value must be one of {4, 5, 6, 7, 8, 9, 10, 12}.');
     }
     found.responseType = body.type;
@@ -1066,6 +1146,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       ['PUT', /^\/applications\/(\d+)\/commands$/, 'bulkOverwriteCommands'],
       ['POST', /^\/interactions\/(\d+)\/([^/]+)\/callback$/, 'interactionCallback'],
       ['PATCH', /^\/webhooks\/(\d+)\/([^/]+)\/messages\/@original$/, 'editOriginal'],
+      ['PATCH', /^\/channels\/(\d+)\/messages\/(\d+)$/, 'editMessage'],
       ['POST', /^\/webhooks\/(\d+)\/([^/]+)$/, 'followup'],
     ];
     for (const [verb, pattern, route] of table) {
@@ -1125,6 +1206,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
         return editOriginal(byToken(first, second), body);
       case 'followup':
         return followup(byToken(first, second), body);
+      case 'editMessage':
+        return editMessage(first, second, body);
       default:
         return path === '/users/@me' ? { status: 200, body: bot } : apiError(404, 0, '404: Not Found');
     }
@@ -1323,6 +1406,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       return userMessage(dmChannelFor(user), { ...input, user }, false, 1);
     },
     interaction,
+    buttonPress,
     failNext: queueFailure,
     rateLimitNextSends(count, retryAfterMs) {
       for (let i = 0; i < count; i++) queueFailure('createMessage', { status: 429, retryAfterMs });

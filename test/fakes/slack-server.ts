@@ -60,6 +60,35 @@ export interface PostedMessage {
   metadata?: { event_type: string; event_payload: Record<string, unknown> };
   ts: string;
   params: Record<string, unknown>;
+  /** the message's blocks now (chat.postMessage's, replaced by chat.update) */
+  blocks?: unknown[];
+  /** the texts chat.update gave it, oldest first */
+  edits?: string[];
+}
+
+/** One chat.postEphemeral: a message only `user` sees. */
+export interface EphemeralMessage {
+  channel: string;
+  user: string;
+  text: string;
+  thread_ts?: string;
+}
+
+/** A press of a Block Kit button under one of the bot's messages. */
+export interface BlockActionInput {
+  channel: string;
+  user: string;
+  /** the ts of the message the button is under */
+  messageTs: string;
+  actionId: string;
+}
+
+/** A Socket Mode `interactive` envelope. */
+export interface InteractiveEnvelope {
+  envelope_id: string;
+  type: 'interactive';
+  payload: Record<string, unknown>;
+  accepts_response_payload: boolean;
 }
 
 export interface SlackFile {
@@ -184,6 +213,14 @@ export interface FakeSlack {
   readonly posted: readonly PostedMessage[];
   /** every file shared by files upload v2 (files.completeUploadExternal with a channel), oldest first */
   readonly sharedFiles: readonly SharedFile[];
+  /** every chat.postEphemeral, oldest first */
+  readonly ephemerals: readonly EphemeralMessage[];
+  /** the block_actions payload Slack sends for a press (the button must be on the message) */
+  blockActionsPayload(input: BlockActionInput): Record<string, unknown>;
+  /** delivers a press over Socket Mode (an `interactive` envelope) */
+  pushBlockAction(input: BlockActionInput): InteractiveEnvelope;
+  /** POSTs a press as Slack does to the Interactivity URL: a signed form with one field, `payload` */
+  postBlockAction(url: string, input: BlockActionInput): Promise<{ status: number; text: string }>;
   /** every ack a client sent over a socket */
   readonly acks: readonly SocketAck[];
   /** every file download: which file, and whether the bot token came with it */
@@ -339,6 +376,20 @@ function parseMetadata(value: unknown): PostedMessage['metadata'] | undefined | 
   return { event_type, event_payload: event_payload as Record<string, unknown> };
 }
 
+/** `blocks` as sent: a JSON string (form body) or an array (JSON body); 'invalid' when neither. */
+function parseBlocks(value: unknown): unknown[] | undefined | 'invalid' {
+  if (value === undefined) return undefined;
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return 'invalid';
+    }
+  }
+  return Array.isArray(parsed) ? parsed : 'invalid';
+}
+
 function asBoolean(value: unknown): boolean | undefined {
   if (typeof value === 'boolean') return value;
   if (value === 'true' || value === '1') return true;
@@ -390,7 +441,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const files = new Map<string, StoredFile>();
   const tickets = new Set<string>();
   const connections = new Map<number, Connection>();
-  const queue: EventsApiEnvelope[] = [];
+  const queue: (EventsApiEnvelope | InteractiveEnvelope)[] = [];
+  const ephemerals: EphemeralMessage[] = [];
   const postListeners = new Set<(message: PostedMessage) => void>();
   const httpSockets = new Set<Socket>();
   let totalConnections = 0;
@@ -471,11 +523,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const mrkdwn = asBoolean(params.mrkdwn);
     const metadata = parseMetadata(params.metadata);
     if (metadata === 'invalid') return platformError('invalid_metadata_format');
+    const blocks = parseBlocks(params.blocks);
+    if (blocks === 'invalid') return platformError('invalid_blocks');
     const record: PostedMessage = {
       channel: channelId,
       text,
       ts,
       params,
+      ...(blocks === undefined ? {} : { blocks }),
       ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
       ...(mrkdwn === undefined ? {} : { mrkdwn }),
       ...(metadata === undefined ? {} : { metadata }),
@@ -495,6 +550,75 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
       },
     });
+  }
+
+  /** chat.update: the bot's own message; `blocks: []` removes its blocks. */
+  function updateMessage(params: Params): Answer {
+    const target = posted.find((m) => m.channel === params.channel && m.ts === params.ts);
+    if (target === undefined) return platformError('message_not_found');
+    const text = typeof params.text === 'string' ? params.text : target.text;
+    if (text.length > MAX_TEXT_LENGTH) return platformError('msg_too_long');
+    const blocks = parseBlocks(params.blocks);
+    if (blocks === 'invalid') return platformError('invalid_blocks');
+    target.text = text;
+    target.edits = [...(target.edits ?? []), text];
+    if (blocks !== undefined) target.blocks = blocks;
+    return ok({ channel: target.channel, ts: target.ts, text });
+  }
+
+  function postEphemeral(params: Params): Answer {
+    const channel = typeof params.channel === 'string' ? params.channel : '';
+    const user = typeof params.user === 'string' ? params.user : '';
+    const text = typeof params.text === 'string' ? params.text : '';
+    if (!channels.has(channel)) return platformError('channel_not_found');
+    if (user === '') return platformError('user_not_found');
+    if (text === '') return platformError('no_text');
+    const threadTs = typeof params.thread_ts === 'string' ? params.thread_ts : undefined;
+    ephemerals.push({ channel, user, text, ...(threadTs === undefined ? {} : { thread_ts: threadTs }) });
+    return ok({ message_ts: nextTs() });
+  }
+
+  function blockActionsPayload(input: BlockActionInput): Record<string, unknown> {
+    const message = posted.find((m) => m.channel === input.channel && m.ts === input.messageTs);
+    if (message === undefined) throw new Error(`fake slack: no message ${input.messageTs} in ${input.channel}`);
+    const elements = (message.blocks ?? []).flatMap((b) =>
+      isRecord(b) && Array.isArray(b.elements) ? (b.elements as Params[]) : [],
+    );
+    const button = elements.find((e) => e.action_id === input.actionId);
+    if (button === undefined) throw new Error(`fake slack: message ${input.messageTs} has no button ${input.actionId}`);
+    return {
+      type: 'block_actions',
+      user: { id: input.user, username: input.user, name: input.user, team_id: bot.teamId },
+      api_app_id: bot.appId,
+      token: 'verification-token-unused',
+      container: { type: 'message', message_ts: message.ts, channel_id: message.channel, is_ephemeral: false },
+      trigger_id: `${Date.now()}.trigger`,
+      team: { id: bot.teamId, domain: 'fake-team' },
+      enterprise: null,
+      is_enterprise_install: false,
+      channel: { id: message.channel, name: message.channel },
+      message: {
+        type: 'message',
+        user: bot.userId,
+        bot_id: bot.botId,
+        text: message.text,
+        ts: message.ts,
+        ...(message.thread_ts === undefined ? {} : { thread_ts: message.thread_ts }),
+        blocks: message.blocks,
+      },
+      state: { values: {} },
+      response_url: `${origin}/actions/response`,
+      actions: [
+        {
+          action_id: button.action_id,
+          block_id: 'approval',
+          text: button.text,
+          value: button.value,
+          type: 'button',
+          action_ts: nextTs(),
+        },
+      ],
+    };
   }
 
   /** A posted message as conversations.history / .replies show it (metadata only when asked for). */
@@ -559,6 +683,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         return uploads.getUploadUrl(params);
       case 'files.completeUploadExternal':
         return uploads.complete(params, (id) => channels.has(id));
+      case 'chat.update':
+        return updateMessage(params);
+      case 'chat.postEphemeral':
+        return postEphemeral(params);
       case 'conversations.history':
       case 'conversations.replies':
         return readMessages(method, params);
@@ -868,13 +996,33 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     calls,
     posted,
     sharedFiles: uploads.shared,
+    ephemerals,
+    blockActionsPayload,
+    pushBlockAction(input) {
+      const envelope: InteractiveEnvelope = {
+        envelope_id: randomUUID(),
+        type: 'interactive',
+        payload: blockActionsPayload(input),
+        accepts_response_payload: false,
+      };
+      queue.push(envelope);
+      flushQueue();
+      return envelope;
+    },
+    async postBlockAction(url, input) {
+      const form = new URLSearchParams({ payload: JSON.stringify(blockActionsPayload(input)) }).toString();
+      const request = signedRequest(form);
+      const headers = { ...request.headers, 'content-type': 'application/x-www-form-urlencoded' };
+      const response = await fetch(url, { method: 'POST', headers, body: request.rawBody });
+      return { status: response.status, text: await response.text() };
+    },
     acks,
     downloads,
     closes,
     connectionCount: () => totalConnections,
     openConnections: () => connections.size,
     maxOpenConnections: () => maxOpen,
-    queued: () => [...queue],
+    queued: () => queue.filter((e): e is EventsApiEnvelope => e.type === 'events_api'),
     addUser(user) {
       users.set(user.id, user);
       return user;

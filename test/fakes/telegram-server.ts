@@ -38,6 +38,20 @@ export interface SentMessage {
   message_thread_id?: number;
   message_id: number;
   body: Record<string, unknown>;
+  /** the inline keyboard the message carries now (sendMessage's, replaced by editMessageText) */
+  reply_markup?: unknown;
+  /** the texts editMessageText gave it, oldest first */
+  edits?: string[];
+}
+
+/** A press of an inline keyboard button under one of the bot's messages. */
+export interface PushCallbackInput {
+  chatId: number;
+  userId: number;
+  /** the bot message the keyboard is under */
+  messageId: number;
+  data: string;
+  firstName?: string;
 }
 
 /** One successful sendPhoto or sendDocument with an uploaded file (multipart), in the order received. */
@@ -115,6 +129,12 @@ export interface FakeTelegram {
   pushMessage(input: PushMessageInput): Update;
   /** Queues several messages at once (as Telegram queues an album's updates), answering held polls once. */
   pushMessages(inputs: readonly PushMessageInput[]): Update[];
+  /** Queues a callback_query update (a button press), as Telegram sends it. */
+  pushCallbackQuery(input: PushCallbackInput): Update;
+  /** Builds the same callback_query update without queueing it (for a webhook). */
+  callbackQueryUpdate(input: PushCallbackInput): Update;
+  /** answerCallbackQuery calls, by callback query id: the text shown to the presser. */
+  readonly callbackAnswers: ReadonlyMap<string, string>;
   /** Builds the same update as pushMessage without queueing it: the body Telegram POSTs to a webhook. */
   webhookUpdate(input: PushMessageInput): Update;
   /**
@@ -172,7 +192,17 @@ const NUMERIC_KEYS = new Set([
   'message_id',
   'max_connections',
 ]);
-const FREE_TEXT_KEYS = new Set(['text', 'caption', 'url', 'secret_token', 'file_id', 'parse_mode', 'action']);
+const FREE_TEXT_KEYS = new Set([
+  'text',
+  'caption',
+  'url',
+  'secret_token',
+  'file_id',
+  'parse_mode',
+  'action',
+  'callback_query_id',
+  'data',
+]);
 
 type Json = Record<string, unknown>;
 type InboundChat = Update.NonChannel['chat'];
@@ -410,6 +440,10 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
   let messageId = 0;
   let fileCounter = 0;
   let lastBotMessage: Message | undefined;
+  /** callback queries sent and not yet answered */
+  const openQueries = new Set<string>();
+  const callbackAnswers = new Map<string, string>();
+  let queryCounter = 0;
 
   const seconds = (): number => Math.floor(now() / 1000);
 
@@ -460,10 +494,10 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     return chat;
   }
 
-  function botMessage(chat: Chat, text: string, threadId?: number): Message {
-    messageId += 1;
+  function botMessage(chat: Chat, text: string, threadId?: number, existingId?: number): Message {
+    if (existingId === undefined) messageId += 1;
     return {
-      message_id: messageId,
+      message_id: existingId ?? messageId,
       from: { id: bot.id, is_bot: true, first_name: bot.first_name, username: bot.username },
       chat,
       date: seconds(),
@@ -639,6 +673,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
       ...(typeof threadId === 'number' ? { message_thread_id: threadId } : {}),
       message_id: message.message_id,
       body,
+      ...(body.reply_markup === undefined ? {} : { reply_markup: body.reply_markup }),
     });
     return success(message);
   }
@@ -688,6 +723,60 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     return success(message);
   }
 
+  function buildCallbackQuery(input: PushCallbackInput): Update {
+    const target = sent.find((m) => Number(m.chat_id) === input.chatId && m.message_id === input.messageId);
+    if (target === undefined) throw new Error(`fake telegram: no bot message ${input.messageId} in ${input.chatId}`);
+    const chat: Chat = chats.get(input.chatId) ?? { id: input.chatId, type: 'private', first_name: 'Ada' };
+    queryCounter += 1;
+    const id = `${input.userId}${queryCounter}`;
+    openQueries.add(id);
+    updateId += 1;
+    return {
+      update_id: updateId,
+      callback_query: {
+        id,
+        from: { id: input.userId, is_bot: false, first_name: input.firstName ?? 'Ada', language_code: 'en' },
+        message: botMessage(chat, target.text, undefined, target.message_id),
+        chat_instance: String(input.chatId),
+        data: input.data,
+      },
+    };
+  }
+
+  function answerCallbackQuery(body: Json): Answer {
+    const id = typeof body.callback_query_id === 'string' ? body.callback_query_id : '';
+    if (!openQueries.delete(id)) {
+      const why = 'Bad Request: query is too old and response timeout expired or query ID is invalid';
+      return { status: 400, body: apiError(400, why) };
+    }
+    callbackAnswers.set(id, typeof body.text === 'string' ? body.text : '');
+    return success(true);
+  }
+
+  function editMessageText(body: Json): Answer {
+    const target = sent.find((m) => String(m.chat_id) === String(body.chat_id) && m.message_id === body.message_id);
+    if (target === undefined) return { status: 400, body: apiError(400, 'Bad Request: message to edit not found') };
+    const text = typeof body.text === 'string' ? body.text : '';
+    if (text.trim() === '') return { status: 400, body: apiError(400, 'Bad Request: message text is empty') };
+    if (text.length > MAX_MESSAGE_LENGTH) return { status: 400, body: apiError(400, 'Bad Request: MESSAGE_TOO_LONG') };
+    const sameMarkup = JSON.stringify(target.reply_markup) === JSON.stringify(body.reply_markup);
+    if (text === target.text && sameMarkup) {
+      const why =
+        'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message';
+      return { status: 400, body: apiError(400, why) };
+    }
+    target.text = text;
+    target.edits = [...(target.edits ?? []), text];
+    if (body.reply_markup === undefined) delete target.reply_markup;
+    else target.reply_markup = body.reply_markup;
+    const chat: Chat = chats.get(Number(body.chat_id)) ?? {
+      id: Number(body.chat_id),
+      type: 'private',
+      first_name: 'Ada',
+    };
+    return success(botMessage(chat, text, undefined, target.message_id));
+  }
+
   function getFile(body: Json): Answer {
     const file = typeof body.file_id === 'string' ? files.get(body.file_id) : undefined;
     if (file === undefined) {
@@ -727,6 +816,8 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     sendPhoto: (body) => sendUpload('sendPhoto', body),
     sendDocument: (body) => sendUpload('sendDocument', body),
     getFile,
+    answerCallbackQuery,
+    editMessageText,
     sendChatAction: (body) =>
       typeof body.action === 'string'
         ? success(true)
@@ -844,6 +935,9 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
       flushPolls();
       return updates;
     },
+    pushCallbackQuery: (input) => queueUpdate(buildCallbackQuery(input)),
+    callbackQueryUpdate: buildCallbackQuery,
+    callbackAnswers,
     webhookUpdate: buildUpdate,
     async deliverWebhook(update, origin) {
       if (webhook === undefined) throw new Error('fake telegram: no webhook set');
@@ -911,6 +1005,9 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
       messageId = 0;
       fileCounter = 0;
       lastBotMessage = undefined;
+      openQueries.clear();
+      callbackAnswers.clear();
+      queryCounter = 0;
     },
     close() {
       closing ??= new Promise<void>((resolve, reject) => {

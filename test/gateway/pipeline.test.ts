@@ -264,8 +264,8 @@ describe('more commands', () => {
 });
 
 describe('approvals on the gateway surface', () => {
-  it('a dangerous command is denied (nobody to ask) and the approval hooks fire with surface gateway', async () => {
-    const harness = await startHarness(openai.server);
+  it('a dangerous command nobody answers is denied at approvals.timeout_s; the hooks fire with surface gateway', async () => {
+    const harness = await startHarness(openai.server, { settings: { approvalTimeoutMs: 200 } });
     try {
       for (const tool of createBuiltinTools({ cwd: process.cwd() })) harness.tools.register(tool);
       const seen: { hook: string; surface: string; choice?: string }[] = [];
@@ -286,7 +286,7 @@ describe('approvals on the gateway surface', () => {
       await harness.gateway.idle();
       expect(seen).toEqual([
         { hook: 'pre', surface: 'gateway' },
-        { hook: 'post', surface: 'gateway', choice: 'deny' },
+        { hook: 'post', surface: 'gateway', choice: 'timeout' },
       ]);
       const tool = (openai.server.requests.at(-1)?.body as { messages: ChatMessage[] }).messages.find(
         (m) => m.role === 'tool',

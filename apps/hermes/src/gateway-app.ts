@@ -83,6 +83,8 @@ export function gatewaySettings(
         timeoutMs: config.stt.timeout_s * 1000,
       },
     },
+    approvalTimeoutMs: config.approvals.timeout_s * 1000,
+    batchMs: config.gateway.batch_ms,
   };
 }
 
@@ -99,6 +101,9 @@ function warmLazyModules(): void {
   warmModelSdk();
   setImmediate(warmSchemaValidator);
 }
+/** Said in the log and on stderr when `gateway run --yolo` is given. */
+export const YOLO_WARNING =
+  '--yolo: dangerous terminal commands run without asking anyone in any chat (no approval prompt, no approval hooks)';
 
 /** Builds the gateway (adapters created, nothing connected or listening yet). */
 export async function buildGatewayApp(
@@ -114,8 +119,14 @@ export async function buildGatewayApp(
     console: 'pretty',
     observers: { hooks: metrics.observeHookCallback, model: metrics.observeModelRequest },
     phases,
+    yolo: options.yolo === true,
   });
   const { config, env, store } = rt;
+  if (options.yolo === true) {
+    // said once at start: every dangerous command of every chat now runs unasked
+    rt.logger.warn(YOLO_WARNING);
+    process.stderr.write(`hermes: warning: ${YOLO_WARNING}\n`);
+  }
   // registerPlatform checked each registration's shape: a broken one failed its plugin's register()
   const platforms: PlatformFactory[] = [...rt.registries.platforms.values()].map((reg) => reg.factory);
   const settings = {

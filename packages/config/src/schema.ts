@@ -122,6 +122,13 @@ const gatewaySchema = z.object({
   /** seconds a client has to send a whole request (headers and body) */
   request_timeout_s: z.number().gt(0).default(30),
   platforms: z.record(z.string(), platformSchema).default({}),
+  /** one user's messages in one chat arriving within this many ms are one turn (a split paste); 0: off */
+  batch_ms: z.int().min(0).max(60_000).default(800),
+});
+
+const approvalsSchema = z.object({
+  /** a dangerous command asked for in a gateway chat is denied when nobody answers within this */
+  timeout_s: z.number().gt(0).default(120),
 });
 
 const webSchema = z.object({
@@ -201,6 +208,7 @@ export const configSchema = z.object({
   display: displaySchema.prefault({}),
   session_reset: sessionResetSchema.prefault({}),
   gateway: gatewaySchema.prefault({}),
+  approvals: approvalsSchema.prefault({}),
   web: webSchema.prefault({}),
   security: securitySchema.prefault({}),
   image_gen: imageGenSchema.prefault({}),

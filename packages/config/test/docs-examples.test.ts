@@ -45,6 +45,7 @@ describe('docs examples', () => {
       max_connections: 256,
       request_timeout_s: 30,
       platforms: {},
+      batch_ms: 800,
     });
     expect(config.tools).toEqual({ terminal: { backend: 'local', env_passthrough: [], network: false } });
     expect(config.state).toEqual({ retention_days: 90 });

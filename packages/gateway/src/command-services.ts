@@ -40,6 +40,7 @@ export interface CommandServicePorts extends StatusPorts {
   pluginSummary(): string;
   pluginCommands: CommandServices['pluginCommands'];
   setHomeChannel(platform: string, chatId: string): void;
+  answerApproval: CommandServices['answerApproval'];
 }
 
 /** The services the command table runs on (all but `enqueue`, which the command stage adds). */
@@ -59,5 +60,6 @@ export function commandServices(ports: CommandServicePorts): Omit<CommandService
       return `This chat is now the ${platform} home channel.`;
     },
     pluginCommands: ports.pluginCommands,
+    answerApproval: ports.answerApproval,
   };
 }

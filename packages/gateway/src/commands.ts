@@ -1,4 +1,6 @@
 /** The gateway's command table: built-in slash commands plus plugin commands. */
+import type { ApprovalAnswer } from '@hermes/protocol';
+
 export interface CommandContext {
   platform: string;
   chatId: string;
@@ -16,6 +18,8 @@ export interface CommandServices {
   plugins(): string;
   enqueue(ctx: CommandContext, mode: 'queue' | 'steer'): string;
   setHome(platform: string, chatId: string): string;
+  /** answers the approval waiting in this chat for this user (chat-approvals.ts) */
+  answerApproval(ctx: CommandContext, answer: ApprovalAnswer): string;
   pluginCommands(): ReadonlyMap<string, { description: string; handler: (args: string) => unknown }>;
 }
 
@@ -38,6 +42,16 @@ export const BUILTIN_COMMANDS: Readonly<Record<string, BuiltinCommand>> = {
   plugins: { description: 'the plugins and their state', run: (_c, s) => s.plugins() },
   queue: { description: '/queue TEXT: answer TEXT after the running turn', run: (c, s) => s.enqueue(c, 'queue') },
   steer: { description: '/steer TEXT: hand TEXT to the running turn', run: (c, s) => s.enqueue(c, 'steer') },
+  approve: {
+    description: '/approve [session|always]: allow the command waiting for your approval',
+    run: (c, s) => {
+      const answer = ({ '': 'once', once: 'once', session: 'session', always: 'always' } as const)[
+        c.args.toLowerCase()
+      ];
+      return answer ? s.answerApproval(c, answer) : 'Usage: /approve, /approve session or /approve always';
+    },
+  },
+  deny: { description: 'deny the command waiting for your approval', run: (c, s) => s.answerApproval(c, 'deny') },
   sethome: {
     description: 'make this chat the home channel for deliveries',
     run: (c, s) => s.setHome(c.platform, c.chatId),

@@ -34,6 +34,10 @@ export interface GatewaySettings {
   media?: GatewayMediaSettings;
   /** model.vision (default auto) */
   vision?: boolean | 'auto';
+  /** approvals.timeout_s: a dangerous command nobody answers within this is denied (default 120 s) */
+  approvalTimeoutMs?: number;
+  /** gateway.batch_ms: one user's messages in one chat within this are one turn (default 0 here: off) */
+  batchMs?: number;
 }
 
 export interface GatewayMediaSettings extends MediaSettings {

@@ -6,12 +6,14 @@
 import { mkdirSync } from 'node:fs';
 import type { TurnService } from '@hermes/agent';
 import type { HookAgentResult, HookSendResult, MessageEvent, PlatformAdapter, PlatformState } from '@hermes/protocol';
-import { commandServices } from './command-services.js';
+import { ChatApprovals } from './approvals/chat-approvals.js';
 import { parseCommand } from './commands.js';
 import { CommitQueue } from './commit-queue.js';
 import { type DeliveryTarget, deliver, resendPending } from './delivery/deliver.js';
 import { SendRateLimiter } from './delivery/send-rate-limiter.js';
 import { gatewayHandleDeps, lazyDispatchHandles } from './dispatch-handles.js';
+import { finishDropped } from './dropped-jobs.js';
+import { gatewayCommandPorts } from './gateway-command-ports.js';
 import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
 import { GatewayEvents } from './gateway-events.js';
 import { hookSend } from './hook-send.js';
@@ -24,6 +26,7 @@ import { addressRules } from './pipeline/address.js';
 import { runApiRequest } from './pipeline/api-entry.js';
 import { type ApiJob, type ApiTurnOutcome, type ApiTurnRequest, runApiTurnStage } from './pipeline/api-turn.js';
 import { authorize } from './pipeline/authorize.js';
+import { MessageBatcher } from './pipeline/batch.js';
 import { type CommandPorts, runCommandStage } from './pipeline/command.js';
 import { dispatchHook } from './pipeline/dispatch.js';
 import { type LaneJob, replyTarget, type StageInput } from './pipeline/input.js';
@@ -46,6 +49,8 @@ export class Gateway {
   readonly metrics: GatewayMetrics;
   /** every turn the gateway runs (chats, the API platform, gateway hooks' runAgent) */
   readonly turns: TurnService;
+  /** dangerous commands waiting for the approval of the user who started the turn */
+  readonly approvals: ChatApprovals;
   readonly #deps: GatewayDeps;
   readonly #sessions: SessionStage;
   /** aborts one-shot agent runs (gateway hooks) when the gateway stops */
@@ -66,6 +71,8 @@ export class Gateway {
   /** every platform's send limits (capabilities.sendRate), shared by all deliveries */
   readonly #rateLimiter = new SendRateLimiter();
   readonly #turnPorts: TurnPorts;
+  /** one user's messages in one chat within gateway.batch_ms become one job (pipeline/batch.ts) */
+  readonly #batcher: MessageBatcher;
   readonly #handles = lazyDispatchHandles(() => gatewayHandleDeps(this, this.#deps, this.#sessions.cache));
   #accepting = true;
   #started = false;
@@ -90,6 +97,10 @@ export class Gateway {
       resetPolicy: settings.resetPolicy,
       now: this.#now,
     });
+    const adapters = { get: (name: string) => this.adapters.get(name) };
+    const sendText = (event: MessageEvent, text: string) => deliver(this.#deliveryOptions(), replyTarget(event), text);
+    const { approvalTimeoutMs: timeoutMs } = settings;
+    this.approvals = new ChatApprovals({ hooks: deps.hooks, logger: deps.logger, adapters, sendText, timeoutMs });
     this.#lanes = new SessionLanes<LaneJob | ApiJob>({
       maxConcurrent: settings.maxConcurrentRuns,
       runner: async (job, control) => {
@@ -98,8 +109,11 @@ export class Gateway {
       },
       withText: (job, text) => ({ ...job, text }),
       // messages queued behind a turn that /stop or /new cancelled: finished, or they would stay pending
-      onDrop: (jobs) => this.#dropped(jobs),
+      onDrop: (jobs) => finishDropped(store.inbox, jobs),
     });
+    const submit = (job: LaneJob) => this.#lanes.submit(job.sessionKey, job, busyModeFor(settings.busyMode, job.event));
+    const onDrop = (jobs: LaneJob[]) => finishDropped(store.inbox, jobs);
+    this.#batcher = new MessageBatcher({ batchMs: settings.batchMs ?? 0, submit, onDrop });
     this.#turnPorts = {
       turns: this.turns,
       sessions: this.#sessions,
@@ -115,6 +129,7 @@ export class Gateway {
       logger: deps.logger,
       now: this.#now,
       ...(settings.media ? { media: mediaStep(settings.media) } : {}),
+      approvals: this.approvals,
     };
     mkdirSync(settings.cacheDir, { recursive: true, mode: 0o700 }); // attachments users sent: owner-only
     const setup = setUpPlatforms({
@@ -163,7 +178,10 @@ export class Gateway {
     this.metrics.startSampling();
     const connected = launchPlatforms({
       adapters: this.adapters,
-      sink: { accept: (event, options) => this.accept(event, options) },
+      sink: {
+        accept: (event, options) => this.accept(event, options),
+        approvalPress: async (p) => this.approvals.press(p),
+      },
       logger: this.#deps.logger,
       pending: () => this.#deps.store.inbox.pending(),
       recover: (rows) => this.#recover(rows),
@@ -181,24 +199,17 @@ export class Gateway {
    */
   async stop(drainMs = 0): Promise<void> {
     this.#accepting = false;
+    this.#batcher.flushAll(); // waiting parts of a paste are answered in the drain (else: at the next start)
     const drained = Promise.all([...this.#processing]).then(() => this.#lanes.idle());
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, drainMs).unref());
     await Promise.race([drained, timeout]);
-    this.#dropped(this.#lanes.abortAll(), true);
+    finishDropped(this.#deps.store.inbox, this.#lanes.abortAll(), true);
     this.#oneShots.abort(new Error('gateway stopping'));
     await Promise.race([this.#lanes.idle(), new Promise<void>((r) => setTimeout(r, 2_000).unref())]);
     const stops = Promise.all([...this.adapters.values()].map((a) => a.stop().catch(() => undefined)));
     await Promise.race([stops, new Promise<void>((r) => setTimeout(r, ADAPTER_STOP_TIMEOUT_MS).unref())]);
     this.metrics.stopSampling();
     for (const claim of this.#claims.splice(0)) claim.release();
-  }
-
-  /** Finishes jobs that will never run: API requests are answered, chat messages marked (not at stop: recovery redoes them). */
-  #dropped(jobs: readonly (LaneJob | ApiJob)[], stopping = false): void {
-    for (const job of jobs) {
-      if ('api' in job) job.resolve({ kind: 'unavailable' });
-      else if (!stopping) settleInbox(this.#deps.store.inbox, job.inboxId, { kind: 'skipped', reason: 'dropped' });
-    }
   }
 
   /** An API platform request through the pipeline (pipeline/api-turn.ts); the caller writes the HTTP answer. */
@@ -258,7 +269,9 @@ export class Gateway {
 
   /** Resolves when every accepted event went through the pipeline and no lane is busy. */
   async idle(): Promise<void> {
-    while (this.#processing.size > 0) await Promise.all([...this.#processing]);
+    while (this.#processing.size > 0 || this.#batcher.waiting > 0) {
+      await Promise.all([...this.#processing, this.#batcher.idle()]);
+    }
     await this.#lanes.idle();
   }
 
@@ -329,7 +342,7 @@ export class Gateway {
     const command = parseCommand(event.text);
     if (command) return runCommandStage(this.#commandPorts(event.source.userId), passed, command);
     // the row stays `accepted` until answered: a restart resumes it (marking `processing` counts restarts)
-    this.#lanes.submit(passed.sessionKey, { ...passed, text: event.text }, busyModeFor(settings.busyMode, event));
+    this.#batcher.add({ ...passed, text: event.text });
     return { kind: 'handed_on' };
   }
 
@@ -342,30 +355,11 @@ export class Gateway {
 
   /** `userId`: who sent the command (the session:* events of /new name them) */
   #commandPorts(userId: string): CommandPorts {
-    const { store, settings, logger } = this.#deps;
-    return {
-      logger,
-      events: this.events,
-      reply: async (input, text, settleWith) => {
-        if (settleWith === null) await deliver(this.#deliveryOptions(), replyTarget(input.event), text, {});
-        else await this.#reply(replyTarget(input.event, input.inboxId), text, input.inboxId, settleWith);
-      },
-      markProcessing: (inboxId) => store.inbox.mark(inboxId, 'processing'),
-      settle: (inboxId, outcome) => settleInbox(store.inbox, inboxId, outcome),
-      submit: (key, job, mode) => this.#lanes.submit(key, job, mode),
-      services: commandServices({
-        sessions: store.sessions,
-        transcripts: store.transcripts,
-        model: settings.model,
-        platformStates: () => this.platformStates(),
-        busy: (key) => this.#lanes.busy(key),
-        stop: (key) => this.#lanes.stop(key),
-        reset: (key, platform) => this.#sessions.reset(key, platform, userId),
-        pluginSummary: this.#deps.pluginSummary,
-        pluginCommands: this.#deps.pluginCommands,
-        setHomeChannel: this.#deps.setHomeChannel,
-      }),
-    };
+    const send = (target: DeliveryTarget, text: string, onSettled?: () => void) =>
+      deliver(this.#deliveryOptions(), target, text, onSettled ? { onSettled } : {});
+    const { approvals, events } = this;
+    const host = { deps: this.#deps, events, lanes: this.#lanes, batcher: this.#batcher, sessions: this.#sessions };
+    return gatewayCommandPorts({ ...host, approvals, send, platformStates: () => this.platformStates() }, userId);
   }
 
   #deliveryOptions(withMedia = false) {

@@ -19,6 +19,7 @@ export {
   registerApiPlatform,
 } from './api-platform.js';
 // Pipeline stages
+export { type ChatApprovalPorts, ChatApprovals, DEFAULT_APPROVAL_TIMEOUT_MS } from './approvals/chat-approvals.js';
 export { allowedByEnv } from './authorize.js';
 export { BUILTIN_COMMANDS, type CommandContext, type CommandServices, parseCommand, runCommand } from './commands.js';
 // Delivery

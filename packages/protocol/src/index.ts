@@ -1,5 +1,15 @@
 // @hermes/protocol: types, the hook table and error codes. No runtime dependencies.
 
+export {
+  APPROVAL_ANSWERS,
+  APPROVAL_LABELS,
+  type ApprovalAnswer,
+  type ApprovalPress,
+  type ApprovalPressResult,
+  type ApprovalPromptMessage,
+  approvalButtonData,
+  parseApprovalButtonData,
+} from './approval-prompt.js';
 // Crash-safe file replacement (temporary sibling, fsync, rename)
 export { NEW_FILE_MODE, writeFileAtomicSync } from './atomic-write.js';
 // Chat messages (OpenAI shapes)

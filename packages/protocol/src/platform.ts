@@ -2,6 +2,7 @@
  * The platform adapter contract. Adapters translate and nothing more: SDK event in, MessageEvent
  * out (raw payload kept); OutboundMessage in, SDK calls out, a typed SendResult back.
  */
+import type { ApprovalPress, ApprovalPressResult, ApprovalPromptMessage } from './approval-prompt.js';
 import type { Logger } from './logger.js';
 import type { MessageEvent } from './message-event.js';
 
@@ -115,6 +116,11 @@ export interface PlatformState {
  */
 export interface InboundSink {
   accept(event: MessageEvent, options?: { state?: Record<string, string> }): Promise<void>;
+  /**
+   * A press of an approval button (`askApproval`'s buttons): the gateway resolves the waiting turn
+   * when the presser is the user it asked; the result's text is shown to the presser.
+   */
+  approvalPress?(press: ApprovalPress): Promise<ApprovalPressResult>;
 }
 
 /** A plain HTTP route on the gateway's own server (for webhooks), free of any framework type. */
@@ -172,6 +178,10 @@ export interface PlatformAdapter {
   /** uploads one file as a native attachment (declared by `capabilities.media`); never throws */
   sendMedia?(media: OutboundMedia): Promise<SendResult>;
   sendTyping?(chatId: string, threadId?: string): Promise<void>;
+  /** Shows an approval prompt with native buttons (once / this session / always / deny); presses go to `sink.approvalPress`. */
+  askApproval?(prompt: ApprovalPromptMessage): Promise<SendResult>;
+  /** Replaces an answered or expired prompt's text and removes its buttons. */
+  closeApproval?(chatId: string, messageId: string, text: string): Promise<void>;
   /** Markdown from the model to the platform's format */
   format(markdown: string): string;
   status(): PlatformState;

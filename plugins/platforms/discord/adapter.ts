@@ -4,6 +4,13 @@ import type { InboundSink, PlatformAdapter, PlatformCapabilities, PlatformContex
 import { type Client, Events, GatewayDispatchEvents, Routes } from 'discord.js';
 import { acceptEvent } from './accept-event.js';
 import { acknowledgeInteraction } from './acknowledge-interaction.js';
+import {
+  askApproval,
+  closeApproval,
+  handleComponentPress,
+  INTERACTION_MESSAGE_COMPONENT,
+  parseComponentPress,
+} from './approvals.js';
 import type { PendingAttachment } from './attachments.js';
 import type { BotIdentity } from './bot-identity.js';
 import { catchUp } from './catch-up.js';
@@ -116,6 +123,14 @@ export function createDiscordAdapter(context: PlatformContext, deps: AdapterDeps
   function onInteractionCreate(client: Client, data: unknown): void {
     const signal = kit.signal;
     if (client !== current || signal === undefined || signal.aborted || sink === undefined) return;
+    if (
+      typeof data === 'object' &&
+      data !== null &&
+      (data as { type?: unknown }).type === INTERACTION_MESSAGE_COMPONENT
+    ) {
+      onComponentPress(data as Record<string, unknown>, sink);
+      return;
+    }
     const parsed = parseInteractionCreate(data);
     if (parsed.ok === 'ignored') {
       logger.debug({ reason: parsed.reason, interactionId: parsed.id }, 'discord: interaction ignored');
@@ -140,6 +155,18 @@ export function createDiscordAdapter(context: PlatformContext, deps: AdapterDeps
     const task = queue.run(command.channelId, () => acceptEvent(target, event, { logger, sleep, signal }));
     inFlight.track(task).catch((error: unknown) => {
       logger.error({ error: describeError(error), interactionId: command.id }, 'discord: command delivery failed');
+    });
+  }
+
+  /** A button press (an approval's buttons): answered at once, never stored. */
+  function onComponentPress(data: Record<string, unknown>, target: InboundSink): void {
+    const press = parseComponentPress(data);
+    if (press === null) {
+      logger.warn({ interactionId: data.id }, 'discord: malformed component interaction skipped');
+      return;
+    }
+    void inFlight.track(handleComponentPress(press, { rest, sink: target, logger })).catch((error: unknown) => {
+      logger.error({ error: describeError(error), interactionId: press.id }, 'discord: button press failed');
     });
   }
 
@@ -241,6 +268,9 @@ export function createDiscordAdapter(context: PlatformContext, deps: AdapterDeps
         logger.debug({ error: describeError(error), chatId }, 'discord: typing indicator failed');
       }
     },
+
+    askApproval: (prompt) => askApproval(rest, prompt),
+    closeApproval: (_chatId, messageId, text) => closeApproval(rest, messageId, text),
 
     format: markdownToDiscord,
   });

@@ -3,6 +3,7 @@ import { type AdapterDeps, backoffDelayMs, createPlatformKit } from '@hermes/plu
 import type { InboundSink, PlatformAdapter, PlatformCapabilities, PlatformContext } from '@hermes/protocol';
 import { App, type Receiver, SocketModeReceiver, webApi } from '@slack/bolt';
 import { createAnsweredThreads } from './answered-threads.js';
+import { APPROVAL_ACTION, askApproval, closeApproval, handleBlockAction } from './approvals.js';
 import type { PendingFile } from './attachments.js';
 import { boltLogger } from './bolt-logger.js';
 import { deliverSlackEvent, type InboundDeps } from './deliver-event.js';
@@ -148,6 +149,12 @@ export function createSlackAdapter(context: PlatformContext, deps: AdapterDeps =
     };
     built.event('message', onEvent);
     built.event('app_mention', onEvent);
+    // approval buttons: acked at once (Slack wants it within 3 s), never stored
+    built.action(APPROVAL_ACTION, async ({ ack, body }) => {
+      await ack();
+      if (signal.aborted) return;
+      await inFlight.track(handleBlockAction(body, { client, sink, logger }));
+    });
     built.error(async (error) => {
       if (isSinkFailure(error)) throw error; // the receiver answers 500 (HTTP); Slack delivers it again
       logger.error({ error: describeError(error) }, 'slack: event handling failed');
@@ -232,6 +239,8 @@ export function createSlackAdapter(context: PlatformContext, deps: AdapterDeps =
       }),
 
     sendMedia: (media) => sendMedia(client, media),
+    askApproval: (prompt) => askApproval(client, prompt),
+    closeApproval: (_chatId, messageId, text) => closeApproval(client, messageId, text),
 
     format: markdownToMrkdwn,
   });

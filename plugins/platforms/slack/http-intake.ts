@@ -76,6 +76,8 @@ export function createHttpIntake(options: HttpIntakeOptions): HttpIntake {
       logger.warn({ reason: check.reason }, `slack: events request refused (${check.reason})`);
       return { status: 401, body: { ok: false, error: 'invalid_request_signature' } };
     }
+    const interactive = interactivePayload(request);
+    if (interactive !== undefined) return handleInteractive(interactive);
     const body = parseBody(request);
     if (body === undefined && isRecord(request.body) && request.body.ssl_check === '1') return { status: 200 };
     if (body === undefined) {
@@ -135,5 +137,32 @@ export function createHttpIntake(options: HttpIntakeOptions): HttpIntake {
     return { status: 200 };
   };
 
+  /** A button press (block_actions), signed like events: handled, then answered 200 (nothing is stored). */
+  async function handleInteractive(payload: Json | null): Promise<RouteResponse> {
+    if (payload === null || payload.type !== 'block_actions') {
+      logger.warn('slack: interactive payload that is not block_actions (or not JSON) ignored');
+      return { status: payload === null ? 400 : 200 };
+    }
+    const app = options.app();
+    if (app === undefined) return { status: 503, body: { ok: false, error: 'not_ready' } };
+    try {
+      await options.track(app.processEvent({ body: payload, ack: async () => {} }));
+    } catch (error) {
+      logger.warn({ error: describeError(error) }, 'slack: button press not handled');
+    }
+    return { status: 200 };
+  }
+
   return { receiver, handler };
+}
+
+/** Interactivity requests are a form with one field, `payload` (JSON); undefined for anything else, null when unreadable. */
+function interactivePayload(request: RouteRequest): Json | null | undefined {
+  if (!request.rawBody.startsWith('payload=')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(new URLSearchParams(request.rawBody).get('payload') ?? '');
+    return isRecord(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
 }

@@ -4,6 +4,7 @@ import type { InboundSink, PlatformAdapter, PlatformCapabilities, PlatformContex
 import { Bot } from 'grammy';
 import type { Update } from 'grammy/types';
 import { createAlbumCollector } from './album.js';
+import { askApproval, closeApproval, handleCallbackQuery } from './approvals.js';
 import type { PendingFile } from './attachments.js';
 import type { BotIdentity } from './bot-identity.js';
 import { deliverUpdate } from './deliver-update.js';
@@ -76,7 +77,10 @@ export function createTelegramAdapter(context: PlatformContext, deps: AdapterDep
     state?: Record<string, string>,
   ): Promise<void> => {
     if (sink === undefined || identity === undefined) return Promise.reject(new Error('telegram: not started'));
-    return deliverUpdate(update, { sink, bot: identity, logger, attachments, now }, signal, state);
+    const target = sink;
+    const onCallbackQuery = (query: NonNullable<Update['callback_query']>) =>
+      handleCallbackQuery(query, { api: bot.api, sink: target, logger });
+    return deliverUpdate(update, { sink, bot: identity, logger, attachments, now, onCallbackQuery }, signal, state);
   };
 
   /** Webhook mode: getMe, then setWebhook when a public URL is configured; retried until it works. */
@@ -143,6 +147,9 @@ export function createTelegramAdapter(context: PlatformContext, deps: AdapterDep
         logger.debug({ error: describeError(error), chatId }, 'telegram: typing indicator failed');
       }
     },
+
+    askApproval: (prompt) => askApproval(bot.api, prompt),
+    closeApproval: (chatId, messageId, text) => closeApproval(bot.api, chatId, messageId, text),
 
     format: markdownToTelegramHtml,
   });

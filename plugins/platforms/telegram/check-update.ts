@@ -68,9 +68,21 @@ function messageProblem(message: unknown): string | null {
   return null;
 }
 
+/** What is wrong with a callback query (a button press), or null. */
+function callbackQueryProblem(query: unknown): string | null {
+  if (!isRecord(query)) return 'callback_query is not an object';
+  if (!isString(query.id)) return 'callback_query.id is not a string';
+  if (!isIdHolder(query.from)) return 'callback_query.from is not a user with an integer id';
+  if (!optional(query.data, isString)) return 'callback_query.data is not a string';
+  const message = query.message;
+  if (!optional(message, (v) => isRecord(v) && isIdHolder(v.chat))) return 'callback_query.message has no chat';
+  return null;
+}
+
 /** Why the update cannot be read, or null when normalizeUpdate may read it. */
 export function updateProblem(update: unknown): string | null {
   if (!isRecord(update)) return 'the update is not an object';
   if (!isInteger(update.update_id)) return 'update_id is not an integer';
+  if (update.callback_query !== undefined) return callbackQueryProblem(update.callback_query);
   return update.message === undefined ? null : messageProblem(update.message);
 }

@@ -14,6 +14,8 @@ export interface DeliveryOptions {
   logger: Logger;
   attachments: AttachmentFetcher<PendingFile>;
   now: () => number;
+  /** a button press (callback_query): answered, never stored */
+  onCallbackQuery: (query: NonNullable<Update['callback_query']>) => Promise<void>;
 }
 
 /**
@@ -34,6 +36,10 @@ export async function deliverUpdate(
     const problem = updateProblem(one);
     if (problem !== null) {
       options.logger.warn({ updateId: one.update_id, problem }, `telegram: malformed update skipped: ${problem}`);
+      continue;
+    }
+    if (one.callback_query !== undefined) {
+      await options.onCallbackQuery(one.callback_query);
       continue;
     }
     const normalized = normalizeUpdate(one, options.bot, options.now());

@@ -13,7 +13,8 @@ import { grammySignal } from './grammy-signal.js';
 import { retryUntilDone } from './retry.js';
 
 export const OFFSET_KEY = 'offset';
-export const ALLOWED_UPDATES = ['message'] as const;
+/** messages, and presses of approval buttons */
+export const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
 
 export interface PollingOptions {
   api: Api;

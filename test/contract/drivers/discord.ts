@@ -2,7 +2,9 @@
 // (test/fakes/discord-server.ts). Groups are the fake guild's `general` text channel.
 import { DISCORD_CAPABILITIES, discordFactory } from '../../../plugins/platforms/discord/index.js';
 import { type DispatchedMessage, type FakeDiscord, startFakeDiscord } from '../../fakes/discord-server.js';
-import type { ContractUser, InboundRef, PlatformDriver, SentFile, SentText } from '../driver.js';
+import type { ButtonPrompt, ContractUser, InboundRef, PlatformDriver, SentFile, SentText } from '../driver.js';
+
+type Rows = { components: { label: string; custom_id: string }[] }[];
 
 const TOKEN = 'MTc3NzAwMTc3NzAwMTc3NzAwMQ.GcOnTr.CONTRACT-discord-token-0123456789abcdefgh';
 const FIRST_USER_ID = 377_000_000_000_000_001n;
@@ -75,6 +77,26 @@ export function discordDriver(): PlatformDriver {
         }),
       ),
     group: async (user, text, { mention }) => ref(need().guildMessage({ user, content: text, mention })),
+    buttonPrompts: (): ButtonPrompt[] =>
+      need()
+        .sent.filter((m) => Array.isArray(m.body.components) && m.body.components.length > 0)
+        .map((m) => ({
+          id: m.id,
+          text: m.content,
+          labels: (m.body.components as Rows).flatMap((row) => row.components.map((b) => b.label)),
+          open: (m.components ?? []).length > 0,
+        })),
+    async pressButton(user, promptId, label) {
+      const discord = need();
+      const prompt = discord.sent.find((m) => m.id === promptId);
+      const rows = (prompt?.body.components ?? []) as Rows;
+      const customId = rows.flatMap((row) => row.components).find((b) => b.label === label)?.custom_id;
+      if (customId === undefined) throw new Error(`no button ${label} under ${promptId}`);
+      const press = discord.buttonPress({ messageId: promptId, customId, user });
+      const reply = () => discord.sent.find((m) => m.interactionId === press.id);
+      await discord.until(() => reply() !== undefined, 10_000, 'the answer to a button press');
+      return reply()?.content ?? '';
+    },
     sent: (): SentText[] => {
       const discord = need();
       // text messages only: an upload (content empty, files attached) is in sentFiles()

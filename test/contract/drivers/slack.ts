@@ -2,7 +2,8 @@
 // POSTs to the gateway's own Fastify), both through the real Bolt against test/fakes/slack-server.ts.
 import { SLACK_CAPABILITIES, slackFactory } from '../../../plugins/platforms/slack/index.js';
 import { type EventsApiEnvelope, type FakeSlack, type MessageInput, startFakeSlack } from '../../fakes/slack-server.js';
-import type { ContractUser, InboundRef, PlatformDriver, SentFile, SentText } from '../driver.js';
+import type { ButtonPrompt, ContractUser, InboundRef, PlatformDriver, SentFile, SentText } from '../driver.js';
+import { eventually } from '../recorders.js';
 
 const BOT_TOKEN = 'xoxb-7770017770-7770027770-ContractBotToken';
 const APP_TOKEN = 'xapp-1-A0CONTRACT1-7770037770-ContractAppToken';
@@ -111,6 +112,37 @@ function slackDriver(mode: Mode): PlatformDriver {
         text: mention ? `<@${need().bot.userId}> ${text}` : text,
         channelType: 'channel',
       }),
+    buttonPrompts: (): ButtonPrompt[] =>
+      need()
+        .posted.filter((m) => m.params.blocks !== undefined)
+        .map((m) => {
+          const first = JSON.parse(String(m.params.blocks)) as { elements?: { text: { text: string } }[] }[];
+          return {
+            id: m.ts,
+            text: m.text,
+            labels: first.flatMap((b) => b.elements ?? []).map((e) => e.text.text),
+            open: (m.blocks ?? []).length > 0,
+          };
+        }),
+    async pressButton(user, promptId, label) {
+      const slack = need();
+      const prompt = slack.posted.find((m) => m.ts === promptId);
+      const first = JSON.parse(String(prompt?.params.blocks ?? '[]')) as {
+        elements?: { action_id: string; text: { text: string } }[];
+      }[];
+      const actionId = first.flatMap((b) => b.elements ?? []).find((e) => e.text.text === label)?.action_id;
+      if (prompt === undefined || actionId === undefined) throw new Error(`no button ${label} under ${promptId}`);
+      const input = { channel: prompt.channel, user: user.id, messageTs: prompt.ts, actionId };
+      const before = slack.ephemerals.length;
+      if (mode === 'socket') slack.pushBlockAction(input);
+      else {
+        const res = await slack.postBlockAction(`${gatewayUrl}${EVENTS_PATH}`, input);
+        if (res.status !== 200) throw new Error(`interactivity request answered ${res.status}`);
+      }
+      const mine = () => slack.ephemerals.slice(before).find((e) => e.user === user.id);
+      await eventually(() => mine() !== undefined, 10_000, 'the ephemeral answer to a press');
+      return mine()?.text ?? '';
+    },
     sent: (): SentText[] =>
       need().posted.map((m) => ({
         chatId: m.channel,

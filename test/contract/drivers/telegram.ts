@@ -2,7 +2,18 @@
 // both against the fake Bot API (test/fakes/telegram-server.ts).
 import { TELEGRAM_CAPABILITIES, telegramFactory } from '../../../plugins/platforms/telegram/index.js';
 import { type FakeTelegram, type PushMessageInput, startFakeTelegram } from '../../fakes/telegram-server.js';
-import type { ContractFile, ContractUser, InboundRef, PlatformDriver, SentFile, SentText } from '../driver.js';
+import type {
+  ButtonPrompt,
+  ContractFile,
+  ContractUser,
+  InboundRef,
+  PlatformDriver,
+  SentFile,
+  SentText,
+} from '../driver.js';
+import { eventually } from '../recorders.js';
+
+type Keyboard = { inline_keyboard: { text: string; callback_data: string }[][] };
 
 const TOKEN = '777001:CONTRACT-telegram-token';
 const GROUP_CHAT_ID = -100_777;
@@ -129,6 +140,35 @@ export function telegramDriver(mode: Mode = 'polling'): PlatformDriver {
           else for (const update of updates) tg.pushUpdate(update);
         },
       };
+    },
+    buttonPrompts: (): ButtonPrompt[] =>
+      need()
+        .sent.filter((m) => m.body.reply_markup !== undefined)
+        .map((m) => ({
+          id: String(m.message_id),
+          text: m.text,
+          labels: (m.body.reply_markup as Keyboard).inline_keyboard.flat().map((b) => b.text),
+          open: m.reply_markup !== undefined,
+        })),
+    async pressButton(user, promptId, label) {
+      const tg = need();
+      const prompt = tg.sent.find((m) => String(m.message_id) === promptId);
+      const keyboard = prompt?.body.reply_markup as Keyboard | undefined;
+      const data = keyboard?.inline_keyboard.flat().find((b) => b.text === label)?.callback_data;
+      if (prompt === undefined || data === undefined) throw new Error(`no button ${label} under ${promptId}`);
+      const input = { chatId: Number(prompt.chat_id), userId: Number(user.id), messageId: prompt.message_id, data };
+      const update = mode === 'polling' ? tg.pushCallbackQuery(input) : tg.callbackQueryUpdate(input);
+      if (mode === 'webhook') {
+        const res = await fetch(`${gatewayUrl}${WEBHOOK_PATH}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': WEBHOOK_SECRET },
+          body: JSON.stringify(update),
+        });
+        if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
+      }
+      const id = update.callback_query?.id ?? '';
+      await eventually(() => tg.callbackAnswers.has(id), 10_000, 'answerCallbackQuery');
+      return tg.callbackAnswers.get(id) ?? '';
     },
     sent: (): SentText[] =>
       need().sent.map((m) => ({

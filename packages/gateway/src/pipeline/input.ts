@@ -14,6 +14,8 @@ export interface StageInput {
 /** A lane's job: a stage input and the text the turn answers (a /queue or /steer argument, or steering). */
 export interface LaneJob extends StageInput {
   text: string;
+  /** inbox ids of further messages joined into this job (a split paste, pipeline/batch.ts): settled with it */
+  joined?: number[];
 }
 
 /** Where an answer to `event` goes: its chat (thread), replying to it in groups, under its inbox row. */

@@ -5,6 +5,7 @@
  */
 import { type TurnService, withGeneratedImages } from '@hermes/agent';
 import type { Logger, PlatformAdapter } from '@hermes/protocol';
+import type { ChatApprovals } from '../approvals/chat-approvals.js';
 import type { DeliveryResult, DeliveryTarget } from '../delivery/deliver.js';
 import { failureReply } from '../failure-reply.js';
 import type { GatewayEvents } from '../gateway-events.js';
@@ -48,6 +49,8 @@ export interface TurnPorts {
   now: () => number;
   /** a message's files into the model's user message (media/inbound-media.ts); absent: files are ignored */
   media?: (event: LaneJob['event'], text: string, signal: AbortSignal) => Promise<PreparedMessage>;
+  /** asks the user who started the turn to approve dangerous commands */
+  approvals: ChatApprovals;
 }
 
 /** The notices about the message's files, then the answer. */
@@ -73,6 +76,10 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
       }, TYPING_DELAY_MS)
     : null;
   let cacheUpdated = false;
+  const settleAll = (outcome: PipelineOutcome) => {
+    ports.settle(job.inboxId, outcome);
+    for (const id of job.joined ?? []) ports.settle(id, outcome);
+  };
   try {
     // plain text costs nothing here: only a message with files goes through the media step
     const media = ports.media && hasAttachments(event) ? await ports.media(event, job.text, control.signal) : null;
@@ -85,8 +92,8 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
       ...(media && media.images.length > 0 ? { images: media.images } : {}),
       ...(session.cached.history ? { history: session.cached.history } : {}),
       persist: 'none', // written with the outbox rows below
-      // nobody to ask on a messaging platform: denied (unless yolo), with the approval hooks fired
-      approval: { surface: 'gateway', key: sessionKey },
+      // the user who started the turn is asked in the chat (buttons or /approve, /deny); a timeout denies
+      approval: ports.approvals.forTurn(sessionKey, event, control.signal),
       signal: control.signal,
       takeSteering: control.takeSteering,
       onStep: ({ iteration, toolNames }) =>
@@ -117,7 +124,7 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
     if (result.status === 'interrupted') {
       ports.transaction(() => {
         appendTranscript();
-        ports.settle(job.inboxId, outcome);
+        settleAll(outcome);
       });
       cacheAppend();
       return outcome;
@@ -126,7 +133,7 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
       result.status === 'completed' && result.finalText !== null
         ? withGeneratedImages(result.finalText, result.messages) // images image_generate made: attached
         : failureReply(result.error, result.status, ports.logger);
-    const markInbox = () => ports.settle(job.inboxId, outcome);
+    const markInbox = () => settleAll(outcome);
     if (answer.trim() === SILENT_MARKER) {
       ports.transaction(() => {
         appendTranscript();
@@ -137,7 +144,11 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
     }
     // three commits per answered message: accept; transcript + outbox rows; sent mark + inbox done
     const delivered = await ports.deliver(replyTarget(event, job.inboxId), withNotices(media?.notices ?? [], answer), {
-      withEnqueue: appendTranscript,
+      // messages joined into this one are finished with the answer's rows: a restart resends it, once
+      withEnqueue: () => {
+        appendTranscript();
+        for (const id of job.joined ?? []) ports.settle(id, outcome);
+      },
       onSettled: markInbox,
     });
     cacheAppend();

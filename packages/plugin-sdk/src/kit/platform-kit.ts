@@ -32,7 +32,8 @@ export interface PlatformKitOptions {
 }
 
 /** What an adapter writes itself; the kit fills in `name`, `capabilities` and `status`. */
-export interface AdapterParts extends Pick<PlatformAdapter, 'send' | 'format' | 'sendTyping' | 'sendMedia'> {
+export interface AdapterParts
+  extends Pick<PlatformAdapter, 'send' | 'format' | 'sendTyping' | 'sendMedia' | 'askApproval' | 'closeApproval'> {
   /** the intake loop start() runs until stop() aborts `signal`; it sets the status to 'connected' */
   intake(sink: InboundSink, signal: AbortSignal): Promise<void>;
   /** run by stop() after the abort, before the loop is awaited (closing a socket the loop waits on) */
@@ -107,6 +108,8 @@ export function createPlatformKit(
       send: parts.send,
       ...(parts.sendTyping === undefined ? {} : { sendTyping: parts.sendTyping }),
       ...(parts.sendMedia === undefined ? {} : { sendMedia: parts.sendMedia }),
+      ...(parts.askApproval === undefined ? {} : { askApproval: parts.askApproval }),
+      ...(parts.closeApproval === undefined ? {} : { closeApproval: parts.closeApproval }),
       format: parts.format,
       status: () => kit.status.get(),
     }),

@@ -98,7 +98,7 @@ describe('telegram inbound', () => {
     expect(h.lines.some((line) => line.level === 'warn' && /download failed/.test(line.msg ?? ''))).toBe(true);
   });
 
-  it('asks only for new messages: edits are neither requested nor delivered', async () => {
+  it('asks only for new messages and button presses: edits are neither requested nor delivered', async () => {
     h.fake.pushUpdate({
       update_id: 999_999,
       edited_message: {
@@ -113,6 +113,23 @@ describe('telegram inbound', () => {
     h.fake.pushMessage({ chatId: 42, userId: 42, text: 'after the edit' });
     expect((await next()).text).toBe('after the edit');
     const poll = h.fake.calls.find((call) => call.method === 'getUpdates');
-    expect(poll?.body.allowed_updates).toEqual(['message']);
+    expect(poll?.body.allowed_updates).toEqual(['message', 'callback_query']);
+  });
+
+  it('button presses: a malformed callback_query is skipped, an unknown button is answered, and the chat goes on', async () => {
+    h.fake.pushUpdate({ update_id: 888_001, callback_query: { id: 42, from: { id: 9 } } } as never);
+    await adapter.send({ chatId: '42', text: 'a bot message', formatted: false });
+    const bot = h.fake.sent.at(-1);
+    const press = h.fake.pushCallbackQuery({
+      chatId: 42,
+      userId: 42,
+      messageId: bot?.message_id ?? 0,
+      data: 'not-ours',
+    });
+    h.fake.pushMessage({ chatId: 42, userId: 42, text: 'after the presses' });
+    expect((await next()).text).toBe('after the presses');
+    await eventually(() => h.fake.callbackAnswers.has(press.callback_query?.id ?? ''));
+    expect(h.fake.callbackAnswers.get(press.callback_query?.id ?? '')).toBe('This button is not in use any more.');
+    expect(recorder.events).toHaveLength(0); // presses are never messages
   });
 });

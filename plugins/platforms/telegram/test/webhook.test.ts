@@ -40,7 +40,7 @@ describe('telegram webhook', () => {
     expect([...h.routes.keys()]).toEqual(['POST /telegram/webhook']);
     expect(h.fake.webhook()).toEqual({ url: SETTINGS.webhook_url, secret_token: SECRET });
     const setWebhook = h.fake.calls.find((call) => call.method === 'setWebhook');
-    expect(setWebhook?.body.allowed_updates).toEqual(['message']);
+    expect(setWebhook?.body.allowed_updates).toEqual(['message', 'callback_query']);
     expect(h.fake.calls.some((call) => call.method === 'getUpdates')).toBe(false);
   });
 

@@ -1,0 +1,204 @@
+/**
+ * Approvals asked in the chat a turn answers: the user who started the turn gets a prompt with
+ * native buttons (where the platform has them) and can also answer `/approve [session|always]` or
+ * `/deny`; no answer within the timeout denies. Only that user's answer counts. The approval hooks
+ * fire through the agent's approval gate (surface `gateway`), one gate per session key, so "this
+ * session" is remembered for the session; "always" is remembered for the user until the gateway stops.
+ */
+import { randomBytes } from 'node:crypto';
+import { createApprovalGate } from '@hermes/agent';
+import type {
+  ApprovalAnswer,
+  ApprovalChoice,
+  ApprovalPress,
+  ApprovalPressResult,
+  ApprovalRequest,
+  HookInvoker,
+  Logger,
+  MessageEvent,
+  PlatformAdapter,
+} from '@hermes/protocol';
+import { approvalPromptText, outcomeText } from './approval-text.js';
+
+export interface ChatApprovalPorts {
+  hooks: HookInvoker;
+  adapters: Pick<ReadonlyMap<string, PlatformAdapter>, 'get'>;
+  /** sends plain text to the event's chat (the prompt where there are no buttons, a timeout notice) */
+  sendText(event: MessageEvent, text: string): Promise<unknown>;
+  /** approvals.timeout_s in ms (default DEFAULT_APPROVAL_TIMEOUT_MS) */
+  timeoutMs?: number | undefined;
+  logger: Logger;
+}
+
+type Approve = (request: ApprovalRequest) => Promise<ApprovalChoice>;
+
+interface Pending {
+  id: string;
+  platform: string;
+  chatId: string;
+  userId: string;
+  event: MessageEvent;
+  /** the prompt's message, when it was sent with buttons */
+  messageId?: string;
+  settle(choice: ApprovalChoice): void;
+}
+
+interface SessionGate {
+  gate: Approve;
+  turn: { event: MessageEvent; signal: AbortSignal };
+}
+
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
+
+/** session gates kept at most (the oldest is forgotten first) */
+const MAX_GATES = 10_000;
+
+export class ChatApprovals {
+  readonly #ports: ChatApprovalPorts;
+  readonly #pending = new Map<string, Pending>();
+  readonly #gates = new Map<string, SessionGate>();
+  /** `platform:user:patternKey` answered "always" */
+  readonly #always = new Set<string>();
+
+  constructor(ports: ChatApprovalPorts) {
+    this.#ports = ports;
+  }
+
+  /** The approval function for a turn in `sessionKey` answering `event` (cancelled with `signal`). */
+  forTurn(sessionKey: string, event: MessageEvent, signal: AbortSignal): Approve {
+    let entry = this.#gates.get(sessionKey);
+    if (entry === undefined) {
+      const turn = { event, signal };
+      const gate = createApprovalGate({
+        hooks: this.#ports.hooks,
+        surface: 'gateway',
+        sessionKey,
+        ask: (request) => this.#ask(turn.event, turn.signal, request),
+      });
+      entry = { gate, turn };
+      this.#gates.set(sessionKey, entry);
+      if (this.#gates.size > MAX_GATES) this.#gates.delete(this.#gates.keys().next().value as string);
+    }
+    entry.turn.event = event;
+    entry.turn.signal = signal;
+    const { gate } = entry;
+    const userKey = `${event.platform}:${event.source.userId}:`;
+    return async (request) => {
+      const keys = request.patternKeys;
+      if (keys.length > 0 && keys.every((k) => this.#always.has(userKey + k))) return 'always';
+      const choice = await gate(request);
+      if (choice === 'always') for (const k of keys) this.#always.add(userKey + k);
+      return choice;
+    };
+  }
+
+  /** Forgets the session's "this session" answers (/new). */
+  forgetSession(sessionKey: string): void {
+    this.#gates.delete(sessionKey);
+  }
+
+  /** Approvals waiting for an answer. */
+  get waiting(): number {
+    return this.#pending.size;
+  }
+
+  /** A button press: counts only when the presser is the user who was asked. */
+  press(press: ApprovalPress): ApprovalPressResult {
+    const pending = this.#pending.get(press.approvalId);
+    if (pending === undefined || pending.platform !== press.platform || pending.chatId !== press.chatId) {
+      return { kind: 'unknown', text: 'This approval is no longer waiting for an answer.' };
+    }
+    if (pending.userId !== press.userId) {
+      this.#ports.logger.info(
+        { platform: press.platform, chatId: press.chatId, userId: press.userId },
+        'approval button pressed by another user: ignored',
+      );
+      return { kind: 'not_yours', text: 'Not yours: only the user who asked can answer this approval.' };
+    }
+    pending.settle(press.answer);
+    return { kind: 'accepted', text: outcomeText(press.answer) };
+  }
+
+  /** `/approve [session|always]` or `/deny` typed in a chat: answers the oldest approval waiting there. */
+  answerText(platform: string, chatId: string, userId: string, answer: ApprovalAnswer): string {
+    const inChat = [...this.#pending.values()].filter((p) => p.platform === platform && p.chatId === chatId);
+    if (inChat.length === 0) return 'Nothing is waiting for approval here.';
+    const mine = inChat.find((p) => p.userId === userId);
+    if (mine === undefined) return 'Not yours: only the user who asked can answer this approval.';
+    mine.settle(answer);
+    return outcomeText(answer);
+  }
+
+  /** Shows the prompt and waits for the asked user's answer, the timeout (denies) or the turn's end. */
+  #ask(event: MessageEvent, signal: AbortSignal, request: ApprovalRequest): Promise<ApprovalChoice> {
+    const { adapters, logger } = this.#ports;
+    const timeoutMs = this.#ports.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+    const id = randomBytes(6).toString('hex');
+    const adapter = adapters.get(event.platform);
+    const { chatId, threadId } = event.source;
+    const buttons = adapter?.askApproval !== undefined;
+    const text = approvalPromptText(request, event, timeoutMs, buttons);
+    if (signal.aborted) return Promise.resolve('deny');
+    return new Promise<ApprovalChoice>((resolve) => {
+      const pending: Pending = {
+        id,
+        platform: event.platform,
+        chatId,
+        userId: event.source.userId,
+        event,
+        settle: (choice) => {
+          if (!this.#pending.delete(id)) return;
+          clearTimeout(timer);
+          signal.removeEventListener('abort', onAbort);
+          resolve(choice);
+          void this.#close(adapter, pending, choice);
+        },
+      };
+      const timer = setTimeout(() => pending.settle('timeout'), timeoutMs);
+      timer.unref?.();
+      const onAbort = () => pending.settle('deny');
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#pending.set(id, pending);
+      const replyTo = event.source.chatType !== 'dm' ? event.messageId.split(':').pop() : undefined;
+      const shown =
+        adapter?.askApproval === undefined
+          ? this.#ports.sendText(event, text).then(() => undefined)
+          : adapter
+              .askApproval({
+                approvalId: id,
+                chatId,
+                ...(threadId ? { threadId } : {}),
+                ...(replyTo ? { replyToMessageId: replyTo } : {}),
+                text,
+              })
+              .then(async (sent) => {
+                if (sent.ok) return sent.messageIds[0];
+                // the buttons could not be shown: the text commands still answer it
+                logger.warn(
+                  { platform: event.platform, error: sent.message },
+                  'approval buttons not sent; asking in text',
+                );
+                await this.#ports.sendText(event, approvalPromptText(request, event, timeoutMs, false));
+                return undefined;
+              });
+      shown
+        .then((messageId) => {
+          if (messageId !== undefined) pending.messageId = messageId;
+        })
+        .catch((err: unknown) => logger.warn({ err, platform: event.platform }, 'approval prompt not sent'));
+    });
+  }
+
+  async #close(adapter: PlatformAdapter | undefined, pending: Pending, choice: ApprovalChoice): Promise<void> {
+    try {
+      if (pending.messageId !== undefined && adapter?.closeApproval) {
+        await adapter.closeApproval(pending.chatId, pending.messageId, outcomeText(choice));
+      } else if (choice === 'timeout') {
+        // a text prompt cannot be edited: the timeout is said (an answer was already replied to)
+        await this.#ports.sendText(pending.event, outcomeText(choice));
+      }
+    } catch (err) {
+      this.#ports.logger.debug({ err, platform: pending.platform }, 'approval prompt not updated');
+    }
+  }
+}

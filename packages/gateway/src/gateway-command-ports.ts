@@ -1,0 +1,60 @@
+/** The ports the command stage gets from a gateway: replies, the lanes, sessions, approvals. */
+import type { PlatformState } from '@hermes/protocol';
+import type { ChatApprovals } from './approvals/chat-approvals.js';
+import { commandServices } from './command-services.js';
+import type { DeliveryTarget } from './delivery/deliver.js';
+import type { GatewayDeps } from './gateway-deps.js';
+import type { GatewayEvents } from './gateway-events.js';
+import type { CommandPorts } from './pipeline/command.js';
+import { replyTarget } from './pipeline/input.js';
+import { settleInbox } from './pipeline/outcome.js';
+import type { SessionStage } from './pipeline/session.js';
+
+export interface CommandPortsHost {
+  deps: Pick<GatewayDeps, 'store' | 'settings' | 'logger' | 'pluginSummary' | 'pluginCommands' | 'setHomeChannel'>;
+  events: GatewayEvents;
+  lanes: Pick<CommandPorts, 'submit'> & { busy(key: string): boolean; stop(key: string): boolean };
+  /** drops the session's messages still waiting for their batch window (pipeline/batch.ts) */
+  batcher: { drop(key: string): boolean };
+  sessions: Pick<SessionStage, 'reset'>;
+  approvals: Pick<ChatApprovals, 'forgetSession' | 'answerText'>;
+  platformStates(): Record<string, PlatformState>;
+  /** delivers text; `onSettled` runs once it is delivered */
+  send(target: DeliveryTarget, text: string, onSettled?: () => void): Promise<unknown>;
+}
+
+/** `userId`: who sent the command (the session:* events of /new name them) */
+export function gatewayCommandPorts(host: CommandPortsHost, userId: string): CommandPorts {
+  const { store, settings, logger } = host.deps;
+  return {
+    logger,
+    events: host.events,
+    reply: async (input, text, settleWith) => {
+      if (settleWith === null) await host.send(replyTarget(input.event), text);
+      else
+        await host.send(replyTarget(input.event, input.inboxId), text, () =>
+          settleInbox(store.inbox, input.inboxId, settleWith),
+        );
+    },
+    markProcessing: (inboxId) => store.inbox.mark(inboxId, 'processing'),
+    settle: (inboxId, outcome) => settleInbox(store.inbox, inboxId, outcome),
+    submit: (key, job, mode) => host.lanes.submit(key, job, mode),
+    services: commandServices({
+      sessions: store.sessions,
+      transcripts: store.transcripts,
+      model: settings.model,
+      platformStates: () => host.platformStates(),
+      busy: (key) => host.lanes.busy(key),
+      // both: parts of a paste still waiting, and the running turn (with what is queued behind it)
+      stop: (key) => host.batcher.drop(key) || host.lanes.stop(key),
+      reset: (key, platform) => {
+        host.approvals.forgetSession(key);
+        return host.sessions.reset(key, platform, userId);
+      },
+      answerApproval: (c, answer) => host.approvals.answerText(c.platform, c.chatId, c.userId, answer),
+      pluginSummary: host.deps.pluginSummary,
+      pluginCommands: host.deps.pluginCommands,
+      setHomeChannel: host.deps.setHomeChannel,
+    }),
+  };
+}

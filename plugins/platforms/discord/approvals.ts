@@ -1,0 +1,112 @@
+/**
+ * Approvals in a Discord chat: the prompt as a channel message with a row of buttons (message
+ * components), a press as an INTERACTION_CREATE of type 3 (MESSAGE_COMPONENT) answered with an
+ * ephemeral reply only the presser sees, and the prompt edited (text replaced, buttons removed)
+ * once it is answered or expired.
+ */
+import {
+  APPROVAL_ANSWERS,
+  APPROVAL_LABELS,
+  type ApprovalPromptMessage,
+  approvalButtonData,
+  type InboundSink,
+  type Logger,
+  parseApprovalButtonData,
+  type SendResult,
+} from '@hermes/protocol';
+import { type REST, Routes } from 'discord.js';
+import { describeError } from './error-text.js';
+import { messageBody } from './message-body.js';
+import { PLATFORM } from './normalize.js';
+import { toSendFailure } from './send-errors.js';
+
+/** MESSAGE_COMPONENT */
+export const INTERACTION_MESSAGE_COMPONENT = 3;
+/** CHANNEL_MESSAGE_WITH_SOURCE, with the EPHEMERAL flag: only the presser sees it */
+const EPHEMERAL_REPLY = { type: 4, flags: 1 << 6 };
+/** button styles: primary, secondary, danger */
+const STYLE = { once: 1, session: 2, always: 2, deny: 4 } as const;
+
+/** The prompt with one button per answer; its id comes back as `<channel>/<message>` for closeApproval. */
+export async function askApproval(rest: REST, prompt: ApprovalPromptMessage): Promise<SendResult> {
+  const channelId = prompt.threadId ?? prompt.chatId;
+  const buttons = APPROVAL_ANSWERS.map((answer) => ({
+    type: 2,
+    style: STYLE[answer],
+    label: APPROVAL_LABELS[answer],
+    custom_id: approvalButtonData(prompt.approvalId, answer),
+  }));
+  const body = {
+    ...messageBody(prompt.text, {
+      suppressEmbeds: true,
+      ...(prompt.replyToMessageId === undefined ? {} : { replyTo: prompt.replyToMessageId }),
+    }),
+    components: [{ type: 1, components: buttons }],
+  };
+  try {
+    const response = (await rest.post(Routes.channelMessages(channelId), { body })) as { id?: unknown };
+    return typeof response.id === 'string'
+      ? { ok: true, messageIds: [`${channelId}/${response.id}`] }
+      : { ok: false, error: 'transient', message: 'discord: no message id in the answer' };
+  } catch (error) {
+    return toSendFailure(error);
+  }
+}
+
+export async function closeApproval(rest: REST, messageId: string, text: string): Promise<void> {
+  const [channelId, id] = messageId.split('/');
+  if (!channelId || !id) return;
+  await rest.patch(Routes.channelMessage(channelId, id), { body: { content: text, components: [] } });
+}
+
+/** A button press, as far as it was read from an INTERACTION_CREATE of type 3. */
+export interface ComponentPress {
+  id: string;
+  token: string;
+  customId: string;
+  channelId: string;
+  userId: string;
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const rec = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+
+/** Reads a component interaction; null when a field is missing (it is then skipped, logged by the caller). */
+export function parseComponentPress(data: Record<string, unknown>): ComponentPress | null {
+  const id = str(data.id);
+  const token = str(data.token);
+  const customId = str(rec(data.data).custom_id);
+  const channelId = str(data.channel_id) ?? str(rec(data.channel).id);
+  const userId = str(rec(rec(data.member).user).id) ?? str(rec(data.user).id);
+  if (!id || !token || !customId || !channelId || !userId) return null;
+  return { id, token, customId, channelId, userId };
+}
+
+/** Hands an approval press to the sink and answers the presser (ephemeral) with the gateway's text. */
+export async function handleComponentPress(
+  press: ComponentPress,
+  options: { rest: REST; sink: InboundSink; logger: Logger },
+): Promise<void> {
+  const parsed = parseApprovalButtonData(press.customId);
+  let text = 'This button is not in use any more.';
+  if (parsed !== null && options.sink.approvalPress) {
+    const result = await options.sink.approvalPress({
+      platform: PLATFORM,
+      approvalId: parsed.approvalId,
+      answer: parsed.answer,
+      userId: press.userId,
+      // a thread is its own chat: the channel is the chat id everywhere
+      chatId: press.channelId,
+    });
+    text = result.text;
+  }
+  try {
+    await options.rest.post(Routes.interactionCallback(press.id, press.token), {
+      body: { type: EPHEMERAL_REPLY.type, data: { content: text, flags: EPHEMERAL_REPLY.flags } },
+      auth: false,
+    });
+  } catch (error) {
+    options.logger.debug({ error: describeError(error) }, 'discord: button press not answered');
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Approvals in a Slack chat: the prompt as a message with Block Kit buttons (an `actions` block), a
+ * press as a `block_actions` payload (over Socket Mode, or over HTTP signed like events) answered
+ * with chat.postEphemeral (only the presser sees it), and the prompt replaced by chat.update
+ * (text changed, blocks removed) once it is answered or expired.
+ */
+import {
+  APPROVAL_ANSWERS,
+  APPROVAL_LABELS,
+  type ApprovalPromptMessage,
+  approvalButtonData,
+  type InboundSink,
+  type Logger,
+  parseApprovalButtonData,
+  type SendResult,
+} from '@hermes/protocol';
+import type { webApi } from '@slack/bolt';
+import { describeError } from './error-text.js';
+import { escapeMrkdwn } from './format/escape-mrkdwn.js';
+import { toMessageId } from './message-ids.js';
+import { PLATFORM } from './normalize.js';
+import { toSendFailure } from './send-errors.js';
+
+/** Every approval button's action_id starts so (the rest is the approval and the answer). */
+export const APPROVAL_ACTION = /^hapv:/;
+
+export async function askApproval(client: webApi.WebClient, prompt: ApprovalPromptMessage): Promise<SendResult> {
+  const threadTs = prompt.threadId ?? prompt.replyToMessageId;
+  const text = escapeMrkdwn(prompt.text);
+  const buttons = APPROVAL_ANSWERS.map((answer) => ({
+    type: 'button' as const,
+    text: { type: 'plain_text' as const, text: APPROVAL_LABELS[answer] },
+    action_id: approvalButtonData(prompt.approvalId, answer),
+    value: approvalButtonData(prompt.approvalId, answer),
+    ...(answer === 'once' ? { style: 'primary' as const } : answer === 'deny' ? { style: 'danger' as const } : {}),
+  }));
+  try {
+    const result = await client.chat.postMessage({
+      channel: prompt.chatId,
+      text,
+      blocks: [
+        { type: 'section' as const, text: { type: 'mrkdwn' as const, text } },
+        { type: 'actions' as const, elements: buttons },
+      ],
+      ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
+    });
+    const ts = result.ts ?? result.message?.ts;
+    return ts === undefined
+      ? { ok: false, error: 'transient', message: 'slack: no ts in the answer' }
+      : { ok: true, messageIds: [toMessageId(result.channel ?? prompt.chatId, ts)] };
+  } catch (error) {
+    return toSendFailure(error);
+  }
+}
+
+export async function closeApproval(client: webApi.WebClient, messageId: string, text: string): Promise<void> {
+  const cut = messageId.lastIndexOf(':');
+  if (cut <= 0) return;
+  await client.chat.update({ channel: messageId.slice(0, cut), ts: messageId.slice(cut + 1), text, blocks: [] });
+}
+
+/** The fields of a block_actions body a press needs; null when one is missing. */
+function readPress(body: unknown): { actionId: string; userId: string; channelId: string; threadTs?: string } | null {
+  const rec = (v: unknown): Record<string, unknown> =>
+    typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {};
+  const b = rec(body);
+  const action = Array.isArray(b.actions) ? rec(b.actions[0]) : {};
+  const actionId = action.action_id;
+  const userId = rec(b.user).id;
+  const channelId = rec(b.channel).id ?? rec(b.container).channel_id;
+  const threadTs = rec(b.message).thread_ts;
+  if (typeof actionId !== 'string' || typeof userId !== 'string' || typeof channelId !== 'string') return null;
+  return { actionId, userId, channelId, ...(typeof threadTs === 'string' ? { threadTs } : {}) };
+}
+
+/** Hands an approval press to the sink and tells the presser (ephemeral) what came of it. */
+export async function handleBlockAction(
+  body: unknown,
+  options: { client: webApi.WebClient; sink: InboundSink; logger: Logger },
+): Promise<void> {
+  const press = readPress(body);
+  if (press === null) {
+    options.logger.warn('slack: malformed block_actions payload skipped');
+    return;
+  }
+  const parsed = parseApprovalButtonData(press.actionId);
+  let text = 'This button is not in use any more.';
+  if (parsed !== null && options.sink.approvalPress) {
+    const result = await options.sink.approvalPress({
+      platform: PLATFORM,
+      approvalId: parsed.approvalId,
+      answer: parsed.answer,
+      userId: press.userId,
+      chatId: press.channelId,
+    });
+    text = result.text;
+  }
+  try {
+    await options.client.chat.postEphemeral({
+      channel: press.channelId,
+      user: press.userId,
+      text,
+      ...(press.threadTs === undefined ? {} : { thread_ts: press.threadTs }),
+    });
+  } catch (error) {
+    options.logger.debug({ error: describeError(error) }, 'slack: ephemeral answer to a press not sent');
+  }
+}
