@@ -15,9 +15,10 @@ import { mainThreadSched } from './growth-runqueue.js';
 import { startModelProcess } from './model-process.js';
 import { type Round, roundOf } from './process-figures.js';
 import { machineLine } from './process-pipeline.js';
-import { expectModelAnswer, MODEL_ANSWER } from './rig.js';
+import { expectModelAnswer, MODEL_ANSWER, type RunningSystem } from './rig.js';
 import { telegramChatId, telegramRig, telegramSessionKey } from './rig-telegram.js';
 import { seedHistory } from './seed-history.js';
+import type { SystemProcess } from './system-process.js';
 
 export const GROWTH_CONCURRENCY = [1, 64, 256] as const;
 export const GROWTH_HISTORY: readonly number[] = [10, 1_000, 5_000];
@@ -63,8 +64,8 @@ export interface GrowthPoint {
   rssKbPerSession: number;
 }
 
-/** A gateway's warm-up: `WARMUP_MESSAGES` on fresh, unseeded chats, not measured. */
-async function warmUp(traffic: ChatTraffic<number>): Promise<void> {
+/** A gateway's warm-up: `messages` on fresh, unseeded chats, not measured. */
+async function warmUp(traffic: ChatTraffic<number>, messages: number): Promise<void> {
   let next = 0;
   const fresh = () => telegramChatId(WARMUP_CHAT_BASE + next++);
   await runClosedLoop(
@@ -72,7 +73,7 @@ async function warmUp(traffic: ChatTraffic<number>): Promise<void> {
     {
       chats: Array.from({ length: WARMUP_CHATS }, fresh),
       turnsPerChat: 10,
-      messages: WARMUP_MESSAGES,
+      messages,
       capMs: RUN_CAP_MS,
       replyTimeoutMs: REPLY_TIMEOUT_MS,
       expect: expectModelAnswer,
@@ -81,7 +82,7 @@ async function warmUp(traffic: ChatTraffic<number>): Promise<void> {
 }
 
 /** The chat ids of each concurrency level's pool: disjoint, so no pool inherits another's turns. */
-function pools(): Map<number, number[]> {
+export function growthPools(): Map<number, number[]> {
   const out = new Map<number, number[]>();
   let next = 0;
   for (const c of GROWTH_CONCURRENCY) {
@@ -94,8 +95,85 @@ function pools(): Map<number, number[]> {
   return out;
 }
 
-async function measureHistory(history: number, modelUrl: string, model: { takeRequestCount(): Promise<number> }) {
-  const byConcurrency = pools();
+/** What a point needs of the running gateway and of the fake model (a fake of both in the tests). */
+export interface GrowthTarget {
+  system: Pick<RunningSystem<number>, 'traffic' | 'takeApiCalls'> & {
+    proc: Pick<SystemProcess, 'pid' | 'cpuMs' | 'rssMb'>;
+  };
+  model: { takeRequestCount(): Promise<number> };
+}
+
+/**
+ * The points of one history size on a started gateway whose pool chats were seeded: the warm-up on
+ * fresh chats first (`warmupMessages`), then per concurrency level one excluded message per pool chat
+ * (its transcript is read from state.db then, and kept warm after) and the measured pass.
+ */
+export async function measurePoints(
+  { system, model }: GrowthTarget,
+  history: number,
+  byConcurrency: ReadonlyMap<number, readonly number[]>,
+  warmupMessages = WARMUP_MESSAGES,
+): Promise<GrowthPoint[]> {
+  const allChats = [...byConcurrency.values()].flat();
+  const points: GrowthPoint[] = [];
+  await warmUp(system.traffic, warmupMessages);
+  const rssWarmMb = system.proc.rssMb();
+  for (const concurrency of GROWTH_CONCURRENCY) {
+    const pool = byConcurrency.get(concurrency) ?? [];
+    const turns = POOL[concurrency]?.turns ?? 4;
+    const load = (turnsPerChat: number) => {
+      let cursor = concurrency;
+      const traffic = {
+        ...system.traffic,
+        newChat: () => {
+          const chat = pool[cursor++];
+          if (chat === undefined) throw new Error(`growth: pool of ${pool.length} chats exhausted`);
+          return chat;
+        },
+      };
+      return runClosedLoop(traffic, {
+        chats: pool.slice(0, concurrency),
+        // a pool as large as the concurrency keeps each slot on its chat (moving on could collide)
+        ...(pool.length > concurrency ? { turnsPerChat } : {}),
+        messages: pool.length * turnsPerChat,
+        capMs: RUN_CAP_MS,
+        replyTimeoutMs: REPLY_TIMEOUT_MS,
+        expect: expectModelAnswer,
+      });
+    };
+    await load(1);
+    system.takeApiCalls();
+    await model.takeRequestCount();
+    const load1 = loadavg()[0] ?? 0;
+    const before = system.proc.cpuMs();
+    const schedBefore = mainThreadSched(system.proc.pid);
+    const result = await load(turns);
+    const cpuMs = system.proc.cpuMs() - before;
+    const schedAfter = mainThreadSched(system.proc.pid);
+    const round = roundOf(result, cpuMs, system.takeApiCalls(), await model.takeRequestCount());
+    const pct = (key: 'runMs' | 'waitMs') =>
+      schedBefore && schedAfter ? ((schedAfter[key] - schedBefore[key]) / result.elapsedMs) * 100 : Number.NaN;
+    points.push({
+      concurrency,
+      history,
+      round,
+      mainRunPct: pct('runMs'),
+      mainWaitPct: pct('waitMs'),
+      load: load1,
+      rssMb: 0,
+      rssKbPerSession: 0,
+    });
+  }
+  const rssMb = system.proc.rssMb();
+  for (const p of points) {
+    p.rssMb = rssMb;
+    p.rssKbPerSession = ((rssMb - rssWarmMb) * 1024) / allChats.length;
+  }
+  return points;
+}
+
+async function measureHistory(history: number, modelUrl: string, model: GrowthTarget['model']) {
+  const byConcurrency = growthPools();
   const allChats = [...byConcurrency.values()].flat();
   const seedStarted = performance.now();
   const system = await telegramRig.start({
@@ -106,62 +184,9 @@ async function measureHistory(history: number, modelUrl: string, model: { takeRe
       seedHistory(home, { keys: allChats.map(telegramSessionKey), platform: 'telegram', rows: history }),
   });
   const seedS = (performance.now() - seedStarted) / 1000;
-  const points: GrowthPoint[] = [];
+  let points: GrowthPoint[];
   try {
-    await warmUp(system.traffic);
-    const rssWarmMb = system.proc.rssMb();
-    for (const concurrency of GROWTH_CONCURRENCY) {
-      const pool = byConcurrency.get(concurrency) ?? [];
-      const turns = POOL[concurrency]?.turns ?? 4;
-      const load = (turnsPerChat: number) => {
-        let cursor = concurrency;
-        const traffic = {
-          ...system.traffic,
-          newChat: () => {
-            const chat = pool[cursor++];
-            if (chat === undefined) throw new Error(`growth: pool of ${pool.length} chats exhausted`);
-            return chat;
-          },
-        };
-        return runClosedLoop(traffic, {
-          chats: pool.slice(0, concurrency),
-          // a pool as large as the concurrency keeps each slot on its chat (moving on could collide)
-          ...(pool.length > concurrency ? { turnsPerChat } : {}),
-          messages: pool.length * turnsPerChat,
-          capMs: RUN_CAP_MS,
-          replyTimeoutMs: REPLY_TIMEOUT_MS,
-          expect: expectModelAnswer,
-        });
-      };
-      // one message per chat first: its transcript is read from state.db then, and kept warm after
-      await load(1);
-      system.takeApiCalls();
-      await model.takeRequestCount();
-      const load1 = loadavg()[0] ?? 0;
-      const before = system.proc.cpuMs();
-      const schedBefore = mainThreadSched(system.proc.pid);
-      const result = await load(turns);
-      const cpuMs = system.proc.cpuMs() - before;
-      const schedAfter = mainThreadSched(system.proc.pid);
-      const round = roundOf(result, cpuMs, system.takeApiCalls(), await model.takeRequestCount());
-      const pct = (key: 'runMs' | 'waitMs') =>
-        schedBefore && schedAfter ? ((schedAfter[key] - schedBefore[key]) / result.elapsedMs) * 100 : Number.NaN;
-      points.push({
-        concurrency,
-        history,
-        round,
-        mainRunPct: pct('runMs'),
-        mainWaitPct: pct('waitMs'),
-        load: load1,
-        rssMb: 0,
-        rssKbPerSession: 0,
-      });
-    }
-    const rssMb = system.proc.rssMb();
-    for (const p of points) {
-      p.rssMb = rssMb;
-      p.rssKbPerSession = ((rssMb - rssWarmMb) * 1024) / allChats.length;
-    }
+    points = await measurePoints({ system, model }, history, byConcurrency);
   } catch (error) {
     console.error(`growth: history ${history} failed; the gateway's last output:\n${system.proc.outputTail()}`);
     throw error;
