@@ -43,9 +43,6 @@ export function benchConfig(options: HermesProcessOptions, home: string): Record
       host: '127.0.0.1',
       port: 0,
       max_concurrent_runs: options.maxConcurrentRuns,
-      // split-paste batching waits gateway.batch_ms (800) before every turn by design: a wait, not
-      // pipeline cost, so the benches measure without it (docs/messaging.md says the trade-off)
-      batch_ms: 0,
       platforms: { [options.platform]: options.settings },
     },
   };

@@ -113,8 +113,6 @@ export async function startHermesFor(
     // as many turns at once as there are chats: the gateway's own run limit (default 8, a guard for
     // local models) is configuration, not pipeline cost; the benches print it
     maxConcurrentRuns: BENCH_MAX_CONCURRENT_RUNS,
-    // split-paste batching (gateway.batch_ms) is a deliberate wait, not pipeline cost: off here
-    batchMs: 0,
   };
   const gateway = new Gateway({
     settings: gatewayConfig,

@@ -103,9 +103,8 @@ export function prepareHome(home: string, platforms: Record<string, Record<strin
       drain_timeout_s: SETTINGS.drainTimeoutS,
       max_concurrent_runs: SETTINGS.maxConcurrentRuns,
       hook_timeout_s: 1,
-      // the ledger judges one reply per message: a user's two messages within gateway.batch_ms would be
-      // joined into one turn (by design; tested in test/gateway/batch.test.ts and the contract suite)
-      batch_ms: 0,
+      // batch_ms as shipped: the chaos messages are short, and only a message long enough to be a
+      // cut part of a paste opens a batch, so each is its own turn (the ledger wants one reply each)
       platforms,
     },
   };

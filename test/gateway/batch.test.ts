@@ -26,22 +26,35 @@ describe('gateway.batch_ms', () => {
   it('the parts of a split paste are one turn, one answer; every inbox row is done', async () => {
     h = await startHarness(openai.server, { settings: { batchMs: 300 } });
     openai.server.script({ text: 'one answer' });
-    await h.platform.inject('part one');
+    // the memory platform's limit is 500: a 450-character message may be a cut part
+    const partOne = `part one ${'x'.repeat(441)}`;
+    await h.platform.inject(partOne);
     await h.platform.inject('part two');
     await h.platform.inject('part three');
     await h.gateway.idle();
     expect(chat()).toHaveLength(1);
-    expect(lastUser(0)).toBe('part one\npart two\npart three');
+    expect(lastUser(0)).toBe(`${partOne}\npart two\npart three`);
     expect(h.platform.sent.map((m) => m.text)).toEqual(['one answer']);
     expect(h.store.inbox.pending()).toEqual([]);
+  });
+
+  it('a short message is not held back: only one long enough to be a cut part opens a batch', async () => {
+    h = await startHarness(openai.server, { settings: { batchMs: 5_000 } });
+    openai.server.script({ text: 'at once' });
+    const started = Date.now();
+    await h.platform.inject('a short question');
+    await h.gateway.idle();
+    expect(h.platform.sent.map((m) => m.text)).toEqual(['at once']);
+    // answered without waiting for the 5 s window (the harness would otherwise idle for 5 s)
+    expect(Date.now() - started).toBeLessThan(4_000);
   });
 
   it('other users and other chats are not joined; 0 turns each message on its own', async () => {
     h = await startHarness(openai.server, { settings: { batchMs: 300 }, env: { MEMORY_ALLOWED_USERS: 'u1,u2' } });
     openai.server.script({ text: 'a' }, { text: 'b' }, { text: 'c' });
-    await h.platform.inject('from u1');
-    await h.platform.inject('from u2', { userId: 'u2', chatId: 'c2' });
-    await h.platform.inject('u1 elsewhere', { chatId: 'c3' });
+    await h.platform.inject(`from u1 ${'x'.repeat(450)}`);
+    await h.platform.inject(`from u2 ${'x'.repeat(450)}`, { userId: 'u2', chatId: 'c2' });
+    await h.platform.inject(`u1 elsewhere ${'x'.repeat(450)}`, { chatId: 'c3' });
     await h.gateway.idle();
     expect(chat()).toHaveLength(3);
     await h.stop();
@@ -59,8 +72,9 @@ describe('gateway.batch_ms', () => {
     const dbPath = join(mkdtempSync(join(tmpdir(), 'hermes-batch-')), 'state.db');
     // what a crashed run left: both parts accepted (in the inbox), neither answered
     const store = openStore(dbPath);
+    const firstHalf = `first half ${'x'.repeat(450)}`;
     for (const [id, text] of [
-      ['p1', 'first half'],
+      ['p1', firstHalf],
       ['p2', 'second half'],
     ] as const) {
       const event: MessageEvent = {
@@ -80,7 +94,7 @@ describe('gateway.batch_ms', () => {
     h = await startHarness(openai.server, { dbPath, settings: { batchMs: 300 } });
     await h.gateway.idle();
     expect(chat()).toHaveLength(1);
-    expect(lastUser(0)).toBe('first half\nsecond half');
+    expect(lastUser(0)).toBe(`${firstHalf}\nsecond half`);
     expect(h.platform.sent.map((m) => m.text)).toEqual(['answered once']);
     expect(h.store.inbox.pending()).toEqual([]);
   });
@@ -88,7 +102,7 @@ describe('gateway.batch_ms', () => {
   it('stopping answers the parts still waiting (they are not left behind)', async () => {
     h = await startHarness(openai.server, { settings: { batchMs: 5_000 } });
     openai.server.script({ text: 'answered at stop' });
-    await h.platform.inject('waiting part');
+    await h.platform.inject(`waiting part ${'x'.repeat(450)}`);
     await h.gateway.stop(2_000);
     expect(h.platform.sent.map((m) => m.text)).toEqual(['answered at stop']);
     expect(h.store.inbox.pending()).toEqual([]);
@@ -97,7 +111,7 @@ describe('gateway.batch_ms', () => {
   it('/stop drops parts still waiting for their window: no turn, the rows finished, the chat goes on', async () => {
     h = await startHarness(openai.server, { settings: { batchMs: 5_000 } });
     openai.server.script({ text: 'after the stop' });
-    await h.platform.inject('never mind this');
+    await h.platform.inject(`never mind this ${'x'.repeat(450)}`);
     await h.platform.inject('/stop');
     await h.gateway.idle();
     expect(chat()).toHaveLength(0);

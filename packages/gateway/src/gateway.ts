@@ -26,7 +26,7 @@ import { addressRules } from './pipeline/address.js';
 import { runApiRequest } from './pipeline/api-entry.js';
 import { type ApiJob, type ApiTurnOutcome, type ApiTurnRequest, runApiTurnStage } from './pipeline/api-turn.js';
 import { authorize } from './pipeline/authorize.js';
-import { MessageBatcher } from './pipeline/batch.js';
+import { MessageBatcher, mayBeCutPart } from './pipeline/batch.js';
 import { type CommandPorts, runCommandStage } from './pipeline/command.js';
 import { dispatchHook } from './pipeline/dispatch.js';
 import { type LaneJob, replyTarget, type StageInput } from './pipeline/input.js';
@@ -113,7 +113,9 @@ export class Gateway {
     });
     const submit = (job: LaneJob) => this.#lanes.submit(job.sessionKey, job, busyModeFor(settings.busyMode, job.event));
     const onDrop = (jobs: LaneJob[]) => finishDropped(store.inbox, jobs);
-    this.#batcher = new MessageBatcher({ batchMs: settings.batchMs ?? 0, submit, onDrop });
+    const limit = (platform: string) => this.adapters.get(platform)?.capabilities.maxMessageLength ?? Infinity;
+    const opens = (job: LaneJob) => mayBeCutPart(job.event.text, limit(job.event.platform));
+    this.#batcher = new MessageBatcher({ batchMs: settings.batchMs ?? 0, submit, onDrop, opens });
     this.#turnPorts = {
       turns: this.turns,
       sessions: this.#sessions,

@@ -5,7 +5,9 @@
  * job carries the other messages' inbox ids (`joined`), settled with the answer's transcript and
  * outbox rows (turn.ts), so a crash before that commit leaves all of them pending (the next start
  * joins them again and answers once) and a crash after it resends the one answer.
- * With `batch_ms` 0 a message goes to its lane at once, no timer.
+ * Only a message that may be the first part of a cut paste (its text at least SPLIT_PART_SHARE of the
+ * platform's message limit: the apps cut at the limit) opens a batch; any message joins an open one.
+ * So an ordinary message is never held back. With `batch_ms` 0 a message goes to its lane at once.
  */
 import type { Attachment, MessageEvent } from '@hermes/protocol';
 import type { LaneJob } from './input.js';
@@ -13,6 +15,13 @@ import type { LaneJob } from './input.js';
 /** a batch is cut after this many messages, or this many windows after its first message */
 export const MAX_BATCH_MESSAGES = 50;
 export const MAX_BATCH_WINDOWS = 4;
+/** a message at least this share of the platform's limit may be a cut part of a longer paste */
+export const SPLIT_PART_SHARE = 0.8;
+
+/** Whether `text` may be the first part of a paste the platform's app cut at `limit` characters. */
+export function mayBeCutPart(text: string, limit: number): boolean {
+  return text.length >= SPLIT_PART_SHARE * limit;
+}
 
 interface OpenBatch {
   jobs: LaneJob[];
@@ -24,6 +33,8 @@ export interface BatcherOptions {
   batchMs: number;
   /** hands the (joined) job to the session's lane */
   submit(job: LaneJob): void;
+  /** whether this message opens a batch (absent: every message does); one that does not is not held */
+  opens?(job: LaneJob): boolean;
   /** parts `/stop` or `/new` dropped before their turn started: the owner finishes them */
   onDrop?(jobs: LaneJob[]): void;
   now?: () => number;
@@ -83,6 +94,10 @@ export class MessageBatcher {
     const open = this.#open.get(key);
     const now = this.#now();
     if (open === undefined) {
+      if (this.#options.opens !== undefined && !this.#options.opens(job)) {
+        this.#options.submit(job);
+        return;
+      }
       const timer = setTimeout(() => this.#flush(key), batchMs);
       this.#open.set(key, { jobs: [job], startedAt: now, timer });
       return;
