@@ -64,6 +64,12 @@ export function gatewaySettings(
     platformSettings: run.platformSettings ?? config.gateway.platforms,
     cacheDir: run.cacheDir,
     hookTimeoutMs: config.gateway.hook_timeout_s * 1000,
+    display: {
+      streaming: config.display.streaming,
+      streamIntervalMs: config.display.stream_interval_ms,
+      reactions: config.display.reactions,
+      toolProgress: config.display.tool_progress,
+    },
   };
 }
 

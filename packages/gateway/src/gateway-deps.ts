@@ -5,6 +5,7 @@ import type { Logger, PlatformFactory } from '@hermes/protocol';
 import type { Env } from './authorize.js';
 import type { OutboxPort } from './delivery/deliver.js';
 import type { GatewayMetrics } from './metrics/gateway-metrics.js';
+import type { DisplaySettings } from './pipeline/turn-display.js';
 import type { InboxPort, PairingPort, PlatformStatePort, SessionsPort, TranscriptsPort } from './ports.js';
 import type { ResetPolicy } from './reset-policy.js';
 import type { GroupSessions } from './session-key.js';
@@ -26,6 +27,8 @@ export interface GatewaySettings {
   cacheDir: string;
   /** a gateway hook handler running longer than this is logged as hanging (default 30 s) */
   hookTimeoutMs?: number;
+  /** display.streaming, stream_interval_ms, reactions, tool_progress (default: all off) */
+  display?: DisplaySettings;
 }
 
 export interface GatewayDeps {

@@ -9,9 +9,11 @@ import type { HookAgentResult, HookSendResult, MessageEvent, PlatformAdapter, Pl
 import { commandServices } from './command-services.js';
 import { parseCommand } from './commands.js';
 import { CommitQueue } from './commit-queue.js';
-import { type DeliveryTarget, deliver, resendPending } from './delivery/deliver.js';
+import { type DeliveryTarget, deliver } from './delivery/deliver.js';
+import { deliverStreamed, resendAnswer } from './delivery/deliver-streamed.js';
 import { SendRateLimiter } from './delivery/send-rate-limiter.js';
 import { gatewayHandleDeps, lazyDispatchHandles } from './dispatch-handles.js';
+import { streamingPorts } from './display-settings.js';
 import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
 import { GatewayEvents } from './gateway-events.js';
 import { hookSend } from './hook-send.js';
@@ -113,7 +115,8 @@ export class Gateway {
       transcripts: store.transcripts,
       transaction: store.transaction,
       settle: (inboxId, outcome) => settleInbox(store.inbox, inboxId, outcome),
-      deliver: (target, text, options) => deliver(this.#deliveryOptions(), target, text, options),
+      deliver: (target, text, writes, ids) => deliverStreamed(this.#deliveryOptions(), target, text, ids, writes),
+      ...streamingPorts(settings, store.platformState, this.#commit),
       accepting: () => this.#accepting,
       origins: this.#origins,
       logger: deps.logger,
@@ -284,7 +287,8 @@ export class Gateway {
         tellInterrupted: (inboxId, event) =>
           this.#reply(replyTarget(event, inboxId), interruptedApology(event), inboxId, { kind: 'interrupted' }),
         resend: async (inboxId, event, rows) => {
-          await resendPending(this.#deliveryOptions(), replyTarget(event, inboxId), rows);
+          const target = { ...replyTarget(event), inboxId };
+          await resendAnswer(this.#deliveryOptions(), target, rows, this.#turnPorts.streamIds);
           settleInbox(store.inbox, inboxId, { kind: 'answered' });
         },
         // under the key stored at accept (computed only for rows an older version stored without it)

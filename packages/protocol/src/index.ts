@@ -77,6 +77,7 @@ export type {
 // Platforms
 export {
   definePlatform,
+  type EditMessage,
   type InboundSink,
   type OutboundMessage,
   type PlatformAdapter,
@@ -88,6 +89,7 @@ export {
   type PlatformRegistration,
   type PlatformSettings,
   type PlatformState,
+  type Reaction,
   type RouteOptions,
   type RouteRequest,
   type RouteResponse,

@@ -32,7 +32,7 @@ export interface PlatformKitOptions {
 }
 
 /** What an adapter writes itself; the kit fills in `name`, `capabilities` and `status`. */
-export interface AdapterParts extends Pick<PlatformAdapter, 'send' | 'format' | 'sendTyping'> {
+export interface AdapterParts extends Pick<PlatformAdapter, 'send' | 'format' | 'sendTyping' | 'edit' | 'react'> {
   /** the intake loop start() runs until stop() aborts `signal`; it sets the status to 'connected' */
   intake(sink: InboundSink, signal: AbortSignal): Promise<void>;
   /** run by stop() after the abort, before the loop is awaited (closing a socket the loop waits on) */
@@ -105,6 +105,8 @@ export function createPlatformKit(
       },
       send: parts.send,
       ...(parts.sendTyping === undefined ? {} : { sendTyping: parts.sendTyping }),
+      ...(parts.edit === undefined ? {} : { edit: parts.edit }),
+      ...(parts.react === undefined ? {} : { react: parts.react }),
       format: parts.format,
       status: () => kit.status.get(),
     }),
