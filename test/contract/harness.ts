@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ModelClient, ToolRegistry } from '@hermes/agent';
 import { defaultConfig } from '@hermes/config';
-import { addPlatformRoutes, buildServer, Gateway } from '@hermes/gateway';
+import { addPlatformRoutes, buildServer, DISPLAY_DEFAULTS, type DisplaySettings, Gateway } from '@hermes/gateway';
 import { HookBus } from '@hermes/plugins';
 import { silentLogger } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
@@ -27,7 +27,7 @@ export interface ContractGateway {
 export async function startContractGateway(
   driver: PlatformDriver,
   model: FakeOpenAI,
-  options: { allowed: ContractUser[]; dbPath?: string },
+  options: { allowed: ContractUser[]; dbPath?: string; display?: Partial<DisplaySettings> },
 ): Promise<ContractGateway> {
   const dir = mkdtempSync(join(tmpdir(), `hermes-contract-${driver.platform}-`));
   const dbPath = options.dbPath ?? join(dir, 'state.db');
@@ -44,12 +44,15 @@ export async function startContractGateway(
     logger: silentLogger,
   });
   const env = driver.env(options.allowed);
-  const settings = gatewaySettings(config, {
+  const base = gatewaySettings(config, {
     model: 'contract-model',
     cwd: dir,
     cacheDir: join(dir, 'cache'),
     platformSettings: { [driver.platform]: driver.settings() },
   });
+  const settings = options.display
+    ? { ...base, display: { ...DISPLAY_DEFAULTS, ...base.display, ...options.display } }
+    : base;
   const gateway = new Gateway({
     settings,
     env,

@@ -2,6 +2,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Chat, File, Message, MessageEntity, PhotoSize, Update, UserFromGetMe } from 'grammy/types';
+import { type EditedMessage, type SetReaction, telegramEditMethods } from './telegram-edits.js';
+
+export type { EditedMessage, SetReaction } from './telegram-edits.js';
 
 export interface FakeTelegramOptions {
   /** The one token the fake accepts; its numeric prefix becomes the bot's id, as on Telegram. */
@@ -81,6 +84,12 @@ export interface FakeTelegram {
   readonly bot: UserFromGetMe;
   /** Every successful sendMessage, oldest first. */
   readonly sent: readonly SentMessage[];
+  /** Every successful editMessageText, oldest first. */
+  readonly edits: readonly EditedMessage[];
+  /** Every successful setMessageReaction, oldest first. */
+  readonly reactions: readonly SetReaction[];
+  /** What a message the bot sent shows now (after its edits), by chat id and message id. */
+  textOf(chatId: number | string, messageId: number): string | undefined;
   /** Every Bot API call (refused ones included), oldest first. */
   readonly calls: readonly RecordedCall[];
   /** The webhook set with setWebhook, if any. */
@@ -361,6 +370,10 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     supports_join_request_queries: false,
   };
   const sent: SentMessage[] = [];
+  const edits: EditedMessage[] = [];
+  const reactions: SetReaction[] = [];
+  /** the text each bot message shows now, by `${chat_id}:${message_id}` */
+  const shown = new Map<string, string>();
   const calls: RecordedCall[] = [];
   const queue: Update[] = [];
   const failures = new Map<string, FakeFailure[]>();
@@ -580,6 +593,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
         : { id: typeof numericChat === 'number' ? numericChat : -1, type: 'supergroup', title: String(numericChat) });
     const message = botMessage(chat, parsed.text, typeof threadId === 'number' ? threadId : undefined);
     lastBotMessage = message;
+    shown.set(`${numericChat}:${message.message_id}`, parsed.text);
     sent.push({
       chat_id: numericChat,
       text,
@@ -635,6 +649,19 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
         : { status: 400, body: apiError(400, 'Bad Request: action is empty') },
     setWebhook,
     deleteWebhook,
+    ...telegramEditMethods(
+      {
+        current: (chat, id) => shown.get(`${String(chat)}:${id}`),
+        update: (chat, id, text) => shown.set(`${String(chat)}:${id}`, text),
+        lastMessageId: () => messageId,
+        parseHtml: parseTelegramHtml,
+        error: (status, description) => ({ status, body: apiError(status, description) }),
+        success,
+        maxLength: MAX_MESSAGE_LENGTH,
+      },
+      edits,
+      reactions,
+    ),
     getWebhookInfo: () =>
       success({ url: webhook?.url ?? '', has_custom_certificate: false, pending_update_count: queue.length }),
   };
@@ -731,6 +758,9 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     token,
     bot,
     sent,
+    edits,
+    reactions,
+    textOf: (chatId, id) => shown.get(`${chatId}:${id}`),
     calls,
     webhook: () => webhook,
     queued: () => [...queue],
@@ -784,6 +814,9 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     reset() {
       for (const poll of [...polls]) poll.finish(200, { ok: true, result: [] });
       sent.length = 0;
+      edits.length = 0;
+      reactions.length = 0;
+      shown.clear();
       calls.length = 0;
       queue.length = 0;
       failures.clear();

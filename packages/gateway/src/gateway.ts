@@ -376,14 +376,8 @@ export class Gateway {
 
   #deliveryOptions() {
     const { store, logger, redact } = this.#deps;
-    const base = {
-      adapters: this.adapters,
-      outbox: store.outbox,
-      logger,
-      commit: this.#commit,
-      observer: this.metrics,
-    };
-    return { ...base, rateLimiter: this.#rateLimiter, ...(redact ? { redact } : {}) };
+    const base = { adapters: this.adapters, outbox: store.outbox, logger, observer: this.metrics };
+    return { ...base, commit: this.#commit, rateLimiter: this.#rateLimiter, ...(redact ? { redact } : {}) };
   }
 
   /** The chat a running session answers (send_message's `origin`). */

@@ -34,7 +34,6 @@ export {
 } from './delivery/deliver.js';
 export { splitMessage } from './delivery/split-message.js';
 export { type EventLoopStatus, EventLoopWatchdog, type EventLoopWatchdogOptions } from './event-loop-watchdog.js';
-// The gateway and its server
 export { Gateway, type GatewayDeps, type GatewaySettings, type RouteDefinition, SILENT_MARKER } from './gateway.js';
 export {
   eventMatches,
@@ -50,6 +49,8 @@ export * from './metrics/index.js';
 export type { ApiTurnOutcome, ApiTurnRequest } from './pipeline/api-turn.js';
 export type { LaneJob, StageInput } from './pipeline/input.js';
 export { type InboxStatus, inboxStatus, type PipelineOutcome, type SkipReason } from './pipeline/outcome.js';
+// The gateway and its server
+export { DISPLAY_DEFAULTS, type DisplaySettings } from './pipeline/turn-display.js';
 export type {
   InboxPort,
   OutboxRowLike,

@@ -2,7 +2,7 @@
 // both against the fake Bot API (test/fakes/telegram-server.ts).
 import { TELEGRAM_CAPABILITIES, telegramFactory } from '../../../plugins/platforms/telegram/index.js';
 import { type FakeTelegram, type PushMessageInput, startFakeTelegram } from '../../fakes/telegram-server.js';
-import type { ContractUser, InboundRef, PlatformDriver, SentText } from '../driver.js';
+import type { ContractUser, EditProbe, InboundRef, PlatformDriver, SentText } from '../driver.js';
 
 const TOKEN = '777001:CONTRACT-telegram-token';
 const GROUP_CHAT_ID = -100_777;
@@ -44,7 +44,27 @@ export function telegramDriver(mode: Mode = 'polling'): PlatformDriver {
     };
   }
 
+  const edits: EditProbe = {
+    posted: () =>
+      need().sent.map((m) => ({ id: `${m.chat_id}:${m.message_id}`, chatId: String(m.chat_id), text: m.text })),
+    edits: () => need().edits.map((e) => ({ id: `${e.chat_id}:${e.message_id}`, text: e.text })),
+    reactionsOn: (ref) =>
+      need()
+        .reactions.filter((r) => String(r.message_id) === ref.messageId)
+        .at(-1)?.emoji ?? [],
+    native: (emoji) => ({ '✅': '👍', '❌': '👎' })[emoji] ?? emoji,
+    rateLimitNextEdit(retryAfterMs) {
+      need().failNext('editMessageText', { status: 429, retryAfter: Math.max(1, Math.ceil(retryAfterMs / 1000)) });
+    },
+    refuseNextEdits(count) {
+      for (let i = 0; i < count; i++) {
+        need().failNext('editMessageText', { status: 400, description: 'Bad Request: message to edit not found' });
+      }
+    },
+  };
+
   return {
+    edits,
     platform: 'telegram',
     label: `telegram (${mode})`,
     factory: telegramFactory,
