@@ -72,7 +72,11 @@ describe.each(drivers.map((d) => [d.label, d] as const))('streaming and reaction
     expect(probe.edits().every((e) => e.id === id)).toBe(true);
     expect(probe.edits().length).toBeGreaterThanOrEqual(2);
     const final = probe.edits().at(-1)?.text ?? '';
-    expect(final).not.toContain('**'); // the final edit is formatted for the platform
+    // the final edit carries the answer as formatted for the platform and written to the outbox
+    const [row] = g.store.outbox.forInbox(1);
+    expect(row?.formatted).toBe(true);
+    expect(row?.status).toBe('sent');
+    expect(final).toBe(row?.text);
     expect(visible(final)).toBe(visible(answer));
     // the model was asked to stream
     expect(model.requests.find((r) => r.path.endsWith('/chat/completions'))?.body?.stream).toBe(true);
@@ -106,7 +110,12 @@ describe.each(drivers.map((d) => [d.label, d] as const))('streaming and reaction
     const answer = Array.from({ length: count }, (_, i) => paragraph(i)).join('\n\n');
     model.script({ text: answer, chunkDelayMs: 120 });
     await driver.dm(alice, 'a long one');
-    const whole = () => visible(shownNow(probe).map((m) => m.text).join(''));
+    const whole = () =>
+      visible(
+        shownNow(probe)
+          .map((m) => m.text)
+          .join(''),
+      );
     await eventually(() => whole() === visible(answer), WAIT_MS, 'the whole answer');
     await delivered(g);
     const shown = shownNow(probe);

@@ -5,6 +5,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import type { APIAttachment, APIMessage, APIUser } from 'discord.js';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import { type DiscordEdit, discordEditRoutes } from './discord-edits.js';
+
+export type { DiscordEdit } from './discord-edits.js';
 
 /** Discord's epoch (2015-01-01), the origin of snowflake timestamps. */
 const DISCORD_EPOCH_MS = 1_420_070_400_000;
@@ -64,7 +67,10 @@ export type FakeRoute =
   | 'interactionCallback'
   | 'editOriginal'
   | 'followup'
-  | 'attachment';
+  | 'attachment'
+  | 'editMessage'
+  | 'addReaction'
+  | 'removeReaction';
 
 /** A scripted failure: an HTTP error in Discord's shape, or a connection destroyed without an answer. */
 export type FakeFailure =
@@ -172,6 +178,10 @@ export interface FakeDiscord {
   /** a public thread in `general` */
   readonly threadId: string;
   readonly sent: readonly SentMessage[];
+  /** every successful PATCH of a channel message, oldest first */
+  readonly edits: readonly DiscordEdit[];
+  /** the bot's own reactions on a message now (unicode emoji, in the order added) */
+  reactionsOn(messageId: string): string[];
   /** channel messages not created again because their `nonce` was sent with `enforce_nonce` before */
   readonly nonceHits: number;
   readonly calls: readonly RecordedCall[];
@@ -833,6 +843,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
   let nonceHits = 0;
   const NONCE_WINDOW_MS = 5 * 60_000;
 
+  const edits: DiscordEdit[] = [];
+  const reactions = new Map<string, string[]>();
+  const edited = discordEditRoutes({ messages, botId: bot.id, checkContent, apiError }, edits, reactions);
+
   function createMessage(channelId: string, body: unknown): Answer {
     const channel = channels.get(channelId);
     if (channel === undefined) return apiError(404, 10003, 'Unknown Channel');
@@ -1029,6 +1043,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       ['POST', /^\/interactions\/(\d+)\/([^/]+)\/callback$/, 'interactionCallback'],
       ['PATCH', /^\/webhooks\/(\d+)\/([^/]+)\/messages\/@original$/, 'editOriginal'],
       ['POST', /^\/webhooks\/(\d+)\/([^/]+)$/, 'followup'],
+      ['PATCH', /^\/channels\/(\d+)\/messages\/(\d+)$/, 'editMessage'],
+      ['PUT', /^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)\/@me$/, 'addReaction'],
+      ['DELETE', /^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)\/@me$/, 'removeReaction'],
     ];
     for (const [verb, pattern, route] of table) {
       const match = verb === method ? pattern.exec(path) : null;
@@ -1065,8 +1082,14 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
     body: unknown,
     query: URLSearchParams = new URLSearchParams(),
   ): Answer {
-    const [first = '', second = ''] = params;
+    const [first = '', second = '', third = ''] = params;
     switch (route) {
+      case 'editMessage':
+        return edited.editMessage(first, second, body);
+      case 'addReaction':
+        return edited.addReaction(first, second, third);
+      case 'removeReaction':
+        return edited.removeReaction(first, second, third);
       case 'gatewayBot':
         return gatewayBot();
       case 'getChannel': {
@@ -1243,6 +1266,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
     },
     threadId: thread.id,
     sent,
+    edits,
+    reactionsOn: (messageId) => [...(reactions.get(messageId) ?? [])],
     get nonceHits() {
       return nonceHits;
     },
@@ -1311,6 +1336,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
     until,
     reset() {
       sent.length = 0;
+      edits.length = 0;
+      reactions.clear();
       nonces.clear();
       nonceHits = 0;
       calls.length = 0;

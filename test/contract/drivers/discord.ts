@@ -2,7 +2,7 @@
 // (test/fakes/discord-server.ts). Groups are the fake guild's `general` text channel.
 import { DISCORD_CAPABILITIES, discordFactory } from '../../../plugins/platforms/discord/index.js';
 import { type DispatchedMessage, type FakeDiscord, startFakeDiscord } from '../../fakes/discord-server.js';
-import type { ContractUser, InboundRef, PlatformDriver, SentText } from '../driver.js';
+import type { ContractUser, EditProbe, InboundRef, PlatformDriver, SentText } from '../driver.js';
 
 const TOKEN = 'MTc3NzAwMTc3NzAwMTc3NzAwMQ.GcOnTr.CONTRACT-discord-token-0123456789abcdefgh';
 const FIRST_USER_ID = 377_000_000_000_000_001n;
@@ -37,7 +37,22 @@ export function discordDriver(): PlatformDriver {
     };
   }
 
+  const edits: EditProbe = {
+    posted: () => need().sent.map((m) => ({ id: m.id, chatId: m.channel_id, text: m.content })),
+    edits: () => need().edits.map((e) => ({ id: e.id, text: e.content })),
+    reactionsOn: (inbound) => need().reactionsOn(inbound.messageId.slice(inbound.messageId.lastIndexOf(':') + 1)),
+    native: (emoji) => emoji,
+    rateLimitNextEdit(retryAfterMs) {
+      need().failNext('editMessage', { status: 429, retryAfterMs });
+    },
+    refuseNextEdits(count) {
+      for (let i = 0; i < count; i++)
+        need().failNext('editMessage', { status: 404, code: 10008, message: 'Unknown Message' });
+    },
+  };
+
   return {
+    edits,
     platform: 'discord',
     label: 'discord',
     factory: discordFactory,
