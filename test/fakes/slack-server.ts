@@ -6,6 +6,9 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
+import { type SlackUpdate, slackEditMethods } from './slack-edits.js';
+
+export type { SlackUpdate } from './slack-edits.js';
 
 export interface FakeSlackOptions {
   /** the bot token (xoxb-) Web API methods accept */
@@ -181,6 +184,10 @@ export interface FakeSlack {
   readonly calls: readonly SlackCall[];
   /** every successful chat.postMessage, oldest first */
   readonly posted: readonly PostedMessage[];
+  /** every successful chat.update, oldest first */
+  readonly updates: readonly SlackUpdate[];
+  /** the bot's reaction names on a message now (`channel`, `ts`), in the order added */
+  reactionsOn(channel: string, ts: string): string[];
   /** every ack a client sent over a socket */
   readonly acks: readonly SocketAck[];
   /** every file download: which file, and whether the bot token came with it */
@@ -377,6 +384,19 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
   const calls: SlackCall[] = [];
   const posted: PostedMessage[] = [];
+  const updates: SlackUpdate[] = [];
+  const reactions = new Map<string, string[]>();
+  const edits = slackEditMethods(
+    {
+      posted,
+      channelExists: (id) => channels.has(id),
+      ok,
+      platformError,
+      maxTextLength: MAX_TEXT_LENGTH,
+    },
+    updates,
+    reactions,
+  );
   const acks: SocketAck[] = [];
   const downloads: { fileId: string; authorized: boolean }[] = [];
   const closes: { connection: number; code: number }[] = [];
@@ -551,6 +571,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         });
       case 'chat.postMessage':
         return postMessage(params);
+      case 'chat.update':
+      case 'reactions.add':
+      case 'reactions.remove':
+        return edits[method](params);
       case 'conversations.history':
       case 'conversations.replies':
         return readMessages(method, params);
@@ -856,6 +880,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     bot,
     calls,
     posted,
+    updates,
+    reactionsOn: (channel, ts) => [...(reactions.get(`${channel}:${ts}`) ?? [])],
     acks,
     downloads,
     closes,
@@ -956,6 +982,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     reset() {
       calls.length = 0;
       posted.length = 0;
+      updates.length = 0;
+      reactions.clear();
       acks.length = 0;
       downloads.length = 0;
       closes.length = 0;
