@@ -157,6 +157,21 @@ describe.each(drivers.map((d) => [d.label, d] as const))('streaming and reaction
     expect(probe.posted()).toHaveLength(1);
   });
 
+  it('tool progress: a line per tool step in the streamed message, replaced by the answer', async () => {
+    const g = await start({ ...STREAM, toolProgress: true });
+    const answer = 'Looked it up: the answer is 42.';
+    model.script(
+      { toolCalls: [{ name: 'lookup_fact', arguments: { q: 'answer' } }], text: 'Let me check.', chunkDelayMs: 60 },
+      { text: answer, chunkDelayMs: 150, delayMs: 300 },
+    );
+    await driver.dm(alice, 'use a tool');
+    await eventually(() => shownNow(probe).some((m) => visible(m.text) === visible(answer)), WAIT_MS, 'the answer');
+    await delivered(g);
+    expect(probe.posted()).toHaveLength(1);
+    const seen = [...probe.posted().map((m) => m.text), ...probe.edits().map((e) => e.text)];
+    expect(seen.some((text) => text.includes('lookup_fact'))).toBe(true);
+  });
+
   it('reactions: 👀 while working, ✅ once answered', async () => {
     const g = await start({ reactions: true });
     model.script({ text: 'Answered.', delayMs: 300 });

@@ -64,12 +64,15 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
   ports.origins.set(session.id, replyTarget(event));
   const adapter = ports.adapters.get(platform);
   const target = replyTarget(event, job.inboxId);
+  const settings = ports.display(platform);
+  // a streamed answer's earlier messages (a restart in mid-stream); a plain answer reads nothing
+  const earlier = settings.streaming ? ports.streamIds.read(platform, job.inboxId) : [];
   const display = new TurnDisplay({
     adapter,
     event,
-    display: ports.display(platform),
+    display: settings,
     ...(target.replyToMessageId ? { replyToMessageId: target.replyToMessageId } : {}),
-    existingIds: ports.streamIds.read(platform, job.inboxId),
+    existingIds: earlier,
     cadence: ports.cadence,
     remember: (ids) => ports.commit(() => ports.streamIds.write(platform, job.inboxId, ids)),
     redact: ports.turns.redact,
@@ -97,7 +100,7 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
     });
     await display.finish();
     // the messages this answer streamed into, and those an earlier try did (a restart in mid-stream)
-    const streamed = display.stream?.ids ?? ports.streamIds.read(platform, job.inboxId);
+    const streamed = display.stream?.ids ?? earlier;
     const forgetStream = () => {
       if (streamed.length > 0) ports.streamIds.clear(platform, job.inboxId);
     };
