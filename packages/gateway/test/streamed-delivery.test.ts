@@ -134,4 +134,26 @@ describe('streamed answers: the live stream', () => {
     expect(memory.edits).toHaveLength(1); // finished: the final delivery carries the rest
     expect(JSON.stringify(memory.sends)).not.toContain('sk-secret');
   });
+
+  it('an answer that may still be [SILENT] is not shown', async () => {
+    const memory = memoryAdapter(async () => ({ ok: true, messageIds: [] }));
+    const stream = new LiveStream({
+      adapter: memory.adapter,
+      chatId: 'c1',
+      intervalMs: 1_000,
+      cadence: new EditCadence(),
+      existingIds: [],
+      remember: async () => {},
+      redact: (text) => text,
+      logger: silent,
+      now: () => 0,
+      toolProgress: false,
+      holdBack: '[SILENT]',
+    });
+    stream.delta('[SIL');
+    stream.delta('ENT]');
+    await new Promise((r) => setTimeout(r, 5));
+    await stream.finish();
+    expect(memory.sends).toHaveLength(0);
+  });
 });

@@ -43,6 +43,8 @@ export interface LiveStreamOptions {
   now(): number;
   /** tool-progress lines (display.tool_progress) shown above the text while tools run */
   toolProgress: boolean;
+  /** an answer that may still turn out to be this (`[SILENT]`, never sent) is not shown yet */
+  holdBack?: string;
 }
 
 export class LiveStream {
@@ -130,6 +132,8 @@ export class LiveStream {
 
   /** The view now: progress lines and the text, redacted, in pieces that fit one message each. */
   #pieces(): string[] {
+    const hold = this.#o.holdBack;
+    if (hold !== undefined && this.#text.trim() !== '' && hold.startsWith(this.#text.trim())) return [];
     const body = [...this.#progress, this.#text].filter((part) => part.trim() !== '').join('\n\n');
     return splitMessage(this.#o.redact(body), splitLimit(this.#o.adapter)).filter((piece) => piece.trim() !== '');
   }

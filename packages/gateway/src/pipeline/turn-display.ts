@@ -43,6 +43,8 @@ export interface TurnDisplayOptions {
   redact(text: string): string;
   logger: Logger;
   now(): number;
+  /** an answer still possibly this marker is not streamed (`[SILENT]`) */
+  holdBack?: string;
 }
 
 export class TurnDisplay {
@@ -71,6 +73,7 @@ export class TurnDisplay {
             logger: options.logger,
             now: options.now,
             toolProgress: display.toolProgress,
+            ...(options.holdBack === undefined ? {} : { holdBack: options.holdBack }),
           })
         : null;
   }

@@ -78,6 +78,7 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
     redact: ports.turns.redact,
     logger: ports.logger,
     now: ports.now,
+    holdBack: SILENT_MARKER,
   });
   display.start();
   let cacheUpdated = false;
