@@ -1,7 +1,7 @@
 // What a user sees while a turn runs: with streaming, the typing indicator stops once text shows
 // and comes back while tools run; reactions go 👀 then ✅ / ❌ in order, and a failing reaction
 // changes nothing else.
-import type { MessageEvent, PlatformAdapter, Reaction } from '@hermes/protocol';
+import type { MessageEvent, OutboundMessage, PlatformAdapter, Reaction } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import { EditCadence } from '../src/delivery/live-stream.js';
 import { DISPLAY_DEFAULTS, TurnDisplay } from '../src/pipeline/turn-display.js';
@@ -20,6 +20,7 @@ const event = {
 function memory(react?: (reaction: Reaction) => Promise<void>) {
   const typing: number[] = [];
   const reactions: Reaction[] = [];
+  const sent: OutboundMessage[] = [];
   const adapter: PlatformAdapter = {
     name: 'memory',
     capabilities: {
@@ -32,7 +33,10 @@ function memory(react?: (reaction: Reaction) => Promise<void>) {
     },
     start: async () => {},
     stop: async () => {},
-    send: async () => ({ ok: true, messageIds: ['m1'] }),
+    send: async (message) => {
+      sent.push(message);
+      return { ok: true, messageIds: ['m1'] };
+    },
     edit: async () => ({ ok: true, messageIds: ['m1'] }),
     react: async (reaction) => {
       await react?.(reaction);
@@ -43,7 +47,7 @@ function memory(react?: (reaction: Reaction) => Promise<void>) {
     format: (text) => text,
     status: () => ({ state: 'connected', since: 0 }),
   };
-  return { adapter, typing, reactions };
+  return { adapter, typing, reactions, sent };
 }
 
 const options = (adapter: PlatformAdapter, display = DISPLAY_DEFAULTS) => ({
@@ -69,6 +73,8 @@ describe('TurnDisplay', () => {
     display.tools(['terminal']);
     await tick();
     expect(m.typing).toHaveLength(1);
+    // the stream's message carries a key from the user's message: a redo after a kill posts it once (Discord)
+    expect(m.sent.map((s) => s.idempotencyKey)).toEqual(['s0.7']);
     await display.finish();
     display.close();
   });

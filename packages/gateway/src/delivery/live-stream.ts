@@ -45,6 +45,12 @@ export interface LiveStreamOptions {
   toolProgress: boolean;
   /** an answer that may still turn out to be this (`[SILENT]`, never sent) is not shown yet */
   holdBack?: string;
+  /**
+   * the same for the i-th message of this answer on every try (the user's message id in it): a
+   * platform that refuses a repeat (Discord's enforced nonce) returns the message an earlier try
+   * posted but could not remember (killed while the send was under way), instead of a second one
+   */
+  sendKey?: (index: number) => string;
 }
 
 export class LiveStream {
@@ -151,6 +157,7 @@ export class LiveStream {
           formatted: false,
           ...(this.#o.threadId ? { threadId: this.#o.threadId } : {}),
           ...(i === 0 && this.#o.replyToMessageId ? { replyToMessageId: this.#o.replyToMessageId } : {}),
+          ...(this.#o.sendKey ? { idempotencyKey: this.#o.sendKey(i) } : {}),
         });
         if (!sent.ok) return this.#refused(sent);
         const newId = sent.messageIds[0];

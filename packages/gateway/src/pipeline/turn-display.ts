@@ -74,6 +74,8 @@ export class TurnDisplay {
             now: options.now,
             toolProgress: display.toolProgress,
             ...(options.holdBack === undefined ? {} : { holdBack: options.holdBack }),
+            // the index first: a platform that keeps only 25 characters keeps it
+            sendKey: (index) => `s${index}.${event.messageId.slice(event.messageId.lastIndexOf(':') + 1)}`.slice(0, 25),
           })
         : null;
   }
