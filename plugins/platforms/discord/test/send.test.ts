@@ -128,6 +128,7 @@ describe('discord send', () => {
       editing: true,
       typing: true,
       threads: true,
+      reactions: true,
     });
     // the fake REST API is on 127.0.0.1: not paced (the declared limits are DISCORD_CAPABILITIES.sendRate)
     expect(adapter.name).toBe('discord');

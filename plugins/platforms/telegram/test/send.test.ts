@@ -103,6 +103,7 @@ describe('telegram send', () => {
       editing: true,
       typing: true,
       threads: true,
+      reactions: true,
     });
     // the fake Bot API is on 127.0.0.1: not paced (the declared limits are TELEGRAM_CAPABILITIES.sendRate)
     expect(adapter.name).toBe('telegram');
