@@ -32,6 +32,7 @@ function keysRead(platform: string): Set<string> {
   for (const m of source.matchAll(/\bsettings\.([a-z_]+)\b/g)) if (m[1]) keys.add(m[1]);
   keys.add('enabled'); // the gateway's own switch, documented in every table
   keys.add('send_rate_limit'); // read for every platform by the plugin SDK (readSendRateLimit)
+  keys.add('streaming'); // read for every platform by the gateway (display.streaming's override)
   return keys;
 }
 
@@ -92,7 +93,14 @@ describe('docs/platforms/slack.md app manifest', () => {
       expect.arrayContaining(['app_mention', 'message.channels', 'message.im']),
     );
     expect(parsed.oauth_config.scopes.bot).toEqual(
-      expect.arrayContaining(['app_mentions:read', 'chat:write', 'im:history', 'channels:history', 'files:read']),
+      expect.arrayContaining([
+        'app_mentions:read',
+        'chat:write',
+        'im:history',
+        'channels:history',
+        'files:read',
+        'reactions:write',
+      ]),
     );
     expect(parsed.settings.socket_mode_enabled).toBe(true);
   });

@@ -23,6 +23,7 @@ import { telegramPlatform } from './platform-telegram.js';
 import { type ChaosPlatform, type ChaosUser, discordPlatform, type PlatformName } from './platforms.js';
 import { figuresByPlatform, figuresTable, NOT_DELIVERED, table } from './report.js';
 import { createRng } from './rng.js';
+import { isWhole, StreamedReplies } from './streamed-replies.js';
 import { platformStates, sleep, until } from './wait.js';
 
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -92,8 +93,15 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
       platformSettings[p.name] = p.settings();
       Object.assign(env, p.env());
     }
-    prepareHome(home, platformSettings);
-    const model = new ModelChaos(createRng(SEED ^ 0x5eed));
+    const streamed = MODES.streaming === 'on';
+    prepareHome(home, platformSettings, { streaming: streamed });
+    const model = new ModelChaos(createRng(SEED ^ 0x5eed), { streamed });
+    /** streaming mode: replies are taken from what each message shows, once it is whole */
+    const streams = new Map(platforms.map((p) => [p, new StreamedReplies()]));
+    const takeReplies = (p: ChaosPlatform) => {
+      const stream = streams.get(p);
+      return streamed && p.shown && stream ? stream.take(p.shown()) : p.takeReplies();
+    };
     openai.respond(model.responder);
     const control = new GatewayControl(home, env);
     gateway = control;
@@ -142,7 +150,7 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
     });
     console.log(
       `chaos: seed ${SEED} (replay with CHAOS_SEED=${SEED}), modes telegram=${MODES.telegram},slack=${MODES.slack} ` +
-        `(CHAOS_MODES), HERMES_HOME ${home}`,
+        `streaming=${MODES.streaming} (CHAOS_MODES), HERMES_HOME ${home}`,
     );
 
     await control.start();
@@ -158,7 +166,7 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
     const collector = (async () => {
       while (collecting) {
         for (const p of platforms) {
-          ledger.ingest(p.takeReplies());
+          ledger.ingest(takeReplies(p));
           p.tick(Date.now());
         }
         await sleep(100);
@@ -219,7 +227,12 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
     control.stopSampling();
     collecting = false;
     await collector;
-    for (const p of platforms) ledger.ingest(p.takeReplies());
+    for (const p of platforms) ledger.ingest(takeReplies(p));
+    if (streamed) {
+      // a streamed message that never became whole: a partial answer left beside the whole one
+      const partial = platforms.map((p) => `${p.name} ${(p.shown?.() ?? []).filter((m) => !isWhole(m.text)).length}`);
+      console.log(`chaos: streamed messages left partial: ${partial.join(', ')}`);
+    }
 
     // the verdicts
     const orphans = processesOf(home);

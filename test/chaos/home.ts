@@ -28,6 +28,9 @@ export const SETTINGS = {
   maxConcurrentRuns: 16,
 } as const;
 
+/** streaming mode: the shortest gap between two edits in a chat */
+export const STREAM_INTERVAL_MS = 150;
+
 export interface ChaosControl {
   /** plugin hooks hang until this time (ms since the epoch) */
   hangUntil: number;
@@ -90,12 +93,19 @@ export function handle(event, _context, hermes) {
 `;
 
 /** Writes config.yaml, the plugin, the gateway hook and an idle control file into `home`. */
-export function prepareHome(home: string, platforms: Record<string, Record<string, unknown>>): void {
+export function prepareHome(
+  home: string,
+  platforms: Record<string, Record<string, unknown>>,
+  options: { streaming?: boolean } = {},
+): void {
   const config = {
     model: { timeout_s: SETTINGS.modelTimeoutS },
     agent: { api_max_retries: SETTINGS.apiMaxRetries },
     // a user's follow-up waits for the answer before it instead of cutting it off
-    display: { busy_input_mode: 'queue' },
+    display: {
+      busy_input_mode: 'queue',
+      ...(options.streaming ? { streaming: true, stream_interval_ms: STREAM_INTERVAL_MS } : {}),
+    },
     plugins: { enabled: [PLUGIN_NAME], hook_timeout_ms: SETTINGS.pluginHookTimeoutMs },
     // the gateway hook below loads without `hermes hooks approve`
     hooks_auto_accept: true,

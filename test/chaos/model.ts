@@ -10,6 +10,8 @@ export type ModelFault = 'model-429' | 'model-5xx' | 'model-timeout' | 'model-sl
 /** failed requests one message may see at most (the gateway retries up to agent.api_max_retries) */
 export const MAX_FAILURES_PER_MESSAGE = 2;
 export const KEY_PATTERN = /chaos-m(\d+)\b/;
+/** the last word of a streamed answer: a streamed `ack` is whole once it ends with it */
+export const STREAM_END = 'done';
 
 /** The text of the request's last user message (the turn's message). */
 export function lastUserText(request: RecordedRequest): string {
@@ -27,8 +29,15 @@ export class ModelChaos {
   /** requests the fake answered with a fault, by kind (`stuck`: requests for a stuck message) */
   readonly served = { rateLimited: 0, serverErrors: 0, hung: 0, slow: 0, stuck: 0, answers: 0 };
 
-  constructor(rng: Rng) {
+  /**
+   * streaming mode: answers stream in pieces and end with ` done` (`ack chaos-m<N> done`), so a
+   * streamed message's partial text (`ack chaos-m1` of m12) is never taken for a whole answer
+   */
+  readonly streamed: boolean;
+
+  constructor(rng: Rng, options: { streamed?: boolean } = {}) {
     this.#rng = rng;
+    this.streamed = options.streamed === true;
   }
 
   /** Queues a fault for the next requests: `count` failures, or (slow) slow answers for `count` seconds. */
@@ -74,6 +83,8 @@ export class ModelChaos {
     const slow = Date.now() < this.#slowUntil;
     if (slow) this.served.slow += 1;
     this.served.answers += 1;
-    return { text: `ack ${key}`, delayMs: slow ? this.#rng.int(700, 1_400) : this.#rng.int(5, 120) };
+    const delayMs = slow ? this.#rng.int(700, 1_400) : this.#rng.int(5, 120);
+    if (this.streamed) return { text: `ack ${key} ${STREAM_END}`, delayMs, chunkDelayMs: this.#rng.int(20, 120) };
+    return { text: `ack ${key}`, delayMs };
   };
 }

@@ -2,6 +2,7 @@
 // redelivered here when unacknowledged for 3 s. HTTP mode (Events API): each event is POSTed,
 // signed, to the gateway's events route and sent again up to 3 times (X-Slack-Retry-Num) when the
 // answer is not a 200.
+
 import {
   type EventCallbackBody,
   type EventsApiEnvelope,
@@ -11,6 +12,7 @@ import {
 import type { ChaosPlatform } from './platforms.js';
 import { streamAndSpare, users } from './platforms.js';
 import { PushDelivery, SLACK_HTTP_POLICY } from './push-delivery.js';
+import { newestEdits } from './streamed-replies.js';
 
 const SLACK_BOT_TOKEN = 'xoxb-7770047770-7770057770-ChaosBotToken';
 const SLACK_APP_TOKEN = 'xapp-1-A0CHAOS0001-7770067770-ChaosAppToken';
@@ -155,6 +157,18 @@ export function slackPlatform(mode: SlackMode = 'socket'): ChaosPlatform {
       return out;
     },
     replyCount: () => need().posted.length,
+    shown: () => {
+      const slack = need();
+      const edited = newestEdits(
+        slack.updates,
+        (u) => `${u.channel}:${u.ts}`,
+        (u) => u.text,
+      );
+      return slack.posted.map((m) => {
+        const id = `${m.channel}:${m.ts}`;
+        return { id, chatId: m.channel, text: edited.get(id) ?? m.text };
+      });
+    },
     rateLimitStorm(count) {
       need().failNext('chat.postMessage', { rateLimited: 1 }, count);
     },

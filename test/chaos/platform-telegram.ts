@@ -92,6 +92,14 @@ export function telegramPlatform(mode: TelegramMode = 'polling'): ChaosPlatform 
       return out;
     },
     replyCount: () => need().sent.length,
+    shown: () => {
+      const tg = need();
+      return tg.sent.map((m) => ({
+        id: `${m.chat_id}:${m.message_id}`,
+        chatId: String(m.chat_id),
+        text: tg.textOf(m.chat_id, m.message_id) ?? m.text,
+      }));
+    },
     rateLimitStorm(count) {
       for (let i = 0; i < count; i++) need().failNext('sendMessage', { status: 429, retryAfter: 1 });
     },

@@ -4,8 +4,10 @@
 // platform have their own files. Same fakes, tokens shape and settings as the contract drivers
 // (test/contract/drivers/), plus the fault and delivery hooks the drivers do not expose (5xx,
 // Slack acks and redelivery, webhook redelivery, Discord readiness).
+
 import { type DispatchedMessage, type FakeDiscord, startFakeDiscord } from '../fakes/discord-server.js';
 import type { PushOutcome } from './push-delivery.js';
+import { newestEdits, type ShownMessage } from './streamed-replies.js';
 
 export type PlatformName = 'telegram' | 'discord' | 'slack' | 'api';
 
@@ -61,6 +63,8 @@ export interface ChaosPlatform {
   takeReplies(): Reply[];
   /** every reply recorded so far */
   replyCount(): number;
+  /** streaming mode: every message the bot posted, with the text it shows now (its newest edit) */
+  shown?(): ShownMessage[];
   /** the next `count` sends answer 429 (the platform's own shape) */
   rateLimitStorm(count: number): void;
   /** the next `count` sends answer this 5xx */
@@ -142,6 +146,15 @@ export function discordPlatform(): ChaosPlatform {
       return out;
     },
     replyCount: () => need().sent.length,
+    shown: () => {
+      const discord = need();
+      const edited = newestEdits(
+        discord.edits,
+        (e) => e.id,
+        (e) => e.content,
+      );
+      return discord.sent.map((m) => ({ id: m.id, chatId: m.channel_id, text: edited.get(m.id) ?? m.content }));
+    },
     rateLimitStorm(count) {
       need().rateLimitNextSends(count, 1_000);
     },

@@ -60,7 +60,25 @@ export interface ButtonPrompt {
   open: boolean;
 }
 
+/** What a platform that edits and reacts lets the contract suite see (streamed answers, reactions). */
+export interface EditProbe {
+  /** every message the bot posted since reset, with the id the adapter reported for it */
+  posted(): { id: string; chatId: string; text: string }[];
+  /** every successful edit since reset, in order */
+  edits(): { id: string; text: string }[];
+  /** the bot's reactions on a user's message now (the platform's own names) */
+  reactionsOn(ref: InboundRef): string[];
+  /** the platform's own name for a status emoji (Telegram: ✅ is 👍; Slack: ✅ is white_check_mark) */
+  native(emoji: string): string;
+  /** the next edit answers 429 with this retry-after (the platform's own 429 shape) */
+  rateLimitNextEdit(retryAfterMs: number): void;
+  /** the next `count` edits are refused as the platform refuses an edit of a deleted message */
+  refuseNextEdits(count: number): void;
+}
+
 export interface PlatformDriver {
+  /** present for platforms whose adapter edits messages and sets reactions */
+  readonly edits?: EditProbe;
   /** the adapter's platform name, e.g. 'discord' */
   readonly platform: string;
   /** a label for test names, e.g. 'slack (socket mode)' */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ModelClient, ToolRegistry } from '@hermes/agent';
 import { defaultConfig } from '@hermes/config';
-import { addPlatformRoutes, buildServer, Gateway } from '@hermes/gateway';
+import { addPlatformRoutes, buildServer, DISPLAY_DEFAULTS, type DisplaySettings, Gateway } from '@hermes/gateway';
 import { HookBus } from '@hermes/plugins';
 import { silentLogger, type ToolDefinition } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
@@ -38,6 +38,7 @@ export async function startContractGateway(
     tools?: (home: string) => ToolDefinition[];
     batchMs?: number;
     approvalTimeoutMs?: number;
+    display?: Partial<DisplaySettings>;
   },
 ): Promise<ContractGateway> {
   const dir = mkdtempSync(join(tmpdir(), `hermes-contract-${driver.platform}-`));
@@ -62,7 +63,7 @@ export async function startContractGateway(
     logger: silentLogger,
   });
   const env = driver.env(options.allowed);
-  const settings = {
+  const base = {
     ...gatewaySettings(config, {
       model: 'contract-model',
       cwd: dir,
@@ -79,6 +80,9 @@ export async function startContractGateway(
     batchMs: options.batchMs ?? 0,
     ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs }),
   };
+  const settings = options.display
+    ? { ...base, display: { ...DISPLAY_DEFAULTS, ...base.display, ...options.display } }
+    : base;
   const gateway = new Gateway({
     settings,
     env,

@@ -5,7 +5,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import type { APIAttachment, APIMessage, APIUser } from 'discord.js';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import { type DiscordEdit, discordEditRoutes } from './discord-edits.js';
 import { type MultipartFile, multipartBoundary, parseMultipartBody } from './multipart.js';
+
+export type { DiscordEdit } from './discord-edits.js';
 
 /** Discord's epoch (2015-01-01), the origin of snowflake timestamps. */
 const DISCORD_EPOCH_MS = 1_420_070_400_000;
@@ -65,8 +68,10 @@ export type FakeRoute =
   | 'interactionCallback'
   | 'editOriginal'
   | 'followup'
+  | 'attachment'
   | 'editMessage'
-  | 'attachment';
+  | 'addReaction'
+  | 'removeReaction';
 
 /** A scripted failure: an HTTP error in Discord's shape, or a connection destroyed without an answer. */
 export type FakeFailure =
@@ -187,6 +192,10 @@ export interface FakeDiscord {
   /** a public thread in `general` */
   readonly threadId: string;
   readonly sent: readonly SentMessage[];
+  /** every successful PATCH of a channel message, oldest first */
+  readonly edits: readonly DiscordEdit[];
+  /** the bot's own reactions on a message now (unicode emoji, in the order added) */
+  reactionsOn(messageId: string): string[];
   /** channel messages not created again because their `nonce` was sent with `enforce_nonce` before */
   readonly nonceHits: number;
   readonly calls: readonly RecordedCall[];
@@ -867,6 +876,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
   let nonceHits = 0;
   const NONCE_WINDOW_MS = 5 * 60_000;
 
+  const edits: DiscordEdit[] = [];
+  const reactions = new Map<string, string[]>();
+  const edited = discordEditRoutes({ messages, botId: bot.id, checkContent, apiError }, edits, reactions);
+
   function createMessage(channelId: string, body: unknown): Answer {
     const channel = channels.get(channelId);
     if (channel === undefined) return apiError(404, 10003, 'Unknown Channel');
@@ -1148,6 +1161,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
       ['PATCH', /^\/webhooks\/(\d+)\/([^/]+)\/messages\/@original$/, 'editOriginal'],
       ['PATCH', /^\/channels\/(\d+)\/messages\/(\d+)$/, 'editMessage'],
       ['POST', /^\/webhooks\/(\d+)\/([^/]+)$/, 'followup'],
+      ['PUT', /^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)\/@me$/, 'addReaction'],
+      ['DELETE', /^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)\/@me$/, 'removeReaction'],
     ];
     for (const [verb, pattern, route] of table) {
       const match = verb === method ? pattern.exec(path) : null;
@@ -1184,8 +1199,17 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
     body: unknown,
     query: URLSearchParams = new URLSearchParams(),
   ): Answer {
-    const [first = '', second = ''] = params;
+    const [first = '', second = '', third = ''] = params;
     switch (route) {
+      case 'editMessage': {
+        // checked and recorded as an edit (discord-edits.ts); then the message shows it, components too
+        const answer = edited.editMessage(first, second, body);
+        return answer.status === 200 ? editMessage(first, second, body) : answer;
+      }
+      case 'addReaction':
+        return edited.addReaction(first, second, third);
+      case 'removeReaction':
+        return edited.removeReaction(first, second, third);
       case 'gatewayBot':
         return gatewayBot();
       case 'getChannel': {
@@ -1206,8 +1230,6 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
         return editOriginal(byToken(first, second), body);
       case 'followup':
         return followup(byToken(first, second), body);
-      case 'editMessage':
-        return editMessage(first, second, body);
       default:
         return path === '/users/@me' ? { status: 200, body: bot } : apiError(404, 0, '404: Not Found');
     }
@@ -1364,6 +1386,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
     },
     threadId: thread.id,
     sent,
+    edits,
+    reactionsOn: (messageId) => [...(reactions.get(messageId) ?? [])],
     get nonceHits() {
       return nonceHits;
     },
@@ -1433,6 +1457,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions): Promise<Fak
     until,
     reset() {
       sent.length = 0;
+      edits.length = 0;
+      reactions.clear();
       nonces.clear();
       nonceHits = 0;
       calls.length = 0;

@@ -6,7 +6,10 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
+import { type SlackUpdate, slackEditMethods } from './slack-edits.js';
 import { createSlackUploads, type SharedFile, UPLOAD_PREFIX } from './slack-uploads.js';
+
+export type { SlackUpdate } from './slack-edits.js';
 
 export interface FakeSlackOptions {
   /** the bot token (xoxb-) Web API methods accept */
@@ -221,6 +224,10 @@ export interface FakeSlack {
   pushBlockAction(input: BlockActionInput): InteractiveEnvelope;
   /** POSTs a press as Slack does to the Interactivity URL: a signed form with one field, `payload` */
   postBlockAction(url: string, input: BlockActionInput): Promise<{ status: number; text: string }>;
+  /** every successful chat.update, oldest first */
+  readonly updates: readonly SlackUpdate[];
+  /** the bot's reaction names on a message now (`channel`, `ts`), in the order added */
+  reactionsOn(channel: string, ts: string): string[];
   /** every ack a client sent over a socket */
   readonly acks: readonly SocketAck[];
   /** every file download: which file, and whether the bot token came with it */
@@ -432,6 +439,19 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const calls: SlackCall[] = [];
   const posted: PostedMessage[] = [];
   const uploads = createSlackUploads(() => origin);
+  const updates: SlackUpdate[] = [];
+  const reactions = new Map<string, string[]>();
+  const edits = slackEditMethods(
+    {
+      posted,
+      channelExists: (id) => channels.has(id),
+      ok,
+      platformError,
+      maxTextLength: MAX_TEXT_LENGTH,
+    },
+    updates,
+    reactions,
+  );
   const acks: SocketAck[] = [];
   const downloads: { fileId: string; authorized: boolean }[] = [];
   const closes: { connection: number; code: number }[] = [];
@@ -683,10 +703,16 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         return uploads.getUploadUrl(params);
       case 'files.completeUploadExternal':
         return uploads.complete(params, (id) => channels.has(id));
-      case 'chat.update':
-        return updateMessage(params);
       case 'chat.postEphemeral':
         return postEphemeral(params);
+      case 'chat.update': {
+        // checked and recorded as an edit (slack-edits.ts); then the message shows it, blocks too
+        const answer = edits['chat.update'](params);
+        return (answer.body as { ok?: boolean }).ok === true ? updateMessage(params) : answer;
+      }
+      case 'reactions.add':
+      case 'reactions.remove':
+        return edits[method](params);
       case 'conversations.history':
       case 'conversations.replies':
         return readMessages(method, params);
@@ -1016,6 +1042,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       const response = await fetch(url, { method: 'POST', headers, body: request.rawBody });
       return { status: response.status, text: await response.text() };
     },
+    updates,
+    reactionsOn: (channel, ts) => [...(reactions.get(`${channel}:${ts}`) ?? [])],
     acks,
     downloads,
     closes,
@@ -1117,6 +1145,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       calls.length = 0;
       posted.length = 0;
       uploads.reset();
+      updates.length = 0;
+      reactions.clear();
       acks.length = 0;
       downloads.length = 0;
       closes.length = 0;

@@ -271,3 +271,30 @@ describe('parseTelegramHtml', () => {
     expect(parseTelegramHtml(html)).toEqual({ ok: false, description: `Bad Request: can't parse entities: ${why}` });
   });
 });
+
+describe('fake Telegram: editMessageText and setMessageReaction', () => {
+  it('edits a bot message; the same text again is "message is not modified"; an unknown one is not found', async () => {
+    const sent = await api.sendMessage(42, 'draft');
+    await api.editMessageText(42, sent.message_id, '<b>final</b>', { parse_mode: 'HTML' });
+    expect(fake.textOf(42, sent.message_id)).toBe('final');
+    expect(fake.edits.map((e) => [e.message_id, e.text, e.parse_mode])).toEqual([
+      [sent.message_id, '<b>final</b>', 'HTML'],
+    ]);
+    const same = await rejection(api.editMessageText(42, sent.message_id, 'final'));
+    expect(same).toMatchObject({ error_code: 400 });
+    expect((same as GrammyError).description).toMatch(/message is not modified/);
+    const missing = await rejection(api.editMessageText(42, 9_999, 'x'));
+    expect(missing).toMatchObject({ error_code: 400, description: 'Bad Request: message to edit not found' });
+  });
+
+  it("accepts a reaction from Telegram's list and refuses one that is not on it (✅ is not)", async () => {
+    const update = fake.pushMessage({ chatId: 42, userId: 42, text: 'hi' });
+    const id = update.message?.message_id ?? 0;
+    await api.setMessageReaction(42, id, [{ type: 'emoji', emoji: '👀' }]);
+    expect(fake.reactions).toEqual([{ chat_id: 42, message_id: id, emoji: ['👀'] }]);
+    const refused = await rejection(
+      api.raw.setMessageReaction({ chat_id: 42, message_id: id, reaction: [{ type: 'emoji', emoji: '✅' as '👍' }] }),
+    );
+    expect(refused).toMatchObject({ error_code: 400, description: 'Bad Request: REACTION_INVALID' });
+  });
+});

@@ -3,6 +3,9 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Chat, File, Message, MessageEntity, PhotoSize, Update, UserFromGetMe } from 'grammy/types';
+import { type EditedMessage, type SetReaction, telegramEditMethods } from './telegram-edits.js';
+
+export type { EditedMessage, SetReaction } from './telegram-edits.js';
 
 export interface FakeTelegramOptions {
   /** The one token the fake accepts; its numeric prefix becomes the bot's id, as on Telegram. */
@@ -115,6 +118,12 @@ export interface FakeTelegram {
   readonly sent: readonly SentMessage[];
   /** Every successful sendPhoto / sendDocument upload, oldest first. */
   readonly uploads: readonly SentUpload[];
+  /** Every successful editMessageText, oldest first. */
+  readonly edits: readonly EditedMessage[];
+  /** Every successful setMessageReaction, oldest first. */
+  readonly reactions: readonly SetReaction[];
+  /** What a message the bot sent shows now (after its edits), by chat id and message id. */
+  textOf(chatId: number | string, messageId: number): string | undefined;
   /** Every Bot API call (refused ones included), oldest first. */
   readonly calls: readonly RecordedCall[];
   /** The webhook set with setWebhook, if any. */
@@ -426,6 +435,10 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
   };
   const sent: SentMessage[] = [];
   const uploads: SentUpload[] = [];
+  const edits: EditedMessage[] = [];
+  const reactions: SetReaction[] = [];
+  /** the text each bot message shows now, by `${chat_id}:${message_id}` */
+  const shown = new Map<string, string>();
   const calls: RecordedCall[] = [];
   const queue: Update[] = [];
   const failures = new Map<string, FakeFailure[]>();
@@ -665,6 +678,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
         : { id: typeof numericChat === 'number' ? numericChat : -1, type: 'supergroup', title: String(numericChat) });
     const message = botMessage(chat, parsed.text, typeof threadId === 'number' ? threadId : undefined);
     lastBotMessage = message;
+    shown.set(`${numericChat}:${message.message_id}`, parsed.text);
     sent.push({
       chat_id: numericChat,
       text,
@@ -809,6 +823,20 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     return success(true);
   }
 
+  const streamEdits = telegramEditMethods(
+    {
+      current: (chat, id) => shown.get(`${String(chat)}:${id}`),
+      update: (chat, id, text) => shown.set(`${String(chat)}:${id}`, text),
+      lastMessageId: () => messageId,
+      parseHtml: parseTelegramHtml,
+      error: (status, description) => ({ status, body: apiError(status, description) }),
+      success,
+      maxLength: MAX_MESSAGE_LENGTH,
+    },
+    edits,
+    reactions,
+  );
+
   /** The methods answered at once; getUpdates, which may hold the request, is handled apart. */
   const methods: Record<string, (body: Json) => Answer> = {
     getMe: () => success(bot),
@@ -817,13 +845,18 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     sendDocument: (body) => sendUpload('sendDocument', body),
     getFile,
     answerCallbackQuery,
-    editMessageText,
     sendChatAction: (body) =>
       typeof body.action === 'string'
         ? success(true)
         : { status: 400, body: apiError(400, 'Bad Request: action is empty') },
     setWebhook,
     deleteWebhook,
+    // checked and recorded as an edit (telegram-edits.ts); then the bot's message shows it, keyboard too
+    editMessageText: (body) => {
+      const answer = streamEdits.editMessageText(body);
+      return answer.status === 200 ? editMessageText(body) : answer;
+    },
+    setMessageReaction: (body) => streamEdits.setMessageReaction(body),
     getWebhookInfo: () =>
       success({ url: webhook?.url ?? '', has_custom_certificate: false, pending_update_count: queue.length }),
   };
@@ -923,6 +956,9 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     bot,
     sent,
     uploads,
+    edits,
+    reactions,
+    textOf: (chatId, id) => shown.get(`${chatId}:${id}`),
     calls,
     webhook: () => webhook,
     queued: () => [...queue],
@@ -994,6 +1030,9 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
       for (const poll of [...polls]) poll.finish(200, { ok: true, result: [] });
       sent.length = 0;
       uploads.length = 0;
+      edits.length = 0;
+      reactions.length = 0;
+      shown.clear();
       calls.length = 0;
       queue.length = 0;
       failures.clear();

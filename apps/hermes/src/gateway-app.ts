@@ -85,6 +85,12 @@ export function gatewaySettings(
     },
     approvalTimeoutMs: config.approvals.timeout_s * 1000,
     batchMs: config.gateway.batch_ms,
+    display: {
+      streaming: config.display.streaming,
+      streamIntervalMs: config.display.stream_interval_ms,
+      reactions: config.display.reactions,
+      toolProgress: config.display.tool_progress,
+    },
   };
 }
 

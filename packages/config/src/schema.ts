@@ -88,6 +88,12 @@ const shellHookSchema = quietObject({
 const displaySchema = z.object({
   busy_input_mode: z.enum(['interrupt', 'queue', 'steer']).default('interrupt'),
   streaming: z.boolean().default(false),
+  /** the shortest time between two edits of a streamed answer in one chat */
+  stream_interval_ms: z.int().min(100).max(60_000).default(1000),
+  /** 👀 when a turn starts, ✅ when answered, ❌ on failure */
+  reactions: z.boolean().default(false),
+  /** a line per tool step ("⚙️ terminal") in the streamed message while tools run */
+  tool_progress: z.boolean().default(false),
 });
 
 const sessionResetSchema = z.object({

@@ -30,7 +30,13 @@ describe('loadConfig: defaults', () => {
     expect(config.plugins).toEqual({ enabled: [], disabled: [], hook_timeout_ms: 10_000 });
     expect(config.hooks).toEqual({});
     expect(config.hooks_auto_accept).toBe(false);
-    expect(config.display).toEqual({ busy_input_mode: 'interrupt', streaming: false });
+    expect(config.display).toEqual({
+      busy_input_mode: 'interrupt',
+      streaming: false,
+      stream_interval_ms: 1000,
+      reactions: false,
+      tool_progress: false,
+    });
     expect(config.session_reset).toEqual({ mode: 'none', idle_minutes: 1440, at_hour: 4 });
     expect(config.gateway).toEqual({
       host: '127.0.0.1',

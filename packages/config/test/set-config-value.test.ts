@@ -69,7 +69,7 @@ describe('setConfigValue', () => {
     for (const [key, value, expected] of cases) expect(setConfigValue({ home, key, value }).value).toEqual(expected);
     const { config } = loadConfig({ home, env: {} });
     expect(config.gateway.port).toBe(9001);
-    expect(config.display).toEqual({ streaming: true, busy_input_mode: 'steer' });
+    expect(config.display).toMatchObject({ streaming: true, busy_input_mode: 'steer', stream_interval_ms: 1000 });
     expect(config.hooks_auto_accept).toBe(false);
     expect(config.agent.toolsets).toEqual(['web', 'terminal', 'files']);
     expect(config.plugins).toMatchObject({ enabled: ['a', 'b'], disabled: [] });

@@ -7,6 +7,7 @@ import type { OutboxPort } from './delivery/deliver.js';
 import type { MediaSourceOptions } from './delivery/media/media-source.js';
 import type { MediaSettings } from './media/inbound-media.js';
 import type { GatewayMetrics } from './metrics/gateway-metrics.js';
+import type { DisplaySettings } from './pipeline/turn-display.js';
 import type { InboxPort, PairingPort, PlatformStatePort, SessionsPort, TranscriptsPort } from './ports.js';
 import type { ResetPolicy } from './reset-policy.js';
 import type { GroupSessions } from './session-key.js';
@@ -38,6 +39,8 @@ export interface GatewaySettings {
   approvalTimeoutMs?: number;
   /** gateway.batch_ms: one user's messages in one chat within this are one turn (default 0 here: off) */
   batchMs?: number;
+  /** display.streaming, stream_interval_ms, reactions, tool_progress (default: all off) */
+  display?: DisplaySettings;
 }
 
 export interface GatewayMediaSettings extends MediaSettings {

@@ -9,9 +9,11 @@ import type { HookAgentResult, HookSendResult, MessageEvent, PlatformAdapter, Pl
 import { ChatApprovals } from './approvals/chat-approvals.js';
 import { parseCommand } from './commands.js';
 import { CommitQueue } from './commit-queue.js';
-import { type DeliveryTarget, deliver, resendPending } from './delivery/deliver.js';
+import { type DeliveryTarget, deliver } from './delivery/deliver.js';
+import { deliverStreamed, resendAnswer } from './delivery/deliver-streamed.js';
 import { SendRateLimiter } from './delivery/send-rate-limiter.js';
 import { gatewayHandleDeps, lazyDispatchHandles } from './dispatch-handles.js';
+import { streamingPorts } from './display-settings.js';
 import { finishDropped } from './dropped-jobs.js';
 import { gatewayCommandPorts } from './gateway-command-ports.js';
 import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
@@ -125,7 +127,8 @@ export class Gateway {
       transcripts: store.transcripts,
       transaction: store.transaction,
       settle: (inboxId, outcome) => settleInbox(store.inbox, inboxId, outcome),
-      deliver: (target, text, options) => deliver(this.#deliveryOptions(true), target, text, options),
+      deliver: (target, text, writes, ids) => deliverStreamed(this.#deliveryOptions(true), target, text, ids, writes),
+      ...streamingPorts(settings, store.platformState, this.#commit),
       accepting: () => this.#accepting,
       origins: this.#origins,
       logger: deps.logger,
@@ -297,7 +300,8 @@ export class Gateway {
         tellInterrupted: (inboxId, event) =>
           this.#reply(replyTarget(event, inboxId), interruptedApology(event), inboxId, { kind: 'interrupted' }),
         resend: async (inboxId, event, rows) => {
-          await resendPending(this.#deliveryOptions(true), replyTarget(event, inboxId), rows);
+          const target = { ...replyTarget(event), inboxId };
+          await resendAnswer(this.#deliveryOptions(true), target, rows, this.#turnPorts.streamIds);
           settleInbox(store.inbox, inboxId, { kind: 'answered' });
         },
         // under the key stored at accept (computed only for rows an older version stored without it)
@@ -366,15 +370,9 @@ export class Gateway {
 
   #deliveryOptions(withMedia = false) {
     const { store, logger, redact, settings } = this.#deps;
-    const base = {
-      adapters: this.adapters,
-      outbox: store.outbox,
-      logger,
-      commit: this.#commit,
-      observer: this.metrics,
-    };
+    const base = { adapters: this.adapters, outbox: store.outbox, logger, observer: this.metrics };
     const media = withMedia && settings.outboundMedia ? { media: settings.outboundMedia } : {}; // MEDIA lines: answers, not commands
-    return { ...base, ...media, rateLimiter: this.#rateLimiter, ...(redact ? { redact } : {}) };
+    return { ...base, ...media, commit: this.#commit, rateLimiter: this.#rateLimiter, ...(redact ? { redact } : {}) };
   }
 
   /** The chat a running session answers (send_message's `origin`). */

@@ -32,6 +32,8 @@ export interface PairingPort {
 export interface PlatformStatePort {
   get(platform: string, key: string): string | undefined;
   set(platform: string, key: string, value: string): void;
+  /** removes a key (a streamed answer's message ids once it is delivered); absent: the key is emptied */
+  delete?(platform: string, key: string): void;
 }
 
 export interface SessionRowLike {

@@ -88,6 +88,7 @@ export type {
 // Platforms
 export {
   definePlatform,
+  type EditMessage,
   type InboundSink,
   type MediaCapabilities,
   type OutboundMedia,
@@ -101,6 +102,7 @@ export {
   type PlatformRegistration,
   type PlatformSettings,
   type PlatformState,
+  type Reaction,
   type RouteOptions,
   type RouteRequest,
   type RouteResponse,

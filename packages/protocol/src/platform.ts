@@ -29,6 +29,8 @@ export interface PlatformCapabilities {
   editing: boolean;
   typing: boolean;
   threads: boolean;
+  /** `react()` can put an emoji reaction on a user's message (display.reactions) */
+  reactions?: boolean;
   /** send limits delivery keeps to (absent: no limit) */
   sendRate?: SendRateLimits;
   /** files the adapter's `sendMedia` uploads (absent: the platform takes no files) */
@@ -86,6 +88,28 @@ export interface OutboundMessage {
    * so first and reports the earlier post instead of posting again.
    */
   mayRepeat?: boolean;
+}
+
+/** A new text for a message the bot sent earlier (streamed answers: Telegram editMessageText, ...). */
+export interface EditMessage {
+  chatId: string;
+  threadId?: string;
+  /** the id `send()` reported for the message (`SendResult.messageIds[0]`) */
+  messageId: string;
+  /** already formatted for the platform when `formatted` is true, else plain text */
+  text: string;
+  formatted: boolean;
+}
+
+/** An emoji reaction on a user's message (display.reactions: 👀 working, ✅ answered, ❌ failed). */
+export interface Reaction {
+  chatId: string;
+  threadId?: string;
+  /** the inbound event's `messageId` */
+  messageId: string;
+  emoji: string;
+  /** the bot's earlier reaction this one replaces (removed where the platform keeps several) */
+  replaces?: string;
 }
 
 export type SendErrorKind = 'too_long' | 'bad_format' | 'forbidden' | 'not_found' | 'rate_limited' | 'transient';
@@ -182,6 +206,13 @@ export interface PlatformAdapter {
   askApproval?(prompt: ApprovalPromptMessage): Promise<SendResult>;
   /** Replaces an answered or expired prompt's text and removes its buttons. */
   closeApproval?(chatId: string, messageId: string, text: string): Promise<void>;
+  /**
+   * Replaces the text of a message the bot sent (streamed answers); a text equal to the current
+   * one is ok. Present when `capabilities.editing` is true.
+   */
+  edit?(message: EditMessage): Promise<SendResult>;
+  /** Sets the bot's reaction on a user's message; present when `capabilities.reactions` is true. */
+  react?(reaction: Reaction): Promise<SendResult>;
   /** Markdown from the model to the platform's format */
   format(markdown: string): string;
   status(): PlatformState;

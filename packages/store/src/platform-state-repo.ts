@@ -5,6 +5,8 @@ export interface PlatformStateRepo {
   get(platform: string, key: string): string | undefined;
   /** Stores `value` under `key` for `platform`, replacing any previous value. */
   set(platform: string, key: string, value: string): void;
+  /** Removes `key` of `platform` (nothing when absent). */
+  delete(platform: string, key: string): void;
 }
 
 /** Builds the platform_state repository; every statement is prepared here, once. */
@@ -16,8 +18,12 @@ export function createPlatformStateRepo(db: SqliteDatabase, now: () => number): 
     `INSERT INTO platform_state (platform, key, value, updated_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (platform, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
   );
+  const remove = db.prepare<[string, string]>('DELETE FROM platform_state WHERE platform = ? AND key = ?');
   return {
     get: (platform, key) => get.get(platform, key),
+    delete(platform, key) {
+      remove.run(platform, key);
+    },
     set(platform, key, value) {
       set.run(platform, key, value, now());
     },

@@ -23,6 +23,7 @@ import { commandEvent } from './command-event.js';
 import { connect } from './connect.js';
 import { deliverMessage, type MessageDelivery } from './deliver-message.js';
 import { downloadAttachment } from './download-attachment.js';
+import { editMessage, setReaction } from './edit-message.js';
 import { describeError } from './error-text.js';
 import { markdownToDiscord } from './format/markdown-to-discord.js';
 import { createInteractionReplies } from './interaction-replies.js';
@@ -39,6 +40,7 @@ export const DISCORD_CAPABILITIES: PlatformCapabilities = {
   editing: true,
   typing: true,
   threads: true,
+  reactions: true,
   // Discord: 5 messages per 5 s in one channel (3 at once), 50 requests a second per bot (5 at once)
   sendRate: { perChat: rateWithin(5, 5_000, 3), global: rateWithin(50, 1_000, 5) },
   media: { maxUploadBytes: DISCORD_MAX_UPLOAD_BYTES },
@@ -260,6 +262,10 @@ export function createDiscordAdapter(context: PlatformContext, deps: AdapterDeps
 
     send: (message) => sendMessage(sendContext, message),
     sendMedia: (media) => sendMedia(sendContext, media),
+
+    edit: (message) => editMessage(rest, message),
+
+    react: (reaction) => setReaction(rest, reaction),
 
     async sendTyping(chatId, threadId) {
       try {

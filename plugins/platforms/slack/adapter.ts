@@ -8,6 +8,7 @@ import type { PendingFile } from './attachments.js';
 import { boltLogger } from './bolt-logger.js';
 import { deliverSlackEvent, type InboundDeps } from './deliver-event.js';
 import { downloadFile } from './download-file.js';
+import { editMessage, setReaction } from './edit-message.js';
 import { describeError, platformErrorOf, UNRECOVERABLE_AUTH_ERRORS } from './error-text.js';
 import { markdownToMrkdwn } from './format/markdown-to-mrkdwn.js';
 import { createHttpIntake } from './http-intake.js';
@@ -33,6 +34,7 @@ export const SLACK_CAPABILITIES: PlatformCapabilities = {
   editing: true,
   typing: false,
   threads: true,
+  reactions: true,
   // chat.postMessage ("special" tier): 1 message a second per channel, short bursts allowed (3)
   sendRate: { perChat: { count: 1, perMs: 1_000, burst: 3 } },
   media: { maxUploadBytes: SLACK_MAX_UPLOAD_BYTES },
@@ -241,6 +243,8 @@ export function createSlackAdapter(context: PlatformContext, deps: AdapterDeps =
     sendMedia: (media) => sendMedia(client, media),
     askApproval: (prompt) => askApproval(client, prompt),
     closeApproval: (_chatId, messageId, text) => closeApproval(client, messageId, text),
+    edit: (message) => editMessage(client, message),
+    react: (reaction) => setReaction(client, reaction),
 
     format: markdownToMrkdwn,
   });

@@ -7,7 +7,12 @@ export type SendFailure = Extract<SendResult, { ok: false }>;
 
 // Slack tells failures apart by the `error` string of an `{ok:false}` answer; this table is the one place that reads it.
 const TOO_LONG: ReadonlySet<string> = new Set(['msg_too_long', 'msg_blocks_too_long']);
-const NOT_FOUND: ReadonlySet<string> = new Set(['channel_not_found', 'thread_not_found', 'user_not_found']);
+const NOT_FOUND: ReadonlySet<string> = new Set([
+  'channel_not_found',
+  'thread_not_found',
+  'user_not_found',
+  'message_not_found',
+]);
 const FORBIDDEN: ReadonlySet<string> = new Set([
   'not_in_channel',
   'is_archived',

@@ -13,7 +13,7 @@ export interface SendOptions {
 }
 
 /** Lone UTF-16 surrogates become U+FFFD: the Web API client form-encodes parameters, and encodeURIComponent throws on them. */
-function wellFormed(text: string): string {
+export function wellFormed(text: string): string {
   return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 

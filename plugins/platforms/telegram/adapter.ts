@@ -9,6 +9,7 @@ import type { PendingFile } from './attachments.js';
 import type { BotIdentity } from './bot-identity.js';
 import { deliverUpdate } from './deliver-update.js';
 import { downloadFile } from './download-file.js';
+import { editMessage, setReaction } from './edit-message.js';
 import { describeError } from './error-text.js';
 import { markdownToTelegramHtml } from './format/markdown-to-html.js';
 import { grammySignal } from './grammy-signal.js';
@@ -29,6 +30,7 @@ export const TELEGRAM_CAPABILITIES: PlatformCapabilities = {
   editing: true,
   typing: true,
   threads: true,
+  reactions: true,
   // Bot API FAQ: about 1 message a second in one chat, short bursts tolerated (3: a three-chunk
   // answer goes at once); 30 a second across chats (5 at once)
   sendRate: { perChat: { count: 1, perMs: 1_000, burst: 3 }, global: rateWithin(30, 1_000, 5) },
@@ -138,6 +140,8 @@ export function createTelegramAdapter(context: PlatformContext, deps: AdapterDep
     send: (message) => sendMessage(bot.api, message, logger),
 
     sendMedia: (media) => sendMedia(bot.api, media),
+    edit: (message) => editMessage(bot.api, message, logger),
+    react: (reaction) => setReaction(bot.api, reaction),
 
     async sendTyping(chatId, threadId) {
       const thread = telegramThreadId(threadId);

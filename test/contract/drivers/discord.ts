@@ -2,7 +2,15 @@
 // (test/fakes/discord-server.ts). Groups are the fake guild's `general` text channel.
 import { DISCORD_CAPABILITIES, discordFactory } from '../../../plugins/platforms/discord/index.js';
 import { type DispatchedMessage, type FakeDiscord, startFakeDiscord } from '../../fakes/discord-server.js';
-import type { ButtonPrompt, ContractUser, InboundRef, PlatformDriver, SentFile, SentText } from '../driver.js';
+import type {
+  ButtonPrompt,
+  ContractUser,
+  EditProbe,
+  InboundRef,
+  PlatformDriver,
+  SentFile,
+  SentText,
+} from '../driver.js';
 
 type Rows = { components: { label: string; custom_id: string }[] }[];
 
@@ -39,7 +47,22 @@ export function discordDriver(): PlatformDriver {
     };
   }
 
+  const edits: EditProbe = {
+    posted: () => need().sent.map((m) => ({ id: m.id, chatId: m.channel_id, text: m.content })),
+    edits: () => need().edits.map((e) => ({ id: e.id, text: e.content })),
+    reactionsOn: (inbound) => need().reactionsOn(inbound.messageId.slice(inbound.messageId.lastIndexOf(':') + 1)),
+    native: (emoji) => emoji,
+    rateLimitNextEdit(retryAfterMs) {
+      need().failNext('editMessage', { status: 429, retryAfterMs });
+    },
+    refuseNextEdits(count) {
+      for (let i = 0; i < count; i++)
+        need().failNext('editMessage', { status: 404, code: 10008, message: 'Unknown Message' });
+    },
+  };
+
   return {
+    edits,
     platform: 'discord',
     label: 'discord',
     factory: discordFactory,

@@ -2,7 +2,15 @@
 // POSTs to the gateway's own Fastify), both through the real Bolt against test/fakes/slack-server.ts.
 import { SLACK_CAPABILITIES, slackFactory } from '../../../plugins/platforms/slack/index.js';
 import { type EventsApiEnvelope, type FakeSlack, type MessageInput, startFakeSlack } from '../../fakes/slack-server.js';
-import type { ButtonPrompt, ContractUser, InboundRef, PlatformDriver, SentFile, SentText } from '../driver.js';
+import type {
+  ButtonPrompt,
+  ContractUser,
+  EditProbe,
+  InboundRef,
+  PlatformDriver,
+  SentFile,
+  SentText,
+} from '../driver.js';
 import { eventually } from '../recorders.js';
 
 const BOT_TOKEN = 'xoxb-7770017770-7770027770-ContractBotToken';
@@ -56,7 +64,24 @@ function slackDriver(mode: Mode): PlatformDriver {
     return { messageId: `${input.channel}:${ts}`, chatId: input.channel, redeliver };
   }
 
+  const edits: EditProbe = {
+    posted: () => need().posted.map((m) => ({ id: `${m.channel}:${m.ts}`, chatId: m.channel, text: m.text })),
+    edits: () => need().updates.map((u) => ({ id: `${u.channel}:${u.ts}`, text: u.text })),
+    reactionsOn: (inbound) => {
+      const split = inbound.messageId.lastIndexOf(':');
+      return need().reactionsOn(inbound.messageId.slice(0, split), inbound.messageId.slice(split + 1));
+    },
+    native: (emoji) => ({ '👀': 'eyes', '✅': 'white_check_mark', '❌': 'x' })[emoji] ?? emoji,
+    rateLimitNextEdit(retryAfterMs) {
+      need().failNext('chat.update', { rateLimited: Math.max(1, Math.ceil(retryAfterMs / 1000)) });
+    },
+    refuseNextEdits(count) {
+      need().failNext('chat.update', { error: 'message_not_found' }, count);
+    },
+  };
+
   return {
+    edits,
     platform: 'slack',
     label: mode === 'socket' ? 'slack (socket mode)' : 'slack (http events)',
     factory: slackFactory,

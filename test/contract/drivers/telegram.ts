@@ -6,6 +6,7 @@ import type {
   ButtonPrompt,
   ContractFile,
   ContractUser,
+  EditProbe,
   InboundRef,
   PlatformDriver,
   SentFile,
@@ -63,7 +64,27 @@ export function telegramDriver(mode: Mode = 'polling'): PlatformDriver {
     };
   }
 
+  const edits: EditProbe = {
+    posted: () =>
+      need().sent.map((m) => ({ id: `${m.chat_id}:${m.message_id}`, chatId: String(m.chat_id), text: m.text })),
+    edits: () => need().edits.map((e) => ({ id: `${e.chat_id}:${e.message_id}`, text: e.text })),
+    reactionsOn: (ref) =>
+      need()
+        .reactions.filter((r) => String(r.message_id) === ref.messageId)
+        .at(-1)?.emoji ?? [],
+    native: (emoji) => ({ '✅': '👍', '❌': '👎' })[emoji] ?? emoji,
+    rateLimitNextEdit(retryAfterMs) {
+      need().failNext('editMessageText', { status: 429, retryAfter: Math.max(1, Math.ceil(retryAfterMs / 1000)) });
+    },
+    refuseNextEdits(count) {
+      for (let i = 0; i < count; i++) {
+        need().failNext('editMessageText', { status: 400, description: 'Bad Request: message to edit not found' });
+      }
+    },
+  };
+
   return {
+    edits,
     platform: 'telegram',
     label: `telegram (${mode})`,
     factory: telegramFactory,

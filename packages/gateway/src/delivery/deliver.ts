@@ -143,19 +143,9 @@ export async function deliver(
     options.observer?.messageFailed(target.platform, 'not_connected');
     return result;
   }
-  const limit = adapter.capabilities.maxMessageLength;
-  // split the Markdown first so formatting never cuts an entity in half, then format each chunk
-  const texts = splitMessage(markdown, Math.max(100, Math.floor(limit * 0.9))).flatMap((chunk): Piece[] => {
-    // a blank piece has nothing to show (platforms refuse empty messages)
-    if (chunk.trim() === '') return [];
-    const formatted = adapter.format(chunk);
-    // markup that formats to nothing (an empty code fence, bare heading marks) is sent as written
-    if (formatted.trim() === '') return [{ text: chunk, formatted: false }];
-    return [formatted.length <= limit ? { text: formatted, formatted: true } : { text: chunk, formatted: false }];
-  });
   // the files after the text, one outbox row each: sent once, like a chunk
   const chunks: Piece[] = [
-    ...texts,
+    ...formatChunks(adapter, markdown),
     ...parts.files.map((file): Piece => ({ text: file, formatted: false, media: true })),
   ];
   const rows = chunks.map((c, i) => ({
@@ -200,6 +190,25 @@ export async function deliver(
   return result;
 }
 
+/** The split limit for Markdown: formatting may lengthen a chunk, so a tenth of the limit is kept free. */
+export function splitLimit(adapter: PlatformAdapter): number {
+  return Math.max(100, Math.floor(adapter.capabilities.maxMessageLength * 0.9));
+}
+
+/** Markdown split at the platform's limit, then each chunk formatted (or kept plain when formatting fails it). */
+export function formatChunks(adapter: PlatformAdapter, markdown: string): { text: string; formatted: boolean }[] {
+  const limit = adapter.capabilities.maxMessageLength;
+  // split the Markdown first so formatting never cuts an entity in half, then format each chunk
+  return splitMessage(markdown, splitLimit(adapter)).flatMap((chunk) => {
+    // a blank piece has nothing to show (platforms refuse empty messages)
+    if (chunk.trim() === '') return [];
+    const formatted = adapter.format(chunk);
+    // markup that formats to nothing (an empty code fence, bare heading marks) is sent as written
+    if (formatted.trim() === '') return [{ text: chunk, formatted: false }];
+    return formatted.length <= limit ? { text: formatted, formatted: true } : { text: chunk, formatted: false };
+  });
+}
+
 /**
  * The same for every try of an outbox row, before and after a restart, and different for a row of
  * another database that happens to have the same id (its creation time differs): at most 17 characters.
@@ -208,7 +217,7 @@ export function idempotencyKey(row: { id: number; createdAt: number }): string {
   return `${row.id.toString(36)}.${row.createdAt.toString(36)}`;
 }
 
-async function sendRow(
+export async function sendRow(
   options: DeliveryOptions,
   adapter: PlatformAdapter,
   target: DeliveryTarget,

@@ -7,6 +7,8 @@ import { type TurnService, withGeneratedImages } from '@hermes/agent';
 import type { Logger, PlatformAdapter } from '@hermes/protocol';
 import type { ChatApprovals } from '../approvals/chat-approvals.js';
 import type { DeliveryResult, DeliveryTarget } from '../delivery/deliver.js';
+import type { EditCadence } from '../delivery/live-stream.js';
+import type { StreamIds } from '../delivery/stream-ids.js';
 import { failureReply } from '../failure-reply.js';
 import type { GatewayEvents } from '../gateway-events.js';
 import { hasAttachments, type PreparedMessage } from '../media/inbound-media.js';
@@ -21,11 +23,10 @@ import type { LaneJob } from './input.js';
 import { replyTarget } from './input.js';
 import type { PipelineOutcome } from './outcome.js';
 import type { SessionStage } from './session.js';
+import { type DisplaySettings, TurnDisplay } from './turn-display.js';
 
 export const SILENT_MARKER = '[SILENT]';
-export const TYPING_INTERVAL_MS = 4_000;
-/** a turn still running after this long shows the typing indicator */
-export const TYPING_DELAY_MS = 300;
+export { TYPING_DELAY_MS, TYPING_INTERVAL_MS } from './turn-display.js';
 
 export interface TurnPorts {
   turns: TurnService;
@@ -36,11 +37,21 @@ export interface TurnPorts {
   transcripts: Pick<TranscriptsPort, 'append'>;
   transaction<T>(fn: () => T): T;
   settle(inboxId: number, outcome: PipelineOutcome): void;
+  /** `streamed`: the messages a streamed answer was shown in (edited with the final text) */
   deliver(
     target: DeliveryTarget,
     text: string,
     options: { withEnqueue: () => void; onSettled: () => void },
+    streamed: readonly string[],
   ): Promise<DeliveryResult>;
+  /** display.* for a platform (its streaming override applied) */
+  display(platform: string): DisplaySettings;
+  /** the message ids of streamed answers, per inbox row (platform state) */
+  streamIds: StreamIds;
+  /** one edit cadence per chat for every streamed answer */
+  cadence: EditCadence;
+  /** group commit of a small write (a streamed answer's message ids) */
+  commit<T>(fn: () => T): Promise<T>;
   /** false while the gateway stops: an interrupted turn then stays pending for the next start */
   accepting(): boolean;
   /** the chat each running session answers (send_message's `origin`) */
@@ -66,15 +77,24 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
   ports.events.emit('agent:start', { ...base, message: job.text });
   ports.origins.set(session.id, replyTarget(event));
   const adapter = ports.adapters.get(platform);
-  // typing starts only when the turn is not over quickly: a fast answer costs no extra API call
-  const sendTyping = () => void adapter?.sendTyping?.(event.source.chatId, event.source.threadId).catch(() => {});
-  let typing: NodeJS.Timeout | null = null;
-  const firstTyping = adapter?.sendTyping
-    ? setTimeout(() => {
-        sendTyping();
-        typing = setInterval(sendTyping, TYPING_INTERVAL_MS);
-      }, TYPING_DELAY_MS)
-    : null;
+  const target = replyTarget(event, job.inboxId);
+  const settings = ports.display(platform);
+  // a streamed answer's earlier messages (a restart in mid-stream); a plain answer reads nothing
+  const earlier = settings.streaming ? ports.streamIds.read(platform, job.inboxId) : [];
+  const display = new TurnDisplay({
+    adapter,
+    event,
+    display: settings,
+    ...(target.replyToMessageId ? { replyToMessageId: target.replyToMessageId } : {}),
+    existingIds: earlier,
+    cadence: ports.cadence,
+    remember: (ids) => ports.commit(() => ports.streamIds.write(platform, job.inboxId, ids)),
+    redact: ports.turns.redact,
+    logger: ports.logger,
+    now: ports.now,
+    holdBack: SILENT_MARKER,
+  });
+  display.start();
   let cacheUpdated = false;
   const settleAll = (outcome: PipelineOutcome) => {
     ports.settle(job.inboxId, outcome);
@@ -96,9 +116,18 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
       approval: ports.approvals.forTurn(sessionKey, event, control.signal),
       signal: control.signal,
       takeSteering: control.takeSteering,
-      onStep: ({ iteration, toolNames }) =>
-        ports.events.emit('agent:step', { ...base, iteration, tool_names: toolNames }),
+      ...(display.stream ? { onDelta: display.onDelta } : {}),
+      onStep: ({ iteration, toolNames }) => {
+        display.tools(toolNames);
+        ports.events.emit('agent:step', { ...base, iteration, tool_names: toolNames });
+      },
     });
+    await display.finish();
+    // the messages this answer streamed into, and those an earlier try did (a restart in mid-stream)
+    const streamed = display.stream?.ids ?? earlier;
+    const forgetStream = () => {
+      if (streamed.length > 0) ports.streamIds.clear(platform, job.inboxId);
+    };
     const history = result.history;
     const counters = ports.metrics.platform(platform);
     counters.turnEnded(result.status);
@@ -125,6 +154,7 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
       ports.transaction(() => {
         appendTranscript();
         settleAll(outcome);
+        forgetStream();
       });
       cacheAppend();
       return outcome;
@@ -133,7 +163,10 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
       result.status === 'completed' && result.finalText !== null
         ? withGeneratedImages(result.finalText, result.messages) // images image_generate made: attached
         : failureReply(result.error, result.status, ports.logger);
-    const markInbox = () => settleAll(outcome);
+    const markInbox = () => {
+      settleAll(outcome);
+      forgetStream();
+    };
     if (answer.trim() === SILENT_MARKER) {
       ports.transaction(() => {
         appendTranscript();
@@ -143,22 +176,27 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
       return outcome;
     }
     // three commits per answered message: accept; transcript + outbox rows; sent mark + inbox done
-    const delivered = await ports.deliver(replyTarget(event, job.inboxId), withNotices(media?.notices ?? [], answer), {
-      // messages joined into this one are finished with the answer's rows: a restart resends it, once
-      withEnqueue: () => {
-        appendTranscript();
-        for (const id of job.joined ?? []) ports.settle(id, outcome);
+    const delivered = await ports.deliver(
+      target,
+      withNotices(media?.notices ?? [], answer),
+      {
+        // messages joined into this one are finished with the answer's rows: a restart resends it, once
+        withEnqueue: () => {
+          appendTranscript();
+          for (const id of job.joined ?? []) ports.settle(id, outcome);
+        },
+        onSettled: markInbox,
       },
-      onSettled: markInbox,
-    });
+      streamed,
+    );
     cacheAppend();
+    await display.settled(result.status === 'completed' && delivered.failed === 0);
     if (delivered.failed === 0 && delivered.sent > 0) counters.answered((ports.metrics.now() - job.acceptedAt) / 1000);
     return outcome;
   } finally {
     // a turn that ended without a known commit leaves the cached transcript uncertain
     if (!cacheUpdated) ports.sessions.cache.forget(sessionKey);
-    if (firstTyping) clearTimeout(firstTyping);
-    if (typing) clearInterval(typing);
+    display.close();
     ports.origins.delete(session.id);
   }
 }

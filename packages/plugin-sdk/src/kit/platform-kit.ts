@@ -33,7 +33,10 @@ export interface PlatformKitOptions {
 
 /** What an adapter writes itself; the kit fills in `name`, `capabilities` and `status`. */
 export interface AdapterParts
-  extends Pick<PlatformAdapter, 'send' | 'format' | 'sendTyping' | 'sendMedia' | 'askApproval' | 'closeApproval'> {
+  extends Pick<
+    PlatformAdapter,
+    'send' | 'format' | 'sendTyping' | 'sendMedia' | 'askApproval' | 'closeApproval' | 'edit' | 'react'
+  > {
   /** the intake loop start() runs until stop() aborts `signal`; it sets the status to 'connected' */
   intake(sink: InboundSink, signal: AbortSignal): Promise<void>;
   /** run by stop() after the abort, before the loop is awaited (closing a socket the loop waits on) */
@@ -110,6 +113,8 @@ export function createPlatformKit(
       ...(parts.sendMedia === undefined ? {} : { sendMedia: parts.sendMedia }),
       ...(parts.askApproval === undefined ? {} : { askApproval: parts.askApproval }),
       ...(parts.closeApproval === undefined ? {} : { closeApproval: parts.closeApproval }),
+      ...(parts.edit === undefined ? {} : { edit: parts.edit }),
+      ...(parts.react === undefined ? {} : { react: parts.react }),
       format: parts.format,
       status: () => kit.status.get(),
     }),

@@ -132,6 +132,7 @@ describe('discord send', () => {
       typing: true,
       threads: true,
       media: { maxUploadBytes: 10 * 1024 * 1024 },
+      reactions: true,
     });
     // the fake REST API is on 127.0.0.1: not paced (the declared limits are DISCORD_CAPABILITIES.sendRate)
     expect(adapter.name).toBe('discord');

@@ -104,6 +104,7 @@ describe('telegram send', () => {
       typing: true,
       threads: true,
       media: { maxUploadBytes: 50 * 1024 * 1024, maxPhotoBytes: 10 * 1024 * 1024 },
+      reactions: true,
     });
     // the fake Bot API is on 127.0.0.1: not paced (the declared limits are TELEGRAM_CAPABILITIES.sendRate)
     expect(adapter.name).toBe('telegram');

@@ -1,0 +1,230 @@
+/**
+ * The end of a streamed answer: the whole answer is formatted, split and written to the outbox
+ * first (with the transcript, like any answer), then each chunk is an edit of the message the
+ * stream showed it in, or a new message past the streamed ones. The outbox row is marked sent with
+ * the edited message's id. A 429 or 5xx on an edit is waited out; an edit the platform refuses
+ * otherwise (the message was deleted, ...) falls back to sending the chunk as a new message, so the
+ * final text is never lost. After a restart, the rows not yet marked are edited again (an edit is
+ * idempotent), so the user ends with one complete answer.
+ */
+import type { PlatformAdapter, SendResult } from '@hermes/protocol';
+import type { OutboxRowLike } from '../ports.js';
+import {
+  type DeliveryOptions,
+  type DeliveryResult,
+  type DeliveryTarget,
+  type DeliveryWrites,
+  deliver,
+  formatChunks,
+  resendDelayMs,
+  resendPending,
+  SEND_MAX_ATTEMPTS,
+  sendRow,
+} from './deliver.js';
+import { answerParts } from './media/media-rows.js';
+import type { StreamIds } from './stream-ids.js';
+
+/** What a streamed message past the final answer's chunks is edited to (the answer got shorter). */
+export const SUPERSEDED_TEXT = '…';
+
+interface Row {
+  id: number;
+  createdAt: number;
+  text: string;
+  formatted: boolean;
+  chunkIndex: number;
+  mayRepeat: boolean;
+}
+
+type Tx = <T>(fn: () => T) => Promise<T>;
+
+/** Delivers the final text of a streamed answer over the messages the stream sent (`streamedIds`). */
+export async function deliverStreamed(
+  options: DeliveryOptions,
+  target: DeliveryTarget,
+  markdown: string,
+  streamedIds: readonly string[],
+  writes: DeliveryWrites = {},
+): Promise<DeliveryResult> {
+  const adapter = options.adapters.get(target.platform);
+  if (!adapter?.edit || streamedIds.length === 0) return deliver(options, target, markdown, writes);
+  const tx: Tx = options.commit ?? (async (fn) => fn());
+  const redacted = options.redact ? options.redact(markdown) : markdown;
+  // MEDIA lines out of the text, as deliver() does: the files follow the edited text as their own rows
+  const withMedia = options.media && (writes.media?.length || redacted.includes('MEDIA:'));
+  const parts =
+    withMedia && options.media
+      ? await answerParts(redacted, options.media, writes.media)
+      : { text: redacted, files: [] as string[] };
+  const chunks = formatChunks(adapter, parts.text);
+  const enqueued = await tx(() => {
+    writes.withEnqueue?.();
+    return options.outbox.enqueue([
+      ...chunks.map((c, i) => ({
+        inboxId: target.inboxId ?? null,
+        platform: target.platform,
+        chatId: target.chatId,
+        threadId: target.threadId ?? null,
+        chunkIndex: i,
+        text: c.text,
+        formatted: c.formatted,
+      })),
+      ...parts.files.map((file, j) => ({
+        inboxId: target.inboxId ?? null,
+        platform: target.platform,
+        chatId: target.chatId,
+        threadId: target.threadId ?? null,
+        chunkIndex: chunks.length + j,
+        text: file,
+        formatted: false,
+        kind: 'media' as const,
+      })),
+    ]);
+  });
+  // streamed messages the final answer does not reach (its last step was shorter): emptied first
+  for (const extra of streamedIds.slice(chunks.length)) {
+    await editWithRetry(options, adapter, target, extra, { text: SUPERSEDED_TEXT, formatted: false });
+  }
+  const rows: Row[] = enqueued.slice(0, chunks.length).flatMap((row, i) => {
+    const chunk = chunks[i];
+    if (row.sent || !chunk) return [];
+    return [{ id: row.id, createdAt: row.createdAt, ...chunk, chunkIndex: i, mayRepeat: row.existed === true }];
+  });
+  const files = enqueued.slice(chunks.length).flatMap((row, j) => {
+    const file = parts.files[j];
+    return row.sent || file === undefined ? [] : [{ row, file }];
+  });
+  const result: DeliveryResult = { sent: 0, failed: 0, errors: [] };
+  if (rows.length === 0 && files.length === 0 && writes.onSettled) await tx(writes.onSettled);
+  await settleRows(
+    options,
+    adapter,
+    target,
+    rows,
+    streamedIds,
+    result,
+    tx,
+    files.length === 0 ? writes.onSettled : undefined,
+  );
+  for (const [n, { row, file }] of files.entries()) {
+    const settle = n === files.length - 1 ? writes.onSettled : undefined;
+    const media = { id: row.id, createdAt: row.createdAt, text: file, formatted: false, first: false };
+    await sendRow(options, adapter, target, { ...media, mayRepeat: row.existed === true, media: true }, result, {
+      tx,
+      ...(settle ? { onSettled: settle } : {}),
+    });
+  }
+  return result;
+}
+
+/** Crash recovery of a written answer: a streamed one edits its messages, any other sends its unsent rows. */
+export async function resendAnswer(
+  options: DeliveryOptions,
+  target: DeliveryTarget & { inboxId: number },
+  written: readonly OutboxRowLike[],
+  ids: StreamIds,
+): Promise<DeliveryResult> {
+  const streamed = ids.read(target.platform, target.inboxId);
+  if (streamed.length === 0) return resendPending(options, target, written);
+  return resendStreamed(options, target, written, streamed, () => ids.clear(target.platform, target.inboxId));
+}
+
+/** Crash recovery of a streamed answer: its unsent outbox rows edit the streamed messages again. */
+export async function resendStreamed(
+  options: DeliveryOptions,
+  target: DeliveryTarget,
+  written: readonly OutboxRowLike[],
+  streamedIds: readonly string[],
+  onSettled?: () => void,
+): Promise<DeliveryResult> {
+  const result: DeliveryResult = { sent: 0, failed: 0, errors: [] };
+  const adapter = options.adapters.get(target.platform);
+  const tx: Tx = options.commit ?? (async (fn) => fn());
+  if (!adapter) {
+    if (onSettled) await tx(onSettled);
+    return { sent: 0, failed: written.length, errors: [`platform ${target.platform} is not connected`] };
+  }
+  const rows = [...written]
+    .filter((row) => row.status !== 'sent')
+    .sort((a, b) => a.chunkIndex - b.chunkIndex)
+    .map((row) => ({ ...row, mayRepeat: true }));
+  if (rows.length === 0 && onSettled) await tx(onSettled);
+  await settleRows(options, adapter, target, rows, streamedIds, result, tx, onSettled);
+  return result;
+}
+
+async function settleRows(
+  options: DeliveryOptions,
+  adapter: PlatformAdapter,
+  target: DeliveryTarget,
+  rows: readonly Row[],
+  streamedIds: readonly string[],
+  result: DeliveryResult,
+  tx: Tx,
+  onSettled: (() => void) | undefined,
+): Promise<void> {
+  for (const [n, row] of rows.entries()) {
+    const settle = n === rows.length - 1 ? onSettled : undefined;
+    const messageId = streamedIds[row.chunkIndex];
+    const edited = messageId === undefined ? null : await editWithRetry(options, adapter, target, messageId, row);
+    if (edited?.ok && messageId !== undefined) {
+      await tx(() => {
+        options.outbox.markSent(row.id, messageId);
+        settle?.();
+      });
+      options.observer?.messageSent(target.platform);
+      result.sent++;
+      continue;
+    }
+    if (edited && !edited.ok) {
+      options.logger.warn(
+        { platform: target.platform, chatId: target.chatId, error: `${edited.error}: ${edited.message}` },
+        'streamed answer: the final edit failed; sending the text as a new message',
+      );
+    }
+    const first = row.chunkIndex === 0 && messageId === undefined;
+    await sendRow(
+      options,
+      adapter,
+      target,
+      {
+        id: row.id,
+        createdAt: row.createdAt,
+        text: row.text,
+        formatted: row.formatted,
+        first,
+        mayRepeat: row.mayRepeat,
+      },
+      result,
+      { tx, ...(settle ? { onSettled: settle } : {}) },
+    );
+  }
+}
+
+/** One edit, a 429 or a 500/502/503 waited out and tried again (as a send would be). */
+async function editWithRetry(
+  options: DeliveryOptions,
+  adapter: PlatformAdapter,
+  target: DeliveryTarget,
+  messageId: string,
+  content: { text: string; formatted: boolean },
+): Promise<SendResult> {
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  let outcome: SendResult = { ok: false, error: 'transient', message: 'not tried' };
+  for (let attempt = 1; attempt <= SEND_MAX_ATTEMPTS && adapter.edit; attempt++) {
+    await options.rateLimiter?.wait(target.platform, target.chatId, adapter.capabilities.sendRate, sleep);
+    outcome = await adapter.edit({
+      chatId: target.chatId,
+      messageId,
+      text: content.text,
+      formatted: content.formatted,
+      ...(target.threadId ? { threadId: target.threadId } : {}),
+    });
+    if (outcome.ok) return outcome;
+    const delayMs = resendDelayMs(outcome, attempt);
+    if (delayMs === null || attempt === SEND_MAX_ATTEMPTS) return outcome;
+    if (outcome.error === 'rate_limited') options.observer?.rateLimited(target.platform);
+    await sleep(delayMs);
+  }
+  return outcome;
+}

@@ -1,0 +1,27 @@
+/** display.* per platform: `gateway.platforms.<name>.streaming` (a boolean) overrides `display.streaming`. */
+import { EditCadence } from './delivery/live-stream.js';
+import { streamIds } from './delivery/stream-ids.js';
+import type { GatewaySettings } from './gateway-deps.js';
+import type { TurnPorts } from './pipeline/turn.js';
+import { DISPLAY_DEFAULTS, type DisplaySettings } from './pipeline/turn-display.js';
+import type { PlatformStatePort } from './ports.js';
+
+/** Resolves the display settings of every platform once; unknown platforms get the global ones. */
+export function displayResolver(settings: GatewaySettings): (platform: string) => DisplaySettings {
+  const global = settings.display ?? DISPLAY_DEFAULTS;
+  const perPlatform = new Map<string, DisplaySettings>();
+  for (const [name, block] of Object.entries(settings.platformSettings)) {
+    const streaming = block.streaming;
+    if (typeof streaming === 'boolean') perPlatform.set(name, { ...global, streaming });
+  }
+  return (platform) => perPlatform.get(platform) ?? global;
+}
+
+/** The turn stage's ports for display and streamed answers. */
+export function streamingPorts(
+  settings: GatewaySettings,
+  state: PlatformStatePort,
+  commit: <T>(fn: () => T) => Promise<T>,
+): Pick<TurnPorts, 'display' | 'streamIds' | 'cadence' | 'commit'> {
+  return { display: displayResolver(settings), streamIds: streamIds(state), cadence: new EditCadence(), commit };
+}
