@@ -91,7 +91,8 @@ describe('rich messages through hermes gateway run (Discord)', () => {
   it('an answer with a MEDIA line arrives as an attachment, the line never shown', async () => {
     const png = join(mkdtempSync(join(tmpdir(), 'hermes-e2e-discord-')), 'chart.png');
     writeFileSync(png, FAKE_PNG);
-    openai.server.script({ text: `Your chart:\nMEDIA: ${png}` });
+    // streamed in pieces: the line must not show mid-stream either
+    openai.server.script({ text: `Your chart:\nMEDIA: ${png}`, chunkDelayMs: 300 });
     discord.dmMessage({ user: ADA, content: 'chart please' });
     await discord.until(() => discord.sent.some((m) => m.files !== undefined), 10_000, 'the attachment');
     await answered('Your chart:');

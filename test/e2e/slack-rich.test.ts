@@ -104,7 +104,8 @@ describe('rich messages through hermes gateway run (Slack, Socket Mode)', () => 
   it('an answer with a MEDIA line arrives as a shared file, the line never shown', async () => {
     const png = join(mkdtempSync(join(tmpdir(), 'hermes-e2e-slack-')), 'chart.png');
     writeFileSync(png, FAKE_PNG);
-    openai.server.script({ text: `Your chart:\nMEDIA: ${png}` });
+    // streamed in pieces: the line must not show mid-stream either
+    openai.server.script({ text: `Your chart:\nMEDIA: ${png}`, chunkDelayMs: 300 });
     slack.pushMessage({ channel: ADA.dm, user: ADA.id, text: 'chart please', channelType: 'im' });
     await until('the shared file', () => slack.sharedFiles.length > 0);
     await answered('Your chart:');
