@@ -81,7 +81,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       logging: { level: 'info' },
       // every valid message gets its own answer (interrupt mode would answer only the last of a burst)
       display: { busy_input_mode: 'queue' },
-      gateway: { host: '127.0.0.1', port: 0, drain_timeout_s: 1, max_concurrent_runs: 16 },
+      // each input its own turn: a long input (a possible cut part of a paste) would open a batch
+      // that the next inputs and the canary join (gateway.batch_ms; tested in test/gateway/batch.test.ts)
+      gateway: { host: '127.0.0.1', port: 0, drain_timeout_s: 1, max_concurrent_runs: 16, batch_ms: 0 },
     },
     options.config ?? {},
   );
