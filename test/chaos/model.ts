@@ -34,10 +34,13 @@ export class ModelChaos {
    * streamed message's partial text (`ack chaos-m1` of m12) is never taken for a whole answer
    */
   readonly streamed: boolean;
+  /** the MEDIA line the answer to message N ends with, if any (media.ts) */
+  readonly #mediaLine: (key: number) => string | undefined;
 
-  constructor(rng: Rng, options: { streamed?: boolean } = {}) {
+  constructor(rng: Rng, options: { streamed?: boolean; mediaLine?: (key: number) => string | undefined } = {}) {
     this.#rng = rng;
     this.streamed = options.streamed === true;
+    this.#mediaLine = options.mediaLine ?? (() => undefined);
   }
 
   /** Queues a fault for the next requests: `count` failures, or (slow) slow answers for `count` seconds. */
@@ -84,7 +87,11 @@ export class ModelChaos {
     if (slow) this.served.slow += 1;
     this.served.answers += 1;
     const delayMs = slow ? this.#rng.int(700, 1_400) : this.#rng.int(5, 120);
-    if (this.streamed) return { text: `ack ${key} ${STREAM_END}`, delayMs, chunkDelayMs: this.#rng.int(20, 120) };
-    return { text: `ack ${key}`, delayMs };
+    const n = KEY_PATTERN.exec(text)?.[1];
+    const media = n === undefined ? undefined : this.#mediaLine(Number(n));
+    const tail = media === undefined ? '' : `\n${media}`;
+    if (this.streamed)
+      return { text: `ack ${key} ${STREAM_END}${tail}`, delayMs, chunkDelayMs: this.#rng.int(20, 120) };
+    return { text: `ack ${key}${tail}`, delayMs };
   };
 }
