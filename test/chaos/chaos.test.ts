@@ -95,16 +95,18 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
     const model = new ModelChaos(createRng(SEED ^ 0x5eed), { streamed, mediaLine: media.mediaLine });
     /** streaming mode: replies are taken from what each message shows, once it is whole */
     const streams = new Map(platforms.map((p) => [p, new StreamedReplies()]));
-    const takeReplies = (p: ChaosPlatform) => {
-      const stream = streams.get(p);
-      return streamed && p.shown && stream ? stream.take(p.shown()) : p.takeReplies();
-    };
+    const takeReplies = (p: ChaosPlatform) =>
+      streamed && p.shown ? (streams.get(p)?.take(p.shown()) ?? []) : p.takeReplies();
     openai.respond(model.responder);
     const control = new GatewayControl(home, env);
     gateway = control;
     for (const p of platforms) p.attach?.(() => control.url());
     const ledger = new Ledger();
     const uploads = new UploadLedger();
+    const collect = (p: ChaosPlatform) => {
+      ledger.ingest(takeReplies(p));
+      uploads.ingest(p.takeUploads?.() ?? [], ledger.messages);
+    };
     /** the crash-loop messages: each must end with the apology */
     const stuckKeys: number[] = [];
     /** offers one message from `user` and records it */
@@ -166,8 +168,7 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
     const collector = (async () => {
       while (collecting) {
         for (const p of platforms) {
-          ledger.ingest(takeReplies(p));
-          uploads.ingest(p.takeUploads?.() ?? [], ledger.messages);
+          collect(p);
           p.tick(Date.now());
         }
         await sleep(100);
@@ -230,10 +231,7 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
     control.stopSampling();
     collecting = false;
     await collector;
-    for (const p of platforms) {
-      ledger.ingest(takeReplies(p));
-      uploads.ingest(p.takeUploads?.() ?? [], ledger.messages);
-    }
+    for (const p of platforms) collect(p);
     if (streamed) {
       // a streamed message that never became whole: a partial answer left beside the whole one
       const partial = platforms.map((p) => `${p.name} ${(p.shown?.() ?? []).filter((m) => !isWhole(m.text)).length}`);
@@ -333,7 +331,7 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
           'transcripts complete (answered)': `${answered.length - incompleteTranscripts.length} / ${answered.length}`,
         }),
         'media',
-        table(mediaFigures(media, ledger.messages, verdictOf, uploadVerdictOf, uploads)),
+        table(mediaFigures(media, ledger.messages, verdictOf, uploadVerdictOf, uploads, model.served.withImage)),
         'per platform (mode): messages / answered / interrupted / sent twice after kill -9 / never answered / not delivered by the platform / deliveries retried',
         figuresTable(byPlatform),
         `faults: ${injector.injected.length}`,
@@ -382,6 +380,7 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
     expect(ledger.misrouted()).toBe(0);
     expect(uploads.unattributed).toEqual([]);
     expect(uploads.misrouted()).toBe(0);
+    if (media.photos.size > 0) expect(model.served.withImage, 'photos shown to the model').toBeGreaterThan(0);
     expect(incompleteTranscripts.map((m) => `chaos-m${m.key}`)).toEqual([]);
     // a message cut off on every start is answered with the apology, once
     expect(stuckKeys.map((key) => verdictOf.get(key))).toEqual(stuckKeys.map(() => 'interrupted'));

@@ -113,6 +113,8 @@ export function mediaFigures(
   textVerdict: ReadonlyMap<number, Verdict>,
   uploadVerdict: ReadonlyMap<number, UploadVerdict>,
   uploads: UploadLedger,
+  /** model requests that carried an image part */
+  withImage: number,
 ): Record<string, string | number> {
   const photos = messages.filter((m) => media.photos.has(m.key));
   const photoCount = (v: Verdict) => photos.filter((m) => textVerdict.get(m.key) === v).length;
@@ -125,6 +127,7 @@ export function mediaFigures(
     'photos: answered once / interrupted / lost / duplicated / sent twice after kill -9 / not delivered by the platform':
       `${photoCount('answered')} / ${photoCount('interrupted')} / ${photoCount('lost')} / ${photoCount('duplicated')} / ` +
       `${photoCount('resent-after-kill')} / ${photos.filter((m) => ['discord-offline', 'discord-at-kill', 'slack-acked-not-stored', 'slack-gave-up'].includes(textVerdict.get(m.key) ?? '')).length}`,
+    'photos: model answers to a request with an image part': withImage,
     'attachments: answers with a MEDIA line (Telegram / Discord / Slack)': `${attached.length} (${byPlatform(attached)})`,
     'attachments: uploaded once / sent twice after kill -9 / not uploaded / uploaded twice / unexpected':
       `${uploadCount('uploaded-once')} / ${uploadCount('resent-after-kill')} / ${uploadCount('not-uploaded')} / ` +

@@ -2,7 +2,7 @@
 // random delay, except while a fault is pending: 429s, 5xx, requests that never answer (the
 // client's timeout fires) and slow answers. A message never gets more failed requests than the
 // gateway's retries can absorb, so a model fault may delay an answer but cannot excuse a missing one.
-import type { RecordedRequest, Reply, Responder } from '../fakes/openai-server.js';
+import { imagePartsOf, type RecordedRequest, type Reply, type Responder } from '../fakes/openai-server.js';
 import type { Rng } from './rng.js';
 
 export type ModelFault = 'model-429' | 'model-5xx' | 'model-timeout' | 'model-slow';
@@ -27,7 +27,7 @@ export class ModelChaos {
   readonly #stuck = new Set<string>();
   #slowUntil = 0;
   /** requests the fake answered with a fault, by kind (`stuck`: requests for a stuck message) */
-  readonly served = { rateLimited: 0, serverErrors: 0, hung: 0, slow: 0, stuck: 0, answers: 0 };
+  readonly served = { rateLimited: 0, serverErrors: 0, hung: 0, slow: 0, stuck: 0, answers: 0, withImage: 0 };
 
   /**
    * streaming mode: answers stream in pieces and end with ` done` (`ack chaos-m<N> done`), so a
@@ -86,6 +86,8 @@ export class ModelChaos {
     const slow = Date.now() < this.#slowUntil;
     if (slow) this.served.slow += 1;
     this.served.answers += 1;
+    // an inbound photo reached the model as an image part
+    if (imagePartsOf(request).length > 0) this.served.withImage += 1;
     const delayMs = slow ? this.#rng.int(700, 1_400) : this.#rng.int(5, 120);
     const n = KEY_PATTERN.exec(text)?.[1];
     const media = n === undefined ? undefined : this.#mediaLine(Number(n));
