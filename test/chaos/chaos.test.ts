@@ -11,17 +11,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
 import { tempHome } from '../helpers/run-hermes.js';
 import { auditState } from './audit.js';
-import { FAULT_KINDS, FaultInjector, type FaultKind, faultSequence, parseKinds, ROUND_SIZE } from './faults.js';
+import { FAULT_KINDS, FaultInjector, faultSequence, idleFaults, parseKinds, ROUND_SIZE } from './faults.js';
 import { GatewayControl, processesOf } from './gateway-control.js';
 import { prepareHome, readEffects, SETTINGS } from './home.js';
 import { Ledger, type Verdict } from './ledger.js';
+import { ChaosMedia } from './media.js';
+import { mediaFigures, UploadLedger, type UploadVerdict } from './media-ledger.js';
 import { KEY_PATTERN, lastUserText, ModelChaos } from './model.js';
 import { chooseModes } from './modes.js';
 import { apiPlatform } from './platform-api.js';
 import { slackPlatform } from './platform-slack.js';
 import { telegramPlatform } from './platform-telegram.js';
 import { type ChaosPlatform, type ChaosUser, discordPlatform, type PlatformName } from './platforms.js';
-import { figuresByPlatform, figuresTable, NOT_DELIVERED, table } from './report.js';
+import { figuresByPlatform, figuresTable, NOT_DELIVERED, pushFailures, table } from './report.js';
 import { createRng } from './rng.js';
 import { isWhole, StreamedReplies } from './streamed-replies.js';
 import { platformStates, sleep, until } from './wait.js';
@@ -71,12 +73,6 @@ afterAll(async () => {
   await openai?.close();
 });
 
-/** pushed modes: what each delivery's failed attempts got, e.g. ` deliveries [["no gateway","503"]]` */
-const pushFailures = (p: ChaosPlatform | undefined, key: number): string => {
-  const outcomes = p?.pushOutcomes?.(key) ?? [];
-  return outcomes.length === 0 ? '' : `, deliveries ${JSON.stringify(outcomes.map((o) => o.failures))}`;
-};
-
 describe('chaos: Telegram, Discord, Slack and the API platform on one gateway under faults', () => {
   it(`answers every message exactly once (or says it was interrupted) through ${MIN_FAULTS}+ faults`, async () => {
     const started = Date.now();
@@ -95,25 +91,31 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
     }
     const streamed = MODES.streaming === 'on';
     prepareHome(home, platformSettings, { streaming: streamed });
-    const model = new ModelChaos(createRng(SEED ^ 0x5eed), { streamed });
+    const media = new ChaosMedia(createRng(SEED ^ 0x3ed1a));
+    const model = new ModelChaos(createRng(SEED ^ 0x5eed), { streamed, mediaLine: media.mediaLine });
     /** streaming mode: replies are taken from what each message shows, once it is whole */
     const streams = new Map(platforms.map((p) => [p, new StreamedReplies()]));
-    const takeReplies = (p: ChaosPlatform) => {
-      const stream = streams.get(p);
-      return streamed && p.shown && stream ? stream.take(p.shown()) : p.takeReplies();
-    };
+    const takeReplies = (p: ChaosPlatform) =>
+      streamed && p.shown ? (streams.get(p)?.take(p.shown()) ?? []) : p.takeReplies();
     openai.respond(model.responder);
     const control = new GatewayControl(home, env);
     gateway = control;
     for (const p of platforms) p.attach?.(() => control.url());
     const ledger = new Ledger();
+    const uploads = new UploadLedger();
+    const collect = (p: ChaosPlatform) => {
+      ledger.ingest(takeReplies(p));
+      uploads.ingest(p.takeUploads?.() ?? [], ledger.messages);
+    };
     /** the crash-loop messages: each must end with the apology */
     const stuckKeys: number[] = [];
     /** offers one message from `user` and records it */
     const offer = (platform: ChaosPlatform, user: ChaosUser, group: boolean): number => {
       const key = ledger.messages.length;
       const text = `chaos-m${key} from ${user.name}: ${rng.pick(['hello', 'status?', 'one more thing', 'ping'])}`;
-      const offered = platform.send(user, text, group, key);
+      const photo = media.photoFor(key, platform.name, group);
+      media.drawAttachment(key, platform.name);
+      const offered = platform.send(user, text, group, key, photo);
       ledger.offer({ ...offered, key, platform: platform.name, userId: user.id, group, at: Date.now() });
       return key;
     };
@@ -166,7 +168,7 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
     const collector = (async () => {
       while (collecting) {
         for (const p of platforms) {
-          ledger.ingest(takeReplies(p));
+          collect(p);
           p.tick(Date.now());
         }
         await sleep(100);
@@ -204,7 +206,9 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
     injector.heal();
     if (control.pid() === undefined) await control.start();
     // a Discord message sent while the bot was offline never arrives: nothing to wait for
-    const awaited = () => ledger.unanswered().filter((m) => !(m.platform === 'discord' && m.online === false)).length;
+    const awaited = () =>
+      ledger.unanswered().filter((m) => !(m.platform === 'discord' && m.online === false)).length +
+      uploads.awaited(media, (key) => ledger.repliesTo(key).answers > 0);
     let last = awaited();
     let lastChange = Date.now();
     await until(
@@ -227,7 +231,7 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
     control.stopSampling();
     collecting = false;
     await collector;
-    for (const p of platforms) ledger.ingest(takeReplies(p));
+    for (const p of platforms) collect(p);
     if (streamed) {
       // a streamed message that never became whole: a partial answer left beside the whole one
       const partial = platforms.map((p) => `${p.name} ${(p.shown?.() ?? []).filter((m) => !isWhole(m.text)).length}`);
@@ -239,6 +243,7 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
     const audit = auditState(home);
     const verdicts = new Map<Verdict, number>();
     const verdictOf = new Map<number, Verdict>();
+    const uploadVerdictOf = new Map<number, UploadVerdict>();
     const bad: string[] = [];
     /** messages the platforms' own delivery windows account for (listed, not failed) */
     const windows: string[] = [];
@@ -254,6 +259,9 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
         verdict = ledger.apiVerdict(verdict, audit.assistantStoredAt.get(m.key) ?? [], injector.outages);
       verdicts.set(verdict, (verdicts.get(verdict) ?? 0) + 1);
       verdictOf.set(m.key, verdict);
+      const upload = uploads.judge(m, media.attachments.has(m.key), verdict, injector.outages, started);
+      if (upload.verdict !== undefined) uploadVerdictOf.set(m.key, upload.verdict);
+      if (upload.line !== undefined) (upload.fails ? bad : windows).push(upload.line);
       const excused = verdict === 'resent-after-kill' || NOT_DELIVERED.includes(verdict);
       if (verdict === 'lost' || verdict === 'duplicated' || excused) {
         const r = ledger.repliesTo(m.key);
@@ -322,6 +330,8 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
           'replies in the wrong chat': ledger.misrouted(),
           'transcripts complete (answered)': `${answered.length - incompleteTranscripts.length} / ${answered.length}`,
         }),
+        'media',
+        table(mediaFigures(media, ledger.messages, verdictOf, uploadVerdictOf, uploads, model.served.withImage)),
         'per platform (mode): messages / answered / interrupted / sent twice after kill -9 / never answered / not delivered by the platform / deliveries retried',
         figuresTable(byPlatform),
         `faults: ${injector.injected.length}`,
@@ -368,6 +378,9 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
     expect(n('interrupted')).toBeLessThanOrEqual(interruptBound);
     expect(ledger.unattributed).toEqual([]);
     expect(ledger.misrouted()).toBe(0);
+    expect(uploads.unattributed).toEqual([]);
+    expect(uploads.misrouted()).toBe(0);
+    if (media.photos.size > 0) expect(model.served.withImage, 'photos shown to the model').toBeGreaterThan(0);
     expect(incompleteTranscripts.map((m) => `chaos-m${m.key}`)).toEqual([]);
     // a message cut off on every start is answered with the apology, once
     expect(stuckKeys.map((key) => verdictOf.get(key))).toEqual(stuckKeys.map(() => 'interrupted'));
@@ -379,22 +392,8 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
     expect(orphans).toEqual([]);
     expect(control.maxConcurrent).toBeLessThanOrEqual(1);
     // the faults were real: each kind injected did what it says
-    const injected = injector.byKind();
-    const did: Partial<Record<FaultKind, number>> = {
-      'model-429': model.served.rateLimited,
-      'model-5xx': model.served.serverErrors,
-      'model-timeout': model.served.hung,
-      'model-slow': model.served.slow,
-      'gateway-crash-loop': model.served.stuck,
-      'plugin-hook-hang': effects.hangs,
-      'gateway-hook-throw': effects.throws,
-    };
-    for (const p of platforms) {
-      did[`${p.name}-429-storm`] = p.failuresAnswered().rateLimited;
-      did[`${p.name}-5xx`] = p.failuresAnswered().serverErrors;
-    }
-    const idle = Object.entries(did).filter(([kind, effect]) => (injected[kind] ?? 0) > 0 && effect === 0);
-    expect(idle, 'faults injected without effect').toEqual([]);
+    expect(idleFaults(injector.byKind(), model, effects, platforms), 'faults injected without effect').toEqual([]);
+    media.close();
     rmSync(home, { recursive: true, force: true }); // kept (its path printed above) when the run fails
   });
 });

@@ -238,3 +238,29 @@ export class FaultInjector {
     return out;
   }
 }
+
+/** The fault kinds injected that had no effect (no 429 answered, no hook hung, ...): each must do what it says. */
+export function idleFaults(
+  injected: Record<string, number>,
+  model: ModelChaos,
+  effects: { hangs: number; throws: number },
+  platforms: readonly ChaosPlatform[],
+): [string, number][] {
+  const did: Partial<Record<FaultKind, number>> = {
+    'model-429': model.served.rateLimited,
+    'model-5xx': model.served.serverErrors,
+    'model-timeout': model.served.hung,
+    'model-slow': model.served.slow,
+    'gateway-crash-loop': model.served.stuck,
+    'plugin-hook-hang': effects.hangs,
+    'gateway-hook-throw': effects.throws,
+  };
+  for (const p of platforms) {
+    did[`${p.name}-429-storm` as FaultKind] = p.failuresAnswered().rateLimited;
+    did[`${p.name}-5xx` as FaultKind] = p.failuresAnswered().serverErrors;
+  }
+  return Object.entries(did).filter(([kind, effect]) => (injected[kind] ?? 0) > 0 && effect === 0) as [
+    string,
+    number,
+  ][];
+}

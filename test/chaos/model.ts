@@ -2,7 +2,7 @@
 // random delay, except while a fault is pending: 429s, 5xx, requests that never answer (the
 // client's timeout fires) and slow answers. A message never gets more failed requests than the
 // gateway's retries can absorb, so a model fault may delay an answer but cannot excuse a missing one.
-import type { RecordedRequest, Reply, Responder } from '../fakes/openai-server.js';
+import { imagePartsOf, type RecordedRequest, type Reply, type Responder } from '../fakes/openai-server.js';
 import type { Rng } from './rng.js';
 
 export type ModelFault = 'model-429' | 'model-5xx' | 'model-timeout' | 'model-slow';
@@ -27,17 +27,20 @@ export class ModelChaos {
   readonly #stuck = new Set<string>();
   #slowUntil = 0;
   /** requests the fake answered with a fault, by kind (`stuck`: requests for a stuck message) */
-  readonly served = { rateLimited: 0, serverErrors: 0, hung: 0, slow: 0, stuck: 0, answers: 0 };
+  readonly served = { rateLimited: 0, serverErrors: 0, hung: 0, slow: 0, stuck: 0, answers: 0, withImage: 0 };
 
   /**
    * streaming mode: answers stream in pieces and end with ` done` (`ack chaos-m<N> done`), so a
    * streamed message's partial text (`ack chaos-m1` of m12) is never taken for a whole answer
    */
   readonly streamed: boolean;
+  /** the MEDIA line the answer to message N ends with, if any (media.ts) */
+  readonly #mediaLine: (key: number) => string | undefined;
 
-  constructor(rng: Rng, options: { streamed?: boolean } = {}) {
+  constructor(rng: Rng, options: { streamed?: boolean; mediaLine?: (key: number) => string | undefined } = {}) {
     this.#rng = rng;
     this.streamed = options.streamed === true;
+    this.#mediaLine = options.mediaLine ?? (() => undefined);
   }
 
   /** Queues a fault for the next requests: `count` failures, or (slow) slow answers for `count` seconds. */
@@ -83,8 +86,14 @@ export class ModelChaos {
     const slow = Date.now() < this.#slowUntil;
     if (slow) this.served.slow += 1;
     this.served.answers += 1;
+    // an inbound photo reached the model as an image part
+    if (imagePartsOf(request).length > 0) this.served.withImage += 1;
     const delayMs = slow ? this.#rng.int(700, 1_400) : this.#rng.int(5, 120);
-    if (this.streamed) return { text: `ack ${key} ${STREAM_END}`, delayMs, chunkDelayMs: this.#rng.int(20, 120) };
-    return { text: `ack ${key}`, delayMs };
+    const n = KEY_PATTERN.exec(text)?.[1];
+    const media = n === undefined ? undefined : this.#mediaLine(Number(n));
+    const tail = media === undefined ? '' : `\n${media}`;
+    if (this.streamed)
+      return { text: `ack ${key} ${STREAM_END}${tail}`, delayMs, chunkDelayMs: this.#rng.int(20, 120) };
+    return { text: `ack ${key}${tail}`, delayMs };
   };
 }

@@ -60,6 +60,7 @@ export function slackPlatform(mode: SlackMode = 'socket'): ChaosPlatform {
     }
   };
   let cursor = 0;
+  let uploadCursor = 0;
   let ackCursor = 0;
   const acked = new Map<string, number>();
   const tracked = new Map<number, TrackedEnvelope[]>();
@@ -118,7 +119,7 @@ export function slackPlatform(mode: SlackMode = 'socket'): ChaosPlatform {
     pushRetries: () => push?.retries() ?? 0,
     inFlight: () => push?.inFlight() ?? 0,
     pushPending: () => push?.pending() ?? 0,
-    send(user, text, group, key) {
+    send(user, text, group, key, photo) {
       const slack = need();
       const channel = group ? SLACK_GROUP : `D${user.id.slice(1)}`;
       const input = {
@@ -126,6 +127,13 @@ export function slackPlatform(mode: SlackMode = 'socket'): ChaosPlatform {
         user: user.id,
         text: group ? `<@${slack.bot.userId}> ${text}` : text,
         channelType: group ? ('channel' as const) : ('im' as const),
+        // a DM with a photo, as Slack sends a file shared with a message
+        ...(photo
+          ? {
+              subtype: 'file_share',
+              files: [slack.addFile({ name: photo.fileName, mimetype: photo.mimeType, data: photo.data })],
+            }
+          : {}),
       };
       if (mode === 'http') {
         // as Slack: a mention outside a DM comes as the message event and an app_mention event
@@ -154,6 +162,12 @@ export function slackPlatform(mode: SlackMode = 'socket'): ChaosPlatform {
       const posted = need().posted;
       const out = posted.slice(cursor).map((m) => ({ chatId: m.channel, text: m.text }));
       cursor = posted.length;
+      return out;
+    },
+    takeUploads() {
+      const shared = need().sharedFiles;
+      const out = shared.slice(uploadCursor).map((f) => ({ chatId: f.channel, text: f.name }));
+      uploadCursor = shared.length;
       return out;
     },
     replyCount: () => need().posted.length,

@@ -18,6 +18,7 @@ export type TelegramMode = 'polling' | 'webhook';
 export function telegramPlatform(mode: TelegramMode = 'polling'): ChaosPlatform {
   let fake: FakeTelegram | null = null;
   let cursor = 0;
+  let uploadCursor = 0;
   let push: PushDelivery | null = null;
   /** offers one message the way the mode delivers it */
   const deliver = (key: number, input: PushMessageInput): void => {
@@ -70,10 +71,16 @@ export function telegramPlatform(mode: TelegramMode = 'polling'): ChaosPlatform 
     pushRetries: () => push?.retries() ?? 0,
     inFlight: () => push?.inFlight() ?? 0,
     pushPending: () => push?.pending() ?? 0,
-    send(user, text, group, key) {
+    send(user, text, group, key, photo) {
       const tg = need();
       if (!group) {
-        deliver(key, { chatId: Number(user.id), userId: Number(user.id), text, firstName: user.name });
+        deliver(key, {
+          chatId: Number(user.id),
+          userId: Number(user.id),
+          text,
+          firstName: user.name,
+          ...(photo ? { photo: { data: photo.data, fileName: photo.fileName, mimeType: photo.mimeType } } : {}),
+        });
         return { chatId: user.id };
       }
       deliver(key, {
@@ -89,6 +96,12 @@ export function telegramPlatform(mode: TelegramMode = 'polling'): ChaosPlatform 
       const sent = need().sent;
       const out = sent.slice(cursor).map((m) => ({ chatId: String(m.chat_id), text: m.text }));
       cursor = sent.length;
+      return out;
+    },
+    takeUploads() {
+      const uploads = need().uploads;
+      const out = uploads.slice(uploadCursor).map((u) => ({ chatId: String(u.chat_id), text: u.fileName }));
+      uploadCursor = uploads.length;
       return out;
     },
     replyCount: () => need().sent.length,

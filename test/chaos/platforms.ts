@@ -5,7 +5,13 @@
 // (test/contract/drivers/), plus the fault and delivery hooks the drivers do not expose (5xx,
 // Slack acks and redelivery, webhook redelivery, Discord readiness).
 
-import { type DispatchedMessage, type FakeDiscord, startFakeDiscord } from '../fakes/discord-server.js';
+import {
+  type DispatchedMessage,
+  type FakeDiscord,
+  type SentMessage,
+  startFakeDiscord,
+} from '../fakes/discord-server.js';
+import type { ChaosPhoto } from './media.js';
 import type { PushOutcome } from './push-delivery.js';
 import { newestEdits, type ShownMessage } from './streamed-replies.js';
 
@@ -57,10 +63,12 @@ export interface ChaosPlatform {
   env(): Record<string, string>;
   /** `gateway.platforms.<name>` */
   settings(): Record<string, unknown>;
-  /** offers a message to the bot (a DM, or an @-mention in the group chat) */
-  send(user: ChaosUser, text: string, group: boolean, key: number): Offered;
-  /** replies recorded since the last call */
+  /** offers a message to the bot (a DM, or an @-mention in the group chat), with a photo if given (the text its caption) */
+  send(user: ChaosUser, text: string, group: boolean, key: number, photo?: ChaosPhoto): Offered;
+  /** replies recorded since the last call (text messages; attachments are uploads) */
   takeReplies(): Reply[];
+  /** files the bot uploaded since the last call (`text` is the file name) */
+  takeUploads?(): Reply[];
   /** every reply recorded so far */
   replyCount(): number;
   /** streaming mode: every message the bot posted, with the text it shows now (its newest edit) */
@@ -107,10 +115,14 @@ export function streamAndSpare(all: ChaosUser[]): { users: ChaosUser[]; spare: C
 const DISCORD_TOKEN = 'MTc3NzAwMjE3NzAwMjE3NzAwMg.GcHaOs.CHAOS-discord-token-0123456789abcdefgh';
 const DISCORD_FIRST_USER = 378_000_000_000_000_001n;
 
+/** a message the bot sent with files: an attachment (its content is empty), not a text reply */
+const hasFiles = (m: SentMessage): boolean => (m.files ?? []).length > 0;
+
 /** Discord: a dispatch reaches the bot only over a live session (RESUME replays what a dropped one missed). */
 export function discordPlatform(): ChaosPlatform {
   let fake: FakeDiscord | null = null;
   let cursor = 0;
+  let uploadCursor = 0;
   const need = (): FakeDiscord => {
     if (!fake) throw new Error('discord: start() first');
     return fake;
@@ -131,18 +143,30 @@ export function discordPlatform(): ChaosPlatform {
       DISCORD_ALLOWED_USERS: list.map((u) => u.id).join(','),
     }),
     settings: () => ({ api_base: need().apiBase }),
-    send(user, text, group) {
+    send(user, text, group, _key, photo) {
       const discord = need();
       const online = discord.latestReady();
+      const attachments = photo ? [{ data: photo.data, fileName: photo.fileName, contentType: photo.mimeType }] : [];
       const message: DispatchedMessage = group
         ? discord.guildMessage({ user, content: text, mention: true })
-        : discord.dmMessage({ user, content: text });
+        : discord.dmMessage({ user, content: text, ...(photo ? { attachments } : {}) });
       return { chatId: message.channel_id, online };
     },
     takeReplies() {
       const sent = need().sent;
-      const out = sent.slice(cursor).map((m) => ({ chatId: m.channel_id, text: m.content }));
+      const out = sent
+        .slice(cursor)
+        .filter((m) => !hasFiles(m))
+        .map((m) => ({ chatId: m.channel_id, text: m.content }));
       cursor = sent.length;
+      return out;
+    },
+    takeUploads() {
+      const sent = need().sent;
+      const out = sent
+        .slice(uploadCursor)
+        .flatMap((m) => (m.files ?? []).map((f) => ({ chatId: m.channel_id, text: f.fileName })));
+      uploadCursor = sent.length;
       return out;
     },
     replyCount: () => need().sent.length,
@@ -153,7 +177,9 @@ export function discordPlatform(): ChaosPlatform {
         (e) => e.id,
         (e) => e.content,
       );
-      return discord.sent.map((m) => ({ id: m.id, chatId: m.channel_id, text: edited.get(m.id) ?? m.content }));
+      return discord.sent
+        .filter((m) => !hasFiles(m))
+        .map((m) => ({ id: m.id, chatId: m.channel_id, text: edited.get(m.id) ?? m.content }));
     },
     rateLimitStorm(count) {
       need().rateLimitNextSends(count, 1_000);

@@ -66,3 +66,9 @@ export function figuresTable(figures: Record<string, PlatformFigures>): string {
     ),
   );
 }
+
+/** pushed modes: what each delivery's failed attempts got, e.g. ` deliveries [["no gateway","503"]]` */
+export const pushFailures = (p: ChaosPlatform | undefined, key: number): string => {
+  const outcomes = p?.pushOutcomes?.(key) ?? [];
+  return outcomes.length === 0 ? '' : `, deliveries ${JSON.stringify(outcomes.map((o) => o.failures))}`;
+};
