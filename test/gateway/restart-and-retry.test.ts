@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { idempotencyKey } from '@hermes/gateway';
-import type { PlatformAdapter } from '@hermes/protocol';
+import type { EditMessage, PlatformAdapter } from '@hermes/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 import { type Harness, startHarness } from './harness.js';
@@ -128,5 +128,52 @@ describe('restart and send faults', () => {
     const shared = h.store.sessions.activeByKey('memory:g1:group');
     expect(h.store.transcripts.list(shared?.id ?? '')).toHaveLength(2);
     expect(h.store.sessions.activeByKey('memory:g1:group:u1')).toBeUndefined();
+  });
+
+  it('given up after restarts mid-stream: the streamed message becomes the apology, no second message', async () => {
+    const { openStore } = await import('@hermes/store');
+    const dbPath = join(mkdtempSync(join(tmpdir(), 'hermes-apologise-')), 'state.db');
+    const earlier = openStore(dbPath);
+    const event = {
+      kind: 'text',
+      platform: 'memory',
+      messageId: 's-1',
+      text: 'stream me',
+      source: { platform: 'memory', chatId: 'c1', chatType: 'dm', userId: 'u1', userName: 'Ada' },
+      internal: false,
+      timestamp: Date.now(),
+    };
+    const accepted = earlier.inbox.accept('memory', 's-1', event, { sessionKey: 'memory:c1:dm' });
+    if (!accepted.accepted) throw new Error('not accepted');
+    // three starts each resumed it and were cut off while its answer streamed into message sent-9
+    for (let i = 0; i < 3; i++) earlier.inbox.mark(accepted.id, 'processing');
+    earlier.platformState.set('memory', `stream:${accepted.id}`, JSON.stringify(['sent-9']));
+    earlier.close();
+    const platform = memoryPlatform();
+    const edits: EditMessage[] = [];
+    const create = platform.factory.create;
+    platform.factory = {
+      ...platform.factory,
+      create: (context): PlatformAdapter => {
+        const adapter = create(context);
+        return {
+          ...adapter,
+          capabilities: { ...adapter.capabilities, editing: true },
+          edit: async (message) => {
+            edits.push(message);
+            return { ok: true, messageIds: [message.messageId] };
+          },
+        };
+      },
+    };
+    h = await startHarness(openai.server, { dbPath, platform });
+    await h.gateway.idle();
+    expect(chat()).toHaveLength(0);
+    expect(platform.sent).toEqual([]);
+    expect(edits.map((e) => [e.messageId, e.text])).toEqual([
+      ['sent-9', expect.stringContaining('was interrupted by a restart')],
+    ]);
+    expect(h.store.inbox.pending()).toEqual([]);
+    expect(h.store.platformState.get('memory', `stream:${accepted.id}`) ?? '').toBe('');
   });
 });

@@ -33,7 +33,7 @@ import { type CommandPorts, runCommandStage } from './pipeline/command.js';
 import { dispatchHook } from './pipeline/dispatch.js';
 import { type LaneJob, replyTarget, type StageInput } from './pipeline/input.js';
 import { type PipelineOutcome, settleInbox } from './pipeline/outcome.js';
-import { interruptedApology, type PendingRow, recoverUnfinished } from './pipeline/recover.js';
+import { apologise, type PendingRow, recoverUnfinished } from './pipeline/recover.js';
 import { SessionStage } from './pipeline/session.js';
 import { busyModeFor, cachePorts, mediaStep, runTurnStage, type TurnPorts } from './pipeline/turn.js';
 import { type RouteDefinition, setUpPlatforms } from './platform-setup.js';
@@ -298,7 +298,9 @@ export class Gateway {
         written: (id) => store.outbox.forInbox(id),
         track: (work) => this.#track(work),
         tellInterrupted: (inboxId, event) =>
-          this.#reply(replyTarget(event, inboxId), interruptedApology(event), inboxId, { kind: 'interrupted' }),
+          apologise(this.#deliveryOptions(), this.#turnPorts.streamIds, event, inboxId, () =>
+            settleInbox(store.inbox, inboxId, { kind: 'interrupted' }),
+          ),
         resend: async (inboxId, event, rows) => {
           const target = { ...replyTarget(event), inboxId };
           await resendAnswer(this.#deliveryOptions(true), target, rows, this.#turnPorts.streamIds);

@@ -3,7 +3,11 @@
  * written), processed again, or, cut off too many starts in a row, answered with an apology.
  */
 import type { Logger, MessageEvent } from '@hermes/protocol';
+import type { DeliveryOptions } from '../delivery/deliver.js';
+import { deliverStreamed } from '../delivery/deliver-streamed.js';
+import type { StreamIds } from '../delivery/stream-ids.js';
 import type { OutboxRowLike } from '../ports.js';
+import { replyTarget } from './input.js';
 
 /** a message whose turn was cut off this many starts in a row is answered with an apology instead */
 export const MAX_RESUME_ATTEMPTS = 3;
@@ -55,4 +59,22 @@ export function recoverUnfinished(ports: RecoverPorts, unfinished: readonly Pend
 export function interruptedApology(event: MessageEvent): string {
   const quoted = event.text.length > 60 ? `${event.text.slice(0, 60)}…` : event.text;
   return `Sorry, your message "${quoted}" was interrupted by a restart and could not be answered. Please send it again.`;
+}
+
+/**
+ * Answers a message given up on with the apology. A streamed answer the user already saw (part of)
+ * is edited into the apology, so the chat ends with one message for it, not an answer and an apology.
+ */
+export async function apologise(
+  options: DeliveryOptions,
+  ids: StreamIds,
+  event: MessageEvent,
+  inboxId: number,
+  settle: () => void,
+): Promise<void> {
+  const streamed = ids.read(event.platform, inboxId);
+  await deliverStreamed(options, replyTarget(event, inboxId), interruptedApology(event), streamed, {
+    onSettled: settle,
+  });
+  if (streamed.length > 0) ids.clear(event.platform, inboxId);
 }
