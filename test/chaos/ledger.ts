@@ -78,6 +78,13 @@ export class Ledger {
         continue;
       }
       const entry = this.#replies.get(key) ?? { answers: 0, apologies: 0, misrouted: 0, at: [] };
+      // an edited message counts as what it shows now, not also as what it showed before
+      if (reply.replaces !== undefined) {
+        if (reply.replaces.includes(APOLOGY)) entry.apologies -= 1;
+        else entry.answers -= 1;
+        entry.at.pop();
+        if (reply.chatId !== message.chatId) entry.misrouted -= 1;
+      }
       if (reply.text.includes(APOLOGY)) entry.apologies += 1;
       else entry.answers += 1;
       if (reply.chatId !== message.chatId) entry.misrouted += 1;

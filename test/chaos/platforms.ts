@@ -35,6 +35,8 @@ export interface Offered {
 export interface Reply {
   chatId: string;
   text: string;
+  /** streaming: the whole text this message showed before it was edited to `text` (counted instead) */
+  replaces?: string;
 }
 
 /** How a Slack message's envelopes fared (Slack redelivers an envelope that is not acknowledged). */

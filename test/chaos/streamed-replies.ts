@@ -16,15 +16,20 @@ export interface ShownMessage {
 export const isWhole = (text: string): boolean => !text.startsWith('ack ') || text.trimEnd().endsWith(STREAM_END);
 
 export class StreamedReplies {
-  readonly #taken = new Set<string>();
+  /** the whole text each taken message showed when taken */
+  readonly #taken = new Map<string, string>();
 
-  /** the replies whole since the last call */
+  /**
+   * The replies whole since the last call. A taken message edited since to another whole text (a
+   * streamed answer the gateway later replaced by its apology) comes again, marked as replacing it.
+   */
   take(messages: readonly ShownMessage[]): Reply[] {
     const out: Reply[] = [];
     for (const m of messages) {
-      if (this.#taken.has(m.id) || !isWhole(m.text)) continue;
-      this.#taken.add(m.id);
-      out.push({ chatId: m.chatId, text: m.text });
+      const before = this.#taken.get(m.id);
+      if (before === m.text || !isWhole(m.text)) continue;
+      this.#taken.set(m.id, m.text);
+      out.push({ chatId: m.chatId, text: m.text, ...(before === undefined ? {} : { replaces: before }) });
     }
     return out;
   }
