@@ -4,16 +4,8 @@
  * ephemeral reply only the presser sees, and the prompt edited (text replaced, buttons removed)
  * once it is answered or expired.
  */
-import {
-  APPROVAL_ANSWERS,
-  APPROVAL_LABELS,
-  type ApprovalPromptMessage,
-  approvalButtonData,
-  type InboundSink,
-  type Logger,
-  parseApprovalButtonData,
-  type SendResult,
-} from '@hermes/protocol';
+import { approvalButtons, pressApproval } from '@hermes/plugin-sdk';
+import type { ApprovalPromptMessage, InboundSink, Logger, SendResult } from '@hermes/protocol';
 import { type REST, Routes } from 'discord.js';
 import { describeError } from './error-text.js';
 import { messageBody } from './message-body.js';
@@ -30,11 +22,11 @@ const STYLE = { once: 1, session: 2, always: 2, deny: 4 } as const;
 /** The prompt with one button per answer; its id comes back as `<channel>/<message>` for closeApproval. */
 export async function askApproval(rest: REST, prompt: ApprovalPromptMessage): Promise<SendResult> {
   const channelId = prompt.threadId ?? prompt.chatId;
-  const buttons = APPROVAL_ANSWERS.map((answer) => ({
+  const buttons = approvalButtons(prompt.approvalId).map((b) => ({
     type: 2,
-    style: STYLE[answer],
-    label: APPROVAL_LABELS[answer],
-    custom_id: approvalButtonData(prompt.approvalId, answer),
+    style: STYLE[b.answer],
+    label: b.label,
+    custom_id: b.data,
   }));
   const body = {
     ...messageBody(prompt.text, {
@@ -88,19 +80,8 @@ export async function handleComponentPress(
   press: ComponentPress,
   options: { rest: REST; sink: InboundSink; logger: Logger },
 ): Promise<void> {
-  const parsed = parseApprovalButtonData(press.customId);
-  let text = 'This button is not in use any more.';
-  if (parsed !== null && options.sink.approvalPress) {
-    const result = await options.sink.approvalPress({
-      platform: PLATFORM,
-      approvalId: parsed.approvalId,
-      answer: parsed.answer,
-      userId: press.userId,
-      // a thread is its own chat: the channel is the chat id everywhere
-      chatId: press.channelId,
-    });
-    text = result.text;
-  }
+  // a thread is its own chat: the channel is the chat id everywhere
+  const text = await pressApproval(options.sink, PLATFORM, press.customId, press.userId, press.channelId);
   try {
     await options.rest.post(Routes.interactionCallback(press.id, press.token), {
       body: { type: EPHEMERAL_REPLY.type, data: { content: text, flags: EPHEMERAL_REPLY.flags } },

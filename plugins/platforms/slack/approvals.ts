@@ -4,16 +4,8 @@
  * with chat.postEphemeral (only the presser sees it), and the prompt replaced by chat.update
  * (text changed, blocks removed) once it is answered or expired.
  */
-import {
-  APPROVAL_ANSWERS,
-  APPROVAL_LABELS,
-  type ApprovalPromptMessage,
-  approvalButtonData,
-  type InboundSink,
-  type Logger,
-  parseApprovalButtonData,
-  type SendResult,
-} from '@hermes/protocol';
+import { approvalButtons, pressApproval } from '@hermes/plugin-sdk';
+import type { ApprovalPromptMessage, InboundSink, Logger, SendResult } from '@hermes/protocol';
 import type { webApi } from '@slack/bolt';
 import { describeError } from './error-text.js';
 import { escapeMrkdwn } from './format/escape-mrkdwn.js';
@@ -27,12 +19,12 @@ export const APPROVAL_ACTION = /^hapv:/;
 export async function askApproval(client: webApi.WebClient, prompt: ApprovalPromptMessage): Promise<SendResult> {
   const threadTs = prompt.threadId ?? prompt.replyToMessageId;
   const text = escapeMrkdwn(prompt.text);
-  const buttons = APPROVAL_ANSWERS.map((answer) => ({
+  const buttons = approvalButtons(prompt.approvalId).map((b) => ({
     type: 'button' as const,
-    text: { type: 'plain_text' as const, text: APPROVAL_LABELS[answer] },
-    action_id: approvalButtonData(prompt.approvalId, answer),
-    value: approvalButtonData(prompt.approvalId, answer),
-    ...(answer === 'once' ? { style: 'primary' as const } : answer === 'deny' ? { style: 'danger' as const } : {}),
+    text: { type: 'plain_text' as const, text: b.label },
+    action_id: b.data,
+    value: b.data,
+    ...(b.answer === 'once' ? { style: 'primary' as const } : b.answer === 'deny' ? { style: 'danger' as const } : {}),
   }));
   try {
     const result = await client.chat.postMessage({
@@ -83,18 +75,7 @@ export async function handleBlockAction(
     options.logger.warn('slack: malformed block_actions payload skipped');
     return;
   }
-  const parsed = parseApprovalButtonData(press.actionId);
-  let text = 'This button is not in use any more.';
-  if (parsed !== null && options.sink.approvalPress) {
-    const result = await options.sink.approvalPress({
-      platform: PLATFORM,
-      approvalId: parsed.approvalId,
-      answer: parsed.answer,
-      userId: press.userId,
-      chatId: press.channelId,
-    });
-    text = result.text;
-  }
+  const text = await pressApproval(options.sink, PLATFORM, press.actionId, press.userId, press.channelId);
   try {
     await options.client.chat.postEphemeral({
       channel: press.channelId,

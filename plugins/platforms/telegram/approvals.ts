@@ -3,16 +3,8 @@
  * callback_query answered with answerCallbackQuery (its text shown to the presser), and the
  * prompt's keyboard removed by editMessageText once it is answered.
  */
-import {
-  APPROVAL_ANSWERS,
-  APPROVAL_LABELS,
-  type ApprovalPromptMessage,
-  approvalButtonData,
-  type InboundSink,
-  type Logger,
-  parseApprovalButtonData,
-  type SendResult,
-} from '@hermes/protocol';
+import { approvalButtons, pressApproval } from '@hermes/plugin-sdk';
+import type { ApprovalPromptMessage, InboundSink, Logger, SendResult } from '@hermes/protocol';
 import type { Api } from 'grammy';
 import type { CallbackQuery } from 'grammy/types';
 import { describeError } from './error-text.js';
@@ -23,10 +15,7 @@ import { toSendFailure } from './send-errors.js';
 export async function askApproval(api: Api, prompt: ApprovalPromptMessage): Promise<SendResult> {
   const threadId = telegramThreadId(prompt.threadId);
   const replyTo = prompt.replyToMessageId === undefined ? undefined : telegramMessageId(prompt.replyToMessageId);
-  const row = APPROVAL_ANSWERS.map((answer) => ({
-    text: APPROVAL_LABELS[answer],
-    callback_data: approvalButtonData(prompt.approvalId, answer),
-  }));
+  const row = approvalButtons(prompt.approvalId).map((b) => ({ text: b.label, callback_data: b.data }));
   try {
     const sent = await api.sendMessage(prompt.chatId, prompt.text, {
       reply_markup: { inline_keyboard: [row] },
@@ -54,19 +43,9 @@ export async function handleCallbackQuery(
   query: CallbackQuery,
   options: { api: Api; sink: InboundSink; logger: Logger },
 ): Promise<void> {
-  const parsed = parseApprovalButtonData(query.data);
   const chatId = query.message?.chat.id;
-  let text = 'This button is not in use any more.';
-  if (parsed !== null && chatId !== undefined && options.sink.approvalPress) {
-    const result = await options.sink.approvalPress({
-      platform: PLATFORM,
-      approvalId: parsed.approvalId,
-      answer: parsed.answer,
-      userId: String(query.from.id),
-      chatId: String(chatId),
-    });
-    text = result.text;
-  }
+  const chat = chatId === undefined ? undefined : String(chatId);
+  const text = await pressApproval(options.sink, PLATFORM, query.data, String(query.from.id), chat);
   try {
     await options.api.answerCallbackQuery(query.id, { text });
   } catch (error) {

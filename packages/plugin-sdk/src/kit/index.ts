@@ -1,6 +1,13 @@
 // The platform kit: what every platform adapter needs and should not write again.
 
 export { type AdapterDeps, type AdapterKit, createAdapterKit, resolveAdapterDeps } from './adapter-kit.js';
+export {
+  type ApprovalButton,
+  approvalButtons,
+  type PressOf,
+  pressApproval,
+  STALE_BUTTON_TEXT,
+} from './approval-buttons.js';
 export { isCached, storeCached } from './attachment-cache.js';
 export {
   type AttachmentFetcher,
