@@ -166,10 +166,12 @@ describe('streamed answers: the live stream', () => {
     writeFileSync(png, 'png');
     const plain = memoryAdapter(async () => ({ ok: true, messageIds: [] }));
     const uploads: OutboundMedia[] = [];
+    let crash = false;
     const adapter: PlatformAdapter = {
       ...plain.adapter,
       capabilities: { ...plain.adapter.capabilities, media: { maxUploadBytes: 1000 } },
       sendMedia: async (media) => {
+        if (crash) throw new Error('the process died here');
         uploads.push(media);
         return { ok: true, messageIds: ['file-1'] };
       },
@@ -188,6 +190,26 @@ describe('streamed answers: the live stream', () => {
       ['sent', 'text'],
       ['sent', 'media'],
     ]);
+
+    // the next answer: the process dies while uploading its file; recovery uploads it, edits nothing more
+    crash = true;
+    const next = store.inbox.accept('memory', 'm-2', { text: 'again' });
+    if (!next.accepted) throw new Error('not accepted');
+    const ids = streamIds(store.platformState);
+    ids.write('memory', next.id, ['streamed-2']);
+    const second = { platform: 'memory', chatId: 'c1', inboxId: next.id };
+    await expect(
+      deliverStreamed({ ...options, media }, second, `Again.\nMEDIA: ${png}`, ['streamed-2']),
+    ).rejects.toThrow('died');
+    crash = false;
+    await resendAnswer({ ...options, media }, second, store.outbox.forInbox(next.id), ids);
+    expect(memory.edits.map((e) => [e.messageId, e.text])).toEqual([
+      ['streamed-1', '<Here it is.>'],
+      ['streamed-2', '<Again.>'],
+    ]);
+    expect(memory.sends).toHaveLength(0);
+    expect(uploads.map((u) => u.path)).toEqual([png, png]);
+    expect(store.outbox.forInbox(next.id).map((r) => r.status)).toEqual(['sent', 'sent']);
     store.close();
   });
 });

@@ -10,18 +10,18 @@
 import type { PlatformAdapter, SendResult } from '@hermes/protocol';
 import type { OutboxRowLike } from '../ports.js';
 import {
+  answerPieces,
   type DeliveryOptions,
   type DeliveryResult,
   type DeliveryTarget,
   type DeliveryWrites,
   deliver,
-  formatChunks,
+  outboxRows,
   resendDelayMs,
   resendPending,
   SEND_MAX_ATTEMPTS,
   sendRow,
 } from './deliver.js';
-import { answerParts } from './media/media-rows.js';
 import type { StreamIds } from './stream-ids.js';
 
 /** What a streamed message past the final answer's chunks is edited to (the answer got shorter). */
@@ -34,6 +34,8 @@ interface Row {
   formatted: boolean;
   chunkIndex: number;
   mayRepeat: boolean;
+  /** a file to upload (`text` its path): sent, never edited into a streamed message */
+  media?: boolean;
 }
 
 type Tx = <T>(fn: () => T) => Promise<T>;
@@ -49,71 +51,25 @@ export async function deliverStreamed(
   const adapter = options.adapters.get(target.platform);
   if (!adapter?.edit || streamedIds.length === 0) return deliver(options, target, markdown, writes);
   const tx: Tx = options.commit ?? (async (fn) => fn());
-  const redacted = options.redact ? options.redact(markdown) : markdown;
-  // MEDIA lines out of the text, as deliver() does: the files follow the edited text as their own rows
-  const withMedia = options.media && (writes.media?.length || redacted.includes('MEDIA:'));
-  const parts =
-    withMedia && options.media
-      ? await answerParts(redacted, options.media, writes.media)
-      : { text: redacted, files: [] as string[] };
-  const chunks = formatChunks(adapter, parts.text);
+  // the text chunks are edited into the streamed messages; files (MEDIA lines) follow as their own rows
+  const pieces = await answerPieces(options, adapter, markdown, writes.media);
+  const textChunks = pieces.filter((piece) => !piece.media).length;
   const enqueued = await tx(() => {
     writes.withEnqueue?.();
-    return options.outbox.enqueue([
-      ...chunks.map((c, i) => ({
-        inboxId: target.inboxId ?? null,
-        platform: target.platform,
-        chatId: target.chatId,
-        threadId: target.threadId ?? null,
-        chunkIndex: i,
-        text: c.text,
-        formatted: c.formatted,
-      })),
-      ...parts.files.map((file, j) => ({
-        inboxId: target.inboxId ?? null,
-        platform: target.platform,
-        chatId: target.chatId,
-        threadId: target.threadId ?? null,
-        chunkIndex: chunks.length + j,
-        text: file,
-        formatted: false,
-        kind: 'media' as const,
-      })),
-    ]);
+    return options.outbox.enqueue(outboxRows(target, pieces));
   });
   // streamed messages the final answer does not reach (its last step was shorter): emptied first
-  for (const extra of streamedIds.slice(chunks.length)) {
+  for (const extra of streamedIds.slice(textChunks)) {
     await editWithRetry(options, adapter, target, extra, { text: SUPERSEDED_TEXT, formatted: false });
   }
-  const rows: Row[] = enqueued.slice(0, chunks.length).flatMap((row, i) => {
-    const chunk = chunks[i];
-    if (row.sent || !chunk) return [];
-    return [{ id: row.id, createdAt: row.createdAt, ...chunk, chunkIndex: i, mayRepeat: row.existed === true }];
-  });
-  const files = enqueued.slice(chunks.length).flatMap((row, j) => {
-    const file = parts.files[j];
-    return row.sent || file === undefined ? [] : [{ row, file }];
+  const rows: Row[] = enqueued.flatMap((row, i) => {
+    const piece = pieces[i];
+    if (row.sent || !piece) return [];
+    return [{ id: row.id, createdAt: row.createdAt, ...piece, chunkIndex: i, mayRepeat: row.existed === true }];
   });
   const result: DeliveryResult = { sent: 0, failed: 0, errors: [] };
-  if (rows.length === 0 && files.length === 0 && writes.onSettled) await tx(writes.onSettled);
-  await settleRows(
-    options,
-    adapter,
-    target,
-    rows,
-    streamedIds,
-    result,
-    tx,
-    files.length === 0 ? writes.onSettled : undefined,
-  );
-  for (const [n, { row, file }] of files.entries()) {
-    const settle = n === files.length - 1 ? writes.onSettled : undefined;
-    const media = { id: row.id, createdAt: row.createdAt, text: file, formatted: false, first: false };
-    await sendRow(options, adapter, target, { ...media, mayRepeat: row.existed === true, media: true }, result, {
-      tx,
-      ...(settle ? { onSettled: settle } : {}),
-    });
-  }
+  if (rows.length === 0 && writes.onSettled) await tx(writes.onSettled);
+  await settleRows(options, adapter, target, rows, streamedIds, result, tx, writes.onSettled);
   return result;
 }
 
@@ -147,7 +103,7 @@ export async function resendStreamed(
   const rows = [...written]
     .filter((row) => row.status !== 'sent')
     .sort((a, b) => a.chunkIndex - b.chunkIndex)
-    .map((row) => ({ ...row, mayRepeat: true }));
+    .map((row) => ({ ...row, mayRepeat: true, media: row.kind === 'media' }));
   if (rows.length === 0 && onSettled) await tx(onSettled);
   await settleRows(options, adapter, target, rows, streamedIds, result, tx, onSettled);
   return result;
@@ -165,7 +121,7 @@ async function settleRows(
 ): Promise<void> {
   for (const [n, row] of rows.entries()) {
     const settle = n === rows.length - 1 ? onSettled : undefined;
-    const messageId = streamedIds[row.chunkIndex];
+    const messageId = row.media ? undefined : streamedIds[row.chunkIndex];
     const edited = messageId === undefined ? null : await editWithRetry(options, adapter, target, messageId, row);
     if (edited?.ok && messageId !== undefined) {
       await tx(() => {
@@ -182,7 +138,7 @@ async function settleRows(
         'streamed answer: the final edit failed; sending the text as a new message',
       );
     }
-    const first = row.chunkIndex === 0 && messageId === undefined;
+    const first = !row.media && row.chunkIndex === 0 && messageId === undefined;
     await sendRow(
       options,
       adapter,
@@ -194,6 +150,7 @@ async function settleRows(
         formatted: row.formatted,
         first,
         mayRepeat: row.mayRepeat,
+        ...(row.media ? { media: true } : {}),
       },
       result,
       { tx, ...(settle ? { onSettled: settle } : {}) },

@@ -107,7 +107,7 @@ export interface DeliveryWrites {
 }
 
 /** One piece of an answer: a formatted or plain text chunk, or a file (`text` its path). */
-interface Piece {
+export interface Piece {
   text: string;
   formatted: boolean;
   media?: true;
@@ -121,15 +121,6 @@ export async function deliver(
   writes: DeliveryWrites = {},
 ): Promise<DeliveryResult> {
   const tx = options.commit ?? (async <T>(fn: () => T): Promise<T> => fn());
-  // before chunking: a secret cut in two by a chunk boundary would escape a per-chunk pass
-  if (options.redact) markdown = options.redact(markdown);
-  // MEDIA lines out of the text, each file checked (a plain answer costs one substring search)
-  const withMedia = options.media && (writes.media?.length || markdown.includes('MEDIA:'));
-  const parts =
-    withMedia && options.media
-      ? await answerParts(markdown, options.media, writes.media)
-      : { text: markdown, files: [] as string[] };
-  markdown = parts.text;
   const adapter = options.adapters.get(target.platform);
   const result: DeliveryResult = { sent: 0, failed: 0, errors: [] };
   if (!adapter) {
@@ -143,25 +134,11 @@ export async function deliver(
     options.observer?.messageFailed(target.platform, 'not_connected');
     return result;
   }
-  // the files after the text, one outbox row each: sent once, like a chunk
-  const chunks: Piece[] = [
-    ...formatChunks(adapter, markdown),
-    ...parts.files.map((file): Piece => ({ text: file, formatted: false, media: true })),
-  ];
-  const rows = chunks.map((c, i) => ({
-    inboxId: target.inboxId ?? null,
-    platform: target.platform,
-    chatId: target.chatId,
-    threadId: target.threadId ?? null,
-    chunkIndex: i,
-    text: c.text,
-    formatted: c.formatted,
-    ...(c.media ? { kind: 'media' as const } : {}),
-  }));
+  const chunks = await answerPieces(options, adapter, markdown, writes.media);
   // with an inbox id, rows written before a restart are reused and the ones already sent skipped
   const enqueued = await tx(() => {
     writes.withEnqueue?.();
-    return options.outbox.enqueue(rows);
+    return options.outbox.enqueue(outboxRows(target, chunks));
   });
   const toSend = enqueued.flatMap((row, i) =>
     row.sent
@@ -188,6 +165,40 @@ export async function deliver(
     });
   }
   return result;
+}
+
+/**
+ * An answer as outbox pieces: redacted (before chunking: a secret cut in two by a chunk boundary
+ * would escape a per-chunk pass), its MEDIA lines taken out and each file checked (a plain answer
+ * costs one substring search), split and formatted, then one piece per file, sent once like a chunk.
+ */
+export async function answerPieces(
+  options: DeliveryOptions,
+  adapter: PlatformAdapter,
+  markdown: string,
+  media?: readonly string[],
+): Promise<Piece[]> {
+  const redacted = options.redact ? options.redact(markdown) : markdown;
+  const parts =
+    options.media && (media?.length || redacted.includes('MEDIA:'))
+      ? await answerParts(redacted, options.media, media)
+      : { text: redacted, files: [] as string[] };
+  const files = parts.files.map((file): Piece => ({ text: file, formatted: false, media: true }));
+  return [...formatChunks(adapter, parts.text), ...files];
+}
+
+/** The outbox rows of an answer's pieces, in order (a file's row is of kind media). */
+export function outboxRows(target: DeliveryTarget, pieces: readonly Piece[]) {
+  return pieces.map((piece, i) => ({
+    inboxId: target.inboxId ?? null,
+    platform: target.platform,
+    chatId: target.chatId,
+    threadId: target.threadId ?? null,
+    chunkIndex: i,
+    text: piece.text,
+    formatted: piece.formatted,
+    ...(piece.media ? { kind: 'media' as const } : {}),
+  }));
 }
 
 /** The split limit for Markdown: formatting may lengthen a chunk, so a tenth of the limit is kept free. */
