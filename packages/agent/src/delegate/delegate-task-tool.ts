@@ -19,6 +19,8 @@ export const DELEGATION_TOOLSET = 'delegation';
 export interface DelegatingTurns extends ChildTurns {
   /** the tools a turn of this service may use (the registry's available ones) */
   availableTools(): Promise<ToolDefinition[]>;
+  /** the process's secret redactor: children's summaries pass it before the parent sees them */
+  redact(text: string): string;
 }
 
 const taskSchema = {
@@ -103,7 +105,7 @@ export function createDelegateTaskTool(turns: DelegatingTurns, settings: Delegat
         ),
       );
       await fireStops(ctx, outcomes);
-      return { results: outcomes.map(entry) };
+      return turns.redact(JSON.stringify({ results: outcomes.map(entry) }));
     },
   };
 }

@@ -46,7 +46,12 @@ export function parentReplies(args: object): (request: RecordedRequest) => Reply
 export function delegatingService(
   url: string,
   bus: HookBus,
-  options: { tools?: ToolDefinition[]; toolsets?: string[]; delegation?: DelegationSettings } = {},
+  options: {
+    tools?: ToolDefinition[];
+    toolsets?: string[];
+    delegation?: DelegationSettings;
+    redact?: (text: string) => string;
+  } = {},
 ): TurnService {
   const registry = new ToolRegistry();
   for (const t of options.tools ?? []) registry.register(t);
@@ -62,6 +67,7 @@ export function delegatingService(
     maxIterations: 5,
     toolTimeoutMs: 10_000,
     delegation: options.delegation ?? {},
+    ...(options.redact ? { redact: options.redact } : {}),
   });
 }
 

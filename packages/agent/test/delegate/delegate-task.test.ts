@@ -226,4 +226,15 @@ describe('delegate_task', () => {
     expect(openai.server.requests.filter(isChild)).toHaveLength(0);
     expect(stops).toHaveLength(0);
   });
+
+  it("children's summaries pass the process's redactor before the parent sees them", async () => {
+    const bus = new HookBus({ timeoutMs: 1_000 });
+    const turns = delegatingService(openai.server.url, bus, {
+      redact: (t) => t.replaceAll('sk-live-123', '[REDACTED]'),
+    });
+    const parent = parentReplies({ goal: 'read the key' });
+    openai.server.respond((r) => (isChild(r) ? { text: 'the key is sk-live-123' } : parent(r)));
+    const result = await run(turns);
+    expect(delegateResult(result.messages).results[0]?.summary).toBe('the key is [REDACTED]');
+  });
 });
