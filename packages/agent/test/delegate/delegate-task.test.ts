@@ -237,4 +237,26 @@ describe('delegate_task', () => {
     const result = await run(turns);
     expect(delegateResult(result.messages).results[0]?.summary).toBe('the key is [REDACTED]');
   });
+
+  it('a child that cannot be started (its session not stored) is an error; the others run', async () => {
+    const bus = new HookBus({ timeoutMs: 1_000 });
+    const stops = recordStops(bus);
+    let n = 0;
+    const sessions = {
+      start: () => {
+        if (++n === 1) throw new Error('database is locked');
+        return `sess_child_${n}`;
+      },
+      finish: () => {},
+    };
+    const turns = delegatingService(openai.server.url, bus, { delegation: { sessions, maxParallelChildren: 1 } });
+    const parent = parentReplies({ tasks: [{ goal: 'first' }, { goal: 'second' }] });
+    openai.server.respond((r) => (isChild(r) ? { text: `did ${goalOf(r)}` } : parent(r)));
+    // the service has no transcripts: persisting the second child fails after its turn, also an error
+    const result = await run(turns);
+    const entries = delegateResult(result.messages).results;
+    expect(entries[0]).toMatchObject({ status: 'error', error: 'database is locked', session_id: null });
+    expect(entries[1]).toMatchObject({ status: 'error', session_id: 'sess_child_2' });
+    expect(stops.map((s) => s.childStatus)).toEqual(['error', 'error']);
+  });
 });
