@@ -37,6 +37,8 @@ export interface RecordedRequest {
   body: Record<string, unknown> | undefined;
   rawBody: string;
   at: number;
+  /** true once the connection closed before the fake answered a hanging or delayed reply (the client aborted, or the fake closed) */
+  closedUnanswered?: boolean;
 }
 
 /** What `/audio/transcriptions` received: the multipart fields and the file's bytes. */
@@ -203,8 +205,15 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       return;
     }
     const reply = await nextReply(request);
-    if (reply.hang === true) return untilClosed(res);
-    if (reply.delayMs !== undefined && !(await waitWhileOpen(res, reply.delayMs))) return;
+    if (reply.hang === true) {
+      await untilClosed(res);
+      request.closedUnanswered = true;
+      return;
+    }
+    if (reply.delayMs !== undefined && !(await waitWhileOpen(res, reply.delayMs))) {
+      request.closedUnanswered = true;
+      return;
+    }
 
     responseCounter += 1;
     const headers = { 'x-request-id': `req_fake_${responseCounter}`, ...reply.headers };

@@ -91,6 +91,11 @@ export function gatewaySettings(
       reactions: config.display.reactions,
       toolProgress: config.display.tool_progress,
     },
+    delegation: {
+      maxParallelChildren: config.agent.max_parallel_children,
+      childMaxIterations: config.agent.child_max_iterations,
+      childTimeoutMs: config.agent.child_timeout_s * 1000,
+    },
   };
 }
 

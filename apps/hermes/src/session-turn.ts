@@ -29,6 +29,12 @@ export function cliTurnService(rt: AgentRuntime): TurnService {
     temperature: rt.config.model.temperature,
     transcripts: rt.store.transcripts,
     redact: rt.redact,
+    delegation: {
+      maxParallelChildren: rt.config.agent.max_parallel_children,
+      childMaxIterations: rt.config.agent.child_max_iterations,
+      childTimeoutMs: rt.config.agent.child_timeout_s * 1000,
+      sessions: rt.store.childSessions,
+    },
   });
 }
 

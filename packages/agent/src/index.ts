@@ -1,6 +1,7 @@
 // @hermes/agent: the OpenAI-compatible client, tool registry, the tool loop and built-in tools.
 
 export { type ApprovalGateOptions, type ApprovalPrompt, createApprovalGate } from './approvals.js';
+export * from './delegate/index.js';
 export { summarizeErrorText } from './error-summary.js';
 // Tools
 export {

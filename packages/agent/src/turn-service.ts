@@ -4,8 +4,17 @@
  * produced. The gateway, the API platform, `hermes -z`, `hermes chat` and a gateway hook's
  * `runAgent` all run their turns through a `TurnService`.
  */
-import type { ApprovalChoice, ApprovalRequest, ApprovalSurface, ChatMessage, Logger } from '@hermes/protocol';
+import type {
+  ApprovalChoice,
+  ApprovalRequest,
+  ApprovalSurface,
+  ChatMessage,
+  Logger,
+  ToolDefinition,
+} from '@hermes/protocol';
 import { type ApprovalPrompt, createApprovalGate } from './approvals.js';
+import { createDelegateTaskTool, withDelegateTool } from './delegate/delegate-task-tool.js';
+import type { DelegationSettings } from './delegate/delegation-settings.js';
 import { runTurn, type TurnOptions, type TurnResult } from './run-turn.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -38,6 +47,8 @@ export interface TurnServiceSettings {
   redact?: (text: string) => string;
   /** model.vision: images as content parts (true), as notes (false), or parts until the model refuses (auto, default) */
   vision?: boolean | 'auto';
+  /** delegate_task's limits and child-session store; absent: the service offers no delegate_task */
+  delegation?: DelegationSettings | undefined;
 }
 
 /** Who answers a dangerous command's approval request. */
@@ -64,6 +75,8 @@ export interface TurnRequest {
   takeSteering?: () => string[];
   /** images the user sent with this message (in the media cache) */
   images?: readonly TurnImage[];
+  /** the tools this turn may use (a delegate_task child's restricted set); default: availableTools() */
+  tools?: readonly ToolDefinition[];
 }
 
 export interface ServedTurn extends TurnResult {
@@ -76,10 +89,22 @@ export class TurnService {
   readonly redact: (text: string) => string;
   /** models that refused image input (model.vision auto): notes instead of images until restart */
   readonly #noVision = new Set<string>();
+  readonly #delegateTool: ToolDefinition | null;
 
   constructor(settings: TurnServiceSettings) {
     this.settings = settings;
     this.redact = settings.redact ?? ((text) => text);
+    this.#delegateTool = settings.delegation ? createDelegateTaskTool(this, settings.delegation) : null;
+  }
+
+  /** The tools a turn may use now: the registry's available ones, and delegate_task when enabled. */
+  async availableTools(): Promise<ToolDefinition[]> {
+    const s = this.settings;
+    return withDelegateTool(
+      await s.tools.available({ env: s.env, toolsets: s.toolsets }),
+      this.#delegateTool,
+      s.toolsets,
+    );
   }
 
   get model(): string {
@@ -111,7 +136,7 @@ export class TurnService {
       userMessage: request.userMessage,
       sessionId: request.sessionId,
       platform: request.platform,
-      tools: await s.tools.available({ env: s.env, toolsets: s.toolsets }),
+      tools: request.tools ?? (await this.availableTools()),
       hooks: s.hooks,
       logger: request.logger ?? s.logger,
       requestApproval,

@@ -58,6 +58,12 @@ const agentSchema = z.object({
   system_prompt: z.string().optional(),
   toolsets: z.array(z.string()).default(['*']),
   tool_timeout_s: z.number().gt(0).default(300),
+  /** delegate_task: children running at once; more tasks wait their turn */
+  max_parallel_children: z.int().min(1).max(16).default(3),
+  /** delegate_task: model steps each child may take */
+  child_max_iterations: z.int().min(1).default(20),
+  /** delegate_task: each child's wall-clock budget; keep it under tool_timeout_s */
+  child_timeout_s: z.number().gt(0).default(240),
 });
 
 const terminalSchema = z.object({

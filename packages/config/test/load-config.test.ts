@@ -24,7 +24,15 @@ describe('loadConfig: defaults', () => {
       timeout_s: 120,
       vision: 'auto',
     });
-    expect(config.agent).toEqual({ max_iterations: 30, api_max_retries: 3, toolsets: ['*'], tool_timeout_s: 300 });
+    expect(config.agent).toEqual({
+      max_iterations: 30,
+      api_max_retries: 3,
+      toolsets: ['*'],
+      tool_timeout_s: 300,
+      max_parallel_children: 3,
+      child_max_iterations: 20,
+      child_timeout_s: 240,
+    });
     expect(config.terminal).toEqual({ timeout_s: 60, max_output_chars: 50_000, dangerous_patterns_extra: [] });
     expect(config.logging).toEqual({ level: 'info', redact: [] });
     expect(config.plugins).toEqual({ enabled: [], disabled: [], hook_timeout_ms: 10_000 });

@@ -1,5 +1,11 @@
 /** What a gateway is built from: its settings (config.yaml's gateway part) and its dependencies. */
-import { type ModelClient, type ToolRegistry, TurnService } from '@hermes/agent';
+import {
+  type ChildSessionsPort,
+  type DelegationSettings,
+  type ModelClient,
+  type ToolRegistry,
+  TurnService,
+} from '@hermes/agent';
 import type { HookBus } from '@hermes/plugins';
 import type { Logger, PlatformFactory } from '@hermes/protocol';
 import type { Env } from './authorize.js';
@@ -41,6 +47,8 @@ export interface GatewaySettings {
   batchMs?: number;
   /** display.streaming, stream_interval_ms, reactions, tool_progress (default: all off) */
   display?: DisplaySettings;
+  /** agent.max_parallel_children, child_max_iterations, child_timeout_s (absent: no delegate_task) */
+  delegation?: Omit<DelegationSettings, 'sessions'>;
 }
 
 export interface GatewayMediaSettings extends MediaSettings {
@@ -62,6 +70,8 @@ export interface GatewayDeps {
     outbox: OutboxPort;
     pairing: PairingPort;
     platformState: PlatformStatePort;
+    /** delegate_task children's sessions, linked to their parent (absent: not stored) */
+    childSessions?: ChildSessionsPort;
     /** runs `fn` (synchronous) in one transaction: state that belongs together commits together */
     transaction<T>(fn: () => T): T;
   };
@@ -104,5 +114,13 @@ export function gatewayTurnService(deps: GatewayDeps): TurnService {
     transcripts: deps.store.transcripts,
     ...(deps.redact ? { redact: deps.redact } : {}),
     ...(settings.vision === undefined ? {} : { vision: settings.vision }),
+    ...(settings.delegation
+      ? {
+          delegation: {
+            ...settings.delegation,
+            ...(deps.store.childSessions ? { sessions: deps.store.childSessions } : {}),
+          },
+        }
+      : {}),
   });
 }

@@ -244,7 +244,7 @@ export const HOOKS = {
   }),
   subagent_stop: defineHook<HookPayloads['subagent_stop']>()({
     kind: 'observe',
-    fires: 'Once per child agent after delegation finishes',
+    fires: "Once per delegate_task child, on the parent's side, after all of the call's children ended (in task order)",
     returns: 'ignored',
     fields: {
       parentSessionId: field('parent_session_id', 'string', 'the delegating session'),

@@ -3,6 +3,8 @@
 // The API platform's stored responses (Responses API `previous_response_id`)
 export type { ApiResponseRow, ApiResponsesRepo } from './api-responses-repo.js';
 
+// delegate_task children: their sessions linked to the delegating session
+export type { ChildSessionRow, ChildSessionsRepo, ChildStatus, NewChildSession } from './child-sessions-repo.js';
 // Gateway inbox: inbound dedupe keys and the accepted-message log
 export {
   type AcceptOptions,

@@ -1,6 +1,7 @@
 import { ERROR_CODES, HermesError } from '@hermes/protocol';
 import { type ApiResponsesRepo, createApiResponsesRepo } from './api-responses-repo.js';
 import { backgroundCheckpoints } from './background-checkpoint.js';
+import { type ChildSessionsRepo, createChildSessionsRepo } from './child-sessions-repo.js';
 import { createInboxRepo, type InboxRepo } from './inbox-repo.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
@@ -40,6 +41,8 @@ export interface Store {
   readonly db: SqliteDatabase;
   readonly sessions: SessionsRepo;
   readonly transcripts: TranscriptsRepo;
+  /** `delegate_task` children: their sessions linked to the session that delegated them. */
+  readonly childSessions: ChildSessionsRepo;
   /** Inbound dedupe keys and the accepted-message log. */
   readonly inbox: InboxRepo;
   /** Outbound reply chunks with their delivered mark. */
@@ -119,10 +122,12 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   // one transaction function for every caller: `db.transaction(fn)` builds four wrappers per call,
   // which the group commit (one outer transaction and a savepoint per write) paid on every message
   const inTransaction = db.transaction((fn: () => unknown) => fn());
+  const sessions = createSessionsRepo(db, now);
   return {
     path,
     db,
-    sessions: createSessionsRepo(db, now),
+    sessions,
+    childSessions: createChildSessionsRepo(db, now, sessions, options.redact),
     transcripts: createTranscriptsRepo(db, now, options.redact),
     inbox: createInboxRepo(db, now, platformState),
     outbox: createOutboxRepo(db, now),
