@@ -73,6 +73,15 @@ export {
   type ToolCallPayload,
 } from './hooks.js';
 export type { GeneratedImage, ImageGenProvider, ImageGenRequest } from './image-gen.js';
+// Memory providers (plugins/memory/<name>/)
+export type {
+  MemoryProvider,
+  MemoryProviderTool,
+  MemorySession,
+  MemorySessionEnd,
+  MemoryTurnEnd,
+  MemoryTurnStart,
+} from './memory-provider.js';
 // Logging surface
 export { type LogFn, type Logger, silentLogger } from './logger.js';
 export { isLoopbackHost } from './loopback.js';

@@ -2,6 +2,7 @@ import { ERROR_CODES, HermesError } from '@hermes/protocol';
 import { type ApiResponsesRepo, createApiResponsesRepo } from './api-responses-repo.js';
 import { backgroundCheckpoints } from './background-checkpoint.js';
 import { createInboxRepo, type InboxRepo } from './inbox-repo.js';
+import { createMemorySnapshotsRepo, type MemorySnapshotsRepo } from './memory-snapshots-repo.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { createOutboxRepo, type OutboxRepo } from './outbox-repo.js';
@@ -11,6 +12,7 @@ import type { PairingRepo } from './pairing/pairing-types.js';
 import { createPlatformStateRepo, type PlatformStateRepo } from './platform-state-repo.js';
 import { prepareStateFile, tightenStateFiles } from './private-files.js';
 import { createPruner, type Pruner } from './prune.js';
+import { createSessionSearchRepo, type SessionSearchRepo } from './session-search-repo.js';
 import { createSessionsRepo, type SessionsRepo } from './sessions-repo.js';
 import { describeError, isSqliteError, openSqlite, type SqliteDatabase } from './sqlite.js';
 import { createTranscriptsRepo, type TranscriptsRepo } from './transcripts-repo.js';
@@ -50,6 +52,10 @@ export interface Store {
   readonly pairing: PairingRepo;
   /** The Responses API's stored responses (response id -> session). */
   readonly apiResponses: ApiResponsesRepo;
+  /** Full-text search over every transcript (`session_search`, FTS5 kept current by triggers). */
+  readonly sessionSearch: SessionSearchRepo;
+  /** The memory block of each session's system prompt, taken at its start. */
+  readonly memorySnapshots: MemorySnapshotsRepo;
   /** Retention: deletes idle sessions' transcripts and finished rows older than a cutoff. */
   readonly pruner: Pruner;
   /** Runs `fn` (synchronous) in one IMMEDIATE transaction, or a savepoint when already inside one. */
@@ -129,6 +135,8 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     platformState,
     pairing: createPairingRepo(db, options.randomInt === undefined ? { now } : { now, randomInt: options.randomInt }),
     apiResponses: createApiResponsesRepo(db, now),
+    sessionSearch: createSessionSearchRepo(db),
+    memorySnapshots: createMemorySnapshotsRepo(db, now),
     pruner: createPruner(db, now),
     transaction: <T>(fn: () => T) => inTransaction.immediate(fn) as T,
     schemaVersion: () => schemaVersion.get() ?? 0,
