@@ -51,4 +51,5 @@ export {
 } from './turn-service.js';
 export { type ImageMode, imageNote, type TurnImage, withImageNotes } from './user-content.js';
 export { type UserFacingError, userFacingError } from './user-facing-error.js';
+export * from './memory/index.js';
 export * from './web/index.js';

@@ -6,6 +6,7 @@
  */
 import type { ApprovalChoice, ApprovalRequest, ApprovalSurface, ChatMessage, Logger } from '@hermes/protocol';
 import { type ApprovalPrompt, createApprovalGate } from './approvals.js';
+import type { MemoryManager } from './memory/memory-manager.js';
 import { runTurn, type TurnOptions, type TurnResult } from './run-turn.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -38,6 +39,10 @@ export interface TurnServiceSettings {
   redact?: (text: string) => string;
   /** model.vision: images as content parts (true), as notes (false), or parts until the model refuses (auto, default) */
   vision?: boolean | 'auto';
+  /** memory.provider: the session's memory block in the system prompt, prefetch and sync around each turn */
+  memory?: MemoryManager;
+  /** tool names never offered by this service whatever the toolsets (e.g. a delegated child's memory writes) */
+  excludeTools?: readonly string[];
 }
 
 /** Who answers a dangerous command's approval request. */
@@ -102,7 +107,10 @@ export class TurnService {
     const vision = s.vision ?? 'auto';
     const imageMode: ImageMode =
       vision === false || (vision === 'auto' && this.#noVision.has(s.model)) ? 'notes' : 'parts';
-    const base = buildSystemPrompt({ custom: s.systemPrompt, platform: request.platform });
+    const memorySession = { sessionId: request.sessionId, platform: request.platform };
+    const memory = s.memory ? await s.memory.beforeTurn({ ...memorySession, userMessage: request.userMessage }) : null;
+    const prompt = buildSystemPrompt({ custom: s.systemPrompt, platform: request.platform });
+    const base = memory?.block ? `${prompt}\n\n${memory.block}` : prompt;
     const result = await runTurn({
       client: s.client,
       model: s.model,
@@ -111,7 +119,11 @@ export class TurnService {
       userMessage: request.userMessage,
       sessionId: request.sessionId,
       platform: request.platform,
-      tools: await s.tools.available({ env: s.env, toolsets: s.toolsets }),
+      tools: await s.tools.available({
+        env: s.env,
+        toolsets: s.toolsets,
+        ...(s.excludeTools ? { exclude: s.excludeTools } : {}),
+      }),
       hooks: s.hooks,
       logger: request.logger ?? s.logger,
       requestApproval,
@@ -124,6 +136,7 @@ export class TurnService {
       ...(request.onDelta ? { onDelta: request.onDelta } : {}),
       ...(request.onStep ? { onStep: request.onStep } : {}),
       ...(request.takeSteering ? { takeSteering: request.takeSteering } : {}),
+      ...(memory?.context ? { extraContext: memory.context } : {}),
       ...(request.images && request.images.length > 0
         ? {
             images: request.images,
@@ -134,6 +147,13 @@ export class TurnService {
         : {}),
     });
     if (request.persist === 'after') this.#transcripts().append(request.sessionId, result.messages);
+    await s.memory?.afterTurn({
+      ...memorySession,
+      userMessage: request.userMessage,
+      assistantResponse: result.finalText,
+      completed: result.status === 'completed',
+      interrupted: result.status === 'interrupted',
+    });
     return { ...result, history };
   }
 

@@ -1,5 +1,5 @@
 /** What a gateway is built from: its settings (config.yaml's gateway part) and its dependencies. */
-import { type ModelClient, type ToolRegistry, TurnService } from '@hermes/agent';
+import { type MemoryManager, type ModelClient, type ToolRegistry, TurnService } from '@hermes/agent';
 import type { HookBus } from '@hermes/plugins';
 import type { Logger, PlatformFactory } from '@hermes/protocol';
 import type { Env } from './authorize.js';
@@ -84,6 +84,8 @@ export interface GatewayDeps {
   now?: () => number;
   /** the process's secret redactor: applied to every answer before it is stored or sent (default: none) */
   redact?: (text: string) => string;
+  /** memory.provider around each turn (absent: no memory block, prefetch or sync) */
+  memory?: MemoryManager;
 }
 
 /** The gateway's turn service, built from its settings, tools, client, hooks and store. */
@@ -104,5 +106,6 @@ export function gatewayTurnService(deps: GatewayDeps): TurnService {
     transcripts: deps.store.transcripts,
     ...(deps.redact ? { redact: deps.redact } : {}),
     ...(settings.vision === undefined ? {} : { vision: settings.vision }),
+    ...(deps.memory ? { memory: deps.memory } : {}),
   });
 }
