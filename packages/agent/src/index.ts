@@ -10,6 +10,7 @@ export {
   type ImageGenToolOptions,
   withGeneratedImages,
 } from './image-gen/image-generate-tool.js';
+export * from './memory/index.js';
 // Model client
 export {
   InterruptedError,
@@ -51,5 +52,4 @@ export {
 } from './turn-service.js';
 export { type ImageMode, imageNote, type TurnImage, withImageNotes } from './user-content.js';
 export { type UserFacingError, userFacingError } from './user-facing-error.js';
-export * from './memory/index.js';
 export * from './web/index.js';

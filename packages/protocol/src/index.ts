@@ -73,6 +73,9 @@ export {
   type ToolCallPayload,
 } from './hooks.js';
 export type { GeneratedImage, ImageGenProvider, ImageGenRequest } from './image-gen.js';
+// Logging surface
+export { type LogFn, type Logger, silentLogger } from './logger.js';
+export { isLoopbackHost } from './loopback.js';
 // Memory providers (plugins/memory/<name>/)
 export type {
   MemoryProvider,
@@ -82,9 +85,6 @@ export type {
   MemoryTurnEnd,
   MemoryTurnStart,
 } from './memory-provider.js';
-// Logging surface
-export { type LogFn, type Logger, silentLogger } from './logger.js';
-export { isLoopbackHost } from './loopback.js';
 // Inbound messages
 export type {
   Attachment,

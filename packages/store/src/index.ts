@@ -47,6 +47,8 @@ export type {
 export type { PlatformStateRepo } from './platform-state-repo.js';
 // Retention
 export { INBOX_KEEP_MS, type PruneCounts, type Pruner } from './prune.js';
+// Sessions
+export { newSessionId } from './session-id.js';
 // Session search (FTS5)
 export {
   ftsPhrases,
@@ -54,8 +56,6 @@ export {
   type SessionSearchOptions,
   type SessionSearchRepo,
 } from './session-search-repo.js';
-// Sessions
-export { newSessionId } from './session-id.js';
 export type { ListSessionsOptions, NewSession, SessionRow, SessionsRepo } from './sessions-repo.js';
 // Raw SQLite access for later packages' repositories
 export { isSqliteError, type SqliteDatabase, type SqliteStatement } from './sqlite.js';

@@ -13,9 +13,7 @@ export interface MemorySnapshotsRepo {
 
 /** Builds the repository; statements prepared once. */
 export function createMemorySnapshotsRepo(db: SqliteDatabase, now: () => number): MemorySnapshotsRepo {
-  const get = db
-    .prepare<[string], string>('SELECT block FROM memory_snapshots WHERE session_id = ?')
-    .pluck();
+  const get = db.prepare<[string], string>('SELECT block FROM memory_snapshots WHERE session_id = ?').pluck();
   const put = db.prepare<[string, string, string, number, string]>(
     `INSERT OR IGNORE INTO memory_snapshots (session_id, provider, block, created_at)
      SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM sessions WHERE id = ?)`,

@@ -12,8 +12,7 @@ const { open } = useStores();
 const tempDir = useTempDirs();
 
 const indexed = (store: Store): number =>
-  store.db.prepare<[], number>("SELECT COUNT(*) FROM messages_fts WHERE messages_fts MATCH 'zebra'").pluck().get() ??
-  0;
+  store.db.prepare<[], number>("SELECT COUNT(*) FROM messages_fts WHERE messages_fts MATCH 'zebra'").pluck().get() ?? 0;
 
 function seeded(now = () => 1_000) {
   const store = open({ now });

@@ -26,6 +26,7 @@ export {
   type MemoryManagerOptions,
   type MemorySnapshots,
 } from './memory-manager.js';
+export { type ProviderChoice, selectMemoryProvider } from './select-provider.js';
 export {
   createSessionSearchTool,
   SESSION_SEARCH_DEFAULT_LIMIT,
@@ -34,4 +35,3 @@ export {
   type SessionSearchHitLike,
   type SessionSearchSource,
 } from './session-search-tool.js';
-export { type ProviderChoice, selectMemoryProvider } from './select-provider.js';

@@ -31,7 +31,9 @@ function readLimit(args: Record<string, unknown>): number {
   const value = args.limit;
   if (value === undefined || value === null) return SESSION_SEARCH_DEFAULT_LIMIT;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new ToolArgumentError(`Invalid argument "limit": expected a whole number from 1 to ${SESSION_SEARCH_MAX_LIMIT}`);
+    throw new ToolArgumentError(
+      `Invalid argument "limit": expected a whole number from 1 to ${SESSION_SEARCH_MAX_LIMIT}`,
+    );
   }
   return Math.min(value, SESSION_SEARCH_MAX_LIMIT);
 }
@@ -51,7 +53,12 @@ export function createSessionSearchTool(source: SessionSearchSource): ToolDefini
         type: 'object',
         properties: {
           query: { type: 'string', description: 'words to look for; all of them, else any' },
-          limit: { type: 'integer', minimum: 1, maximum: SESSION_SEARCH_MAX_LIMIT, default: SESSION_SEARCH_DEFAULT_LIMIT },
+          limit: {
+            type: 'integer',
+            minimum: 1,
+            maximum: SESSION_SEARCH_MAX_LIMIT,
+            default: SESSION_SEARCH_DEFAULT_LIMIT,
+          },
         },
         required: ['query'],
       },
