@@ -40,7 +40,8 @@ export function setupMemory(options: MemorySetupOptions): MemoryManager {
   });
   if (choice.problem) {
     options.logger.error({ memoryProvider: config.memory.provider }, choice.problem);
-    if (options.warnOnStderr) stderr.write(`hermes: error: ${choice.problem}\n`);
+    // on a terminal the logger's console prints it as one line already
+    if (options.warnOnStderr && !stderr.isTTY) stderr.write(`hermes: error: ${choice.problem}\n`);
   }
   for (const tool of manager.tools()) {
     try {
