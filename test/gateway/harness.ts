@@ -2,7 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ModelClient, ToolRegistry } from '@hermes/agent';
+import { type MemoryManager, ModelClient, ToolRegistry } from '@hermes/agent';
 import { Gateway, type GatewaySettings } from '@hermes/gateway';
 import { HookBus } from '@hermes/plugins';
 import { silentLogger } from '@hermes/protocol';
@@ -30,6 +30,8 @@ export async function startHarness(
     hooks?: HookBus;
     /** false: the gateway is built but not started (the test calls start() or launch()) */
     start?: boolean;
+    /** memory around each turn, built on the harness's store and tools */
+    memory?: (store: Store, tools: ToolRegistry) => MemoryManager;
   } = {},
 ): Promise<Harness> {
   const dbPath = options.dbPath ?? join(mkdtempSync(join(tmpdir(), 'hermes-gw-')), 'state.db');
@@ -38,6 +40,7 @@ export async function startHarness(
   const platform = options.platform ?? memoryPlatform();
   const client = new ModelClient({ baseUrl: fake.url, apiKey: '', timeoutMs: 5_000, maxRetries: 0, hooks });
   const tools = new ToolRegistry();
+  const memory = options.memory?.(store, tools);
   const gateway = new Gateway({
     settings: {
       model: 'test-model',
@@ -64,6 +67,7 @@ export async function startHarness(
     pluginCommands: () => new Map(),
     pluginSummary: () => 'Plugins (0):',
     setHomeChannel: () => {},
+    ...(memory ? { memory } : {}),
   });
   if (options.start !== false) await gateway.start();
   return {

@@ -162,6 +162,7 @@ export async function buildGatewayApp(
     claimPlatform: platformClaimer(env, rt.home, VERSION),
     metrics,
     redact: rt.redact,
+    memory: rt.memory,
     setHomeChannel: (platform, chatId) => {
       const key = `${platform.toUpperCase()}_HOME_CHANNEL`;
       writeDotEnvValue(rt.paths.env, key, chatId);

@@ -6,6 +6,7 @@
 import { exitProcess, installExitGuard } from '@hermes/protocol';
 import { Command, CommanderError, Option } from 'commander';
 import { CliExit, errorLine, exitCodeFor } from './cli-error.js';
+import { addMemoryCommands } from './memory-cli.js';
 import { VERSION } from './version.js';
 
 export interface GlobalOptions {
@@ -316,6 +317,8 @@ stateCmd
     const { stateVacuum } = await import('./commands/state.js');
     await stateVacuum(globals(cmd));
   });
+
+addMemoryCommands(program, globals);
 
 program
   .command('logs')

@@ -9,8 +9,10 @@ import {
   createApprovalGate,
   createBuiltinTools,
   createPluginLlm,
+  createSessionSearchTool,
   createSkillViewTool,
   createWebTools,
+  type MemoryManager,
   ModelClient,
   type ModelRequestObserver,
   serializeResult,
@@ -37,6 +39,7 @@ import { oneLineConsole, pluginFailureLine } from './console-lines.js';
 import { canPrompt, terminalConsentPrompt } from './hook-consent-prompt.js';
 import type { GlobalOptions } from './main.js';
 import { imageGenerateTool } from './media-setup.js';
+import { setupMemory } from './memory-setup.js';
 import { pluginAliases, pluginSources } from './plugin-sources.js';
 import { loadSettings, type Settings, userHome } from './settings.js';
 import type { StartupPhases } from './startup-phases.js';
@@ -53,6 +56,8 @@ export interface AgentRuntime extends Settings {
   shellHooks: RegisterShellHooksResult;
   registries: PluginRegistries;
   client: ModelClient;
+  /** memory.provider's provider around each turn (its tools are registered) */
+  memory: MemoryManager;
   /** where ctx.injectMessage goes; the interactive chat sets it */
   setInjector(fn: ((text: string) => boolean) | null): void;
   model: string;
@@ -185,6 +190,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   });
   for (const tool of webTools) tools.register(tool);
   tools.register(imageGenerateTool(settings, registries));
+  tools.register(createSessionSearchTool(store.sessionSearch));
   let injector: ((text: string) => boolean) | null = null;
   const cwd = config.terminal.cwd ?? process.cwd();
   phases?.mark('tools');
@@ -222,6 +228,15 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     },
   });
   phases?.mark('plugins');
+  const memory = setupMemory({
+    settings,
+    registries,
+    store,
+    tools,
+    logger: logger.child({ component: 'memory' }),
+    redact,
+    warnOnStderr: options.console !== 'pretty',
+  });
   if (options.console !== 'pretty') {
     for (const r of plugins) if (r.state === 'failed') stderr.write(`hermes: ${pluginFailureLine(r)}\n`);
   }
@@ -254,6 +269,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     shellHooks,
     registries,
     client,
+    memory,
     model,
     setInjector: (fn) => {
       injector = fn;

@@ -35,6 +35,7 @@ export function cliTurnService(rt: AgentRuntime): TurnService {
       childTimeoutMs: rt.config.agent.child_timeout_s * 1000,
       sessions: rt.store.childSessions,
     },
+    memory: rt.memory,
   });
 }
 

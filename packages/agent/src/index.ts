@@ -11,6 +11,7 @@ export {
   type ImageGenToolOptions,
   withGeneratedImages,
 } from './image-gen/image-generate-tool.js';
+export * from './memory/index.js';
 // Model client
 export {
   InterruptedError,

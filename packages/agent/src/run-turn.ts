@@ -64,6 +64,8 @@ export interface TurnOptions {
   visionFallback?: boolean;
   /** called when the model refused the images with a 400 and the turn went on without them */
   onVisionRefused?: () => void;
+  /** more context for this turn's request only, after pre_llm_call's (memory prefetch) */
+  extraContext?: string | null;
 }
 
 export type TurnStatus = 'completed' | 'interrupted' | 'failed' | 'max_iterations';
@@ -135,7 +137,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
 
   try {
     if (isFirstTurn) await hooks.invoke('on_session_start', { sessionId, model, platform });
-    const context = await hooks.invoke('pre_llm_call', {
+    const hookContext = await hooks.invoke('pre_llm_call', {
       sessionId,
       userMessage: userText,
       conversationHistory: copyFor(hooks, 'pre_llm_call', options.history),
@@ -143,6 +145,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       model,
       platform,
     });
+    const context = [hookContext, options.extraContext].filter(Boolean).join('\n\n');
     // the injected context lives only in the request, never in `turn` (what is persisted)
     const withContext = (text: string): string => (context ? `${text}\n\n${context}` : text);
     const withParts = imageMode === 'parts' && images.length > 0;

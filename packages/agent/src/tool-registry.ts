@@ -7,6 +7,8 @@ export interface AvailabilityOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** enabled toolsets or tool names; "*" enables all */
   toolsets: readonly string[];
+  /** tool names left out whatever the toolsets say (e.g. memory writes for a delegated child) */
+  exclude?: readonly string[];
 }
 
 export class ToolRegistry {
@@ -59,6 +61,7 @@ export class ToolRegistry {
     const out: ToolDefinition[] = [];
     for (const tool of this.list()) {
       if (!all && !options.toolsets.includes(tool.toolset) && !options.toolsets.includes(tool.name)) continue;
+      if (options.exclude?.includes(tool.name)) continue;
       const missing = (tool.requiresEnv ?? []).filter((k) => !options.env[k]);
       if (missing.length > 0) {
         this.#logger.debug({ tool: tool.name, missing }, `tool ${tool.name} hidden: missing ${missing.join(', ')}`);

@@ -15,6 +15,7 @@ import type {
 import { type ApprovalPrompt, createApprovalGate } from './approvals.js';
 import { createDelegateTaskTool, withDelegateTool } from './delegate/delegate-task-tool.js';
 import type { DelegationSettings } from './delegate/delegation-settings.js';
+import type { MemoryManager } from './memory/memory-manager.js';
 import { runTurn, type TurnOptions, type TurnResult } from './run-turn.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -49,6 +50,10 @@ export interface TurnServiceSettings {
   vision?: boolean | 'auto';
   /** delegate_task's limits and child-session store; absent: the service offers no delegate_task */
   delegation?: DelegationSettings | undefined;
+  /** memory.provider: the session's memory block in the system prompt, prefetch and sync around each turn */
+  memory?: MemoryManager;
+  /** tool names never offered by this service whatever the toolsets (e.g. a delegated child's memory writes) */
+  excludeTools?: readonly string[];
 }
 
 /** Who answers a dangerous command's approval request. */
@@ -77,6 +82,8 @@ export interface TurnRequest {
   images?: readonly TurnImage[];
   /** the tools this turn may use (a delegate_task child's restricted set); default: availableTools() */
   tools?: readonly ToolDefinition[];
+  /** false: no memory block, prefetch or sync for this turn (a delegate_task child) */
+  memory?: false;
 }
 
 export interface ServedTurn extends TurnResult {
@@ -101,10 +108,19 @@ export class TurnService {
   async availableTools(): Promise<ToolDefinition[]> {
     const s = this.settings;
     return withDelegateTool(
-      await s.tools.available({ env: s.env, toolsets: s.toolsets }),
+      await s.tools.available({
+        env: s.env,
+        toolsets: s.toolsets,
+        ...(s.excludeTools ? { exclude: s.excludeTools } : {}),
+      }),
       this.#delegateTool,
       s.toolsets,
     );
+  }
+
+  /** tools that write memory (the active provider's): never given to a delegate_task child */
+  memoryWriteTools(): string[] {
+    return this.settings.memory?.writeToolNames() ?? [];
   }
 
   get model(): string {
@@ -127,7 +143,13 @@ export class TurnService {
     const vision = s.vision ?? 'auto';
     const imageMode: ImageMode =
       vision === false || (vision === 'auto' && this.#noVision.has(s.model)) ? 'notes' : 'parts';
-    const base = buildSystemPrompt({ custom: s.systemPrompt, platform: request.platform });
+    const memorySession = { sessionId: request.sessionId, platform: request.platform };
+    const memoryManager = request.memory === false ? undefined : s.memory;
+    const memory = memoryManager
+      ? await memoryManager.beforeTurn({ ...memorySession, userMessage: request.userMessage })
+      : null;
+    const prompt = buildSystemPrompt({ custom: s.systemPrompt, platform: request.platform });
+    const base = memory?.block ? `${prompt}\n\n${memory.block}` : prompt;
     const result = await runTurn({
       client: s.client,
       model: s.model,
@@ -149,6 +171,7 @@ export class TurnService {
       ...(request.onDelta ? { onDelta: request.onDelta } : {}),
       ...(request.onStep ? { onStep: request.onStep } : {}),
       ...(request.takeSteering ? { takeSteering: request.takeSteering } : {}),
+      ...(memory?.context ? { extraContext: memory.context } : {}),
       ...(request.images && request.images.length > 0
         ? {
             images: request.images,
@@ -159,6 +182,13 @@ export class TurnService {
         : {}),
     });
     if (request.persist === 'after') this.#transcripts().append(request.sessionId, result.messages);
+    await memoryManager?.afterTurn({
+      ...memorySession,
+      userMessage: request.userMessage,
+      assistantResponse: result.finalText,
+      completed: result.status === 'completed',
+      interrupted: result.status === 'interrupted',
+    });
     return { ...result, history };
   }
 

@@ -205,6 +205,15 @@ const imageGenSchema = z.object({
   base_url: z.string().min(1).optional(),
 });
 
+const memorySchema = z.object({
+  /** the memory provider: builtin (HERMES_HOME/memories/MEMORY.md, USER.md) or a plugins/memory/<name>/ plugin's */
+  provider: z.string().min(1).default('builtin'),
+  /** the most characters MEMORY.md's entries may take (the builtin provider) */
+  memory_char_limit: z.int().min(100).max(100_000).default(2200),
+  /** the most characters USER.md's entries may take (the builtin provider) */
+  user_char_limit: z.int().min(100).max(100_000).default(1375),
+});
+
 const securitySchema = z.object({
   allow_private_urls: z.boolean().default(false),
 });
@@ -224,6 +233,7 @@ export const configSchema = z.object({
   web: webSchema.prefault({}),
   security: securitySchema.prefault({}),
   image_gen: imageGenSchema.prefault({}),
+  memory: memorySchema.prefault({}),
   tools: toolsSchema.prefault({}),
   state: stateSchema.prefault({}),
   media: mediaSchema.prefault({}),

@@ -2,6 +2,7 @@
 import {
   type ChildSessionsPort,
   type DelegationSettings,
+  type MemoryManager,
   type ModelClient,
   type ToolRegistry,
   TurnService,
@@ -94,6 +95,8 @@ export interface GatewayDeps {
   now?: () => number;
   /** the process's secret redactor: applied to every answer before it is stored or sent (default: none) */
   redact?: (text: string) => string;
+  /** memory.provider around each turn (absent: no memory block, prefetch or sync) */
+  memory?: MemoryManager;
 }
 
 /** The gateway's turn service, built from its settings, tools, client, hooks and store. */
@@ -122,5 +125,6 @@ export function gatewayTurnService(deps: GatewayDeps): TurnService {
           },
         }
       : {}),
+    ...(deps.memory ? { memory: deps.memory } : {}),
   });
 }

@@ -3,7 +3,7 @@
 // at run time too (the loader maps the name), with no install.
 
 import type { PluginContext } from '@hermes/plugins';
-import type { GatewayHookHandler, ImageGenProvider, WebSearchProvider } from '@hermes/protocol';
+import type { GatewayHookHandler, ImageGenProvider, MemoryProvider, WebSearchProvider } from '@hermes/protocol';
 
 // The context and its inputs
 export type {
@@ -110,6 +110,21 @@ export type { GeneratedImage, ImageGenProvider, ImageGenRequest } from '@hermes/
 
 /** Identity helper that type-checks an image-gen provider: `defineImageGenProvider({ name, isAvailable, generate })`. */
 export function defineImageGenProvider<P extends ImageGenProvider>(provider: P): P {
+  return provider;
+}
+
+// Memory: the provider contract (ctx.registerMemoryProvider, plugins/memory/<name>/, memory.provider)
+export type {
+  MemoryProvider,
+  MemoryProviderTool,
+  MemorySession,
+  MemorySessionEnd,
+  MemoryTurnEnd,
+  MemoryTurnStart,
+} from '@hermes/protocol';
+
+/** Identity helper that type-checks a memory provider: `defineMemoryProvider({ name, systemPromptBlock, ... })`. */
+export function defineMemoryProvider<P extends MemoryProvider>(provider: P): P {
   return provider;
 }
 

@@ -9,6 +9,7 @@ import {
   type ImageGenProvider,
   isHookName,
   type Logger,
+  type MemoryProvider,
   type PlatformRegistration,
   type ToolContext,
   type ToolDefinition,
@@ -19,6 +20,7 @@ import {
 import { closest } from './did-you-mean.js';
 import type { HookBus } from './hook-bus.js';
 import { checkImageGenProvider } from './image-gen-check.js';
+import { checkMemoryProvider } from './memory-provider-check.js';
 import { checkPlatformRegistration } from './platform-check.js';
 import type { CliCommandBuilder, PluginHostServices, PluginLlm } from './plugin-host.js';
 import { checkWebSearchProvider } from './web-provider-check.js';
@@ -76,6 +78,8 @@ export interface PluginContext {
   registerWebSearchProvider(provider: WebSearchProvider): void;
   /** adds an image-generation backend (`image_gen.provider` picks one; the `image_generate` tool calls it) */
   registerImageGenProvider(provider: ImageGenProvider): void;
+  /** adds a memory provider (`memory.provider` picks the one active; its tools join the `memory` toolset) */
+  registerMemoryProvider(provider: MemoryProvider): void;
   /** runs any registered tool, returning its result string */
   dispatchTool(name: string, args: Record<string, unknown>, context?: Partial<ToolContext>): Promise<string>;
   /** queues a message into the interactive chat; false where there is no chat */
@@ -206,6 +210,12 @@ export function createPluginContext(options: {
       const name = checkImageGenProvider(provider, key);
       if (registries) {
         claim(registries.imageGenProviders, name, { name, plugin: key, provider }, 'image gen provider', key, undo);
+      }
+    },
+    registerMemoryProvider(provider) {
+      const name = checkMemoryProvider(provider, key);
+      if (registries) {
+        claim(registries.memoryProviders, name, { name, plugin: key, provider }, 'memory provider', key, undo);
       }
     },
     dispatchTool(name, args, context) {

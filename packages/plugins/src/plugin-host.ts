@@ -5,6 +5,7 @@
  */
 import type {
   ImageGenProvider,
+  MemoryProvider,
   PlatformRegistration,
   ToolContext,
   ToolHandlerResult,
@@ -65,6 +66,13 @@ export interface ImageGenProviderRegistration {
   provider: ImageGenProvider;
 }
 
+/** A registered memory provider and its owner (`memory.provider` picks one). */
+export interface MemoryProviderRegistration {
+  name: string;
+  plugin: string;
+  provider: MemoryProvider;
+}
+
 export interface LlmCompleteOptions {
   system?: string;
   maxTokens?: number;
@@ -91,6 +99,7 @@ export class PluginRegistries {
   readonly platforms = new Map<string, PlatformRegistryEntry>();
   readonly webSearchProviders = new Map<string, WebSearchProviderRegistration>();
   readonly imageGenProviders = new Map<string, ImageGenProviderRegistration>();
+  readonly memoryProviders = new Map<string, MemoryProviderRegistration>();
 }
 
 export interface PluginHostServices {

@@ -76,6 +76,15 @@ export type { GeneratedImage, ImageGenProvider, ImageGenRequest } from './image-
 // Logging surface
 export { type LogFn, type Logger, silentLogger } from './logger.js';
 export { isLoopbackHost } from './loopback.js';
+// Memory providers (plugins/memory/<name>/)
+export type {
+  MemoryProvider,
+  MemoryProviderTool,
+  MemorySession,
+  MemorySessionEnd,
+  MemoryTurnEnd,
+  MemoryTurnStart,
+} from './memory-provider.js';
 // Inbound messages
 export type {
   Attachment,

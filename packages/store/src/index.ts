@@ -14,6 +14,8 @@ export {
   type InboxRow,
   type InboxStatus,
 } from './inbox-repo.js';
+// Memory: each session's system-prompt memory block
+export type { MemorySnapshotsRepo } from './memory-snapshots-repo.js';
 // Schema
 export type { Migration } from './migration.js';
 export { MIGRATIONS } from './migrations/index.js';
@@ -49,6 +51,13 @@ export type { PlatformStateRepo } from './platform-state-repo.js';
 export { INBOX_KEEP_MS, type PruneCounts, type Pruner } from './prune.js';
 // Sessions
 export { newSessionId } from './session-id.js';
+// Session search (FTS5)
+export {
+  ftsPhrases,
+  type SessionSearchHit,
+  type SessionSearchOptions,
+  type SessionSearchRepo,
+} from './session-search-repo.js';
 export type { ListSessionsOptions, NewSession, SessionRow, SessionsRepo } from './sessions-repo.js';
 // Raw SQLite access for later packages' repositories
 export { isSqliteError, type SqliteDatabase, type SqliteStatement } from './sqlite.js';

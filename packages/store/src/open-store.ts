@@ -3,7 +3,8 @@ import { type ApiResponsesRepo, createApiResponsesRepo } from './api-responses-r
 import { backgroundCheckpoints } from './background-checkpoint.js';
 import { type ChildSessionsRepo, createChildSessionsRepo } from './child-sessions-repo.js';
 import { createInboxRepo, type InboxRepo } from './inbox-repo.js';
-import { migrate } from './migrate.js';
+import { createMemorySnapshotsRepo, type MemorySnapshotsRepo } from './memory-snapshots-repo.js';
+import { migrate, readSchemaVersion } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { createOutboxRepo, type OutboxRepo } from './outbox-repo.js';
 import type { RandomInt } from './pairing/pairing-code.js';
@@ -12,6 +13,7 @@ import type { PairingRepo } from './pairing/pairing-types.js';
 import { createPlatformStateRepo, type PlatformStateRepo } from './platform-state-repo.js';
 import { prepareStateFile, tightenStateFiles } from './private-files.js';
 import { createPruner, type Pruner } from './prune.js';
+import { createSessionSearchRepo, type SessionSearchRepo } from './session-search-repo.js';
 import { createSessionsRepo, type SessionsRepo } from './sessions-repo.js';
 import { describeError, isSqliteError, openSqlite, type SqliteDatabase } from './sqlite.js';
 import { createTranscriptsRepo, type TranscriptsRepo } from './transcripts-repo.js';
@@ -53,6 +55,10 @@ export interface Store {
   readonly pairing: PairingRepo;
   /** The Responses API's stored responses (response id -> session). */
   readonly apiResponses: ApiResponsesRepo;
+  /** Full-text search over every transcript (`session_search`, FTS5 kept current by triggers). */
+  readonly sessionSearch: SessionSearchRepo;
+  /** The memory block of each session's system prompt, taken at its start. */
+  readonly memorySnapshots: MemorySnapshotsRepo;
   /** Retention: deletes idle sessions' transcripts and finished rows older than a cutoff. */
   readonly pruner: Pruner;
   /** Runs `fn` (synchronous) in one IMMEDIATE transaction, or a savepoint when already inside one. */
@@ -105,7 +111,11 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   }
   try {
     configure(db, path);
-    migrate(db, MIGRATIONS, { now, path });
+    const before = schemaVersionBefore(db);
+    const version = migrate(db, MIGRATIONS, { now, path });
+    // schema steps just applied (a new file or an upgrade) leave a WAL that is not the gateway's
+    // traffic: fold it into the file now, so the background checkpoints start only on real writes
+    if (version !== before) checkpointAfterMigrations(db);
     if (path !== ':memory:' && path !== '' && !db.memory) tightenStateFiles(path);
   } catch (error) {
     db.close();
@@ -134,6 +144,8 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     platformState,
     pairing: createPairingRepo(db, options.randomInt === undefined ? { now } : { now, randomInt: options.randomInt }),
     apiResponses: createApiResponsesRepo(db, now),
+    sessionSearch: createSessionSearchRepo(db),
+    memorySnapshots: createMemorySnapshotsRepo(db, now),
     pruner: createPruner(db, now),
     transaction: <T>(fn: () => T) => inTransaction.immediate(fn) as T,
     schemaVersion: () => schemaVersion.get() ?? 0,
@@ -142,4 +154,17 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
       if (db.open) db.close();
     },
   };
+}
+
+function schemaVersionBefore(db: SqliteDatabase): number {
+  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
+  return table === undefined ? 0 : readSchemaVersion(db);
+}
+
+function checkpointAfterMigrations(db: SqliteDatabase): void {
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } catch {
+    // busy (another process reading): the background checkpoints copy it later
+  }
 }

@@ -21,6 +21,8 @@ export interface DelegatingTurns extends ChildTurns {
   availableTools(): Promise<ToolDefinition[]>;
   /** the process's secret redactor: children's summaries pass it before the parent sees them */
   redact(text: string): string;
+  /** the memory provider's writing tools (whatever their names): never a child's */
+  memoryWriteTools?(): string[];
 }
 
 const taskSchema = {
@@ -96,7 +98,8 @@ export function createDelegateTaskTool(turns: DelegatingTurns, settings: Delegat
       const parsed = parseArgs(() => readTasks(args));
       if (!parsed.ok) return { error: parsed.error, code: parsed.code };
       const tasks = parsed.value;
-      const parentTools = await turns.availableTools();
+      const memoryWrites = new Set(turns.memoryWriteTools?.() ?? []);
+      const parentTools = (await turns.availableTools()).filter((tool) => !memoryWrites.has(tool.name));
       const outcomes = await runBounded(tasks, limits.maxParallelChildren, (task, index) =>
         runChild(
           { turns, limits, sessions: settings.sessions, parent: ctx, tools: childTools(parentTools, task.toolsets) },

@@ -4,7 +4,9 @@ import { gatewayTables } from './0002-gateway-tables.js';
 import { inboxRefusedStatus } from './0003-inbox-refused-status.js';
 import { apiResponses } from './0004-api-responses.js';
 import { outboxMediaKind } from './0005-outbox-media-kind.js';
-import { childSessions } from './0010-child-sessions.js';
+import { sessionSearch } from './0006-session-search.js';
+import { memorySnapshots } from './0007-memory-snapshots.js';
+import { childSessions } from './0008-child-sessions.js';
 
 /**
  * Every schema step, oldest first. To change the schema, add a file `NNNN-what-it-does.ts` next to
@@ -17,5 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
   inboxRefusedStatus,
   apiResponses,
   outboxMediaKind,
+  sessionSearch,
+  memorySnapshots,
   childSessions,
 ];

@@ -7,7 +7,7 @@ import type { Migration } from '../migration.js';
  * pruning a child's session removes its link.
  */
 export const childSessions: Migration = {
-  version: 6,
+  version: 8,
   name: 'child sessions',
   sql: `
 CREATE TABLE child_sessions (

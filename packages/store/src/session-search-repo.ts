@@ -1,0 +1,80 @@
+/**
+ * Full-text search over every stored transcript (`session_search`), on the FTS5 index that
+ * migration 0006 built and its triggers keep current: a query never rebuilds anything. The
+ * model's query is never passed as FTS5 syntax: each word becomes a quoted phrase (quotes
+ * doubled), so `"`, `*`, `NEAR(`, `-`, `:` and `AND` are plain text. All words must match; when
+ * nothing does, any word may (ranked by bm25 either way).
+ */
+import type { SqliteDatabase } from './sqlite.js';
+
+export interface SessionSearchHit {
+  sessionId: string;
+  platform: string;
+  title: string | null;
+  /** when the session started (ms since the epoch) */
+  sessionCreatedAt: number;
+  /** when the matching message was written (ms since the epoch) */
+  at: number;
+  role: 'user' | 'assistant';
+  /** the match in context, matched words in [brackets], cuts marked with … */
+  snippet: string;
+}
+
+export interface SessionSearchOptions {
+  limit: number;
+  /** leave this session out (the one asking: its messages are already in the model's context) */
+  excludeSessionId?: string;
+}
+
+export interface SessionSearchRepo {
+  /** The best matches first (bm25); [] when the query has no word to search for. */
+  search(query: string, options: SessionSearchOptions): SessionSearchHit[];
+}
+
+/** The words of a query as FTS5 phrases: anything else the model typed is text, never syntax. */
+export function ftsPhrases(query: string): string[] {
+  const words = query.split(/\s+/u).filter((word) => /[\p{L}\p{N}]/u.test(word));
+  return words.slice(0, 32).map((word) => `"${word.replaceAll('"', '""')}"`);
+}
+
+interface HitRow {
+  session_id: string;
+  platform: string;
+  title: string | null;
+  session_created_at: number;
+  created_at: number;
+  role: 'user' | 'assistant';
+  snippet: string;
+}
+
+/** Builds the repository; the statement is prepared once. */
+export function createSessionSearchRepo(db: SqliteDatabase): SessionSearchRepo {
+  const search = db.prepare<[string, string, number], HitRow>(
+    `SELECT m.session_id, s.platform, s.title, s.created_at AS session_created_at, m.created_at, m.role,
+            snippet(messages_fts, 0, '[', ']', '…', 16) AS snippet
+       FROM messages_fts
+       JOIN messages m ON m.id = messages_fts.rowid
+       JOIN sessions s ON s.id = m.session_id
+      WHERE messages_fts MATCH ? AND m.session_id <> ?
+      ORDER BY bm25(messages_fts)
+      LIMIT ?`,
+  );
+  const run = (match: string, options: SessionSearchOptions): SessionSearchHit[] =>
+    search.all(match, options.excludeSessionId ?? '', options.limit).map((row) => ({
+      sessionId: row.session_id,
+      platform: row.platform,
+      title: row.title,
+      sessionCreatedAt: row.session_created_at,
+      at: row.created_at,
+      role: row.role,
+      snippet: row.snippet,
+    }));
+  return {
+    search(query, options) {
+      const phrases = ftsPhrases(query);
+      if (phrases.length === 0) return [];
+      const all = run(phrases.join(' '), options);
+      return all.length > 0 || phrases.length === 1 ? all : run(phrases.join(' OR '), options);
+    },
+  };
+}
