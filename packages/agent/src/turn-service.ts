@@ -6,6 +6,7 @@
  */
 import type { ApprovalChoice, ApprovalRequest, ApprovalSurface, ChatMessage, Logger } from '@hermes/protocol';
 import { type ApprovalPrompt, createApprovalGate } from './approvals.js';
+import type { TurnModelSource } from './providers/session-models.js';
 import { runTurn, type TurnOptions, type TurnResult } from './run-turn.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -38,6 +39,8 @@ export interface TurnServiceSettings {
   redact?: (text: string) => string;
   /** model.vision: images as content parts (true), as notes (false), or parts until the model refuses (auto, default) */
   vision?: boolean | 'auto';
+  /** each session's model and client (`/model`, model.fallback); absent: every turn uses `client` and `model` */
+  models?: TurnModelSource;
 }
 
 /** Who answers a dangerous command's approval request. */
@@ -99,13 +102,15 @@ export class TurnService {
             sessionKey: request.approval.key,
             ...(request.approval.ask ? { ask: request.approval.ask } : {}),
           });
+    const picked = s.models?.forTurn(request.sessionId);
+    const model = picked?.model ?? s.model;
     const vision = s.vision ?? 'auto';
     const imageMode: ImageMode =
-      vision === false || (vision === 'auto' && this.#noVision.has(s.model)) ? 'notes' : 'parts';
+      vision === false || (vision === 'auto' && this.#noVision.has(model)) ? 'notes' : 'parts';
     const base = buildSystemPrompt({ custom: s.systemPrompt, platform: request.platform });
     const result = await runTurn({
-      client: s.client,
-      model: s.model,
+      client: picked?.client ?? s.client,
+      model,
       systemPrompt: request.instructions ? `${base}\n\n${request.instructions}` : base,
       history,
       userMessage: request.userMessage,
@@ -129,11 +134,14 @@ export class TurnService {
             images: request.images,
             imageMode,
             visionFallback: vision === 'auto',
-            onVisionRefused: () => this.#noVision.add(s.model),
+            onVisionRefused: () => this.#noVision.add(model),
           }
         : {}),
     });
     if (request.persist === 'after') this.#transcripts().append(request.sessionId, result.messages);
+    // the fallback's note goes to the reader once, never into the transcript the model sees
+    const note = picked?.note() ?? null;
+    if (note !== null && result.finalText !== null) return { ...result, finalText: `${result.finalText}\n\n${note}`, history };
     return { ...result, history };
   }
 

@@ -113,6 +113,9 @@ export function defineImageGenProvider<P extends ImageGenProvider>(provider: P):
   return provider;
 }
 
+// Model providers: the profile contract (ctx.registerModelProvider, plugins/model-providers/<name>/)
+export type { ModelProviderProfile } from '@hermes/protocol';
+
 // Platforms: the adapter contract a platform plugin implements (ctx.registerPlatform)
 export type { InboundSink, OutboundMessage, PlatformState, SendResult } from '@hermes/protocol';
 

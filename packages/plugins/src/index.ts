@@ -26,6 +26,7 @@ export { type HookOwner, type HookSource, ownerLabel } from './hook-owner.js';
 // Docs
 export { HOOK_REFERENCE_BEGIN, HOOK_REFERENCE_END, hookReferenceMarkdown } from './hook-reference.js';
 export { checkImageGenProvider } from './image-gen-check.js';
+export { checkModelProvider } from './model-provider-check.js';
 export {
   type EnvRequirement,
   ManifestError,
@@ -49,7 +50,7 @@ export {
   type ToolSink,
 } from './plugin-context.js';
 export { type PluginFaultOptions, PluginFaults, pluginScope } from './plugin-faults.js';
-export type { ImageGenProviderRegistration } from './plugin-host.js';
+export type { ImageGenProviderRegistration, ModelProviderRegistration } from './plugin-host.js';
 export {
   type CliCommand,
   type CliCommandBuilder,

@@ -9,6 +9,7 @@ import {
   type ImageGenProvider,
   isHookName,
   type Logger,
+  type ModelProviderProfile,
   type PlatformRegistration,
   type ToolContext,
   type ToolDefinition,
@@ -21,6 +22,7 @@ import type { HookBus } from './hook-bus.js';
 import { checkImageGenProvider } from './image-gen-check.js';
 import { checkPlatformRegistration } from './platform-check.js';
 import type { CliCommandBuilder, PluginHostServices, PluginLlm } from './plugin-host.js';
+import { checkModelProvider } from './model-provider-check.js';
 import { checkWebSearchProvider } from './web-provider-check.js';
 
 /** Where plugin tools go: the agent's ToolRegistry satisfies it. */
@@ -76,6 +78,8 @@ export interface PluginContext {
   registerWebSearchProvider(provider: WebSearchProvider): void;
   /** adds an image-generation backend (`image_gen.provider` picks one; the `image_generate` tool calls it) */
   registerImageGenProvider(provider: ImageGenProvider): void;
+  /** adds a model provider profile (`model.provider` and `/model provider:model` pick one) */
+  registerModelProvider(profile: ModelProviderProfile): void;
   /** runs any registered tool, returning its result string */
   dispatchTool(name: string, args: Record<string, unknown>, context?: Partial<ToolContext>): Promise<string>;
   /** queues a message into the interactive chat; false where there is no chat */
@@ -206,6 +210,13 @@ export function createPluginContext(options: {
       const name = checkImageGenProvider(provider, key);
       if (registries) {
         claim(registries.imageGenProviders, name, { name, plugin: key, provider }, 'image gen provider', key, undo);
+      }
+    },
+    registerModelProvider(profile) {
+      const checked = checkModelProvider(profile, key);
+      if (registries) {
+        const value = { name: checked.name, plugin: key, profile: checked };
+        claim(registries.modelProviders, checked.name, value, 'model provider', key, undo);
       }
     },
     dispatchTool(name, args, context) {

@@ -5,6 +5,7 @@
  */
 import type {
   ImageGenProvider,
+  ModelProviderProfile,
   PlatformRegistration,
   ToolContext,
   ToolHandlerResult,
@@ -65,6 +66,13 @@ export interface ImageGenProviderRegistration {
   provider: ImageGenProvider;
 }
 
+/** A registered model provider profile (`ctx.registerModelProvider`) and its owner. */
+export interface ModelProviderRegistration {
+  name: string;
+  plugin: string;
+  profile: Readonly<ModelProviderProfile>;
+}
+
 export interface LlmCompleteOptions {
   system?: string;
   maxTokens?: number;
@@ -91,6 +99,7 @@ export class PluginRegistries {
   readonly platforms = new Map<string, PlatformRegistryEntry>();
   readonly webSearchProviders = new Map<string, WebSearchProviderRegistration>();
   readonly imageGenProviders = new Map<string, ImageGenProviderRegistration>();
+  readonly modelProviders = new Map<string, ModelProviderRegistration>();
 }
 
 export interface PluginHostServices {

@@ -22,6 +22,8 @@ export { editDistance } from './edit-distance.js';
 export { ERROR_CODES, type ErrorCode, EXIT, HermesError } from './errors.js';
 // process.exit kept for Hermes itself
 export { ExitRefusedError, exitProcess, installExitGuard } from './exit-guard.js';
+// Model provider profiles (ctx.registerModelProvider)
+export type { ModelProviderProfile } from './model-provider.js';
 // Gateway events: THE table and what derives from it
 export {
   type CommandEventType,

@@ -46,6 +46,7 @@ export type { PlatformStateRepo } from './platform-state-repo.js';
 // Retention
 export { INBOX_KEEP_MS, type PruneCounts, type Pruner } from './prune.js';
 // Sessions
+export type { SessionModelRow, SessionModelsRepo } from './session-models-repo.js';
 export { newSessionId } from './session-id.js';
 export type { ListSessionsOptions, NewSession, SessionRow, SessionsRepo } from './sessions-repo.js';
 // Raw SQLite access for later packages' repositories

@@ -11,6 +11,7 @@ import type { PairingRepo } from './pairing/pairing-types.js';
 import { createPlatformStateRepo, type PlatformStateRepo } from './platform-state-repo.js';
 import { prepareStateFile, tightenStateFiles } from './private-files.js';
 import { createPruner, type Pruner } from './prune.js';
+import { createSessionModelsRepo, type SessionModelsRepo } from './session-models-repo.js';
 import { createSessionsRepo, type SessionsRepo } from './sessions-repo.js';
 import { describeError, isSqliteError, openSqlite, type SqliteDatabase } from './sqlite.js';
 import { createTranscriptsRepo, type TranscriptsRepo } from './transcripts-repo.js';
@@ -40,6 +41,8 @@ export interface Store {
   readonly db: SqliteDatabase;
   readonly sessions: SessionsRepo;
   readonly transcripts: TranscriptsRepo;
+  /** the model each switched session uses (`/model`) */
+  readonly sessionModels: SessionModelsRepo;
   /** Inbound dedupe keys and the accepted-message log. */
   readonly inbox: InboxRepo;
   /** Outbound reply chunks with their delivered mark. */
@@ -124,6 +127,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     db,
     sessions: createSessionsRepo(db, now),
     transcripts: createTranscriptsRepo(db, now, options.redact),
+    sessionModels: createSessionModelsRepo(db, now),
     inbox: createInboxRepo(db, now, platformState),
     outbox: createOutboxRepo(db, now),
     platformState,
