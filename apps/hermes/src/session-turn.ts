@@ -29,6 +29,7 @@ export function cliTurnService(rt: AgentRuntime): TurnService {
     temperature: rt.config.model.temperature,
     transcripts: rt.store.transcripts,
     redact: rt.redact,
+    models: rt.models,
   });
 }
 

@@ -141,7 +141,8 @@ export class TurnService {
     if (request.persist === 'after') this.#transcripts().append(request.sessionId, result.messages);
     // the fallback's note goes to the reader once, never into the transcript the model sees
     const note = picked?.note() ?? null;
-    if (note !== null && result.finalText !== null) return { ...result, finalText: `${result.finalText}\n\n${note}`, history };
+    if (note !== null && result.finalText !== null)
+      return { ...result, finalText: `${result.finalText}\n\n${note}`, history };
     return { ...result, history };
   }
 

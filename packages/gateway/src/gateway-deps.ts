@@ -1,5 +1,5 @@
 /** What a gateway is built from: its settings (config.yaml's gateway part) and its dependencies. */
-import { type ModelClient, type ToolRegistry, TurnService } from '@hermes/agent';
+import { type ModelClient, type SessionModels, type ToolRegistry, TurnService } from '@hermes/agent';
 import type { HookBus } from '@hermes/plugins';
 import type { Logger, PlatformFactory } from '@hermes/protocol';
 import type { Env } from './authorize.js';
@@ -79,6 +79,8 @@ export interface GatewayDeps {
    * object's observers can be handed to the HookBus and ModelClient built before the gateway.
    */
   metrics?: GatewayMetrics;
+  /** the model providers and each session's model (`/model`, model.fallback); absent: `client` and settings.model */
+  models?: SessionModels;
   /** the turn service (absent: one is built from the settings, tools, client and hooks) */
   turns?: TurnService;
   now?: () => number;
@@ -104,5 +106,6 @@ export function gatewayTurnService(deps: GatewayDeps): TurnService {
     transcripts: deps.store.transcripts,
     ...(deps.redact ? { redact: deps.redact } : {}),
     ...(settings.vision === undefined ? {} : { vision: settings.vision }),
+    ...(deps.models ? { models: deps.models } : {}),
   });
 }

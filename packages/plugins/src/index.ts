@@ -26,7 +26,6 @@ export { type HookOwner, type HookSource, ownerLabel } from './hook-owner.js';
 // Docs
 export { HOOK_REFERENCE_BEGIN, HOOK_REFERENCE_END, hookReferenceMarkdown } from './hook-reference.js';
 export { checkImageGenProvider } from './image-gen-check.js';
-export { checkModelProvider } from './model-provider-check.js';
 export {
   type EnvRequirement,
   ManifestError,
@@ -36,6 +35,7 @@ export {
   readManifest,
   validateManifest,
 } from './manifest.js';
+export { checkModelProvider } from './model-provider-check.js';
 export { createModuleImporter, type ModuleImporter } from './module-importer.js';
 export { moduleSyntaxError } from './module-syntax.js';
 export { checkPlatformRegistration } from './platform-check.js';

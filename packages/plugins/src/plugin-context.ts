@@ -20,9 +20,9 @@ import {
 import { closest } from './did-you-mean.js';
 import type { HookBus } from './hook-bus.js';
 import { checkImageGenProvider } from './image-gen-check.js';
+import { checkModelProvider } from './model-provider-check.js';
 import { checkPlatformRegistration } from './platform-check.js';
 import type { CliCommandBuilder, PluginHostServices, PluginLlm } from './plugin-host.js';
-import { checkModelProvider } from './model-provider-check.js';
 import { checkWebSearchProvider } from './web-provider-check.js';
 
 /** Where plugin tools go: the agent's ToolRegistry satisfies it. */

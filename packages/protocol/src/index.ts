@@ -22,8 +22,6 @@ export { editDistance } from './edit-distance.js';
 export { ERROR_CODES, type ErrorCode, EXIT, HermesError } from './errors.js';
 // process.exit kept for Hermes itself
 export { ExitRefusedError, exitProcess, installExitGuard } from './exit-guard.js';
-// Model provider profiles (ctx.registerModelProvider)
-export type { ModelProviderProfile } from './model-provider.js';
 // Gateway events: THE table and what derives from it
 export {
   type CommandEventType,
@@ -87,6 +85,8 @@ export type {
   SessionSource,
   TextMessageEvent,
 } from './message-event.js';
+// Model provider profiles (ctx.registerModelProvider)
+export type { ModelProviderProfile } from './model-provider.js';
 // Platforms
 export {
   definePlatform,

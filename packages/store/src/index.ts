@@ -45,9 +45,9 @@ export type {
 export type { PlatformStateRepo } from './platform-state-repo.js';
 // Retention
 export { INBOX_KEEP_MS, type PruneCounts, type Pruner } from './prune.js';
+export { newSessionId } from './session-id.js';
 // Sessions
 export type { SessionModelRow, SessionModelsRepo } from './session-models-repo.js';
-export { newSessionId } from './session-id.js';
 export type { ListSessionsOptions, NewSession, SessionRow, SessionsRepo } from './sessions-repo.js';
 // Raw SQLite access for later packages' repositories
 export { isSqliteError, type SqliteDatabase, type SqliteStatement } from './sqlite.js';

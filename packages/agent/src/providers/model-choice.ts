@@ -28,7 +28,9 @@ export function parseModelChoice(
   const known = providers.names();
   const colon = input.indexOf(':');
   if (colon < 0) {
-    return known.includes(input) ? withDefault(input) : { ok: true, choice: { provider: currentProvider, model: input } };
+    return known.includes(input)
+      ? withDefault(input)
+      : { ok: true, choice: { provider: currentProvider, model: input } };
   }
   const prefix = input.slice(0, colon);
   const rest = input.slice(colon + 1).trim();
@@ -42,7 +44,8 @@ export function parseModelChoice(
 
   function withDefault(name: string): ParsedChoice {
     const model = providers.defaultModel(name) ?? '';
-    if (model === '') return { ok: false, error: `model provider "${name}" has no default model: write ${name}:<model>` };
+    if (model === '')
+      return { ok: false, error: `model provider "${name}" has no default model: write ${name}:<model>` };
     return { ok: true, choice: { provider: name, model } };
   }
 }

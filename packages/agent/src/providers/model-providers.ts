@@ -21,8 +21,19 @@ export interface ResolvedProfile extends Readonly<ModelProviderProfile> {
 export interface ModelProvidersOptions {
   /** the registered profiles, read at call time (PluginRegistries.modelProviders) */
   registered: () => Iterable<{ plugin: string; profile: Readonly<ModelProviderProfile> }>;
-  /** config's model section (and the --provider / --model flags applied over it) */
-  config: { provider: string; default: string; base_url: string; api_key: string; fallback?: string | undefined };
+  /**
+   * config's model section: `provider` (or --provider), `model` the primary's model ("" for the
+   * profile's default: --model, else model.default when the provider is model.provider's), and
+   * model.default, base_url and api_key (the `custom` profile)
+   */
+  config: {
+    provider: string;
+    model: string;
+    default: string;
+    base_url: string;
+    api_key: string;
+    fallback?: string | undefined;
+  };
   env: Readonly<Record<string, string | undefined>>;
   /** builds the client of one provider (called once per provider, on its first use) */
   makeClient: (profile: ResolvedProfile) => ModelClient;
@@ -76,7 +87,7 @@ export class ModelProviders {
   primary(): ModelChoice {
     const { config } = this.#options;
     const profile = this.#known(config.provider, 'model.provider');
-    const model = config.default || profile.defaultModel;
+    const model = config.model || profile.defaultModel;
     if (model === '') {
       throw new HermesError(
         ERROR_CODES.CONFIG_KEY,
