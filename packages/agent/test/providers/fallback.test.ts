@@ -6,11 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { useFakeOpenAI } from '../../../../test/helpers/use-fake-openai.js';
 import {
   FallbackCaller,
-  ModelClient,
   fallbackNote,
+  ModelClient,
   ModelProviders,
-  SessionModels,
   type SessionModelStore,
+  SessionModels,
   shouldFallBack,
   ToolRegistry,
   TurnService,
@@ -46,7 +46,14 @@ function setup(fallback?: string) {
         },
       },
     ],
-    config: { provider: 'custom', model: 'model-a', default: 'model-a', base_url: primary.server.url, api_key: '', fallback },
+    config: {
+      provider: 'custom',
+      model: 'model-a',
+      default: 'model-a',
+      base_url: primary.server.url,
+      api_key: '',
+      fallback,
+    },
     env: { OTHER_KEY: 'sk-other-0123456789' },
     makeClient: (p) =>
       new ModelClient({
@@ -60,7 +67,10 @@ function setup(fallback?: string) {
       }),
   });
   const warnings: string[] = [];
-  const logger: Logger = { ...silentLogger, warn: (_o: unknown, msg?: string) => void warnings.push(String(msg)) } as Logger;
+  const logger: Logger = {
+    ...silentLogger,
+    warn: (_o: unknown, msg?: string) => void warnings.push(String(msg)),
+  } as Logger;
   const store = memoryStore();
   const models = new SessionModels(providers, store, logger);
   const rows = new Map<string, ChatMessage[]>();
@@ -107,7 +117,9 @@ describe('model.fallback', () => {
     expect(chats(other)[0]?.headers['x-title']).toBe('Hermes test'); // the profile's headers
     // the transcript keeps the model's own words: the note is for the reader
     expect(rows.get('s1')?.at(-1)).toEqual({ role: 'assistant', content: 'from B' });
-    expect(warnings.join('\n')).toContain('the primary model custom:model-a failed; model.fallback other:model-b answers');
+    expect(warnings.join('\n')).toContain(
+      'the primary model custom:model-a failed; model.fallback other:model-b answers',
+    );
   });
 
   it('the next turn tries the primary again', async () => {
@@ -135,7 +147,9 @@ describe('model.fallback', () => {
     const { InterruptedError } = await import('../../src/index.js');
     const { HermesError } = await import('@hermes/protocol');
     const inner = new HermesError('HERMES_MODEL_HTTP', 'HTTP 502', { retryable: true });
-    expect(shouldFallBack(new HermesError('HERMES_MODEL_HTTP', 'gave up after 4 attempts', { cause: inner }))).toBe(true);
+    expect(shouldFallBack(new HermesError('HERMES_MODEL_HTTP', 'gave up after 4 attempts', { cause: inner }))).toBe(
+      true,
+    );
     expect(shouldFallBack(new HermesError('HERMES_MODEL_HTTP', 'HTTP 400'))).toBe(false);
     expect(shouldFallBack(new InterruptedError())).toBe(false);
     expect(shouldFallBack(new Error('bug'))).toBe(false);

@@ -12,12 +12,21 @@ const profiles: { plugin: string; profile: ModelProviderProfile }[] = [
   },
   {
     plugin: 'model-providers/ollama',
-    profile: { name: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', apiKeyEnv: '', defaultModel: 'llama3.2', contextLength: 4096 },
+    profile: {
+      name: 'ollama',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      apiKeyEnv: '',
+      defaultModel: 'llama3.2',
+      contextLength: 4096,
+    },
   },
   { plugin: 'model-providers/custom', profile: { name: 'custom', baseUrl: '', apiKeyEnv: '', defaultModel: '' } },
 ];
 
-function providers(config: Partial<ConstructorParameters<typeof ModelProviders>[0]['config']> = {}, made: string[] = []) {
+function providers(
+  config: Partial<ConstructorParameters<typeof ModelProviders>[0]['config']> = {},
+  made: string[] = [],
+) {
   return new ModelProviders({
     registered: () => profiles,
     config: {
@@ -31,13 +40,22 @@ function providers(config: Partial<ConstructorParameters<typeof ModelProviders>[
     env: { OR_KEY: 'sk-or-secret' },
     makeClient: (p) => {
       made.push(p.name);
-      return new ModelClient({ baseUrl: p.baseUrl, apiKey: p.apiKey, timeoutMs: 1000, maxRetries: 0, hooks: new HookBus() });
+      return new ModelClient({
+        baseUrl: p.baseUrl,
+        apiKey: p.apiKey,
+        timeoutMs: 1000,
+        maxRetries: 0,
+        hooks: new HookBus(),
+      });
     },
   });
 }
 
 describe('parseModelChoice', () => {
-  const known = { names: () => ['custom', 'ollama', 'openrouter'], defaultModel: (n: string) => (n === 'ollama' ? 'llama3.2' : '') };
+  const known = {
+    names: () => ['custom', 'ollama', 'openrouter'],
+    defaultModel: (n: string) => (n === 'ollama' ? 'llama3.2' : ''),
+  };
   it('reads provider:model at the first colon, a bare model on the current provider, a bare provider as its default', () => {
     expect(parseModelChoice('openrouter:anthropic/claude', known, 'custom')).toEqual({
       ok: true,
@@ -47,9 +65,18 @@ describe('parseModelChoice', () => {
       ok: true,
       choice: { provider: 'ollama', model: 'llama3.2:3b' },
     });
-    expect(parseModelChoice('gpt-4o', known, 'openrouter')).toEqual({ ok: true, choice: { provider: 'openrouter', model: 'gpt-4o' } });
-    expect(parseModelChoice('ollama', known, 'custom')).toEqual({ ok: true, choice: { provider: 'ollama', model: 'llama3.2' } });
-    expect(parseModelChoice('ollama:', known, 'custom')).toEqual({ ok: true, choice: { provider: 'ollama', model: 'llama3.2' } });
+    expect(parseModelChoice('gpt-4o', known, 'openrouter')).toEqual({
+      ok: true,
+      choice: { provider: 'openrouter', model: 'gpt-4o' },
+    });
+    expect(parseModelChoice('ollama', known, 'custom')).toEqual({
+      ok: true,
+      choice: { provider: 'ollama', model: 'llama3.2' },
+    });
+    expect(parseModelChoice('ollama:', known, 'custom')).toEqual({
+      ok: true,
+      choice: { provider: 'ollama', model: 'llama3.2' },
+    });
   });
 
   it('an unknown provider is an error naming the known ones; a provider without a default model asks for one', () => {
