@@ -61,7 +61,7 @@ const env = (home: string) => ({
   OTHER_API_KEY: OTHER_KEY,
   TELEGRAM_BOT_TOKEN: TOKEN,
   TELEGRAM_API_ROOT: tg.apiRoot,
-  TELEGRAM_ALLOWED_USERS: '42,43',
+  TELEGRAM_ALLOWED_USERS: '42,43,44',
 });
 
 async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
@@ -101,12 +101,16 @@ describe('model providers through hermes gateway run', () => {
       expect(overview).toContain('Default: custom:model-a');
       expect(overview).toMatch(/other \(default model-b\)/);
       expect(await ask(42, '/model nowhere:x')).toContain('unknown model provider "nowhere" (known: custom,');
+      // a chat whose first message is /model: its session is opened for it
+      expect(await ask(44, '/model other:model-c')).toBe('This chat now uses other:model-c.');
+      expect(await ask(44, 'first question')).toBe('from B');
+      expect(chats(other).map((r) => r.body?.model)).toEqual(['model-b', 'model-c']);
       expect(await gw.stop()).toBe(0);
 
       gw = await spawnGateway(env(home));
       expect(await ask(42, 'after the restart')).toBe('from B');
       expect(await ask(43, 'after the restart')).toBe('from A');
-      expect(chats(other)).toHaveLength(2);
+      expect(chats(other)).toHaveLength(3);
       expect(chats(primary)).toHaveLength(3);
     } finally {
       await gw.stop();
