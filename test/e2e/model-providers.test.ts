@@ -187,3 +187,19 @@ describe('hermes model list', () => {
     expect(run.stdout).not.toContain('sk-mine-0123456789');
   });
 });
+
+describe('hermes doctor with a provider', () => {
+  it('probes the profile of --provider (its URL, key and default model), and names an unknown provider', async () => {
+    const home = homeWithOther();
+    other.respond(() => ({ text: 'O' }));
+    const r = await runHermes(['doctor', '--provider', 'other'], {
+      env: { HERMES_HOME: home, OTHER_API_KEY: OTHER_KEY },
+    });
+    expect(r.stdout).toMatch(/✓ model: model-b at http:\/\/127\.0\.0\.1:\d+\/v1 answered a one-token completion/);
+    expect(chats(other)[0]?.headers.authorization).toBe(`Bearer ${OTHER_KEY}`);
+    expect(chats(primary)).toHaveLength(0);
+    const bad = await runHermes(['doctor', '--provider', 'nowhere'], { env: { HERMES_HOME: home } });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/✗ model: model\.provider: unknown model provider "nowhere" \(known: custom, /);
+  });
+});
