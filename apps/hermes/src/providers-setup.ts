@@ -60,7 +60,14 @@ export function lazyPrimaryCaller(models: () => SessionModels | null, early: Mod
   };
 }
 
-/** model.context_length's default: the active provider's profile, else 128000 tokens. */
-export function defaultContextLength(models: SessionModels | null, fallback = 128_000): number {
-  return models?.providers.contextLength() ?? fallback;
+/**
+ * model.context_length's default: the profile of the session's provider (`/model`), or of
+ * model.provider without a session, else 128000 tokens. An explicit model.context_length wins.
+ */
+export function defaultContextLength(
+  models: SessionModels | null,
+  sessionId: string | null = null,
+  fallback = 128_000,
+): number {
+  return (sessionId === null ? models?.providers.contextLength() : models?.contextLength(sessionId)) ?? fallback;
 }

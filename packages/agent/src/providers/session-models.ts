@@ -59,6 +59,11 @@ export class SessionModels implements TurnModelSource {
     return this.#primary;
   }
 
+  /** The context window of the session's provider (its profile's contextLength), for model.context_length's default. */
+  contextLength(sessionId: string | null): number | undefined {
+    return this.providers.profile(this.current(sessionId).provider)?.contextLength;
+  }
+
   /** Reads `/model`'s argument against the session's current provider. */
   parse(text: string, sessionId: string | null): ParsedChoice {
     return parseModelChoice(text, this.providers, this.current(sessionId).provider);

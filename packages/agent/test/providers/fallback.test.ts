@@ -42,6 +42,7 @@ function setup(fallback?: string) {
           baseUrl: other.server.url,
           apiKeyEnv: 'OTHER_KEY',
           defaultModel: 'model-b',
+          contextLength: 8192,
           headers: { 'X-Title': 'Hermes test' },
         },
       },
@@ -196,6 +197,8 @@ describe('per-session model', () => {
     expect((await run('s2', 'hi')).finalText).toBe('from A');
     expect(chats(other).map((r) => r.body?.model)).toEqual(['model-b']);
     expect(chats(primary).map((r) => r.body?.model)).toEqual(['model-a']);
+    expect(models.contextLength('s1')).toBe(8192); // the session's provider's profile
+    expect(models.contextLength('s2')).toBeUndefined(); // custom has none: model.context_length's own default
     // a bare model stays on the session's provider; choosing the default clears the row
     const bare = models.parse('model-c', 's1');
     expect(bare.ok && bare.choice).toEqual({ provider: 'other', model: 'model-c' });
