@@ -155,6 +155,7 @@ export async function buildGatewayApp(
     hooks: rt.hooks,
     tools: rt.tools,
     client: rt.client,
+    models: rt.models,
     store,
     platforms,
     pluginCommands: () => rt.registries.commands,

@@ -14,6 +14,8 @@ export interface GlobalOptions {
   json?: boolean;
   yolo?: boolean;
   model?: string;
+  /** model provider for this run (overrides model.provider) */
+  provider?: string;
   /** run shell hooks from config.yaml without asking (and record the consent) */
   acceptHooks?: boolean;
 }
@@ -28,6 +30,7 @@ const program = new Command('hermes')
   .option('-z, --oneshot <prompt>', 'run the agent once on PROMPT and print only the final answer')
   .option('--profile <name>', 'use HERMES_HOME/profiles/<name> (or set HERMES_PROFILE)')
   .option('-m, --model <id>', 'model id for this run (overrides model.default)')
+  .option('--provider <name>', 'model provider for this run (overrides model.provider; see hermes model list)')
   .option('--yolo', 'run dangerous terminal commands without asking for approval')
   .option(
     '--accept-hooks',
@@ -138,6 +141,18 @@ plugins
   .action(async (name: string, _opts, cmd: Command) => {
     const { pluginsRemove } = await import('./commands/plugins-remove.js');
     await pluginsRemove(name, globals(cmd));
+  });
+
+const modelCmd = program
+  .command('model')
+  .description('model providers: the profiles /model and model.provider choose from');
+modelCmd
+  .command('list')
+  .description('every model provider: base URL, whether its key is set (never the key), default model, context length')
+  .option('--json', 'print JSON')
+  .action(async (_opts, cmd: Command) => {
+    const { modelList } = await import('./commands/model-list.js');
+    await modelList(globals(cmd));
   });
 
 const pairing = program
@@ -344,7 +359,7 @@ program
 /** Runs the CLI; resolves with the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   try {
-    const valued = new Set(['-z', '--oneshot', '--profile', '-m', '--model']);
+    const valued = new Set(['-z', '--oneshot', '--profile', '-m', '--model', '--provider']);
     let first = argv.slice(2).find((a, i, all) => !a.startsWith('-') && !valued.has(all[i - 1] ?? ''));
     if (first === 'help') {
       // `hermes help [command...]` is `hermes [command...] --help`

@@ -15,6 +15,7 @@ import {
   type MemoryManager,
   ModelClient,
   type ModelRequestObserver,
+  type SessionModels,
   serializeResult,
   ToolRegistry,
 } from '@hermes/agent';
@@ -41,6 +42,7 @@ import type { GlobalOptions } from './main.js';
 import { imageGenerateTool } from './media-setup.js';
 import { setupMemory } from './memory-setup.js';
 import { pluginAliases, pluginSources } from './plugin-sources.js';
+import { lazyPrimaryCaller, sessionModels } from './providers-setup.js';
 import { loadSettings, type Settings, userHome } from './settings.js';
 import type { StartupPhases } from './startup-phases.js';
 
@@ -55,9 +57,12 @@ export interface AgentRuntime extends Settings {
   /** the `hooks:` block of config.yaml: what was registered on the bus and what was skipped */
   shellHooks: RegisterShellHooksResult;
   registries: PluginRegistries;
+  /** the primary provider's client (model.provider / --provider) */
   client: ModelClient;
   /** memory.provider's provider around each turn (its tools are registered) */
   memory: MemoryManager;
+  /** the model providers, each session's model (`/model`) and model.fallback */
+  models: SessionModels;
   /** where ctx.injectMessage goes; the interactive chat sets it */
   setInjector(fn: ((text: string) => boolean) | null): void;
   model: string;
@@ -111,8 +116,10 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   const settings = loadSettings(global, { shellHooksReadLater: true });
   phases?.mark('config');
   const { config, paths, env } = settings;
-  const model = global.model ?? config.model.default;
-  if (!model) {
+  // with a provider profile, its default model stands in for model.default (providers-setup.ts)
+  const namedProvider = (global.provider ?? config.model.provider) !== 'custom';
+  let model = global.model ?? config.model.default;
+  if (!model && !namedProvider) {
     throw new HermesError(
       ERROR_CODES.CONFIG_KEY,
       `no model configured: set model.default in ${paths.config} or HERMES_INFERENCE_MODEL`,
@@ -170,16 +177,22 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   })) {
     tools.register(tool);
   }
-  const client = new ModelClient({
-    baseUrl: config.model.base_url,
-    apiKey: config.model.api_key,
-    timeoutMs: config.model.timeout_s * 1000,
-    maxRetries: config.agent.api_max_retries,
-    hooks,
-    logger: logger.child({ component: 'model' }),
-    ...(options.observers?.model ? { observer: options.observers.model } : {}),
-  });
+  const makeClient = (baseUrl: string, apiKey: string, headers?: Readonly<Record<string, string>>) =>
+    new ModelClient({
+      baseUrl,
+      apiKey,
+      timeoutMs: config.model.timeout_s * 1000,
+      maxRetries: config.agent.api_max_retries,
+      hooks,
+      logger: logger.child({ component: 'model' }),
+      ...(options.observers?.model ? { observer: options.observers.model } : {}),
+      ...(headers ? { headers } : {}),
+    });
+  let client = makeClient(config.model.base_url, config.model.api_key);
   const registries = new PluginRegistries();
+  // built after the plugins load (their profiles); ctx.llm reaches the primary through it
+  let models: SessionModels | null = null;
+  const primaryCaller = lazyPrimaryCaller(() => models, client);
   tools.register(createSkillViewTool(() => registries.skills.values()));
   const webTools = createWebTools({
     providers: registries.webSearchProviders,
@@ -206,7 +219,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     faults: pluginFaults,
     host: {
       registries,
-      llm: createPluginLlm(client, model, 'plugin'),
+      llm: createPluginLlm(primaryCaller, model, 'plugin'),
       injectMessage: (text) => (injector ? injector(text) : false),
       dispatchTool: async (name, args, context) => {
         const tool = tools.get(name);
@@ -237,6 +250,9 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     redact,
     warnOnStderr: options.console !== 'pretty',
   });
+  models = sessionModels({ global, config, env, registries, store, logger, customClient: client, makeClient });
+  client = models.providers.client(models.primary().provider);
+  model = models.primary().model;
   if (options.console !== 'pretty') {
     for (const r of plugins) if (r.state === 'failed') stderr.write(`hermes: ${pluginFailureLine(r)}\n`);
   }
@@ -270,6 +286,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     registries,
     client,
     memory,
+    models,
     model,
     setInjector: (fn) => {
       injector = fn;

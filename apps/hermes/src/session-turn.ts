@@ -36,6 +36,7 @@ export function cliTurnService(rt: AgentRuntime): TurnService {
       sessions: rt.store.childSessions,
     },
     memory: rt.memory,
+    models: rt.models,
   });
 }
 

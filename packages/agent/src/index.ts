@@ -27,6 +27,8 @@ export {
 export { warmModelSdk } from './model-sdk.js';
 // Plugin services
 export { createPluginLlm, extractJson, type LlmOptions, type OneShotLlm } from './plugin-llm.js';
+// Model providers, the per-session model and model.fallback
+export * from './providers/index.js';
 export { abortableSleep, isRetryableStatus, RETRY_MAX_MS, retryAfterMs, retryDelayMs } from './retry-policy.js';
 // The turn
 export {

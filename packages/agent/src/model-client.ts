@@ -43,6 +43,8 @@ export interface ModelClientOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<boolean>;
   /** sees each HTTP attempt's duration and outcome */
   observer?: ModelRequestObserver;
+  /** extra headers sent with every request (a model provider profile's `headers`) */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface ModelRequest {
@@ -120,6 +122,7 @@ export class ModelClient {
       maxRetries: 0,
       timeout: this.#options.timeoutMs,
       fetch: sdk.fetch,
+      ...(this.#options.headers ? { defaultHeaders: { ...this.#options.headers } } : {}),
     });
     return this.#client;
   }
@@ -164,6 +167,7 @@ export class ModelClient {
             origin: this.#endpoint.origin,
             path: this.#endpoint.path,
             apiKey: this.#apiKey,
+            ...(this.#options.headers ? { headers: this.#options.headers } : {}),
             body: completionJson(body),
             timeoutMs: this.#options.timeoutMs,
             signal: request.signal,

@@ -29,7 +29,7 @@ export function extractJson(text: string): unknown {
 }
 
 /** Builds ctx.llm over a model client. */
-export function createPluginLlm(client: ModelClient, model: string, owner: string): OneShotLlm {
+export function createPluginLlm(client: Pick<ModelClient, 'complete'>, model: string, owner: string): OneShotLlm {
   // ajv is loaded (and its instance built) on the first structured call, not at every plugin's start-up
   let ajvReady: Promise<Ajv> | null = null;
   const loadAjv = (): Promise<Ajv> => {

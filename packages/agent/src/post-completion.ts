@@ -15,6 +15,8 @@ export interface PostCompletionOptions {
   /** path and query, `/v1/chat/completions` */
   path: string;
   apiKey: string;
+  /** extra request headers (a provider profile's); they never replace the ones below */
+  headers?: Readonly<Record<string, string>> | undefined;
   /** JSON text of the request body */
   body: string;
   /**
@@ -45,6 +47,7 @@ export async function postCompletion(options: PostCompletionOptions): Promise<Po
       path: options.path,
       method: 'POST',
       headers: {
+        ...options.headers,
         accept: 'application/json',
         'content-type': 'application/json',
         authorization: `Bearer ${options.apiKey}`,

@@ -31,7 +31,8 @@ export const MAX_ITERATIONS_DEFAULT = 30;
 export const TOOL_TIMEOUT_DEFAULT_MS = 300_000;
 
 export interface TurnOptions {
-  client: ModelClient;
+  /** a ModelClient, or anything with its complete() (a per-session provider with model.fallback) */
+  client: Pick<ModelClient, 'complete'>;
   model: string;
   systemPrompt: string;
   /** the session's earlier messages, without the system prompt; not mutated */

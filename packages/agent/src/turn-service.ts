@@ -16,6 +16,7 @@ import { type ApprovalPrompt, createApprovalGate } from './approvals.js';
 import { createDelegateTaskTool, withDelegateTool } from './delegate/delegate-task-tool.js';
 import type { DelegationSettings } from './delegate/delegation-settings.js';
 import type { MemoryManager } from './memory/memory-manager.js';
+import type { TurnModelSource } from './providers/session-models.js';
 import { runTurn, type TurnOptions, type TurnResult } from './run-turn.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -54,6 +55,8 @@ export interface TurnServiceSettings {
   memory?: MemoryManager;
   /** tool names never offered by this service whatever the toolsets (e.g. a delegated child's memory writes) */
   excludeTools?: readonly string[];
+  /** each session's model and client (`/model`, model.fallback); absent: every turn uses `client` and `model` */
+  models?: TurnModelSource;
 }
 
 /** Who answers a dangerous command's approval request. */
@@ -82,6 +85,8 @@ export interface TurnRequest {
   images?: readonly TurnImage[];
   /** the tools this turn may use (a delegate_task child's restricted set); default: availableTools() */
   tools?: readonly ToolDefinition[];
+  /** the session whose model (`/model`) this turn uses, when not its own (a delegate_task child: its parent's) */
+  modelOf?: string;
   /** false: no memory block, prefetch or sync for this turn (a delegate_task child) */
   memory?: false;
 }
@@ -140,9 +145,11 @@ export class TurnService {
             sessionKey: request.approval.key,
             ...(request.approval.ask ? { ask: request.approval.ask } : {}),
           });
+    const picked = s.models?.forTurn(request.modelOf ?? request.sessionId);
+    const model = picked?.model ?? s.model;
     const vision = s.vision ?? 'auto';
     const imageMode: ImageMode =
-      vision === false || (vision === 'auto' && this.#noVision.has(s.model)) ? 'notes' : 'parts';
+      vision === false || (vision === 'auto' && this.#noVision.has(model)) ? 'notes' : 'parts';
     const memorySession = { sessionId: request.sessionId, platform: request.platform };
     const memoryManager = request.memory === false ? undefined : s.memory;
     const memory = memoryManager
@@ -151,8 +158,8 @@ export class TurnService {
     const prompt = buildSystemPrompt({ custom: s.systemPrompt, platform: request.platform });
     const base = memory?.block ? `${prompt}\n\n${memory.block}` : prompt;
     const result = await runTurn({
-      client: s.client,
-      model: s.model,
+      client: picked?.client ?? s.client,
+      model,
       systemPrompt: request.instructions ? `${base}\n\n${request.instructions}` : base,
       history,
       userMessage: request.userMessage,
@@ -177,7 +184,7 @@ export class TurnService {
             images: request.images,
             imageMode,
             visionFallback: vision === 'auto',
-            onVisionRefused: () => this.#noVision.add(s.model),
+            onVisionRefused: () => this.#noVision.add(model),
           }
         : {}),
     });
@@ -189,6 +196,10 @@ export class TurnService {
       completed: result.status === 'completed',
       interrupted: result.status === 'interrupted',
     });
+    // the fallback's note goes to the reader once, never into the transcript the model sees
+    const note = picked?.note() ?? null;
+    if (note !== null && result.finalText !== null)
+      return { ...result, finalText: `${result.finalText}\n\n${note}`, history };
     return { ...result, history };
   }
 

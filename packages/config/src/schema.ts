@@ -50,6 +50,13 @@ const modelSchema = z.object({
   temperature: z.number().min(0).optional(),
   /** images to the model as content parts: true, false, or auto (on until the model refuses one with a 400) */
   vision: z.union([z.boolean(), z.literal('auto')]).default('auto'),
+  /** the model provider profile (plugins/model-providers/<name>/); `custom`: model.base_url and model.api_key */
+  provider: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'a provider name: lower-case letters, digits, "-" and "_" (e.g. openrouter)')
+    .default('custom'),
+  /** `provider:model` (or a model of the same provider) that answers when the primary still fails after its retries */
+  fallback: z.string().min(1).optional(),
 });
 
 const agentSchema = z.object({

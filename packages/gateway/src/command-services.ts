@@ -1,12 +1,15 @@
 /** The gateway's command services: the text of `/status`, `/model` and `/usage`, and what the other built-ins do. */
 import type { PlatformState } from '@hermes/protocol';
 import type { CommandServices } from './commands.js';
+import { type ModelCommandPorts, modelCommand, sessionModelLabel } from './model-command.js';
 import type { SessionsPort, TranscriptsPort } from './ports.js';
 
 export interface StatusPorts {
   sessions: Pick<SessionsPort, 'activeByKey'>;
   transcripts: Pick<TranscriptsPort, 'count'>;
   model: string;
+  /** this chat's model (`/model`); absent: `model` */
+  sessionModel?(sessionKey: string): string;
   platformStates(): Record<string, PlatformState>;
   busy(sessionKey: string): boolean;
 }
@@ -19,7 +22,7 @@ export function statusText(ports: StatusPorts, sessionKey: string): string {
   return [
     `Session: ${s ? s.id : 'none yet'}${s ? ` (${ports.transcripts.count(s.id)} messages)` : ''}`,
     `Running: ${ports.busy(sessionKey) ? 'yes' : 'no'}`,
-    `Model: ${ports.model}`,
+    `Model: ${ports.sessionModel ? ports.sessionModel(sessionKey) : ports.model}`,
     `Platforms: ${platforms}`,
   ].join('\n');
 }
@@ -34,6 +37,8 @@ export function usageText(ports: Pick<StatusPorts, 'sessions' | 'transcripts'>, 
 }
 
 export interface CommandServicePorts extends StatusPorts {
+  /** `/model`: the providers and sessions' choices (absent: the fixed model's text) */
+  modelCommand?: Omit<ModelCommandPorts, 'model'>;
   stop(sessionKey: string): boolean;
   /** ends the session's active session and starts a fresh one; answers the reply text */
   reset(sessionKey: string, platform: string): Promise<string>;
@@ -45,14 +50,16 @@ export interface CommandServicePorts extends StatusPorts {
 
 /** The services the command table runs on (all but `enqueue`, which the command stage adds). */
 export function commandServices(ports: CommandServicePorts): Omit<CommandServices, 'enqueue'> {
+  const models = ports.modelCommand ? { ...ports.modelCommand, model: ports.model } : null;
+  const statusPorts: StatusPorts = models ? { ...ports, sessionModel: (k) => sessionModelLabel(models, k) } : ports;
   return {
     resetSession: (key, platform) => {
       ports.stop(key);
       return ports.reset(key, platform);
     },
     stopRun: (key) => ports.stop(key),
-    status: (key) => statusText(ports, key),
-    model: () => modelText(ports.model),
+    status: (key) => statusText(statusPorts, key),
+    model: (ctx) => (models ? modelCommand(models, ctx) : modelText(ports.model)),
     usage: (key) => usageText(ports, key),
     plugins: () => ports.pluginSummary(),
     setHome: (platform, chatId) => {

@@ -13,7 +13,8 @@ export interface CommandServices {
   resetSession(sessionKey: string, platform: string): Promise<string>;
   stopRun(sessionKey: string): boolean;
   status(sessionKey: string): string;
-  model(): string;
+  /** `/model [provider:]model`: show or switch this chat's model */
+  model(ctx: CommandContext): Promise<string> | string;
   usage(sessionKey: string): string;
   plugins(): string;
   enqueue(ctx: CommandContext, mode: 'queue' | 'steer'): string;
@@ -37,7 +38,7 @@ export const BUILTIN_COMMANDS: Readonly<Record<string, BuiltinCommand>> = {
     run: (c, s) => (s.stopRun(c.sessionKey) ? 'Stopped.' : 'Nothing is running.'),
   },
   status: { description: 'this session and the gateway', run: (c, s) => s.status(c.sessionKey) },
-  model: { description: 'the model in use', run: (_c, s) => s.model() },
+  model: { description: "/model [provider:]model: show or switch this chat's model", run: (c, s) => s.model(c) },
   usage: { description: 'messages in this session', run: (c, s) => s.usage(c.sessionKey) },
   plugins: { description: 'the plugins and their state', run: (_c, s) => s.plugins() },
   queue: { description: '/queue TEXT: answer TEXT after the running turn', run: (c, s) => s.enqueue(c, 'queue') },

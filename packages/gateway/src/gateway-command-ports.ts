@@ -11,12 +11,15 @@ import { settleInbox } from './pipeline/outcome.js';
 import type { SessionStage } from './pipeline/session.js';
 
 export interface CommandPortsHost {
-  deps: Pick<GatewayDeps, 'store' | 'settings' | 'logger' | 'pluginSummary' | 'pluginCommands' | 'setHomeChannel'>;
+  deps: Pick<
+    GatewayDeps,
+    'store' | 'settings' | 'logger' | 'pluginSummary' | 'pluginCommands' | 'setHomeChannel' | 'models' | 'env'
+  >;
   events: GatewayEvents;
   lanes: Pick<CommandPorts, 'submit'> & { busy(key: string): boolean; stop(key: string): boolean };
   /** drops the session's messages still waiting for their batch window (pipeline/batch.ts) */
   batcher: { drop(key: string): boolean };
-  sessions: Pick<SessionStage, 'reset'>;
+  sessions: Pick<SessionStage, 'reset' | 'open'>;
   approvals: Pick<ChatApprovals, 'forgetSession' | 'answerText'>;
   platformStates(): Record<string, PlatformState>;
   /** delivers text; `onSettled` runs once it is delivered */
@@ -52,6 +55,16 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
         return host.sessions.reset(key, platform, userId);
       },
       answerApproval: (c, answer) => host.approvals.answerText(c.platform, c.chatId, c.userId, answer),
+      ...(host.deps.models
+        ? {
+            modelCommand: {
+              models: host.deps.models,
+              env: host.deps.env,
+              activeSession: (key: string) => store.sessions.activeByKey(key)?.id ?? null,
+              openSession: async (c) => (await host.sessions.open(c.sessionKey, c.platform, c.userId)).id,
+            },
+          }
+        : {}),
       pluginSummary: host.deps.pluginSummary,
       pluginCommands: host.deps.pluginCommands,
       setHomeChannel: host.deps.setHomeChannel,

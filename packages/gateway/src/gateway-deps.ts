@@ -4,6 +4,7 @@ import {
   type DelegationSettings,
   type MemoryManager,
   type ModelClient,
+  type SessionModels,
   type ToolRegistry,
   TurnService,
 } from '@hermes/agent';
@@ -90,6 +91,8 @@ export interface GatewayDeps {
    * object's observers can be handed to the HookBus and ModelClient built before the gateway.
    */
   metrics?: GatewayMetrics;
+  /** the model providers and each session's model (`/model`, model.fallback); absent: `client` and settings.model */
+  models?: SessionModels;
   /** the turn service (absent: one is built from the settings, tools, client and hooks) */
   turns?: TurnService;
   now?: () => number;
@@ -126,5 +129,6 @@ export function gatewayTurnService(deps: GatewayDeps): TurnService {
         }
       : {}),
     ...(deps.memory ? { memory: deps.memory } : {}),
+    ...(deps.models ? { models: deps.models } : {}),
   });
 }

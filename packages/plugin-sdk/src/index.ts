@@ -105,8 +105,9 @@ export function defineWebSearchProvider<P extends WebSearchProvider>(provider: P
   return provider;
 }
 
-// Image generation: the provider contract (ctx.registerImageGenProvider, plugins/image_gen/<name>/)
-export type { GeneratedImage, ImageGenProvider, ImageGenRequest } from '@hermes/protocol';
+// Image generation: the provider contract (ctx.registerImageGenProvider, plugins/image_gen/<name>/);
+// model providers: the profile (ctx.registerModelProvider, plugins/model-providers/<name>/)
+export type { GeneratedImage, ImageGenProvider, ImageGenRequest, ModelProviderProfile } from '@hermes/protocol';
 
 /** Identity helper that type-checks an image-gen provider: `defineImageGenProvider({ name, isAvailable, generate })`. */
 export function defineImageGenProvider<P extends ImageGenProvider>(provider: P): P {

@@ -35,6 +35,7 @@ export {
   readManifest,
   validateManifest,
 } from './manifest.js';
+export { checkModelProvider } from './model-provider-check.js';
 export { createModuleImporter, type ModuleImporter } from './module-importer.js';
 export { moduleSyntaxError } from './module-syntax.js';
 export { checkPlatformRegistration } from './platform-check.js';
@@ -49,7 +50,11 @@ export {
   type ToolSink,
 } from './plugin-context.js';
 export { type PluginFaultOptions, PluginFaults, pluginScope } from './plugin-faults.js';
-export type { ImageGenProviderRegistration, MemoryProviderRegistration } from './plugin-host.js';
+export type {
+  ImageGenProviderRegistration,
+  MemoryProviderRegistration,
+  ModelProviderRegistration,
+} from './plugin-host.js';
 export {
   type CliCommand,
   type CliCommandBuilder,

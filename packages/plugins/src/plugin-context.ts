@@ -10,6 +10,7 @@ import {
   isHookName,
   type Logger,
   type MemoryProvider,
+  type ModelProviderProfile,
   type PlatformRegistration,
   type ToolContext,
   type ToolDefinition,
@@ -21,6 +22,7 @@ import { closest } from './did-you-mean.js';
 import type { HookBus } from './hook-bus.js';
 import { checkImageGenProvider } from './image-gen-check.js';
 import { checkMemoryProvider } from './memory-provider-check.js';
+import { checkModelProvider } from './model-provider-check.js';
 import { checkPlatformRegistration } from './platform-check.js';
 import type { CliCommandBuilder, PluginHostServices, PluginLlm } from './plugin-host.js';
 import { checkWebSearchProvider } from './web-provider-check.js';
@@ -80,6 +82,8 @@ export interface PluginContext {
   registerImageGenProvider(provider: ImageGenProvider): void;
   /** adds a memory provider (`memory.provider` picks the one active; its tools join the `memory` toolset) */
   registerMemoryProvider(provider: MemoryProvider): void;
+  /** adds a model provider profile (`model.provider` and `/model provider:model` pick one) */
+  registerModelProvider(profile: ModelProviderProfile): void;
   /** runs any registered tool, returning its result string */
   dispatchTool(name: string, args: Record<string, unknown>, context?: Partial<ToolContext>): Promise<string>;
   /** queues a message into the interactive chat; false where there is no chat */
@@ -216,6 +220,13 @@ export function createPluginContext(options: {
       const name = checkMemoryProvider(provider, key);
       if (registries) {
         claim(registries.memoryProviders, name, { name, plugin: key, provider }, 'memory provider', key, undo);
+      }
+    },
+    registerModelProvider(profile) {
+      const checked = checkModelProvider(profile, key);
+      if (registries) {
+        const value = { name: checked.name, plugin: key, profile: checked };
+        claim(registries.modelProviders, checked.name, value, 'model provider', key, undo);
       }
     },
     dispatchTool(name, args, context) {

@@ -6,6 +6,7 @@
 import type {
   ImageGenProvider,
   MemoryProvider,
+  ModelProviderProfile,
   PlatformRegistration,
   ToolContext,
   ToolHandlerResult,
@@ -73,6 +74,13 @@ export interface MemoryProviderRegistration {
   provider: MemoryProvider;
 }
 
+/** A registered model provider profile (`ctx.registerModelProvider`) and its owner. */
+export interface ModelProviderRegistration {
+  name: string;
+  plugin: string;
+  profile: Readonly<ModelProviderProfile>;
+}
+
 export interface LlmCompleteOptions {
   system?: string;
   maxTokens?: number;
@@ -100,6 +108,7 @@ export class PluginRegistries {
   readonly webSearchProviders = new Map<string, WebSearchProviderRegistration>();
   readonly imageGenProviders = new Map<string, ImageGenProviderRegistration>();
   readonly memoryProviders = new Map<string, MemoryProviderRegistration>();
+  readonly modelProviders = new Map<string, ModelProviderRegistration>();
 }
 
 export interface PluginHostServices {

@@ -94,6 +94,8 @@ export type {
   SessionSource,
   TextMessageEvent,
 } from './message-event.js';
+// Model provider profiles (ctx.registerModelProvider)
+export type { ModelProviderProfile } from './model-provider.js';
 // Platforms
 export {
   definePlatform,

@@ -49,8 +49,9 @@ export type {
 export type { PlatformStateRepo } from './platform-state-repo.js';
 // Retention
 export { INBOX_KEEP_MS, type PruneCounts, type Pruner } from './prune.js';
-// Sessions
 export { newSessionId } from './session-id.js';
+// Sessions
+export type { SessionModelRow, SessionModelsRepo } from './session-models-repo.js';
 // Session search (FTS5)
 export {
   ftsPhrases,

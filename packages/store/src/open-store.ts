@@ -13,6 +13,7 @@ import type { PairingRepo } from './pairing/pairing-types.js';
 import { createPlatformStateRepo, type PlatformStateRepo } from './platform-state-repo.js';
 import { prepareStateFile, tightenStateFiles } from './private-files.js';
 import { createPruner, type Pruner } from './prune.js';
+import { createSessionModelsRepo, type SessionModelsRepo } from './session-models-repo.js';
 import { createSessionSearchRepo, type SessionSearchRepo } from './session-search-repo.js';
 import { createSessionsRepo, type SessionsRepo } from './sessions-repo.js';
 import { describeError, isSqliteError, openSqlite, type SqliteDatabase } from './sqlite.js';
@@ -45,6 +46,8 @@ export interface Store {
   readonly transcripts: TranscriptsRepo;
   /** `delegate_task` children: their sessions linked to the session that delegated them. */
   readonly childSessions: ChildSessionsRepo;
+  /** the model each switched session uses (`/model`) */
+  readonly sessionModels: SessionModelsRepo;
   /** Inbound dedupe keys and the accepted-message log. */
   readonly inbox: InboxRepo;
   /** Outbound reply chunks with their delivered mark. */
@@ -139,6 +142,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     sessions,
     childSessions: createChildSessionsRepo(db, now, sessions, options.redact),
     transcripts: createTranscriptsRepo(db, now, options.redact),
+    sessionModels: createSessionModelsRepo(db, now),
     inbox: createInboxRepo(db, now, platformState),
     outbox: createOutboxRepo(db, now),
     platformState,

@@ -13,13 +13,21 @@ import {
   resolveHome,
 } from '@hermes/config';
 import { discoverGatewayHooks, gatewayHookConsent, pendingReason } from '@hermes/gateway';
-import { allowlistPath, autoAcceptVia, HookBus, loadPlugins, ShellHookAllowlist } from '@hermes/plugins';
+import {
+  allowlistPath,
+  autoAcceptVia,
+  HookBus,
+  loadPlugins,
+  PluginRegistries,
+  ShellHookAllowlist,
+} from '@hermes/plugins';
 import { silentLogger } from '@hermes/protocol';
 import { openStore } from '@hermes/store';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
 import { pluginAliases, pluginSources } from '../plugin-sources.js';
 import { probeModel } from './doctor-model.js';
+import { providerConfig } from './doctor-provider.js';
 import { gatewayStatus } from './gateway-service.js';
 
 interface Check {
@@ -85,8 +93,7 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
     checks.push({ name: 'state', status: 'fail', detail: (err as Error).message });
   }
   if (config) {
-    checks.push(...(await probeModel(config)));
-    checks.push(await terminalBackend(config));
+    const registries = new PluginRegistries();
     const records = await loadPlugins({
       dirs: pluginSources({ home, cwd: process.cwd(), env: process.env }),
       aliases: pluginAliases(),
@@ -96,7 +103,13 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
       tools: new ToolRegistry(),
       hooks: new HookBus(),
       logger: silentLogger,
+      host: { registries },
     });
+    // the model of model.provider (or --provider): its profile's endpoint, key and default model
+    const probed = providerConfig(config, registries, options);
+    if (probed.ok) checks.push(...(await probeModel(probed.config)));
+    else checks.push({ name: 'model', status: 'fail', detail: probed.error });
+    checks.push(await terminalBackend(config));
     const enabled = records.filter((r) => r.state === 'enabled').map((r) => r.key);
     checks.push({
       name: 'plugins',

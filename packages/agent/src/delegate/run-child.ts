@@ -88,6 +88,7 @@ export async function runChild(run: ChildRun, task: ChildTask, index: number): P
       maxIterations: limits.childMaxIterations,
       instructions: CHILD_INSTRUCTIONS,
       tools: run.tools,
+      modelOf: parent.sessionId, // the parent chat's model (`/model`)
       memory: false, // no memory block, prefetch or sync: a child reads none and writes none
     });
     const done = { ...base, sessionId, durationMs: elapsed(), iterations: result.iterations };

@@ -7,6 +7,7 @@ import { outboxMediaKind } from './0005-outbox-media-kind.js';
 import { sessionSearch } from './0006-session-search.js';
 import { memorySnapshots } from './0007-memory-snapshots.js';
 import { childSessions } from './0008-child-sessions.js';
+import { sessionModel } from './0009-session-model.js';
 
 /**
  * Every schema step, oldest first. To change the schema, add a file `NNNN-what-it-does.ts` next to
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   sessionSearch,
   memorySnapshots,
   childSessions,
+  sessionModel,
 ];

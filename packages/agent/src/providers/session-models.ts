@@ -1,0 +1,90 @@
+/**
+ * Which model each session's turns use: the one `/model` stored for the session (state.db's
+ * session_models), else the configured primary; and the caller a turn runs on (with
+ * model.fallback behind it). A stored choice whose provider is gone falls back to the primary.
+ */
+import type { Logger } from '@hermes/protocol';
+import { FallbackCaller, type ModelCaller } from './fallback-caller.js';
+import { choiceLabel, type ModelChoice, type ParsedChoice, parseModelChoice } from './model-choice.js';
+import type { ModelProviders } from './model-providers.js';
+
+/** Where sessions' choices are kept (the store's sessionModels repository satisfies it). */
+export interface SessionModelStore {
+  get(sessionId: string): { provider: string; model: string } | undefined;
+  set(sessionId: string, provider: string, model: string): void;
+  clear(sessionId: string): boolean;
+}
+
+/** What a turn runs on: the model to name in the request, the caller, and the answer's note. */
+export interface TurnModel {
+  model: string;
+  client: ModelCaller;
+  /** a line for the answer when the fallback answered this turn, else null */
+  note(): string | null;
+}
+
+/** What TurnService asks for each turn (optional: without it every turn uses its own client and model). */
+export interface TurnModelSource {
+  forTurn(sessionId: string): TurnModel;
+}
+
+export class SessionModels implements TurnModelSource {
+  readonly providers: ModelProviders;
+  readonly #store: SessionModelStore | null;
+  readonly #logger: Logger;
+  readonly #primary: ModelChoice;
+
+  /** `primary`: the process's choice (model.provider / --provider, model.default / --model) */
+  constructor(providers: ModelProviders, store: SessionModelStore | null, logger: Logger, primary?: ModelChoice) {
+    this.providers = providers;
+    this.#store = store;
+    this.#logger = logger;
+    this.#primary = primary ?? providers.primary();
+  }
+
+  primary(): ModelChoice {
+    return this.#primary;
+  }
+
+  /** The session's model: its `/model` choice when its provider is still known, else the primary. */
+  current(sessionId: string | null): ModelChoice {
+    const stored = sessionId === null ? undefined : this.#store?.get(sessionId);
+    if (stored && this.providers.profile(stored.provider)) return stored;
+    if (stored) {
+      this.#logger.warn(
+        { sessionId, provider: stored.provider },
+        `session ${sessionId} chose model provider "${stored.provider}", which is no longer loaded; using ${choiceLabel(this.#primary)}`,
+      );
+    }
+    return this.#primary;
+  }
+
+  /** The context window of the session's provider (its profile's contextLength), for model.context_length's default. */
+  contextLength(sessionId: string | null): number | undefined {
+    return this.providers.profile(this.current(sessionId).provider)?.contextLength;
+  }
+
+  /** Reads `/model`'s argument against the session's current provider. */
+  parse(text: string, sessionId: string | null): ParsedChoice {
+    return parseModelChoice(text, this.providers, this.current(sessionId).provider);
+  }
+
+  /** Stores the session's choice (the primary itself clears it); later turns use it. */
+  choose(sessionId: string, choice: ModelChoice): void {
+    if (!this.#store) throw new Error('this host keeps no per-session model');
+    const p = this.#primary;
+    if (choice.provider === p.provider && choice.model === p.model) this.#store.clear(sessionId);
+    else this.#store.set(sessionId, choice.provider, choice.model);
+  }
+
+  forTurn(sessionId: string): TurnModel {
+    const choice = this.current(sessionId);
+    const fallback = this.providers.fallback();
+    const caller = new FallbackCaller(
+      { choice, client: this.providers.client(choice.provider) },
+      fallback ? { choice: fallback, client: this.providers.client(fallback.provider) } : null,
+      this.#logger,
+    );
+    return { model: choice.model, client: caller, note: () => caller.note() };
+  }
+}
