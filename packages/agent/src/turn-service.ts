@@ -6,6 +6,10 @@
  */
 import type { ApprovalChoice, ApprovalRequest, ApprovalSurface, ChatMessage, Logger } from '@hermes/protocol';
 import { type ApprovalPrompt, createApprovalGate } from './approvals.js';
+import type { ContextSettings } from './context/context-settings.js';
+import type { FitReport } from './context/context-window.js';
+import { TokenCalibration } from './context/token-estimate.js';
+import { turnContext } from './context/turn-context.js';
 import { runTurn, type TurnOptions, type TurnResult } from './run-turn.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -38,6 +42,8 @@ export interface TurnServiceSettings {
   redact?: (text: string) => string;
   /** model.vision: images as content parts (true), as notes (false), or parts until the model refuses (auto, default) */
   vision?: boolean | 'auto';
+  /** context.*, model.context_length: compress the history before a request would pass the threshold (absent: never) */
+  context?: ContextSettings;
 }
 
 /** Who answers a dangerous command's approval request. */
@@ -76,6 +82,8 @@ export class TurnService {
   readonly redact: (text: string) => string;
   /** models that refused image input (model.vision auto): notes instead of images until restart */
   readonly #noVision = new Set<string>();
+  /** estimated ÷ reported prompt tokens per model, learnt across turns */
+  readonly calibration = new TokenCalibration();
 
   constructor(settings: TurnServiceSettings) {
     this.settings = settings;
@@ -103,17 +111,21 @@ export class TurnService {
     const imageMode: ImageMode =
       vision === false || (vision === 'auto' && this.#noVision.has(s.model)) ? 'notes' : 'parts';
     const base = buildSystemPrompt({ custom: s.systemPrompt, platform: request.platform });
+    const systemPrompt = request.instructions ? `${base}\n\n${request.instructions}` : base;
+    const tools = await s.tools.available({ env: s.env, toolsets: s.toolsets });
+    const logger = request.logger ?? s.logger;
+    const ctx = s.context ? this.#context(request, history, systemPrompt, tools, logger) : null;
     const result = await runTurn({
       client: s.client,
       model: s.model,
-      systemPrompt: request.instructions ? `${base}\n\n${request.instructions}` : base,
-      history,
+      systemPrompt,
+      history: ctx?.history ?? history,
       userMessage: request.userMessage,
       sessionId: request.sessionId,
       platform: request.platform,
-      tools: await s.tools.available({ env: s.env, toolsets: s.toolsets }),
+      tools,
       hooks: s.hooks,
-      logger: request.logger ?? s.logger,
+      logger,
       requestApproval,
       cwd: s.cwd,
       maxIterations: request.maxIterations ?? s.maxIterations,
@@ -124,6 +136,7 @@ export class TurnService {
       ...(request.onDelta ? { onDelta: request.onDelta } : {}),
       ...(request.onStep ? { onStep: request.onStep } : {}),
       ...(request.takeSteering ? { takeSteering: request.takeSteering } : {}),
+      ...(ctx ? { context: ctx.window } : {}),
       ...(request.images && request.images.length > 0
         ? {
             images: request.images,
@@ -135,6 +148,44 @@ export class TurnService {
     });
     if (request.persist === 'after') this.#transcripts().append(request.sessionId, result.messages);
     return { ...result, history };
+  }
+
+  /**
+   * `/compress`: compresses a stored session's history now (whatever its size) and stores the
+   * summary; the report says what it did. Throws a HermesError when even compressed it cannot fit.
+   */
+  async compress(sessionId: string, platform: string, signal?: AbortSignal): Promise<FitReport> {
+    const s = this.settings;
+    const full = this.#transcripts().list(sessionId);
+    const systemPrompt = buildSystemPrompt({ custom: s.systemPrompt, platform });
+    const tools = await s.tools.available({ env: s.env, toolsets: s.toolsets });
+    const ctx = this.#context({ sessionId, persist: 'after' }, full, systemPrompt, tools, s.logger);
+    if (ctx === null) throw new Error('this turn service has no context settings');
+    await ctx.window.fit(ctx.history, { force: true, signal: signal ?? new AbortController().signal, turn: [] });
+    return ctx.window.report ?? { compressed: false, messagesBefore: 0, messagesAfter: 0, tokensBefore: 0, tokensAfter: 0 };
+  }
+
+  #context(
+    request: Pick<TurnRequest, 'sessionId' | 'persist'>,
+    full: readonly ChatMessage[],
+    systemPrompt: string,
+    tools: Parameters<typeof turnContext>[0]['tools'],
+    logger: Logger,
+  ) {
+    const s = this.settings;
+    if (!s.context) return null;
+    return turnContext({
+      runtime: { ...s.context, calibration: this.calibration },
+      client: s.client,
+      model: s.model,
+      sessionId: request.sessionId,
+      systemPrompt,
+      tools,
+      full,
+      // summaries belong to stored sessions whose turns are appended after them
+      persist: request.persist === 'after' && s.transcripts !== undefined,
+      logger,
+    });
   }
 
   #transcripts(): TurnTranscripts {

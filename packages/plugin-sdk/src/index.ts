@@ -3,7 +3,7 @@
 // at run time too (the loader maps the name), with no install.
 
 import type { PluginContext } from '@hermes/plugins';
-import type { GatewayHookHandler, ImageGenProvider, WebSearchProvider } from '@hermes/protocol';
+import type { ContextEngine, GatewayHookHandler, ImageGenProvider, WebSearchProvider } from '@hermes/protocol';
 
 // The context and its inputs
 export type {
@@ -111,6 +111,14 @@ export type { GeneratedImage, ImageGenProvider, ImageGenRequest } from '@hermes/
 /** Identity helper that type-checks an image-gen provider: `defineImageGenProvider({ name, isAvailable, generate })`. */
 export function defineImageGenProvider<P extends ImageGenProvider>(provider: P): P {
   return provider;
+}
+
+// Context engines: the contract (ctx.registerContextEngine, plugins/context_engine/<name>/)
+export type { ContextCompression, ContextEngine, ContextEngineInput } from '@hermes/protocol';
+
+/** Identity helper that type-checks a context engine: `defineContextEngine({ name, compress })`. */
+export function defineContextEngine<E extends ContextEngine>(engine: E): E {
+  return engine;
 }
 
 // Platforms: the adapter contract a platform plugin implements (ctx.registerPlatform)

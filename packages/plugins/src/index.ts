@@ -49,7 +49,7 @@ export {
   type ToolSink,
 } from './plugin-context.js';
 export { type PluginFaultOptions, PluginFaults, pluginScope } from './plugin-faults.js';
-export type { ImageGenProviderRegistration } from './plugin-host.js';
+export type { ContextEngineRegistration, ImageGenProviderRegistration } from './plugin-host.js';
 export {
   type CliCommand,
   type CliCommandBuilder,

@@ -3,6 +3,7 @@
  * its key), recording every registration so a failed register() can be rolled back whole.
  */
 import {
+  type ContextEngine,
   HOOK_NAMES,
   type HookCallback,
   type HookName,
@@ -16,6 +17,7 @@ import {
   type ToolSchema,
   type WebSearchProvider,
 } from '@hermes/protocol';
+import { checkContextEngine } from './context-engine-check.js';
 import { closest } from './did-you-mean.js';
 import type { HookBus } from './hook-bus.js';
 import { checkImageGenProvider } from './image-gen-check.js';
@@ -76,6 +78,8 @@ export interface PluginContext {
   registerWebSearchProvider(provider: WebSearchProvider): void;
   /** adds an image-generation backend (`image_gen.provider` picks one; the `image_generate` tool calls it) */
   registerImageGenProvider(provider: ImageGenProvider): void;
+  /** adds a context engine (`context.engine` picks one; asked before a request would pass the threshold) */
+  registerContextEngine(engine: ContextEngine): void;
   /** runs any registered tool, returning its result string */
   dispatchTool(name: string, args: Record<string, unknown>, context?: Partial<ToolContext>): Promise<string>;
   /** queues a message into the interactive chat; false where there is no chat */
@@ -207,6 +211,10 @@ export function createPluginContext(options: {
       if (registries) {
         claim(registries.imageGenProviders, name, { name, plugin: key, provider }, 'image gen provider', key, undo);
       }
+    },
+    registerContextEngine(engine) {
+      const name = checkContextEngine(engine, key);
+      if (registries) claim(registries.contextEngines, name, { name, plugin: key, engine }, 'context engine', key, undo);
     },
     dispatchTool(name, args, context) {
       if (!host?.dispatchTool) return Promise.reject(new Error('ctx.dispatchTool is not available in this host'));

@@ -4,6 +4,7 @@
  * injection and one-shot LLM access. Registries are plain and owned here; consumers read them.
  */
 import type {
+  ContextEngine,
   ImageGenProvider,
   PlatformRegistration,
   ToolContext,
@@ -65,6 +66,13 @@ export interface ImageGenProviderRegistration {
   provider: ImageGenProvider;
 }
 
+/** A registered context engine (`context.engine` picks one) and its owner. */
+export interface ContextEngineRegistration {
+  name: string;
+  plugin: string;
+  engine: ContextEngine;
+}
+
 export interface LlmCompleteOptions {
   system?: string;
   maxTokens?: number;
@@ -91,6 +99,7 @@ export class PluginRegistries {
   readonly platforms = new Map<string, PlatformRegistryEntry>();
   readonly webSearchProviders = new Map<string, WebSearchProviderRegistration>();
   readonly imageGenProviders = new Map<string, ImageGenProviderRegistration>();
+  readonly contextEngines = new Map<string, ContextEngineRegistration>();
 }
 
 export interface PluginHostServices {

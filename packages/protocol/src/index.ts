@@ -72,6 +72,7 @@ export {
   type SubagentStatus,
   type ToolCallPayload,
 } from './hooks.js';
+export type { ContextCompression, ContextEngine, ContextEngineInput } from './context-engine.js';
 export type { GeneratedImage, ImageGenProvider, ImageGenRequest } from './image-gen.js';
 // Logging surface
 export { type LogFn, type Logger, silentLogger } from './logger.js';

@@ -3,6 +3,8 @@
 // The API platform's stored responses (Responses API `previous_response_id`)
 export type { ApiResponseRow, ApiResponsesRepo } from './api-responses-repo.js';
 
+// The context engine's summaries beside the transcripts
+export type { ContextSummariesRepo, ContextSummary } from './context-summaries-repo.js';
 // Gateway inbox: inbound dedupe keys and the accepted-message log
 export {
   type AcceptOptions,

@@ -14,6 +14,7 @@ import { createPruner, type Pruner } from './prune.js';
 import { createSessionsRepo, type SessionsRepo } from './sessions-repo.js';
 import { describeError, isSqliteError, openSqlite, type SqliteDatabase } from './sqlite.js';
 import { createTranscriptsRepo, type TranscriptsRepo } from './transcripts-repo.js';
+import { type ContextSummariesRepo, createContextSummariesRepo } from './context-summaries-repo.js';
 
 export interface StoreOptions {
   /** Milliseconds since the epoch; every stored timestamp comes from here. Defaults to `Date.now`. */
@@ -40,6 +41,8 @@ export interface Store {
   readonly db: SqliteDatabase;
   readonly sessions: SessionsRepo;
   readonly transcripts: TranscriptsRepo;
+  /** The context engine's summaries beside the transcripts (the newest per session is used). */
+  readonly contextSummaries: ContextSummariesRepo;
   /** Inbound dedupe keys and the accepted-message log. */
   readonly inbox: InboxRepo;
   /** Outbound reply chunks with their delivered mark. */
@@ -124,6 +127,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     db,
     sessions: createSessionsRepo(db, now),
     transcripts: createTranscriptsRepo(db, now, options.redact),
+    contextSummaries: createContextSummariesRepo(db, now, options.redact),
     inbox: createInboxRepo(db, now, platformState),
     outbox: createOutboxRepo(db, now),
     platformState,

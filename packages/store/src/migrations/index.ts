@@ -4,6 +4,7 @@ import { gatewayTables } from './0002-gateway-tables.js';
 import { inboxRefusedStatus } from './0003-inbox-refused-status.js';
 import { apiResponses } from './0004-api-responses.js';
 import { outboxMediaKind } from './0005-outbox-media-kind.js';
+import { contextSummaries } from './0008-context-summaries.js';
 
 /**
  * Every schema step, oldest first. To change the schema, add a file `NNNN-what-it-does.ts` next to
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   inboxRefusedStatus,
   apiResponses,
   outboxMediaKind,
+  contextSummaries,
 ];
