@@ -1,6 +1,7 @@
 /** One CLI turn on a stored session, through the turn service: history read, turn run, messages stored. */
 import { type TurnResult, TurnService } from '@hermes/agent';
 import type { ApprovalChoice, ApprovalRequest } from '@hermes/protocol';
+import { contextSettings } from './context-setup.js';
 import type { AgentRuntime } from './runtime.js';
 
 export interface CliTurnOptions {
@@ -29,6 +30,7 @@ export function cliTurnService(rt: AgentRuntime): TurnService {
     temperature: rt.config.model.temperature,
     transcripts: rt.store.transcripts,
     redact: rt.redact,
+    context: contextSettings(rt.config, rt.registries, rt.store.contextSummaries),
   });
 }
 

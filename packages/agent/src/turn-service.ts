@@ -59,6 +59,11 @@ export interface TurnRequest {
   history?: readonly ChatMessage[];
   /** `after`: the turn's messages are appended once it ends; `none`: the caller stores them (or nobody) */
   persist: 'after' | 'none';
+  /**
+   * the session's transcript gets this turn's messages right after `history` (by `persist: 'after'`
+   * or by the caller): context summaries are read and stored for it (default: persist is `after`)
+   */
+  stored?: boolean;
   approval: TurnApproval;
   signal?: AbortSignal;
   logger?: Logger;
@@ -162,11 +167,13 @@ export class TurnService {
     const ctx = this.#context({ sessionId, persist: 'after' }, full, systemPrompt, tools, s.logger);
     if (ctx === null) throw new Error('this turn service has no context settings');
     await ctx.window.fit(ctx.history, { force: true, signal: signal ?? new AbortController().signal, turn: [] });
-    return ctx.window.report ?? { compressed: false, messagesBefore: 0, messagesAfter: 0, tokensBefore: 0, tokensAfter: 0 };
+    return (
+      ctx.window.report ?? { compressed: false, messagesBefore: 0, messagesAfter: 0, tokensBefore: 0, tokensAfter: 0 }
+    );
   }
 
   #context(
-    request: Pick<TurnRequest, 'sessionId' | 'persist'>,
+    request: Pick<TurnRequest, 'sessionId' | 'persist' | 'stored'>,
     full: readonly ChatMessage[],
     systemPrompt: string,
     tools: Parameters<typeof turnContext>[0]['tools'],
@@ -183,7 +190,7 @@ export class TurnService {
       tools,
       full,
       // summaries belong to stored sessions whose turns are appended after them
-      persist: request.persist === 'after' && s.transcripts !== undefined,
+      persist: (request.stored ?? request.persist === 'after') && s.context.summaries !== undefined,
       logger,
     });
   }

@@ -50,6 +50,8 @@ const modelSchema = z.object({
   temperature: z.number().min(0).optional(),
   /** images to the model as content parts: true, false, or auto (on until the model refuses one with a 400) */
   vision: z.union([z.boolean(), z.literal('auto')]).default('auto'),
+  /** the model's context window in tokens (absent: 128000); the context engine keeps requests under it */
+  context_length: z.int().min(256).optional(),
 });
 
 const agentSchema = z.object({
@@ -199,6 +201,20 @@ const imageGenSchema = z.object({
   base_url: z.string().min(1).optional(),
 });
 
+const contextSchema = z.object({
+  /** the context engine: the built-in compressor or one a plugin of plugins/context_engine/ registered */
+  engine: z.string().min(1).default('compressor'),
+  /** compress when a request would pass this share of model.context_length */
+  threshold: z.number().gt(0).max(1).default(0.75),
+  /** the last messages never summarized */
+  protect_last_n: z.int().min(0).default(20),
+});
+
+const auxiliarySchema = z.object({
+  /** the model that writes context summaries (absent: the chat's model, same endpoint) */
+  compression: z.object({ model: z.string().min(1).optional() }).prefault({}),
+});
+
 const securitySchema = z.object({
   allow_private_urls: z.boolean().default(false),
 });
@@ -222,6 +238,8 @@ export const configSchema = z.object({
   state: stateSchema.prefault({}),
   media: mediaSchema.prefault({}),
   stt: sttSchema.prefault({}),
+  context: contextSchema.prefault({}),
+  auxiliary: auxiliarySchema.prefault({}),
 });
 
 /** The parsed, still mutable config (internal: callers get the frozen `HermesConfig`). */

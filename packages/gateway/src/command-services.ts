@@ -1,4 +1,5 @@
 /** The gateway's command services: the text of `/status`, `/model` and `/usage`, and what the other built-ins do. */
+import type { FitReport } from '@hermes/agent';
 import type { PlatformState } from '@hermes/protocol';
 import type { CommandServices } from './commands.js';
 import type { SessionsPort, TranscriptsPort } from './ports.js';
@@ -33,7 +34,32 @@ export function usageText(ports: Pick<StatusPorts, 'sessions' | 'transcripts'>, 
   return s ? `This session has ${ports.transcripts.count(s.id)} messages.` : 'No session yet.';
 }
 
+/** The `/compress` reply: what the context engine did, in messages and estimated tokens. */
+export function compressText(report: FitReport): string {
+  const sizes = `${report.messagesBefore} → ${report.messagesAfter} messages, about ${report.tokensBefore} → ${report.tokensAfter} tokens`;
+  return report.compressed
+    ? `Compressed: ${sizes} (the full transcript is kept).`
+    : `Nothing compressed: ${report.reason ?? 'nothing to do'} (${report.messagesBefore} messages, about ${report.tokensBefore} tokens).`;
+}
+
+/** `/compress` on the session of a key: the turn service's compress, its errors as text. */
+export async function compressSession(
+  ports: Pick<StatusPorts, 'sessions'> & { compress(sessionId: string, platform: string): Promise<FitReport> },
+  sessionKey: string,
+  platform: string,
+): Promise<string> {
+  const s = ports.sessions.activeByKey(sessionKey);
+  if (!s) return 'No session yet.';
+  try {
+    return compressText(await ports.compress(s.id, platform));
+  } catch (err) {
+    return `Could not compress: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
+
 export interface CommandServicePorts extends StatusPorts {
+  /** the turn service's compress (the context engine forced) */
+  compress(sessionId: string, platform: string): Promise<FitReport>;
   stop(sessionKey: string): boolean;
   /** ends the session's active session and starts a fresh one; answers the reply text */
   reset(sessionKey: string, platform: string): Promise<string>;
@@ -54,6 +80,7 @@ export function commandServices(ports: CommandServicePorts): Omit<CommandService
     status: (key) => statusText(ports, key),
     model: () => modelText(ports.model),
     usage: (key) => usageText(ports, key),
+    compress: (key, platform) => compressSession(ports, key, platform),
     plugins: () => ports.pluginSummary(),
     setHome: (platform, chatId) => {
       ports.setHomeChannel(platform, chatId);

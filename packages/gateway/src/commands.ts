@@ -15,6 +15,8 @@ export interface CommandServices {
   status(sessionKey: string): string;
   model(): string;
   usage(sessionKey: string): string;
+  /** compresses the session's history now (the context engine) and says what it did */
+  compress(sessionKey: string, platform: string): Promise<string>;
   plugins(): string;
   enqueue(ctx: CommandContext, mode: 'queue' | 'steer'): string;
   setHome(platform: string, chatId: string): string;
@@ -39,6 +41,10 @@ export const BUILTIN_COMMANDS: Readonly<Record<string, BuiltinCommand>> = {
   status: { description: 'this session and the gateway', run: (c, s) => s.status(c.sessionKey) },
   model: { description: 'the model in use', run: (_c, s) => s.model() },
   usage: { description: 'messages in this session', run: (c, s) => s.usage(c.sessionKey) },
+  compress: {
+    description: "summarize this session's older messages now",
+    run: (c, s) => s.compress(c.sessionKey, c.platform),
+  },
   plugins: { description: 'the plugins and their state', run: (_c, s) => s.plugins() },
   queue: { description: '/queue TEXT: answer TEXT after the running turn', run: (c, s) => s.enqueue(c, 'queue') },
   steer: { description: '/steer TEXT: hand TEXT to the running turn', run: (c, s) => s.enqueue(c, 'steer') },

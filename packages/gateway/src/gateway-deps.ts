@@ -1,5 +1,5 @@
 /** What a gateway is built from: its settings (config.yaml's gateway part) and its dependencies. */
-import { type ModelClient, type ToolRegistry, TurnService } from '@hermes/agent';
+import { type ContextSettings, type ModelClient, type ToolRegistry, TurnService } from '@hermes/agent';
 import type { HookBus } from '@hermes/plugins';
 import type { Logger, PlatformFactory } from '@hermes/protocol';
 import type { Env } from './authorize.js';
@@ -41,6 +41,8 @@ export interface GatewaySettings {
   batchMs?: number;
   /** display.streaming, stream_interval_ms, reactions, tool_progress (default: all off) */
   display?: DisplaySettings;
+  /** context.*, model.context_length: the context engine (absent: histories are sent whole) */
+  context?: ContextSettings;
 }
 
 export interface GatewayMediaSettings extends MediaSettings {
@@ -104,5 +106,6 @@ export function gatewayTurnService(deps: GatewayDeps): TurnService {
     transcripts: deps.store.transcripts,
     ...(deps.redact ? { redact: deps.redact } : {}),
     ...(settings.vision === undefined ? {} : { vision: settings.vision }),
+    ...(settings.context ? { context: settings.context } : {}),
   });
 }

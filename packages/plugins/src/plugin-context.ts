@@ -214,7 +214,8 @@ export function createPluginContext(options: {
     },
     registerContextEngine(engine) {
       const name = checkContextEngine(engine, key);
-      if (registries) claim(registries.contextEngines, name, { name, plugin: key, engine }, 'context engine', key, undo);
+      if (registries)
+        claim(registries.contextEngines, name, { name, plugin: key, engine }, 'context engine', key, undo);
     },
     dispatchTool(name, args, context) {
       if (!host?.dispatchTool) return Promise.reject(new Error('ctx.dispatchTool is not available in this host'));

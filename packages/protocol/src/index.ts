@@ -14,6 +14,7 @@ export {
 export { NEW_FILE_MODE, writeFileAtomicSync } from './atomic-write.js';
 // Chat messages (OpenAI shapes)
 export type { ChatMessage, ChatRole, ToolCall } from './chat.js';
+export type { ContextCompression, ContextEngine, ContextEngineInput } from './context-engine.js';
 // What pre_gateway_dispatch hands a plugin
 export type { DispatchGateway, DispatchHandles, DispatchSessionStore } from './dispatch-handles.js';
 // "Did you mean": the edit distance every suggestion uses
@@ -72,7 +73,6 @@ export {
   type SubagentStatus,
   type ToolCallPayload,
 } from './hooks.js';
-export type { ContextCompression, ContextEngine, ContextEngineInput } from './context-engine.js';
 export type { GeneratedImage, ImageGenProvider, ImageGenRequest } from './image-gen.js';
 // Logging surface
 export { type LogFn, type Logger, silentLogger } from './logger.js';

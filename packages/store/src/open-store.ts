@@ -1,6 +1,7 @@
 import { ERROR_CODES, HermesError } from '@hermes/protocol';
 import { type ApiResponsesRepo, createApiResponsesRepo } from './api-responses-repo.js';
 import { backgroundCheckpoints } from './background-checkpoint.js';
+import { type ContextSummariesRepo, createContextSummariesRepo } from './context-summaries-repo.js';
 import { createInboxRepo, type InboxRepo } from './inbox-repo.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations/index.js';
@@ -14,7 +15,6 @@ import { createPruner, type Pruner } from './prune.js';
 import { createSessionsRepo, type SessionsRepo } from './sessions-repo.js';
 import { describeError, isSqliteError, openSqlite, type SqliteDatabase } from './sqlite.js';
 import { createTranscriptsRepo, type TranscriptsRepo } from './transcripts-repo.js';
-import { type ContextSummariesRepo, createContextSummariesRepo } from './context-summaries-repo.js';
 
 export interface StoreOptions {
   /** Milliseconds since the epoch; every stored timestamp comes from here. Defaults to `Date.now`. */

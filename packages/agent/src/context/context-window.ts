@@ -9,9 +9,9 @@
 import { type ChatMessage, type ContextCompression, ERROR_CODES, HermesError, type Logger } from '@hermes/protocol';
 import { InterruptedError, type ModelClient } from '../model-client.js';
 import type { RequestMessage } from '../user-content.js';
+import { SUMMARY_SHARE } from './compressor.js';
 import type { ContextRuntime } from './context-settings.js';
 import { nextSafeBoundary, safeBoundary } from './cut.js';
-import { SUMMARY_SHARE } from './compressor.js';
 import { summarize, summaryMessage } from './summarize.js';
 import { messagesTokens } from './token-estimate.js';
 
@@ -185,7 +185,8 @@ export class ContextWindow implements ContextFitter {
     const keepHead = safeBoundary(chat, int(c.keepHead, n - 1), 0);
     let keepFrom = safeBoundary(chat, int(c.keepFrom, n - 1), keepHead);
     if (keepFrom < keepHead) keepFrom = keepHead;
-    if (typeof c.summary !== 'string') throw new TypeError(`context engine "${this.#o.runtime.engine.name}": summary is not a string`);
+    if (typeof c.summary !== 'string')
+      throw new TypeError(`context engine "${this.#o.runtime.engine.name}": summary is not a string`);
     return { keepHead: Math.min(keepHead, keepFrom), keepFrom };
   }
 
@@ -212,7 +213,9 @@ export class ContextWindow implements ContextFitter {
     if (!this.#o.persist || store === undefined) return;
     const headOk = keepHead === 0 || this.#origin(messages[keepHead - 1] as RequestMessage, turn) === keepHead - 1;
     const first = messages[keepFrom];
-    const from = first === undefined ? this.#o.full.length + turn.length : this.#origin(first, turn);
+    // a cut inside this turn is stored as a cut at its start: this turn may not reach the transcript
+    // (cut off by a shutdown), and its messages kept after the summary only repeat some of it
+    const from = Math.min(first === undefined ? this.#o.full.length : this.#origin(first, turn), this.#o.full.length);
     if (!headOk || from < keepHead) return; // a cut the transcript cannot express: this request only
     store.save(this.#o.sessionId, { headCount: keepHead, keepFrom: from, summary });
   }

@@ -1,4 +1,6 @@
 // The context engine: token estimates, the built-in compressor, the context window runTurn asks.
+
+export { COMPRESSOR, compressor, compressorCut } from './compressor.js';
 export { isContextLengthError } from './context-error.js';
 export {
   CONTEXT_LENGTH_DEFAULT,
@@ -10,7 +12,6 @@ export {
   type StoredContextSummary,
 } from './context-settings.js';
 export { type ContextFitter, ContextWindow, type FitReport, type FitStep } from './context-window.js';
-export { COMPRESSOR, compressor, compressorCut } from './compressor.js';
 export { headEnd, isSafeBoundary, nextSafeBoundary, safeBoundary } from './cut.js';
 export { historyView } from './history-view.js';
 export { selectContextEngine } from './select-engine.js';

@@ -3,7 +3,10 @@ import { type ContextEngine, ERROR_CODES, HermesError } from '@hermes/protocol';
 import { COMPRESSOR, compressor } from './compressor.js';
 
 /** The engine named `name`: a plugin's of that name first, then the built-in one. */
-export function selectContextEngine(name: string, registered: ReadonlyMap<string, { engine: ContextEngine }>): ContextEngine {
+export function selectContextEngine(
+  name: string,
+  registered: ReadonlyMap<string, { engine: ContextEngine }>,
+): ContextEngine {
   const plugin = registered.get(name);
   if (plugin) return plugin.engine;
   if (name === COMPRESSOR) return compressor;

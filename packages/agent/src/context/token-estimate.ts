@@ -36,7 +36,8 @@ export function messageTokens(message: RequestMessage | ChatMessage): number {
   let tokens = MESSAGE_OVERHEAD_TOKENS + contentTokens(message.content);
   if (message.role === 'assistant' && 'tool_calls' in message && Array.isArray(message.tool_calls)) {
     for (const call of message.tool_calls) {
-      if (call.type === 'function') tokens += MESSAGE_OVERHEAD_TOKENS + textTokens(call.function.name + call.function.arguments);
+      if (call.type === 'function')
+        tokens += MESSAGE_OVERHEAD_TOKENS + textTokens(call.function.name + call.function.arguments);
     }
   }
   if (message.role === 'tool') tokens += textTokens(message.tool_call_id);
