@@ -1,5 +1,5 @@
 /** The gateway's command services: the text of `/status`, `/model` and `/usage`, and what the other built-ins do. */
-import type { FitReport } from '@hermes/agent';
+import { compressText, type FitReport } from '@hermes/agent';
 import type { PlatformState } from '@hermes/protocol';
 import type { CommandServices } from './commands.js';
 import type { SessionsPort, TranscriptsPort } from './ports.js';
@@ -32,14 +32,6 @@ export function modelText(model: string): string {
 export function usageText(ports: Pick<StatusPorts, 'sessions' | 'transcripts'>, sessionKey: string): string {
   const s = ports.sessions.activeByKey(sessionKey);
   return s ? `This session has ${ports.transcripts.count(s.id)} messages.` : 'No session yet.';
-}
-
-/** The `/compress` reply: what the context engine did, in messages and estimated tokens. */
-export function compressText(report: FitReport): string {
-  const sizes = `${report.messagesBefore} → ${report.messagesAfter} messages, about ${report.tokensBefore} → ${report.tokensAfter} tokens`;
-  return report.compressed
-    ? `Compressed: ${sizes} (the full transcript is kept).`
-    : `Nothing compressed: ${report.reason ?? 'nothing to do'} (${report.messagesBefore} messages, about ${report.tokensBefore} tokens).`;
 }
 
 /** `/compress` on the session of a key: the turn service's compress, its errors as text. */

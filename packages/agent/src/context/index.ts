@@ -1,5 +1,6 @@
 // The context engine: token estimates, the built-in compressor, the context window runTurn asks.
 
+export { compressText } from './compress-text.js';
 export { COMPRESSOR, compressor, compressorCut } from './compressor.js';
 export { isContextLengthError } from './context-error.js';
 export {
