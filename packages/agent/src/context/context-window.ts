@@ -133,6 +133,11 @@ export class ContextWindow implements ContextFitter {
       return this.#unchanged(messages, before, why, report);
     }
     if (result === null) return this.#unchanged(messages, before, 'there is nothing to compress', report);
+    if (typeof result !== 'object' || typeof result.summary !== 'string') {
+      const why = `the context engine "${engine.name}" returned no {keepHead, summary, keepFrom}`;
+      this.#o.logger.warn({ sessionId, engine: engine.name }, why);
+      return this.#unchanged(messages, before, why, report);
+    }
     const cut = this.#checked(chat, result);
     const build = (from: number): RequestMessage[] => [
       ...messages.slice(0, cut.keepHead),
@@ -185,8 +190,6 @@ export class ContextWindow implements ContextFitter {
     const keepHead = safeBoundary(chat, int(c.keepHead, n - 1), 0);
     let keepFrom = safeBoundary(chat, int(c.keepFrom, n - 1), keepHead);
     if (keepFrom < keepHead) keepFrom = keepHead;
-    if (typeof c.summary !== 'string')
-      throw new TypeError(`context engine "${this.#o.runtime.engine.name}": summary is not a string`);
     return { keepHead: Math.min(keepHead, keepFrom), keepFrom };
   }
 

@@ -160,6 +160,25 @@ describe('the context window', () => {
     expect(chats()).toHaveLength(1);
   });
 
+  it('an engine answering garbage is treated as a failure: the turn goes on uncompressed', async () => {
+    const garbage = {
+      name: 'garbage',
+      compress: async () => ({ keepHead: 'x', summary: 42 }),
+    } as unknown as ContextEngine;
+    const { turns, rows } = setup({ engine: garbage, contextLength: 1200 });
+    rows.set('s', history(4));
+    openai.server.script({ text: 'fine' });
+    const result = await turns.run({
+      sessionId: 's',
+      platform: 'cli',
+      userMessage: 'go',
+      persist: 'after',
+      approval: async () => 'deny',
+    });
+    expect(result.finalText).toBe('fine');
+    expect(sent(0)).toHaveLength(1 + 8 + 1);
+  });
+
   it('a plugin engine cutting between a tool call and its result is corrected by the host', async () => {
     const bad: ContextEngine = {
       name: 'bad',
@@ -189,6 +208,23 @@ describe('the context window', () => {
     });
     const roles = sent(0).map((m) => m.role);
     expect(roles).toEqual(['system', 'user', 'user', 'assistant', 'tool', 'assistant', 'user']);
+  });
+
+  it('a 5,000-message session with a stored summary sends what a short one would: head, summary, the rest', async () => {
+    const { turns, rows, saved } = setup();
+    rows.set('s', history(2_500));
+    saved.push({ headCount: 2, keepFrom: 4_990, summary: 'long ago' });
+    openai.server.script({ text: 'ok' });
+    await turns.run({
+      sessionId: 's',
+      platform: 'cli',
+      userMessage: 'go',
+      persist: 'after',
+      approval: async () => 'deny',
+    });
+    expect(sent(0)).toHaveLength(1 + 2 + 1 + 10 + 1);
+    expect(sent(0)[3]?.content).toContain('long ago');
+    expect(rows.get('s')).toHaveLength(5_002);
   });
 
   it('/compress on a short history says there was nothing to compress', async () => {
