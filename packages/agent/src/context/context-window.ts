@@ -70,6 +70,8 @@ export class ContextWindow implements ContextFitter {
   readonly #o: ContextWindowOptions;
   #lastEstimate = 0;
   #origins: Map<object, number> | null = null;
+  /** the summary messages this window made (not in the transcript) */
+  readonly #made = new WeakSet<object>();
   report: FitReport | null = null;
 
   constructor(options: ContextWindowOptions) {
@@ -139,9 +141,11 @@ export class ContextWindow implements ContextFitter {
       return this.#unchanged(messages, before, why, report);
     }
     const cut = this.#checked(chat, result);
+    const summary = summaryMessage(result.summary);
+    this.#made.add(summary);
     const build = (from: number): RequestMessage[] => [
       ...messages.slice(0, cut.keepHead),
-      summaryMessage(result.summary),
+      summary,
       ...messages.slice(from),
     ];
     let keepFrom = cut.keepFrom;
@@ -196,7 +200,7 @@ export class ContextWindow implements ContextFitter {
   /** The transcript position of a message of the request (-1: not in the transcript, e.g. a summary). */
   #origin(m: RequestMessage, turn: readonly ChatMessage[]): number {
     const { full, summary } = this.#o;
-    if (m === summary) return -1;
+    if (m === summary || this.#made.has(m)) return -1;
     if (this.#origins === null) this.#origins = new Map(full.map((message, i) => [message, i]));
     const known = this.#origins.get(m);
     if (known !== undefined) return known;
