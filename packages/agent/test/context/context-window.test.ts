@@ -3,6 +3,7 @@
 // prompt stays byte-identical, summaries are stored and the next turn starts from them, /compress.
 import { type ChatMessage, type ContextEngine, ERROR_CODES, silentLogger } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
+import { requestProblems } from '../../../../test/context/long-chat.js';
 import { errorBodyFor } from '../../../../test/fakes/openai-reply.js';
 import { useFakeOpenAI } from '../../../../test/helpers/use-fake-openai.js';
 import {
@@ -225,6 +226,50 @@ describe('the context window', () => {
     expect(sent(0)).toHaveLength(1 + 2 + 1 + 10 + 1);
     expect(sent(0)[3]?.content).toContain('long ago');
     expect(rows.get('s')).toHaveLength(5_002);
+  });
+
+  it('inside a long tool loop: compressed between steps, every request under the limit, tool results with their calls', async () => {
+    const { bus } = recordingBus();
+    const tools = new ToolRegistry();
+    tools.register({
+      name: 'big',
+      toolset: 'test',
+      schema: { name: 'big', description: 'a large result', parameters: { type: 'object', properties: {} } },
+      handler: () => ({ data: 'z'.repeat(1200) }),
+    });
+    const turns = new TurnService({
+      client: client(openai.server.url, bus, 0),
+      model: 'test-model',
+      tools,
+      toolsets: ['*'],
+      env: {},
+      hooks: bus,
+      logger: silentLogger,
+      cwd: process.cwd(),
+      maxIterations: 20,
+      toolTimeoutMs: 5_000,
+      context: { engine: compressor, contextLength: 2500, threshold: 0.75, protectLastN: 4 },
+    });
+    let steps = 0;
+    openai.server.respond((request) => {
+      const messages = (request.body?.messages ?? []) as ChatMessage[];
+      if (messages[0]?.content === SUMMARY_INSTRUCTIONS) return { text: 'tools ran' };
+      steps++;
+      return steps <= 12 ? { toolCalls: [{ name: 'big', arguments: {} }] } : { text: 'done' };
+    });
+    const result = await turns.run({
+      sessionId: 's',
+      platform: 'cli',
+      userMessage: 'work',
+      history: [],
+      persist: 'none',
+      approval: async () => 'deny',
+    });
+    expect(result.finalText).toBe('done');
+    expect(result.messages).toHaveLength(1 + 12 * 2 + 1); // the turn's own messages are all kept for the transcript
+    const problems = chats().flatMap((r, i) => requestProblems(r, 2500, i));
+    expect(problems).toEqual([]);
+    expect(chats().some((r) => (r.body?.messages as ChatMessage[])[0]?.content === SUMMARY_INSTRUCTIONS)).toBe(true);
   });
 
   it('/compress on a short history says there was nothing to compress', async () => {
