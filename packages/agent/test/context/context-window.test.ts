@@ -272,6 +272,24 @@ describe('the context window', () => {
     expect(chats().some((r) => (r.body?.messages as ChatMessage[])[0]?.content === SUMMARY_INSTRUCTIONS)).toBe(true);
   });
 
+  it('auxiliary.compression.model writes the summary; the chat keeps its model', async () => {
+    const { turns, rows } = setup({ summaryModel: 'cheap-model' });
+    rows.set('s', history(10));
+    openai.server.script({ text: 'S' });
+    const report = await turns.compress('s', 'cli');
+    expect(report).toMatchObject({ compressed: true, messagesBefore: 20, messagesAfter: 7 });
+    expect(chats()[0]?.body).toMatchObject({ model: 'cheap-model' });
+    openai.server.script({ text: 'ok' });
+    await turns.run({
+      sessionId: 's',
+      platform: 'cli',
+      userMessage: 'go',
+      persist: 'after',
+      approval: async () => 'deny',
+    });
+    expect(chats()[1]?.body).toMatchObject({ model: 'test-model' });
+  });
+
   it('/compress on a short history says there was nothing to compress', async () => {
     const { turns, rows } = setup();
     rows.set('s', history(1));
