@@ -10,6 +10,7 @@
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { type ChatTraffic, runClosedLoop } from './closed-loop.js';
+import { growthContextLength, setContextLength } from './growth-context.js';
 import { writeGrowthPlot } from './growth-plot.js';
 import { mainThreadSched } from './growth-runqueue.js';
 import { startModelProcess } from './model-process.js';
@@ -180,8 +181,10 @@ async function measureHistory(history: number, modelUrl: string, model: GrowthTa
     kind: 'hermes',
     modelUrl,
     maxConcurrentRuns: Math.max(...GROWTH_CONCURRENCY),
-    prepare: (home) =>
-      seedHistory(home, { keys: allChats.map(telegramSessionKey), platform: 'telegram', rows: history }),
+    prepare: (home) => {
+      setContextLength(home, growthContextLength()); // the context engine on: requests stop growing
+      seedHistory(home, { keys: allChats.map(telegramSessionKey), platform: 'telegram', rows: history });
+    },
   });
   const seedS = (performance.now() - seedStarted) / 1000;
   let points: GrowthPoint[];
@@ -221,6 +224,8 @@ const DEFAULT_PNG = fileURLToPath(new URL('../../docs/perf-growth.png', import.m
 /** Runs every point, prints the table, writes the plot. */
 export async function runGrowth(): Promise<void> {
   console.log(`growth bench (hermes gateway run, Telegram webhook, its own process): ${machineLine()}`);
+  const contextLength = growthContextLength();
+  console.log(contextLength > 0 ? `model.context_length ${contextLength} (compression on)` : 'compression off');
   const model = await startModelProcess(MODEL_ANSWER);
   const points: GrowthPoint[] = [];
   try {

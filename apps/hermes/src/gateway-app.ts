@@ -22,6 +22,7 @@ import {
   warmSchemaValidator,
 } from '@hermes/gateway';
 import type { PlatformFactory } from '@hermes/protocol';
+import { contextSettings } from './context-setup.js';
 import { writeDotEnvValue } from './dotenv-write.js';
 import { approvedHomeHooks } from './gateway-hook-consent.js';
 import type { GlobalOptions } from './main.js';
@@ -147,6 +148,7 @@ export async function buildGatewayApp(
       cacheDir: join(rt.home, 'cache', 'media'),
     }),
     outboundMedia: outboundMediaOptions(rt), // answers' MEDIA lines: checked, then sent as attachments
+    context: contextSettings(config, rt.registries, store.contextSummaries), // an unknown engine stops the start
   };
   const gateway = new Gateway({
     settings,

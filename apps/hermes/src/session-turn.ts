@@ -1,6 +1,7 @@
 /** One CLI turn on a stored session, through the turn service: history read, turn run, messages stored. */
-import { type TurnResult, TurnService } from '@hermes/agent';
+import { compressText, type TurnResult, TurnService } from '@hermes/agent';
 import type { ApprovalChoice, ApprovalRequest } from '@hermes/protocol';
+import { contextSettings } from './context-setup.js';
 import type { AgentRuntime } from './runtime.js';
 
 export interface CliTurnOptions {
@@ -12,8 +13,13 @@ export interface CliTurnOptions {
 }
 
 /** The CLI's turn service (`hermes chat`, `hermes -z`): the runtime's model, tools, hooks and store. */
+const services = new WeakMap<AgentRuntime, TurnService>();
+
+/** One per runtime, so what it learns across turns (the token calibration, image refusals) lasts. */
 export function cliTurnService(rt: AgentRuntime): TurnService {
-  return new TurnService({
+  const known = services.get(rt);
+  if (known) return known;
+  const service = new TurnService({
     client: rt.client,
     model: rt.model,
     systemPrompt: rt.config.agent.system_prompt,
@@ -37,7 +43,10 @@ export function cliTurnService(rt: AgentRuntime): TurnService {
     },
     memory: rt.memory,
     models: rt.models,
+    context: contextSettings(rt.config, rt.registries, rt.store.contextSummaries),
   });
+  services.set(rt, service);
+  return service;
 }
 
 /** Runs one turn and appends its messages to the session's transcript. */
@@ -51,4 +60,13 @@ export async function runCliTurn(rt: AgentRuntime, options: CliTurnOptions): Pro
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onDelta ? { onDelta: options.onDelta } : {}),
   });
+}
+
+/** `/compress` in `hermes chat`: the context engine forced on the session, its report as text. */
+export async function compressCliSession(rt: AgentRuntime, sessionId: string): Promise<string> {
+  try {
+    return compressText(await cliTurnService(rt).compress(sessionId, 'cli'));
+  } catch (err) {
+    return `Could not compress: ${err instanceof Error ? err.message : String(err)}`;
+  }
 }

@@ -2,6 +2,8 @@
 
 export { type ApprovalGateOptions, type ApprovalPrompt, createApprovalGate } from './approvals.js';
 export * from './delegate/index.js';
+// The context engine (context.*, model.context_length, /compress)
+export * from './context/index.js';
 export { summarizeErrorText } from './error-summary.js';
 // Tools
 export {

@@ -15,6 +15,8 @@ import {
   type ToolDefinition,
 } from '@hermes/protocol';
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
+import { isContextLengthError } from './context/context-error.js';
+import type { ContextFitter } from './context/context-window.js';
 import { InterruptedError, type ModelClient } from './model-client.js';
 import { executeToolCall } from './tool-executor.js';
 import {
@@ -67,6 +69,8 @@ export interface TurnOptions {
   onVisionRefused?: () => void;
   /** more context for this turn's request only, after pre_llm_call's (memory prefetch) */
   extraContext?: string | null;
+  /** the context window: asked before each model request; a context-length 400 is retried once, forced */
+  context?: ContextFitter;
 }
 
 export type TurnStatus = 'completed' | 'interrupted' | 'failed' | 'max_iterations';
@@ -156,6 +160,15 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     let mayFallBack = withParts && options.visionFallback === true;
     const byName = new Map(options.tools.map((t) => [t.name, t]));
     const schemas = toolSchemas(options.tools);
+    // what is sent after the system prompt: `base` (the context window may have compressed it), then
+    // this turn's messages from `consumed` on
+    let base: readonly RequestMessage[] = [...options.history, requestUser];
+    let consumed = 1;
+    const fit = async (force: boolean) => {
+      if (!options.context) return;
+      base = await options.context.fit([...base, ...turn.slice(consumed)], { force, signal, turn });
+      consumed = turn.length;
+    };
 
     while (true) {
       if (signal.aborted) throw new InterruptedError();
@@ -173,12 +186,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         options.client.complete({
           body: {
             model,
-            messages: [
-              { role: 'system', content: options.systemPrompt },
-              ...options.history,
-              requestUser,
-              ...turn.slice(1),
-            ],
+            messages: [{ role: 'system', content: options.systemPrompt }, ...base, ...turn.slice(consumed)],
             ...(schemas.length > 0 ? { tools: schemas } : {}),
             ...(options.maxTokens !== undefined ? { max_tokens: options.maxTokens } : {}),
             ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
@@ -188,22 +196,32 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
           ...(options.onDelta ? { onDelta: options.onDelta } : {}),
         });
       let step: Awaited<ReturnType<typeof request>>;
+      await fit(false);
       try {
         step = await request();
       } catch (err) {
-        if (!mayFallBack || !isBadRequest(err)) throw err;
-        // model.vision auto: a model that refuses image input gets the message again with notes instead
-        mayFallBack = false;
-        const refused = withImageNotes(options.userMessage, images, 'refused');
-        turn[0] = { role: 'user', content: refused };
-        requestUser = { role: 'user', content: withContext(refused) };
-        options.onVisionRefused?.();
-        options.logger.warn(
-          { sessionId, model },
-          'the model refused image input (HTTP 400); retried without the images',
-        );
-        step = await request();
+        if (options.context && isContextLengthError(err)) {
+          options.logger.warn({ sessionId, model }, 'the model said the context is too long: compressed, retried once');
+          await fit(true);
+          step = await request(); // a second refusal fails the turn
+        } else {
+          if (!mayFallBack || !isBadRequest(err)) throw err;
+          // model.vision auto: a model that refuses image input gets the message again with notes instead
+          mayFallBack = false;
+          const refused = withImageNotes(options.userMessage, images, 'refused');
+          turn[0] = { role: 'user', content: refused };
+          const before = requestUser;
+          requestUser = { role: 'user', content: withContext(refused) };
+          base = base.map((m) => (m === before ? requestUser : m));
+          options.onVisionRefused?.();
+          options.logger.warn(
+            { sessionId, model },
+            'the model refused image input (HTTP 400); retried without the images',
+          );
+          step = await request();
+        }
       }
+      if (step.usage) options.context?.observe(step.usage.prompt_tokens);
       usage = addUsage(usage, step.usage);
       const toolNames = step.toolCalls.map((c) => c.function.name);
       options.onStep?.({ iteration: iterations, toolNames });

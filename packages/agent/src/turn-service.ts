@@ -17,6 +17,10 @@ import { createDelegateTaskTool, withDelegateTool } from './delegate/delegate-ta
 import type { DelegationSettings } from './delegate/delegation-settings.js';
 import type { MemoryManager } from './memory/memory-manager.js';
 import type { TurnModelSource } from './providers/session-models.js';
+import type { ContextSettings } from './context/context-settings.js';
+import type { FitReport } from './context/context-window.js';
+import { TokenCalibration } from './context/token-estimate.js';
+import { turnContext } from './context/turn-context.js';
 import { runTurn, type TurnOptions, type TurnResult } from './run-turn.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -57,6 +61,8 @@ export interface TurnServiceSettings {
   excludeTools?: readonly string[];
   /** each session's model and client (`/model`, model.fallback); absent: every turn uses `client` and `model` */
   models?: TurnModelSource;
+  /** context.*, model.context_length: compress the history before a request would pass the threshold (absent: never) */
+  context?: ContextSettings;
 }
 
 /** Who answers a dangerous command's approval request. */
@@ -72,6 +78,11 @@ export interface TurnRequest {
   history?: readonly ChatMessage[];
   /** `after`: the turn's messages are appended once it ends; `none`: the caller stores them (or nobody) */
   persist: 'after' | 'none';
+  /**
+   * the session's transcript gets this turn's messages right after `history` (by `persist: 'after'`
+   * or by the caller): context summaries are read and stored for it (default: persist is `after`)
+   */
+  stored?: boolean;
   approval: TurnApproval;
   signal?: AbortSignal;
   logger?: Logger;
@@ -102,6 +113,8 @@ export class TurnService {
   /** models that refused image input (model.vision auto): notes instead of images until restart */
   readonly #noVision = new Set<string>();
   readonly #delegateTool: ToolDefinition | null;
+  /** estimated ÷ reported prompt tokens per model, learnt across turns */
+  readonly calibration = new TokenCalibration();
 
   constructor(settings: TurnServiceSettings) {
     this.settings = settings;
@@ -157,17 +170,24 @@ export class TurnService {
       : null;
     const prompt = buildSystemPrompt({ custom: s.systemPrompt, platform: request.platform });
     const base = memory?.block ? `${prompt}\n\n${memory.block}` : prompt;
+    const systemPrompt = request.instructions ? `${base}\n\n${request.instructions}` : base;
+    const tools = request.tools ?? (await this.availableTools());
+    const logger = request.logger ?? s.logger;
+    const client = picked?.client ?? s.client;
+    const ctx = s.context
+      ? this.#context(request, history, { systemPrompt, tools, logger, client, model, contextLength: picked?.contextLength })
+      : null;
     const result = await runTurn({
-      client: picked?.client ?? s.client,
+      client,
       model,
-      systemPrompt: request.instructions ? `${base}\n\n${request.instructions}` : base,
-      history,
+      systemPrompt,
+      history: ctx?.history ?? history,
       userMessage: request.userMessage,
       sessionId: request.sessionId,
       platform: request.platform,
-      tools: request.tools ?? (await this.availableTools()),
+      tools,
       hooks: s.hooks,
-      logger: request.logger ?? s.logger,
+      logger,
       requestApproval,
       cwd: s.cwd,
       maxIterations: request.maxIterations ?? s.maxIterations,
@@ -179,6 +199,7 @@ export class TurnService {
       ...(request.onStep ? { onStep: request.onStep } : {}),
       ...(request.takeSteering ? { takeSteering: request.takeSteering } : {}),
       ...(memory?.context ? { extraContext: memory.context } : {}),
+      ...(ctx ? { context: ctx.window } : {}),
       ...(request.images && request.images.length > 0
         ? {
             images: request.images,
@@ -201,6 +222,60 @@ export class TurnService {
     if (note !== null && result.finalText !== null)
       return { ...result, finalText: `${result.finalText}\n\n${note}`, history };
     return { ...result, history };
+  }
+
+  /**
+   * `/compress`: compresses a stored session's history now (whatever its size) and stores the
+   * summary; the report says what it did. Throws a HermesError when even compressed it cannot fit.
+   */
+  async compress(sessionId: string, platform: string, signal?: AbortSignal): Promise<FitReport> {
+    const s = this.settings;
+    const full = this.#transcripts().list(sessionId);
+    const picked = s.models?.forTurn(sessionId);
+    const ctx = this.#context({ sessionId, persist: 'after' }, full, {
+      systemPrompt: buildSystemPrompt({ custom: s.systemPrompt, platform }),
+      tools: await this.availableTools(),
+      logger: s.logger,
+      client: picked?.client ?? s.client,
+      model: picked?.model ?? s.model,
+      contextLength: picked?.contextLength,
+    });
+    if (ctx === null) throw new Error('this turn service has no context settings');
+    await ctx.window.fit(ctx.history, { force: true, signal: signal ?? new AbortController().signal, turn: [] });
+    return (
+      ctx.window.report ?? { compressed: false, messagesBefore: 0, messagesAfter: 0, tokensBefore: 0, tokensAfter: 0 }
+    );
+  }
+
+  #context(
+    request: Pick<TurnRequest, 'sessionId' | 'persist' | 'stored'>,
+    full: readonly ChatMessage[],
+    turn: {
+      systemPrompt: string;
+      tools: Parameters<typeof turnContext>[0]['tools'];
+      logger: Logger;
+      client: Parameters<typeof turnContext>[0]['client'];
+      model: string;
+      /** the session's provider profile's window (model.context_length, when set, wins) */
+      contextLength: number | undefined;
+    },
+  ) {
+    const s = this.settings;
+    if (!s.context) return null;
+    const contextLength =
+      s.context.contextLengthSet || turn.contextLength === undefined ? s.context.contextLength : turn.contextLength;
+    return turnContext({
+      runtime: { ...s.context, contextLength, calibration: this.calibration },
+      client: turn.client,
+      model: turn.model,
+      sessionId: request.sessionId,
+      systemPrompt: turn.systemPrompt,
+      tools: turn.tools,
+      full,
+      // summaries belong to stored sessions whose turns are appended after them
+      persist: (request.stored ?? request.persist === 'after') && s.context.summaries !== undefined,
+      logger: turn.logger,
+    });
   }
 
   #transcripts(): TurnTranscripts {

@@ -47,6 +47,8 @@ const SENTENCES: Partial<Record<ErrorCode, string>> = {
   [ERROR_CODES.MODEL_HTTP]: 'The model server answered with an error.',
   [ERROR_CODES.MODEL_RESPONSE]: 'The model server sent an answer that could not be used.',
   [ERROR_CODES.MAX_ITERATIONS]: 'The request took more steps than allowed and was stopped.',
+  [ERROR_CODES.CONTEXT_TOO_LARGE]:
+    "The conversation does not fit the model's context window, even compressed; send /new to start a fresh one.",
   [ERROR_CODES.INTERRUPTED]: 'The request was interrupted.',
   [ERROR_CODES.STATE_DB]: 'The conversation store failed.',
   [ERROR_CODES.CONFIG_KEY]: 'Hermes is not configured correctly.',

@@ -57,6 +57,8 @@ const modelSchema = z.object({
     .default('custom'),
   /** `provider:model` (or a model of the same provider) that answers when the primary still fails after its retries */
   fallback: z.string().min(1).optional(),
+  /** the model's context window in tokens (absent: the provider profile's contextLength, else 128000); the context engine keeps requests under it */
+  context_length: z.int().min(256).optional(),
 });
 
 const agentSchema = z.object({
@@ -221,6 +223,20 @@ const memorySchema = z.object({
   user_char_limit: z.int().min(100).max(100_000).default(1375),
 });
 
+const contextSchema = z.object({
+  /** the context engine: the built-in compressor or one a plugin of plugins/context_engine/ registered */
+  engine: z.string().min(1).default('compressor'),
+  /** compress when a request would pass this share of model.context_length */
+  threshold: z.number().gt(0).max(1).default(0.75),
+  /** the last messages never summarized */
+  protect_last_n: z.int().min(0).default(20),
+});
+
+const auxiliarySchema = z.object({
+  /** the model that writes context summaries (absent: the chat's model, same endpoint) */
+  compression: z.object({ model: z.string().min(1).optional() }).prefault({}),
+});
+
 const securitySchema = z.object({
   allow_private_urls: z.boolean().default(false),
 });
@@ -245,6 +261,8 @@ export const configSchema = z.object({
   state: stateSchema.prefault({}),
   media: mediaSchema.prefault({}),
   stt: sttSchema.prefault({}),
+  context: contextSchema.prefault({}),
+  auxiliary: auxiliarySchema.prefault({}),
 });
 
 /** The parsed, still mutable config (internal: callers get the frozen `HermesConfig`). */

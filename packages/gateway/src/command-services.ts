@@ -1,4 +1,5 @@
 /** The gateway's command services: the text of `/status`, `/model` and `/usage`, and what the other built-ins do. */
+import { compressText, type FitReport } from '@hermes/agent';
 import type { PlatformState } from '@hermes/protocol';
 import type { CommandServices } from './commands.js';
 import { type ModelCommandPorts, modelCommand, sessionModelLabel } from './model-command.js';
@@ -36,9 +37,26 @@ export function usageText(ports: Pick<StatusPorts, 'sessions' | 'transcripts'>, 
   return s ? `This session has ${ports.transcripts.count(s.id)} messages.` : 'No session yet.';
 }
 
+/** `/compress` on the session of a key: the turn service's compress, its errors as text. */
+export async function compressSession(
+  ports: Pick<StatusPorts, 'sessions'> & { compress(sessionId: string, platform: string): Promise<FitReport> },
+  sessionKey: string,
+  platform: string,
+): Promise<string> {
+  const s = ports.sessions.activeByKey(sessionKey);
+  if (!s) return 'No session yet.';
+  try {
+    return compressText(await ports.compress(s.id, platform));
+  } catch (err) {
+    return `Could not compress: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
+
 export interface CommandServicePorts extends StatusPorts {
   /** `/model`: the providers and sessions' choices (absent: the fixed model's text) */
   modelCommand?: Omit<ModelCommandPorts, 'model'>;
+  /** the turn service's compress (the context engine forced) */
+  compress(sessionId: string, platform: string): Promise<FitReport>;
   stop(sessionKey: string): boolean;
   /** ends the session's active session and starts a fresh one; answers the reply text */
   reset(sessionKey: string, platform: string): Promise<string>;
@@ -61,6 +79,7 @@ export function commandServices(ports: CommandServicePorts): Omit<CommandService
     status: (key) => statusText(statusPorts, key),
     model: (ctx) => (models ? modelCommand(models, ctx) : modelText(ports.model)),
     usage: (key) => usageText(ports, key),
+    compress: (key, platform) => compressSession(ports, key, platform),
     plugins: () => ports.pluginSummary(),
     setHome: (platform, chatId) => {
       ports.setHomeChannel(platform, chatId);

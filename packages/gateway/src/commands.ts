@@ -16,6 +16,8 @@ export interface CommandServices {
   /** `/model [provider:]model`: show or switch this chat's model */
   model(ctx: CommandContext): Promise<string> | string;
   usage(sessionKey: string): string;
+  /** compresses the session's history now (the context engine) and says what it did */
+  compress(sessionKey: string, platform: string): Promise<string>;
   plugins(): string;
   enqueue(ctx: CommandContext, mode: 'queue' | 'steer'): string;
   setHome(platform: string, chatId: string): string;
@@ -40,6 +42,10 @@ export const BUILTIN_COMMANDS: Readonly<Record<string, BuiltinCommand>> = {
   status: { description: 'this session and the gateway', run: (c, s) => s.status(c.sessionKey) },
   model: { description: "/model [provider:]model: show or switch this chat's model", run: (c, s) => s.model(c) },
   usage: { description: 'messages in this session', run: (c, s) => s.usage(c.sessionKey) },
+  compress: {
+    description: "summarize this session's older messages now",
+    run: (c, s) => s.compress(c.sessionKey, c.platform),
+  },
   plugins: { description: 'the plugins and their state', run: (_c, s) => s.plugins() },
   queue: { description: '/queue TEXT: answer TEXT after the running turn', run: (c, s) => s.enqueue(c, 'queue') },
   steer: { description: '/steer TEXT: hand TEXT to the running turn', run: (c, s) => s.enqueue(c, 'steer') },

@@ -1,4 +1,5 @@
 /** The ports the command stage gets from a gateway: replies, the lanes, sessions, approvals. */
+import type { TurnService } from '@hermes/agent';
 import type { PlatformState } from '@hermes/protocol';
 import type { ChatApprovals } from './approvals/chat-approvals.js';
 import { commandServices } from './command-services.js';
@@ -22,6 +23,8 @@ export interface CommandPortsHost {
   sessions: Pick<SessionStage, 'reset' | 'open'>;
   approvals: Pick<ChatApprovals, 'forgetSession' | 'answerText'>;
   platformStates(): Record<string, PlatformState>;
+  /** the turn service (`/compress`) */
+  turns: Pick<TurnService, 'compress'>;
   /** delivers text; `onSettled` runs once it is delivered */
   send(target: DeliveryTarget, text: string, onSettled?: () => void): Promise<unknown>;
 }
@@ -46,6 +49,7 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
       sessions: store.sessions,
       transcripts: store.transcripts,
       model: settings.model,
+      compress: (sessionId, platform) => host.turns.compress(sessionId, platform),
       platformStates: () => host.platformStates(),
       busy: (key) => host.lanes.busy(key),
       // both: parts of a paste still waiting, and the running turn (with what is queued behind it)

@@ -1,6 +1,7 @@
 /** What a gateway is built from: its settings (config.yaml's gateway part) and its dependencies. */
 import {
   type ChildSessionsPort,
+  type ContextSettings,
   type DelegationSettings,
   type MemoryManager,
   type ModelClient,
@@ -51,6 +52,8 @@ export interface GatewaySettings {
   display?: DisplaySettings;
   /** agent.max_parallel_children, child_max_iterations, child_timeout_s (absent: no delegate_task) */
   delegation?: Omit<DelegationSettings, 'sessions'>;
+  /** context.*, model.context_length: the context engine (absent: histories are sent whole) */
+  context?: ContextSettings;
 }
 
 export interface GatewayMediaSettings extends MediaSettings {
@@ -130,5 +133,6 @@ export function gatewayTurnService(deps: GatewayDeps): TurnService {
       : {}),
     ...(deps.memory ? { memory: deps.memory } : {}),
     ...(deps.models ? { models: deps.models } : {}),
+    ...(settings.context ? { context: settings.context } : {}),
   });
 }

@@ -365,9 +365,12 @@ export class Gateway {
   #commandPorts(userId: string): CommandPorts {
     const send = (target: DeliveryTarget, text: string, onSettled?: () => void) =>
       deliver(this.#deliveryOptions(), target, text, onSettled ? { onSettled } : {});
-    const { approvals, events } = this;
+    const { approvals, events, turns } = this;
     const host = { deps: this.#deps, events, lanes: this.#lanes, batcher: this.#batcher, sessions: this.#sessions };
-    return gatewayCommandPorts({ ...host, approvals, send, platformStates: () => this.platformStates() }, userId);
+    return gatewayCommandPorts(
+      { ...host, approvals, turns, send, platformStates: () => this.platformStates() },
+      userId,
+    );
   }
 
   #deliveryOptions(withMedia = false) {

@@ -3,7 +3,13 @@
 // at run time too (the loader maps the name), with no install.
 
 import type { PluginContext } from '@hermes/plugins';
-import type { GatewayHookHandler, ImageGenProvider, MemoryProvider, WebSearchProvider } from '@hermes/protocol';
+import type {
+  ContextEngine,
+  GatewayHookHandler,
+  ImageGenProvider,
+  MemoryProvider,
+  WebSearchProvider,
+} from '@hermes/protocol';
 
 // The context and its inputs
 export type {
@@ -127,6 +133,14 @@ export type {
 /** Identity helper that type-checks a memory provider: `defineMemoryProvider({ name, systemPromptBlock, ... })`. */
 export function defineMemoryProvider<P extends MemoryProvider>(provider: P): P {
   return provider;
+}
+
+// Context engines: the contract (ctx.registerContextEngine, plugins/context_engine/<name>/)
+export type { ContextCompression, ContextEngine, ContextEngineInput } from '@hermes/protocol';
+
+/** Identity helper that type-checks a context engine: `defineContextEngine({ name, compress })`. */
+export function defineContextEngine<E extends ContextEngine>(engine: E): E {
+  return engine;
 }
 
 // Platforms: the adapter contract a platform plugin implements (ctx.registerPlatform)

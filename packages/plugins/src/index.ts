@@ -51,6 +51,7 @@ export {
 } from './plugin-context.js';
 export { type PluginFaultOptions, PluginFaults, pluginScope } from './plugin-faults.js';
 export type {
+  ContextEngineRegistration,
   ImageGenProviderRegistration,
   MemoryProviderRegistration,
   ModelProviderRegistration,

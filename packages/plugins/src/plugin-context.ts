@@ -3,6 +3,7 @@
  * its key), recording every registration so a failed register() can be rolled back whole.
  */
 import {
+  type ContextEngine,
   HOOK_NAMES,
   type HookCallback,
   type HookName,
@@ -18,6 +19,7 @@ import {
   type ToolSchema,
   type WebSearchProvider,
 } from '@hermes/protocol';
+import { checkContextEngine } from './context-engine-check.js';
 import { closest } from './did-you-mean.js';
 import type { HookBus } from './hook-bus.js';
 import { checkImageGenProvider } from './image-gen-check.js';
@@ -84,6 +86,8 @@ export interface PluginContext {
   registerMemoryProvider(provider: MemoryProvider): void;
   /** adds a model provider profile (`model.provider` and `/model provider:model` pick one) */
   registerModelProvider(profile: ModelProviderProfile): void;
+  /** adds a context engine (`context.engine` picks one; asked before a request would pass the threshold) */
+  registerContextEngine(engine: ContextEngine): void;
   /** runs any registered tool, returning its result string */
   dispatchTool(name: string, args: Record<string, unknown>, context?: Partial<ToolContext>): Promise<string>;
   /** queues a message into the interactive chat; false where there is no chat */
@@ -228,6 +232,11 @@ export function createPluginContext(options: {
         const value = { name: checked.name, plugin: key, profile: checked };
         claim(registries.modelProviders, checked.name, value, 'model provider', key, undo);
       }
+    },
+    registerContextEngine(engine) {
+      const name = checkContextEngine(engine, key);
+      if (registries)
+        claim(registries.contextEngines, name, { name, plugin: key, engine }, 'context engine', key, undo);
     },
     dispatchTool(name, args, context) {
       if (!host?.dispatchTool) return Promise.reject(new Error('ctx.dispatchTool is not available in this host'));

@@ -4,6 +4,7 @@
  * injection and one-shot LLM access. Registries are plain and owned here; consumers read them.
  */
 import type {
+  ContextEngine,
   ImageGenProvider,
   MemoryProvider,
   ModelProviderProfile,
@@ -81,6 +82,13 @@ export interface ModelProviderRegistration {
   profile: Readonly<ModelProviderProfile>;
 }
 
+/** A registered context engine (`context.engine` picks one) and its owner. */
+export interface ContextEngineRegistration {
+  name: string;
+  plugin: string;
+  engine: ContextEngine;
+}
+
 export interface LlmCompleteOptions {
   system?: string;
   maxTokens?: number;
@@ -109,6 +117,7 @@ export class PluginRegistries {
   readonly imageGenProviders = new Map<string, ImageGenProviderRegistration>();
   readonly memoryProviders = new Map<string, MemoryProviderRegistration>();
   readonly modelProviders = new Map<string, ModelProviderRegistration>();
+  readonly contextEngines = new Map<string, ContextEngineRegistration>();
 }
 
 export interface PluginHostServices {

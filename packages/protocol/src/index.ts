@@ -14,6 +14,7 @@ export {
 export { NEW_FILE_MODE, writeFileAtomicSync } from './atomic-write.js';
 // Chat messages (OpenAI shapes)
 export type { ChatMessage, ChatRole, ToolCall } from './chat.js';
+export type { ContextCompression, ContextEngine, ContextEngineInput } from './context-engine.js';
 // What pre_gateway_dispatch hands a plugin
 export type { DispatchGateway, DispatchHandles, DispatchSessionStore } from './dispatch-handles.js';
 // "Did you mean": the edit distance every suggestion uses

@@ -5,6 +5,8 @@ export type { ApiResponseRow, ApiResponsesRepo } from './api-responses-repo.js';
 
 // delegate_task children: their sessions linked to the delegating session
 export type { ChildSessionRow, ChildSessionsRepo, ChildStatus, NewChildSession } from './child-sessions-repo.js';
+// The context engine's summaries beside the transcripts
+export type { ContextSummariesRepo, ContextSummary } from './context-summaries-repo.js';
 // Gateway inbox: inbound dedupe keys and the accepted-message log
 export {
   type AcceptOptions,

@@ -2,6 +2,7 @@ import { ERROR_CODES, HermesError } from '@hermes/protocol';
 import { type ApiResponsesRepo, createApiResponsesRepo } from './api-responses-repo.js';
 import { backgroundCheckpoints } from './background-checkpoint.js';
 import { type ChildSessionsRepo, createChildSessionsRepo } from './child-sessions-repo.js';
+import { type ContextSummariesRepo, createContextSummariesRepo } from './context-summaries-repo.js';
 import { createInboxRepo, type InboxRepo } from './inbox-repo.js';
 import { createMemorySnapshotsRepo, type MemorySnapshotsRepo } from './memory-snapshots-repo.js';
 import { migrate, readSchemaVersion } from './migrate.js';
@@ -48,6 +49,8 @@ export interface Store {
   readonly childSessions: ChildSessionsRepo;
   /** the model each switched session uses (`/model`) */
   readonly sessionModels: SessionModelsRepo;
+  /** The context engine's summaries beside the transcripts (the newest per session is used). */
+  readonly contextSummaries: ContextSummariesRepo;
   /** Inbound dedupe keys and the accepted-message log. */
   readonly inbox: InboxRepo;
   /** Outbound reply chunks with their delivered mark. */
@@ -143,6 +146,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     childSessions: createChildSessionsRepo(db, now, sessions, options.redact),
     transcripts: createTranscriptsRepo(db, now, options.redact),
     sessionModels: createSessionModelsRepo(db, now),
+    contextSummaries: createContextSummariesRepo(db, now, options.redact),
     inbox: createInboxRepo(db, now, platformState),
     outbox: createOutboxRepo(db, now),
     platformState,

@@ -9,7 +9,7 @@ import type { ApprovalChoice, ApprovalRequest } from '@hermes/protocol';
 import type { GlobalOptions } from '../main.js';
 import { pluginSummary } from '../plugin-summary.js';
 import { createAgentRuntime } from '../runtime.js';
-import { runCliTurn } from '../session-turn.js';
+import { cliTurnService, compressCliSession, runCliTurn } from '../session-turn.js';
 
 const CHOICES: Record<string, ApprovalChoice> = { o: 'once', s: 'session', a: 'always', d: 'deny', '': 'deny' };
 
@@ -38,6 +38,12 @@ function askApproval(
 /** Runs the interactive chat until /exit, Ctrl+C at the prompt, or end of input. */
 export async function runChat(options: GlobalOptions): Promise<void> {
   const rt = await createAgentRuntime(options, { yolo: options.yolo ?? false });
+  try {
+    cliTurnService(rt); // an unknown context.engine stops the start
+  } catch (err) {
+    await rt.close();
+    throw err;
+  }
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
   const newSession = () => rt.store.sessions.create({ key: 'cli:chat', platform: 'cli', model: rt.model });
   const read = lineReader(rl);
@@ -104,10 +110,15 @@ export async function runChat(options: GlobalOptions): Promise<void> {
         process.stdout.write('Started a new session.\n');
         continue;
       }
+      if (line === '/compress') {
+        process.stdout.write(`${await compressCliSession(rt, session.id)}\n`);
+        continue;
+      }
       if (command && line.startsWith('/')) {
         const known = [
           '/new',
           '/reset',
+          '/compress',
           '/plugins',
           '/help',
           '/exit',

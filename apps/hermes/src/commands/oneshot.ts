@@ -4,7 +4,7 @@ import { userFacingError } from '@hermes/agent';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
 import { createAgentRuntime } from '../runtime.js';
-import { runCliTurn } from '../session-turn.js';
+import { cliTurnService, runCliTurn } from '../session-turn.js';
 
 function logFile(rt: { paths: { logs: string } }): string {
   return join(rt.paths.logs, 'cli.log');
@@ -19,6 +19,7 @@ export async function runOneShot(prompt: string, options: GlobalOptions): Promis
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
+    cliTurnService(rt); // an unknown context.engine stops here, before a session is made
     const session = rt.store.sessions.create({ key: `cli:oneshot`, platform: 'cli', model: rt.model });
     // non-interactive: dangerous commands are denied unless --yolo
     const result = await runCliTurn(rt, {

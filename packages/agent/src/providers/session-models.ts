@@ -21,6 +21,8 @@ export interface TurnModel {
   client: ModelCaller;
   /** a line for the answer when the fallback answered this turn, else null */
   note(): string | null;
+  /** the context window of the session's provider (its profile's contextLength), when it declares one */
+  contextLength?: number | undefined;
 }
 
 /** What TurnService asks for each turn (optional: without it every turn uses its own client and model). */
@@ -85,6 +87,7 @@ export class SessionModels implements TurnModelSource {
       fallback ? { choice: fallback, client: this.providers.client(fallback.provider) } : null,
       this.#logger,
     );
-    return { model: choice.model, client: caller, note: () => caller.note() };
+    const contextLength = this.providers.profile(choice.provider)?.contextLength;
+    return { model: choice.model, client: caller, note: () => caller.note(), contextLength };
   }
 }

@@ -99,6 +99,7 @@ export async function runApiTurnStage(ports: ApiTurnPorts, job: ApiJob, control:
       userMessage: job.text,
       ...(history ? { history } : {}),
       persist: 'none', // stored below, for keyed sessions only
+      stored: session !== null, // a keyed session's transcript gets these right after: context summaries apply
       approval: { surface: 'gateway', key: sessionId },
       signal: AbortSignal.any([control.signal, job.signal]),
       ...(job.onDelta ? { onDelta: job.onDelta } : {}),

@@ -112,6 +112,7 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
       ...(media && media.images.length > 0 ? { images: media.images } : {}),
       ...(session.cached.history ? { history: session.cached.history } : {}),
       persist: 'none', // written with the outbox rows below
+      stored: true, // right after the history: context summaries apply
       // the user who started the turn is asked in the chat (buttons or /approve, /deny); a timeout denies
       approval: ports.approvals.forTurn(sessionKey, event, control.signal),
       signal: control.signal,

@@ -8,6 +8,7 @@ import { sessionSearch } from './0006-session-search.js';
 import { memorySnapshots } from './0007-memory-snapshots.js';
 import { childSessions } from './0008-child-sessions.js';
 import { sessionModel } from './0009-session-model.js';
+import { contextSummaries } from './0010-context-summaries.js';
 
 /**
  * Every schema step, oldest first. To change the schema, add a file `NNNN-what-it-does.ts` next to
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   memorySnapshots,
   childSessions,
   sessionModel,
+  contextSummaries,
 ];
