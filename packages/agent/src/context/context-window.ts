@@ -4,7 +4,10 @@
  * history; the host checks its cut (tool calls stay with their results), cuts further when the
  * result is still too large, stores the summary, and calibrates its estimates from the
  * prompt tokens the model reports. An engine that throws never loses the turn: the request goes
- * out uncompressed when it fits, else the turn fails with HERMES_CONTEXT_TOO_LARGE.
+ * out uncompressed. The estimate decides when to compress, not what the model accepts: a request
+ * still over model.context_length after compression is sent (logged), and only when the model
+ * then refuses it (a context-length 400, retried once forced) does the turn fail with
+ * HERMES_CONTEXT_TOO_LARGE.
  */
 import { type ChatMessage, type ContextCompression, ERROR_CODES, HermesError, type Logger } from '@hermes/protocol';
 import { InterruptedError, type ModelClient } from '../model-client.js';
@@ -132,13 +135,13 @@ export class ContextWindow implements ContextFitter {
       if (step.signal.aborted) throw new InterruptedError();
       const why = `the context engine "${engine.name}" failed: ${err instanceof Error ? err.message : String(err)}`;
       this.#o.logger.warn({ sessionId, engine: engine.name }, `${why}; the history is sent uncompressed if it fits`);
-      return this.#unchanged(messages, before, why, report);
+      return this.#unchanged(messages, before, why, report, step.force);
     }
-    if (result === null) return this.#unchanged(messages, before, 'there is nothing to compress', report);
+    if (result === null) return this.#unchanged(messages, before, 'there is nothing to compress', report, step.force);
     if (typeof result !== 'object' || typeof result.summary !== 'string') {
       const why = `the context engine "${engine.name}" returned no {keepHead, summary, keepFrom}`;
       this.#o.logger.warn({ sessionId, engine: engine.name }, why);
-      return this.#unchanged(messages, before, why, report);
+      return this.#unchanged(messages, before, why, report, step.force);
     }
     const cut = this.#checked(chat, result);
     const summary = summaryMessage(result.summary);
@@ -158,7 +161,7 @@ export class ContextWindow implements ContextFitter {
       fitted = build(keepFrom);
     }
     const after = this.estimate(fitted);
-    if (after > runtime.contextLength) throw this.#tooLarge(after, 'even after compression');
+    if (after > runtime.contextLength) this.#overLimit(after, 'even after compression', step.force);
     this.#persist(messages, step.turn, cut.keepHead, keepFrom, result.summary);
     this.#lastEstimate = fixedTokens + messagesTokens(fitted);
     report({ compressed: true, messagesAfter: fitted.length, tokensAfter: after });
@@ -174,10 +177,22 @@ export class ContextWindow implements ContextFitter {
     before: number,
     reason: string,
     report: (r: Omit<FitReport, 'messagesBefore' | 'tokensBefore'>) => void,
+    force: boolean,
   ): readonly RequestMessage[] {
-    if (before > this.#o.runtime.contextLength) throw this.#tooLarge(before, `(${reason})`);
+    if (before > this.#o.runtime.contextLength) this.#overLimit(before, `(${reason})`, force);
     report({ compressed: false, messagesAfter: messages.length, tokensAfter: before, reason });
     return messages;
+  }
+
+  /**
+   * Over the window by the estimate: a forced fit (the model refused the request, or /compress)
+   * fails with HERMES_CONTEXT_TOO_LARGE; otherwise the request is sent and the model decides (the
+   * estimate and model.context_length's default can both be wrong the safe way).
+   */
+  #overLimit(tokens: number, why: string, force: boolean): void {
+    const error = this.#tooLarge(tokens, why);
+    if (force) throw error;
+    this.#o.logger.warn({ sessionId: this.#o.sessionId, tokens }, `${error.message}; sent, the model decides`);
   }
 
   #tooLarge(tokens: number, why: string): HermesError {

@@ -145,9 +145,15 @@ describe('the context window', () => {
     expect(ok.finalText).toBe('fine');
     expect(calls).toBe(1); // the engine was asked, and failed
     expect(sent(0)).toHaveLength(1 + 8 + 1);
-    // too large for the limit: a clear error, no request sent
+    // over the limit by the estimate: sent anyway (the model decides); its context-length 400 is
+    // retried once forced, and only then does the turn fail with a clear error
     const tiny = setup({ engine: broken, contextLength: 600 });
     tiny.rows.set('s', history(4));
+    const refusal = {
+      status: 400,
+      body: { error: { message: 'too long', type: 'invalid_request_error', code: 'context_length_exceeded' } },
+    };
+    openai.server.script(refusal);
     const failed = await tiny.turns.run({
       sessionId: 's',
       platform: 'cli',
@@ -158,7 +164,7 @@ describe('the context window', () => {
     expect(failed.status).toBe('failed');
     expect(failed.error?.code).toBe(ERROR_CODES.CONTEXT_TOO_LARGE);
     expect(failed.error?.message).toMatch(/context engine "broken" failed: boom/);
-    expect(chats()).toHaveLength(1);
+    expect(chats()).toHaveLength(2); // the first turn's request and the refused one; no blind retry
   });
 
   it('an engine answering garbage is treated as a failure: the turn goes on uncompressed', async () => {
