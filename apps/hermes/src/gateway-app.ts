@@ -8,8 +8,8 @@ import { warmModelSdk } from '@hermes/agent';
 import type { HermesConfig } from '@hermes/config';
 import {
   addPlatformRoutes,
-  BUILTIN_COMMANDS,
   attachGatewayHookThreads,
+  BUILTIN_COMMANDS,
   buildServer,
   createSendMessageTool,
   discoverGatewayHooks,

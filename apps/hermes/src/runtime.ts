@@ -17,8 +17,8 @@ import {
   ModelClient,
   type ModelRequestObserver,
   type SessionModels,
-  serializeResult,
   SkillCatalog,
+  serializeResult,
   ToolRegistry,
 } from '@hermes/agent';
 import { secretValues } from '@hermes/config';

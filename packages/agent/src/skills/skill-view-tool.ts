@@ -17,7 +17,7 @@ export function createSkillViewTool(catalog: () => SkillCatalog): ToolDefinition
     schema: {
       name: 'skill_view',
       description:
-        "Read a skill: instructions for a task. Call with {\"name\": \"<skill>\"} for its instructions and the list of files in its folder; add \"file\" (a path relative to the skill's folder) to read one of them. Without a name: the list of skills.",
+        'Read a skill: instructions for a task. Call with {"name": "<skill>"} for its instructions and the list of files in its folder; add "file" (a path relative to the skill\'s folder) to read one of them. Without a name: the list of skills.',
       parameters: {
         type: 'object',
         properties: {
