@@ -53,7 +53,7 @@ export function parseSkillFile(text: string, file: string, folder?: string): Ski
   };
   const yamlError = doc.errors[0];
   if (yamlError) {
-    const line = (yamlError.linePos?.[0]?.line ?? 1) + 1;
+    const line = lineCounter.linePos(yamlError.pos[0]).line + 1;
     return fail(file, line, `the front matter is not valid YAML: ${yamlError.message.split('\n')[0]}`);
   }
   if (!isMap(doc.contents)) return fail(file, 2, 'the front matter must be a mapping with name: and description:');
