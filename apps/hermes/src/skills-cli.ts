@@ -10,8 +10,9 @@ export function addSkillsCommands(program: Command, globals: (cmd: Command) => G
     .command('list')
     .description('list the skills with their source (user folder or plugin); broken ones with their error')
     .option('--json', 'print JSON')
-    .action(async (opts: { json?: boolean }, cmd: Command) => {
+    .action(async (_opts, cmd: Command) => {
       const { skillsList } = await import('./commands/skills.js');
-      await skillsList(globals(cmd), opts);
+      const options = globals(cmd);
+      await skillsList(options, { json: options.json === true });
     });
 }
