@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -143,23 +143,6 @@ describe('skill_view and skills_list', () => {
     expect(await list.handler({}, noCall)).toEqual({
       skills: [{ name: 'standup', description: 'the standup skill', source: 'user' }],
     });
-  });
-
-  it('refuses paths out of the skill’s folder: .., absolute, and links leading out', async () => {
-    const dir = skillsHome();
-    const outside = join(skillsHome(), 'secret.txt');
-    writeFileSync(outside, 'SECRET');
-    const folder = addSkill(dir, 'standup', undefined, { 'ok.md': 'fine' });
-    symlinkSync(outside, join(folder, 'link.txt'));
-    addSkill(dir, 'other', undefined, { 'x.md': 'other skill' });
-    const view = createSkillViewTool(() => new SkillCatalog({ user: loadSkillsDir(dir) }));
-    for (const file of ['../other/x.md', '../../secret.txt', outside, 'sub/../../other/SKILL.md', '.', 'a\0b']) {
-      const result = (await view.handler({ name: 'standup', file }, noCall)) as { error?: string };
-      expect(result.error, file).toMatch(/outside the skill's folder/);
-    }
-    const link = (await view.handler({ name: 'standup', file: 'link.txt' }, noCall)) as { error?: string };
-    expect(link.error).toBe('file "link.txt" leads outside the skill\'s folder (a link): refused');
-    expect(JSON.stringify(await view.handler({ name: 'standup', file: 'link.txt' }, noCall))).not.toContain('SECRET');
   });
 });
 
