@@ -90,6 +90,19 @@ describe('skills (acceptance, docs/skills.md)', () => {
     expect(text.stdout).toContain('✗ broken  (user, broken)\n');
   });
 
+  it('hermes skills list shows a plugin’s bundled skill with its plugin; skills.disabled marks one', async () => {
+    const home = homeWithSkills();
+    writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [calculator]\nskills:\n  disabled: [standup]\n');
+    const listed = await runHermes(['skills', 'list', '--json'], { env: env(home) });
+    const entries = JSON.parse(listed.stdout) as { name: string; source: string; plugin: string; state: string }[];
+    expect(entries.map((e) => [e.name, e.source, e.state])).toEqual([
+      ['calculator:calculator', 'plugin', 'enabled'],
+      ['standup', 'user', 'disabled'],
+      ['broken', 'user', 'broken'],
+    ]);
+    expect(entries[0]?.plugin).toContain('calculator');
+  });
+
   it('the model sees the index, calls skill_view, and the skill and its file reach the model', async () => {
     const home = homeWithSkills();
     const before = chatRequests().length;
