@@ -2,7 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type MemoryManager, ModelClient, ToolRegistry } from '@hermes/agent';
+import { type MemoryManager, ModelClient, type SkillCommands, ToolRegistry } from '@hermes/agent';
 import { Gateway, type GatewaySettings } from '@hermes/gateway';
 import { HookBus } from '@hermes/plugins';
 import { silentLogger } from '@hermes/protocol';
@@ -32,6 +32,9 @@ export async function startHarness(
     start?: boolean;
     /** memory around each turn, built on the harness's store and tools */
     memory?: (store: Store, tools: ToolRegistry) => MemoryManager;
+    /** skills invocable as `/name` */
+    skills?: SkillCommands;
+    pluginCommands?: Map<string, { description: string; handler: (args: string) => unknown }>;
   } = {},
 ): Promise<Harness> {
   const dbPath = options.dbPath ?? join(mkdtempSync(join(tmpdir(), 'hermes-gw-')), 'state.db');
@@ -64,10 +67,11 @@ export async function startHarness(
     client,
     store,
     platforms: [platform.factory],
-    pluginCommands: () => new Map(),
+    pluginCommands: () => options.pluginCommands ?? new Map(),
     pluginSummary: () => 'Plugins (0):',
     setHomeChannel: () => {},
     ...(memory ? { memory } : {}),
+    ...(options.skills ? { skills: options.skills } : {}),
   });
   if (options.start !== false) await gateway.start();
   return {

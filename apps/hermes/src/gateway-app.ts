@@ -9,6 +9,7 @@ import type { HermesConfig } from '@hermes/config';
 import {
   addPlatformRoutes,
   attachGatewayHookThreads,
+  BUILTIN_COMMANDS,
   buildServer,
   createSendMessageTool,
   discoverGatewayHooks,
@@ -32,6 +33,7 @@ import { pluginSummary } from './plugin-summary.js';
 import { startRetention } from './retention.js';
 import { type AgentRuntime, createAgentRuntime } from './runtime.js';
 import { platformClaimer } from './service/platform-claims.js';
+import { surfaceSkillCommands } from './skills-setup.js';
 import { StartupPhases } from './startup-phases.js';
 import { VERSION } from './version.js';
 
@@ -149,7 +151,10 @@ export async function buildGatewayApp(
     }),
     outboundMedia: outboundMediaOptions(rt), // answers' MEDIA lines: checked, then sent as attachments
     context: contextSettings(config, rt.registries, store.contextSummaries), // an unknown engine stops the start
+    skillsIndex: rt.skills.index(),
   };
+  const taken = (name: string) => name in BUILTIN_COMMANDS || rt.registries.commands.has(name);
+  const skills = surfaceSkillCommands(rt.skills, taken, 'chats', rt.logger.child({ component: 'skills' }));
   const gateway = new Gateway({
     settings,
     env,
@@ -166,6 +171,7 @@ export async function buildGatewayApp(
     metrics,
     redact: rt.redact,
     memory: rt.memory,
+    skills,
     setHomeChannel: (platform, chatId) => {
       const key = `${platform.toUpperCase()}_HOME_CHANNEL`;
       writeDotEnvValue(rt.paths.env, key, chatId);

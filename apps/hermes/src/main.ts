@@ -7,6 +7,7 @@ import { exitProcess, installExitGuard } from '@hermes/protocol';
 import { Command, CommanderError, Option } from 'commander';
 import { CliExit, errorLine, exitCodeFor } from './cli-error.js';
 import { addMemoryCommands } from './memory-cli.js';
+import { addSkillsCommands } from './skills-cli.js';
 import { VERSION } from './version.js';
 
 export interface GlobalOptions {
@@ -334,6 +335,7 @@ stateCmd
   });
 
 addMemoryCommands(program, globals);
+addSkillsCommands(program, globals);
 
 program
   .command('logs')

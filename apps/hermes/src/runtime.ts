@@ -10,12 +10,14 @@ import {
   createBuiltinTools,
   createPluginLlm,
   createSessionSearchTool,
+  createSkillsListTool,
   createSkillViewTool,
   createWebTools,
   type MemoryManager,
   ModelClient,
   type ModelRequestObserver,
   type SessionModels,
+  SkillCatalog,
   serializeResult,
   ToolRegistry,
 } from '@hermes/agent';
@@ -44,6 +46,7 @@ import { setupMemory } from './memory-setup.js';
 import { pluginAliases, pluginSources } from './plugin-sources.js';
 import { lazyPrimaryCaller, sessionModels } from './providers-setup.js';
 import { loadSettings, type Settings, userHome } from './settings.js';
+import { loadSkillCatalog } from './skills-setup.js';
 import type { StartupPhases } from './startup-phases.js';
 
 export { type LoadSettingsOptions, loadSettings, type Settings, userHome } from './settings.js';
@@ -63,6 +66,8 @@ export interface AgentRuntime extends Settings {
   memory: MemoryManager;
   /** the model providers, each session's model (`/model`) and model.fallback */
   models: SessionModels;
+  /** the skills read at start: HERMES_HOME/skills/ and the plugins' (skills_list, skill_view, /skill-name) */
+  skills: SkillCatalog;
   /** where ctx.injectMessage goes; the interactive chat sets it */
   setInjector(fn: ((text: string) => boolean) | null): void;
   model: string;
@@ -193,7 +198,10 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   // built after the plugins load (their profiles); ctx.llm reaches the primary through it
   let models: SessionModels | null = null;
   const primaryCaller = lazyPrimaryCaller(() => models, client);
-  tools.register(createSkillViewTool(() => registries.skills.values()));
+  // read once the plugins have registered theirs (below)
+  let skills = new SkillCatalog();
+  tools.register(createSkillViewTool(() => skills));
+  tools.register(createSkillsListTool(() => skills));
   const webTools = createWebTools({
     providers: registries.webSearchProviders,
     plugins: () => plugins, // read at call time, after loading
@@ -241,6 +249,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     },
   });
   phases?.mark('plugins');
+  skills = loadSkillCatalog(settings, registries, logger.child({ component: 'skills' }));
   const memory = setupMemory({
     settings,
     registries,
@@ -287,6 +296,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     client,
     memory,
     models,
+    skills,
     model,
     setInjector: (fn) => {
       injector = fn;

@@ -43,6 +43,7 @@ export function cliTurnService(rt: AgentRuntime): TurnService {
     },
     memory: rt.memory,
     models: rt.models,
+    skillsIndex: rt.skills.index(),
     context: contextSettings(rt.config, rt.registries, rt.store.contextSummaries),
   });
   services.set(rt, service);

@@ -42,7 +42,25 @@ export {
   type TurnResult,
   type TurnStatus,
 } from './run-turn.js';
-export { createSkillViewTool, SKILL_MAX_CHARS, type SkillSource } from './skill-view-tool.js';
+export {
+  type PluginSkill,
+  SKILL_INDEX_DESCRIPTION_MAX,
+  SKILL_INDEX_MAX,
+  SKILL_MAX_CHARS,
+  SkillCatalog,
+  type SkillCatalogOptions,
+} from './skills/skill-catalog.js';
+export { type SkillCommands, skillCommandMessage, skillCommands } from './skills/skill-command.js';
+export { type ParsedSkill, parseSkillFile, SKILL_KEYS, SKILL_NAME, type SkillParse } from './skills/skill-file.js';
+export { listSkillFiles, readSkillFile, SKILL_FILES_MAX } from './skills/skill-files.js';
+export {
+  type BrokenSkill,
+  type LoadedSkills,
+  loadSkillsDir,
+  SKILL_FILE_MAX_BYTES,
+  type SkillEntry,
+} from './skills/skill-loader.js';
+export { createSkillsListTool, createSkillViewTool } from './skills/skill-view-tool.js';
 export { buildSystemPrompt, DEFAULT_SYSTEM_PROMPT } from './system-prompt.js';
 export { executeToolCall, serializeResult, toolError } from './tool-executor.js';
 export { type AvailabilityOptions, ToolRegistry } from './tool-registry.js';

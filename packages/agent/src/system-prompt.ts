@@ -9,10 +9,13 @@ export const DEFAULT_SYSTEM_PROMPT = [
 export interface SystemPromptOptions {
   custom?: string | undefined;
   platform: string;
+  /** the skills index (skills/skill-catalog.ts), fixed for the process; empty or absent: none */
+  skillsIndex?: string | undefined;
 }
 
 /** The system prompt for a session: the configured one, or the default plus the platform's name. */
 export function buildSystemPrompt(options: SystemPromptOptions): string {
   const base = options.custom?.trim() ? options.custom.trim() : DEFAULT_SYSTEM_PROMPT;
-  return `${base}\n\nYou are talking to the user through: ${options.platform}.`;
+  const prompt = `${base}\n\nYou are talking to the user through: ${options.platform}.`;
+  return options.skillsIndex ? `${prompt}\n\n${options.skillsIndex}` : prompt;
 }

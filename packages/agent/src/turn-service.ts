@@ -61,6 +61,8 @@ export interface TurnServiceSettings {
   excludeTools?: readonly string[];
   /** each session's model and client (`/model`, model.fallback); absent: every turn uses `client` and `model` */
   models?: TurnModelSource;
+  /** the skills index (SkillCatalog.index()), in the system prompt of turns that have skill_view */
+  skillsIndex?: string;
   /** context.*, model.context_length: compress the history before a request would pass the threshold (absent: never) */
   context?: ContextSettings;
 }
@@ -136,6 +138,13 @@ export class TurnService {
     );
   }
 
+  /** The session's system prompt before memory: the configured or default one, and the skills index when skill_view is offered. */
+  #systemPrompt(platform: string, tools: readonly ToolDefinition[]): string {
+    const s = this.settings;
+    const skills = s.skillsIndex && tools.some((t) => t.name === 'skill_view') ? s.skillsIndex : undefined;
+    return buildSystemPrompt({ custom: s.systemPrompt, platform, skillsIndex: skills });
+  }
+
   /** tools that write memory (the active provider's): never given to a delegate_task child */
   memoryWriteTools(): string[] {
     return this.settings.memory?.writeToolNames() ?? [];
@@ -168,10 +177,10 @@ export class TurnService {
     const memory = memoryManager
       ? await memoryManager.beforeTurn({ ...memorySession, userMessage: request.userMessage })
       : null;
-    const prompt = buildSystemPrompt({ custom: s.systemPrompt, platform: request.platform });
+    const tools = request.tools ?? (await this.availableTools());
+    const prompt = this.#systemPrompt(request.platform, tools);
     const base = memory?.block ? `${prompt}\n\n${memory.block}` : prompt;
     const systemPrompt = request.instructions ? `${base}\n\n${request.instructions}` : base;
-    const tools = request.tools ?? (await this.availableTools());
     const logger = request.logger ?? s.logger;
     const client = picked?.client ?? s.client;
     const ctx = s.context
@@ -239,9 +248,10 @@ export class TurnService {
     const s = this.settings;
     const full = this.#transcripts().list(sessionId);
     const picked = s.models?.forTurn(sessionId);
+    const tools = await this.availableTools();
     const ctx = this.#context({ sessionId, persist: 'after' }, full, {
-      systemPrompt: buildSystemPrompt({ custom: s.systemPrompt, platform }),
-      tools: await this.availableTools(),
+      systemPrompt: this.#systemPrompt(platform, tools),
+      tools,
       logger: s.logger,
       client: picked?.client ?? s.client,
       model: picked?.model ?? s.model,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { HookBus } from '@hermes/plugins';
 import { describe, expect, it } from 'vitest';
 import { useFakeOpenAI } from '../../../test/helpers/use-fake-openai.js';
-import { createPluginLlm, createSkillViewTool } from '../src/index.js';
+import { createPluginLlm, createSkillViewTool, SkillCatalog } from '../src/index.js';
 import { client } from './helpers.js';
 
 const openai = useFakeOpenAI();
@@ -46,21 +46,26 @@ describe('ctx.llm', () => {
 });
 
 describe('skill_view', () => {
-  it('lists skills, reads one by id from its file, and is hidden while there are none', async () => {
+  it('lists plugin skills, reads one by id from its file, and is hidden while there are none', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skills-'));
     writeFileSync(join(dir, 'SKILL.md'), '# Calculator\nUse calculate for math.');
-    const skills = new Map<string, { id: string; description: string; path: string | null; content: string | null }>();
-    const tool = createSkillViewTool(() => skills.values());
+    let catalog = new SkillCatalog();
+    const tool = createSkillViewTool(() => catalog);
     expect(await tool.checkFn?.()).toBe(false);
-    skills.set('calculator:calculator', {
-      id: 'calculator:calculator',
-      description: 'math',
-      path: join(dir, 'SKILL.md'),
-      content: null,
+    catalog = new SkillCatalog({
+      plugins: [
+        {
+          id: 'calculator:calculator',
+          description: 'math',
+          path: join(dir, 'SKILL.md'),
+          content: null,
+          plugin: 'calc',
+        },
+      ],
     });
     expect(await tool.checkFn?.()).toBe(true);
     expect(await tool.handler({}, {} as never)).toEqual({
-      skills: [{ name: 'calculator:calculator', description: 'math' }],
+      skills: [{ name: 'calculator:calculator', description: 'math', source: 'plugin' }],
     });
     expect(await tool.handler({ name: 'calculator:calculator' }, {} as never)).toMatchObject({
       content: '# Calculator\nUse calculate for math.',

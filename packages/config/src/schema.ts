@@ -237,6 +237,11 @@ const auxiliarySchema = z.object({
   compression: z.object({ model: z.string().min(1).optional() }).prefault({}),
 });
 
+const skillsSchema = z.object({
+  /** skills left out (a user skill's name, a plugin skill's plugin:name or short name) */
+  disabled: z.array(z.string().min(1)).default([]),
+});
+
 const securitySchema = z.object({
   allow_private_urls: z.boolean().default(false),
 });
@@ -263,6 +268,7 @@ export const configSchema = z.object({
   stt: sttSchema.prefault({}),
   context: contextSchema.prefault({}),
   auxiliary: auxiliarySchema.prefault({}),
+  skills: skillsSchema.prefault({}),
 });
 
 /** The parsed, still mutable config (internal: callers get the frozen `HermesConfig`). */

@@ -64,6 +64,8 @@ export interface CommandServicePorts extends StatusPorts {
   pluginCommands: CommandServices['pluginCommands'];
   setHomeChannel(platform: string, chatId: string): void;
   answerApproval: CommandServices['answerApproval'];
+  /** the skills invocable as `/name` */
+  skills?: CommandServices['skills'];
 }
 
 /** The services the command table runs on (all but `enqueue`, which the command stage adds). */
@@ -87,5 +89,6 @@ export function commandServices(ports: CommandServicePorts): Omit<CommandService
     },
     pluginCommands: ports.pluginCommands,
     answerApproval: ports.answerApproval,
+    ...(ports.skills ? { skills: ports.skills } : {}),
   };
 }

@@ -1,4 +1,5 @@
-/** The gateway's command table: built-in slash commands plus plugin commands. */
+/** The gateway's command table: built-in slash commands, plugin commands, then skills (`/skill-name`). */
+import type { SkillCommands } from '@hermes/agent';
 import type { ApprovalAnswer } from '@hermes/protocol';
 
 export interface CommandContext {
@@ -24,6 +25,8 @@ export interface CommandServices {
   /** answers the approval waiting in this chat for this user (chat-approvals.ts) */
   answerApproval(ctx: CommandContext, answer: ApprovalAnswer): string;
   pluginCommands(): ReadonlyMap<string, { description: string; handler: (args: string) => unknown }>;
+  /** the skills invocable as `/name` (absent: none) */
+  skills?: SkillCommands;
 }
 
 export interface BuiltinCommand {
@@ -79,7 +82,19 @@ export function commandList(
 function helpText(services: CommandServices): string {
   const lines = Object.entries(BUILTIN_COMMANDS).map(([name, c]) => `/${name} · ${c.description}`);
   for (const [name, c] of services.pluginCommands()) lines.push(`/${name} · ${c.description || 'plugin command'}`);
-  return `Commands:\n${lines.join('\n')}`;
+  const skills = services.skills?.list() ?? [];
+  const skillLines = skills.map((s) => `/${s.name} · ${s.description}`);
+  const skillPart = skillLines.length > 0 ? `\n\nSkills (/name then your text):\n${skillLines.join('\n')}` : '';
+  return `Commands:\n${lines.join('\n')}${skillPart}`;
+}
+
+/**
+ * The user message of `/name args` when `name` is a skill and no built-in or plugin command
+ * (those win); null otherwise.
+ */
+export async function skillTurnText(name: string, args: string, services: CommandServices): Promise<string | null> {
+  if (!services.skills || name in BUILTIN_COMMANDS || services.pluginCommands().has(name)) return null;
+  return services.skills.message(name, args);
 }
 
 /** Parses `/name args` (a `@bot` suffix already stripped); null when the text is not a command. */

@@ -14,7 +14,15 @@ import type { SessionStage } from './pipeline/session.js';
 export interface CommandPortsHost {
   deps: Pick<
     GatewayDeps,
-    'store' | 'settings' | 'logger' | 'pluginSummary' | 'pluginCommands' | 'setHomeChannel' | 'models' | 'env'
+    | 'store'
+    | 'settings'
+    | 'logger'
+    | 'pluginSummary'
+    | 'pluginCommands'
+    | 'setHomeChannel'
+    | 'models'
+    | 'env'
+    | 'skills'
   >;
   events: GatewayEvents;
   lanes: Pick<CommandPorts, 'submit'> & { busy(key: string): boolean; stop(key: string): boolean };
@@ -45,6 +53,7 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
     markProcessing: (inboxId) => store.inbox.mark(inboxId, 'processing'),
     settle: (inboxId, outcome) => settleInbox(store.inbox, inboxId, outcome),
     submit: (key, job, mode) => host.lanes.submit(key, job, mode),
+    busyMode: settings.busyMode,
     services: commandServices({
       sessions: store.sessions,
       transcripts: store.transcripts,
@@ -72,6 +81,7 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
       pluginSummary: host.deps.pluginSummary,
       pluginCommands: host.deps.pluginCommands,
       setHomeChannel: host.deps.setHomeChannel,
+      ...(host.deps.skills ? { skills: host.deps.skills } : {}),
     }),
   };
 }

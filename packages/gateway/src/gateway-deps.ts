@@ -6,6 +6,7 @@ import {
   type MemoryManager,
   type ModelClient,
   type SessionModels,
+  type SkillCommands,
   type ToolRegistry,
   TurnService,
 } from '@hermes/agent';
@@ -54,6 +55,8 @@ export interface GatewaySettings {
   delegation?: Omit<DelegationSettings, 'sessions'>;
   /** context.*, model.context_length: the context engine (absent: histories are sent whole) */
   context?: ContextSettings;
+  /** the skills index for the system prompt (SkillCatalog.index(); absent: none) */
+  skillsIndex?: string;
 }
 
 export interface GatewayMediaSettings extends MediaSettings {
@@ -103,6 +106,8 @@ export interface GatewayDeps {
   redact?: (text: string) => string;
   /** memory.provider around each turn (absent: no memory block, prefetch or sync) */
   memory?: MemoryManager;
+  /** the skills invocable as `/name` in chats (absent: none) */
+  skills?: SkillCommands;
 }
 
 /** The gateway's turn service, built from its settings, tools, client, hooks and store. */
@@ -134,5 +139,6 @@ export function gatewayTurnService(deps: GatewayDeps): TurnService {
     ...(deps.memory ? { memory: deps.memory } : {}),
     ...(deps.models ? { models: deps.models } : {}),
     ...(settings.context ? { context: settings.context } : {}),
+    ...(settings.skillsIndex ? { skillsIndex: settings.skillsIndex } : {}),
   });
 }

@@ -10,6 +10,10 @@ import type { GlobalOptions } from '../main.js';
 import { pluginSummary } from '../plugin-summary.js';
 import { createAgentRuntime } from '../runtime.js';
 import { cliTurnService, compressCliSession, runCliTurn } from '../session-turn.js';
+import { surfaceSkillCommands } from '../skills-setup.js';
+
+/** The chat's own commands: a skill or plugin command of the same name does not replace them. */
+const CHAT_COMMANDS = ['new', 'reset', 'compress', 'plugins', 'help', 'exit', 'quit'];
 
 const CHOICES: Record<string, ApprovalChoice> = { o: 'once', s: 'session', a: 'always', d: 'deny', '': 'deny' };
 
@@ -66,6 +70,8 @@ export async function runChat(options: GlobalOptions): Promise<void> {
     injected.push(text);
     return true;
   });
+  const taken = (name: string) => CHAT_COMMANDS.includes(name) || rt.registries.commands.has(name);
+  const skills = surfaceSkillCommands(rt.skills, taken, 'hermes chat', rt.logger.child({ component: 'skills' }));
   process.stdout.write(`Hermes chat · model ${rt.model} · /help for commands, /exit to quit\n`);
   try {
     while (!closed) {
@@ -78,8 +84,9 @@ export async function runChat(options: GlobalOptions): Promise<void> {
       if (line === '/exit' || line === '/quit') break;
       if (line === '/help') {
         const own = [...rt.registries.commands.values()].map((c) => `  /${c.name}  (plugin ${c.plugin})\n`);
+        const skillList = skills.list().map((c) => `  /${c.name}  ${c.description}\n`);
         process.stdout.write(
-          `Commands:\n  /new, /reset  start a new session\n  /plugins  the plugins and their state\n  /help  this list\n  /exit, /quit  leave (Ctrl+C interrupts a running answer)\n${own.join('')}`,
+          `Commands:\n  /new, /reset  start a new session\n  /compress  summarize older messages now\n  /plugins  the plugins and their state\n  /help  this list\n  /exit, /quit  leave (Ctrl+C interrupts a running answer)\n${own.join('')}${skillList.length > 0 ? `Skills (/name then your text):\n${skillList.join('')}` : ''}`,
         );
         continue;
       }
@@ -114,7 +121,14 @@ export async function runChat(options: GlobalOptions): Promise<void> {
         process.stdout.write(`${await compressCliSession(rt, session.id)}\n`);
         continue;
       }
-      if (command && line.startsWith('/')) {
+      let skillText: string | null = null;
+      try {
+        skillText = command?.[1] ? await skills.message(command[1], command[2] ?? '') : null;
+      } catch (err) {
+        process.stdout.write(`[error] skill /${command?.[1]}: ${(err as Error).message}\n`);
+        continue;
+      }
+      if (command && line.startsWith('/') && skillText === null) {
         const known = [
           '/new',
           '/reset',
@@ -123,6 +137,7 @@ export async function runChat(options: GlobalOptions): Promise<void> {
           '/help',
           '/exit',
           ...[...rt.registries.commands.keys()].map((c) => `/${c}`),
+          ...skills.list().map((c) => `/${c.name}`),
         ];
         process.stdout.write(`Unknown command ${line.split(/\s/)[0]}. Commands: ${known.join(', ')}\n`);
         continue;
@@ -132,7 +147,7 @@ export async function runChat(options: GlobalOptions): Promise<void> {
       let streamed = false;
       const result = await runCliTurn(rt, {
         sessionId: session.id,
-        text: line,
+        text: skillText ?? line,
         requestApproval: approve,
         signal: running.signal,
         onDelta: (text) => {

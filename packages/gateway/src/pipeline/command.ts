@@ -1,10 +1,11 @@
 /**
  * Stage 5, commands: `/name args` runs from the command table (built-in, then plugin commands) and
  * fires the `command:*` gateway event; its answer is delivered. `/queue` and `/steer` hand their
- * text to the session's lane, which answers (and marks) the message under its inbox id.
+ * text to the session's lane, which answers (and marks) the message under its inbox id; so does a
+ * skill's `/name text`, as a turn on the skill's instructions and the text.
  */
 import type { Logger } from '@hermes/protocol';
-import { type CommandContext, type CommandServices, runCommand } from '../commands.js';
+import { type CommandContext, type CommandServices, runCommand, skillTurnText } from '../commands.js';
 import type { GatewayEvents } from '../gateway-events.js';
 import type { BusyMode, SubmitOutcome } from '../session-lanes.js';
 import type { LaneJob, StageInput } from './input.js';
@@ -21,6 +22,8 @@ export interface CommandPorts {
   /** the lane-independent services: sessions, status text, plugins, home channel */
   services: Omit<CommandServices, 'enqueue'>;
   submit(sessionKey: string, job: LaneJob, mode: BusyMode): SubmitOutcome;
+  /** how a skill command's turn meets a running one (display.busy_input_mode, as for messages; default queue) */
+  busyMode?: BusyMode;
 }
 
 export async function runCommandStage(
@@ -53,6 +56,12 @@ export async function runCommandStage(
   };
   let reply: string;
   try {
+    const skillText = await skillTurnText(command.name, command.args, services);
+    if (skillText !== null) {
+      ports.markProcessing(inboxId);
+      ports.submit(sessionKey, { inboxId, event, sessionKey, text: skillText, acceptedAt }, ports.busyMode ?? 'queue');
+      return { kind: 'handed_on' };
+    }
     reply = await runCommand(command.name, ctx, services);
   } catch (err) {
     ports.logger.warn({ err, command: command.name }, `command /${command.name} failed`);
