@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// The fake MCP server over stdio: `node test/fakes/mcp/server.mjs`. Writes one line to stderr on start
+// (with FAKE_MCP_STDERR if set, so tests can check stderr reaches the log, redacted).
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createFakeMcpServer } from './tools.mjs';
+
+if (process.env.FAKE_MCP_START_DELAY_MS) {
+  await new Promise((resolve) => setTimeout(resolve, Number(process.env.FAKE_MCP_START_DELAY_MS)));
+}
+const server = createFakeMcpServer({ crash: () => setImmediate(() => process.exit(3)) });
+await server.connect(new StdioServerTransport());
+process.stderr.write(`fake mcp server started (pid ${process.pid}) ${process.env.FAKE_MCP_STDERR ?? ''}\n`);
