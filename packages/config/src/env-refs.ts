@@ -25,7 +25,9 @@ export function expandEnvRefs(value: string, env: EnvLike, where: string): strin
  * has a credential name, as resolved (and the token after a `Bearer `/`Basic ` scheme).
  */
 export function mcpSecretValues(
-  servers: Readonly<Record<string, { env: Readonly<Record<string, string>>; headers: Readonly<Record<string, string>> }>>,
+  servers: Readonly<
+    Record<string, { env: Readonly<Record<string, string>>; headers: Readonly<Record<string, string>> }>
+  >,
   env: EnvLike,
   isSecretName: (name: string) => boolean,
 ): string[] {

@@ -294,7 +294,10 @@ export const configSchema = z.object({
   auxiliary: auxiliarySchema.prefault({}),
   /** MCP servers by name: their tools are registered as mcp_<server>_<tool> in toolset mcp-<server> */
   mcp_servers: z
-    .record(z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'a server name of 1-32 letters, digits, "_" or "-"'), mcpServerSchema)
+    .record(
+      z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'a server name of 1-32 letters, digits, "_" or "-"'),
+      mcpServerSchema,
+    )
     .default({}),
 });
 

@@ -60,11 +60,9 @@ export function createFakeMcpServer({ crash, name = 'fake-mcp' }) {
     { description: 'The value of an environment variable of the server process', inputSchema: { name: z.string() } },
     async ({ name: key }) => ({ content: [{ type: 'text', text: process.env[key] ?? '(unset)' }] }),
   );
-  server.registerTool(
-    'pid',
-    { description: "The server process's id", inputSchema: {} },
-    async () => ({ content: [{ type: 'text', text: String(process.pid) }] }),
-  );
+  server.registerTool('pid', { description: "The server process's id", inputSchema: {} }, async () => ({
+    content: [{ type: 'text', text: String(process.pid) }],
+  }));
   server.registerTool(
     'get.weather',
     { description: 'A name with a dot (sanitized by the client)', inputSchema: { city: z.string() } },

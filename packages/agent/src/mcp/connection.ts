@@ -6,12 +6,12 @@
  */
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import type { Logger } from '@hermes/protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '@hermes/protocol';
 import type { McpCallResult } from './result-text.js';
 import { DEFAULT_MCP_BACKOFF, type McpBackoff, type McpServerSettings, type McpServerState } from './types.js';
 
@@ -32,7 +32,10 @@ export interface McpConnectionOptions {
 }
 
 function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  if (!(err instanceof Error)) return String(err);
+  // the SDK's StreamableHTTPError carries the HTTP status as `code`
+  const code: unknown = (err as { code?: unknown }).code;
+  return typeof code === 'number' && code >= 100 && code < 600 ? `HTTP ${code}: ${err.message}` : err.message;
 }
 
 /** Did the call fail because the server is gone (closed pipe, refused or reset connection)? */
@@ -197,7 +200,9 @@ export class McpConnection {
     const { settings } = this.#o;
     if (this.state === 'disabled') throw new Error(`MCP server "${this.name}" is disabled`);
     if (!this.#client && !(await this.connect())) {
-      throw new Error(`MCP server "${this.name}" is not connected and one reconnect failed: ${this.error ?? 'unknown'}`);
+      throw new Error(
+        `MCP server "${this.name}" is not connected and one reconnect failed: ${this.error ?? 'unknown'}`,
+      );
     }
     const client = this.#client;
     if (!client) throw new Error(`MCP server "${this.name}" is not connected`);
