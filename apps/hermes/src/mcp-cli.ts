@@ -10,7 +10,8 @@ export function addMcpCommands(program: Command, globals: (cmd: Command) => Glob
     .option('--json', 'one JSON array')
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       const { mcpList } = await import('./commands/mcp.js');
-      await mcpList(globals(cmd), opts);
+      const global = globals(cmd);
+      await mcpList(global, { json: global.json === true || opts.json === true });
     });
   mcpCmd
     .command('test <name>')
@@ -18,6 +19,7 @@ export function addMcpCommands(program: Command, globals: (cmd: Command) => Glob
     .option('--json', 'the status as JSON')
     .action(async (name: string, opts: { json?: boolean }, cmd: Command) => {
       const { mcpTest } = await import('./commands/mcp.js');
-      await mcpTest(globals(cmd), name, opts);
+      const global = globals(cmd);
+      await mcpTest(global, name, { json: global.json === true || opts.json === true });
     });
 }
