@@ -130,6 +130,7 @@ describe('hermes mcp list|test', () => {
     const unset = await run(['mcp', 'test', 'web'], dir);
     expect(unset.code).toBe(1);
     expect(unset.stderr).toContain(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own ${VAR} syntax
       'MCP server "web" did not connect: mcp_servers.web.headers.Authorization references ${MCP_WEB_TOKEN}, which is not set',
     );
     writeFileSync(join(dir, '.env'), 'MCP_WEB_TOKEN=mcp-http-token-42\n');

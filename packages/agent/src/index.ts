@@ -1,9 +1,9 @@
 // @hermes/agent: the OpenAI-compatible client, tool registry, the tool loop and built-in tools.
 
 export { type ApprovalGateOptions, type ApprovalPrompt, createApprovalGate } from './approvals.js';
-export * from './delegate/index.js';
 // The context engine (context.*, model.context_length, /compress)
 export * from './context/index.js';
+export * from './delegate/index.js';
 export { summarizeErrorText } from './error-summary.js';
 // Tools
 export {

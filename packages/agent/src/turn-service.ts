@@ -13,14 +13,14 @@ import type {
   ToolDefinition,
 } from '@hermes/protocol';
 import { type ApprovalPrompt, createApprovalGate } from './approvals.js';
-import { createDelegateTaskTool, withDelegateTool } from './delegate/delegate-task-tool.js';
-import type { DelegationSettings } from './delegate/delegation-settings.js';
-import type { MemoryManager } from './memory/memory-manager.js';
-import type { TurnModelSource } from './providers/session-models.js';
 import type { ContextSettings } from './context/context-settings.js';
 import type { FitReport } from './context/context-window.js';
 import { TokenCalibration } from './context/token-estimate.js';
 import { turnContext } from './context/turn-context.js';
+import { createDelegateTaskTool, withDelegateTool } from './delegate/delegate-task-tool.js';
+import type { DelegationSettings } from './delegate/delegation-settings.js';
+import type { MemoryManager } from './memory/memory-manager.js';
+import type { TurnModelSource } from './providers/session-models.js';
 import { runTurn, type TurnOptions, type TurnResult } from './run-turn.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -175,7 +175,14 @@ export class TurnService {
     const logger = request.logger ?? s.logger;
     const client = picked?.client ?? s.client;
     const ctx = s.context
-      ? this.#context(request, history, { systemPrompt, tools, logger, client, model, contextLength: picked?.contextLength })
+      ? this.#context(request, history, {
+          systemPrompt,
+          tools,
+          logger,
+          client,
+          model,
+          contextLength: picked?.contextLength,
+        })
       : null;
     const result = await runTurn({
       client,

@@ -6,7 +6,7 @@
  */
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import type { Logger } from '@hermes/protocol';
+import { type Logger, terminateThenKill } from '@hermes/protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -14,6 +14,47 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpCallResult } from './result-text.js';
 import { DEFAULT_MCP_BACKOFF, type McpBackoff, type McpServerSettings, type McpServerState } from './types.js';
+
+/** The SDK's stdio transport, remembering its child's pid (the SDK forgets it once close() starts). */
+class TrackedStdioTransport extends StdioClientTransport {
+  childPid: number | null = null;
+  override async start(): Promise<void> {
+    await super.start();
+    this.childPid = this.pid;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Makes sure a stdio child is gone: the SDK's close() ends stdin and signals on unref'd timers, so a
+ * process that exits meanwhile would leave it running; SIGTERM, then SIGKILL after 2 s.
+ */
+async function reap(transport: Transport): Promise<void> {
+  const pid = transport instanceof TrackedStdioTransport ? transport.childPid : null;
+  if (pid === null || !isAlive(pid)) return;
+  await terminateThenKill(
+    {
+      signal: (sig) => {
+        try {
+          process.kill(pid, sig);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      alive: () => isAlive(pid),
+    },
+    { graceMs: 2000, pollMs: 25 },
+  );
+}
 
 export interface McpTool {
   name: string;
@@ -51,6 +92,7 @@ export class McpConnection {
   readonly #o: McpConnectionOptions;
   readonly #backoff: McpBackoff;
   #client: Client | null = null;
+  #transportInUse: Transport | null = null;
   #attempt: Promise<boolean> | null = null;
   #retryTimer: NodeJS.Timeout | null = null;
   #failures = 0;
@@ -130,6 +172,7 @@ export class McpConnection {
       }
       client.onclose = () => this.#lost(client, 'the server closed the connection');
       this.#client = client;
+      this.#transportInUse = transport;
       this.state = 'connected';
       this.error = undefined;
       this.#failures = 0;
@@ -143,9 +186,12 @@ export class McpConnection {
       this.state = 'failed';
       this.error = reason;
       this.#failures += 1;
-      logger.warn({ mcpServer: settings.name }, `MCP server ${settings.name} failed to connect: ${reason}`);
+      if (this.#closed)
+        logger.debug({ mcpServer: settings.name }, `MCP server ${settings.name}: connecting stopped by shutdown`);
+      else logger.warn({ mcpServer: settings.name }, `MCP server ${settings.name} failed to connect: ${reason}`);
       await client.close().catch(() => {});
       await transport.close().catch(() => {});
+      await reap(transport);
       return false;
     }
   }
@@ -156,7 +202,7 @@ export class McpConnection {
     if (t.kind === 'http') {
       return new StreamableHTTPClientTransport(new URL(t.url), { requestInit: { headers: { ...t.headers } } });
     }
-    const stdio = new StdioClientTransport({
+    const stdio = new TrackedStdioTransport({
       command: t.command,
       args: [...t.args],
       env: { ...t.env },
@@ -179,7 +225,12 @@ export class McpConnection {
     this.state = 'disconnected';
     this.error = reason;
     this.#o.logger.warn({ mcpServer: this.name }, `MCP server ${this.name}: ${reason}; reconnecting`);
-    void client.close().catch(() => {});
+    const transport = this.#transportInUse;
+    this.#transportInUse = null;
+    void client
+      .close()
+      .catch(() => {})
+      .then(() => (transport ? reap(transport) : undefined));
     this.#scheduleRetry();
   }
 
@@ -234,8 +285,11 @@ export class McpConnection {
     this.#retryTimer = null;
     await this.#attempt?.catch(() => false);
     const client = this.#client;
+    const transport = this.#transportInUse;
     this.#client = null;
+    this.#transportInUse = null;
     if (this.state !== 'disabled' && this.state !== 'failed') this.state = 'disconnected';
     await client?.close().catch(() => {});
+    if (transport) await reap(transport);
   }
 }
