@@ -12,7 +12,7 @@ import { runHermes, tempHome } from '../helpers/run-hermes.js';
 const SERVER = fileURLToPath(new URL('../fakes/mcp/server.mjs', import.meta.url));
 
 describe('mcp_servers secrets', () => {
-  it('header values and credential-named or ${VAR} env values are secrets; ordinary env values are not', () => {
+  it('header values and credential-named or referencing env values are secrets; ordinary env values are not', () => {
     const home = tempHome();
     writeFileSync(
       join(home, 'config.yaml'),
