@@ -7,22 +7,11 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { type Logger, terminateThenKill } from '@hermes/protocol';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpCallResult } from './result-text.js';
+import { type McpSdk, mcpSdk, type TrackedStdio } from './sdk.js';
 import { DEFAULT_MCP_BACKOFF, type McpBackoff, type McpServerSettings, type McpServerState } from './types.js';
-
-/** The SDK's stdio transport, remembering its child's pid (the SDK forgets it once close() starts). */
-class TrackedStdioTransport extends StdioClientTransport {
-  childPid: number | null = null;
-  override async start(): Promise<void> {
-    await super.start();
-    this.childPid = this.pid;
-  }
-}
 
 function isAlive(pid: number): boolean {
   try {
@@ -38,7 +27,7 @@ function isAlive(pid: number): boolean {
  * process that exits meanwhile would leave it running; SIGTERM, then SIGKILL after 2 s.
  */
 async function reap(transport: Transport): Promise<void> {
-  const pid = transport instanceof TrackedStdioTransport ? transport.childPid : null;
+  const pid = 'childPid' in transport ? (transport as Transport & TrackedStdio).childPid : null;
   if (pid === null || !isAlive(pid)) return;
   await terminateThenKill(
     {
@@ -80,8 +69,8 @@ function message(err: unknown): string {
 }
 
 /** Did the call fail because the server is gone (closed pipe, refused or reset connection)? */
-function isGone(err: unknown): boolean {
-  if (err instanceof McpError) return err.code === ErrorCode.ConnectionClosed;
+function isGone(sdk: McpSdk, err: unknown): boolean {
+  if (err instanceof sdk.McpError) return err.code === sdk.ErrorCode.ConnectionClosed;
   const text = message(err);
   return /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|other side closed|not connected|EPIPE/i.test(text);
 }
@@ -144,8 +133,16 @@ export class McpConnection {
   async #connectOnce(): Promise<boolean> {
     const { settings, logger } = this.#o;
     this.state = 'connecting';
-    const client = new Client({ name: 'hermes', version: this.#o.clientVersion });
-    const transport = this.#transport();
+    let sdk: McpSdk;
+    try {
+      sdk = await mcpSdk();
+    } catch (err) {
+      this.state = 'failed';
+      this.error = `the MCP SDK did not load: ${message(err)}`;
+      return false;
+    }
+    const client = new sdk.Client({ name: 'hermes', version: this.#o.clientVersion });
+    const transport = this.#transport(sdk);
     const deadline = AbortSignal.timeout(settings.connectTimeoutMs);
     const signal = AbortSignal.any([deadline, this.#closing.signal]);
     try {
@@ -196,13 +193,13 @@ export class McpConnection {
     }
   }
 
-  #transport(): Transport {
+  #transport(sdk: McpSdk): Transport {
     const { settings, logger, redact } = this.#o;
     const t = settings.transport;
     if (t.kind === 'http') {
-      return new StreamableHTTPClientTransport(new URL(t.url), { requestInit: { headers: { ...t.headers } } });
+      return new sdk.StreamableHTTPClientTransport(new URL(t.url), { requestInit: { headers: { ...t.headers } } });
     }
-    const stdio = new TrackedStdioTransport({
+    const stdio = sdk.stdioTransport({
       command: t.command,
       args: [...t.args],
       env: { ...t.env },
@@ -264,10 +261,11 @@ export class McpConnection {
       })) as McpCallResult;
     } catch (err) {
       if (signal.aborted) throw err;
-      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+      const sdk = await mcpSdk();
+      if (err instanceof sdk.McpError && err.code === sdk.ErrorCode.RequestTimeout) {
         throw new Error(`MCP server "${this.name}" did not answer ${tool} within ${settings.timeoutMs / 1000} s`);
       }
-      if (isGone(err)) {
+      if (isGone(sdk, err)) {
         this.#lost(client, `the server went away (${this.#o.redact(message(err))})`);
         throw new Error(
           `MCP server "${this.name}" went away during the call to ${tool} (${this.#o.redact(message(err))}); the next call reconnects`,
