@@ -7,11 +7,14 @@ import { fileURLToPath } from 'node:url';
 import type { ChatMessage } from '@hermes/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeMcpHttp, startFakeMcpHttp } from '../fakes/mcp/http-server.js';
+import { processesWith } from '../fakes/mcp/processes.js';
 import type { FakeOpenAI } from '../fakes/openai-server.js';
 import { startFakeOpenAI } from '../fakes/openai-server.js';
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
 
 const SERVER = fileURLToPath(new URL('../fakes/mcp/server.mjs', import.meta.url));
+/** an extra argument of every server this file starts, for the orphan check */
+const MARKER = `cli-mcp-e2e-${process.pid}`;
 
 let model: FakeOpenAI;
 let http: FakeMcpHttp;
@@ -27,7 +30,7 @@ function home(extra = ''): string {
     `mcp_servers:
   fake:
     command: ${JSON.stringify(process.execPath)}
-    args: [${JSON.stringify(SERVER)}]
+    args: [${JSON.stringify(SERVER)}, ${MARKER}]
 ${extra}`,
   );
   return dir;
@@ -75,6 +78,16 @@ describe('MCP tools in hermes -z', () => {
       /^tool mcp_fake_crash failed: MCP server "fake" went away during the call to crash .*the next call reconnects$/,
     );
     expect(toolResults(2)).toEqual([crashed, 'echo: back again']);
+    // the reconnected server ended with the CLI
+    expect(processesWith(MARKER)).toEqual([]);
+  });
+
+  it('a server that ignores its stdin closing is still ended when the CLI exits', async () => {
+    model.reset();
+    model.script({ text: 'done' });
+    const r = await run(['-z', 'hi'], home('    env:\n      FAKE_MCP_IGNORE_STDIN_CLOSE: "1"\n'));
+    expect(r.stdout.trim()).toBe('done');
+    expect(processesWith(MARKER)).toEqual([]);
   });
 
   it('agent.toolsets can leave a server out; tools.include keeps only the named tools', async () => {

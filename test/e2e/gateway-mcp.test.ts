@@ -1,11 +1,12 @@
 // MCP in `hermes gateway run`: the gateway is healthy while an MCP server hangs on start; a chat over the API
 // platform calls an MCP tool, survives the server dying mid-call (the model gets a clear tool error, the next
 // call reconnects); SIGTERM leaves no MCP child behind, the hung one included.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChatMessage } from '@hermes/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processesWith } from '../fakes/mcp/processes.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
 import { tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
@@ -18,20 +19,6 @@ beforeAll(async () => {
   model = await startFakeOpenAI();
 });
 afterAll(() => model?.close());
-
-/** Live processes whose command line holds `marker`. */
-function processesWith(marker: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) pids.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids;
-}
 
 async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const started = Date.now();
