@@ -68,5 +68,15 @@ export function createFakeMcpServer({ crash, name = 'fake-mcp' }) {
     { description: 'A name with a dot (sanitized by the client)', inputSchema: { city: z.string() } },
     async ({ city }) => ({ content: [{ type: 'text', text: `sunny in ${city}` }] }),
   );
+  server.registerTool(
+    'grow',
+    { description: 'Adds the tool "extra" (the server sends notifications/tools/list_changed)', inputSchema: {} },
+    async () => {
+      server.registerTool('extra', { description: 'Added at run time', inputSchema: {} }, async () => ({
+        content: [{ type: 'text', text: 'extra here' }],
+      }));
+      return { content: [{ type: 'text', text: 'grown' }] };
+    },
+  );
   return server;
 }

@@ -51,6 +51,14 @@ export interface McpTool {
   inputSchema: Record<string, unknown>;
 }
 
+function toMcpTool(t: { name: string; description?: string | undefined; inputSchema: object }): McpTool {
+  return {
+    name: t.name,
+    ...(t.description ? { description: t.description } : {}),
+    inputSchema: t.inputSchema as Record<string, unknown>,
+  };
+}
+
 export interface McpConnectionOptions {
   settings: McpServerSettings;
   logger: Logger;
@@ -141,7 +149,20 @@ export class McpConnection {
       this.error = `the MCP SDK did not load: ${message(err)}`;
       return false;
     }
-    const client = new sdk.Client({ name: 'hermes', version: this.#o.clientVersion });
+    const client = new sdk.Client(
+      { name: 'hermes', version: this.#o.clientVersion },
+      {
+        // notifications/tools/list_changed: the SDK lists the tools again, they are registered anew
+        listChanged: {
+          tools: {
+            onChanged: (err, tools) => {
+              if (err || !tools || this.#client !== client) return;
+              this.#o.onTools(tools.map(toMcpTool));
+            },
+          },
+        },
+      },
+    );
     const transport = this.#transport(sdk);
     const deadline = AbortSignal.timeout(settings.connectTimeoutMs);
     const signal = AbortSignal.any([deadline, this.#closing.signal]);
@@ -154,13 +175,7 @@ export class McpConnection {
           timeout: settings.connectTimeoutMs,
           signal,
         });
-        for (const t of page.tools) {
-          tools.push({
-            name: t.name,
-            ...(t.description ? { description: t.description } : {}),
-            inputSchema: t.inputSchema as Record<string, unknown>,
-          });
-        }
+        for (const t of page.tools) tools.push(toMcpTool(t));
         cursor = page.nextCursor;
       } while (cursor);
       if (this.#closed) {

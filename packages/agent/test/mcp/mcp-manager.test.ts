@@ -178,6 +178,15 @@ describe('McpManager over stdio', () => {
     for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
   });
 
+  it('registers tools the server adds later (notifications/tools/list_changed)', async () => {
+    const { registry } = await started([stdioServer('fake')]);
+    expect(registry.get('mcp_fake_extra')).toBeUndefined();
+    expect(await call(registry, 'mcp_fake_grow')).toBe('grown');
+    for (let i = 0; i < 200 && !registry.get('mcp_fake_extra'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await call(registry, 'mcp_fake_extra')).toBe('extra here');
+    expect(await call(registry, 'mcp_fake_echo', { text: 'kept' })).toBe('echo: kept');
+  });
+
   it('leaves a disabled server unconnected', async () => {
     const { manager, registry } = await started([stdioServer('off', { enabled: false })]);
     expect(manager.status()[0]?.state).toBe('disabled');
