@@ -1,5 +1,5 @@
 // mcp_servers in config.yaml: defaults, exactly one of command and url, server names, ${VAR} expansion.
-import { ConfigError, envRefs, expandEnvRefs, loadConfig } from '@hermes/config';
+import { ConfigError, envRefs, expandEnvRefs, loadConfig, renderConfig } from '@hermes/config';
 import { describe, expect, it } from 'vitest';
 import { homeWithConfig } from './helpers.js';
 
@@ -54,5 +54,20 @@ mcp_servers:
     expect(() => expandEnvRefs(`\${NOPE}`, {}, 'mcp_servers.x.env.K')).toThrow(
       `mcp_servers.x.env.K references \${NOPE}, which is not set`,
     );
+  });
+
+  it('hermes config show masks literal header values and shows variable references', () => {
+    const { config } = load(`
+mcp_servers:
+  w:
+    url: http://127.0.0.1:9/mcp
+    headers:
+      Authorization: Bearer literal-token-abcdef
+      X-Ref: "Bearer \${REF_TOKEN}"
+`);
+    const text = renderConfig(config);
+    expect(text).not.toContain('literal-token-abcdef');
+    expect(text).toContain('Authorization: "***"');
+    expect(text).toContain(`X-Ref: Bearer \${REF_TOKEN}`);
   });
 });
