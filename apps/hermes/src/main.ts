@@ -7,6 +7,7 @@ import { exitProcess, installExitGuard } from '@hermes/protocol';
 import { Command, CommanderError, Option } from 'commander';
 import { CliExit, errorLine, exitCodeFor } from './cli-error.js';
 import { addHooksCommands } from './hooks-cli.js';
+import { addMcpCommands } from './mcp-cli.js';
 import { addMemoryCommands } from './memory-cli.js';
 import { addSkillsCommands } from './skills-cli.js';
 import { VERSION } from './version.js';
@@ -272,6 +273,7 @@ stateCmd
 
 addMemoryCommands(program, globals);
 addSkillsCommands(program, globals);
+addMcpCommands(program, globals);
 
 program
   .command('logs')

@@ -13,6 +13,7 @@ import {
   createSkillsListTool,
   createSkillViewTool,
   createWebTools,
+  type McpManager,
   type MemoryManager,
   ModelClient,
   type ModelRequestObserver,
@@ -41,6 +42,7 @@ import { openStore, type Store } from '@hermes/store';
 import { oneLineConsole, pluginFailureLine } from './console-lines.js';
 import { canPrompt, terminalConsentPrompt } from './hook-consent-prompt.js';
 import type { GlobalOptions } from './main.js';
+import { createMcpManager } from './mcp-setup.js';
 import { imageGenerateTool } from './media-setup.js';
 import { setupMemory } from './memory-setup.js';
 import { pluginAliases, pluginSources } from './plugin-sources.js';
@@ -68,6 +70,8 @@ export interface AgentRuntime extends Settings {
   models: SessionModels;
   /** the skills read at start: HERMES_HOME/skills/ and the plugins' (skills_list, skill_view, /skill-name) */
   skills: SkillCatalog;
+  /** the MCP servers of mcp_servers (connecting in the background; their tools join `tools` when connected) */
+  mcp: McpManager;
   /** where ctx.injectMessage goes; the interactive chat sets it */
   setInjector(fn: ((text: string) => boolean) | null): void;
   model: string;
@@ -259,6 +263,16 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     redact,
     warnOnStderr: options.console !== 'pretty',
   });
+  // after the plugins and memory: a plugin's tool keeps its name, the MCP tool is reported as skipped
+  const mcp = createMcpManager({
+    config,
+    env,
+    home: settings.home,
+    tools,
+    logger: logger.child({ component: 'mcp' }),
+    redact,
+  });
+  mcp.start();
   models = sessionModels({ global, config, env, registries, store, logger, customClient: client, makeClient });
   client = models.providers.client(models.primary().provider);
   model = models.primary().model;
@@ -297,6 +311,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     memory,
     models,
     skills,
+    mcp,
     model,
     setInjector: (fn) => {
       injector = fn;
@@ -306,6 +321,8 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     approvalGate: (sessionKey, ask) =>
       createApprovalGate({ hooks, surface: 'cli', sessionKey, ...(ask ? { ask } : {}) }),
     async close() {
+      // stdio servers' children end with the runtime
+      await mcp.close();
       uninstallGuards();
       store.close();
       await log.close();

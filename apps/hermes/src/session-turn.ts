@@ -52,6 +52,8 @@ export function cliTurnService(rt: AgentRuntime): TurnService {
 
 /** Runs one turn and appends its messages to the session's transcript. */
 export async function runCliTurn(rt: AgentRuntime, options: CliTurnOptions): Promise<TurnResult> {
+  // the MCP servers' first connection attempts (each bounded by its connect_timeout_s), so their tools are offered
+  await rt.mcp.ready();
   return cliTurnService(rt).run({
     sessionId: options.sessionId,
     platform: 'cli',

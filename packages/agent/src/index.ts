@@ -13,6 +13,7 @@ export {
   type ImageGenToolOptions,
   withGeneratedImages,
 } from './image-gen/image-generate-tool.js';
+export * from './mcp/index.js';
 export * from './memory/index.js';
 // Model client
 export {

@@ -10,6 +10,7 @@ export { applyDotEnv, type DotEnvResult, loadDotEnv } from './dot-env.js';
 // Small helpers other packages reuse for their own warnings
 export { closestMatch, editDistance } from './edit-distance.js';
 export { ENV_OVERRIDES, type EnvOverride } from './env-overrides.js';
+export { envRefs, expandEnvRefs } from './env-refs.js';
 // The config object
 export type {
   ConfigLogLevel,

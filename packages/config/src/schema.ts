@@ -242,6 +242,35 @@ const skillsSchema = z.object({
   disabled: z.array(z.string().min(1)).default([]),
 });
 
+const mcpToolFilterSchema = z.object({
+  /** only these MCP tool names (as the server names them); absent: all */
+  include: z.array(z.string().min(1)).optional(),
+  /** these MCP tool names are never registered */
+  exclude: z.array(z.string().min(1)).default([]),
+});
+
+/** One MCP server: a stdio `command` (with args, env, cwd) or a streamable HTTP `url` (with headers). */
+const mcpServerSchema = z
+  .object({
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).default([]),
+    /** added to the child's environment; values may say ${VAR} (from the environment or HERMES_HOME/.env) */
+    env: z.record(z.string(), z.string()).default({}),
+    cwd: z.string().min(1).optional(),
+    url: baseUrl.optional(),
+    /** sent with every HTTP request; values may say ${VAR} */
+    headers: z.record(z.string(), z.string()).default({}),
+    enabled: z.boolean().default(true),
+    /** one tool call's limit (agent.tool_timeout_s still caps every tool call) */
+    timeout_s: z.number().gt(0).default(60),
+    /** connecting (start, initialize, list tools) gives up after this */
+    connect_timeout_s: z.number().gt(0).default(30),
+    tools: mcpToolFilterSchema.prefault({}),
+  })
+  .refine((s) => (s.command === undefined) !== (s.url === undefined), {
+    message: 'either command (stdio) or url (streamable HTTP), not both',
+  });
+
 const securitySchema = z.object({
   allow_private_urls: z.boolean().default(false),
 });
@@ -269,6 +298,13 @@ export const configSchema = z.object({
   context: contextSchema.prefault({}),
   auxiliary: auxiliarySchema.prefault({}),
   skills: skillsSchema.prefault({}),
+  /** MCP servers by name: their tools are registered as mcp_<server>_<tool> in toolset mcp-<server> */
+  mcp_servers: z
+    .record(
+      z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'a server name of 1-32 letters, digits, "_" or "-"'),
+      mcpServerSchema,
+    )
+    .default({}),
 });
 
 /** The parsed, still mutable config (internal: callers get the frozen `HermesConfig`). */

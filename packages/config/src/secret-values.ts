@@ -1,4 +1,5 @@
 /** Values that must never appear in logs, tool output, state.db, replies or API answers. */
+import { mcpSecretValues } from './env-refs.js';
 import type { EnvLike, HermesConfig } from './hermes-config.js';
 
 /** Secrets shorter than this are ignored: redacting them would shred ordinary text. */
@@ -80,6 +81,8 @@ export function secretValues(config: HermesConfig, env: EnvLike, options: Secret
       if (typeof value === 'string' && isSecretName(key)) found.add(value);
     }
   }
+  // header values and credential-named or ${VAR} env values of mcp_servers (env-refs.ts)
+  for (const value of mcpSecretValues(config.mcp_servers, env, isSecretName)) found.add(value);
   for (const entry of config.logging.redact) {
     const fromEnv = ENV_NAME.test(entry) ? env[entry] : undefined;
     found.add(fromEnv ?? entry);
