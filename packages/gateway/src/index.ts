@@ -65,6 +65,8 @@ export type { ApiTurnOutcome, ApiTurnRequest } from './pipeline/api-turn.js';
 export type { LaneJob, StageInput } from './pipeline/input.js';
 export { type InboxStatus, inboxStatus, type PipelineOutcome, type SkipReason } from './pipeline/outcome.js';
 export { SILENT_MARKER } from './pipeline/turn.js';
+// Scheduled jobs (cron/)
+export * from './cron/index.js';
 export { DISPLAY_DEFAULTS, type DisplaySettings } from './pipeline/turn-display.js';
 export type {
   InboxPort,
