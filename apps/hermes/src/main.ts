@@ -6,6 +6,7 @@
 import { exitProcess, installExitGuard } from '@hermes/protocol';
 import { Command, CommanderError, Option } from 'commander';
 import { CliExit, errorLine, exitCodeFor } from './cli-error.js';
+import { addCronCommands } from './cron-cli.js';
 import { addMemoryCommands } from './memory-cli.js';
 import { VERSION } from './version.js';
 
@@ -334,6 +335,7 @@ stateCmd
   });
 
 addMemoryCommands(program, globals);
+addCronCommands(program, globals);
 
 program
   .command('logs')
