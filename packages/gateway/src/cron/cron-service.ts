@@ -11,7 +11,7 @@ import type { Gateway } from '../gateway.js';
 import { resolveTarget } from '../send-message-tool.js';
 import type { CronClock } from './clock.js';
 import { createCronjobTool } from './cronjob-tool.js';
-import { type CronTurnResult, deliverAnswer, type FirePorts, runFire } from './fire.js';
+import { type CronTurnResult, type FirePorts, recoverFires, runFire } from './fire.js';
 import { CronScheduler, type CronSettings } from './scheduler.js';
 import { resolveDeliver } from './targets.js';
 
@@ -92,30 +92,13 @@ export function createCronService(deps: CronServiceDeps): CronService {
     maxFailures: deps.settings.maxFailures,
   };
 
-  async function recover(): Promise<void> {
-    for (const row of jobs.unfinishedFires()) {
-      if (row.status === 'running') {
-        // cut off by a stop or a crash: the slot was claimed, so it is not run again
-        jobs.finishFire(row.id, 'interrupted', { error: 'the gateway stopped during the run' });
-        continue;
-      }
-      const job = jobs.get(row.jobId);
-      if (!job || row.answer === null || row.inboxId === null) {
-        jobs.finishFire(row.id, 'failed', { error: 'the job or its answer is gone' });
-        continue;
-      }
-      // answered, not yet delivered: the outbox rows under the fire's inbox row make this send once
-      await deliverAnswer({ jobs, send, resolve }, job, { fireId: row.id, inboxId: row.inboxId }, row.answer);
-    }
-  }
-
   const scheduler = new CronScheduler({
     jobs,
     clock: deps.clock,
     catchUp: deps.settings.catchUp,
     logger,
     fire: (job, claim, signal) => runFire(fire, job, claim, signal),
-    recover,
+    recover: () => recoverFires({ jobs, send, resolve }),
     ...(deps.recheckMs !== undefined ? { recheckMs: deps.recheckMs } : {}),
   });
 

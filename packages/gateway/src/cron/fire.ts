@@ -121,3 +121,24 @@ async function pauseAndTell(ports: FirePorts, job: CronJobRow, failures: number,
   if (sent.failed > 0)
     ports.logger.warn({ cronJob: job.id, errors: sent.errors }, 'the pause notice was not delivered');
 }
+
+/**
+ * At start: fires a stopped process left behind. `running` ones were cut off: their slot was
+ * claimed, so they are marked interrupted, not run again; `answered` ones are delivered (the outbox
+ * rows under the fire's inbox row make a resend post only what was not sent).
+ */
+export async function recoverFires(ports: Pick<FirePorts, 'jobs' | 'send' | 'resolve'>): Promise<void> {
+  const { jobs } = ports;
+  for (const row of jobs.unfinishedFires()) {
+    if (row.status === 'running') {
+      jobs.finishFire(row.id, 'interrupted', { error: 'the gateway stopped during the run' });
+      continue;
+    }
+    const job = jobs.get(row.jobId);
+    if (!job || row.answer === null || row.inboxId === null) {
+      jobs.finishFire(row.id, 'failed', { error: 'the job or its answer is gone' });
+      continue;
+    }
+    await deliverAnswer(ports, job, { fireId: row.id, inboxId: row.inboxId }, row.answer);
+  }
+}
