@@ -56,6 +56,13 @@ export class CronScheduler {
     await this.#deps.recover();
     this.#catchUp();
     this.#tick();
+    const { jobs, clock, logger } = this.#deps;
+    const next = jobs.nextDue(clock.now());
+    const active = jobs.list().filter((j) => j.state === 'active').length;
+    logger.info(
+      { jobs: active, nextRunAt: next === null ? null : new Date(next).toISOString() },
+      `cron scheduler started: ${active} active job(s)`,
+    );
   }
 
   /** Re-reads the table now (a job was added or changed in this process). */
