@@ -22,6 +22,8 @@ export {
 export { type ChatApprovalPorts, ChatApprovals, DEFAULT_APPROVAL_TIMEOUT_MS } from './approvals/chat-approvals.js';
 export { allowedByEnv } from './authorize.js';
 export { BUILTIN_COMMANDS, type CommandContext, type CommandServices, parseCommand, runCommand } from './commands.js';
+// Scheduled jobs (cron/)
+export * from './cron/index.js';
 // Delivery
 export {
   type DeliveryObserver,
@@ -65,8 +67,6 @@ export type { ApiTurnOutcome, ApiTurnRequest } from './pipeline/api-turn.js';
 export type { LaneJob, StageInput } from './pipeline/input.js';
 export { type InboxStatus, inboxStatus, type PipelineOutcome, type SkipReason } from './pipeline/outcome.js';
 export { SILENT_MARKER } from './pipeline/turn.js';
-// Scheduled jobs (cron/)
-export * from './cron/index.js';
 export { DISPLAY_DEFAULTS, type DisplaySettings } from './pipeline/turn-display.js';
 export type {
   InboxPort,
