@@ -68,8 +68,19 @@ export function createCronService(deps: CronServiceDeps): CronService {
       userMessage: job.prompt,
       instructions: cronInstructions(job),
       persist: 'none',
-      // nobody can answer an approval on a scheduled run: every dangerous command is denied
-      approval: async () => 'deny',
+      // nobody can answer an approval on a scheduled run: every dangerous command is denied (the
+      // approval hooks still see the request and the denial)
+      approval: {
+        surface: 'gateway',
+        key: `cron:${job.id}`,
+        ask: async (request) => {
+          log.warn(
+            { command: request.command },
+            `cron job ${job.id}: dangerous command denied (nobody can approve a scheduled run): ${request.description}`,
+          );
+          return 'deny';
+        },
+      },
       tools,
       signal,
       logger: log,
