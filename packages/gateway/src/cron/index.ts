@@ -16,5 +16,5 @@ export {
   slotsBetween,
   storedSchedule,
 } from './schedule.js';
-export { type CatchUp, CronScheduler, type CronSettings, RECHECK_MS } from './scheduler.js';
+export { type CatchUp, CronScheduler, type CronSettings, MAX_CATCH_UP_RUNS, RECHECK_MS } from './scheduler.js';
 export { deliverShapeError, resolveDeliver, targetString } from './targets.js';

@@ -36,6 +36,8 @@ export interface SchedulerDeps {
 }
 
 export const RECHECK_MS = 2_000;
+/** catch_up all: at most this many missed slots run (the latest) */
+export const MAX_CATCH_UP_RUNS = 24;
 
 export class CronScheduler {
   readonly #deps: SchedulerDeps;
@@ -96,6 +98,17 @@ export class CronScheduler {
       if (catchUp === 'none') {
         jobs.setNextRun(job.id, nextRunAfter(schedule, job.timezone, now, job.createdAt));
         logger.info({ cronJob: job.id, missed }, `cron job ${job.id}: ${missed} missed run(s) skipped (catch_up none)`);
+      } else if (catchUp === 'all' && missed > MAX_CATCH_UP_RUNS) {
+        // a week down with `every 1m` is 10 080 slots: only the latest ones run
+        let from = job.nextRunAt;
+        for (let i = 0; i < missed - MAX_CATCH_UP_RUNS; i++) {
+          from = nextRunAfter(schedule, job.timezone, from, job.createdAt) ?? from;
+        }
+        jobs.setNextRun(job.id, from);
+        logger.info(
+          { cronJob: job.id, missed },
+          `cron job ${job.id}: ${missed} missed run(s); running the latest ${MAX_CATCH_UP_RUNS}`,
+        );
       } else {
         const runs = catchUp === 'all' ? `${missed} run(s)` : 'once';
         logger.info({ cronJob: job.id, missed }, `cron job ${job.id}: ${missed} missed run(s); running ${runs}`);

@@ -1,7 +1,7 @@
 // The scheduler on a real state.db: each slot claimed once (also across restarts), catch-up after
 // downtime, `hermes cron run`, and the fires' start/end events.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CronScheduler } from '../../src/cron/scheduler.js';
+import { type CronScheduler, MAX_CATCH_UP_RUNS } from '../../src/cron/scheduler.js';
 import { type Harness, HOUR, harness, MIN, settle, T0 } from './harness.js';
 
 let running: CronScheduler[] = [];
@@ -65,6 +65,15 @@ describe('the cron scheduler', () => {
         .map((f) => f.slotTime)
         .sort(),
     ).toEqual([T0 + HOUR, T0 + 2 * HOUR, T0 + 3 * HOUR]);
+
+    const many = harness();
+    const m = many.add({ schedule: 'every 1h' });
+    many.clock.t = T0 + 100 * HOUR + 10 * MIN; // 100 slots missed: the latest MAX_CATCH_UP_RUNS run
+    await startAndRun(many, 'all');
+    await running.at(-1)?.idle();
+    const slots = many.store.cronJobs.fires(m, 1000).map((f) => f.slotTime);
+    expect(slots).toHaveLength(MAX_CATCH_UP_RUNS);
+    expect(Math.min(...slots)).toBe(T0 + (100 - MAX_CATCH_UP_RUNS + 1) * HOUR);
 
     const none = harness();
     const n = none.add({ schedule: 'every 1h' });
