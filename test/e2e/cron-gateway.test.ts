@@ -3,7 +3,7 @@
 // (accelerated clock: HERMES_CRON_CLOCK_SPEED, test-only), a [SILENT] answer posts nothing, a gateway
 // stopped over a scheduled time runs the job once on start, and "remind me in 2 minutes" through the
 // cronjob tool yields one reminder in that chat.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from '@hermes/store';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -72,6 +72,8 @@ describe('scheduled jobs through hermes gateway run', () => {
   it('hermes cron add "every 1m" ... --deliver telegram posts to the Telegram home channel on schedule; [SILENT] posts nothing', async () => {
     const home = tempHome();
     const id = await addJob(home, ['every 1m', 'check the disk and report', '--deliver', 'telegram']);
+    mkdirSync(join(home, 'memories'), { recursive: true });
+    writeFileSync(join(home, 'memories', 'MEMORY.md'), 'The user drinks green tea.\n');
     let answer = 'Disk /var is 93% full.';
     openai.server.respond(() => ({ text: answer }));
     const gw = await spawnGateway(env(home, { HERMES_CRON_CLOCK_SPEED: '60' })); // a minute a second
@@ -81,6 +83,7 @@ describe('scheduled jobs through hermes gateway run', () => {
       const request = chatRequests()[0]?.body as { messages: { role: string; content: string }[] };
       expect(request.messages.at(-1)).toMatchObject({ role: 'user', content: 'check the disk and report' });
       expect(request.messages[0]?.content).toContain('answer exactly [SILENT]');
+      expect(request.messages[0]?.content).not.toContain('green tea'); // scheduled runs have no memory
       // from now on the check finds nothing: the next runs post nothing
       answer = '[SILENT]';
       const sentBefore = tg.sent.length;

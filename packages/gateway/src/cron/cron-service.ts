@@ -1,7 +1,7 @@
 /**
  * Scheduled jobs in a running gateway: the scheduler, each fire's turn through the gateway's turn
- * service (session `cron:<job id>`, the job's toolsets, never `cronjob` itself, no approvals: a
- * dangerous command is denied), delivery through the gateway's outbox, and the `cronjob` tool.
+ * service (session `cron:<job id>`, the job's toolsets, never `cronjob` itself, no memory, no
+ * approvals: a dangerous command is denied), delivery through the gateway's outbox, and the `cronjob` tool.
  */
 
 import type { Logger, ToolDefinition } from '@hermes/protocol';
@@ -82,6 +82,9 @@ export function createCronService(deps: CronServiceDeps): CronService {
         },
       },
       tools,
+      // self-contained: no memory block, prefetch or sync (a schedule's runs would otherwise write
+      // their reports into the user's memory, and see the block of its first run until a restart)
+      memory: false,
       signal,
       logger: log,
     });
