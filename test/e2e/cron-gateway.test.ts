@@ -121,6 +121,26 @@ describe('scheduled jobs through hermes gateway run', () => {
     expect(job).toMatchObject({ id, state: 'active', lastStatus: 'delivered' });
   });
 
+  it('hermes cron add and hermes cron run against a running gateway: it picks the job up and runs it now, once', async () => {
+    const home = tempHome();
+    openai.server.respond(() => ({ text: 'status: all green' }));
+    const gw = await spawnGateway(env(home)); // the real clock: the job's first slot is a day away
+    try {
+      await until(() => schedulerStarts(home) === 1);
+      const id = await addJob(home, ['every 1d', 'post the status', '--deliver', 'telegram']);
+      const run = await runHermes(['cron', 'run', id], { env: { HERMES_HOME: home } });
+      expect(run.code).toBe(0);
+      await until(() => tg.sent.length > 0); // the scheduler re-reads its table every 2 s
+      await until(() => jobs(home)[0]?.fires[0]?.status === 'delivered');
+      expect(tg.sent.map((m) => [m.chat_id, m.text])).toEqual([[HOME_CHAT, 'status: all green']]);
+      const [job] = jobs(home);
+      expect(job).toMatchObject({ runRequestedAt: null, lastStatus: 'delivered' });
+      expect(job?.nextRunAt).toBe(job?.createdAt === undefined ? 0 : job.createdAt + 86_400_000);
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+  });
+
   it('"remind me in 2 minutes to stretch": the model calls cronjob and exactly one reminder arrives in that chat', async () => {
     const home = tempHome();
     openai.server.script(

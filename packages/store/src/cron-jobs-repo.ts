@@ -24,10 +24,12 @@ export interface NewCronJob {
   owner: string;
   timezone: string;
   nextRunAt: number | null;
+  /** when it was added (default: now); an interval's slots count from here */
+  createdAt?: number;
 }
 
 /** One row of `cron_jobs`; times are milliseconds since the epoch. */
-export interface CronJobRow extends Omit<NewCronJob, 'toolsets'> {
+export interface CronJobRow extends Omit<NewCronJob, 'toolsets' | 'createdAt'> {
   id: string;
   toolsets: string[] | null;
   state: CronJobState;
@@ -253,7 +255,7 @@ export function createCronJobsRepo(db: SqliteDatabase, now: () => number): CronJ
         owner: job.owner,
         timezone: job.timezone,
         next_run_at: job.nextRunAt,
-        now: now(),
+        now: job.createdAt ?? now(),
       });
       const row = select.get(id);
       if (!row) throw new Error(`cron job ${id} was not written`);

@@ -54,6 +54,7 @@ export function addJob(jobs: CronJobsRepo, input: JobInput, now: number): CronJo
     owner: input.owner,
     timezone: input.timezone,
     nextRunAt: firstRun(schedule, input.timezone, now),
+    createdAt: now, // the anchor of an interval's slots: the same time its first run was computed from
   });
 }
 
