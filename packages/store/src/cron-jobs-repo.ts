@@ -207,7 +207,8 @@ export function createCronJobsRepo(db: SqliteDatabase, now: () => number): CronJ
     `INSERT OR IGNORE INTO cron_fires (job_id, slot_time, inbox_id, status, started_at) VALUES (?, ?, ?, 'running', ?)`,
   );
   const moveOn = db.prepare<[number | null, string, number, number, string]>(
-    'UPDATE cron_jobs SET next_run_at = ?, state = ?, last_run_at = ?, updated_at = ? WHERE id = ?',
+    // a scheduled fire also answers a pending `hermes cron run`
+    'UPDATE cron_jobs SET next_run_at = ?, state = ?, run_requested_at = NULL, last_run_at = ?, updated_at = ? WHERE id = ?',
   );
   const clearRequest = db.prepare<[number, number, string]>(
     'UPDATE cron_jobs SET run_requested_at = NULL, last_run_at = ?, updated_at = ? WHERE id = ?',

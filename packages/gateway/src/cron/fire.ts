@@ -2,7 +2,7 @@
  * One fire of a job: `cron:start`, the job's prompt as a fresh agent turn, the answer delivered
  * through the outbox under the fire's inbox row (so a resend never duplicates it), `[SILENT]`
  * sending nothing, the result recorded, and after `cron.max_failures` failures in a row the job
- * paused and its owner told; then `cron:end`.
+ * paused and its owner told (a one-shot's failure is told at once); then `cron:end`.
  */
 
 import type { Logger } from '@hermes/protocol';
@@ -69,8 +69,16 @@ export async function runFire(ports: FirePorts, job: CronJobRow, claim: Claim, s
   const failures = ports.jobs.recordResult(job.id, status, error);
   if (status === 'failed') log.warn({ error, failures }, `cron job ${job.id} (${job.name}) failed: ${error}`);
   else log.info({ status }, `cron job ${job.id} (${job.name}) ran: ${status}`);
-  if (status === 'failed' && failures >= ports.maxFailures && job.state === 'active') {
-    await pauseAndTell(ports, job, failures, error ?? 'unknown error');
+  if (status === 'failed' && job.kind === 'once') {
+    // a one-shot has no next run to get it right: its chat hears of the failure now
+    await tellOwner(ports, job, `⚠️ Scheduled job "${job.name}" (${job.id}) failed: ${error ?? 'unknown error'}`);
+  } else if (status === 'failed' && failures >= ports.maxFailures && job.state === 'active') {
+    ports.jobs.setState(job.id, 'paused');
+    ports.logger.warn({ cronJob: job.id, failures }, `cron job ${job.id} paused after ${failures} failures in a row`);
+    const text =
+      `⏸ Scheduled job "${job.name}" (${job.id}) was paused after ${failures} failed runs in a row. ` +
+      `Last error: ${error ?? 'unknown error'}\nResume it with \`hermes cron resume ${job.id}\` (or ask me to resume it).`;
+    await tellOwner(ports, job, text);
   }
   ports.events.emit('cron:end', { job_id: job.id, name: job.name, status, response });
 }
@@ -102,24 +110,16 @@ export async function deliverAnswer(
   return { status: 'delivered', error: null };
 }
 
-/** Pauses the job and says so where it delivers (or, delivering nowhere, in the chat that created it). */
-async function pauseAndTell(ports: FirePorts, job: CronJobRow, failures: number, error: string): Promise<void> {
-  ports.jobs.setState(job.id, 'paused');
-  const text =
-    `⏸ Scheduled job "${job.name}" (${job.id}) was paused after ${failures} failed runs in a row. ` +
-    `Last error: ${error}\nResume it with \`hermes cron resume ${job.id}\` (or ask me to resume it).`;
-  ports.logger.warn({ cronJob: job.id, failures }, `cron job ${job.id} paused after ${failures} failures in a row`);
+/** Says `text` where the job delivers (or, delivering nowhere, in the chat that created it). */
+async function tellOwner(ports: FirePorts, job: CronJobRow, text: string): Promise<void> {
   const where = [job.deliver, job.owner].map((d) => ports.resolve(d)).find((t) => t !== null && typeof t !== 'string');
   if (!where || typeof where === 'string') {
-    ports.logger.warn(
-      { cronJob: job.id },
-      `cron job ${job.id}: nowhere to tell its owner (${job.owner}) it was paused`,
-    );
+    ports.logger.warn({ cronJob: job.id }, `cron job ${job.id}: nowhere to tell its owner (${job.owner}): ${text}`);
     return;
   }
   const sent = await ports.send(where, text);
   if (sent.failed > 0)
-    ports.logger.warn({ cronJob: job.id, errors: sent.errors }, 'the pause notice was not delivered');
+    ports.logger.warn({ cronJob: job.id, errors: sent.errors }, 'the notice to its owner was not delivered');
 }
 
 /**

@@ -56,6 +56,23 @@ describe('a cron fire', () => {
     expect(h.prompts).toHaveLength(4); // paused: no fifth run
   });
 
+  it("a one-shot's failure is told at once (it has no next run); it is not paused", async () => {
+    const h = harness();
+    const id = h.add({ schedule: 'in 5m', name: 'stretch', deliver: 'telegram:42', owner: 'telegram:42' });
+    const s = h.scheduler();
+    running.push(s);
+    await s.start();
+    h.turns.push({ status: 'failed', text: null, error: 'the model endpoint answered 500' });
+    await fireAt(h, s, T0 + HOUR);
+    expect(h.sent).toEqual([
+      {
+        target: { platform: 'telegram', chatId: '42' },
+        text: `⚠️ Scheduled job "stretch" (${id}) failed: the model endpoint answered 500`,
+      },
+    ]);
+    expect(h.store.cronJobs.get(id)).toMatchObject({ state: 'done', lastStatus: 'failed' });
+  });
+
   it('a job delivering nowhere tells the chat that created it', async () => {
     const h = harness({ maxFailures: 1 });
     const id = h.add({ schedule: 'every 1h', deliver: 'none', owner: 'telegram:42' });

@@ -136,6 +136,20 @@ describe('the cron scheduler', () => {
     expect(h.prompts).toHaveLength(1);
   });
 
+  it('a scheduled fire also answers a pending run request (one run, not two)', async () => {
+    const h = harness();
+    const id = h.add({ schedule: 'every 1h' });
+    const s = await startAndRun(h);
+    h.clock.t = T0 + HOUR;
+    h.store.cronJobs.requestRun(id);
+    s.poke();
+    await s.idle();
+    s.poke();
+    await s.idle();
+    expect(h.prompts).toHaveLength(1);
+    expect(h.store.cronJobs.get(id)?.runRequestedAt).toBeNull();
+  });
+
   it('a paused job does not fire', async () => {
     const h = harness();
     const id = h.add({ schedule: 'every 1h' });
