@@ -45,6 +45,17 @@ async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
 }
 
 describe('docs/cron.md', () => {
+  it('every `hermes cron add` line it shows is accepted as written', async () => {
+    const lines = DOC.split('\n').filter((l) => l.startsWith('hermes cron add '));
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+    const home = tempHome();
+    for (const line of lines) {
+      const [, ...args] = words(line.replace(/\s+#.*$/, ''));
+      const added = await runHermes([...args, '--json'], { env: { HERMES_HOME: home } });
+      expect([line, added.code, added.stderr]).toEqual([line, 0, '']);
+    }
+  });
+
   it('the ops-alert pattern: silent while all is well, one alert in the home channel when the check finds a problem', async () => {
     const home = tempHome();
     writeFileSync(join(home, 'config.yaml'), block('# file: config.yaml'));
