@@ -133,7 +133,7 @@ const toJob = (r: JobRecord): CronJobRow => ({
   kind: r.kind,
   expr: r.expr,
   prompt: r.prompt,
-  toolsets: r.toolsets === null ? null : (JSON.parse(r.toolsets) as string[]),
+  toolsets: r.toolsets === null ? null : toolsetList(r.toolsets),
   deliver: r.deliver,
   owner: r.owner,
   timezone: r.timezone,
@@ -147,6 +147,16 @@ const toJob = (r: JobRecord): CronJobRow => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
+
+/** A stored toolsets list; one that is not a JSON list of strings gives no tools (never all of them). */
+function toolsetList(text: string): string[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
+}
 
 const toFire = (r: FireRecord): CronFireRow => ({
   id: r.id,

@@ -88,31 +88,41 @@ export class CronScheduler {
   }
 
   #catchUp(): void {
-    const { jobs, clock, catchUp, logger } = this.#deps;
+    const { jobs, clock } = this.#deps;
     const now = clock.now();
     for (const job of jobs.due(now)) {
       if (job.nextRunAt === null || job.nextRunAt > now) continue; // only a requested run
-      const schedule = storedSchedule(job.kind, job.expr);
-      if (schedule.kind === 'once') continue; // a one-shot whose time passed runs once, whatever the policy
-      const missed = 1 + slotsBetween(schedule, job.timezone, job.nextRunAt, now, job.createdAt);
-      if (catchUp === 'none') {
-        jobs.setNextRun(job.id, nextRunAfter(schedule, job.timezone, now, job.createdAt));
-        logger.info({ cronJob: job.id, missed }, `cron job ${job.id}: ${missed} missed run(s) skipped (catch_up none)`);
-      } else if (catchUp === 'all' && missed > MAX_CATCH_UP_RUNS) {
-        // a week down with `every 1m` is 10 080 slots: only the latest ones run
-        let from = job.nextRunAt;
-        for (let i = 0; i < missed - MAX_CATCH_UP_RUNS; i++) {
-          from = nextRunAfter(schedule, job.timezone, from, job.createdAt) ?? from;
-        }
-        jobs.setNextRun(job.id, from);
-        logger.info(
-          { cronJob: job.id, missed },
-          `cron job ${job.id}: ${missed} missed run(s); running the latest ${MAX_CATCH_UP_RUNS}`,
-        );
-      } else {
-        const runs = catchUp === 'all' ? `${missed} run(s)` : 'once';
-        logger.info({ cronJob: job.id, missed }, `cron job ${job.id}: ${missed} missed run(s); running ${runs}`);
+      try {
+        this.#catchUpJob(job, now);
+      } catch (err) {
+        this.#unschedulable(job, err);
       }
+    }
+  }
+
+  #catchUpJob(job: CronJobRow, now: number): void {
+    const { jobs, catchUp, logger } = this.#deps;
+    const schedule = storedSchedule(job.kind, job.expr);
+    // a one-shot whose time passed runs once, whatever the policy
+    if (schedule.kind === 'once' || job.nextRunAt === null) return;
+    const missed = 1 + slotsBetween(schedule, job.timezone, job.nextRunAt, now, job.createdAt);
+    if (catchUp === 'none') {
+      jobs.setNextRun(job.id, nextRunAfter(schedule, job.timezone, now, job.createdAt));
+      logger.info({ cronJob: job.id, missed }, `cron job ${job.id}: ${missed} missed run(s) skipped (catch_up none)`);
+    } else if (catchUp === 'all' && missed > MAX_CATCH_UP_RUNS) {
+      // a week down with `every 1m` is 10 080 slots: only the latest ones run
+      let from = job.nextRunAt;
+      for (let i = 0; i < missed - MAX_CATCH_UP_RUNS; i++) {
+        from = nextRunAfter(schedule, job.timezone, from, job.createdAt) ?? from;
+      }
+      jobs.setNextRun(job.id, from);
+      logger.info(
+        { cronJob: job.id, missed },
+        `cron job ${job.id}: ${missed} missed run(s); running the latest ${MAX_CATCH_UP_RUNS}`,
+      );
+    } else {
+      const runs = catchUp === 'all' ? `${missed} run(s)` : 'once';
+      logger.info({ cronJob: job.id, missed }, `cron job ${job.id}: ${missed} missed run(s); running ${runs}`);
     }
   }
 
@@ -127,13 +137,29 @@ export class CronScheduler {
           busy = true; // its previous fire still runs: this slot waits for it
           continue;
         }
-        this.#claimAndRun(job);
+        try {
+          this.#claimAndRun(job);
+        } catch (err) {
+          this.#unschedulable(job, err);
+        }
       }
     } catch (err) {
       logger.error({ err }, 'cron: reading the due jobs failed; trying again shortly');
       busy = true;
     }
     this.#arm(busy);
+  }
+
+  /** A row the scheduler cannot read (edited by hand, say): paused with the reason, the others go on. */
+  #unschedulable(job: CronJobRow, err: unknown): void {
+    const reason = `cannot schedule: ${err instanceof Error ? err.message : String(err)}`;
+    this.#deps.logger.error({ cronJob: job.id }, `cron job ${job.id} paused: ${reason}`);
+    try {
+      this.#deps.jobs.setState(job.id, 'paused');
+      this.#deps.jobs.recordResult(job.id, 'failed', reason);
+    } catch (e) {
+      this.#deps.logger.error({ err: e, cronJob: job.id }, 'cron: pausing an unschedulable job failed');
+    }
   }
 
   #claimAndRun(job: CronJobRow): void {

@@ -150,6 +150,20 @@ describe('the cron scheduler', () => {
     expect(h.store.cronJobs.get(id)?.runRequestedAt).toBeNull();
   });
 
+  it('a row it cannot read (edited by hand) is paused with the reason; the other jobs still run', async () => {
+    const h = harness();
+    const bad = h.add({ schedule: '0 8 * * *', prompt: 'bad' });
+    const good = h.add({ schedule: 'every 1h', prompt: 'good' });
+    h.store.db.prepare("UPDATE cron_jobs SET expr = 'not a cron', toolsets = '{oops' WHERE id = ?").run(bad);
+    h.store.db.prepare('UPDATE cron_jobs SET next_run_at = ? WHERE id = ?').run(T0 + MIN, bad);
+    h.clock.t = T0 + HOUR;
+    await startAndRun(h);
+    expect(h.prompts).toEqual(['good']);
+    expect(h.store.cronJobs.get(bad)).toMatchObject({ state: 'paused', toolsets: [], lastStatus: 'failed' });
+    expect(h.store.cronJobs.get(bad)?.lastError).toMatch(/^cannot schedule: /);
+    expect(h.store.cronJobs.get(good)?.lastStatus).toBe('delivered');
+  });
+
   it('a paused job does not fire', async () => {
     const h = harness();
     const id = h.add({ schedule: 'every 1h' });
