@@ -24,6 +24,7 @@ import {
 } from '@hermes/gateway';
 import type { PlatformFactory } from '@hermes/protocol';
 import { contextSettings } from './context-setup.js';
+import { cronService } from './cron-setup.js';
 import { writeDotEnvValue } from './dotenv-write.js';
 import { approvedHomeHooks } from './gateway-hook-consent.js';
 import type { GlobalOptions } from './main.js';
@@ -179,6 +180,8 @@ export async function buildGatewayApp(
     },
   });
   rt.tools.register(createSendMessageTool({ gateway, env }));
+  const cron = cronService(rt, gateway); // scheduled jobs: started once the platforms have
+  rt.tools.register(cron.tool);
   phases.mark('gateway');
   const hookThreads = await attachHomeHooks(rt, gateway, options);
   phases.mark('gateway hooks');
@@ -255,6 +258,7 @@ export async function buildGatewayApp(
       );
       platformsUp = connected.then(() => {
         if (stopping) return; // stopped while connecting: the log may be closed already
+        void cron.start().catch((err: unknown) => rt.logger.error({ err }, 'the cron scheduler did not start'));
         const ms = Math.round(performance.now());
         rt.logger.info(
           { platforms: gateway.platformStates(), connectedMs: ms },
@@ -277,7 +281,8 @@ export async function buildGatewayApp(
       retention?.stop();
       mediaCleanup?.stop();
       server.setState('draining');
-      await gateway.stop(config.gateway.drain_timeout_s * 1000);
+      const drainMs = config.gateway.drain_timeout_s * 1000;
+      await Promise.all([cron.stop(drainMs), gateway.stop(drainMs)]);
       await server.app.close();
       await hookThreads?.stop();
       watchdog.stop();

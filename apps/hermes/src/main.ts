@@ -6,6 +6,7 @@
 import { exitProcess, installExitGuard } from '@hermes/protocol';
 import { Command, CommanderError, Option } from 'commander';
 import { CliExit, errorLine, exitCodeFor } from './cli-error.js';
+import { addCronCommands } from './cron-cli.js';
 import { addHooksCommands } from './hooks-cli.js';
 import { addMcpCommands } from './mcp-cli.js';
 import { addMemoryCommands } from './memory-cli.js';
@@ -274,6 +275,7 @@ stateCmd
 addMemoryCommands(program, globals);
 addSkillsCommands(program, globals);
 addMcpCommands(program, globals);
+addCronCommands(program, globals);
 
 program
   .command('logs')

@@ -271,6 +271,29 @@ const mcpServerSchema = z
     message: 'either command (stdio) or url (streamable HTTP), not both',
   });
 
+const cronSchema = z.object({
+  /** the IANA time zone of jobs added without --tz (default: the machine's) */
+  timezone: z
+    .string()
+    .min(1)
+    .refine(
+      (tz) => {
+        try {
+          new Intl.DateTimeFormat('en-US', { timeZone: tz });
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { message: 'an IANA time zone name such as "Europe/Berlin" or "UTC"' },
+    )
+    .optional(),
+  /** after downtime: run a job that missed runs once (default), every missed run (all), or skip to its next (none) */
+  catch_up: z.enum(['once', 'all', 'none']).default('once'),
+  /** failed runs in a row before a job is paused and its owner told */
+  max_failures: z.int().min(1).default(3),
+});
+
 const securitySchema = z.object({
   allow_private_urls: z.boolean().default(false),
 });
@@ -305,6 +328,7 @@ export const configSchema = z.object({
       mcpServerSchema,
     )
     .default({}),
+  cron: cronSchema.prefault({}),
 });
 
 /** The parsed, still mutable config (internal: callers get the frozen `HermesConfig`). */

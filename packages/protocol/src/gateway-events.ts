@@ -1,5 +1,5 @@
 /**
- * The gateway's own events (`gateway:startup`, `session:*`, `agent:*`, `command:*`): their
+ * The gateway's own events (`gateway:startup`, `session:*`, `agent:*`, `cron:*`, `command:*`): their
  * contexts and THE table every list of event names, the wildcard prefixes and the typed `emit` of
  * the gateway derive from. Nothing else in the project lists gateway event names.
  */
@@ -13,6 +13,8 @@ export interface GatewayEventContexts {
   'agent:start': { platform: string; user_id: string; session_id: string; message: string };
   'agent:step': { platform: string; user_id: string; session_id: string; iteration: number; tool_names: string[] };
   'agent:end': { platform: string; user_id: string; session_id: string; message: string; response: string };
+  'cron:start': { job_id: string; name: string; schedule: string; slot_time: string };
+  'cron:end': { job_id: string; name: string; status: string; response: string };
   command: { platform: string; user_id: string; command: string; args: string };
 }
 
@@ -52,6 +54,18 @@ export const GATEWAY_EVENT_EXAMPLES: { readonly [K in keyof GatewayEventContexts
     message: 'What is the weather like?',
     response: 'Sunny, 21 °C.',
   },
+  'cron:start': {
+    job_id: '3f9c2a1b',
+    name: 'disk check',
+    schedule: 'every 5m',
+    slot_time: '2026-11-22T10:15:00.000Z',
+  },
+  'cron:end': {
+    job_id: '3f9c2a1b',
+    name: 'disk check',
+    status: 'delivered',
+    response: 'Disk /var is 93% full.',
+  },
   command: { platform: 'telegram', user_id: '123456789', command: 'new', args: '' },
 };
 
@@ -74,12 +88,12 @@ export const GATEWAY_EVENTS: readonly GatewayEventName[] = Object.freeze(
   Object.keys(GATEWAY_EVENT_EXAMPLES).filter((name): name is GatewayEventName => name !== 'command'),
 );
 
-/** The event families (`gateway`, `session`, `agent`, `command`), each subscribable as `prefix:*`. */
+/** The event families (`gateway`, `session`, `agent`, `cron`, `command`), each subscribable as `prefix:*`. */
 export const GATEWAY_EVENT_PREFIXES: readonly string[] = Object.freeze([
   ...new Set(Object.keys(GATEWAY_EVENT_EXAMPLES).map((name) => name.split(':')[0] ?? name)),
 ]);
 
-/** `gateway:*`, `session:*`, `agent:*`, `command:*`. */
+/** `gateway:*`, `session:*`, `agent:*`, `cron:*`, `command:*`. */
 export const GATEWAY_EVENT_WILDCARDS: readonly string[] = Object.freeze(GATEWAY_EVENT_PREFIXES.map((p) => `${p}:*`));
 
 const COMMAND_EVENT = /^command:[a-z0-9_:-]+$/;

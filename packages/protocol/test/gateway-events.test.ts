@@ -23,9 +23,11 @@ describe('the gateway-event table', () => {
       'agent:start',
       'agent:step',
       'agent:end',
+      'cron:start',
+      'cron:end',
     ]);
-    expect(GATEWAY_EVENT_PREFIXES).toEqual(['gateway', 'session', 'agent', 'command']);
-    expect(GATEWAY_EVENT_WILDCARDS).toEqual(['gateway:*', 'session:*', 'agent:*', 'command:*']);
+    expect(GATEWAY_EVENT_PREFIXES).toEqual(['gateway', 'session', 'agent', 'cron', 'command']);
+    expect(GATEWAY_EVENT_WILDCARDS).toEqual(['gateway:*', 'session:*', 'agent:*', 'cron:*', 'command:*']);
     expect(Object.keys(GATEWAY_EVENT_EXAMPLES)).toEqual([...GATEWAY_EVENTS, 'command']);
   });
 

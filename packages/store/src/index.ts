@@ -7,6 +7,16 @@ export type { ApiResponseRow, ApiResponsesRepo } from './api-responses-repo.js';
 export type { ChildSessionRow, ChildSessionsRepo, ChildStatus, NewChildSession } from './child-sessions-repo.js';
 // The context engine's summaries beside the transcripts
 export type { ContextSummariesRepo, ContextSummary } from './context-summaries-repo.js';
+// Scheduled jobs
+export type {
+  CronFireRow,
+  CronFireStatus,
+  CronJobRow,
+  CronJobState,
+  CronJobsRepo,
+  CronKind,
+  NewCronJob,
+} from './cron-jobs-repo.js';
 // Gateway inbox: inbound dedupe keys and the accepted-message log
 export {
   type AcceptOptions,

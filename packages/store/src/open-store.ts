@@ -3,6 +3,7 @@ import { type ApiResponsesRepo, createApiResponsesRepo } from './api-responses-r
 import { backgroundCheckpoints } from './background-checkpoint.js';
 import { type ChildSessionsRepo, createChildSessionsRepo } from './child-sessions-repo.js';
 import { type ContextSummariesRepo, createContextSummariesRepo } from './context-summaries-repo.js';
+import { type CronJobsRepo, createCronJobsRepo } from './cron-jobs-repo.js';
 import { createInboxRepo, type InboxRepo } from './inbox-repo.js';
 import { createMemorySnapshotsRepo, type MemorySnapshotsRepo } from './memory-snapshots-repo.js';
 import { migrate, readSchemaVersion } from './migrate.js';
@@ -51,6 +52,8 @@ export interface Store {
   readonly sessionModels: SessionModelsRepo;
   /** The context engine's summaries beside the transcripts (the newest per session is used). */
   readonly contextSummaries: ContextSummariesRepo;
+  /** Scheduled jobs and their fires (`hermes cron`, the `cronjob` tool). */
+  readonly cronJobs: CronJobsRepo;
   /** Inbound dedupe keys and the accepted-message log. */
   readonly inbox: InboxRepo;
   /** Outbound reply chunks with their delivered mark. */
@@ -147,6 +150,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     transcripts: createTranscriptsRepo(db, now, options.redact),
     sessionModels: createSessionModelsRepo(db, now),
     contextSummaries: createContextSummariesRepo(db, now, options.redact),
+    cronJobs: createCronJobsRepo(db, now),
     inbox: createInboxRepo(db, now, platformState),
     outbox: createOutboxRepo(db, now),
     platformState,

@@ -9,6 +9,7 @@ import { memorySnapshots } from './0007-memory-snapshots.js';
 import { childSessions } from './0008-child-sessions.js';
 import { sessionModel } from './0009-session-model.js';
 import { contextSummaries } from './0010-context-summaries.js';
+import { cronJobs } from './0011-cron-jobs.js';
 
 /**
  * Every schema step, oldest first. To change the schema, add a file `NNNN-what-it-does.ts` next to
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   childSessions,
   sessionModel,
   contextSummaries,
+  cronJobs,
 ];

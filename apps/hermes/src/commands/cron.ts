@@ -1,0 +1,118 @@
+/**
+ * `hermes cron add|list|remove|pause|resume|run` on HERMES_HOME/state.db. The running gateway's
+ * scheduler re-reads the table every few seconds; `run` marks a job due, so the gateway fires it
+ * (within seconds, or at its next start), through its platforms and outbox.
+ */
+import { addJob, jobJson, machineTimezone, resumeJob, ScheduleError } from '@hermes/gateway';
+import { EXIT } from '@hermes/protocol';
+import { type CronJobRow, openStore, type Store } from '@hermes/store';
+import { CliExit } from '../cli-error.js';
+import type { GlobalOptions } from '../main.js';
+import { loadSettings } from '../settings.js';
+import { renderJobs } from './cron-format.js';
+
+export interface CronAddOptions {
+  name?: string;
+  deliver?: string;
+  toolsets?: string;
+  tz?: string;
+}
+
+function withStore<T>(options: GlobalOptions, fn: (store: Store, timezone: string) => T): T {
+  const { config, paths } = loadSettings(options);
+  const store = openStore(paths.stateDb);
+  try {
+    return fn(store, config.cron.timezone ?? machineTimezone());
+  } finally {
+    store.close();
+  }
+}
+
+const print = (text: string): void => {
+  process.stdout.write(`${text}\n`);
+};
+const when = (t: number | null) => (t === null ? 'never' : new Date(t).toISOString());
+
+export async function cronAdd(
+  options: GlobalOptions,
+  schedule: string,
+  prompt: string,
+  opts: CronAddOptions,
+): Promise<void> {
+  const deliver = (opts.deliver ?? 'home').trim();
+  if (deliver === 'origin') {
+    throw new CliExit(
+      EXIT.USAGE,
+      '--deliver origin is the chat a job was created from (the cronjob tool); from the CLI name home, none, a platform (telegram) or platform:chat_id',
+    );
+  }
+  const job = withStore(options, (store, timezone) => {
+    try {
+      return addJob(
+        store.cronJobs,
+        {
+          schedule,
+          prompt,
+          name: opts.name,
+          deliver,
+          owner: 'cli',
+          toolsets: opts.toolsets?.split(','),
+          timezone: opts.tz ?? timezone,
+        },
+        Date.now(),
+      );
+    } catch (err) {
+      if (err instanceof ScheduleError) throw new CliExit(EXIT.USAGE, err.message);
+      throw err;
+    }
+  });
+  if (options.json) return print(JSON.stringify(jobJson(job)));
+  print(
+    `added job ${job.id} "${job.name}": ${job.schedule} (${job.timezone}), next run ${when(job.nextRunAt)}, delivers to ${job.deliver}`,
+  );
+}
+
+export async function cronList(options: GlobalOptions): Promise<void> {
+  const jobs = withStore(options, (store) => store.cronJobs.list());
+  if (options.json) return print(JSON.stringify(jobs.map(jobJson)));
+  print(jobs.length === 0 ? 'no cron jobs (add one with hermes cron add SCHEDULE PROMPT)' : renderJobs(jobs));
+}
+
+export async function cronChange(
+  options: GlobalOptions,
+  action: 'remove' | 'pause' | 'resume' | 'run',
+  id: string,
+): Promise<void> {
+  const result = withStore(options, (store) => {
+    const jobs = store.cronJobs;
+    const job = jobs.get(id);
+    if (!job) throw new CliExit(EXIT.ERROR, `no cron job "${id}" (hermes cron list shows them)`);
+    return { job: change(jobs, job, action), removed: action === 'remove' };
+  });
+  if (options.json) {
+    print(JSON.stringify(result.removed ? { removed: id } : jobJson(result.job)));
+    return;
+  }
+  const said = {
+    remove: `removed job ${id}`,
+    pause: `paused job ${id}`,
+    resume: `resumed job ${id}: next run ${when(result.job.nextRunAt)}`,
+    run: `job ${id} will run within seconds in the running gateway (or when it next starts)`,
+  };
+  print(said[action]);
+}
+
+function change(jobs: Store['cronJobs'], job: CronJobRow, action: 'remove' | 'pause' | 'resume' | 'run'): CronJobRow {
+  const refuse = (why: string) => new CliExit(EXIT.ERROR, `job ${job.id} ${why}`);
+  if (action === 'remove') jobs.remove(job.id);
+  else if (action === 'pause') {
+    if (job.state !== 'active') throw refuse(`is ${job.state}, not active`);
+    jobs.setState(job.id, 'paused');
+  } else if (action === 'resume') {
+    if (!resumeJob(jobs, job, Date.now())) throw refuse(`is ${job.state}, not paused`);
+  } else {
+    if (job.state !== 'active') throw refuse(`is ${job.state}: resume it first`);
+    jobs.requestRun(job.id);
+  }
+  return jobs.get(job.id) ?? job;
+}

@@ -1,0 +1,134 @@
+/**
+ * Scheduled jobs in a running gateway: the scheduler, each fire's turn through the gateway's turn
+ * service (session `cron:<job id>`, the job's toolsets, never `cronjob` itself, no memory, no
+ * approvals: a dangerous command is denied), delivery through the gateway's outbox, and the `cronjob` tool.
+ */
+
+import type { Logger, ToolDefinition } from '@hermes/protocol';
+import type { CronJobRow, CronJobsRepo } from '@hermes/store';
+import { failureMessage } from '../failure-reply.js';
+import type { Gateway } from '../gateway.js';
+import { resolveTarget } from '../send-message-tool.js';
+import type { CronClock } from './clock.js';
+import { createCronjobTool } from './cronjob-tool.js';
+import { type CronTurnResult, type FirePorts, recoverFires, runFire } from './fire.js';
+import { CronScheduler, type CronSettings } from './scheduler.js';
+import { resolveDeliver } from './targets.js';
+
+export interface CronServiceDeps {
+  gateway: Gateway;
+  jobs: CronJobsRepo;
+  env: Readonly<Record<string, string | undefined>>;
+  settings: CronSettings;
+  clock: CronClock;
+  logger: Logger;
+  recheckMs?: number;
+}
+
+export interface CronService {
+  readonly scheduler: CronScheduler;
+  /** the `cronjob` tool, bound to this gateway */
+  readonly tool: ToolDefinition;
+  start(): Promise<void>;
+  stop(drainMs: number): Promise<void>;
+}
+
+/** Tools a job's turn never gets: it cannot schedule more jobs. */
+export const CRON_EXCLUDED_TOOLS: readonly string[] = ['cronjob'];
+
+/** What the model is told on a scheduled run (after the system prompt). */
+export function cronInstructions(job: CronJobRow): string {
+  const where = job.deliver === 'none' ? 'nowhere (it is only recorded)' : `to ${job.deliver}`;
+  return (
+    `This is a scheduled run of job "${job.name}" (${job.id}, schedule "${job.schedule}"). Nobody is present: ` +
+    'there is no one to ask questions, and dangerous terminal commands are denied. Your final answer is posted ' +
+    `${where}. When there is nothing worth reporting, answer exactly [SILENT] and nothing is posted.`
+  );
+}
+
+export function createCronService(deps: CronServiceDeps): CronService {
+  const { gateway, jobs, env, logger } = deps;
+  const targets = { env, connected: () => [...gateway.adapters.keys()] };
+  const resolve = (deliver: string) => resolveDeliver(targets, deliver);
+  const send = (target: Parameters<Gateway['sendTo']>[0], text: string) => gateway.sendTo(target, text);
+
+  async function runTurn(job: CronJobRow, signal: AbortSignal): Promise<CronTurnResult> {
+    const log = logger.child({ cronJob: job.id });
+    const all = await gateway.turns.availableTools();
+    const toolsets = job.toolsets;
+    const tools = all.filter(
+      (t) =>
+        !CRON_EXCLUDED_TOOLS.includes(t.name) &&
+        (toolsets === null || toolsets.includes('*') || toolsets.includes(t.toolset) || toolsets.includes(t.name)),
+    );
+    const result = await gateway.turns.run({
+      sessionId: `cron:${job.id}`,
+      platform: 'cron',
+      history: [],
+      userMessage: job.prompt,
+      instructions: cronInstructions(job),
+      persist: 'none',
+      // nobody can answer an approval on a scheduled run: every dangerous command is denied (the
+      // approval hooks still see the request and the denial)
+      approval: {
+        surface: 'gateway',
+        key: `cron:${job.id}`,
+        ask: async (request) => {
+          log.warn(
+            { command: request.command },
+            `cron job ${job.id}: dangerous command denied (nobody can approve a scheduled run): ${request.description}`,
+          );
+          return 'deny';
+        },
+      },
+      tools,
+      // self-contained: no memory block, prefetch or sync (a schedule's runs would otherwise write
+      // their reports into the user's memory, and see the block of its first run until a restart)
+      memory: false,
+      signal,
+      logger: log,
+    });
+    return {
+      // a run that hit agent.max_iterations has no answer: a failure
+      status: result.status === 'max_iterations' ? 'failed' : result.status,
+      text: result.finalText === null ? null : gateway.turns.redact(result.finalText),
+      ...(result.error ? { error: failureMessage(result.error, result.status, log) } : {}),
+    };
+  }
+
+  const fire: FirePorts = {
+    jobs,
+    runTurn,
+    send,
+    resolve,
+    events: gateway.events,
+    logger,
+    maxFailures: deps.settings.maxFailures,
+  };
+
+  const scheduler = new CronScheduler({
+    jobs,
+    clock: deps.clock,
+    catchUp: deps.settings.catchUp,
+    logger,
+    fire: (job, claim, signal) => runFire(fire, job, claim, signal),
+    recover: () => recoverFires({ jobs, send, resolve }),
+    ...(deps.recheckMs !== undefined ? { recheckMs: deps.recheckMs } : {}),
+  });
+
+  const tool = createCronjobTool({
+    jobs,
+    originOf: (sessionId) => gateway.originOf(sessionId),
+    checkTarget: (target, sessionId) => resolveTarget({ gateway, env }, target, sessionId),
+    timezone: deps.settings.timezone,
+    now: () => deps.clock.now(),
+    changed: () => scheduler.poke(),
+  });
+
+  return {
+    scheduler,
+    tool,
+    start: () => scheduler.start(),
+    stop: (drainMs) => scheduler.stop(drainMs),
+  };
+}

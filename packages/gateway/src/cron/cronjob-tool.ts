@@ -1,0 +1,119 @@
+/**
+ * The `cronjob` tool (toolset `cron`): the agent schedules from a chat. Actions create, list,
+ * remove, pause, resume. A job created in a chat delivers to that chat unless told otherwise, and
+ * belongs to it: from a chat, the tool lists and changes only that chat's jobs. `deliver` other
+ * than origin, none or home is checked like send_message's targets (no strangers).
+ */
+
+import type { ToolDefinition } from '@hermes/protocol';
+import type { CronJobsRepo } from '@hermes/store';
+import type { DeliveryTarget } from '../delivery/deliver.js';
+import { addJob, jobJson, resumeJob } from './jobs.js';
+import { SCHEDULE_FORMS, ScheduleError } from './schedule.js';
+import { targetString } from './targets.js';
+
+export interface CronjobToolDeps {
+  jobs: CronJobsRepo;
+  /** the chat a running session answers */
+  originOf(sessionId: string): DeliveryTarget | undefined;
+  /** checks an explicit target for this session (send_message's rules): the target or an error */
+  checkTarget(target: string, sessionId: string): DeliveryTarget | string;
+  timezone: string;
+  now(): number;
+  /** the scheduler re-reads its table */
+  changed(): void;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+
+export function createCronjobTool(deps: CronjobToolDeps): ToolDefinition {
+  return {
+    name: 'cronjob',
+    toolset: 'cron',
+    owner: 'builtin',
+    emoji: '⏰',
+    schema: {
+      name: 'cronjob',
+      description:
+        'Schedule a prompt to run later or repeatedly as a fresh agent turn whose answer is posted to this chat ' +
+        '(reminders, daily summaries, checks). The scheduled run has no one to ask: write the prompt so it stands ' +
+        `alone (e.g. "Remind the user to stretch."). An answer of exactly [SILENT] posts nothing. ${SCHEDULE_FORMS}.`,
+      parameters: {
+        type: 'object',
+        properties: {
+          action: { type: 'string', enum: ['create', 'list', 'remove', 'pause', 'resume'] },
+          schedule: { type: 'string', description: 'create: when (see the accepted forms)' },
+          prompt: { type: 'string', description: 'create: what the scheduled run should do or say' },
+          name: { type: 'string', description: 'create: a short name (default: from the prompt)' },
+          deliver: {
+            type: 'string',
+            description: 'create: origin (this chat, default), none, a platform (its home channel) or platform:chat_id',
+          },
+          toolsets: { type: 'array', items: { type: 'string' }, description: "create: the run's toolsets" },
+          timezone: { type: 'string', description: 'create: IANA zone for cron expressions and times' },
+          job_id: { type: 'string', description: 'remove, pause, resume: the job' },
+        },
+        required: ['action'],
+      },
+    },
+    handler: (args, context) => {
+      const origin = deps.originOf(context.sessionId);
+      const owner = origin ? targetString(origin) : undefined;
+      const action = args.action;
+      if (action === 'list') return { jobs: deps.jobs.list(owner ? { owner } : {}).map(jobJson) };
+      if (action === 'create') {
+        const schedule = str(args.schedule);
+        const prompt = str(args.prompt);
+        if (!schedule) return { error: `schedule: expected a string; ${SCHEDULE_FORMS}` };
+        if (!prompt) return { error: 'prompt: expected a non-empty string' };
+        const wanted = str(args.deliver) ?? 'origin';
+        let deliver: string;
+        if (wanted === 'origin') {
+          if (!origin) return { error: 'deliver origin: this turn does not come from a chat; name a platform' };
+          deliver = targetString(origin);
+        } else if (wanted === 'none' || wanted === 'home') deliver = wanted;
+        else {
+          const checked = deps.checkTarget(wanted, context.sessionId);
+          if (typeof checked === 'string') return { error: `deliver: ${checked}` };
+          deliver = wanted.includes(':') ? targetString(checked) : wanted;
+        }
+        const toolsets = Array.isArray(args.toolsets) ? args.toolsets.filter((t) => typeof t === 'string') : null;
+        try {
+          const job = addJob(
+            deps.jobs,
+            {
+              schedule,
+              prompt,
+              name: str(args.name),
+              deliver,
+              owner: owner ?? 'agent',
+              toolsets,
+              timezone: str(args.timezone) ?? deps.timezone,
+            },
+            deps.now(),
+          );
+          deps.changed();
+          return { created: jobJson(job) };
+        } catch (err) {
+          if (err instanceof ScheduleError) return { error: err.message };
+          throw err;
+        }
+      }
+      if (action !== 'remove' && action !== 'pause' && action !== 'resume') {
+        return { error: 'action must be one of create, list, remove, pause, resume' };
+      }
+      const id = str(args.job_id);
+      const job = id ? deps.jobs.get(id) : undefined;
+      if (!id || !job || (owner && job.owner !== owner)) {
+        return { error: `job_id: no job ${JSON.stringify(id ?? '')}${owner ? ' in this chat' : ''} (list shows them)` };
+      }
+      if (action === 'remove') deps.jobs.remove(id);
+      else if (action === 'pause') {
+        if (job.state !== 'active') return { error: `job ${id} is ${job.state}, not active` };
+        deps.jobs.setState(id, 'paused');
+      } else if (!resumeJob(deps.jobs, job, deps.now())) return { error: `job ${id} is ${job.state}, not paused` };
+      deps.changed();
+      return action === 'remove' ? { removed: id } : { job: jobJson(deps.jobs.get(id) ?? job) };
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// A scheduler on a real in-memory state.db with a hand-moved clock, a scripted turn and a recorded send.
+import { silentLogger } from '@hermes/protocol';
+import { openStore, type Store } from '@hermes/store';
+import { type CronTurnResult, type FirePorts, recoverFires, runFire } from '../../src/cron/fire.js';
+import { addJob, type JobInput } from '../../src/cron/jobs.js';
+import { type CatchUp, CronScheduler } from '../../src/cron/scheduler.js';
+import { resolveDeliver } from '../../src/cron/targets.js';
+import type { DeliveryTarget } from '../../src/delivery/deliver.js';
+import { GatewayEvents } from '../../src/gateway-events.js';
+
+export const T0 = Date.parse('2026-11-25T10:00:00Z');
+export const MIN = 60_000;
+export const HOUR = 60 * MIN;
+
+export interface Harness {
+  store: Store;
+  clock: { t: number };
+  sent: { target: DeliveryTarget; text: string }[];
+  events: { type: string; context: Record<string, unknown> }[];
+  /** the next turns' results (default: completed "done") */
+  turns: CronTurnResult[];
+  prompts: string[];
+  add(input: Partial<JobInput> & { schedule: string }): string;
+  scheduler(catchUp?: CatchUp): CronScheduler;
+}
+
+export function harness(options: { maxFailures?: number; env?: Record<string, string> } = {}): Harness {
+  const clock = { t: T0 };
+  const store = openStore(':memory:', { now: () => clock.t });
+  const sent: Harness['sent'] = [];
+  const events: Harness['events'] = [];
+  const turns: CronTurnResult[] = [];
+  const prompts: string[] = [];
+  const gatewayEvents = new GatewayEvents(silentLogger);
+  gatewayEvents.on('cron:*', (type, context) => {
+    events.push({ type, context: context as Record<string, unknown> });
+  });
+  const env = { TELEGRAM_HOME_CHANNEL: '-100', ...options.env };
+  const ports: FirePorts = {
+    jobs: store.cronJobs,
+    runTurn: async (job) => {
+      prompts.push(job.prompt);
+      return turns.shift() ?? { status: 'completed', text: 'done' };
+    },
+    send: async (target, text) => {
+      sent.push({ target, text });
+      return { sent: 1, failed: 0, errors: [] };
+    },
+    resolve: (deliver) => resolveDeliver({ env, connected: () => ['telegram'] }, deliver),
+    events: gatewayEvents,
+    logger: silentLogger,
+    maxFailures: options.maxFailures ?? 3,
+  };
+  return {
+    store,
+    clock,
+    sent,
+    events,
+    turns,
+    prompts,
+    add: (input) =>
+      addJob(store.cronJobs, { prompt: 'check', deliver: 'telegram', owner: 'cli', timezone: 'UTC', ...input }, clock.t)
+        .id,
+    scheduler: (catchUp = 'once') =>
+      new CronScheduler({
+        jobs: store.cronJobs,
+        clock: { now: () => clock.t, realDelay: () => 3_600_000 }, // never fires by itself: tests poke
+        catchUp,
+        logger: silentLogger,
+        fire: (job, claim, signal) => runFire(ports, job, claim, signal),
+        recover: () => recoverFires(ports),
+        recheckMs: 3_600_000,
+      }),
+  };
+}
+
+/** Events fire on a later tick: let them land. */
+export const settle = () => new Promise((r) => setTimeout(r, 20));

@@ -1,0 +1,115 @@
+// Scheduled jobs keep the chat boundaries and the approval rule:
+// - the cronjob tool, called from one chat, cannot see, pause or remove another chat's jobs, nor
+//   deliver to a chat send_message could not reach (a prompt-injected model asks for it);
+// - a scheduled run has nobody to approve a dangerous command: it is denied (and the command does
+//   not run), through `hermes gateway run` with the fake Telegram and model.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCronjobTool } from '@hermes/gateway';
+import { silentLogger, type ToolContext } from '@hermes/protocol';
+import { openStore } from '@hermes/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
+import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { spawnGateway } from '../helpers/spawn-gateway.js';
+import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+
+describe('the cronjob tool keeps to its chat', () => {
+  const store = openStore(':memory:');
+  const origins: Record<string, { platform: string; chatId: string }> = {
+    'sess-a': { platform: 'telegram', chatId: '42' },
+    'sess-b': { platform: 'telegram', chatId: '43' },
+  };
+  const tool = createCronjobTool({
+    jobs: store.cronJobs,
+    originOf: (sessionId) => origins[sessionId],
+    // send_message's rule, reduced: the home channel and the session's own chat
+    checkTarget: (target, sessionId) =>
+      target === 'telegram' || target === `telegram:${origins[sessionId]?.chatId}`
+        ? { platform: 'telegram', chatId: target === 'telegram' ? '-100' : (origins[sessionId]?.chatId ?? '') }
+        : `chat ${target} is not a home channel or a chat I talk with`,
+    timezone: 'UTC',
+    now: Date.now,
+    changed: () => undefined,
+  });
+  const call = (sessionId: string, args: Record<string, unknown>) =>
+    tool.handler(args, { sessionId, logger: silentLogger } as unknown as ToolContext) as Record<string, unknown>;
+
+  it('a job made in chat A delivers there and belongs to it; chat B can neither list nor change it', () => {
+    const created = call('sess-a', { action: 'create', schedule: 'every 1h', prompt: 'ping' }) as {
+      created: { id: string; deliver: string; owner: string };
+    };
+    expect(created.created).toMatchObject({ deliver: 'telegram:42', owner: 'telegram:42' });
+    const id = created.created.id;
+    expect(call('sess-b', { action: 'list' })).toEqual({ jobs: [] });
+    for (const action of ['pause', 'remove', 'resume']) {
+      expect(call('sess-b', { action, job_id: id })).toEqual({
+        error: `job_id: no job "${id}" in this chat (list shows them)`,
+      });
+    }
+    expect(store.cronJobs.get(id)?.state).toBe('active');
+    expect((call('sess-a', { action: 'list' }) as { jobs: unknown[] }).jobs).toHaveLength(1);
+    expect(call('sess-a', { action: 'pause', job_id: id })).toMatchObject({ job: { state: 'paused' } });
+  });
+
+  it('a target send_message could not reach is refused, and nothing is stored', () => {
+    const before = store.cronJobs.list().length;
+    expect(call('sess-a', { action: 'create', schedule: 'in 5m', prompt: 'spam', deliver: 'telegram:999' })).toEqual({
+      error: 'deliver: chat telegram:999 is not a home channel or a chat I talk with',
+    });
+    expect(store.cronJobs.list()).toHaveLength(before);
+  });
+});
+
+const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken1234';
+const openai = useFakeOpenAI();
+let tg: FakeTelegram;
+beforeAll(async () => {
+  tg = await startFakeTelegram({ token: TOKEN, longPollCapMs: 200 });
+});
+afterAll(async () => {
+  await tg.close();
+});
+
+describe('a scheduled run cannot approve dangerous commands', () => {
+  it('rm -rf <dir>/* asked for by the model is denied and does not run; the log says why', async () => {
+    const home = tempHome();
+    const victim = mkdtempSync(join(tmpdir(), 'hermes-cron-victim-'));
+    mkdirSync(join(victim, 'keep'));
+    writeFileSync(join(victim, 'keep', 'data.txt'), 'precious');
+    const added = await runHermes(
+      ['cron', 'add', 'in 1m', 'clean up', '--deliver', 'telegram', '--toolsets', 'terminal'],
+      { env: { HERMES_HOME: home } },
+    );
+    expect(added.code).toBe(0);
+    openai.server.respond((request) => {
+      const messages = (request.body as { messages: { role: string; content: string }[] }).messages;
+      const last = messages.at(-1);
+      if (last?.role === 'user') {
+        return { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${victim}/*` } }] };
+      }
+      return { text: `tool said: ${last?.content}` };
+    });
+    const gw = await spawnGateway({
+      HERMES_HOME: home,
+      OPENAI_BASE_URL: openai.server.url,
+      HERMES_INFERENCE_MODEL: 'test-model',
+      TELEGRAM_BOT_TOKEN: TOKEN,
+      TELEGRAM_API_ROOT: tg.apiRoot,
+      TELEGRAM_HOME_CHANNEL: '-1001',
+      HERMES_CRON_CLOCK_SPEED: '60',
+    });
+    try {
+      const started = Date.now();
+      while (tg.sent.length === 0 && Date.now() - started < 15_000) await new Promise((r) => setTimeout(r, 25));
+      expect(tg.sent[0]?.text).toContain('denied');
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+    expect(existsSync(join(victim, 'keep', 'data.txt'))).toBe(true);
+    expect(readFileSync(join(home, 'logs', 'gateway.log'), 'utf8')).toContain(
+      'dangerous command denied (nobody can approve a scheduled run)',
+    );
+  });
+});
