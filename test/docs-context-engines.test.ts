@@ -11,22 +11,11 @@ import { loadConfig } from '@hermes/config';
 import { HookBus, loadPlugins, PluginRegistries } from '@hermes/plugins';
 import { type ChatMessage, ERROR_CODES, silentLogger } from '@hermes/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileBlocks } from './helpers/doc-blocks.js';
 import { useFakeOpenAI } from './helpers/use-fake-openai.js';
 
 const DOC = readFileSync(fileURLToPath(new URL('../docs/context-engines.md', import.meta.url)), 'utf8');
 const SDK = fileURLToPath(new URL('../packages/plugin-sdk/src/index.ts', import.meta.url));
-
-/** Fenced blocks whose first line is `// file: x` or `# file: x`, with that line removed. */
-function fileBlocks(markdown: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const fence = /^```[^\n]*\n([\s\S]*?)^```[ \t]*$/gm;
-  for (let m = fence.exec(markdown); m !== null; m = fence.exec(markdown)) {
-    const body = m[1] ?? '';
-    const marker = /^(?:\/\/|#) file: (\S+)\n/.exec(body);
-    if (marker?.[1]) out.set(marker[1], body.slice(marker[0].length));
-  }
-  return out;
-}
 
 const yamlSamples = [...DOC.matchAll(/^```yaml\n([\s\S]*?)^```/gm)]
   .map((m) => m[1] ?? '')

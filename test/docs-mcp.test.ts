@@ -7,24 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@hermes/config';
 import type { ChatMessage } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
+import { fileBlocks } from './helpers/doc-blocks.js';
 import { runHermes, tempHome } from './helpers/run-hermes.js';
 import { useFakeOpenAI } from './helpers/use-fake-openai.js';
 
 const DOC = readFileSync(fileURLToPath(new URL('../docs/mcp.md', import.meta.url)), 'utf8');
 const NODE_MODULES = fileURLToPath(new URL('../node_modules', import.meta.url));
 const openai = useFakeOpenAI();
-
-/** Fenced blocks whose first line is `// file: x` or `# file: x`, with that line removed. */
-function fileBlocks(markdown: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const fence = /^```[^\n]*\n([\s\S]*?)^```[ \t]*$/gm;
-  for (let m = fence.exec(markdown); m !== null; m = fence.exec(markdown)) {
-    const body = m[1] ?? '';
-    const marker = /^(?:\/\/|#) file: (\S+)\n/.exec(body);
-    if (marker?.[1]) out.set(marker[1], body.slice(marker[0].length));
-  }
-  return out;
-}
 
 /** The `console` block's lines after `$ <command>`, up to the next prompt. */
 function consoleOutput(markdown: string, command: string): string {

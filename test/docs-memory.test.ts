@@ -10,23 +10,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChatMessage } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
+import { fileBlocks } from './helpers/doc-blocks.js';
 import { runHermes, tempHome } from './helpers/run-hermes.js';
 import { useFakeOpenAI } from './helpers/use-fake-openai.js';
 
 const DOC = readFileSync(fileURLToPath(new URL('../docs/memory.md', import.meta.url)), 'utf8');
 const openai = useFakeOpenAI();
-
-/** Fenced blocks whose first line is `// file: x` or `# file: x`, with that line removed. */
-function fileBlocks(markdown: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const fence = /^```[^\n]*\n([\s\S]*?)^```[ \t]*$/gm;
-  for (let m = fence.exec(markdown); m !== null; m = fence.exec(markdown)) {
-    const body = m[1] ?? '';
-    const marker = /^(?:\/\/|#) file: (\S+)\n/.exec(body);
-    if (marker?.[1]) out.set(marker[1], body.slice(marker[0].length));
-  }
-  return out;
-}
 
 const chatRequests = () => openai.server.requests.filter((r) => r.path.endsWith('/chat/completions'));
 const body = (i: number) =>

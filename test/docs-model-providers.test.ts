@@ -10,6 +10,7 @@ import { loadConfig } from '@hermes/config';
 import { HookBus, loadPlugins, PluginRegistries } from '@hermes/plugins';
 import { silentLogger } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
+import { fileBlocks } from './helpers/doc-blocks.js';
 import { runHermes, tempHome } from './helpers/run-hermes.js';
 import { useFakeOpenAI } from './helpers/use-fake-openai.js';
 
@@ -17,18 +18,6 @@ const DOC = readFileSync(fileURLToPath(new URL('../docs/model-providers.md', imp
 const PLUGINS = fileURLToPath(new URL('../plugins', import.meta.url));
 const KEY = 'sk-acme-docs-0123456789';
 const openai = useFakeOpenAI();
-
-/** Fenced blocks whose first line is `// file: x` or `# file: x`, with that line removed. */
-function fileBlocks(markdown: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const fence = /^```[^\n]*\n([\s\S]*?)^```[ \t]*$/gm;
-  for (let m = fence.exec(markdown); m !== null; m = fence.exec(markdown)) {
-    const body = m[1] ?? '';
-    const marker = /^(?:\/\/|#) file: (\S+)\n/.exec(body);
-    if (marker?.[1]) out.set(marker[1], body.slice(marker[0].length));
-  }
-  return out;
-}
 
 describe('docs/model-providers.md', () => {
   it('its example plugin, dropped into HERMES_HOME and enabled, answers a turn with its key, model and headers', async () => {

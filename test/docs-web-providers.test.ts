@@ -12,24 +12,13 @@ import { silentLogger, type ToolContext } from '@hermes/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeBrave } from './fakes/web/brave-server.js';
 import type { HttpFake } from './fakes/web/http-fake.js';
+import { fileBlocks } from './helpers/doc-blocks.js';
 
 const DOC = readFileSync(fileURLToPath(new URL('../docs/web-providers.md', import.meta.url)), 'utf8');
 const PLUGINS = fileURLToPath(new URL('../plugins', import.meta.url));
 const WEB = join(PLUGINS, 'web');
 const SDK = fileURLToPath(new URL('../packages/plugin-sdk/src/index.ts', import.meta.url));
 const KEY = 'docs-brave-key-0123456789';
-
-/** Fenced blocks whose first line is `// file: x` or `# file: x`, with that line removed. */
-function fileBlocks(markdown: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const fence = /^```[^\n]*\n([\s\S]*?)^```[ \t]*$/gm;
-  for (let m = fence.exec(markdown); m !== null; m = fence.exec(markdown)) {
-    const body = m[1] ?? '';
-    const marker = /^(?:\/\/|#) file: (\S+)\n/.exec(body);
-    if (marker?.[1]) out.set(marker[1], body.slice(marker[0].length));
-  }
-  return out;
-}
 
 const blocks = fileBlocks(DOC);
 let brave: HttpFake;

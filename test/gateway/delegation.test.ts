@@ -11,6 +11,7 @@ import { HookBus, loadPlugins } from '@hermes/plugins';
 import { type ChatMessage, silentLogger } from '@hermes/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fakes/openai-server.js';
+import { fileBlocks } from '../helpers/doc-blocks.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 import { type Harness, startHarness } from './harness.js';
 
@@ -18,18 +19,6 @@ const openai = useFakeOpenAI();
 const DOC = readFileSync(fileURLToPath(new URL('../../docs/delegation.md', import.meta.url)), 'utf8');
 const SDK = fileURLToPath(new URL('../../packages/plugin-sdk/src/index.ts', import.meta.url));
 const CHILD_DELAY_MS = 600;
-
-/** Fenced blocks whose first line is `// file: x` or `# file: x`, with that line removed. */
-function fileBlocks(markdown: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const fence = /^```[^\n]*\n([\s\S]*?)^```[ \t]*$/gm;
-  for (let m = fence.exec(markdown); m !== null; m = fence.exec(markdown)) {
-    const body = m[1] ?? '';
-    const marker = /^(?:\/\/|#) file: (\S+)\n/.exec(body);
-    if (marker?.[1]) out.set(marker[1], body.slice(marker[0].length));
-  }
-  return out;
-}
 
 /** A bus with the docs' subagent-audit plugin loaded from HERMES_HOME/plugins; returns its log file. */
 async function busWithAuditPlugin(): Promise<{ hooks: HookBus; log: string }> {
