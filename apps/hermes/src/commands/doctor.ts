@@ -1,7 +1,7 @@
 /** `hermes doctor`: checks config, state, model reachability and plugins; exit 1 when any check fails. */
 import { accessSync, constants } from 'node:fs';
 import { join } from 'node:path';
-import { probeSandbox, ToolRegistry } from '@hermes/agent';
+import { probeSandbox } from '@hermes/agent';
 import {
   applyDotEnv,
   configPaths,
@@ -13,19 +13,11 @@ import {
   resolveHome,
 } from '@hermes/config';
 import { discoverGatewayHooks, gatewayHookConsent, pendingReason } from '@hermes/gateway';
-import {
-  allowlistPath,
-  autoAcceptVia,
-  HookBus,
-  loadPlugins,
-  PluginRegistries,
-  ShellHookAllowlist,
-} from '@hermes/plugins';
-import { silentLogger } from '@hermes/protocol';
+import { allowlistPath, autoAcceptVia, ShellHookAllowlist } from '@hermes/plugins';
 import { openStore } from '@hermes/store';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
-import { pluginAliases, pluginSources } from '../plugin-sources.js';
+import { pluginRegistrations } from '../plugin-registrations.js';
 import { probeModel } from './doctor-model.js';
 import { providerConfig } from './doctor-provider.js';
 import { gatewayStatus } from './gateway-service.js';
@@ -93,18 +85,7 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
     checks.push({ name: 'state', status: 'fail', detail: (err as Error).message });
   }
   if (config) {
-    const registries = new PluginRegistries();
-    const records = await loadPlugins({
-      dirs: pluginSources({ home, cwd: process.cwd(), env: process.env }),
-      aliases: pluginAliases(),
-      enabled: config.plugins.enabled,
-      disabled: config.plugins.disabled,
-      env: process.env,
-      tools: new ToolRegistry(),
-      hooks: new HookBus(),
-      logger: silentLogger,
-      host: { registries },
-    });
+    const { registries, records } = await pluginRegistrations({ home, config, env: process.env });
     // the model of model.provider (or --provider): its profile's endpoint, key and default model
     const probed = providerConfig(config, registries, options);
     if (probed.ok) checks.push(...(await probeModel(probed.config)));

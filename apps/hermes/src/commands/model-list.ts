@@ -3,11 +3,9 @@
  * overrides) with its base URL, whether its key is set (never the key), its default model and
  * context length; the active one (model.provider or --provider) is marked.
  */
-import { CUSTOM_PROVIDER, ModelProviders, ToolRegistry } from '@hermes/agent';
-import { HookBus, loadPlugins, PluginRegistries } from '@hermes/plugins';
-import { silentLogger } from '@hermes/protocol';
+import { CUSTOM_PROVIDER, ModelProviders } from '@hermes/agent';
 import type { GlobalOptions } from '../main.js';
-import { pluginAliases, pluginSources } from '../plugin-sources.js';
+import { pluginRegistrations } from '../plugin-registrations.js';
 import { loadSettings } from '../runtime.js';
 
 /** One row of the listing (the JSON form's element). */
@@ -26,18 +24,7 @@ export interface ModelProviderEntry {
 
 export async function modelProviderEntries(options: GlobalOptions): Promise<ModelProviderEntry[]> {
   const { home, config, env } = loadSettings(options);
-  const registries = new PluginRegistries();
-  await loadPlugins({
-    dirs: pluginSources({ home, cwd: process.cwd(), env }),
-    aliases: pluginAliases(),
-    enabled: config.plugins.enabled,
-    disabled: config.plugins.disabled,
-    env,
-    tools: new ToolRegistry(),
-    hooks: new HookBus(),
-    logger: silentLogger,
-    host: { registries },
-  });
+  const { registries } = await pluginRegistrations({ home, config, env });
   const active = options.provider ?? config.model.provider;
   const providers = new ModelProviders({
     registered: () => registries.modelProviders.values(),

@@ -1,13 +1,5 @@
-/**
- * `hermes skills list [--json]`: the skills a chat or the gateway would load now, from
- * HERMES_HOME/skills/ and the enabled plugins, with where each comes from; skills.disabled ones
- * marked; broken ones (skipped at start) with their error.
- */
-import { ToolRegistry } from '@hermes/agent';
-import { HookBus, loadPlugins, PluginRegistries } from '@hermes/plugins';
-import { silentLogger } from '@hermes/protocol';
 import type { GlobalOptions } from '../main.js';
-import { pluginAliases, pluginSources } from '../plugin-sources.js';
+import { pluginRegistrations } from '../plugin-registrations.js';
 import { loadSettings } from '../runtime.js';
 import { loadSkillCatalog, skillsDir } from '../skills-setup.js';
 
@@ -30,18 +22,7 @@ export interface SkillListEntry {
 export async function skillEntries(options: GlobalOptions): Promise<SkillListEntry[]> {
   const settings = loadSettings(options);
   const { home, config, env } = settings;
-  const registries = new PluginRegistries();
-  await loadPlugins({
-    dirs: pluginSources({ home, cwd: process.cwd(), env }),
-    aliases: pluginAliases(),
-    enabled: config.plugins.enabled,
-    disabled: config.plugins.disabled,
-    env,
-    tools: new ToolRegistry(),
-    hooks: new HookBus(),
-    logger: silentLogger,
-    host: { registries },
-  });
+  const { registries } = await pluginRegistrations({ home, config, env });
   const catalog = loadSkillCatalog(settings, registries);
   const warningsOf = (path: string | null) => (path ? catalog.warnings.filter((w) => w.startsWith(`${path}:`)) : []);
   const row = (s: (typeof catalog.skills)[number], state: 'enabled' | 'disabled'): SkillListEntry => ({

@@ -1,0 +1,29 @@
+/**
+ * Loads the enabled plugins only for what they register (CLI commands, model profiles, skills,
+ * doctor's checks): no hooks fire, tools go to a throwaway registry, the logger is silent.
+ */
+import { ToolRegistry } from '@hermes/agent';
+import type { HermesConfig } from '@hermes/config';
+import { HookBus, loadPlugins, type PluginRecord, PluginRegistries } from '@hermes/plugins';
+import { silentLogger } from '@hermes/protocol';
+import { pluginAliases, pluginSources } from './plugin-sources.js';
+
+export async function pluginRegistrations(options: {
+  home: string;
+  config: HermesConfig;
+  env: Readonly<Record<string, string | undefined>>;
+}): Promise<{ registries: PluginRegistries; records: PluginRecord[] }> {
+  const registries = new PluginRegistries();
+  const records = await loadPlugins({
+    dirs: pluginSources({ home: options.home, cwd: process.cwd(), env: options.env }),
+    aliases: pluginAliases(),
+    enabled: options.config.plugins.enabled,
+    disabled: options.config.plugins.disabled,
+    env: options.env,
+    tools: new ToolRegistry(),
+    hooks: new HookBus(),
+    logger: silentLogger,
+    host: { registries },
+  });
+  return { registries, records };
+}
