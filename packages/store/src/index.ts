@@ -36,7 +36,7 @@ export {
 // Memory: each session's system-prompt memory block
 export type { MemorySnapshotsRepo } from './memory-snapshots-repo.js';
 // Schema
-export type { Migration } from './migration.js';
+export type { Migration, SqliteMigration } from './migration.js';
 export { MIGRATIONS } from './migrations/index.js';
 // Opening
 export { openStore, type Store, type StoreOptions } from './open-store.js';
