@@ -6,6 +6,7 @@
 import type { ApiResponsesRepo } from './api-responses-repo.js';
 import type { ChildSessionsRepo } from './child-sessions-repo.js';
 import type { ContextSummariesRepo } from './context-summaries-repo.js';
+import type { CronJobsRepo } from './cron-jobs-repo.js';
 import type { InboxRepo } from './inbox-repo.js';
 import type { MemorySnapshotsRepo } from './memory-snapshots-repo.js';
 import type { Store } from './open-store.js';
@@ -33,6 +34,7 @@ export interface AsyncStore {
   readonly childSessions: AsyncMethods<ChildSessionsRepo>;
   readonly sessionModels: AsyncMethods<SessionModelsRepo>;
   readonly contextSummaries: AsyncMethods<ContextSummariesRepo>;
+  readonly cronJobs: AsyncMethods<CronJobsRepo>;
   readonly inbox: AsyncMethods<InboxRepo>;
   readonly outbox: AsyncMethods<OutboxRepo>;
   readonly platformState: AsyncMethods<PlatformStateRepo>;
@@ -65,6 +67,7 @@ export function asyncSqliteStore(store: Store): AsyncStore {
     childSessions: asyncMethods(store.childSessions),
     sessionModels: asyncMethods(store.sessionModels),
     contextSummaries: asyncMethods(store.contextSummaries),
+    cronJobs: asyncMethods(store.cronJobs),
     inbox: asyncMethods(store.inbox),
     outbox: asyncMethods(store.outbox),
     platformState: asyncMethods(store.platformState),

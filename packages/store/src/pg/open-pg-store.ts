@@ -5,6 +5,7 @@ import { MIGRATIONS } from '../migrations/index.js';
 import type { RandomInt } from '../pairing/pairing-code.js';
 import { maskDatabaseUrl } from './mask-url.js';
 import { createPgChildSessionsRepo } from './pg-child-sessions.js';
+import { createPgCronJobsRepo } from './pg-cron-jobs.js';
 import { openPgPool, pgStateError } from './pg-db.js';
 import { createPgInboxRepo } from './pg-inbox.js';
 import { migratePg, readPgSchemaVersion } from './pg-migrate.js';
@@ -63,6 +64,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     childSessions: createPgChildSessionsRepo(pool, now, options.redact),
     sessionModels: createPgSessionModelsRepo(pool, now),
     contextSummaries: createPgContextSummariesRepo(pool, now, options.redact),
+    cronJobs: createPgCronJobsRepo(pool, now),
     inbox: createPgInboxRepo(pool, now),
     outbox: createPgOutboxRepo(pool, now),
     platformState: createPgPlatformStateRepo(pool, now),
