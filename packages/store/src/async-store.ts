@@ -13,6 +13,7 @@ import type { Store } from './open-store.js';
 import type { OutboxRepo } from './outbox-repo.js';
 import type { PairingRepo } from './pairing/pairing-types.js';
 import type { PlatformStateRepo } from './platform-state-repo.js';
+import type { Pruner } from './prune.js';
 import type { SessionModelsRepo } from './session-models-repo.js';
 import type { SessionSearchRepo } from './session-search-repo.js';
 import type { SessionsRepo } from './sessions-repo.js';
@@ -42,6 +43,8 @@ export interface AsyncStore {
   readonly apiResponses: AsyncMethods<ApiResponsesRepo>;
   readonly sessionSearch: AsyncMethods<SessionSearchRepo>;
   readonly memorySnapshots: AsyncMethods<MemorySnapshotsRepo>;
+  /** Retention: deletes idle sessions' transcripts and finished rows older than a cutoff. */
+  readonly pruner: AsyncMethods<Pruner>;
   /** The highest applied migration version. */
   schemaVersion(): Promise<number>;
   /** Closes the connection(s); calling it again does nothing. */
@@ -75,6 +78,7 @@ export function asyncSqliteStore(store: Store): AsyncStore {
     apiResponses: asyncMethods(store.apiResponses),
     sessionSearch: asyncMethods(store.sessionSearch),
     memorySnapshots: asyncMethods(store.memorySnapshots),
+    pruner: asyncMethods(store.pruner),
     schemaVersion: async () => store.schemaVersion(),
     close: async () => store.close(),
   };

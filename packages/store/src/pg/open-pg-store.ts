@@ -12,6 +12,7 @@ import { migratePg, readPgSchemaVersion } from './pg-migrate.js';
 import { createPgOutboxRepo } from './pg-outbox.js';
 import { createPgPairingRepo } from './pg-pairing.js';
 import { createPgPlatformStateRepo } from './pg-platform-state.js';
+import { createPgPruner } from './pg-pruner.js';
 import { createPgSessionSearchRepo } from './pg-session-search.js';
 import { createPgSessionsRepo } from './pg-sessions.js';
 import {
@@ -75,6 +76,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     apiResponses: createPgApiResponsesRepo(pool, now),
     sessionSearch: createPgSessionSearchRepo(pool),
     memorySnapshots: createPgMemorySnapshotsRepo(pool, now),
+    pruner: createPgPruner(pool, now),
     schemaVersion: () => readPgSchemaVersion(pool),
     close() {
       closed ??= pool.end();
