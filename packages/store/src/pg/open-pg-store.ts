@@ -47,7 +47,7 @@ export interface PgStore extends AsyncStore {
  */
 export async function openPgStore(url: string, options: PgStoreOptions = {}): Promise<PgStore> {
   const now = options.now ?? Date.now;
-  const pool = openPgPool(url, options.maxConnections === undefined ? {} : { max: options.maxConnections });
+  const pool = await openPgPool(url, options.maxConnections === undefined ? {} : { max: options.maxConnections });
   try {
     await migratePg(pool, MIGRATIONS, { now, url });
   } catch (error) {

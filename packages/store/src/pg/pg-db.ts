@@ -3,7 +3,7 @@
  * transactions on one pooled client (`BEGIN` … `COMMIT`, `ROLLBACK` on any error).
  */
 import { ERROR_CODES, HermesError } from '@hermes/protocol';
-import pg from 'pg';
+import type pg from 'pg';
 import { maskDatabaseUrl } from './mask-url.js';
 
 /** A pool or one of its clients: what a repository statement runs on. */
@@ -11,13 +11,14 @@ export type PgQueryable = pg.Pool | pg.PoolClient;
 
 const INT8_OID = 20;
 
-// BIGINT (timestamps in ms, row ids, COUNT(*)) as a JS number: every value Hermes stores fits in 2^53
-const types: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: string) =>
-    oid === INT8_OID && format !== 'binary'
-      ? (value: string) => Number(value)
-      : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
-};
+type PgModule = typeof pg;
+let loading: Promise<PgModule> | null = null;
+
+/** `pg`, loaded on first use: commands that never open PostgreSQL do not pay for it at start-up. */
+async function loadPg(): Promise<PgModule> {
+  loading ??= import('pg').then((module) => module.default);
+  return loading;
+}
 
 export interface PgPoolOptions {
   /** Most connections the pool opens (default 10). */
@@ -25,8 +26,16 @@ export interface PgPoolOptions {
 }
 
 /** Opens a pool on `url` (nothing connects until the first query). Its errors never name the password. */
-export function openPgPool(url: string, options: PgPoolOptions = {}): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types, connectionTimeoutMillis: 10_000 });
+export async function openPgPool(url: string, options: PgPoolOptions = {}): Promise<pg.Pool> {
+  const lib = await loadPg();
+  // BIGINT (timestamps in ms, row ids, COUNT(*)) as a JS number: every value Hermes stores fits in 2^53
+  const types: pg.CustomTypesConfig = {
+    getTypeParser: ((oid: number, format?: string) =>
+      oid === INT8_OID && format !== 'binary'
+        ? (value: string) => Number(value)
+        : lib.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
+  };
+  const pool = new lib.Pool({ connectionString: url, max: options.max ?? 10, types, connectionTimeoutMillis: 10_000 });
   // an idle client losing its connection (the server restarted) must not take the process down
   pool.on('error', () => undefined);
   return pool;
