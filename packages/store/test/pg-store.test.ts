@@ -95,6 +95,30 @@ describe.skipIf(postgresUnavailableReason() !== null)('the PostgreSQL store', ()
     }
   });
 
+  it('copies a table larger than one batch, keeps its ids and numbers new rows after them', async () => {
+    const sqlite = openStore(join(tempDir(), 'state.db'), { backgroundCheckpoints: false });
+    const url = await server.server.newDatabase('batches');
+    const target = await openPgStore(url);
+    try {
+      const session = sqlite.sessions.create({ key: 'k', platform: 'cli', id: 'sess_big' });
+      const many = Array.from({ length: 7_000 }, (_, i) => ({ role: 'user' as const, content: `message ${i}` }));
+      sqlite.transcripts.append(session.id, many);
+      const result = await copySqliteToPg(sqlite.db, target.pool);
+      expect(result.tables.find((t) => t.table === 'messages')).toEqual({
+        table: 'messages',
+        sqlite: 7_000,
+        postgres: 7_000,
+      });
+      expect(await target.transcripts.list(session.id)).toEqual(sqlite.transcripts.list(session.id));
+      expect(await target.transcripts.append(session.id, [{ role: 'user', content: 'next' }])).toBe(7_001);
+      const ids = await target.pool.query<{ max: number }>('SELECT MAX(id)::int AS max FROM messages');
+      expect(ids.rows[0]?.max).toBe(7_001);
+    } finally {
+      sqlite.close();
+      await target.close();
+    }
+  });
+
   it('keeps an idle pooled connection dropped by the server from taking the process down', async () => {
     const url = await server.server.newDatabase('drop');
     const store = await openPgStore(url);

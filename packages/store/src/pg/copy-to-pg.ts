@@ -63,19 +63,34 @@ async function insertBatch(client: pg.PoolClient, table: string, columns: string
 async function copyTable(db: SqliteDatabase, client: pg.PoolClient, table: string, order: string): Promise<void> {
   const columns = columnsOf(db, table);
   const perBatch = Math.max(1, Math.floor(BATCH_PARAMS / columns.length));
-  const all = db
+  // streamed: a large transcript table never sits in memory whole (nothing else uses `db` meanwhile)
+  const rows = db
     .prepare(`SELECT ${columns.join(', ')} FROM ${table} ORDER BY ${order}`)
     .raw()
-    .all() as unknown[][];
-  for (let i = 0; i < all.length; i += perBatch) {
+    .iterate() as IterableIterator<unknown[]>;
+  let batch: unknown[][] = [];
+  let copied = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
     try {
-      await insertBatch(client, table, columns, all.slice(i, i + perBatch));
+      await insertBatch(client, table, columns, batch);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      throw new HermesError(ERROR_CODES.STATE_DB, `copying table ${table} (rows ${i + 1}…) failed: ${message}`, {
+      throw new HermesError(ERROR_CODES.STATE_DB, `copying table ${table} (rows ${copied + 1}…) failed: ${message}`, {
         cause: error,
       });
     }
+    copied += batch.length;
+    batch = [];
+  };
+  try {
+    for (const row of rows) {
+      batch.push(row);
+      if (batch.length >= perBatch) await flush();
+    }
+    await flush();
+  } finally {
+    rows.return?.();
   }
 }
 
