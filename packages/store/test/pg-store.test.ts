@@ -62,6 +62,26 @@ describe.skipIf(postgresUnavailableReason() !== null)('the PostgreSQL store', ()
     expect(String(error)).not.toContain('not-the-password');
   });
 
+  it('two instances on one database: one accept per key, an approval and platform state seen by both at once', async () => {
+    const url = await server.server.newDatabase('two');
+    const [a, b] = await Promise.all([openPgStore(url), openPgStore(url)]);
+    if (!a || !b) throw new Error('unreachable');
+    try {
+      const accepts = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).inbox.accept('slack', 'Ev42', { n: i })),
+      );
+      expect(accepts.filter((r) => r.accepted)).toHaveLength(1);
+      const request = await a.pairing.request('telegram', 'u7', 'ann');
+      if (!('code' in request)) throw new Error('refused');
+      expect(await b.pairing.approve('telegram', request.code)).toMatchObject({ ok: true, userId: 'u7' });
+      expect(await a.pairing.isApproved('telegram', 'u7')).toBe(true);
+      await b.platformState.set('telegram', 'home_channel', '42');
+      expect(await a.platformState.get('telegram', 'home_channel')).toBe('42');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it('copies every table of state.db: the copy list names every table but the index and the bookkeeping', () => {
     const sqlite = openStore(join(tempDir(), 'state.db'), { backgroundCheckpoints: false });
     try {
