@@ -69,16 +69,20 @@ export async function pgChanges(db: PgQueryable, sql: string, params: readonly u
 /** Runs `fn` on one client inside `BEGIN` … `COMMIT`; any error rolls back and is rethrown. */
 export async function inPgTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  let broken = false;
   try {
     await client.query('BEGIN');
     const result = await fn(client);
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    // a client that cannot even roll back (its connection is gone) is dropped, not pooled again
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
     throw error;
   } finally {
-    client.release();
+    client.release(broken);
   }
 }
 
