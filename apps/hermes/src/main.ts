@@ -11,6 +11,7 @@ import { addHooksCommands } from './hooks-cli.js';
 import { addMcpCommands } from './mcp-cli.js';
 import { addMemoryCommands } from './memory-cli.js';
 import { addSkillsCommands } from './skills-cli.js';
+import { addStateBackendCommands } from './state-pg-cli.js';
 import { VERSION } from './version.js';
 
 export interface GlobalOptions {
@@ -252,7 +253,9 @@ gatewayCmd
     await statusCommand({ ...globals(cmd), ...opts });
   });
 
-const stateCmd = program.command('state').description('retention and compaction of state.db');
+const stateCmd = program
+  .command('state')
+  .description('retention and compaction of state.db; migrations, and copying it to PostgreSQL');
 stateCmd
   .command('prune')
   .description('delete transcripts of sessions idle longer than N days, and finished inbox/outbox/pairing rows')
@@ -271,6 +274,7 @@ stateCmd
     const { stateVacuum } = await import('./commands/state.js');
     await stateVacuum(globals(cmd));
   });
+addStateBackendCommands(stateCmd, globals);
 
 addMemoryCommands(program, globals);
 addSkillsCommands(program, globals);

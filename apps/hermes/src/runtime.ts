@@ -120,6 +120,11 @@ function toolConfinement(settings: Settings) {
 }
 
 /** Builds the agent runtime for a CLI command. The caller must `close()` it. */
+/** Said once per process while state.backend postgres is not wired into turns and the gateway (issue 21). */
+export const POSTGRES_NOT_WIRED =
+  'state.backend is postgres, but turns and the gateway do not run on PostgreSQL yet: this process uses state.db ' +
+  '(hermes state migrate and hermes state copy do use PostgreSQL; see docs/state.md#postgresql)';
+
 export async function createAgentRuntime(global: GlobalOptions, options: RuntimeOptions = {}): Promise<AgentRuntime> {
   const phases = options.phases;
   const settings = loadSettings(global, { shellHooksReadLater: true });
@@ -161,6 +166,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   const uninstallGuards = installProcessGuards(logger, { claim: pluginFaults.claim, exit: exitProcess });
   phases?.mark('logger');
   const store = openStore(paths.stateDb, { redact });
+  if (config.state.backend === 'postgres') logger.warn({ state_db: paths.stateDb }, POSTGRES_NOT_WIRED);
   phases?.mark('store');
   const hooks = new HookBus({
     logger: logger.child({ component: 'hooks' }),

@@ -52,13 +52,13 @@ const AGENT = new URL('../../../packages/agent/dist/index.js', import.meta.url).
 const MODEL_SDK = new URL('../../../packages/agent/dist/model-sdk.js', import.meta.url).href;
 
 describe('modules kept out of start-up', () => {
-  it('importing `gateway run` loads fastify but not openai, undici, ajv or the MCP SDK', () => {
+  it('importing `gateway run` loads fastify but not openai, undici, ajv, the MCP SDK or pg', () => {
     const loaded = packagesResolvedBy(`await import(${JSON.stringify(GATEWAY_APP)});`);
     // the hook sees the gateway's own dependencies (else the test proves nothing)
     expect(loaded.has('fastify')).toBe(true);
     expect(loaded.has('better-sqlite3')).toBe(true);
     expect(
-      [...loaded].filter((name) => ['openai', 'undici', 'ajv', '@modelcontextprotocol/sdk'].includes(name)),
+      [...loaded].filter((name) => ['openai', 'undici', 'ajv', '@modelcontextprotocol/sdk', 'pg'].includes(name)),
     ).toEqual([]);
   }, 30_000);
 

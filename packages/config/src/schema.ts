@@ -182,6 +182,11 @@ const toolsSchema = z.object({
 });
 
 const stateSchema = z.object({
+  /**
+   * where state lives: `sqlite` (HERMES_HOME/state.db) or `postgres` (the database at HERMES_DATABASE_URL);
+   * read by `hermes state migrate`; the gateway and CLI turns still use state.db
+   */
+  backend: z.enum(['sqlite', 'postgres']).default('sqlite'),
   /** transcripts of sessions idle longer than this many days are pruned (default: kept) */
   retention_days: z.number().gt(0).optional(),
 });

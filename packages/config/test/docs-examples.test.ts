@@ -48,7 +48,7 @@ describe('docs examples', () => {
       batch_ms: 800,
     });
     expect(config.tools).toEqual({ terminal: { backend: 'local', env_passthrough: [], network: false } });
-    expect(config.state).toEqual({ retention_days: 90 });
+    expect(config.state).toEqual({ backend: 'sqlite', retention_days: 90 });
     expect(config.agent.toolsets).toEqual(['*']);
     expect(config.session_reset).toEqual({ mode: 'none', idle_minutes: 1440, at_hour: 4 });
   });

@@ -71,7 +71,7 @@ describe('loadConfig: defaults', () => {
     });
     expect(config.security).toEqual({ allow_private_urls: false });
     expect(config.tools).toEqual({ terminal: { backend: 'local', env_passthrough: [], network: false } });
-    expect(config.state).toEqual({});
+    expect(config.state).toEqual({ backend: 'sqlite' });
     expect(config.media).toEqual({ max_bytes: 20 * 1024 * 1024, cache_days: 7 });
     expect(config.stt).toEqual({ model: 'whisper-1', timeout_s: 60 });
     expect(config).toEqual(defaultConfig());
@@ -203,6 +203,13 @@ describe('loadConfig: errors', () => {
       `${file}:2: agent.max_iterations: expected integer, got number 2.5`,
       `${file}:3: gateway: expected mapping, got string "yes"`,
     ]);
+  });
+
+  it('state.backend is sqlite or postgres', () => {
+    const { error, file } = loadError('state:\n  backend: postgresql\n');
+    expect(error.message).toBe(
+      `${file}:2: state.backend: expected one of sqlite, postgres, got string "postgresql". Did you mean "postgres"?`,
+    );
   });
 
   it('rejects a document that is not a mapping', () => {

@@ -92,7 +92,7 @@ export interface CronJobsRepo {
   fires(jobId: string, limit?: number): CronFireRow[];
 }
 
-interface JobRecord {
+export interface JobRecord {
   id: string;
   name: string;
   schedule: string;
@@ -114,7 +114,7 @@ interface JobRecord {
   updated_at: number;
 }
 
-interface FireRecord {
+export interface FireRecord {
   id: number;
   job_id: string;
   slot_time: number;
@@ -126,7 +126,7 @@ interface FireRecord {
   finished_at: number | null;
 }
 
-const toJob = (r: JobRecord): CronJobRow => ({
+export const toJob = (r: JobRecord): CronJobRow => ({
   id: r.id,
   name: r.name,
   schedule: r.schedule,
@@ -158,7 +158,7 @@ function toolsetList(text: string): string[] {
   }
 }
 
-const toFire = (r: FireRecord): CronFireRow => ({
+export const toFire = (r: FireRecord): CronFireRow => ({
   id: r.id,
   jobId: r.job_id,
   slotTime: r.slot_time,

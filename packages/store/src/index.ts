@@ -2,7 +2,14 @@
 
 // The API platform's stored responses (Responses API `previous_response_id`)
 export type { ApiResponseRow, ApiResponsesRepo } from './api-responses-repo.js';
-
+// The store contract of both backends (SQLite through an async adapter, PostgreSQL natively)
+export {
+  type AsyncMethods,
+  type AsyncStore,
+  asyncMethods,
+  asyncSqliteStore,
+  type StoreBackend,
+} from './async-store.js';
 // delegate_task children: their sessions linked to the delegating session
 export type { ChildSessionRow, ChildSessionsRepo, ChildStatus, NewChildSession } from './child-sessions-repo.js';
 // The context engine's summaries beside the transcripts
@@ -29,7 +36,7 @@ export {
 // Memory: each session's system-prompt memory block
 export type { MemorySnapshotsRepo } from './memory-snapshots-repo.js';
 // Schema
-export type { Migration } from './migration.js';
+export type { Migration, SqliteMigration } from './migration.js';
 export { MIGRATIONS } from './migrations/index.js';
 // Opening
 export { openStore, type Store, type StoreOptions } from './open-store.js';
@@ -57,6 +64,10 @@ export type {
   PairingRequestResult,
   PendingPairing,
 } from './pairing/pairing-types.js';
+// PostgreSQL: the second backend, and copying a state.db into it
+export { COPY_TABLES, type CopyResult, copySqliteToPg } from './pg/copy-to-pg.js';
+export { isPostgresUrl, maskDatabaseUrl } from './pg/mask-url.js';
+export { openPgStore, type PgStore, type PgStoreOptions } from './pg/open-pg-store.js';
 // Per-platform key/value state (update offsets, …)
 export type { PlatformStateRepo } from './platform-state-repo.js';
 // Retention

@@ -1,5 +1,5 @@
 import { ERROR_CODES, HermesError } from '@hermes/protocol';
-import type { Migration } from './migration.js';
+import type { SqliteMigration } from './migration.js';
 import { describeError, type SqliteDatabase } from './sqlite.js';
 
 export interface MigrateOptions {
@@ -16,7 +16,7 @@ const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
 )`;
 
 /** Throws unless versions run 1, 2, 3, … in array order with non-empty names (a programming error, caught by tests). */
-export function assertMigrationList(migrations: readonly Migration[]): void {
+export function assertMigrationList(migrations: readonly SqliteMigration[]): void {
   migrations.forEach((migration, index) => {
     if (migration.version !== index + 1) {
       throw new Error(
@@ -37,7 +37,7 @@ export function readSchemaVersion(db: SqliteDatabase): number {
  * opening a fresh file do not both apply it), and returns the resulting version. A database whose
  * version is newer than the list is refused with a STATE_DB HermesError naming both versions.
  */
-export function migrate(db: SqliteDatabase, migrations: readonly Migration[], options: MigrateOptions): number {
+export function migrate(db: SqliteDatabase, migrations: readonly SqliteMigration[], options: MigrateOptions): number {
   assertMigrationList(migrations);
   db.exec(CREATE_MIGRATIONS_TABLE);
   const known = migrations.length;

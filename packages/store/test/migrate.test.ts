@@ -2,7 +2,7 @@ import { ERROR_CODES, HermesError } from '@hermes/protocol';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assertMigrationList, migrate } from '../src/migrate.js';
-import type { Migration } from '../src/migration.js';
+import type { SqliteMigration as Migration } from '../src/migration.js';
 import { MIGRATIONS } from '../src/migrations/index.js';
 
 const dbs: Database.Database[] = [];

@@ -33,4 +33,9 @@ UPDATE outbox SET inbox_id = (SELECT l.inbox_id FROM outbox_inbox_links l WHERE 
   WHERE id IN (SELECT id FROM outbox_inbox_links);
 DROP TABLE outbox_inbox_links;
 `,
+  pg: `
+ALTER TABLE inbox DROP CONSTRAINT inbox_status_check,
+  ADD CONSTRAINT inbox_status_check
+    CHECK (status IN ('accepted', 'processing', 'done', 'skipped', 'refused', 'failed', 'interrupted'));
+`,
 };

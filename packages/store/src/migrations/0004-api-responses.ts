@@ -18,4 +18,13 @@ CREATE TABLE api_responses (
 );
 CREATE INDEX api_responses_by_session ON api_responses (session_id);
 `,
+  pg: `
+CREATE TABLE api_responses (
+  id TEXT PRIMARY KEY NOT NULL,
+  session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  message_count INTEGER NOT NULL,
+  created_at BIGINT NOT NULL
+);
+CREATE INDEX api_responses_by_session ON api_responses (session_id);
+`,
 };

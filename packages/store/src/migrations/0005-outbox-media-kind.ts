@@ -10,4 +10,7 @@ export const outboxMediaKind: Migration = {
   sql: `
 ALTER TABLE outbox ADD COLUMN kind TEXT NOT NULL DEFAULT 'text' CHECK (kind IN ('text', 'media'));
 `,
+  pg: `
+ALTER TABLE outbox ADD COLUMN kind TEXT NOT NULL DEFAULT 'text' CHECK (kind IN ('text', 'media'));
+`,
 };

@@ -40,4 +40,10 @@ BEGIN
 END;
 INSERT INTO messages_fts (rowid, content) SELECT id, content FROM messages WHERE ${indexed(null)};
 `,
+  pg: `
+ALTER TABLE messages ADD COLUMN search tsvector GENERATED ALWAYS AS (
+  CASE WHEN role IN ('user', 'assistant') AND content IS NOT NULL THEN to_tsvector('simple', content) END
+) STORED;
+CREATE INDEX messages_search ON messages USING GIN (search);
+`,
 };

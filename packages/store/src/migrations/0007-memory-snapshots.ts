@@ -17,4 +17,12 @@ CREATE TABLE memory_snapshots (
   created_at INTEGER NOT NULL
 );
 `,
+  pg: `
+CREATE TABLE memory_snapshots (
+  session_id TEXT PRIMARY KEY NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  provider TEXT NOT NULL,
+  block TEXT NOT NULL,
+  created_at BIGINT NOT NULL
+);
+`,
 };

@@ -22,4 +22,17 @@ CREATE TABLE child_sessions (
 );
 CREATE INDEX child_sessions_by_parent ON child_sessions (parent_id, created_at, task_index);
 `,
+  pg: `
+CREATE TABLE child_sessions (
+  child_id TEXT PRIMARY KEY NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  parent_id TEXT NOT NULL,
+  task_index INTEGER NOT NULL,
+  role TEXT,
+  goal TEXT NOT NULL,
+  status TEXT CHECK (status IN ('completed', 'failed', 'interrupted', 'error')),
+  duration_ms BIGINT,
+  created_at BIGINT NOT NULL
+);
+CREATE INDEX child_sessions_by_parent ON child_sessions (parent_id, created_at, task_index);
+`,
 };

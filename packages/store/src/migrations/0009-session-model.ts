@@ -16,4 +16,12 @@ CREATE TABLE session_models (
   updated_at INTEGER NOT NULL
 );
 `,
+  pg: `
+CREATE TABLE session_models (
+  session_id TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+  provider TEXT NOT NULL,
+  model TEXT NOT NULL,
+  updated_at BIGINT NOT NULL
+);
+`,
 };

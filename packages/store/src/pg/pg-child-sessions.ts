@@ -1,0 +1,79 @@
+import type pg from 'pg';
+import type { AsyncMethods } from '../async-store.js';
+import type { ChildSessionsRepo, ChildStatus } from '../child-sessions-repo.js';
+import { inPgTransaction, pgRows } from './pg-db.js';
+import { createPgSessionsRepo } from './pg-sessions.js';
+
+interface ChildRecord {
+  child_id: string;
+  parent_id: string;
+  task_index: number;
+  role: string | null;
+  goal: string;
+  status: ChildStatus | null;
+  duration_ms: number | null;
+  created_at: number;
+  messages: number;
+}
+
+const GOAL_MAX_CHARS = 500;
+
+/** `delegate_task` children on PostgreSQL: the child's session and its link written in one transaction. */
+export function createPgChildSessionsRepo(
+  pool: pg.Pool,
+  now: () => number,
+  redact: (text: string) => string = (text) => text,
+): AsyncMethods<ChildSessionsRepo> {
+  return {
+    start: (child) =>
+      inPgTransaction(pool, async (client) => {
+        const row = await createPgSessionsRepo(client, now).create({
+          key: `delegate:${child.parentId}`,
+          platform: child.platform,
+          ...(child.model !== undefined ? { model: child.model } : {}),
+        });
+        await client.query(
+          `INSERT INTO child_sessions (child_id, parent_id, task_index, role, goal, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+          [
+            row.id,
+            child.parentId,
+            child.taskIndex,
+            child.role ?? null,
+            redact(child.goal.slice(0, GOAL_MAX_CHARS)),
+            now(),
+          ],
+        );
+        return row.id;
+      }),
+    finish: (childId, status, durationMs) =>
+      inPgTransaction(pool, async (client) => {
+        await client.query('UPDATE child_sessions SET status = $1, duration_ms = $2 WHERE child_id = $3', [
+          status,
+          Math.max(0, Math.round(durationMs)),
+          childId,
+        ]);
+        await createPgSessionsRepo(client, now).end(childId, `delegate ${status}`);
+      }),
+    async listByParent(parentId) {
+      const rows = await pgRows<ChildRecord>(
+        pool,
+        `SELECT c.child_id, c.parent_id, c.task_index, c.role, c.goal, c.status, c.duration_ms, c.created_at,
+                (SELECT COUNT(*) FROM messages m WHERE m.session_id = c.child_id) AS messages
+         FROM child_sessions c JOIN sessions s ON s.id = c.child_id
+         WHERE c.parent_id = $1 ORDER BY c.created_at, c.task_index, s.ord`,
+        [parentId],
+      );
+      return rows.map((r) => ({
+        childId: r.child_id,
+        parentId: r.parent_id,
+        taskIndex: r.task_index,
+        role: r.role,
+        goal: r.goal,
+        status: r.status,
+        durationMs: r.duration_ms,
+        createdAt: r.created_at,
+        messages: r.messages,
+      }));
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { ERROR_CODES, HermesError } from '@hermes/protocol';
+import type { AsyncMethods } from '../async-store.js';
+import { newSessionId } from '../session-id.js';
+import type { SessionRow, SessionsRepo } from '../sessions-repo.js';
+import { type PgQueryable, pgChanges, pgErrorCode, pgRow, pgRows } from './pg-db.js';
+
+interface SessionRecord {
+  id: string;
+  session_key: string;
+  platform: string;
+  model: string | null;
+  title: string | null;
+  created_at: number;
+  updated_at: number;
+  ended_at: number | null;
+  end_reason: string | null;
+}
+
+const COLUMNS = 'id, session_key, platform, model, title, created_at, updated_at, ended_at, end_reason';
+
+const toRow = (r: SessionRecord): SessionRow => ({
+  id: r.id,
+  sessionKey: r.session_key,
+  platform: r.platform,
+  model: r.model,
+  title: r.title,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  endedAt: r.ended_at,
+  endReason: r.end_reason,
+});
+
+/** `sessions` on PostgreSQL; `ord` (insertion order) breaks ties the way SQLite's rowid does. */
+export function createPgSessionsRepo(db: PgQueryable, now: () => number): AsyncMethods<SessionsRepo> {
+  return {
+    async create(session) {
+      const at = now();
+      const id = session.id ?? newSessionId();
+      try {
+        const record = await pgRow<SessionRecord>(
+          db,
+          `INSERT INTO sessions (id, session_key, platform, model, title, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING ${COLUMNS}`,
+          [id, session.key, session.platform, session.model ?? null, session.title ?? null, at],
+        );
+        if (!record) throw new Error('INSERT … RETURNING gave no row');
+        return toRow(record);
+      } catch (error) {
+        if (pgErrorCode(error) === '23505') {
+          throw new HermesError(ERROR_CODES.STATE_DB, `session id ${id} already exists`, { cause: error });
+        }
+        throw error;
+      }
+    },
+    async get(id) {
+      const r = await pgRow<SessionRecord>(db, `SELECT ${COLUMNS} FROM sessions WHERE id = $1`, [id]);
+      return r && toRow(r);
+    },
+    async activeByKey(key) {
+      const r = await pgRow<SessionRecord>(
+        db,
+        `SELECT ${COLUMNS} FROM sessions WHERE session_key = $1 AND ended_at IS NULL
+         ORDER BY created_at DESC, ord DESC LIMIT 1`,
+        [key],
+      );
+      return r && toRow(r);
+    },
+    async end(id, reason) {
+      const at = now();
+      const sql =
+        'UPDATE sessions SET ended_at = $1, end_reason = $2, updated_at = $1 WHERE id = $3 AND ended_at IS NULL';
+      return (await pgChanges(db, sql, [at, reason, id])) > 0;
+    },
+    async touch(id) {
+      return (await pgChanges(db, 'UPDATE sessions SET updated_at = $1 WHERE id = $2', [now(), id])) > 0;
+    },
+    async list({ limit, platform }) {
+      const records =
+        platform === undefined
+          ? await pgRows<SessionRecord>(
+              db,
+              `SELECT ${COLUMNS} FROM sessions ORDER BY updated_at DESC, ord DESC LIMIT $1`,
+              [limit],
+            )
+          : await pgRows<SessionRecord>(
+              db,
+              `SELECT ${COLUMNS} FROM sessions WHERE platform = $1 ORDER BY updated_at DESC, ord DESC LIMIT $2`,
+              [platform, limit],
+            );
+      return records.map(toRow);
+    },
+  };
+}
