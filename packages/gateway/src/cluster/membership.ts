@@ -97,6 +97,9 @@ export async function clusterMembers(db: pg.Pool | pg.Client, staleAfterMs = 10_
     startedAt: r.started_at,
     heartbeatAt: r.heartbeat_at,
     alive: r.alive,
-    platforms: [...holders].filter(([, id]) => id === r.instance_id).map(([p]) => p),
+    platforms: [...holders]
+      .filter(([, id]) => id === r.instance_id)
+      .map(([p]) => p)
+      .sort(),
   }));
 }
