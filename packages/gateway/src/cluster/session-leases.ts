@@ -99,6 +99,8 @@ export class SessionLeases {
     } finally {
       clearInterval(timer);
       client.off('error', onError);
+      // a dropped connection may still emit its last error after release: never unhandled
+      if (broken) client.on('error', () => undefined);
       client.release(broken ?? undefined);
     }
   }
