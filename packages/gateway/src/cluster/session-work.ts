@@ -152,25 +152,29 @@ export class SessionWorkQueue {
       const res = await this.opts.leases.tryRunExclusive(sessionKey, async (signal) => {
         for (;;) {
           if (this.stopped || signal.aborted) return;
-          const next = await this.pool.query<{ id: string; payload: unknown; attempts: number }>(
-            `SELECT id::text AS id, payload, attempts FROM hermes_session_work
-             WHERE session_key = $1 AND attempts < $2 ORDER BY id LIMIT 1`,
+          // ordered by the bigint column (an alias `id` for id::text would sort as text: '10' < '9')
+          const next = await this.pool.query<{ item_id: string; payload: unknown; attempts: number }>(
+            `SELECT id::text AS item_id, payload, attempts FROM hermes_session_work
+             WHERE session_key = $1 AND attempts < $2 ORDER BY hermes_session_work.id LIMIT 1`,
             [sessionKey, this.maxAttempts],
           );
           const row = next.rows[0];
           if (!row) return;
           try {
-            await this.opts.handler({ id: row.id, sessionKey, payload: row.payload, attempts: row.attempts }, signal);
+            await this.opts.handler(
+              { id: row.item_id, sessionKey, payload: row.payload, attempts: row.attempts },
+              signal,
+            );
           } catch (err) {
             failed = true;
             await this.pool.query(
               'UPDATE hermes_session_work SET attempts = attempts + 1, last_error = $2 WHERE id = $1',
-              [row.id, err instanceof Error ? err.message : String(err)],
+              [row.item_id, err instanceof Error ? err.message : String(err)],
             );
-            this.log.warn({ session: sessionKey, item: row.id, err: String(err) }, 'session work item failed');
+            this.log.warn({ session: sessionKey, item: row.item_id, err: String(err) }, 'session work item failed');
             return;
           }
-          await this.pool.query('DELETE FROM hermes_session_work WHERE id = $1', [row.id]);
+          await this.pool.query('DELETE FROM hermes_session_work WHERE id = $1', [row.item_id]);
         }
       });
       if (failed) {

@@ -22,8 +22,10 @@ if (mode === 'platforms') {
     onAcquired: (platform) => emit('acquired', { platform }),
     onLost: (platform, reason) => emit('lost', { platform, reason }),
   });
+  const pool = new pg.Pool({ connectionString: url });
+  pool.on('error', () => undefined);
   const membership = new ClusterMembership({
-    pool: new pg.Pool({ connectionString: url }),
+    pool,
     instanceId,
     heartbeatMs: 200,
   });

@@ -1,0 +1,147 @@
+// Session work against a real PostgreSQL: LISTEN/NOTIFY wake-ups, pickup by whichever instance
+// gets the session's lease, each item handled once and in order, failures kept with their reason.
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { postgresSkipReason, startPostgres, type TestPostgres } from '../../../../test/helpers/postgres.js';
+import { ensureClusterSchema } from '../../src/cluster/schema.js';
+import { SessionLeases } from '../../src/cluster/session-leases.js';
+import { enqueueSessionWork, SessionWorkQueue, type WorkItem } from '../../src/cluster/session-work.js';
+
+const skip = await postgresSkipReason();
+
+describe.skipIf(skip)('session work with LISTEN/NOTIFY (PostgreSQL)', () => {
+  let server: TestPostgres;
+  let pool: pg.Pool;
+  const open: Array<{ stop(): Promise<void> }> = [];
+
+  /** One "instance": its own lease pool, listener and work pool. */
+  async function instance(
+    handler: (item: WorkItem, signal: AbortSignal) => Promise<void>,
+    extra: { maxAttempts?: number; retryDelayMs?: number } = {},
+  ): Promise<SessionWorkQueue> {
+    const leases = new SessionLeases({ target: server.url });
+    const queue = new SessionWorkQueue({ target: server.url, leases, handler, ...extra });
+    await queue.start();
+    open.push({ stop: () => queue.stop().then(() => leases.close()) });
+    return queue;
+  }
+
+  beforeAll(async () => {
+    server = await startPostgres();
+    pool = new pg.Pool({ connectionString: server.url });
+    pool.on('error', () => undefined);
+    await ensureClusterSchema(pool);
+  }, 60_000);
+  afterEach(async () => {
+    for (const q of open.splice(0)) await q.stop();
+    await pool.query('DELETE FROM hermes_session_work');
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await server?.stop();
+  });
+
+  it('an item enqueued by another connection wakes a listening instance (NOTIFY), which handles it and deletes it', async () => {
+    const seen: unknown[] = [];
+    await instance(async (item) => void seen.push(item.payload));
+    const id = await enqueueSessionWork(pool, 'telegram:1', { text: 'hello' });
+    expect(id).toMatch(/^\d+$/);
+    await waitFor(() => seen.length === 1);
+    expect(seen).toEqual([{ text: 'hello' }]);
+    await waitFor(async () => (await count(pool)) === 0);
+  });
+
+  it('two instances: every item handled exactly once, in order per session, one handler per session at a time', async () => {
+    const handled: string[] = [];
+    const running = new Set<string>();
+    let overlap = 0;
+    const handler = async (item: WorkItem) => {
+      if (running.has(item.sessionKey)) overlap++;
+      running.add(item.sessionKey);
+      await new Promise((r) => setTimeout(r, 2));
+      handled.push(`${item.sessionKey}#${(item.payload as { n: number }).n}`);
+      running.delete(item.sessionKey);
+    };
+    const a = await instance(handler);
+    const b = await instance(handler);
+    const sessions = ['s1', 's2', 's3', 's4'];
+    const sent: Promise<string>[] = [];
+    for (let n = 0; n < 10; n++) {
+      for (const s of sessions) sent.push((n % 2 === 0 ? a : b).enqueue(s, { n }));
+      // keep each session's items in enqueue order: the next round waits for this round's inserts
+      await Promise.all(sent);
+    }
+    await waitFor(() => handled.length >= 40);
+    await waitFor(async () => (await count(pool)) === 0);
+    expect(handled).toHaveLength(40);
+    expect(new Set(handled).size).toBe(40);
+    expect(overlap).toBe(0);
+    for (const s of sessions) {
+      const order = handled.filter((h) => h.startsWith(`${s}#`)).map((h) => Number(h.split('#')[1]));
+      expect(order).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    }
+  });
+
+  it('work enqueued while no instance listened is picked up when one starts', async () => {
+    await enqueueSessionWork(pool, 'slack:C9', { text: 'while down' });
+    const seen: unknown[] = [];
+    await instance(async (item) => void seen.push(item.payload));
+    await waitFor(() => seen.length === 1);
+    expect(seen).toEqual([{ text: 'while down' }]);
+  });
+
+  it('a failing handler keeps the item with its reason, retries it, and stops after maxAttempts without dropping it', async () => {
+    let calls = 0;
+    await instance(
+      async () => {
+        calls++;
+        throw new Error('model unreachable');
+      },
+      { maxAttempts: 2, retryDelayMs: 50 },
+    );
+    await enqueueSessionWork(pool, 'discord:7', { text: 'keep me' });
+    await waitFor(
+      async () => (await pool.query('SELECT 1 FROM hermes_session_work WHERE attempts >= 2')).rowCount === 1,
+    );
+    const row = (await pool.query('SELECT payload, attempts, last_error FROM hermes_session_work')).rows[0];
+    expect(row).toEqual({ payload: { text: 'keep me' }, attempts: 2, last_error: 'model unreachable' });
+    expect(calls).toBe(2);
+  });
+
+  it('a session held by a run elsewhere waits; the holder wakes it after its run', async () => {
+    const seen: string[] = [];
+    const queue = await instance(async (item) => void seen.push(item.sessionKey));
+    const other = new SessionLeases({ target: server.url });
+    await other.runExclusive('api:busy', async () => {
+      await enqueueSessionWork(pool, 'api:busy', { text: 'queued' });
+      await waitForNotifiedAttempt(pool);
+      expect(seen).toEqual([]);
+    });
+    await other.close();
+    queue.wake('api:busy');
+    await waitFor(() => seen.length === 1);
+  });
+});
+
+async function count(pool: pg.Pool): Promise<number> {
+  return Number((await pool.query<{ n: string }>('SELECT count(*)::text AS n FROM hermes_session_work')).rows[0]?.n);
+}
+
+/** Gives the queue's wake-up a moment to try the (busy) lease: waits for its try to have run. */
+async function waitForNotifiedAttempt(pool: pg.Pool): Promise<void> {
+  // the listener's try is a query on its lease pool; once no backend of it is active it has given up
+  await waitFor(async () => {
+    const res = await pool.query(
+      "SELECT 1 FROM pg_stat_activity WHERE application_name = 'hermes session leases' AND state = 'idle'",
+    );
+    return (res.rowCount ?? 0) >= 2;
+  });
+}
+
+async function waitFor(cond: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
