@@ -19,8 +19,8 @@ if (mode === 'platforms') {
     instanceId,
     platforms: platforms.split(','),
     failoverS: Number(failover),
-    onAcquired: (platform) => emit('acquired', { platform }),
-    onLost: (platform, reason) => emit('lost', { platform, reason }),
+    onAcquired: (platform) => void emit('acquired', { platform }),
+    onLost: (platform, reason) => void emit('lost', { platform, reason }),
   });
   const pool = new pg.Pool({ connectionString: url });
   pool.on('error', () => undefined);
