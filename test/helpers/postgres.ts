@@ -85,6 +85,8 @@ export async function startPostgres(): Promise<TestPostgres> {
       'fsync=off',
       '-c',
       'max_connections=200',
+      '-c',
+      'shared_buffers=16MB',
     ],
     onLog: (m) => log.push(m),
     onError: (m) => log.push(String(m)),

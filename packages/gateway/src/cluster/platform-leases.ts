@@ -41,6 +41,7 @@ export class PlatformLeases {
   private readonly held = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> = Promise.resolve();
+  private callbacks: Promise<void> = Promise.resolve();
   private stopped = false;
   private readonly log: Logger;
 
@@ -82,7 +83,11 @@ export class PlatformLeases {
 
   private runTick(): Promise<void> {
     this.ticking = this.tick()
-      .catch((err: unknown) => this.connectionLost(this.client, `PostgreSQL error: ${message(err)}`))
+      .catch((err: unknown) => {
+        if (this.client) return this.connectionLost(this.client, `PostgreSQL error: ${message(err)}`);
+        this.log.warn({ err: message(err) }, 'cannot set up the platform lease connection; retrying');
+        return undefined;
+      })
       .finally(() => {
         if (!this.stopped) this.timer = setTimeout(() => void this.runTick(), this.timings.retryMs);
       });
@@ -90,6 +95,8 @@ export class PlatformLeases {
   }
 
   private async tick(): Promise<void> {
+    // a platform being stopped (onLost) is stopped before it can be taken again
+    await this.callbacks;
     if (this.stopped) return;
     const client = this.client ?? (await this.connect());
     if (!client) return;
@@ -164,14 +171,18 @@ export class PlatformLeases {
     for (const platform of lost) await this.callback('onLost', platform, reason);
   }
 
-  private async callback(name: 'onAcquired' | 'onLost', platform: string, reason = ''): Promise<void> {
-    try {
-      if (name === 'onAcquired') await this.opts.onAcquired(platform);
-      else await this.opts.onLost(platform, reason);
-    } catch (err) {
-      // the lease stays as it is: a platform that fails to start here would fail on every instance
-      this.log.error({ platform, err: message(err) }, `${name} callback failed`);
-    }
+  /** Runs the callbacks one at a time, in the order of the events: a stop never overlaps a start. */
+  private callback(name: 'onAcquired' | 'onLost', platform: string, reason = ''): Promise<void> {
+    this.callbacks = this.callbacks.then(async () => {
+      try {
+        if (name === 'onAcquired') await this.opts.onAcquired(platform);
+        else await this.opts.onLost(platform, reason);
+      } catch (err) {
+        // the lease stays as it is: a platform that fails to start here would fail on every instance
+        this.log.error({ platform, err: message(err) }, `${name} callback failed`);
+      }
+    });
+    return this.callbacks;
   }
 }
 
