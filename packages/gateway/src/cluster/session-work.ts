@@ -17,6 +17,8 @@ import { ensureClusterSchema } from './schema.js';
 import type { SessionLeases } from './session-leases.js';
 
 export const WORK_CHANNEL = 'hermes_session_work';
+/** NOTIFY payloads must stay under 8000 bytes */
+const MAX_KEY_BYTES = 4000;
 
 export interface WorkItem {
   id: string;
@@ -43,10 +45,18 @@ export async function enqueueSessionWork(
   sessionKey: string,
   payload: unknown,
 ): Promise<string> {
+  // refused here, with the reason, rather than by PostgreSQL halfway
+  if (sessionKey === '' || Buffer.byteLength(sessionKey) > MAX_KEY_BYTES) {
+    throw new RangeError(
+      `session work: the session key must be 1 to ${MAX_KEY_BYTES} bytes (it is the NOTIFY payload)`,
+    );
+  }
+  const json = JSON.stringify(payload);
+  if (json === undefined) throw new TypeError(`session work for ${sessionKey}: the payload is not JSON`);
   const res = await db.query<{ id: string }>(
     `WITH ins AS (INSERT INTO hermes_session_work (session_key, payload) VALUES ($1, $2) RETURNING id)
      SELECT (SELECT id FROM ins)::text AS id, pg_notify('${WORK_CHANNEL}', $1)`,
-    [sessionKey, JSON.stringify(payload)],
+    [sessionKey, json],
   );
   return res.rows[0]?.id ?? '';
 }

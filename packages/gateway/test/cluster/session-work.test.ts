@@ -82,6 +82,15 @@ describe.skipIf(skip)('session work with LISTEN/NOTIFY (PostgreSQL)', () => {
     }
   });
 
+  it('refuses a key too long for NOTIFY or a payload that is not JSON, naming the problem, and stores nothing', async () => {
+    await expect(enqueueSessionWork(pool, 'x'.repeat(5000), {})).rejects.toThrow(/session key must be 1 to 4000 bytes/);
+    await expect(enqueueSessionWork(pool, '', {})).rejects.toThrow(/session key/);
+    await expect(enqueueSessionWork(pool, 'telegram:1', undefined)).rejects.toThrow(
+      'session work for telegram:1: the payload is not JSON',
+    );
+    expect(await count(pool)).toBe(0);
+  });
+
   it('work enqueued while no instance listened is picked up when one starts', async () => {
     await enqueueSessionWork(pool, 'slack:C9', { text: 'while down' });
     const seen: unknown[] = [];
