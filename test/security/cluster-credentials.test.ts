@@ -2,14 +2,14 @@
 // database password never appears in what they log: not on a refused connection, not on a wrong
 // password.
 import type { Logger } from '@hermes/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PlatformLeases } from '../../packages/gateway/src/cluster/platform-leases.js';
 import { SessionLeases } from '../../packages/gateway/src/cluster/session-leases.js';
 import { SessionWorkQueue } from '../../packages/gateway/src/cluster/session-work.js';
-import { postgresSkipReason, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { postgresUnavailableReason, usePostgres } from '../helpers/postgres.js';
 
 const SECRET = 'Sup3r-s3cret-db-pass';
-const skip = await postgresSkipReason();
+const skip = postgresUnavailableReason() !== null;
 
 function recorder(): { logger: Logger; lines: string[] } {
   const lines: string[] = [];
@@ -65,16 +65,10 @@ describe('cluster modules: the database password is never logged', () => {
   });
 
   describe.skipIf(skip)('wrong password (PostgreSQL)', () => {
-    let server: TestPostgres;
-    beforeAll(async () => {
-      server = await startPostgres();
-    }, 60_000);
-    afterAll(async () => {
-      await server?.stop();
-    });
+    const pgServer = usePostgres();
 
     it('says authentication failed, without the password', async () => {
-      const url = `postgres://postgres:${SECRET}@127.0.0.1:${server.port}/postgres`;
+      const url = `postgres://hermes:${SECRET}@127.0.0.1:${pgServer.server.port}/postgres`;
       const lines = await logsOfFailedStart(url);
       expect(lines.join('\n')).toMatch(/password authentication failed/);
       expect(lines.join('\n')).not.toContain(SECRET);

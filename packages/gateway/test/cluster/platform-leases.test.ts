@@ -2,38 +2,36 @@
 // within failover_s after `kill -9` of the holder, a lost connection is a lost lease.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresSkipReason, startPostgres, type TestPostgres } from '../../../../test/helpers/postgres.js';
+import { postgresUnavailableReason, usePostgres } from '../../../../test/helpers/postgres.js';
 import { ClusterMembership, clusterMembers, platformHolders } from '../../src/cluster/membership.js';
 import { PlatformLeases } from '../../src/cluster/platform-leases.js';
 import { leaseTimings } from '../../src/cluster/timings.js';
 import { startWorker, type Worker } from './worker-process.js';
 
-const skip = await postgresSkipReason();
+const skip = postgresUnavailableReason() !== null;
 const FAILOVER_S = 3;
 
 describe.skipIf(skip)('platform leases (PostgreSQL)', () => {
-  let server: TestPostgres;
+  const pgServer = usePostgres();
   let pool: pg.Pool;
   const workers: Worker[] = [];
 
   beforeAll(async () => {
-    server = await startPostgres();
-    pool = new pg.Pool({ connectionString: server.url });
+    pool = new pg.Pool({ connectionString: pgServer.server.url });
     // pool.end() does not wait for the sockets to close: the server's shutdown may still reach one
     pool.on('error', () => undefined);
   }, 60_000);
   afterAll(async () => {
     for (const w of workers) w.child.kill('SIGKILL');
     await pool?.end();
-    await server?.stop();
   });
 
   it('one process holds a platform; after kill -9 the other takes it over within failover_s', async () => {
-    const a = startWorker(['platforms', server.url, String(FAILOVER_S), 'A', 'telegram,discord']);
+    const a = startWorker(['platforms', pgServer.server.url, String(FAILOVER_S), 'A', 'telegram,discord']);
     workers.push(a);
     await a.next((e) => e.event === 'acquired' && e.platform === 'telegram');
     await a.next((e) => e.event === 'acquired' && e.platform === 'discord');
-    const b = startWorker(['platforms', server.url, String(FAILOVER_S), 'B', 'telegram,discord']);
+    const b = startWorker(['platforms', pgServer.server.url, String(FAILOVER_S), 'B', 'telegram,discord']);
     workers.push(b);
     await b.next((e) => e.event === 'started');
     // B has tried and failed: the leases are A's, as PostgreSQL's lock table says
@@ -61,7 +59,7 @@ describe.skipIf(skip)('platform leases (PostgreSQL)', () => {
   it('a holder whose connection is cut loses its leases at once (onLost) and takes them back', async () => {
     const events: string[] = [];
     const leases = new PlatformLeases({
-      target: server.url,
+      target: pgServer.server.url,
       instanceId: 'C',
       platforms: ['slack'],
       failoverS: FAILOVER_S,
@@ -91,14 +89,14 @@ describe.skipIf(skip)('platform leases (PostgreSQL)', () => {
   it('a graceful stop hands the platform over without waiting for a timeout', async () => {
     const got: string[] = [];
     const first = new PlatformLeases({
-      target: server.url,
+      target: pgServer.server.url,
       instanceId: 'D',
       platforms: ['matrix'],
       onAcquired: () => void got.push('D'),
       onLost: () => undefined,
     });
     const second = new PlatformLeases({
-      target: server.url,
+      target: pgServer.server.url,
       instanceId: 'E',
       platforms: ['matrix'],
       failoverS: FAILOVER_S,

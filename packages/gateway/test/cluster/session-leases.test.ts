@@ -2,34 +2,32 @@
 // seen as busy from another process, a lease whose connection dies aborts its run.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresSkipReason, startPostgres, type TestPostgres } from '../../../../test/helpers/postgres.js';
+import { postgresUnavailableReason, usePostgres } from '../../../../test/helpers/postgres.js';
 import { SessionLeases } from '../../src/cluster/session-leases.js';
 import { startWorker } from './worker-process.js';
 
-const skip = await postgresSkipReason();
+const skip = postgresUnavailableReason() !== null;
 
 describe.skipIf(skip)('session leases (PostgreSQL)', () => {
-  let server: TestPostgres;
+  const pgServer = usePostgres();
   let pool: pg.Pool;
   let leases: SessionLeases;
 
   beforeAll(async () => {
-    server = await startPostgres();
-    pool = new pg.Pool({ connectionString: server.url });
+    pool = new pg.Pool({ connectionString: pgServer.server.url });
     // pool.end() does not wait for the sockets to close: the server's shutdown may still reach one
     pool.on('error', () => undefined);
-    leases = new SessionLeases({ target: server.url, checkIntervalMs: 200 });
+    leases = new SessionLeases({ target: pgServer.server.url, checkIntervalMs: 200 });
   }, 60_000);
   afterAll(async () => {
     await leases?.close();
     await pool?.end();
-    await server?.stop();
   });
 
   it('two processes running the same session never overlap; the second waits for the first', async () => {
-    const a = startWorker(['session', server.url, 'telegram:chat-1', '600']);
+    const a = startWorker(['session', pgServer.server.url, 'telegram:chat-1', '600']);
     await a.next((e) => e.event === 'start');
-    const b = startWorker(['session', server.url, 'telegram:chat-1', '0']);
+    const b = startWorker(['session', pgServer.server.url, 'telegram:chat-1', '0']);
     await b.next((e) => e.event === 'waiting');
     const aEnd = await a.next((e) => e.event === 'end');
     const bStart = await b.next((e) => e.event === 'start');
@@ -38,9 +36,9 @@ describe.skipIf(skip)('session leases (PostgreSQL)', () => {
   });
 
   it('another session is not held up by a running one', async () => {
-    const a = startWorker(['session', server.url, 'telegram:chat-2', '5000']);
+    const a = startWorker(['session', pgServer.server.url, 'telegram:chat-2', '5000']);
     await a.next((e) => e.event === 'start');
-    const b = startWorker(['session', server.url, 'telegram:chat-3', '0']);
+    const b = startWorker(['session', pgServer.server.url, 'telegram:chat-3', '0']);
     await b.next((e) => e.event === 'end');
     expect(a.events.some((e) => e.event === 'end')).toBe(false);
     a.child.kill('SIGKILL');
@@ -50,17 +48,17 @@ describe.skipIf(skip)('session leases (PostgreSQL)', () => {
     let release = () => undefined as void;
     const held = leases.runExclusive('slack:C1', () => new Promise<void>((r) => (release = r)));
     await waitForLock(pool, 1);
-    const busy = startWorker(['try-session', server.url, 'slack:C1']);
+    const busy = startWorker(['try-session', pgServer.server.url, 'slack:C1']);
     await busy.next((e) => e.event === 'busy');
     expect(busy.events.some((e) => e.event === 'start')).toBe(false);
     release();
     await held;
-    const free = startWorker(['try-session', server.url, 'slack:C1']);
+    const free = startWorker(['try-session', pgServer.server.url, 'slack:C1']);
     await free.next((e) => e.event === 'end');
   });
 
   it('a holder killed with kill -9 frees the session for the next run at once', async () => {
-    const a = startWorker(['session', server.url, 'discord:42', '60000']);
+    const a = startWorker(['session', pgServer.server.url, 'discord:42', '60000']);
     await a.next((e) => e.event === 'start');
     a.child.kill('SIGKILL');
     await a.exited;

@@ -2,15 +2,15 @@
 // gets the session's lease, each item handled once and in order, failures kept with their reason.
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { postgresSkipReason, startPostgres, type TestPostgres } from '../../../../test/helpers/postgres.js';
+import { postgresUnavailableReason, usePostgres } from '../../../../test/helpers/postgres.js';
 import { ensureClusterSchema } from '../../src/cluster/schema.js';
 import { SessionLeases } from '../../src/cluster/session-leases.js';
 import { enqueueSessionWork, SessionWorkQueue, type WorkItem } from '../../src/cluster/session-work.js';
 
-const skip = await postgresSkipReason();
+const skip = postgresUnavailableReason() !== null;
 
 describe.skipIf(skip)('session work with LISTEN/NOTIFY (PostgreSQL)', () => {
-  let server: TestPostgres;
+  const pgServer = usePostgres();
   let pool: pg.Pool;
   const open: Array<{ stop(): Promise<void> }> = [];
 
@@ -19,16 +19,15 @@ describe.skipIf(skip)('session work with LISTEN/NOTIFY (PostgreSQL)', () => {
     handler: (item: WorkItem, signal: AbortSignal) => Promise<void>,
     extra: { maxAttempts?: number; retryDelayMs?: number } = {},
   ): Promise<SessionWorkQueue> {
-    const leases = new SessionLeases({ target: server.url });
-    const queue = new SessionWorkQueue({ target: server.url, leases, handler, ...extra });
+    const leases = new SessionLeases({ target: pgServer.server.url });
+    const queue = new SessionWorkQueue({ target: pgServer.server.url, leases, handler, ...extra });
     await queue.start();
     open.push({ stop: () => queue.stop().then(() => leases.close()) });
     return queue;
   }
 
   beforeAll(async () => {
-    server = await startPostgres();
-    pool = new pg.Pool({ connectionString: server.url });
+    pool = new pg.Pool({ connectionString: pgServer.server.url });
     pool.on('error', () => undefined);
     await ensureClusterSchema(pool);
   }, 60_000);
@@ -38,7 +37,6 @@ describe.skipIf(skip)('session work with LISTEN/NOTIFY (PostgreSQL)', () => {
   });
   afterAll(async () => {
     await pool?.end();
-    await server?.stop();
   });
 
   it('an item enqueued by another connection wakes a listening instance (NOTIFY), which handles it and deletes it', async () => {
@@ -120,7 +118,7 @@ describe.skipIf(skip)('session work with LISTEN/NOTIFY (PostgreSQL)', () => {
   it('a session held by a run elsewhere waits; the holder wakes it after its run', async () => {
     const seen: string[] = [];
     const queue = await instance(async (item) => void seen.push(item.sessionKey));
-    const other = new SessionLeases({ target: server.url });
+    const other = new SessionLeases({ target: pgServer.server.url });
     await other.runExclusive('api:busy', async () => {
       await enqueueSessionWork(pool, 'api:busy', { text: 'queued' });
       await waitForNotifiedAttempt(pool);
