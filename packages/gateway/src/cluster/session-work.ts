@@ -192,6 +192,7 @@ export class SessionWorkQueue {
         return;
       }
       // held elsewhere: that holder checks again after releasing, so the item is not stranded
+      if (!res.ran) this.log.debug({ session: sessionKey }, 'session busy elsewhere; its holder takes the work');
       if (!res.ran && !state.again) return;
       if (!state.again && !(await this.hasWork(sessionKey))) return;
       if (this.stopped) return;

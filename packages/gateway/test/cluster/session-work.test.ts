@@ -1,5 +1,6 @@
 // Session work against a real PostgreSQL: LISTEN/NOTIFY wake-ups, pickup by whichever instance
 // gets the session's lease, each item handled once and in order, failures kept with their reason.
+import { type Logger, silentLogger } from '@hermes/protocol';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { postgresUnavailableReason, usePostgres } from '../../../../test/helpers/postgres.js';
@@ -17,7 +18,7 @@ describe.skipIf(skip)('session work with LISTEN/NOTIFY (PostgreSQL)', () => {
   /** One "instance": its own lease pool, listener and work pool. */
   async function instance(
     handler: (item: WorkItem, signal: AbortSignal) => Promise<void>,
-    extra: { maxAttempts?: number; retryDelayMs?: number } = {},
+    extra: { maxAttempts?: number; retryDelayMs?: number; log?: Logger } = {},
   ): Promise<SessionWorkQueue> {
     const leases = new SessionLeases({ target: pgServer.server.url });
     const queue = new SessionWorkQueue({ target: pgServer.server.url, leases, handler, ...extra });
@@ -117,11 +118,15 @@ describe.skipIf(skip)('session work with LISTEN/NOTIFY (PostgreSQL)', () => {
 
   it('a session held by a run elsewhere waits; the holder wakes it after its run', async () => {
     const seen: string[] = [];
-    const queue = await instance(async (item) => void seen.push(item.sessionKey));
+    const debug: string[] = [];
+    const logger = { ...silentLogger, debug: (_: unknown, msg?: string) => void debug.push(msg ?? '') };
+    logger.child = () => logger;
+    const queue = await instance(async (item) => void seen.push(item.sessionKey), { log: logger });
     const other = new SessionLeases({ target: pgServer.server.url });
     await other.runExclusive('api:busy', async () => {
       await enqueueSessionWork(pool, 'api:busy', { text: 'queued' });
-      await waitForNotifiedAttempt(pool);
+      // the NOTIFY reached the queue, which found the session held and left the item
+      await waitFor(() => debug.includes('session busy elsewhere; its holder takes the work'));
       expect(seen).toEqual([]);
     });
     await other.close();
@@ -132,17 +137,6 @@ describe.skipIf(skip)('session work with LISTEN/NOTIFY (PostgreSQL)', () => {
 
 async function count(pool: pg.Pool): Promise<number> {
   return Number((await pool.query<{ n: string }>('SELECT count(*)::text AS n FROM hermes_session_work')).rows[0]?.n);
-}
-
-/** Gives the queue's wake-up a moment to try the (busy) lease: waits for its try to have run. */
-async function waitForNotifiedAttempt(pool: pg.Pool): Promise<void> {
-  // the listener's try is a query on its lease pool; once no backend of it is active it has given up
-  await waitFor(async () => {
-    const res = await pool.query(
-      "SELECT 1 FROM pg_stat_activity WHERE application_name = 'hermes session leases' AND state = 'idle'",
-    );
-    return (res.rowCount ?? 0) >= 2;
-  });
 }
 
 async function waitFor(cond: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
