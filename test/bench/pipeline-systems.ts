@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ModelClient, ToolRegistry } from '@hermes/agent';
 import { defaultConfig } from '@hermes/config';
-import { addPlatformRoutes, buildServer, Gateway } from '@hermes/gateway';
+import { addPlatformRoutes, buildServer, Gateway, sqliteGatewayStore } from '@hermes/gateway';
 import { createRedactor } from '@hermes/logging';
 import { HookBus } from '@hermes/plugins';
 import { type PlatformFactory, silentLogger } from '@hermes/protocol';
@@ -121,7 +121,7 @@ export async function startHermesFor(
     hooks,
     tools,
     client,
-    store,
+    store: sqliteGatewayStore(store),
     platforms: [factory],
     pluginCommands: () => new Map(),
     pluginSummary: () => 'Plugins (0):',

@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ModelClient, ToolRegistry } from '@hermes/agent';
 import { defaultConfig } from '@hermes/config';
-import { addPlatformRoutes, buildServer, DISPLAY_DEFAULTS, type DisplaySettings, Gateway } from '@hermes/gateway';
+import {
+  addPlatformRoutes,
+  buildServer,
+  DISPLAY_DEFAULTS,
+  type DisplaySettings,
+  Gateway,
+  sqliteGatewayStore,
+} from '@hermes/gateway';
 import { HookBus } from '@hermes/plugins';
 import { silentLogger, type ToolDefinition } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
@@ -90,7 +97,7 @@ export async function startContractGateway(
     hooks,
     tools,
     client,
-    store,
+    store: sqliteGatewayStore(store),
     platforms: [driver.factory],
     pluginCommands: () => new Map(),
     pluginSummary: () => 'Plugins (0):',

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type MemoryManager, ModelClient, type SkillCommands, ToolRegistry } from '@hermes/agent';
-import { Gateway, type GatewaySettings } from '@hermes/gateway';
+import { Gateway, type GatewaySettings, sqliteGatewayStore } from '@hermes/gateway';
 import { HookBus } from '@hermes/plugins';
 import { silentLogger } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
@@ -65,7 +65,7 @@ export async function startHarness(
     hooks,
     tools,
     client,
-    store,
+    store: sqliteGatewayStore(store),
     platforms: [platform.factory],
     pluginCommands: () => options.pluginCommands ?? new Map(),
     pluginSummary: () => 'Plugins (0):',

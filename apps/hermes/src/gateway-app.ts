@@ -19,6 +19,7 @@ import {
   GatewayMetrics,
   type GatewayServer,
   type GatewaySettings,
+  sqliteGatewayStore,
   startMediaCleanup,
   warmSchemaValidator,
 } from '@hermes/gateway';
@@ -164,7 +165,7 @@ export async function buildGatewayApp(
     tools: rt.tools,
     client: rt.client,
     models: rt.models,
-    store,
+    store: sqliteGatewayStore(store), // the SQLite store behind the gateway's asynchronous ports
     platforms,
     pluginCommands: () => rt.registries.commands,
     pluginSummary: () => pluginSummary(rt.plugins),

@@ -1,0 +1,43 @@
+/**
+ * The store as the gateway sees it: asynchronous, so SQLite (through `sqliteGatewayStore`) and
+ * PostgreSQL plug in alike. Writes that belong together go through `commit` as one unit of work.
+ */
+import type { ChildSessionsPort } from '@hermes/agent';
+import type { OutboxRowLike, PairingPort, PlatformStatePort, SessionsPort, TranscriptsPort } from '../ports.js';
+import type { CommitWork } from './unit-of-work.js';
+
+/** An unfinished inbox row; `attempts` counts how many starts already tried to resume it. */
+export interface PendingInboxRow {
+  id: number;
+  platform: string;
+  payload: unknown;
+  status: string;
+  attempts: number;
+  sessionKey: string | null;
+}
+
+export interface GatewayStore {
+  /** still synchronous (read through the session stage's cache; see ARCHITECTURE.md) */
+  sessions: SessionsPort;
+  /** still synchronous: the turn service (@hermes/agent) reads histories with it */
+  transcripts: TranscriptsPort;
+  /** still synchronous: the authorize stage asks it */
+  pairing: PairingPort;
+  /** the adapters' own state (`PlatformState`, synchronous for plugins) */
+  platformState: PlatformStatePort;
+  childSessions?: ChildSessionsPort;
+  inbox: {
+    /** unfinished rows, read once at start (recovery) */
+    pending(): Promise<PendingInboxRow[]>;
+  };
+  outbox: {
+    /** the rows written for an inbox row (recovery resends what is not sent) */
+    forInbox(inboxId: number): Promise<OutboxRowLike[]>;
+    /** pending rows per platform (the metrics' outbox backlog, read at scrape time) */
+    pendingCounts(): readonly { platform: string; count: number }[];
+  };
+  /** reads a platform state key asynchronously (a streamed answer's message ids) */
+  readState(platform: string, key: string): Promise<string | undefined>;
+  /** commits a unit of work in one transaction */
+  commit: CommitWork;
+}
