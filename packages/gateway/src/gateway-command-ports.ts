@@ -46,12 +46,7 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
     events: host.events,
     reply: async (input, text, settleWith) => {
       if (settleWith === null) await host.send(replyTarget(input.event), text);
-      else
-        await host.send(
-          replyTarget(input.event, input.inboxId),
-          text,
-          settleInbox(input.inboxId, settleWith),
-        );
+      else await host.send(replyTarget(input.event, input.inboxId), text, settleInbox(input.inboxId, settleWith));
     },
     // committed in order before the lane's later marks (the group commit keeps the order units were issued in)
     markProcessing: (inboxId) => {

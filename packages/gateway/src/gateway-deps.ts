@@ -18,8 +18,8 @@ import type { GatewayMetrics } from './metrics/gateway-metrics.js';
 import type { DisplaySettings } from './pipeline/turn-display.js';
 import type { ResetPolicy } from './reset-policy.js';
 import type { GroupSessions } from './session-key.js';
-import type { GatewayStore } from './store/gateway-store.js';
 import type { BusyMode } from './session-lanes.js';
+import type { GatewayStore } from './store/gateway-store.js';
 
 export interface GatewaySettings {
   model: string;

@@ -10,7 +10,14 @@ import { openStore, type Store } from '@hermes/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MemoryPlatform, memoryPlatform } from '../../../test/gateway/memory-platform.js';
 import { useFakeOpenAI } from '../../../test/helpers/use-fake-openai.js';
-import { buildServer, deliver, Gateway, GatewayMetrics, type GatewaySettings, sqliteGatewayStore } from '../src/index.js';
+import {
+  buildServer,
+  deliver,
+  Gateway,
+  GatewayMetrics,
+  type GatewaySettings,
+  sqliteGatewayStore,
+} from '../src/index.js';
 import { parseExposition, type Sample, sampleValue } from './metrics-scrape.js';
 
 const openai = useFakeOpenAI();

@@ -135,7 +135,11 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
     control.settle(); // only delivery is left: a new message now queues behind this answer
     // cut off by shutdown: leave it pending (and out of the transcript) so the next start redoes it once
     if (result.status === 'interrupted' && !ports.accepting()) return { kind: 'cut_off' };
-    const appendTranscript: StoreWrite = { kind: 'transcripts.append', sessionId: session.id, messages: result.messages };
+    const appendTranscript: StoreWrite = {
+      kind: 'transcripts.append',
+      sessionId: session.id,
+      messages: result.messages,
+    };
     const cacheAppend = () => {
       ports.sessions.cache.appended(sessionKey, session.id, history, result.messages, ports.now());
       cacheUpdated = true;

@@ -119,7 +119,11 @@ describe('slack send', () => {
   it('crash recovery does not post again what a process posted before dying unmarked; a 5xx retry neither', async () => {
     const store = openStore(join(h.cacheDir, 'recovery.db'));
     try {
-      const options = { adapters: new Map([['slack', adapter]]), commit: sqliteGatewayStore(store).commit, logger: h.context().logger };
+      const options = {
+        adapters: new Map([['slack', adapter]]),
+        commit: sqliteGatewayStore(store).commit,
+        logger: h.context().logger,
+      };
       const [row] = store.outbox.enqueue([
         {
           inboxId: null,
