@@ -329,7 +329,7 @@ export class Gateway {
         return finish(dispatched);
       }
       event = dispatched.event;
-      const auth = authorize({ env, pairing: store.pairing }, event);
+      const auth = await authorize({ env, pairing: store.pairing }, event);
       if (auth.kind !== 'allowed') {
         counters.ignored('unauthorized');
         if (auth.kind !== 'pairing_reply') return finish(auth);

@@ -4,6 +4,11 @@
  */
 import type { ChildSessionsPort } from '@hermes/agent';
 import type { OutboxRowLike, PairingPort, PlatformStatePort, SessionsPort, TranscriptsPort } from '../ports.js';
+
+/** An asynchronous port: every method of `P`, answering through a promise. */
+export type Async<P> = {
+  [K in keyof P]: P[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : P[K];
+};
 import type { CommitWork } from './unit-of-work.js';
 
 /** An unfinished inbox row; `attempts` counts how many starts already tried to resume it. */
@@ -21,8 +26,8 @@ export interface GatewayStore {
   sessions: SessionsPort;
   /** still synchronous: the turn service (@hermes/agent) reads histories with it */
   transcripts: TranscriptsPort;
-  /** still synchronous: the authorize stage asks it */
-  pairing: PairingPort;
+  /** the authorize stage: approved users, a stranger's pairing code (request writes it) */
+  pairing: Async<PairingPort>;
   /** the adapters' own state (`PlatformState`, synchronous for plugins) */
   platformState: PlatformStatePort;
   childSessions?: ChildSessionsPort;

@@ -64,7 +64,10 @@ export function sqliteGatewayStore(store: SyncStore): GatewayStore {
   return {
     sessions: store.sessions,
     transcripts: store.transcripts,
-    pairing: store.pairing,
+    pairing: {
+      request: async (platform, userId, userName) => store.pairing.request(platform, userId, userName),
+      isApproved: async (platform, userId) => store.pairing.isApproved(platform, userId),
+    },
     platformState: store.platformState,
     ...(store.childSessions ? { childSessions: store.childSessions } : {}),
     inbox: { pending: async () => store.inbox.pending() },
