@@ -21,6 +21,20 @@ function roundTrip(units: StoreWrite['kind'][][]) {
     new Promise<T>((resolve, reject) => setTimeout(() => value().then(resolve, reject), 2));
   return (store: GatewayStore): GatewayStore => ({
     ...store,
+    sessions: {
+      create: (row) => later(() => store.sessions.create(row)),
+      activeByKey: (key) => later(() => store.sessions.activeByKey(key)),
+      end: (id, reason) => later(() => store.sessions.end(id, reason)),
+    },
+    transcripts: {
+      append: (id, messages) => later(() => store.transcripts.append(id, messages)),
+      list: (id) => later(() => store.transcripts.list(id)),
+      count: (id) => later(() => store.transcripts.count(id)),
+    },
+    pairing: {
+      request: (platform, userId, userName) => later(() => store.pairing.request(platform, userId, userName)),
+      isApproved: (platform, userId) => later(() => store.pairing.isApproved(platform, userId)),
+    },
     inbox: { pending: () => later(() => store.inbox.pending()) },
     outbox: { ...store.outbox, forInbox: (id) => later(() => store.outbox.forInbox(id)) },
     readState: (platform, key) => later(() => store.readState(platform, key)),
@@ -66,6 +80,46 @@ describe('the gateway on an asynchronous store', () => {
     await h.platform.inject('are you there?', {}, 'r1');
     await h.gateway.idle();
     expect(platform.sent.map((m) => m.text)).toEqual(['yes, after the restart']);
+    expect(h.store.inbox.pending()).toEqual([]);
+  });
+
+  it('pairing, commands and a hook ingest go through the asynchronous ports', async () => {
+    h = await startHarness(openai.server, { wrapStore: roundTrip([]) });
+    const ingested: Promise<boolean>[] = [];
+    h.hooks.register(
+      'pre_gateway_dispatch',
+      ({ event, sessionStore }) => {
+        if (!event.text.startsWith('psst')) return null;
+        ingested.push(sessionStore.ingest(event)); // not awaited: the gateway waits for it
+        return { action: 'skip', reason: 'listening' } as const;
+      },
+      { source: 'test', name: 'listener' },
+    );
+    await h.platform.inject('hello?', { userId: 'stranger', chatId: 's1' }, 's-1');
+    await h.platform.inject('hello again?', { userId: 'stranger', chatId: 's1' }, 's-2');
+    await h.gateway.idle();
+    expect(h.platform.sent.map((m) => m.text)).toEqual([expect.stringContaining('Your pairing code is')]);
+    openai.server.script({ text: 'first' }, { text: 'second' });
+    await h.platform.inject('one');
+    await h.gateway.idle();
+    await h.platform.inject('psst: the code is 42');
+    await h.platform.inject('what is the code?');
+    await h.gateway.idle();
+    expect(await Promise.all(ingested)).toEqual([true]);
+    const session = h.store.sessions.activeByKey('memory:c1:dm');
+    expect(h.store.transcripts.list(session?.id ?? '').map((m) => m.content)).toEqual([
+      'one',
+      'first',
+      'psst: the code is 42',
+      'what is the code?',
+      'second',
+    ]);
+    await h.platform.inject('/status');
+    await h.gateway.idle();
+    expect(h.platform.sent.at(-1)?.text).toContain(`Session: ${session?.id} (5 messages)`);
+    await h.platform.inject('/new');
+    await h.gateway.idle();
+    expect(h.store.sessions.activeByKey('memory:c1:dm')?.id).not.toBe(session?.id);
     expect(h.store.inbox.pending()).toEqual([]);
   });
 

@@ -76,7 +76,7 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
             modelCommand: {
               models: host.deps.models,
               env: host.deps.env,
-              activeSession: (key: string) => store.sessions.activeByKey(key)?.id ?? null,
+              activeSession: async (key: string) => (await store.sessions.activeByKey(key))?.id ?? null,
               openSession: async (c) => (await host.sessions.open(c.sessionKey, c.platform, c.userId)).id,
             },
           }

@@ -11,7 +11,7 @@ import { parseCommand } from './commands.js';
 import { type DeliveryTarget, deliver } from './delivery/deliver.js';
 import { deliverStreamed, resendAnswer } from './delivery/deliver-streamed.js';
 import { SendRateLimiter } from './delivery/send-rate-limiter.js';
-import { gatewayHandleDeps, lazyDispatchHandles } from './dispatch-handles.js';
+import { gatewayHandleDeps, lazyDispatchHandles, PendingIngests } from './dispatch-handles.js';
 import { streamingPorts } from './display-settings.js';
 import { finishDropped } from './dropped-jobs.js';
 import { gatewayCommandPorts } from './gateway-command-ports.js';
@@ -72,7 +72,12 @@ export class Gateway {
   readonly #turnPorts: TurnPorts;
   /** one user's messages in one chat within gateway.batch_ms become one job (pipeline/batch.ts) */
   readonly #batcher: MessageBatcher;
-  readonly #handles = lazyDispatchHandles(() => gatewayHandleDeps(this, this.#deps, this.#sessions.cache));
+  /** `sessionStore.ingest` writes a hook started: awaited before the message goes on */
+  readonly #ingests = new PendingIngests();
+  readonly #handles = lazyDispatchHandles(
+    () => gatewayHandleDeps(this, this.#deps, this.#sessions.cache),
+    this.#ingests,
+  );
   #accepting = true;
   #started = false;
 
@@ -197,7 +202,11 @@ export class Gateway {
   async stop(drainMs = 0): Promise<void> {
     this.#accepting = false;
     this.#batcher.flushAll(); // waiting parts of a paste are answered in the drain (else: at the next start)
-    const drained = Promise.all([...this.#processing]).then(() => this.#lanes.idle());
+    // messages still in the stages before the batcher reach it while draining: flushed then too
+    const drained = Promise.all([...this.#processing]).then(() => {
+      this.#batcher.flushAll();
+      return this.#lanes.idle();
+    });
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, drainMs).unref());
     await Promise.race([drained, timeout]);
     await finishDropped(this.#deps.store.commit, this.#lanes.abortAll(), true);
@@ -289,14 +298,10 @@ export class Gateway {
         markProcessing: (id) => store.commit([{ kind: 'inbox.mark', id, status: 'processing' }]),
         written: (id) => store.outbox.forInbox(id),
         track: (work) => this.#track(work),
-        tellInterrupted: (inboxId, event) =>
-          apologise(
-            this.#deliveryOptions(),
-            this.#turnPorts.streamIds,
-            event,
-            inboxId,
-            settleInbox(inboxId, { kind: 'interrupted' }),
-          ),
+        tellInterrupted: (inboxId, event) => {
+          const settle = settleInbox(inboxId, { kind: 'interrupted' });
+          return apologise(this.#deliveryOptions(), this.#turnPorts.streamIds, event, inboxId, settle);
+        },
         resend: async (inboxId, event, rows) => {
           const target = { ...replyTarget(event), inboxId };
           await resendAnswer(this.#deliveryOptions(true), target, rows, this.#turnPorts.streamIds);
@@ -324,6 +329,7 @@ export class Gateway {
     };
     if (!event.internal) {
       const dispatched = await dispatchHook({ hooks, handles: this.#handles }, event);
+      await this.#ingests.settled();
       if (dispatched.kind === 'skipped') {
         counters.ignored('hook_skip');
         return finish(dispatched);

@@ -9,6 +9,7 @@ import type { OutboxRowLike, PairingPort, PlatformStatePort, SessionsPort, Trans
 export type Async<P> = {
   [K in keyof P]: P[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : P[K];
 };
+
 import type { CommitWork } from './unit-of-work.js';
 
 /** An unfinished inbox row; `attempts` counts how many starts already tried to resume it. */
@@ -22,10 +23,10 @@ export interface PendingInboxRow {
 }
 
 export interface GatewayStore {
-  /** still synchronous (read through the session stage's cache; see ARCHITECTURE.md) */
-  sessions: SessionsPort;
-  /** still synchronous: the turn service (@hermes/agent) reads histories with it */
-  transcripts: TranscriptsPort;
+  /** the active session of a key (read once per key: the session stage caches it), created, ended */
+  sessions: Async<SessionsPort>;
+  /** histories (the turn service reads a cold session's), counts; the pipeline appends through `commit` */
+  transcripts: Async<TranscriptsPort>;
   /** the authorize stage: approved users, a stranger's pairing code (request writes it) */
   pairing: Async<PairingPort>;
   /** the adapters' own state (`PlatformState`, synchronous for plugins) */

@@ -62,8 +62,16 @@ export function applyWrite(store: SyncStore, write: StoreWrite): WriteResult {
 export function sqliteGatewayStore(store: SyncStore): GatewayStore {
   const queue = new CommitQueue(store.transaction);
   return {
-    sessions: store.sessions,
-    transcripts: store.transcripts,
+    sessions: {
+      create: async (s) => store.sessions.create(s),
+      activeByKey: async (key) => store.sessions.activeByKey(key),
+      end: async (id, reason) => store.sessions.end(id, reason),
+    },
+    transcripts: {
+      append: async (sessionId, messages) => store.transcripts.append(sessionId, messages),
+      list: async (sessionId) => store.transcripts.list(sessionId),
+      count: async (sessionId) => store.transcripts.count(sessionId),
+    },
     pairing: {
       request: async (platform, userId, userName) => store.pairing.request(platform, userId, userName),
       isApproved: async (platform, userId) => store.pairing.isApproved(platform, userId),
