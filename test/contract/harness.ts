@@ -90,6 +90,7 @@ export async function startContractGateway(
   const settings = options.display
     ? { ...base, display: { ...DISPLAY_DEFAULTS, ...base.display, ...options.display } }
     : base;
+  const gatewayStore = sqliteGatewayStore(store);
   const gateway = new Gateway({
     settings,
     env,
@@ -97,7 +98,7 @@ export async function startContractGateway(
     hooks,
     tools,
     client,
-    store: sqliteGatewayStore(store),
+    store: gatewayStore,
     platforms: [driver.factory],
     pluginCommands: () => new Map(),
     pluginSummary: () => 'Plugins (0):',
@@ -111,8 +112,8 @@ export async function startContractGateway(
       model: settings.model,
       apiKey: undefined,
       logger: silentLogger,
-      sessions: store.sessions,
-      transcripts: store.transcripts,
+      sessions: gatewayStore.sessions,
+      transcripts: gatewayStore.transcripts,
     },
   });
   addPlatformRoutes(server.app, gateway);

@@ -292,8 +292,8 @@ describe('GET /metrics', () => {
     tools: new ToolRegistry(),
     hooks: r.hooks,
     logger: silentLogger,
-    sessions: r.store.sessions,
-    transcripts: r.store.transcripts,
+    sessions: sqliteGatewayStore(r.store).sessions,
+    transcripts: sqliteGatewayStore(r.store).transcripts,
   });
 
   it('serves the Prometheus text format; open on loopback without API_SERVER_KEY', async () => {

@@ -3,7 +3,10 @@
  * PostgreSQL plug in alike. Writes that belong together go through `commit` as one unit of work.
  */
 import type { ChildSessionsPort } from '@hermes/agent';
-import type { OutboxRowLike, PairingPort, PlatformStatePort, SessionsPort, TranscriptsPort } from '../ports.js';
+import type {
+  ApiResponsesPort,
+  OutboxRowLike,
+  PairingPort, PlatformStatePort, SessionsPort, TranscriptsPort } from '../ports.js';
 
 /** An asynchronous port: every method of `P`, answering through a promise. */
 export type Async<P> = {
@@ -32,6 +35,8 @@ export interface GatewayStore {
   /** the adapters' own state (`PlatformState`, synchronous for plugins) */
   platformState: PlatformStatePort;
   childSessions?: ChildSessionsPort;
+  /** the Responses API's stored responses (absent: no `previous_response_id` chaining) */
+  apiResponses?: Async<ApiResponsesPort>;
   inbox: {
     /** unfinished rows, read once at start (recovery) */
     pending(): Promise<PendingInboxRow[]>;

@@ -7,8 +7,8 @@
 import type { ChildSessionsPort } from '@hermes/agent';
 import { CommitQueue, type Transaction } from '../commit-queue.js';
 import type { OutboxPort } from '../delivery/deliver.js';
-import type { InboxPort, PairingPort, PlatformStatePort, SessionsPort, TranscriptsPort } from '../ports.js';
-import type { GatewayStore } from './gateway-store.js';
+import type { ApiResponsesPort, InboxPort, PairingPort, PlatformStatePort, SessionsPort, TranscriptsPort } from '../ports.js';
+import type { Async, GatewayStore } from './gateway-store.js';
 import type { StoreWrite, WriteResult } from './unit-of-work.js';
 
 /** The synchronous repositories the SQLite store (packages/store) has. */
@@ -20,6 +20,7 @@ export interface SyncStore {
   pairing: PairingPort;
   platformState: PlatformStatePort;
   childSessions?: ChildSessionsPort;
+  apiResponses?: ApiResponsesPort;
   /** runs `fn` (synchronous) in one transaction, or a savepoint when already inside one */
   transaction: Transaction;
 }
@@ -78,6 +79,7 @@ export function sqliteGatewayStore(store: SyncStore): GatewayStore {
     },
     platformState: store.platformState,
     ...(store.childSessions ? { childSessions: store.childSessions } : {}),
+    ...(store.apiResponses ? { apiResponses: asyncResponses(store.apiResponses) } : {}),
     inbox: { pending: async () => store.inbox.pending() },
     outbox: {
       forInbox: async (inboxId) => store.outbox.forInbox(inboxId),
@@ -85,5 +87,12 @@ export function sqliteGatewayStore(store: SyncStore): GatewayStore {
     },
     readState: async (platform, key) => store.platformState.get(platform, key),
     commit: (work) => queue.run(() => work.map((write) => applyWrite(store, write))),
+  };
+}
+
+function asyncResponses(responses: ApiResponsesPort): Async<ApiResponsesPort> {
+  return {
+    record: async (id, sessionId, messageCount) => responses.record(id, sessionId, messageCount),
+    get: async (id) => responses.get(id),
   };
 }
