@@ -66,7 +66,8 @@ async function openConversation(
   const history = all.slice(0, previous.messageCount);
   if (!store) return stateless(history);
   // checked and taken with no await in between
-  if (all.length === previous.messageCount && !busy.has(previous.sessionId)) return storedIn(previous.sessionId, history);
+  if (all.length === previous.messageCount && !busy.has(previous.sessionId))
+    return storedIn(previous.sessionId, history);
   // later turns already followed that response (or one is running): this one forks the conversation there
   const fork = await fresh();
   await deps.transcripts.append(fork.id, history);
@@ -102,7 +103,7 @@ export function registerResponsesRoute(
         'previous_response_id',
       );
     }
-    const { sessionId, stored } = conversation;
+    const { sessionId } = conversation;
     try {
       return await answer(deps, turns, reply, body, input, id, conversation);
     } finally {

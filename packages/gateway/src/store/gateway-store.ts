@@ -6,7 +6,11 @@ import type { ChildSessionsPort } from '@hermes/agent';
 import type {
   ApiResponsesPort,
   OutboxRowLike,
-  PairingPort, PlatformStatePort, SessionsPort, TranscriptsPort } from '../ports.js';
+  PairingPort,
+  PlatformStatePort,
+  SessionsPort,
+  TranscriptsPort,
+} from '../ports.js';
 
 /** An asynchronous port: every method of `P`, answering through a promise. */
 export type Async<P> = {

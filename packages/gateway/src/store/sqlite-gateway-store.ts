@@ -7,7 +7,14 @@
 import type { ChildSessionsPort } from '@hermes/agent';
 import { CommitQueue, type Transaction } from '../commit-queue.js';
 import type { OutboxPort } from '../delivery/deliver.js';
-import type { ApiResponsesPort, InboxPort, PairingPort, PlatformStatePort, SessionsPort, TranscriptsPort } from '../ports.js';
+import type {
+  ApiResponsesPort,
+  InboxPort,
+  PairingPort,
+  PlatformStatePort,
+  SessionsPort,
+  TranscriptsPort,
+} from '../ports.js';
 import type { Async, GatewayStore } from './gateway-store.js';
 import type { StoreWrite, WriteResult } from './unit-of-work.js';
 
