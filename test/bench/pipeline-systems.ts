@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ModelClient, ToolRegistry } from '@hermes/agent';
 import { defaultConfig } from '@hermes/config';
-import { addPlatformRoutes, buildServer, Gateway } from '@hermes/gateway';
+import { addPlatformRoutes, buildServer, Gateway, sqliteGatewayStore } from '@hermes/gateway';
 import { createRedactor } from '@hermes/logging';
 import { HookBus } from '@hermes/plugins';
 import { type PlatformFactory, silentLogger } from '@hermes/protocol';
@@ -114,6 +114,7 @@ export async function startHermesFor(
     // local models) is configuration, not pipeline cost; the benches print it
     maxConcurrentRuns: BENCH_MAX_CONCURRENT_RUNS,
   };
+  const gatewayStore = sqliteGatewayStore(store);
   const gateway = new Gateway({
     settings: gatewayConfig,
     env,
@@ -121,7 +122,7 @@ export async function startHermesFor(
     hooks,
     tools,
     client,
-    store,
+    store: gatewayStore,
     platforms: [factory],
     pluginCommands: () => new Map(),
     pluginSummary: () => 'Plugins (0):',
@@ -136,8 +137,8 @@ export async function startHermesFor(
       model: gatewayConfig.model,
       apiKey: undefined,
       logger: silentLogger,
-      sessions: store.sessions,
-      transcripts: store.transcripts,
+      sessions: gatewayStore.sessions,
+      transcripts: gatewayStore.transcripts,
     },
   });
   let closed = false;

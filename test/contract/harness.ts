@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ModelClient, ToolRegistry } from '@hermes/agent';
 import { defaultConfig } from '@hermes/config';
-import { addPlatformRoutes, buildServer, DISPLAY_DEFAULTS, type DisplaySettings, Gateway } from '@hermes/gateway';
+import {
+  addPlatformRoutes,
+  buildServer,
+  DISPLAY_DEFAULTS,
+  type DisplaySettings,
+  Gateway,
+  sqliteGatewayStore,
+} from '@hermes/gateway';
 import { HookBus } from '@hermes/plugins';
 import { silentLogger, type ToolDefinition } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
@@ -83,6 +90,7 @@ export async function startContractGateway(
   const settings = options.display
     ? { ...base, display: { ...DISPLAY_DEFAULTS, ...base.display, ...options.display } }
     : base;
+  const gatewayStore = sqliteGatewayStore(store);
   const gateway = new Gateway({
     settings,
     env,
@@ -90,7 +98,7 @@ export async function startContractGateway(
     hooks,
     tools,
     client,
-    store,
+    store: gatewayStore,
     platforms: [driver.factory],
     pluginCommands: () => new Map(),
     pluginSummary: () => 'Plugins (0):',
@@ -104,8 +112,8 @@ export async function startContractGateway(
       model: settings.model,
       apiKey: undefined,
       logger: silentLogger,
-      sessions: store.sessions,
-      transcripts: store.transcripts,
+      sessions: gatewayStore.sessions,
+      transcripts: gatewayStore.transcripts,
     },
   });
   addPlatformRoutes(server.app, gateway);

@@ -48,7 +48,7 @@ describe('pre_gateway_dispatch handles', () => {
 
   it('ingest appends a skipped message to the chat session; the next turn sees it; no session, nothing written', async () => {
     h = await startHarness(openai.server);
-    const ingested: boolean[] = [];
+    const ingested: Promise<boolean>[] = [];
     h.hooks.register(
       'pre_gateway_dispatch',
       ({ event, sessionStore }) => {
@@ -67,7 +67,7 @@ describe('pre_gateway_dispatch handles', () => {
     await h.gateway.idle();
     await h.platform.inject('what is the code?');
     await h.gateway.idle();
-    expect(ingested).toEqual([false, true]);
+    expect(await Promise.all(ingested)).toEqual([false, true]);
     expect(h.platform.sent.map((m) => m.text)).toEqual(['first', 'second']);
     expect(lastMessages().filter((m) => m.role === 'user')).toEqual([
       { role: 'user', content: 'one' },

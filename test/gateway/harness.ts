@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type MemoryManager, ModelClient, type SkillCommands, ToolRegistry } from '@hermes/agent';
-import { Gateway, type GatewaySettings } from '@hermes/gateway';
+import { Gateway, type GatewaySettings, type GatewayStore, sqliteGatewayStore } from '@hermes/gateway';
 import { HookBus } from '@hermes/plugins';
 import { silentLogger } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
@@ -35,6 +35,8 @@ export async function startHarness(
     /** skills invocable as `/name` */
     skills?: SkillCommands;
     pluginCommands?: Map<string, { description: string; handler: (args: string) => unknown }>;
+    /** wraps the gateway's store (e.g. a slower, network-like backend) */
+    wrapStore?: (store: GatewayStore) => GatewayStore;
   } = {},
 ): Promise<Harness> {
   const dbPath = options.dbPath ?? join(mkdtempSync(join(tmpdir(), 'hermes-gw-')), 'state.db');
@@ -65,7 +67,7 @@ export async function startHarness(
     hooks,
     tools,
     client,
-    store,
+    store: options.wrapStore ? options.wrapStore(sqliteGatewayStore(store)) : sqliteGatewayStore(store),
     platforms: [platform.factory],
     pluginCommands: () => options.pluginCommands ?? new Map(),
     pluginSummary: () => 'Plugins (0):',

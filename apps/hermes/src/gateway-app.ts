@@ -19,6 +19,7 @@ import {
   GatewayMetrics,
   type GatewayServer,
   type GatewaySettings,
+  sqliteGatewayStore,
   startMediaCleanup,
   warmSchemaValidator,
 } from '@hermes/gateway';
@@ -156,6 +157,7 @@ export async function buildGatewayApp(
   };
   const taken = (name: string) => name in BUILTIN_COMMANDS || rt.registries.commands.has(name);
   const skills = surfaceSkillCommands(rt.skills, taken, 'chats', rt.logger.child({ component: 'skills' }));
+  const gatewayStore = sqliteGatewayStore(store); // the SQLite store behind the gateway's asynchronous ports
   const gateway = new Gateway({
     settings,
     env,
@@ -164,7 +166,7 @@ export async function buildGatewayApp(
     tools: rt.tools,
     client: rt.client,
     models: rt.models,
-    store,
+    store: gatewayStore,
     platforms,
     pluginCommands: () => rt.registries.commands,
     pluginSummary: () => pluginSummary(rt.plugins),
@@ -200,9 +202,9 @@ export async function buildGatewayApp(
       model: settings.model,
       apiKey: env.API_SERVER_KEY || undefined,
       logger: rt.logger.child({ component: 'api' }),
-      sessions: store.sessions,
-      transcripts: store.transcripts,
-      responses: store.apiResponses,
+      sessions: gatewayStore.sessions,
+      transcripts: gatewayStore.transcripts,
+      ...(gatewayStore.apiResponses ? { responses: gatewayStore.apiResponses } : {}),
       redact: rt.redact,
     },
     limits: {

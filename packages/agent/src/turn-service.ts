@@ -26,10 +26,13 @@ import { buildSystemPrompt } from './system-prompt.js';
 import type { ToolRegistry } from './tool-registry.js';
 import type { ImageMode, TurnImage } from './user-content.js';
 
-/** Where a turn's messages are read from and written to (the store's transcripts satisfy it). */
+/**
+ * Where a turn's messages are read from and written to (the store's transcripts satisfy it);
+ * synchronous (SQLite) or asynchronous (the gateway's store ports) alike.
+ */
 export interface TurnTranscripts {
-  list(sessionId: string): ChatMessage[];
-  append(sessionId: string, messages: readonly ChatMessage[]): number;
+  list(sessionId: string): ChatMessage[] | Promise<ChatMessage[]>;
+  append(sessionId: string, messages: readonly ChatMessage[]): number | Promise<number>;
 }
 
 export interface TurnServiceSettings {
@@ -157,7 +160,7 @@ export class TurnService {
   /** Runs one turn; never throws for the turn's own failures (they are in the result). */
   async run(request: TurnRequest): Promise<ServedTurn> {
     const s = this.settings;
-    const history = request.history ?? this.#transcripts().list(request.sessionId);
+    const history = request.history ?? (await this.#transcripts().list(request.sessionId));
     const requestApproval =
       typeof request.approval === 'function'
         ? request.approval
@@ -225,7 +228,7 @@ export class TurnService {
           }
         : {}),
     });
-    if (request.persist === 'after') this.#transcripts().append(request.sessionId, result.messages);
+    if (request.persist === 'after') await this.#transcripts().append(request.sessionId, result.messages);
     await memoryManager?.afterTurn({
       ...memorySession,
       userMessage: request.userMessage,
@@ -246,7 +249,7 @@ export class TurnService {
    */
   async compress(sessionId: string, platform: string, signal?: AbortSignal): Promise<FitReport> {
     const s = this.settings;
-    const full = this.#transcripts().list(sessionId);
+    const full = await this.#transcripts().list(sessionId);
     const picked = s.models?.forTurn(sessionId);
     const tools = await this.availableTools();
     const ctx = this.#context({ sessionId, persist: 'after' }, full, {

@@ -19,6 +19,7 @@ import { failureMessage } from './failure-reply.js';
 import { type ApiErrorType, sendApiError } from './http/api-error.js';
 import type { ApiTurnOutcome, ApiTurnRequest } from './pipeline/api-turn.js';
 import type { ApiResponsesPort, SessionsPort, TranscriptsPort } from './ports.js';
+import type { Async } from './store/gateway-store.js';
 
 /** The largest chat completions request body (a long conversation with its history). */
 export const COMPLETIONS_BODY_LIMIT = 4 * 1024 * 1024;
@@ -28,10 +29,10 @@ export interface ApiPlatformDeps {
   apiKey: string | undefined;
   model: string;
   logger: Logger;
-  sessions: SessionsPort;
-  transcripts: TranscriptsPort;
+  sessions: Pick<Async<SessionsPort>, 'create'>;
+  transcripts: Pick<Async<TranscriptsPort>, 'append' | 'list'>;
   /** response id -> session, for the Responses API's `previous_response_id` (without it: no chaining) */
-  responses?: ApiResponsesPort;
+  responses?: Async<ApiResponsesPort>;
   /** the process's secret redactor: applied to answers and errors (streamed deltas one by one) */
   redact?: (text: string) => string;
 }

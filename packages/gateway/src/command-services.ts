@@ -4,26 +4,29 @@ import type { PlatformState } from '@hermes/protocol';
 import type { CommandServices } from './commands.js';
 import { type ModelCommandPorts, modelCommand, sessionModelLabel } from './model-command.js';
 import type { SessionsPort, TranscriptsPort } from './ports.js';
+import type { Async } from './store/gateway-store.js';
 
 export interface StatusPorts {
-  sessions: Pick<SessionsPort, 'activeByKey'>;
-  transcripts: Pick<TranscriptsPort, 'count'>;
+  sessions: Pick<Async<SessionsPort>, 'activeByKey'>;
+  transcripts: Pick<Async<TranscriptsPort>, 'count'>;
   model: string;
   /** this chat's model (`/model`); absent: `model` */
-  sessionModel?(sessionKey: string): string;
+  sessionModel?(sessionKey: string): Promise<string>;
   platformStates(): Record<string, PlatformState>;
   busy(sessionKey: string): boolean;
 }
 
-export function statusText(ports: StatusPorts, sessionKey: string): string {
-  const s = ports.sessions.activeByKey(sessionKey);
+export async function statusText(ports: StatusPorts, sessionKey: string): Promise<string> {
+  const s = await ports.sessions.activeByKey(sessionKey);
+  const count = s ? await ports.transcripts.count(s.id) : 0;
+  const model = ports.sessionModel ? await ports.sessionModel(sessionKey) : ports.model;
   const platforms = Object.entries(ports.platformStates())
     .map(([n, st]) => `${n}: ${st.state}`)
     .join(', ');
   return [
-    `Session: ${s ? s.id : 'none yet'}${s ? ` (${ports.transcripts.count(s.id)} messages)` : ''}`,
+    `Session: ${s ? s.id : 'none yet'}${s ? ` (${count} messages)` : ''}`,
     `Running: ${ports.busy(sessionKey) ? 'yes' : 'no'}`,
-    `Model: ${ports.sessionModel ? ports.sessionModel(sessionKey) : ports.model}`,
+    `Model: ${model}`,
     `Platforms: ${platforms}`,
   ].join('\n');
 }
@@ -32,9 +35,12 @@ export function modelText(model: string): string {
   return `Model: ${model} (change it with: hermes config set model.default <id>)`;
 }
 
-export function usageText(ports: Pick<StatusPorts, 'sessions' | 'transcripts'>, sessionKey: string): string {
-  const s = ports.sessions.activeByKey(sessionKey);
-  return s ? `This session has ${ports.transcripts.count(s.id)} messages.` : 'No session yet.';
+export async function usageText(
+  ports: Pick<StatusPorts, 'sessions' | 'transcripts'>,
+  sessionKey: string,
+): Promise<string> {
+  const s = await ports.sessions.activeByKey(sessionKey);
+  return s ? `This session has ${await ports.transcripts.count(s.id)} messages.` : 'No session yet.';
 }
 
 /** `/compress` on the session of a key: the turn service's compress, its errors as text. */
@@ -43,7 +49,7 @@ export async function compressSession(
   sessionKey: string,
   platform: string,
 ): Promise<string> {
-  const s = ports.sessions.activeByKey(sessionKey);
+  const s = await ports.sessions.activeByKey(sessionKey);
   if (!s) return 'No session yet.';
   try {
     return compressText(await ports.compress(s.id, platform));

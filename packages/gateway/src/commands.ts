@@ -13,10 +13,10 @@ export interface CommandContext {
 export interface CommandServices {
   resetSession(sessionKey: string, platform: string): Promise<string>;
   stopRun(sessionKey: string): boolean;
-  status(sessionKey: string): string;
+  status(sessionKey: string): string | Promise<string>;
   /** `/model [provider:]model`: show or switch this chat's model */
   model(ctx: CommandContext): Promise<string> | string;
-  usage(sessionKey: string): string;
+  usage(sessionKey: string): string | Promise<string>;
   /** compresses the session's history now (the context engine) and says what it did */
   compress(sessionKey: string, platform: string): Promise<string>;
   plugins(): string;

@@ -2,22 +2,54 @@
  * The handles pre_gateway_dispatch gives plugins: new objects with the documented operations only
  * (DispatchHandles in @hermes/protocol), so a plugin never holds the live gateway or the store.
  */
-import type { DispatchHandles, HookSendResult, MessageEvent } from '@hermes/protocol';
-import type { SessionsPort, TranscriptsPort } from './ports.js';
+import type { DispatchHandles, HookSendResult, Logger, MessageEvent } from '@hermes/protocol';
+import type { SessionsPort } from './ports.js';
 import { type GroupSessions, sessionKeyFor } from './session-key.js';
+import type { Async } from './store/gateway-store.js';
+import type { CommitWork } from './store/unit-of-work.js';
 
 export interface DispatchHandleDeps {
   /** the connected platforms */
   platforms: () => string[];
   send: (target: string, text: string) => Promise<HookSendResult>;
-  sessions: Pick<SessionsPort, 'activeByKey'>;
-  transcripts: Pick<TranscriptsPort, 'append'>;
+  sessions: Pick<Async<SessionsPort>, 'activeByKey'>;
+  /** commits the ingested message (a unit of work) */
+  commit: CommitWork;
   groupSessions: GroupSessions;
   /** the transcript of the session key changed behind the gateway's session cache */
   changed: (sessionKey: string) => void;
+  logger: Logger;
 }
 
-export function createDispatchHandles(deps: DispatchHandleDeps): DispatchHandles {
+/**
+ * The ingests a hook started: the dispatch stage waits for them before it goes on, so a hook that
+ * does not await `ingest` still has its message in the transcript before the chat's next turn.
+ */
+export class PendingIngests {
+  readonly #pending = new Set<Promise<unknown>>();
+
+  add(work: Promise<unknown>): void {
+    this.#pending.add(work);
+    void work.finally(() => this.#pending.delete(work));
+  }
+
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+  }
+}
+
+export function createDispatchHandles(deps: DispatchHandleDeps, pending: PendingIngests): DispatchHandles {
+  const ingest = async (event: MessageEvent, text: string): Promise<boolean> => {
+    const key = sessionKeyFor(event.source, deps.groupSessions);
+    const session = await deps.sessions.activeByKey(key);
+    if (!session) return false;
+    deps.changed(key); // from now on the cached history is not the whole transcript
+    await deps.commit([
+      { kind: 'transcripts.append', sessionId: session.id, messages: [{ role: 'user', content: text }] },
+    ]);
+    deps.changed(key);
+    return true;
+  };
   return {
     gateway: Object.freeze({
       platforms: () => deps.platforms(),
@@ -26,13 +58,14 @@ export function createDispatchHandles(deps: DispatchHandleDeps): DispatchHandles
       toJSON: () => '[gateway handle]',
     }),
     sessionStore: Object.freeze({
-      ingest(event: MessageEvent, text: string = event.text): boolean {
-        const key = sessionKeyFor(event.source, deps.groupSessions);
-        const session = deps.sessions.activeByKey(key);
-        if (!session) return false;
-        deps.transcripts.append(session.id, [{ role: 'user', content: text }]);
-        deps.changed(key);
-        return true;
+      ingest(event: MessageEvent, text: string = event.text): Promise<boolean> {
+        // never rejects: a plugin that does not await it must not leave an unhandled rejection
+        const done = ingest(event, text).catch((err: unknown) => {
+          deps.logger.error({ err, platform: event.platform }, 'sessionStore.ingest: the message was not stored');
+          return false;
+        });
+        pending.add(done);
+        return done;
       },
       toJSON: () => '[session store handle]',
     }),
@@ -40,20 +73,21 @@ export function createDispatchHandles(deps: DispatchHandleDeps): DispatchHandles
 }
 
 /** The handles of a gateway: created on first use, then the same objects for every hook call. */
-export function lazyDispatchHandles(deps: () => DispatchHandleDeps): () => DispatchHandles {
+export function lazyDispatchHandles(deps: () => DispatchHandleDeps, pending: PendingIngests): () => DispatchHandles {
   let handles: DispatchHandles | undefined;
   return () => {
-    handles ??= createDispatchHandles(deps());
+    handles ??= createDispatchHandles(deps(), pending);
     return handles;
   };
 }
 
-/** What a gateway gives its handles: its platforms and hook sends, the store's sessions and transcripts. */
+/** What a gateway gives its handles: its platforms and hook sends, the store's sessions and commits. */
 export function gatewayHandleDeps(
   gateway: { adapters: ReadonlyMap<string, unknown>; hookSend(target: string, text: string): Promise<HookSendResult> },
   deps: {
-    store: { sessions: DispatchHandleDeps['sessions']; transcripts: DispatchHandleDeps['transcripts'] };
+    store: { sessions: DispatchHandleDeps['sessions']; commit: CommitWork };
     settings: { groupSessions: GroupSessions };
+    logger: Logger;
   },
   cache: { forget(sessionKey: string): void },
 ): DispatchHandleDeps {
@@ -61,8 +95,9 @@ export function gatewayHandleDeps(
     platforms: () => [...gateway.adapters.keys()],
     send: (target, text) => gateway.hookSend(target, text),
     sessions: deps.store.sessions,
-    transcripts: deps.store.transcripts,
+    commit: deps.store.commit,
     groupSessions: deps.settings.groupSessions,
     changed: (key) => cache.forget(key),
+    logger: deps.logger,
   };
 }

@@ -4,7 +4,7 @@ import { streamIds } from './delivery/stream-ids.js';
 import type { GatewaySettings } from './gateway-deps.js';
 import type { TurnPorts } from './pipeline/turn.js';
 import { DISPLAY_DEFAULTS, type DisplaySettings } from './pipeline/turn-display.js';
-import type { PlatformStatePort } from './ports.js';
+import type { GatewayStore } from './store/gateway-store.js';
 
 /** Resolves the display settings of every platform once; unknown platforms get the global ones. */
 export function displayResolver(settings: GatewaySettings): (platform: string) => DisplaySettings {
@@ -20,8 +20,8 @@ export function displayResolver(settings: GatewaySettings): (platform: string) =
 /** The turn stage's ports for display and streamed answers. */
 export function streamingPorts(
   settings: GatewaySettings,
-  state: PlatformStatePort,
-  commit: <T>(fn: () => T) => Promise<T>,
+  store: Pick<GatewayStore, 'readState' | 'commit'>,
 ): Pick<TurnPorts, 'display' | 'streamIds' | 'cadence' | 'commit'> {
-  return { display: displayResolver(settings), streamIds: streamIds(state), cadence: new EditCadence(), commit };
+  const ids = streamIds(store.readState);
+  return { display: displayResolver(settings), streamIds: ids, cadence: new EditCadence(), commit: store.commit };
 }

@@ -3,19 +3,21 @@
 import type { ApiJob } from './pipeline/api-turn.js';
 import type { LaneJob } from './pipeline/input.js';
 import { settleInbox } from './pipeline/outcome.js';
-import type { InboxPort } from './ports.js';
+import type { CommitWork, StoreWrite } from './store/unit-of-work.js';
 
 /** At stop (`stopping`) chat messages stay pending: the next start redoes them. */
 export function finishDropped(
-  inbox: Pick<InboxPort, 'mark'>,
+  commit: CommitWork,
   jobs: readonly (LaneJob | ApiJob)[],
   stopping = false,
-): void {
+): Promise<unknown> {
+  const marks: StoreWrite[] = [];
   for (const job of jobs) {
     if ('api' in job) job.resolve({ kind: 'unavailable' });
     else if (!stopping) {
       for (const id of [job.inboxId, ...(job.joined ?? [])])
-        settleInbox(inbox, id, { kind: 'skipped', reason: 'dropped' });
+        marks.push(...settleInbox(id, { kind: 'skipped', reason: 'dropped' }));
     }
   }
+  return marks.length === 0 ? Promise.resolve() : commit(marks);
 }

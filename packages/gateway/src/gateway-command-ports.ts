@@ -10,6 +10,7 @@ import type { CommandPorts } from './pipeline/command.js';
 import { replyTarget } from './pipeline/input.js';
 import { settleInbox } from './pipeline/outcome.js';
 import type { SessionStage } from './pipeline/session.js';
+import type { UnitOfWork } from './store/unit-of-work.js';
 
 export interface CommandPortsHost {
   deps: Pick<
@@ -33,8 +34,8 @@ export interface CommandPortsHost {
   platformStates(): Record<string, PlatformState>;
   /** the turn service (`/compress`) */
   turns: Pick<TurnService, 'compress'>;
-  /** delivers text; `onSettled` runs once it is delivered */
-  send(target: DeliveryTarget, text: string, onSettled?: () => void): Promise<unknown>;
+  /** delivers text; `onSettled` is committed with its last row's mark */
+  send(target: DeliveryTarget, text: string, onSettled?: UnitOfWork): Promise<unknown>;
 }
 
 /** `userId`: who sent the command (the session:* events of /new name them) */
@@ -45,13 +46,15 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
     events: host.events,
     reply: async (input, text, settleWith) => {
       if (settleWith === null) await host.send(replyTarget(input.event), text);
-      else
-        await host.send(replyTarget(input.event, input.inboxId), text, () =>
-          settleInbox(store.inbox, input.inboxId, settleWith),
-        );
+      else await host.send(replyTarget(input.event, input.inboxId), text, settleInbox(input.inboxId, settleWith));
     },
-    markProcessing: (inboxId) => store.inbox.mark(inboxId, 'processing'),
-    settle: (inboxId, outcome) => settleInbox(store.inbox, inboxId, outcome),
+    // committed in order before the lane's later marks (the group commit keeps the order units were issued in)
+    markProcessing: (inboxId) => {
+      store.commit([{ kind: 'inbox.mark', id: inboxId, status: 'processing' }]).catch((err: unknown) => {
+        logger.error({ err, inboxId }, 'cannot mark an inbox row processing');
+      });
+    },
+    settle: (inboxId, outcome) => store.commit(settleInbox(inboxId, outcome)),
     submit: (key, job, mode) => host.lanes.submit(key, job, mode),
     busyMode: settings.busyMode,
     services: commandServices({
@@ -73,7 +76,7 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
             modelCommand: {
               models: host.deps.models,
               env: host.deps.env,
-              activeSession: (key: string) => store.sessions.activeByKey(key)?.id ?? null,
+              activeSession: async (key: string) => (await store.sessions.activeByKey(key))?.id ?? null,
               openSession: async (c) => (await host.sessions.open(c.sessionKey, c.platform, c.userId)).id,
             },
           }

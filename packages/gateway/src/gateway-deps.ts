@@ -1,6 +1,5 @@
 /** What a gateway is built from: its settings (config.yaml's gateway part) and its dependencies. */
 import {
-  type ChildSessionsPort,
   type ContextSettings,
   type DelegationSettings,
   type MemoryManager,
@@ -13,15 +12,14 @@ import {
 import type { HookBus } from '@hermes/plugins';
 import type { Logger, PlatformFactory } from '@hermes/protocol';
 import type { Env } from './authorize.js';
-import type { OutboxPort } from './delivery/deliver.js';
 import type { MediaSourceOptions } from './delivery/media/media-source.js';
 import type { MediaSettings } from './media/inbound-media.js';
 import type { GatewayMetrics } from './metrics/gateway-metrics.js';
 import type { DisplaySettings } from './pipeline/turn-display.js';
-import type { InboxPort, PairingPort, PlatformStatePort, SessionsPort, TranscriptsPort } from './ports.js';
 import type { ResetPolicy } from './reset-policy.js';
 import type { GroupSessions } from './session-key.js';
 import type { BusyMode } from './session-lanes.js';
+import type { GatewayStore } from './store/gateway-store.js';
 
 export interface GatewaySettings {
   model: string;
@@ -71,18 +69,8 @@ export interface GatewayDeps {
   hooks: HookBus;
   tools: ToolRegistry;
   client: ModelClient;
-  store: {
-    sessions: SessionsPort;
-    transcripts: TranscriptsPort;
-    inbox: InboxPort;
-    outbox: OutboxPort;
-    pairing: PairingPort;
-    platformState: PlatformStatePort;
-    /** delegate_task children's sessions, linked to their parent (absent: not stored) */
-    childSessions?: ChildSessionsPort;
-    /** runs `fn` (synchronous) in one transaction: state that belongs together commits together */
-    transaction<T>(fn: () => T): T;
-  };
+  /** the state store behind asynchronous ports (SQLite: `sqliteGatewayStore(openStore(...))`) */
+  store: GatewayStore;
   platforms: readonly PlatformFactory[];
   pluginCommands: () => ReadonlyMap<string, { description: string; handler: (args: string) => unknown }>;
   pluginSummary: () => string;

@@ -8,11 +8,10 @@ import type { TurnService } from '@hermes/agent';
 import type { HookAgentResult, HookSendResult, MessageEvent, PlatformAdapter, PlatformState } from '@hermes/protocol';
 import { ChatApprovals } from './approvals/chat-approvals.js';
 import { parseCommand } from './commands.js';
-import { CommitQueue } from './commit-queue.js';
 import { type DeliveryTarget, deliver } from './delivery/deliver.js';
 import { deliverStreamed, resendAnswer } from './delivery/deliver-streamed.js';
 import { SendRateLimiter } from './delivery/send-rate-limiter.js';
-import { gatewayHandleDeps, lazyDispatchHandles } from './dispatch-handles.js';
+import { gatewayHandleDeps, lazyDispatchHandles, PendingIngests } from './dispatch-handles.js';
 import { streamingPorts } from './display-settings.js';
 import { finishDropped } from './dropped-jobs.js';
 import { gatewayCommandPorts } from './gateway-command-ports.js';
@@ -39,6 +38,7 @@ import { busyModeFor, cachePorts, mediaStep, runTurnStage, type TurnPorts } from
 import { type RouteDefinition, setUpPlatforms } from './platform-setup.js';
 import { sessionKeyFor } from './session-key.js';
 import { SessionLanes } from './session-lanes.js';
+import type { UnitOfWork } from './store/unit-of-work.js';
 
 export type { GatewayDeps, GatewaySettings } from './gateway-deps.js';
 export type { RouteDefinition } from './platform-setup.js';
@@ -59,9 +59,6 @@ export class Gateway {
   readonly #oneShots = new AbortController();
   /** machine-wide platform token claims, released at stop */
   readonly #claims: { release(): void }[];
-  /** group commit of the per-message writes (accept, outbox rows, delivered marks) */
-  readonly #commits: CommitQueue;
-  readonly #commit: <T>(fn: () => T) => Promise<T>;
   readonly #lanes: SessionLanes<LaneJob | ApiJob>;
   readonly #now: () => number;
   readonly #processing = new Set<Promise<void>>();
@@ -75,15 +72,18 @@ export class Gateway {
   readonly #turnPorts: TurnPorts;
   /** one user's messages in one chat within gateway.batch_ms become one job (pipeline/batch.ts) */
   readonly #batcher: MessageBatcher;
-  readonly #handles = lazyDispatchHandles(() => gatewayHandleDeps(this, this.#deps, this.#sessions.cache));
+  /** `sessionStore.ingest` writes a hook started: awaited before the message goes on */
+  readonly #ingests = new PendingIngests();
+  readonly #handles = lazyDispatchHandles(
+    () => gatewayHandleDeps(this, this.#deps, this.#sessions.cache),
+    this.#ingests,
+  );
   #accepting = true;
   #started = false;
 
   constructor(deps: GatewayDeps) {
     const { settings, store } = deps;
     this.#deps = deps;
-    this.#commits = new CommitQueue(store.transaction);
-    this.#commit = (fn) => this.#commits.run(fn);
     this.#now = deps.now ?? Date.now;
     this.metrics = deps.metrics ?? new GatewayMetrics();
     this.events = new GatewayEvents(deps.logger, {
@@ -111,10 +111,10 @@ export class Gateway {
       },
       withText: (job, text) => ({ ...job, text }),
       // messages queued behind a turn that /stop or /new cancelled: finished, or they would stay pending
-      onDrop: (jobs) => finishDropped(store.inbox, jobs),
+      onDrop: (jobs) => this.#track(finishDropped(store.commit, jobs)),
     });
     const submit = (job: LaneJob) => this.#lanes.submit(job.sessionKey, job, busyModeFor(settings.busyMode, job.event));
-    const onDrop = (jobs: LaneJob[]) => finishDropped(store.inbox, jobs);
+    const onDrop = (jobs: LaneJob[]) => this.#track(finishDropped(store.commit, jobs));
     const limit = (platform: string) => this.adapters.get(platform)?.capabilities.maxMessageLength ?? Infinity;
     const opens = (job: LaneJob) => mayBeCutPart(job.event.text, limit(job.event.platform));
     this.#batcher = new MessageBatcher({ batchMs: settings.batchMs ?? 0, submit, onDrop, opens });
@@ -124,11 +124,8 @@ export class Gateway {
       events: this.events,
       metrics: this.metrics,
       adapters: new Map(),
-      transcripts: store.transcripts,
-      transaction: store.transaction,
-      settle: (inboxId, outcome) => settleInbox(store.inbox, inboxId, outcome),
       deliver: (target, text, writes, ids) => deliverStreamed(this.#deliveryOptions(true), target, text, ids, writes),
-      ...streamingPorts(settings, store.platformState, this.#commit),
+      ...streamingPorts(settings, store),
       accepting: () => this.#accepting,
       origins: this.#origins,
       logger: deps.logger,
@@ -205,10 +202,14 @@ export class Gateway {
   async stop(drainMs = 0): Promise<void> {
     this.#accepting = false;
     this.#batcher.flushAll(); // waiting parts of a paste are answered in the drain (else: at the next start)
-    const drained = Promise.all([...this.#processing]).then(() => this.#lanes.idle());
+    // messages still in the stages before the batcher reach it while draining: flushed then too
+    const drained = Promise.all([...this.#processing]).then(() => {
+      this.#batcher.flushAll();
+      return this.#lanes.idle();
+    });
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, drainMs).unref());
     await Promise.race([drained, timeout]);
-    finishDropped(this.#deps.store.inbox, this.#lanes.abortAll(), true);
+    await finishDropped(this.#deps.store.commit, this.#lanes.abortAll(), true);
     this.#oneShots.abort(new Error('gateway stopping'));
     await Promise.race([this.#lanes.idle(), new Promise<void>((r) => setTimeout(r, 2_000).unref())]);
     const stops = Promise.all([...this.adapters.values()].map((a) => a.stop().catch(() => undefined)));
@@ -257,7 +258,7 @@ export class Gateway {
     // the one place a message's session key is computed: every later stage reads it from its input
     const sessionKey = sessionKeyFor(inbound.source, this.#deps.settings.groupSessions);
     const accepted = await acceptEvent(
-      { inbox: this.#deps.store.inbox, commit: this.#commit, logger: this.#deps.logger },
+      { commit: this.#deps.store.commit, logger: this.#deps.logger },
       inbound,
       sessionKey,
       options.state,
@@ -290,21 +291,21 @@ export class Gateway {
 
   #recover(unfinished: readonly PendingRow[]): void {
     const { store, logger } = this.#deps;
-    recoverUnfinished(
+    const recovered = recoverUnfinished(
       {
         logger,
-        markFailed: (id) => store.inbox.mark(id, 'failed'),
-        markProcessing: (id) => store.inbox.mark(id, 'processing'),
+        markFailed: (id) => store.commit([{ kind: 'inbox.mark', id, status: 'failed' }]),
+        markProcessing: (id) => store.commit([{ kind: 'inbox.mark', id, status: 'processing' }]),
         written: (id) => store.outbox.forInbox(id),
         track: (work) => this.#track(work),
-        tellInterrupted: (inboxId, event) =>
-          apologise(this.#deliveryOptions(), this.#turnPorts.streamIds, event, inboxId, () =>
-            settleInbox(store.inbox, inboxId, { kind: 'interrupted' }),
-          ),
+        tellInterrupted: (inboxId, event) => {
+          const settle = settleInbox(inboxId, { kind: 'interrupted' });
+          return apologise(this.#deliveryOptions(), this.#turnPorts.streamIds, event, inboxId, settle);
+        },
         resend: async (inboxId, event, rows) => {
           const target = { ...replyTarget(event), inboxId };
           await resendAnswer(this.#deliveryOptions(true), target, rows, this.#turnPorts.streamIds);
-          settleInbox(store.inbox, inboxId, { kind: 'answered' });
+          await store.commit(settleInbox(inboxId, { kind: 'answered' }));
         },
         // under the key stored at accept (computed only for rows an older version stored without it)
         process: async (inboxId, event, stored) => {
@@ -314,6 +315,7 @@ export class Gateway {
       },
       unfinished,
     );
+    this.#track(recovered);
   }
 
   /** The stages after the accept, in order; each returns its outcome or passes the message on. */
@@ -321,18 +323,19 @@ export class Gateway {
     const { hooks, store, settings, env } = this.#deps;
     let { event } = input;
     const counters = this.metrics.platform(event.platform);
-    const finish = (outcome: PipelineOutcome) => {
-      settleInbox(store.inbox, input.inboxId, outcome);
+    const finish = async (outcome: PipelineOutcome) => {
+      await store.commit(settleInbox(input.inboxId, outcome));
       return outcome;
     };
     if (!event.internal) {
       const dispatched = await dispatchHook({ hooks, handles: this.#handles }, event);
+      await this.#ingests.settled();
       if (dispatched.kind === 'skipped') {
         counters.ignored('hook_skip');
         return finish(dispatched);
       }
       event = dispatched.event;
-      const auth = authorize({ env, pairing: store.pairing }, event);
+      const auth = await authorize({ env, pairing: store.pairing }, event);
       if (auth.kind !== 'allowed') {
         counters.ignored('unauthorized');
         if (auth.kind !== 'pairing_reply') return finish(auth);
@@ -356,14 +359,12 @@ export class Gateway {
 
   /** Delivers `text`; once delivered, the inbox row (when given) is settled with `outcome`. */
   async #reply(target: DeliveryTarget, text: string, inboxId: number, outcome: PipelineOutcome): Promise<void> {
-    await deliver(this.#deliveryOptions(), target, text, {
-      onSettled: () => settleInbox(this.#deps.store.inbox, inboxId, outcome),
-    });
+    await deliver(this.#deliveryOptions(), target, text, { onSettled: settleInbox(inboxId, outcome) });
   }
 
   /** `userId`: who sent the command (the session:* events of /new name them) */
   #commandPorts(userId: string): CommandPorts {
-    const send = (target: DeliveryTarget, text: string, onSettled?: () => void) =>
+    const send = (target: DeliveryTarget, text: string, onSettled?: UnitOfWork) =>
       deliver(this.#deliveryOptions(), target, text, onSettled ? { onSettled } : {});
     const { approvals, events, turns } = this;
     const host = { deps: this.#deps, events, lanes: this.#lanes, batcher: this.#batcher, sessions: this.#sessions };
@@ -375,9 +376,9 @@ export class Gateway {
 
   #deliveryOptions(withMedia = false) {
     const { store, logger, redact, settings } = this.#deps;
-    const base = { adapters: this.adapters, outbox: store.outbox, logger, observer: this.metrics };
+    const base = { adapters: this.adapters, logger, observer: this.metrics };
     const media = withMedia && settings.outboundMedia ? { media: settings.outboundMedia } : {}; // MEDIA lines: answers, not commands
-    return { ...base, ...media, commit: this.#commit, rateLimiter: this.#rateLimiter, ...(redact ? { redact } : {}) };
+    return { ...base, ...media, commit: store.commit, rateLimiter: this.#rateLimiter, ...(redact ? { redact } : {}) };
   }
 
   /** The chat a running session answers (send_message's `origin`). */

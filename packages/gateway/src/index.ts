@@ -81,3 +81,15 @@ export { createSendMessageTool, resolveTarget, type SendMessageDeps } from './se
 export { addPlatformRoutes, buildServer, type GatewayServer, isLoopback, type ServerOptions } from './server.js';
 export { type GroupSessions, sessionKeyFor } from './session-key.js';
 export { type BusyMode, type LaneStats, type RunControl, SessionLanes, type SubmitOutcome } from './session-lanes.js';
+export type { GatewayStore, PendingInboxRow } from './store/gateway-store.js';
+export { applyWrite, type SyncStore, sqliteGatewayStore } from './store/sqlite-gateway-store.js';
+export type {
+  AcceptResult,
+  CommitWork,
+  EnqueuedRow,
+  OutboxEnqueueRow,
+  StoreWrite,
+  UnitOfWork,
+  WriteResult,
+  WriteResults,
+} from './store/unit-of-work.js';

@@ -15,17 +15,17 @@ export interface LaunchPorts {
   sink: InboundSink;
   logger: Logger;
   /** the inbox's unfinished rows */
-  pending(): readonly PendingRow[];
+  pending(): Promise<readonly PendingRow[]>;
   recover(rows: readonly PendingRow[]): void;
   /** false once the gateway is stopping: rows not resumed yet stay pending for the next start */
   accepting(): boolean;
 }
 
 /** Starts every adapter; resolves when each has started (connected or failed). */
-export function launchPlatforms(ports: LaunchPorts): Promise<void> {
-  const unfinished = ports.pending();
+export async function launchPlatforms(ports: LaunchPorts): Promise<void> {
+  const unfinished = await ports.pending(); // before any adapter starts accepting
   ports.recover(unfinished.filter((row) => !ports.adapters.has(row.platform)));
-  return Promise.all(
+  await Promise.all(
     [...ports.adapters.values()].map(async (adapter) => {
       try {
         await adapter.start(ports.sink);
@@ -34,5 +34,5 @@ export function launchPlatforms(ports: LaunchPorts): Promise<void> {
       }
       if (ports.accepting()) ports.recover(unfinished.filter((row) => row.platform === adapter.name));
     }),
-  ).then(() => undefined);
+  );
 }

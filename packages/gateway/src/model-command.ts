@@ -12,16 +12,16 @@ export interface ModelCommandPorts {
   /** the configured model (what a host without providers uses) */
   model: string;
   /** the chat's active session id, if it has one */
-  activeSession(sessionKey: string): string | null;
+  activeSession(sessionKey: string): Promise<string | null>;
   /** the chat's session, opened (created when there is none) as a message would */
   openSession(ctx: CommandContext): Promise<string>;
   env: Readonly<Record<string, string | undefined>>;
 }
 
 /** What /status shows on its Model line for this chat. */
-export function sessionModelLabel(ports: ModelCommandPorts, sessionKey: string): string {
+export async function sessionModelLabel(ports: ModelCommandPorts, sessionKey: string): Promise<string> {
   if (!ports.models) return ports.model;
-  return choiceLabel(ports.models.current(ports.activeSession(sessionKey)));
+  return choiceLabel(ports.models.current(await ports.activeSession(sessionKey)));
 }
 
 export async function modelCommand(ports: ModelCommandPorts, ctx: CommandContext): Promise<string> {
@@ -32,7 +32,7 @@ export async function modelCommand(ports: ModelCommandPorts, ctx: CommandContext
       : 'This gateway cannot switch models per chat.';
   }
   if (ctx.args === '') return overview(ports, models, ctx.sessionKey);
-  const parsed = models.parse(ctx.args, ports.activeSession(ctx.sessionKey));
+  const parsed = models.parse(ctx.args, await ports.activeSession(ctx.sessionKey));
   if (!parsed.ok) return `Cannot switch: ${parsed.error}.`;
   const sessionId = await ports.openSession(ctx);
   models.choose(sessionId, parsed.choice);
@@ -44,8 +44,8 @@ export async function modelCommand(ports: ModelCommandPorts, ctx: CommandContext
   ].join('\n');
 }
 
-function overview(ports: ModelCommandPorts, models: SessionModels, sessionKey: string): string {
-  const current = models.current(ports.activeSession(sessionKey));
+async function overview(ports: ModelCommandPorts, models: SessionModels, sessionKey: string): Promise<string> {
+  const current = models.current(await ports.activeSession(sessionKey));
   const fallback = models.providers.fallback();
   const providers = models.providers.names().map((name) => {
     const p = models.providers.profile(name);

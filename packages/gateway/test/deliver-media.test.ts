@@ -8,6 +8,7 @@ import type { OutboundMedia, OutboundMessage, PlatformAdapter, SendResult } from
 import { openStore } from '@hermes/store';
 import { describe, expect, it } from 'vitest';
 import { deliver } from '../src/delivery/deliver.js';
+import { sqliteGatewayStore } from '../src/store/sqlite-gateway-store.js';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {}, child: () => silent };
 
@@ -53,7 +54,7 @@ function files() {
 
 const options = (adapter: PlatformAdapter, store: ReturnType<typeof openStore>, home: string) => ({
   adapters: new Map([['memory', adapter]]),
-  outbox: store.outbox,
+  commit: sqliteGatewayStore(store).commit,
   logger: silent,
   sleep: async () => {},
   media: { hermesHomes: [home], downloadDir: join(home, 'cache'), maxBytes: 1000 },
@@ -103,16 +104,14 @@ describe('delivery of media', () => {
     const { dir, png } = files();
     const memory = memoryAdapter({ media: true });
     const send = options(memory.adapter, store, join(dir, 'home'));
-    const originalEnqueue = store.outbox.enqueue.bind(store.outbox);
-    const outbox = {
-      ...store.outbox,
-      enqueue: (rows: Parameters<typeof originalEnqueue>[0]) => {
-        const out = originalEnqueue(rows);
-        rmSync(png); // gone between the check and the upload
-        return out;
-      },
+    const commit = send.commit;
+    // the file goes between the check and the upload: right after the outbox rows are written
+    const wrapped: typeof commit = async (work) => {
+      const out = await commit(work);
+      if (work.some((write) => write.kind === 'outbox.enqueue')) rmSync(png);
+      return out;
     };
-    const result = await deliver({ ...send, outbox }, { platform: 'memory', chatId: 'c' }, `MEDIA: ${png}`);
+    const result = await deliver({ ...send, commit: wrapped }, { platform: 'memory', chatId: 'c' }, `MEDIA: ${png}`);
     expect(result.failed).toBe(1);
     expect(memory.uploads).toHaveLength(0);
     expect(memory.texts.map((t) => t.text)).toEqual(['📎 Could not upload a.png (the file is gone).']);

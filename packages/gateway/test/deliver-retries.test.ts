@@ -4,6 +4,7 @@ import type { PlatformAdapter, SendResult } from '@hermes/protocol';
 import { openStore } from '@hermes/store';
 import { describe, expect, it } from 'vitest';
 import { deliver, SEND_MAX_ATTEMPTS } from '../src/delivery/deliver.js';
+import { sqliteGatewayStore } from '../src/store/sqlite-gateway-store.js';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {}, child: () => silent };
 
@@ -39,7 +40,7 @@ describe('delivery retries', () => {
     const result = await deliver(
       {
         adapters: new Map([['memory', memory.adapter]]),
-        outbox: store.outbox,
+        commit: sqliteGatewayStore(store).commit,
         logger: silent,
         sleep: async (ms) => {
           waits.push(ms);
@@ -62,7 +63,7 @@ describe('delivery retries', () => {
     const result = await deliver(
       {
         adapters: new Map([['memory', memory.adapter]]),
-        outbox: store.outbox,
+        commit: sqliteGatewayStore(store).commit,
         logger: silent,
         sleep: async (ms) => {
           waits.push(ms);

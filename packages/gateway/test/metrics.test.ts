@@ -10,7 +10,14 @@ import { openStore, type Store } from '@hermes/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MemoryPlatform, memoryPlatform } from '../../../test/gateway/memory-platform.js';
 import { useFakeOpenAI } from '../../../test/helpers/use-fake-openai.js';
-import { buildServer, deliver, Gateway, GatewayMetrics, type GatewaySettings } from '../src/index.js';
+import {
+  buildServer,
+  deliver,
+  Gateway,
+  GatewayMetrics,
+  type GatewaySettings,
+  sqliteGatewayStore,
+} from '../src/index.js';
 import { parseExposition, type Sample, sampleValue } from './metrics-scrape.js';
 
 const openai = useFakeOpenAI();
@@ -68,7 +75,7 @@ async function startGateway(
     hooks,
     tools: new ToolRegistry(),
     client,
-    store,
+    store: sqliteGatewayStore(store),
     platforms: [platform.factory],
     pluginCommands: () => new Map(),
     pluginSummary: () => 'Plugins (0):',
@@ -258,7 +265,7 @@ describe('pipeline metrics', () => {
     const metrics = new GatewayMetrics();
     const store = openStore(':memory:');
     await deliver(
-      { adapters: new Map(), outbox: store.outbox, logger: silentLogger, observer: metrics },
+      { adapters: new Map(), commit: sqliteGatewayStore(store).commit, logger: silentLogger, observer: metrics },
       { platform: 'x', chatId: '1' },
       'hi',
     );
@@ -285,8 +292,8 @@ describe('GET /metrics', () => {
     tools: new ToolRegistry(),
     hooks: r.hooks,
     logger: silentLogger,
-    sessions: r.store.sessions,
-    transcripts: r.store.transcripts,
+    sessions: sqliteGatewayStore(r.store).sessions,
+    transcripts: sqliteGatewayStore(r.store).transcripts,
   });
 
   it('serves the Prometheus text format; open on loopback without API_SERVER_KEY', async () => {

@@ -21,10 +21,7 @@ describe('PipelineOutcome → inbox status (the one mapping)', () => {
   });
 
   it('settleInbox marks only outcomes with a status', () => {
-    const marks: [number, string][] = [];
-    const inbox = { mark: (id: number, status: string) => void marks.push([id, status]) };
-    settleInbox(inbox, 1, { kind: 'handed_on' });
-    settleInbox(inbox, 2, { kind: 'refused' });
-    expect(marks).toEqual([[2, 'refused']]);
+    expect(settleInbox(1, { kind: 'handed_on' })).toEqual([]);
+    expect(settleInbox(2, { kind: 'refused' })).toEqual([{ kind: 'inbox.mark', id: 2, status: 'refused' }]);
   });
 });

@@ -9,7 +9,8 @@ import { openStore, type Store } from '@hermes/store';
 import { describe, expect, it } from 'vitest';
 import { deliverStreamed, resendAnswer } from '../src/delivery/deliver-streamed.js';
 import { EditCadence, LiveStream } from '../src/delivery/live-stream.js';
-import { streamIds } from '../src/delivery/stream-ids.js';
+import { streamIds, streamIdsKey } from '../src/delivery/stream-ids.js';
+import { sqliteGatewayStore } from '../src/store/sqlite-gateway-store.js';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {}, child: () => silent };
 
@@ -48,7 +49,7 @@ function setUp(memory: Memory): { store: Store; inboxId: number; options: Parame
   if (!accepted.accepted) throw new Error('not accepted');
   const options = {
     adapters: new Map([['memory', memory.adapter]]),
-    outbox: store.outbox,
+    commit: sqliteGatewayStore(store).commit,
     logger: silent,
     sleep: async () => {},
   };
@@ -63,8 +64,8 @@ describe('streamed answers: the final edit', () => {
       return { ok: true, messageIds: [] };
     });
     const { store, inboxId, options } = setUp(memory);
-    const ids = streamIds(store.platformState);
-    ids.write('memory', inboxId, ['streamed-1']); // the stream's first send was remembered
+    const ids = streamIds(sqliteGatewayStore(store).readState);
+    store.platformState.set('memory', streamIdsKey(inboxId), JSON.stringify(['streamed-1'])); // the stream's first send was remembered
     const target = { platform: 'memory', chatId: 'c1', inboxId };
     await expect(deliverStreamed(options, target, 'The **whole** answer.', ['streamed-1'])).rejects.toThrow('died');
     // the final text is in the outbox, not yet marked sent
@@ -79,7 +80,7 @@ describe('streamed answers: the final edit', () => {
     const [row] = store.outbox.forInbox(inboxId);
     expect(row?.status).toBe('sent');
     expect(row?.platformMessageId).toBe('streamed-1');
-    expect(ids.read('memory', inboxId)).toEqual([]); // forgotten once delivered
+    expect(await ids.read('memory', inboxId)).toEqual([]); // forgotten once delivered
     store.close();
   });
 
@@ -195,8 +196,8 @@ describe('streamed answers: the live stream', () => {
     crash = true;
     const next = store.inbox.accept('memory', 'm-2', { text: 'again' });
     if (!next.accepted) throw new Error('not accepted');
-    const ids = streamIds(store.platformState);
-    ids.write('memory', next.id, ['streamed-2']);
+    const ids = streamIds(sqliteGatewayStore(store).readState);
+    store.platformState.set('memory', streamIdsKey(next.id), JSON.stringify(['streamed-2']));
     const second = { platform: 'memory', chatId: 'c1', inboxId: next.id };
     await expect(
       deliverStreamed({ ...options, media }, second, `Again.\nMEDIA: ${png}`, ['streamed-2']),

@@ -19,7 +19,7 @@ const event = {
 const dispatchPayload: HookPayloads['pre_gateway_dispatch'] = {
   event,
   gateway: { platforms: () => [], send: async () => ({ ok: true }) },
-  sessionStore: { ingest: () => false },
+  sessionStore: { ingest: async () => false },
 };
 const llmPayload = {
   sessionId: 's',

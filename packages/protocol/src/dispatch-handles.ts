@@ -20,10 +20,11 @@ export interface DispatchGateway {
 export interface DispatchSessionStore {
   /**
    * Appends `text` (default: the message's text) as a user message to the active session of the
-   * message's chat, without a turn or a reply (pair it with `{action: "skip"}`). Returns false when
-   * the chat has no active session yet (nothing is written).
+   * message's chat, without a turn or a reply (pair it with `{action: "skip"}`). Resolves false when
+   * the chat has no active session yet (nothing is written), or when the write failed (logged); never
+   * rejects. The gateway waits for it before the message goes on, so a hook need not await it.
    */
-  ingest(event: MessageEvent, text?: string): boolean;
+  ingest(event: MessageEvent, text?: string): Promise<boolean>;
 }
 
 /** The handles of pre_gateway_dispatch's payload. */

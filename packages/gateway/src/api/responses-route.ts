@@ -39,36 +39,39 @@ const numberOrNull = (value: unknown) => (typeof value === 'number' ? value : nu
 /**
  * Where this response's turn runs; null when `previous_response_id` names no stored response.
  * `busy`: sessions with a response turn running (a second turn chained onto the same response
- * meanwhile forks, so the two never interleave in one transcript).
+ * meanwhile forks, so the two never interleave in one transcript); a stored conversation's session
+ * is added to it here, in the same step as the check (the caller removes it).
  */
-function openConversation(
+async function openConversation(
   deps: ApiPlatformDeps,
   previousId: string | null,
   id: string,
   store: boolean,
-  busy: ReadonlySet<string>,
-): Conversation | null {
+  busy: Set<string>,
+): Promise<Conversation | null> {
   const stateless = (history: ChatMessage[]) => ({
     sessionId: `api-stateless-${randomUUID()}`,
     history,
     stored: false,
   });
   const fresh = () => deps.sessions.create({ key: `api:response:${id}`, platform: 'api', model: deps.model });
-  if (previousId === null) {
-    return store && deps.responses ? { sessionId: fresh().id, history: [], stored: true } : stateless([]);
-  }
-  const previous = deps.responses?.get(previousId);
+  const storedIn = (sessionId: string, history: ChatMessage[]): Conversation => {
+    busy.add(sessionId);
+    return { sessionId, history, stored: true };
+  };
+  if (previousId === null) return store && deps.responses ? storedIn((await fresh()).id, []) : stateless([]);
+  const previous = await deps.responses?.get(previousId);
   if (!previous) return null;
-  const all = deps.transcripts.list(previous.sessionId);
+  const all = await deps.transcripts.list(previous.sessionId);
   const history = all.slice(0, previous.messageCount);
   if (!store) return stateless(history);
-  if (all.length === previous.messageCount && !busy.has(previous.sessionId)) {
-    return { sessionId: previous.sessionId, history, stored: true };
-  }
+  // checked and taken with no await in between
+  if (all.length === previous.messageCount && !busy.has(previous.sessionId))
+    return storedIn(previous.sessionId, history);
   // later turns already followed that response (or one is running): this one forks the conversation there
-  const fork = fresh();
-  deps.transcripts.append(fork.id, history);
-  return { sessionId: fork.id, history, stored: true };
+  const fork = await fresh();
+  await deps.transcripts.append(fork.id, history);
+  return storedIn(fork.id, history);
 }
 
 /** Registers the route on `app` (`bodyLimit`: the chat completions endpoint's). */
@@ -89,7 +92,7 @@ export function registerResponsesRoute(
     }
     const id = `resp_${randomUUID().replace(/-/g, '')}`;
     const previousId = typeof body.previous_response_id === 'string' ? body.previous_response_id : null;
-    const conversation = openConversation(deps, previousId, id, body.store !== false, busy);
+    const conversation = await openConversation(deps, previousId, id, body.store !== false, busy);
     if (conversation === null) {
       return sendApiError(
         reply,
@@ -100,8 +103,7 @@ export function registerResponsesRoute(
         'previous_response_id',
       );
     }
-    const { sessionId, stored } = conversation;
-    if (stored) busy.add(sessionId);
+    const { sessionId } = conversation;
     try {
       return await answer(deps, turns, reply, body, input, id, conversation);
     } finally {
@@ -170,8 +172,8 @@ async function answer(
   const text = result.finalText === null ? '' : redact(result.finalText);
   try {
     if (stored) {
-      const count = deps.transcripts.append(sessionId, [...input.history, ...result.messages]);
-      if (completed) deps.responses?.record(id, sessionId, count);
+      const count = await deps.transcripts.append(sessionId, [...input.history, ...result.messages]);
+      if (completed) await deps.responses?.record(id, sessionId, count);
     }
   } catch (error) {
     // a storage failure (SQLITE_FULL included): thrown to the error handler unless streaming

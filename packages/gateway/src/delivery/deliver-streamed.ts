@@ -9,6 +9,7 @@
  */
 import type { PlatformAdapter, SendResult } from '@hermes/protocol';
 import type { OutboxRowLike } from '../ports.js';
+import { commitFor, type UnitOfWork } from '../store/unit-of-work.js';
 import {
   answerPieces,
   type DeliveryOptions,
@@ -38,8 +39,6 @@ interface Row {
   media?: boolean;
 }
 
-type Tx = <T>(fn: () => T) => Promise<T>;
-
 /** Delivers the final text of a streamed answer over the messages the stream sent (`streamedIds`). */
 export async function deliverStreamed(
   options: DeliveryOptions,
@@ -50,13 +49,12 @@ export async function deliverStreamed(
 ): Promise<DeliveryResult> {
   const adapter = options.adapters.get(target.platform);
   if (!adapter?.edit || streamedIds.length === 0) return deliver(options, target, markdown, writes);
-  const tx: Tx = options.commit ?? (async (fn) => fn());
   // the text chunks are edited into the streamed messages; files (MEDIA lines) follow as their own rows
   const pieces = await answerPieces(options, adapter, markdown, writes.media);
   const textChunks = pieces.filter((piece) => !piece.media).length;
-  const enqueued = await tx(() => {
-    writes.withEnqueue?.();
-    return options.outbox.enqueue(outboxRows(target, pieces));
+  const enqueued = await commitFor(options.commit, writes.withEnqueue ?? [], {
+    kind: 'outbox.enqueue',
+    rows: outboxRows(target, pieces),
   });
   // streamed messages the final answer does not reach (its last step was shorter): emptied first
   for (const extra of streamedIds.slice(textChunks)) {
@@ -68,8 +66,8 @@ export async function deliverStreamed(
     return [{ id: row.id, createdAt: row.createdAt, ...piece, chunkIndex: i, mayRepeat: row.existed === true }];
   });
   const result: DeliveryResult = { sent: 0, failed: 0, errors: [] };
-  if (rows.length === 0 && writes.onSettled) await tx(writes.onSettled);
-  await settleRows(options, adapter, target, rows, streamedIds, result, tx, writes.onSettled);
+  if (rows.length === 0 && writes.onSettled) await options.commit(writes.onSettled);
+  await settleRows(options, adapter, target, rows, streamedIds, result, writes.onSettled);
   return result;
 }
 
@@ -80,9 +78,9 @@ export async function resendAnswer(
   written: readonly OutboxRowLike[],
   ids: StreamIds,
 ): Promise<DeliveryResult> {
-  const streamed = ids.read(target.platform, target.inboxId);
+  const streamed = await ids.read(target.platform, target.inboxId);
   if (streamed.length === 0) return resendPending(options, target, written);
-  return resendStreamed(options, target, written, streamed, () => ids.clear(target.platform, target.inboxId));
+  return resendStreamed(options, target, written, streamed, [ids.clear(target.platform, target.inboxId)]);
 }
 
 /** Crash recovery of a streamed answer: its unsent outbox rows edit the streamed messages again. */
@@ -91,21 +89,20 @@ export async function resendStreamed(
   target: DeliveryTarget,
   written: readonly OutboxRowLike[],
   streamedIds: readonly string[],
-  onSettled?: () => void,
+  onSettled?: UnitOfWork,
 ): Promise<DeliveryResult> {
   const result: DeliveryResult = { sent: 0, failed: 0, errors: [] };
   const adapter = options.adapters.get(target.platform);
-  const tx: Tx = options.commit ?? (async (fn) => fn());
   if (!adapter) {
-    if (onSettled) await tx(onSettled);
+    if (onSettled) await options.commit(onSettled);
     return { sent: 0, failed: written.length, errors: [`platform ${target.platform} is not connected`] };
   }
   const rows = [...written]
     .filter((row) => row.status !== 'sent')
     .sort((a, b) => a.chunkIndex - b.chunkIndex)
     .map((row) => ({ ...row, mayRepeat: true, media: row.kind === 'media' }));
-  if (rows.length === 0 && onSettled) await tx(onSettled);
-  await settleRows(options, adapter, target, rows, streamedIds, result, tx, onSettled);
+  if (rows.length === 0 && onSettled) await options.commit(onSettled);
+  await settleRows(options, adapter, target, rows, streamedIds, result, onSettled);
   return result;
 }
 
@@ -116,18 +113,14 @@ async function settleRows(
   rows: readonly Row[],
   streamedIds: readonly string[],
   result: DeliveryResult,
-  tx: Tx,
-  onSettled: (() => void) | undefined,
+  onSettled: UnitOfWork | undefined,
 ): Promise<void> {
   for (const [n, row] of rows.entries()) {
     const settle = n === rows.length - 1 ? onSettled : undefined;
     const messageId = row.media ? undefined : streamedIds[row.chunkIndex];
     const edited = messageId === undefined ? null : await editWithRetry(options, adapter, target, messageId, row);
     if (edited?.ok && messageId !== undefined) {
-      await tx(() => {
-        options.outbox.markSent(row.id, messageId);
-        settle?.();
-      });
+      await options.commit([{ kind: 'outbox.markSent', id: row.id, platformMessageId: messageId }, ...(settle ?? [])]);
       options.observer?.messageSent(target.platform);
       result.sent++;
       continue;
@@ -153,7 +146,7 @@ async function settleRows(
         ...(row.media ? { media: true } : {}),
       },
       result,
-      { tx, ...(settle ? { onSettled: settle } : {}) },
+      settle,
     );
   }
 }

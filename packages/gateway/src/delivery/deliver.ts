@@ -6,6 +6,7 @@
  */
 import type { Logger, PlatformAdapter, SendErrorKind, SendResult } from '@hermes/protocol';
 import type { OutboxRowLike } from '../ports.js';
+import { type CommitWork, commitFor, type UnitOfWork } from '../store/unit-of-work.js';
 import { answerParts, outboundMedia, uploadFallbackText } from './media/media-rows.js';
 import type { MediaSourceOptions } from './media/media-source.js';
 import type { SendRateLimiter } from './send-rate-limiter.js';
@@ -80,11 +81,10 @@ export interface DeliveryObserver {
 
 export interface DeliveryOptions {
   adapters: ReadonlyMap<string, PlatformAdapter>;
-  outbox: OutboxPort;
   logger: Logger;
   observer?: DeliveryObserver;
-  /** commits `fn`'s synchronous store writes in one transaction (the gateway's group commit); default: runs it */
-  commit?: <T>(fn: () => T) => Promise<T>;
+  /** commits a unit of work (the outbox rows and their marks, with the writes that belong to them) */
+  commit: CommitWork;
   sleep?: (ms: number) => Promise<void>;
   /** the process's secret redactor, applied to the whole text before it is chunked, stored and sent */
   redact?: (text: string) => string;
@@ -95,13 +95,13 @@ export interface DeliveryOptions {
 }
 
 /**
- * State writes that belong with the delivery, so they commit in the same transaction as it:
+ * State writes that belong with the delivery, so they commit in the same unit of work as it:
  * `withEnqueue` with the outbox rows (e.g. the transcript), `onSettled` with the last row's
- * sent/failed mark (e.g. the inbox row's done mark). Both synchronous.
+ * sent/failed mark (e.g. the inbox row's done mark).
  */
 export interface DeliveryWrites {
-  withEnqueue?: () => void;
-  onSettled?: () => void;
+  withEnqueue?: UnitOfWork;
+  onSettled?: UnitOfWork;
   /** files to attach besides the answer's MEDIA lines (send_message's `media`), checked the same way */
   media?: readonly string[];
 }
@@ -120,15 +120,11 @@ export async function deliver(
   markdown: string,
   writes: DeliveryWrites = {},
 ): Promise<DeliveryResult> {
-  const tx = options.commit ?? (async <T>(fn: () => T): Promise<T> => fn());
   const adapter = options.adapters.get(target.platform);
   const result: DeliveryResult = { sent: 0, failed: 0, errors: [] };
   if (!adapter) {
     if (writes.withEnqueue || writes.onSettled)
-      await tx(() => {
-        writes.withEnqueue?.();
-        writes.onSettled?.();
-      });
+      await options.commit([...(writes.withEnqueue ?? []), ...(writes.onSettled ?? [])]);
     result.failed = 1;
     result.errors.push(`platform ${target.platform} is not connected`);
     options.observer?.messageFailed(target.platform, 'not_connected');
@@ -136,16 +132,16 @@ export async function deliver(
   }
   const chunks = await answerPieces(options, adapter, markdown, writes.media);
   // with an inbox id, rows written before a restart are reused and the ones already sent skipped
-  const enqueued = await tx(() => {
-    writes.withEnqueue?.();
-    return options.outbox.enqueue(outboxRows(target, chunks));
+  const enqueued = await commitFor(options.commit, writes.withEnqueue ?? [], {
+    kind: 'outbox.enqueue',
+    rows: outboxRows(target, chunks),
   });
   const toSend = enqueued.flatMap((row, i) =>
     row.sent
       ? []
       : [{ id: row.id, createdAt: row.createdAt, existed: row.existed === true, chunk: chunks[i], first: i === 0 }],
   );
-  if (toSend.length === 0 && writes.onSettled) await tx(writes.onSettled);
+  if (toSend.length === 0 && writes.onSettled) await options.commit(writes.onSettled);
   for (const [n, { id, createdAt, existed, chunk, first }] of toSend.entries()) {
     if (!chunk) continue;
     const last = n === toSend.length - 1;
@@ -159,10 +155,7 @@ export async function deliver(
       mayRepeat: existed,
       ...(chunk.media ? { media: true } : {}),
     };
-    await sendRow(options, adapter, target, row, result, {
-      tx,
-      ...(last && writes.onSettled ? { onSettled: writes.onSettled } : {}),
-    });
+    await sendRow(options, adapter, target, row, result, last ? writes.onSettled : undefined);
   }
   return result;
 }
@@ -243,7 +236,8 @@ export async function sendRow(
     media?: boolean;
   },
   result: DeliveryResult,
-  commit: { tx: <T>(fn: () => T) => Promise<T>; onSettled?: () => void } = { tx: async (fn) => fn() },
+  /** writes committed with the row's sent/failed mark (the last row of an answer: the inbox row's mark) */
+  onSettled: UnitOfWork = [],
 ): Promise<void> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   let outcome: SendResult | null = null;
@@ -267,28 +261,17 @@ export async function sendRow(
     // a 429 was refused before posting; a 5xx may have come after the platform took the message
     else mayRepeat = true;
     if (attempt === SEND_MAX_ATTEMPTS) break; // the last try failed: give up now, not after one more wait
-    options.outbox.recordAttempt(row.id, outcome.message);
+    await options.commit([{ kind: 'outbox.recordAttempt', id: row.id, error: outcome.message }]);
     await sleep(delayMs);
   }
-  const settle = commit.onSettled;
   if (outcome?.ok) {
-    const messageId = outcome.messageIds[0] ?? null;
-    if (settle)
-      await commit.tx(() => {
-        options.outbox.markSent(row.id, messageId);
-        settle();
-      });
-    else options.outbox.markSent(row.id, messageId);
+    const platformMessageId = outcome.messageIds[0] ?? null;
+    await options.commit([{ kind: 'outbox.markSent', id: row.id, platformMessageId }, ...onSettled]);
     options.observer?.messageSent(target.platform);
     result.sent++;
   } else {
     const message = outcome ? `${outcome.error}: ${outcome.message}` : 'not sent';
-    if (settle)
-      await commit.tx(() => {
-        options.outbox.markFailed(row.id, message);
-        settle();
-      });
-    else options.outbox.markFailed(row.id, message);
+    await options.commit([{ kind: 'outbox.markFailed', id: row.id, error: message }, ...onSettled]);
     options.logger.warn({ platform: target.platform, chatId: target.chatId, error: message }, 'delivery failed');
     options.observer?.messageFailed(target.platform, outcome?.error ?? 'transient');
     result.failed++;

@@ -4,20 +4,22 @@
  * mid-stream, the redone turn (or the resend of its outbox rows) edits these messages instead of
  * posting a second answer.
  */
-import type { PlatformStatePort } from '../ports.js';
+import type { StoreWrite } from '../store/unit-of-work.js';
 
 export const streamIdsKey = (inboxId: number): string => `stream:${inboxId}`;
 
 export interface StreamIds {
-  read(platform: string, inboxId: number): string[];
-  write(platform: string, inboxId: number, ids: readonly string[]): void;
-  clear(platform: string, inboxId: number): void;
+  read(platform: string, inboxId: number): Promise<string[]>;
+  /** the write that remembers the ids (committed by the caller) */
+  write(platform: string, inboxId: number, ids: readonly string[]): StoreWrite;
+  /** the write that forgets them (committed with the answer's last mark) */
+  clear(platform: string, inboxId: number): StoreWrite;
 }
 
-export function streamIds(state: PlatformStatePort): StreamIds {
+export function streamIds(readState: (platform: string, key: string) => Promise<string | undefined>): StreamIds {
   return {
-    read(platform, inboxId) {
-      const raw = state.get(platform, streamIdsKey(inboxId));
+    async read(platform, inboxId) {
+      const raw = await readState(platform, streamIdsKey(inboxId));
       if (raw === undefined || raw === '') return [];
       try {
         const parsed: unknown = JSON.parse(raw);
@@ -26,10 +28,12 @@ export function streamIds(state: PlatformStatePort): StreamIds {
         return [];
       }
     },
-    write: (platform, inboxId, ids) => state.set(platform, streamIdsKey(inboxId), JSON.stringify(ids)),
-    clear(platform, inboxId) {
-      if (state.delete) state.delete(platform, streamIdsKey(inboxId));
-      else if (state.get(platform, streamIdsKey(inboxId)) !== undefined) state.set(platform, streamIdsKey(inboxId), '');
-    },
+    write: (platform, inboxId, ids) => ({
+      kind: 'platformState.set',
+      platform,
+      key: streamIdsKey(inboxId),
+      value: JSON.stringify(ids),
+    }),
+    clear: (platform, inboxId) => ({ kind: 'platformState.delete', platform, key: streamIdsKey(inboxId) }),
   };
 }

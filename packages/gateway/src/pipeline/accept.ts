@@ -1,11 +1,10 @@
 /** Stage 1, accept/dedupe: the inbound event is written to the inbox (its dedupe key) before anything else. */
 import type { Logger, MessageEvent } from '@hermes/protocol';
-import type { InboxPort } from '../ports.js';
+import { type AcceptResult, type CommitWork, commitFor } from '../store/unit-of-work.js';
 
 export interface AcceptPorts {
-  inbox: Pick<InboxPort, 'accept'>;
-  /** the group commit of per-message writes */
-  commit: <T>(fn: () => T) => Promise<T>;
+  /** commits the accept (with the platform's state) as one unit of work */
+  commit: CommitWork;
   logger: Logger;
 }
 
@@ -19,11 +18,18 @@ export async function acceptEvent(
   state?: Record<string, string>,
 ): Promise<AcceptOutcome> {
   let event = inbound;
-  const write = (payload: MessageEvent) => () =>
-    ports.inbox.accept(payload.platform, payload.messageId, payload, { sessionKey, ...(state ? { state } : {}) });
-  let accepted: ReturnType<InboxPort['accept']>;
+  const write = (payload: MessageEvent) =>
+    commitFor(ports.commit, [], {
+      kind: 'inbox.accept',
+      platform: payload.platform,
+      key: payload.messageId,
+      payload,
+      sessionKey,
+      ...(state ? { state } : {}),
+    });
+  let accepted: AcceptResult;
   try {
-    accepted = await ports.commit(write(event));
+    accepted = await write(event);
   } catch (err) {
     // JSON.stringify overflows the stack on a raw platform payload nested thousands of levels deep:
     // the message is kept without its raw payload rather than refused forever (a retry loop or a loss)
@@ -33,7 +39,7 @@ export async function acceptEvent(
       'inbound payload nested too deeply to store; accepted without its raw payload',
     );
     event = { ...event, raw: null };
-    accepted = await ports.commit(write(event));
+    accepted = await write(event);
   }
   return accepted.accepted ? { kind: 'accepted', inboxId: accepted.id, event } : { kind: 'duplicate' };
 }

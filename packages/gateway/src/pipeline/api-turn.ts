@@ -11,8 +11,8 @@ import type { ServedTurn, TurnService } from '@hermes/agent';
 import type { ChatMessage, MessageEvent } from '@hermes/protocol';
 import type { GatewayEvents } from '../gateway-events.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
-import type { TranscriptsPort } from '../ports.js';
 import type { RunControl } from '../session-lanes.js';
+import type { CommitWork } from '../store/unit-of-work.js';
 import type { SessionStage } from './session.js';
 
 export interface ApiTurnRequest {
@@ -76,7 +76,8 @@ export interface ApiTurnPorts {
   sessions: SessionStage;
   events: Pick<GatewayEvents, 'emit'>;
   metrics: GatewayMetrics;
-  transcripts: Pick<TranscriptsPort, 'append'>;
+  /** commits the transcript rows (a unit of work) */
+  commit: CommitWork;
   now: () => number;
 }
 
@@ -117,7 +118,7 @@ export async function runApiTurnStage(ports: ApiTurnPorts, job: ApiJob, control:
     let storeError: unknown = null;
     if (session && sessionKey) {
       try {
-        ports.transcripts.append(sessionId, result.messages);
+        await ports.commit([{ kind: 'transcripts.append', sessionId, messages: result.messages }]);
         ports.sessions.cache.appended(sessionKey, sessionId, result.history, result.messages, ports.now());
         cacheUpdated = true;
       } catch (error) {

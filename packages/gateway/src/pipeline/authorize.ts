@@ -6,10 +6,11 @@
 import type { MessageEvent } from '@hermes/protocol';
 import { allowedByEnv, type Env } from '../authorize.js';
 import type { PairingPort } from '../ports.js';
+import type { Async } from '../store/gateway-store.js';
 
 export interface AuthorizePorts {
   env: Env;
-  pairing: PairingPort;
+  pairing: Async<PairingPort>;
 }
 
 export type AuthorizeOutcome =
@@ -21,13 +22,14 @@ export type AuthorizeOutcome =
   /** a stranger's first DM this hour: this text (their pairing code) is the answer */
   | { kind: 'pairing_reply'; text: string };
 
-export function authorize(ports: AuthorizePorts, event: MessageEvent): AuthorizeOutcome {
+export async function authorize(ports: AuthorizePorts, event: MessageEvent): Promise<AuthorizeOutcome> {
   const s = event.source;
-  if (allowedByEnv(s.platform, s.userId, ports.env) || ports.pairing.isApproved(s.platform, s.userId)) {
+  // an allowlisted user costs no store read
+  if (allowedByEnv(s.platform, s.userId, ports.env) || (await ports.pairing.isApproved(s.platform, s.userId))) {
     return { kind: 'allowed' };
   }
   if (s.chatType !== 'dm') return { kind: 'skipped', reason: 'unauthorized' };
-  const pairing = ports.pairing.request(s.platform, s.userId, s.userName);
+  const pairing = await ports.pairing.request(s.platform, s.userId, s.userName);
   if ('refused' in pairing || !pairing.isNew) return { kind: 'refused' };
   return {
     kind: 'pairing_reply',

@@ -18,7 +18,7 @@ export interface CommandPorts {
   reply(input: StageInput, text: string, settleWith: PipelineOutcome | null): Promise<void>;
   /** the inbox row now belongs to a lane (counts as an attempt, like a resume) */
   markProcessing(inboxId: number): void;
-  settle(inboxId: number, outcome: PipelineOutcome): void;
+  settle(inboxId: number, outcome: PipelineOutcome): Promise<unknown>;
   /** the lane-independent services: sessions, status text, plugins, home channel */
   services: Omit<CommandServices, 'enqueue'>;
   submit(sessionKey: string, job: LaneJob, mode: BusyMode): SubmitOutcome;
@@ -73,6 +73,6 @@ export async function runCommandStage(
     return handedOn ? { kind: 'handed_on' } : { kind: 'answered' };
   }
   if (handedOn) return { kind: 'handed_on' };
-  ports.settle(inboxId, { kind: 'answered' });
+  await ports.settle(inboxId, { kind: 'answered' });
   return { kind: 'answered' };
 }

@@ -2,7 +2,7 @@
  * What became of a message at the stage that finished it, and the ONE mapping from that outcome
  * to the inbox row's status. Every inbox mark the pipeline makes goes through `inboxStatus`.
  */
-import type { InboxPort } from '../ports.js';
+import type { InboxStatus, StoreWrite } from '../store/unit-of-work.js';
 
 export type SkipReason = 'hook_skip' | 'unauthorized' | 'not_addressed' | 'dropped';
 
@@ -26,7 +26,7 @@ export type PipelineOutcome =
   /** the turn was interrupted (/stop, a new message), or given up on after restarts */
   | { kind: 'interrupted' };
 
-export type InboxStatus = Parameters<InboxPort['mark']>[1];
+export type { InboxStatus };
 
 /** The inbox status an outcome leaves, or null when the row stays as it is. */
 export function inboxStatus(outcome: PipelineOutcome): InboxStatus | null {
@@ -49,8 +49,8 @@ export function inboxStatus(outcome: PipelineOutcome): InboxStatus | null {
   }
 }
 
-/** Marks the inbox row per the outcome (no-op for outcomes that leave it). */
-export function settleInbox(inbox: Pick<InboxPort, 'mark'>, inboxId: number, outcome: PipelineOutcome): void {
+/** The write that marks the inbox row per the outcome (none for outcomes that leave it). */
+export function settleInbox(inboxId: number, outcome: PipelineOutcome): StoreWrite[] {
   const status = inboxStatus(outcome);
-  if (status !== null) inbox.mark(inboxId, status);
+  return status === null ? [] : [{ kind: 'inbox.mark', id: inboxId, status }];
 }

@@ -7,6 +7,7 @@ import type { DeliveryOptions } from '../delivery/deliver.js';
 import { deliverStreamed } from '../delivery/deliver-streamed.js';
 import type { StreamIds } from '../delivery/stream-ids.js';
 import type { OutboxRowLike } from '../ports.js';
+import type { UnitOfWork } from '../store/unit-of-work.js';
 import { replyTarget } from './input.js';
 
 /** a message whose turn was cut off this many starts in a row is answered with an apology instead */
@@ -23,9 +24,9 @@ export interface PendingRow {
 
 export interface RecoverPorts {
   logger: Logger;
-  markFailed(inboxId: number): void;
-  markProcessing(inboxId: number): void;
-  written(inboxId: number): OutboxRowLike[];
+  markFailed(inboxId: number): Promise<unknown>;
+  markProcessing(inboxId: number): Promise<unknown>;
+  written(inboxId: number): Promise<OutboxRowLike[]>;
   track(work: Promise<void>): void;
   tellInterrupted(inboxId: number, event: MessageEvent): Promise<void>;
   resend(inboxId: number, event: MessageEvent, rows: readonly OutboxRowLike[]): Promise<void>;
@@ -33,14 +34,14 @@ export interface RecoverPorts {
   process(inboxId: number, event: MessageEvent, sessionKey: string | null): Promise<void>;
 }
 
-export function recoverUnfinished(ports: RecoverPorts, unfinished: readonly PendingRow[]): void {
+export async function recoverUnfinished(ports: RecoverPorts, unfinished: readonly PendingRow[]): Promise<void> {
   for (const row of unfinished) {
     const event = row.payload as MessageEvent;
     if (typeof event !== 'object' || event === null || typeof event.text !== 'string' || !event.source) {
-      ports.markFailed(row.id);
+      await ports.markFailed(row.id);
       continue;
     }
-    const written = ports.written(row.id);
+    const written = await ports.written(row.id);
     if (row.attempts >= MAX_RESUME_ATTEMPTS && written.length === 0) {
       // resumed and cut off this many times already (it may be what crashes the gateway): give up, say so
       ports.logger.warn({ inboxId: row.id, platform: row.platform }, 'giving up on a message resumed too often');
@@ -48,7 +49,7 @@ export function recoverUnfinished(ports: RecoverPorts, unfinished: readonly Pend
       continue;
     }
     ports.logger.info({ inboxId: row.id, platform: row.platform }, 'resuming an accepted message');
-    ports.markProcessing(row.id); // counts the attempt
+    await ports.markProcessing(row.id); // counts the attempt
     // the answer was already written: send what is not sent yet, never run the turn again
     if (written.length > 0) ports.track(ports.resend(row.id, event, written));
     else ports.track(ports.process(row.id, event, row.sessionKey));
@@ -70,11 +71,12 @@ export async function apologise(
   ids: StreamIds,
   event: MessageEvent,
   inboxId: number,
-  settle: () => void,
+  settle: UnitOfWork,
 ): Promise<void> {
-  const streamed = ids.read(event.platform, inboxId);
+  const streamed = await ids.read(event.platform, inboxId);
+  const forget = streamed.length > 0 ? [ids.clear(event.platform, inboxId)] : [];
+  // the ids are forgotten with the inbox row's mark: a crash before it edits the same messages again
   await deliverStreamed(options, replyTarget(event, inboxId), interruptedApology(event), streamed, {
-    onSettled: settle,
+    onSettled: [...settle, ...forget],
   });
-  if (streamed.length > 0) ids.clear(event.platform, inboxId);
 }

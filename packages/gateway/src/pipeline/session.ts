@@ -8,12 +8,13 @@ import type { GatewayEvents } from '../gateway-events.js';
 import type { SessionsPort } from '../ports.js';
 import { needsReset, type ResetPolicy } from '../reset-policy.js';
 import { type CachedSession, SessionCache } from '../session-cache.js';
+import type { Async } from '../store/gateway-store.js';
 
 /** a cached session idle longer than this is looked up again before use (retention may have deleted it) */
 export const CACHED_SESSION_TRUST_MS = 60 * 60 * 1000;
 
 export interface SessionPorts {
-  sessions: SessionsPort;
+  sessions: Async<SessionsPort>;
   hooks: Pick<HookBus, 'invoke'>;
   events: Pick<GatewayEvents, 'emit'>;
   model: string;
@@ -45,17 +46,17 @@ export class SessionStage {
       active = undefined;
     }
     if (!active) {
-      const row = sessions.activeByKey(sessionKey);
+      const row = await sessions.activeByKey(sessionKey);
       if (row) active = this.cache.replaced(sessionKey, { id: row.id, updatedAt: row.updatedAt, history: null });
     }
     if (active && !needsReset(active.updatedAt, this.#ports.resetPolicy, now()))
       return { id: active.id, isNew: false, cached: active };
     if (active) {
       await hooks.invoke('on_session_finalize', { sessionId: active.id, platform });
-      sessions.end(active.id, 'reset_policy');
+      await sessions.end(active.id, 'reset_policy');
       events.emit('session:end', { platform, user_id: userId, session_key: sessionKey });
     }
-    const created = sessions.create({ key: sessionKey, platform, model: this.#ports.model });
+    const created = await sessions.create({ key: sessionKey, platform, model: this.#ports.model });
     const cached = this.cache.replaced(sessionKey, { id: created.id, updatedAt: created.updatedAt, history: [] });
     if (active) await hooks.invoke('on_session_reset', { sessionId: created.id, platform });
     return { id: created.id, isNew: true, cached };
@@ -64,13 +65,13 @@ export class SessionStage {
   /** `/new`: ends the active session (if any) and starts a fresh one. */
   async reset(sessionKey: string, platform: string, userId: string): Promise<string> {
     const { sessions, hooks, events } = this.#ports;
-    const active = sessions.activeByKey(sessionKey);
+    const active = await sessions.activeByKey(sessionKey);
     await hooks.invoke('on_session_finalize', { sessionId: active?.id ?? null, platform });
     if (active) {
-      sessions.end(active.id, 'reset');
+      await sessions.end(active.id, 'reset');
       events.emit('session:end', { platform, user_id: userId, session_key: sessionKey });
     }
-    const created = sessions.create({ key: sessionKey, platform, model: this.#ports.model });
+    const created = await sessions.create({ key: sessionKey, platform, model: this.#ports.model });
     this.cache.replaced(sessionKey, { id: created.id, updatedAt: created.updatedAt, history: [] });
     await hooks.invoke('on_session_reset', { sessionId: created.id, platform });
     events.emit('session:reset', { platform, user_id: userId, session_key: sessionKey });

@@ -17,11 +17,11 @@ import { hasAttachments, type PreparedMessage } from '../media/inbound-media.js'
 export { busyModeFor, cachePorts, mediaStep } from '../media/inbound-media.js';
 
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
-import type { TranscriptsPort } from '../ports.js';
 import type { RunControl } from '../session-lanes.js';
+import type { CommitWork, StoreWrite, UnitOfWork } from '../store/unit-of-work.js';
 import type { LaneJob } from './input.js';
 import { replyTarget } from './input.js';
-import type { PipelineOutcome } from './outcome.js';
+import { type PipelineOutcome, settleInbox } from './outcome.js';
 import type { SessionStage } from './session.js';
 import { type DisplaySettings, TurnDisplay } from './turn-display.js';
 
@@ -34,14 +34,11 @@ export interface TurnPorts {
   events: Pick<GatewayEvents, 'emit'>;
   metrics: GatewayMetrics;
   adapters: ReadonlyMap<string, PlatformAdapter>;
-  transcripts: Pick<TranscriptsPort, 'append'>;
-  transaction<T>(fn: () => T): T;
-  settle(inboxId: number, outcome: PipelineOutcome): void;
   /** `streamed`: the messages a streamed answer was shown in (edited with the final text) */
   deliver(
     target: DeliveryTarget,
     text: string,
-    options: { withEnqueue: () => void; onSettled: () => void },
+    options: { withEnqueue: UnitOfWork; onSettled: UnitOfWork },
     streamed: readonly string[],
   ): Promise<DeliveryResult>;
   /** display.* for a platform (its streaming override applied) */
@@ -50,8 +47,8 @@ export interface TurnPorts {
   streamIds: StreamIds;
   /** one edit cadence per chat for every streamed answer */
   cadence: EditCadence;
-  /** group commit of a small write (a streamed answer's message ids) */
-  commit<T>(fn: () => T): Promise<T>;
+  /** commits a unit of work (the group commit on SQLite) */
+  commit: CommitWork;
   /** false while the gateway stops: an interrupted turn then stays pending for the next start */
   accepting(): boolean;
   /** the chat each running session answers (send_message's `origin`) */
@@ -80,7 +77,7 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
   const target = replyTarget(event, job.inboxId);
   const settings = ports.display(platform);
   // a streamed answer's earlier messages (a restart in mid-stream); a plain answer reads nothing
-  const earlier = settings.streaming ? ports.streamIds.read(platform, job.inboxId) : [];
+  const earlier = settings.streaming ? await ports.streamIds.read(platform, job.inboxId) : [];
   const display = new TurnDisplay({
     adapter,
     event,
@@ -88,7 +85,9 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
     ...(target.replyToMessageId ? { replyToMessageId: target.replyToMessageId } : {}),
     existingIds: earlier,
     cadence: ports.cadence,
-    remember: (ids) => ports.commit(() => ports.streamIds.write(platform, job.inboxId, ids)),
+    remember: async (ids) => {
+      await ports.commit([ports.streamIds.write(platform, job.inboxId, ids)]);
+    },
     redact: ports.turns.redact,
     logger: ports.logger,
     now: ports.now,
@@ -96,10 +95,12 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
   });
   display.start();
   let cacheUpdated = false;
-  const settleAll = (outcome: PipelineOutcome) => {
-    ports.settle(job.inboxId, outcome);
-    for (const id of job.joined ?? []) ports.settle(id, outcome);
-  };
+  const settleJoined = (outcome: PipelineOutcome): StoreWrite[] =>
+    (job.joined ?? []).flatMap((id) => settleInbox(id, outcome));
+  const settleAll = (outcome: PipelineOutcome): StoreWrite[] => [
+    ...settleInbox(job.inboxId, outcome),
+    ...settleJoined(outcome),
+  ];
   try {
     // plain text costs nothing here: only a message with files goes through the media step
     const media = ports.media && hasAttachments(event) ? await ports.media(event, job.text, control.signal) : null;
@@ -126,16 +127,19 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
     await display.finish();
     // the messages this answer streamed into, and those an earlier try did (a restart in mid-stream)
     const streamed = display.stream?.ids ?? earlier;
-    const forgetStream = () => {
-      if (streamed.length > 0) ports.streamIds.clear(platform, job.inboxId);
-    };
+    const forgetStream = (): StoreWrite[] =>
+      streamed.length > 0 ? [ports.streamIds.clear(platform, job.inboxId)] : [];
     const history = result.history;
     const counters = ports.metrics.platform(platform);
     counters.turnEnded(result.status);
     control.settle(); // only delivery is left: a new message now queues behind this answer
     // cut off by shutdown: leave it pending (and out of the transcript) so the next start redoes it once
     if (result.status === 'interrupted' && !ports.accepting()) return { kind: 'cut_off' };
-    const appendTranscript = () => ports.transcripts.append(session.id, result.messages);
+    const appendTranscript: StoreWrite = {
+      kind: 'transcripts.append',
+      sessionId: session.id,
+      messages: result.messages,
+    };
     const cacheAppend = () => {
       ports.sessions.cache.appended(sessionKey, session.id, history, result.messages, ports.now());
       cacheUpdated = true;
@@ -152,11 +156,7 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
           ? { kind: 'interrupted' }
           : { kind: 'failed' };
     if (result.status === 'interrupted') {
-      ports.transaction(() => {
-        appendTranscript();
-        settleAll(outcome);
-        forgetStream();
-      });
+      await ports.commit([appendTranscript, ...settleAll(outcome), ...forgetStream()]);
       cacheAppend();
       return outcome;
     }
@@ -164,15 +164,9 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
       result.status === 'completed' && result.finalText !== null
         ? withGeneratedImages(result.finalText, result.messages) // images image_generate made: attached
         : failureReply(result.error, result.status, ports.logger);
-    const markInbox = () => {
-      settleAll(outcome);
-      forgetStream();
-    };
+    const markInbox = [...settleAll(outcome), ...forgetStream()];
     if (answer.trim() === SILENT_MARKER) {
-      ports.transaction(() => {
-        appendTranscript();
-        markInbox();
-      });
+      await ports.commit([appendTranscript, ...markInbox]);
       cacheAppend();
       return outcome;
     }
@@ -182,10 +176,7 @@ export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunC
       withNotices(media?.notices ?? [], answer),
       {
         // messages joined into this one are finished with the answer's rows: a restart resends it, once
-        withEnqueue: () => {
-          appendTranscript();
-          for (const id of job.joined ?? []) ports.settle(id, outcome);
-        },
+        withEnqueue: [appendTranscript, ...settleJoined(outcome)],
         onSettled: markInbox,
       },
       streamed,

@@ -217,7 +217,7 @@ describe('shell hook responses through the bus', () => {
       await bus.invoke('pre_gateway_dispatch', {
         event,
         gateway: { platforms: () => [], send: async () => ({ ok: true }) },
-        sessionStore: { ingest: () => false },
+        sessionStore: { ingest: async () => false },
       }),
     ).toEqual({
       action: 'skip',

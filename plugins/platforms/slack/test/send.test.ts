@@ -1,7 +1,7 @@
 // Sending: chat.postMessage in the right thread, mrkdwn or escaped plain text, typed failures, and a
 // 429 that the gateway's delivery waits out with exactly one message posted in the end.
 import { join } from 'node:path';
-import { deliver, idempotencyKey, resendPending } from '@hermes/gateway';
+import { deliver, idempotencyKey, resendPending, sqliteGatewayStore } from '@hermes/gateway';
 import type { PlatformAdapter } from '@hermes/protocol';
 import { openStore } from '@hermes/store';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -70,7 +70,7 @@ describe('slack send', () => {
       const result = await deliver(
         {
           adapters: new Map([['slack', adapter]]),
-          outbox: store.outbox,
+          commit: sqliteGatewayStore(store).commit,
           logger: h.context().logger,
           sleep: async (ms) => void waits.push(ms),
         },
@@ -119,7 +119,11 @@ describe('slack send', () => {
   it('crash recovery does not post again what a process posted before dying unmarked; a 5xx retry neither', async () => {
     const store = openStore(join(h.cacheDir, 'recovery.db'));
     try {
-      const options = { adapters: new Map([['slack', adapter]]), outbox: store.outbox, logger: h.context().logger };
+      const options = {
+        adapters: new Map([['slack', adapter]]),
+        commit: sqliteGatewayStore(store).commit,
+        logger: h.context().logger,
+      };
       const [row] = store.outbox.enqueue([
         {
           inboxId: null,
