@@ -6,11 +6,22 @@
 // As root (containers, CI) the server runs as the `postgres` user when there is one, else `nobody`:
 // PostgreSQL refuses to run as root, and nothing is added to the host.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
@@ -185,11 +196,38 @@ function startServer(binaries: Binaries, dataDir: string, port: number, ids: { u
   });
 }
 
+/**
+ * As root the server runs as another user, who may not reach the npm package's binaries (a clone in
+ * a 0700 temp folder, as fresh checks and CI make): the package's `native` folder (bin, lib, share)
+ * is copied once per machine into the world-readable temp folder, atomically (a rename), and used
+ * from there. Debian's binaries under /usr are reachable as they are.
+ */
+function reachableBinaries(binaries: Binaries): Binaries {
+  const bin = dirname(binaries.postgres);
+  if (bin.startsWith('/usr/')) return binaries;
+  const native = dirname(bin);
+  const { size, mtimeMs } = statSync(binaries.postgres);
+  const stamp = createHash('sha256').update(`${native}:${size}:${mtimeMs}`).digest('hex').slice(0, 16);
+  const target = join(tmpdir(), `hermes-test-postgres-${stamp}`);
+  if (!existsSync(target)) {
+    const staging = mkdtempSync(join(tmpdir(), 'hermes-test-postgres-copy-'));
+    cpSync(native, join(staging, 'native'), { recursive: true, verbatimSymlinks: true });
+    chmodSync(staging, 0o755);
+    try {
+      renameSync(staging, target);
+    } catch {
+      rmSync(staging, { recursive: true, force: true }); // another test file copied it first
+    }
+  }
+  return { initdb: join(target, 'native', 'bin', 'initdb'), postgres: join(target, 'native', 'bin', 'postgres') };
+}
+
 /** Starts a PostgreSQL server on 127.0.0.1 at a free port in a fresh temp data dir. */
 export async function startPostgres(): Promise<PostgresServer> {
-  const binaries = findPostgres();
-  if (!binaries) throw new Error(postgresUnavailableReason() ?? 'no PostgreSQL');
+  const found = findPostgres();
+  if (!found) throw new Error(postgresUnavailableReason() ?? 'no PostgreSQL');
   const ids = runAs();
+  const binaries = ids ? reachableBinaries(found) : found;
   const root = mkdtempSync(join(tmpdir(), 'hermes-pg-'));
   chmodSync(root, 0o755);
   const dataDir = join(root, 'data');
