@@ -38,7 +38,7 @@ export interface ChildSessionsRepo {
   listByParent(parentId: string): ChildSessionRow[];
 }
 
-interface ChildRecord {
+export interface ChildRecord {
   child_id: string;
   parent_id: string;
   task_index: number;
@@ -51,7 +51,19 @@ interface ChildRecord {
 }
 
 /** Goals are stored for listing only: a short, redacted first part. */
-const GOAL_MAX_CHARS = 500;
+export const GOAL_MAX_CHARS = 500;
+
+export const toChildRow = (r: ChildRecord): ChildSessionRow => ({
+  childId: r.child_id,
+  parentId: r.parent_id,
+  taskIndex: r.task_index,
+  role: r.role,
+  goal: r.goal,
+  status: r.status,
+  durationMs: r.duration_ms,
+  createdAt: r.created_at,
+  messages: r.messages,
+});
 
 /** Builds the child-sessions repository; every statement is prepared here, once. */
 export function createChildSessionsRepo(
@@ -96,17 +108,6 @@ export function createChildSessionsRepo(
   return {
     start: (child) => startTx.immediate(child),
     finish: (childId, status, durationMs) => finishTx.immediate(childId, status, durationMs),
-    listByParent: (parentId) =>
-      byParent.all(parentId).map((r) => ({
-        childId: r.child_id,
-        parentId: r.parent_id,
-        taskIndex: r.task_index,
-        role: r.role,
-        goal: r.goal,
-        status: r.status,
-        durationMs: r.duration_ms,
-        createdAt: r.created_at,
-        messages: r.messages,
-      })),
+    listByParent: (parentId) => byParent.all(parentId).map(toChildRow),
   };
 }

@@ -59,7 +59,7 @@ export interface InboxRepo {
   prune(before: number): number;
 }
 
-interface InboxRecord {
+export interface InboxRecord {
   id: number;
   platform: string;
   message_key: string;
@@ -71,9 +71,9 @@ interface InboxRecord {
   attempts: number;
 }
 
-const COLUMNS = 'id, platform, message_key, session_key, payload, status, accepted_at, updated_at, attempts';
+export const COLUMNS = 'id, platform, message_key, session_key, payload, status, accepted_at, updated_at, attempts';
 
-function toRow(record: InboxRecord): InboxRow {
+export function toRow(record: InboxRecord): InboxRow {
   let payload: unknown;
   try {
     payload = JSON.parse(record.payload);
@@ -95,7 +95,7 @@ function toRow(record: InboxRecord): InboxRow {
   };
 }
 
-function toJson(payload: unknown): string {
+export function toJson(payload: unknown): string {
   const json = JSON.stringify(payload);
   if (json === undefined) throw new TypeError('inbox payload must be JSON-serializable');
   return json;

@@ -76,7 +76,7 @@ export interface OutboxRepo {
   prune(before: number): number;
 }
 
-interface OutboxRecord {
+export interface OutboxRecord {
   id: number;
   inbox_id: number | null;
   platform: string;
@@ -99,10 +99,10 @@ type InsertParams = Pick<
   'inbox_id' | 'platform' | 'chat_id' | 'thread_id' | 'chunk_index' | 'text' | 'formatted' | 'kind' | 'created_at'
 >;
 
-const COLUMNS =
+export const COLUMNS =
   'id, inbox_id, platform, chat_id, thread_id, chunk_index, text, formatted, kind, status, attempts, last_error, platform_message_id, created_at, sent_at';
 
-function toRow(r: OutboxRecord): OutboxRow {
+export function toRow(r: OutboxRecord): OutboxRow {
   return {
     id: r.id,
     inboxId: r.inbox_id,

@@ -31,13 +31,20 @@ export interface SessionSearchRepo {
   search(query: string, options: SessionSearchOptions): SessionSearchHit[];
 }
 
-/** The words of a query as FTS5 phrases: anything else the model typed is text, never syntax. */
-export function ftsPhrases(query: string): string[] {
-  const words = query.split(/\s+/u).filter((word) => /[\p{L}\p{N}]/u.test(word));
-  return words.slice(0, 32).map((word) => `"${word.replaceAll('"', '""')}"`);
+/** The words of a query (those with a letter or digit), at most 32; both backends search these. */
+export function searchWords(query: string): string[] {
+  return query
+    .split(/\s+/u)
+    .filter((word) => /[\p{L}\p{N}]/u.test(word))
+    .slice(0, 32);
 }
 
-interface HitRow {
+/** The words of a query as FTS5 phrases: anything else the model typed is text, never syntax. */
+export function ftsPhrases(query: string): string[] {
+  return searchWords(query).map((word) => `"${word.replaceAll('"', '""')}"`);
+}
+
+export interface HitRow {
   session_id: string;
   platform: string;
   title: string | null;
@@ -46,6 +53,16 @@ interface HitRow {
   role: 'user' | 'assistant';
   snippet: string;
 }
+
+export const toHit = (row: HitRow): SessionSearchHit => ({
+  sessionId: row.session_id,
+  platform: row.platform,
+  title: row.title,
+  sessionCreatedAt: row.session_created_at,
+  at: row.created_at,
+  role: row.role,
+  snippet: row.snippet,
+});
 
 /** Builds the repository; the statement is prepared once. */
 export function createSessionSearchRepo(db: SqliteDatabase): SessionSearchRepo {
@@ -60,15 +77,7 @@ export function createSessionSearchRepo(db: SqliteDatabase): SessionSearchRepo {
       LIMIT ?`,
   );
   const run = (match: string, options: SessionSearchOptions): SessionSearchHit[] =>
-    search.all(match, options.excludeSessionId ?? '', options.limit).map((row) => ({
-      sessionId: row.session_id,
-      platform: row.platform,
-      title: row.title,
-      sessionCreatedAt: row.session_created_at,
-      at: row.created_at,
-      role: row.role,
-      snippet: row.snippet,
-    }));
+    search.all(match, options.excludeSessionId ?? '', options.limit).map(toHit);
   return {
     search(query, options) {
       const phrases = ftsPhrases(query);

@@ -45,7 +45,7 @@ export interface SessionsRepo {
   list(options: ListSessionsOptions): SessionRow[];
 }
 
-interface SessionRecord {
+export interface SessionRecord {
   id: string;
   session_key: string;
   platform: string;
@@ -57,9 +57,9 @@ interface SessionRecord {
   end_reason: string | null;
 }
 
-const COLUMNS = 'id, session_key, platform, model, title, created_at, updated_at, ended_at, end_reason';
+export const COLUMNS = 'id, session_key, platform, model, title, created_at, updated_at, ended_at, end_reason';
 
-function toRow(record: SessionRecord): SessionRow {
+export function toRow(record: SessionRecord): SessionRow {
   return {
     id: record.id,
     sessionKey: record.session_key,

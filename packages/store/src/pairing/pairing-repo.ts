@@ -21,7 +21,7 @@ export interface PairingRepoOptions {
   randomInt?: RandomInt;
 }
 
-interface RequestRecord {
+export interface RequestRecord {
   platform: string;
   user_id: string;
   user_name: string | null;
@@ -30,7 +30,7 @@ interface RequestRecord {
   expires_at: number;
 }
 
-interface ApprovedRecord {
+export interface ApprovedRecord {
   platform: string;
   user_id: string;
   user_name: string | null;
@@ -38,9 +38,9 @@ interface ApprovedRecord {
 }
 
 /** Fresh codes drawn before giving up on finding one not already pending on the platform (a collision is ~10^-11). */
-const CODE_ATTEMPTS = 10;
+export const CODE_ATTEMPTS = 10;
 
-const toPending = (r: RequestRecord): PendingPairing => ({
+export const toPending = (r: RequestRecord): PendingPairing => ({
   platform: r.platform,
   code: r.code,
   userId: r.user_id,
@@ -49,7 +49,7 @@ const toPending = (r: RequestRecord): PendingPairing => ({
   expiresAt: r.expires_at,
 });
 
-const toApproved = (r: ApprovedRecord): ApprovedUser => ({
+export const toApproved = (r: ApprovedRecord): ApprovedUser => ({
   platform: r.platform,
   userId: r.user_id,
   userName: r.user_name,

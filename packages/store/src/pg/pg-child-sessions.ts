@@ -1,22 +1,8 @@
 import type pg from 'pg';
 import type { AsyncMethods } from '../async-store.js';
-import type { ChildSessionsRepo, ChildStatus } from '../child-sessions-repo.js';
+import { type ChildRecord, type ChildSessionsRepo, GOAL_MAX_CHARS, toChildRow } from '../child-sessions-repo.js';
 import { inPgTransaction, pgRows } from './pg-db.js';
 import { createPgSessionsRepo } from './pg-sessions.js';
-
-interface ChildRecord {
-  child_id: string;
-  parent_id: string;
-  task_index: number;
-  role: string | null;
-  goal: string;
-  status: ChildStatus | null;
-  duration_ms: number | null;
-  created_at: number;
-  messages: number;
-}
-
-const GOAL_MAX_CHARS = 500;
 
 /** `delegate_task` children on PostgreSQL: the child's session and its link written in one transaction. */
 export function createPgChildSessionsRepo(
@@ -63,17 +49,7 @@ export function createPgChildSessionsRepo(
          WHERE c.parent_id = $1 ORDER BY c.created_at, c.task_index, s.ord`,
         [parentId],
       );
-      return rows.map((r) => ({
-        childId: r.child_id,
-        parentId: r.parent_id,
-        taskIndex: r.task_index,
-        role: r.role,
-        goal: r.goal,
-        status: r.status,
-        durationMs: r.duration_ms,
-        createdAt: r.created_at,
-        messages: r.messages,
-      }));
+      return rows.map(toChildRow);
     },
   };
 }

@@ -1,49 +1,9 @@
-import { ERROR_CODES, HermesError } from '@hermes/protocol';
 import type pg from 'pg';
 import type { AsyncMethods } from '../async-store.js';
-import type { InboxRepo, InboxRow, InboxStatus } from '../inbox-repo.js';
+import type { InboxRepo, InboxStatus } from '../inbox-repo.js';
+import { COLUMNS, type InboxRecord, toJson, toRow } from '../inbox-repo.js';
 import { inPgTransaction, pgChanges, pgRow, pgRows } from './pg-db.js';
 import { UPSERT_PLATFORM_STATE } from './pg-platform-state.js';
-
-interface InboxRecord {
-  id: number;
-  platform: string;
-  message_key: string;
-  session_key: string | null;
-  payload: string;
-  status: InboxStatus;
-  accepted_at: number;
-  updated_at: number;
-  attempts: number;
-}
-
-const COLUMNS = 'id, platform, message_key, session_key, payload, status, accepted_at, updated_at, attempts';
-
-function toRow(r: InboxRecord): InboxRow {
-  let payload: unknown;
-  try {
-    payload = JSON.parse(r.payload);
-  } catch (error) {
-    throw new HermesError(ERROR_CODES.STATE_DB, `corrupt inbox row ${r.id}: payload is not JSON`, { cause: error });
-  }
-  return {
-    id: r.id,
-    platform: r.platform,
-    messageKey: r.message_key,
-    sessionKey: r.session_key,
-    payload,
-    status: r.status,
-    acceptedAt: r.accepted_at,
-    updatedAt: r.updated_at,
-    attempts: r.attempts,
-  };
-}
-
-function toJson(payload: unknown): string {
-  const json = JSON.stringify(payload);
-  if (json === undefined) throw new TypeError('inbox payload must be JSON-serializable');
-  return json;
-}
 
 /**
  * The inbox on PostgreSQL: the dedupe key is the UNIQUE (platform, message_key), so two instances

@@ -1,46 +1,8 @@
 import type pg from 'pg';
 import type { AsyncMethods } from '../async-store.js';
-import type { EnqueuedRow, OutboxKind, OutboxRepo, OutboxRow, OutboxStatus } from '../outbox-repo.js';
+import type { EnqueuedRow, OutboxRepo, OutboxStatus } from '../outbox-repo.js';
+import { COLUMNS, type OutboxRecord, toRow } from '../outbox-repo.js';
 import { inPgTransaction, pgChanges, pgRow, pgRows } from './pg-db.js';
-
-interface OutboxRecord {
-  id: number;
-  inbox_id: number | null;
-  platform: string;
-  chat_id: string;
-  thread_id: string | null;
-  chunk_index: number;
-  text: string;
-  formatted: number;
-  kind: OutboxKind;
-  status: OutboxStatus;
-  attempts: number;
-  last_error: string | null;
-  platform_message_id: string | null;
-  created_at: number;
-  sent_at: number | null;
-}
-
-const COLUMNS =
-  'id, inbox_id, platform, chat_id, thread_id, chunk_index, text, formatted, kind, status, attempts, last_error, platform_message_id, created_at, sent_at';
-
-const toRow = (r: OutboxRecord): OutboxRow => ({
-  id: r.id,
-  inboxId: r.inbox_id,
-  platform: r.platform,
-  chatId: r.chat_id,
-  threadId: r.thread_id,
-  chunkIndex: r.chunk_index,
-  text: r.text,
-  formatted: r.formatted === 1,
-  kind: r.kind,
-  status: r.status,
-  attempts: r.attempts,
-  lastError: r.last_error,
-  platformMessageId: r.platform_message_id,
-  createdAt: r.created_at,
-  sentAt: r.sent_at,
-});
 
 /** The outbox on PostgreSQL: the partial unique (inbox_id, chunk_index) makes a redone reply reuse its rows. */
 export function createPgOutboxRepo(pool: pg.Pool, now: () => number): AsyncMethods<OutboxRepo> {

@@ -7,43 +7,17 @@ import {
   PAIRING_MAX_FAILURES,
   PAIRING_MAX_PENDING_PER_PLATFORM,
 } from '../pairing/pairing-limits.js';
-import type { ApprovedUser, PairingRepo, PendingPairing } from '../pairing/pairing-types.js';
+import {
+  type ApprovedRecord,
+  CODE_ATTEMPTS,
+  type RequestRecord,
+  toApproved,
+  toPending,
+} from '../pairing/pairing-repo.js';
+import type { PairingRepo } from '../pairing/pairing-types.js';
 import { inPgTransaction, pgChanges, pgRow, pgRows } from './pg-db.js';
 
-interface RequestRecord {
-  platform: string;
-  user_id: string;
-  user_name: string | null;
-  code: string;
-  created_at: number;
-  expires_at: number;
-}
-
-interface ApprovedRecord {
-  platform: string;
-  user_id: string;
-  user_name: string | null;
-  approved_at: number;
-}
-
 const REQUEST_COLUMNS = 'platform, user_id, user_name, code, created_at, expires_at';
-const CODE_ATTEMPTS = 10;
-
-const toPending = (r: RequestRecord): PendingPairing => ({
-  platform: r.platform,
-  code: r.code,
-  userId: r.user_id,
-  userName: r.user_name,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-});
-
-const toApproved = (r: ApprovedRecord): ApprovedUser => ({
-  platform: r.platform,
-  userId: r.user_id,
-  userName: r.user_name,
-  approvedAt: r.approved_at,
-});
 
 /** Serializes pairing writes of one platform across instances (the limits count rows). */
 async function lockPlatform(client: pg.PoolClient, platform: string): Promise<void> {

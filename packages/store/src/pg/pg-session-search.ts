@@ -5,26 +5,15 @@
  * falling back to | (any word) when nothing matches; ranked by ts_rank.
  */
 import type { AsyncMethods } from '../async-store.js';
-import type { SessionSearchHit, SessionSearchOptions, SessionSearchRepo } from '../session-search-repo.js';
+import {
+  type HitRow,
+  type SessionSearchHit,
+  type SessionSearchOptions,
+  type SessionSearchRepo,
+  searchWords,
+  toHit,
+} from '../session-search-repo.js';
 import { type PgQueryable, pgRows } from './pg-db.js';
-
-interface HitRow {
-  session_id: string;
-  platform: string;
-  title: string | null;
-  session_created_at: number;
-  created_at: number;
-  role: 'user' | 'assistant';
-  snippet: string;
-}
-
-/** The words of a query (those with a letter or digit), at most 32, as in the SQLite search. */
-export function searchWords(query: string): string[] {
-  return query
-    .split(/\s+/u)
-    .filter((word) => /[\p{L}\p{N}]/u.test(word))
-    .slice(0, 32);
-}
 
 const searchSql = (joiner: '&' | '|') => `
   WITH q AS (
@@ -48,15 +37,7 @@ export function createPgSessionSearchRepo(db: PgQueryable): AsyncMethods<Session
     options: SessionSearchOptions,
   ): Promise<SessionSearchHit[]> => {
     const rows = await pgRows<HitRow>(db, searchSql(joiner), [words, options.excludeSessionId ?? '', options.limit]);
-    return rows.map((row) => ({
-      sessionId: row.session_id,
-      platform: row.platform,
-      title: row.title,
-      sessionCreatedAt: row.session_created_at,
-      at: row.created_at,
-      role: row.role,
-      snippet: row.snippet,
-    }));
+    return rows.map(toHit);
   };
   return {
     async search(query, options) {

@@ -1,34 +1,9 @@
 import { ERROR_CODES, HermesError } from '@hermes/protocol';
 import type { AsyncMethods } from '../async-store.js';
 import { newSessionId } from '../session-id.js';
-import type { SessionRow, SessionsRepo } from '../sessions-repo.js';
+import type { SessionsRepo } from '../sessions-repo.js';
+import { COLUMNS, type SessionRecord, toRow } from '../sessions-repo.js';
 import { type PgQueryable, pgChanges, pgErrorCode, pgRow, pgRows } from './pg-db.js';
-
-interface SessionRecord {
-  id: string;
-  session_key: string;
-  platform: string;
-  model: string | null;
-  title: string | null;
-  created_at: number;
-  updated_at: number;
-  ended_at: number | null;
-  end_reason: string | null;
-}
-
-const COLUMNS = 'id, session_key, platform, model, title, created_at, updated_at, ended_at, end_reason';
-
-const toRow = (r: SessionRecord): SessionRow => ({
-  id: r.id,
-  sessionKey: r.session_key,
-  platform: r.platform,
-  model: r.model,
-  title: r.title,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-  endedAt: r.ended_at,
-  endReason: r.end_reason,
-});
 
 /** `sessions` on PostgreSQL; `ord` (insertion order) breaks ties the way SQLite's rowid does. */
 export function createPgSessionsRepo(db: PgQueryable, now: () => number): AsyncMethods<SessionsRepo> {
