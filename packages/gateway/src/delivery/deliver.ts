@@ -6,6 +6,7 @@
  */
 import type { Logger, PlatformAdapter, SendErrorKind, SendResult } from '@hermes/protocol';
 import type { OutboxRowLike } from '../ports.js';
+import type { OutboxEnqueueRow } from '../store/unit-of-work.js';
 import { type CommitWork, commitFor, type UnitOfWork } from '../store/unit-of-work.js';
 import { answerParts, outboundMedia, uploadFallbackText } from './media/media-rows.js';
 import type { MediaSourceOptions } from './media/media-source.js';
@@ -30,19 +31,7 @@ export function resendDelayMs(outcome: Extract<SendResult, { ok: false }>, attem
 
 /** The outbox operations delivery needs (the store's outbox satisfies them). */
 export interface OutboxPort {
-  enqueue(
-    rows: {
-      inboxId: number | null;
-      platform: string;
-      chatId: string;
-      threadId: string | null;
-      chunkIndex: number;
-      text: string;
-      formatted: boolean;
-      /** `media`: `text` is the path of a file to upload */
-      kind?: 'text' | 'media';
-    }[],
-  ): { id: number; sent: boolean; createdAt: number; existed?: boolean }[];
+  enqueue(rows: OutboxEnqueueRow[]): { id: number; sent: boolean; createdAt: number; existed?: boolean }[];
   markSent(id: number, platformMessageId: string | null): unknown;
   markFailed(id: number, error: string): unknown;
   recordAttempt(id: number, error: string): unknown;
