@@ -71,9 +71,13 @@ export async function startInstance(
   timeoutMs = 30_000,
 ): Promise<ClusterInstance> {
   const home = clusterHome(config);
-  const gateway = await spawnGateway({ ...env, HERMES_HOME: home, HERMES_INSTANCE_ID: id }, timeoutMs, [], {
-    platforms: false,
-  });
+  // the machine-wide token claims (HERMES_LOCK_DIR) in the home: each instance is on a machine of its own
+  const gateway = await spawnGateway(
+    { ...env, HERMES_HOME: home, HERMES_LOCK_DIR: join(home, 'locks'), HERMES_INSTANCE_ID: id },
+    timeoutMs,
+    [],
+    { platforms: false },
+  );
   return { id, home, gateway, health: () => health(gateway.url) };
 }
 
