@@ -60,7 +60,12 @@ describe.skipIf(skip)('inbox claims (PostgreSQL)', () => {
     expect(orphans.map((r) => r.id)).toEqual([dead, gone]);
     // claimed rows are this instance's now: a second sweep takes nothing, a live owner keeps its row
     expect(
-      await claimUnfinishedInbox(store.pool, { owner: 'me', platforms: ['telegram'], from: 'orphans', staleMs: 10_000 }),
+      await claimUnfinishedInbox(store.pool, {
+        owner: 'me',
+        platforms: ['telegram'],
+        from: 'orphans',
+        staleMs: 10_000,
+      }),
     ).toEqual([]);
     expect((await store.inbox.get(alive))?.owner).toBe('alive');
     expect((await store.inbox.get(other))?.owner).toBe('dead');
