@@ -24,6 +24,7 @@ import {
   warmSchemaValidator,
 } from '@hermes/gateway';
 import type { PlatformFactory } from '@hermes/protocol';
+import { clusterFor } from './cluster-setup.js';
 import { contextSettings } from './context-setup.js';
 import { cronService } from './cron-setup.js';
 import { writeDotEnvValue } from './dotenv-write.js';
@@ -157,7 +158,9 @@ export async function buildGatewayApp(
   };
   const taken = (name: string) => name in BUILTIN_COMMANDS || rt.registries.commands.has(name);
   const skills = surfaceSkillCommands(rt.skills, taken, 'chats', rt.logger.child({ component: 'skills' }));
-  const gatewayStore = sqliteGatewayStore(store); // the SQLite store behind the gateway's asynchronous ports
+  // state.backend postgres: this process is one instance of a cluster sharing the database
+  const cluster = config.state.backend === 'postgres' ? await clusterFor(rt, metrics) : null;
+  const gatewayStore = cluster ? cluster.store : sqliteGatewayStore(store);
   const gateway = new Gateway({
     settings,
     env,
@@ -170,7 +173,8 @@ export async function buildGatewayApp(
     platforms,
     pluginCommands: () => rt.registries.commands,
     pluginSummary: () => pluginSummary(rt.plugins),
-    claimPlatform: platformClaimer(env, rt.home, VERSION),
+    // one machine-wide claim per bot token; in a cluster the platform leases take turns instead
+    ...(cluster ? { launch: cluster.node.launch } : { claimPlatform: platformClaimer(env, rt.home, VERSION) }),
     metrics,
     redact: rt.redact,
     memory: rt.memory,
@@ -196,6 +200,7 @@ export async function buildGatewayApp(
   const server = buildServer(gateway, {
     host,
     eventLoop: watchdog,
+    ...(cluster ? { cluster: cluster.node } : {}),
     version: VERSION,
     startedAt: Date.now(),
     api: {
@@ -285,6 +290,7 @@ export async function buildGatewayApp(
       server.setState('draining');
       const drainMs = config.gateway.drain_timeout_s * 1000;
       await Promise.all([cron.stop(drainMs), gateway.stop(drainMs)]);
+      await cluster?.node.stop(); // after the drain: the leases go once the platforms have stopped
       await server.app.close();
       await hookThreads?.stop();
       watchdog.stop();

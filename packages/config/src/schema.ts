@@ -145,6 +145,15 @@ const gatewaySchema = z.object({
   platforms: z.record(z.string(), platformSchema).default({}),
   /** one user's messages in one chat arriving within this many ms are one turn (a split paste); 0: off */
   batch_ms: z.int().min(0).max(60_000).default(800),
+  /** several instances on one PostgreSQL database (state.backend: postgres; docs/scaling.md) */
+  cluster: z
+    .object({
+      /** seconds until another instance takes over a dead holder's connection-holding platform */
+      failover_s: z.number().min(1).max(300).default(10),
+      /** this instance's name in the cluster (HERMES_INSTANCE_ID wins); default: host, pid and start time */
+      instance_id: z.string().min(1).max(200).optional(),
+    })
+    .prefault({}),
 });
 
 const approvalsSchema = z.object({

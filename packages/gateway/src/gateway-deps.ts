@@ -13,6 +13,7 @@ import type { HookBus } from '@hermes/plugins';
 import type { Logger, PlatformFactory } from '@hermes/protocol';
 import type { Env } from './authorize.js';
 import type { MediaSourceOptions } from './delivery/media/media-source.js';
+import type { LaunchPorts } from './launch.js';
 import type { MediaSettings } from './media/inbound-media.js';
 import type { GatewayMetrics } from './metrics/gateway-metrics.js';
 import type { DisplaySettings } from './pipeline/turn-display.js';
@@ -80,6 +81,11 @@ export interface GatewayDeps {
    * refusal keeps the platform off with the reason in /health. Absent: no claim (tests).
    */
   claimPlatform?: (platform: string, key: string) => { ok: true; release(): void } | { ok: false; reason: string };
+  /**
+   * Starts the platforms and resumes unfinished rows (absent: `launchPlatforms`, one instance). A
+   * cluster's node (cluster/cluster-node.ts) starts connection-holding platforms under a lease.
+   */
+  launch?: (ports: LaunchPorts) => Promise<void>;
   /**
    * The gateway's metrics (`GET /metrics`); absent, the gateway makes its own. Given, the same
    * object's observers can be handed to the HookBus and ModelClient built before the gateway.

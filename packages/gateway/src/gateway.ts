@@ -178,7 +178,7 @@ export class Gateway {
   launch(): { connected: Promise<void> } {
     this.#started = true;
     this.metrics.startSampling();
-    const connected = launchPlatforms({
+    const connected = (this.#deps.launch ?? launchPlatforms)({
       adapters: this.adapters,
       sink: {
         accept: (event, options) => this.accept(event, options),

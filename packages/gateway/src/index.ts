@@ -82,6 +82,8 @@ export { addPlatformRoutes, buildServer, type GatewayServer, isLoopback, type Se
 export { type GroupSessions, sessionKeyFor } from './session-key.js';
 export { type BusyMode, type LaneStats, type RunControl, SessionLanes, type SubmitOutcome } from './session-lanes.js';
 export type { GatewayStore, PendingInboxRow } from './store/gateway-store.js';
+export { type PgGatewayStore, type PgGatewayStoreOptions, pgGatewayStore } from './store/pg-gateway-store.js';
+export { PlatformStateCache } from './store/platform-state-cache.js';
 export { applyWrite, type SyncStore, sqliteGatewayStore } from './store/sqlite-gateway-store.js';
 export type {
   AcceptResult,

@@ -32,6 +32,8 @@ export interface ServerOptions {
   /** the event-loop watchdog: a stall in the last minute makes /health `degraded` (still 200) */
   eventLoop?: { status(): EventLoopStatus };
   limits?: HttpLimits;
+  /** several instances on one PostgreSQL database: /health shows the cluster, held-elsewhere platforms as `standby` */
+  cluster?: { status(): Promise<unknown>; standby(platform: string): boolean };
 }
 
 /** Body limit of every route that does not set its own (chat completions and platform webhooks: 4 MiB). */
@@ -109,8 +111,16 @@ export function buildServer(gateway: Gateway, options: ServerOptions): GatewaySe
   let state: 'starting' | 'running' | 'draining' = 'starting';
   app.get('/health', { config: { guard: 'open' satisfies RouteGuard } }, async (_req, reply) => {
     const platforms: Record<string, { state: string; since: number; error?: string }> = {};
-    for (const [name, st] of Object.entries(gateway.platformStates())) platforms[name] = st;
-    const allConnected = Object.values(platforms).every((p) => p.state === 'connected');
+    for (const [name, st] of Object.entries(gateway.platformStates())) {
+      // another instance holds this platform's one connection: this one is ready to take it over
+      platforms[name] = options.cluster?.standby(name) === true ? { state: 'standby', since: st.since } : st;
+    }
+    const allConnected = Object.values(platforms).every((p) => p.state === 'connected' || p.state === 'standby');
+    const cluster = options.cluster
+      ? await options.cluster
+          .status()
+          .catch((err: unknown) => ({ error: err instanceof Error ? err.message : String(err) }))
+      : undefined;
     const eventLoop = options.eventLoop?.status();
     const stalled = (eventLoop?.stalls_last_minute ?? 0) > 0;
     const body = {
@@ -119,6 +129,7 @@ export function buildServer(gateway: Gateway, options: ServerOptions): GatewaySe
       uptime_s: Math.round((Date.now() - options.startedAt) / 1000),
       version: options.version,
       platforms,
+      ...(cluster ? { cluster } : {}),
       ...(eventLoop ? { event_loop: eventLoop } : {}),
     };
     return reply.code(state === 'running' ? 200 : 503).send(body);

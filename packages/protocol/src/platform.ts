@@ -194,6 +194,12 @@ export interface PlatformContext {
 export interface PlatformAdapter {
   readonly name: string;
   readonly capabilities: PlatformCapabilities;
+  /**
+   * true when the adapter holds the one connection a bot may have (long polling, a gateway
+   * WebSocket, Socket Mode): gateway instances sharing a database take turns through a lease
+   * (docs/scaling.md). Absent or false: every instance runs it (webhooks behind a load balancer).
+   */
+  readonly holdsConnection?: boolean;
   /** connects and starts delivering events to `sink`; resolves when connected (or failed) */
   start(sink: InboundSink): Promise<void>;
   /** disconnects; no event is delivered after it resolves */

@@ -33,12 +33,16 @@ export interface InboxRow {
   updatedAt: number;
   /** How many times the row was marked `processing`. */
   attempts: number;
+  /** The gateway instance answering it (several instances on PostgreSQL); null on one instance. */
+  owner: string | null;
 }
 
 export interface AcceptOptions {
   sessionKey?: string;
   /** platform_state entries of the same platform (e.g. the update offset) written in the same transaction, duplicate or not. */
   state?: Readonly<Record<string, string>>;
+  /** the gateway instance answering it (several instances on PostgreSQL; docs/scaling.md) */
+  owner?: string;
 }
 
 /** A new message is accepted with its row id; a key seen before is refused. */
@@ -69,9 +73,11 @@ export interface InboxRecord {
   accepted_at: number;
   updated_at: number;
   attempts: number;
+  owner: string | null;
 }
 
-export const COLUMNS = 'id, platform, message_key, session_key, payload, status, accepted_at, updated_at, attempts';
+export const COLUMNS =
+  'id, platform, message_key, session_key, payload, status, accepted_at, updated_at, attempts, owner';
 
 export function toRow(record: InboxRecord): InboxRow {
   let payload: unknown;
@@ -91,6 +97,7 @@ export function toRow(record: InboxRecord): InboxRow {
     status: record.status,
     acceptedAt: record.accepted_at,
     updatedAt: record.updated_at,
+    owner: record.owner ?? null,
     attempts: record.attempts,
   };
 }
@@ -105,9 +112,9 @@ export function toJson(payload: unknown): string {
 export function createInboxRepo(db: SqliteDatabase, now: () => number, state: PlatformStateRepo): InboxRepo {
   // ON CONFLICT DO NOTHING is INSERT OR IGNORE for the dedupe key only (other constraint errors still throw).
   const insert = db
-    .prepare<[string, string, string | null, string, number, number], number>(
-      `INSERT INTO inbox (platform, message_key, session_key, payload, status, accepted_at, updated_at, attempts)
-       VALUES (?, ?, ?, ?, 'accepted', ?, ?, 0)
+    .prepare<[string, string, string | null, string, number, number, string | null], number>(
+      `INSERT INTO inbox (platform, message_key, session_key, payload, status, accepted_at, updated_at, attempts, owner)
+       VALUES (?, ?, ?, ?, 'accepted', ?, ?, 0, ?)
        ON CONFLICT (platform, message_key) DO NOTHING RETURNING id`,
     )
     .pluck();
@@ -128,7 +135,7 @@ export function createInboxRepo(db: SqliteDatabase, now: () => number, state: Pl
   const acceptTx = db.transaction(
     (platform: string, messageKey: string, json: string, options: AcceptOptions): AcceptResult => {
       const at = now();
-      const id = insert.get(platform, messageKey, options.sessionKey ?? null, json, at, at);
+      const id = insert.get(platform, messageKey, options.sessionKey ?? null, json, at, at, options.owner ?? null);
       for (const [key, value] of Object.entries(options.state ?? {})) state.set(platform, key, value);
       return id === undefined ? { accepted: false, reason: 'duplicate' } : { accepted: true, id };
     },

@@ -67,7 +67,8 @@ export type {
 // PostgreSQL: the second backend, and copying a state.db into it
 export { COPY_TABLES, type CopyResult, copySqliteToPg } from './pg/copy-to-pg.js';
 export { isPostgresUrl, maskDatabaseUrl } from './pg/mask-url.js';
-export { openPgStore, type PgStore, type PgStoreOptions } from './pg/open-pg-store.js';
+export { openPgStore, type PgRepos, type PgStore, type PgStoreOptions } from './pg/open-pg-store.js';
+export { claimUnfinishedInbox, type InboxClaim } from './pg/pg-inbox-claims.js';
 // Per-platform key/value state (update offsets, …)
 export type { PlatformStateRepo } from './platform-state-repo.js';
 // Retention

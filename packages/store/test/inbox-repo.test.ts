@@ -26,6 +26,7 @@ describe('store.inbox', () => {
       acceptedAt: clock.t,
       updatedAt: clock.t,
       attempts: 0,
+      owner: null,
     });
     expect(store.inbox.countByStatus()).toEqual({
       accepted: 2,

@@ -60,6 +60,7 @@ export function createDiscordAdapter(context: PlatformContext, deps: AdapterDeps
   const kit = createPlatformKit(context, deps, {
     platform: PLATFORM,
     capabilities: DISCORD_CAPABILITIES,
+    holdsConnection: true,
     apiUrl: settings.apiBase,
     describe: describeError,
     // a first connection that drops before READY: discord.js reconnects by itself, start() need not wait

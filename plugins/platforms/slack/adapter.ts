@@ -53,6 +53,7 @@ export function createSlackAdapter(context: PlatformContext, deps: AdapterDeps =
   const kit = createPlatformKit(context, deps, {
     platform: PLATFORM,
     capabilities: SLACK_CAPABILITIES,
+    holdsConnection: settings.mode === 'socket',
     apiUrl: settings.apiUrl,
     describe: describeError,
   });

@@ -56,6 +56,7 @@ export function createTelegramAdapter(context: PlatformContext, deps: AdapterDep
   const kit = createPlatformKit(context, deps, {
     platform: PLATFORM,
     capabilities: TELEGRAM_CAPABILITIES,
+    holdsConnection: settings.mode !== 'webhook',
     apiUrl: settings.apiRoot,
     errorMessage: 'connection error; retrying with backoff',
     describe: describeError,

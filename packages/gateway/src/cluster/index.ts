@@ -1,6 +1,8 @@
 // Cluster primitives on PostgreSQL (issue #21): platform leases, session leases, session work with
 // LISTEN/NOTIFY wake-ups, membership. Standalone modules: `hermes gateway run` does not use them
 // yet (docs/scaling.md). Imported as `@hermes/gateway/cluster` so the gateway does not load `pg`.
+
+export { ClusterNode, type ClusterNodeOptions, type ClusterStatus } from './cluster-node.js';
 export {
   type ClusterMember,
   ClusterMembership,

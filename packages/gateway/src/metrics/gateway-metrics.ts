@@ -177,6 +177,11 @@ export class GatewayMetrics implements DeliveryObserver {
     this.registry = Registry.merge([own, processMetricsRegistry()]);
   }
 
+  /** Several instances on one database: every series gets an `instance` label naming this one. */
+  labelInstance(instance: string): void {
+    this.registry.setDefaultLabels({ instance });
+  }
+
   /** Connects the scrape-time readings to the gateway (its lanes, outbox and platforms). */
   attach(sources: MetricsSources): void {
     this.#sources = sources;

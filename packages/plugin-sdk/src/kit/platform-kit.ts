@@ -29,6 +29,8 @@ export interface PlatformKitOptions {
   describe?: (error: unknown) => string;
   /** the states at which start() resolves (default: connected, error) */
   readyStates?: readonly PlatformConnection[];
+  /** the adapter holds the bot's one connection (polling, a gateway WebSocket): PlatformAdapter.holdsConnection */
+  holdsConnection?: boolean;
 }
 
 /** What an adapter writes itself; the kit fills in `name`, `capabilities` and `status`. */
@@ -103,6 +105,7 @@ export function createPlatformKit(
     adapter: (parts) => ({
       name: platform,
       capabilities,
+      ...(options.holdsConnection === undefined ? {} : { holdsConnection: options.holdsConnection }),
       start: (sink) => intake.start((signal) => parts.intake(sink, signal)),
       async stop() {
         await intake.stop(parts.closing);

@@ -10,6 +10,7 @@ import { childSessions } from './0008-child-sessions.js';
 import { sessionModel } from './0009-session-model.js';
 import { contextSummaries } from './0010-context-summaries.js';
 import { cronJobs } from './0011-cron-jobs.js';
+import { inboxOwner } from './0012-inbox-owner.js';
 
 /**
  * Every schema step, oldest first. To change the schema, add a file `NNNN-what-it-does.ts` next to
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   sessionModel,
   contextSummaries,
   cronJobs,
+  inboxOwner,
 ];

@@ -6,7 +6,7 @@ import type { RandomInt } from '../pairing/pairing-code.js';
 import { maskDatabaseUrl } from './mask-url.js';
 import { createPgChildSessionsRepo } from './pg-child-sessions.js';
 import { createPgCronJobsRepo } from './pg-cron-jobs.js';
-import { openPgPool, pgStateError } from './pg-db.js';
+import { inPgTransaction, openPgPool, type PgQueryable, pgStateError } from './pg-db.js';
 import { createPgInboxRepo } from './pg-inbox.js';
 import { migratePg, readPgSchemaVersion } from './pg-migrate.js';
 import { createPgOutboxRepo } from './pg-outbox.js';
@@ -34,10 +34,38 @@ export interface PgStoreOptions {
   maxConnections?: number;
 }
 
+/** The repositories of an AsyncStore, without its lifecycle. */
+export type PgRepos = Omit<AsyncStore, 'backend' | 'location' | 'schemaVersion' | 'close'>;
+
 export interface PgStore extends AsyncStore {
   readonly backend: 'postgres';
   /** The pool, for later packages' repositories and the cluster primitives. */
   readonly pool: pg.Pool;
+  /**
+   * Runs `fn` in one transaction: every repository it is given runs its statements on that
+   * transaction's client (a repository's own multi-statement writes join it). Any error rolls back.
+   */
+  transaction<T>(fn: (repos: PgRepos) => Promise<T>): Promise<T>;
+}
+
+/** Every repository on `db`: the pool, or one client inside a transaction. */
+function pgRepos(db: PgQueryable, now: () => number, options: PgStoreOptions): PgRepos {
+  return {
+    sessions: createPgSessionsRepo(db, now),
+    transcripts: createPgTranscriptsRepo(db, now, options.redact),
+    childSessions: createPgChildSessionsRepo(db, now, options.redact),
+    sessionModels: createPgSessionModelsRepo(db, now),
+    contextSummaries: createPgContextSummariesRepo(db, now, options.redact),
+    cronJobs: createPgCronJobsRepo(db, now),
+    inbox: createPgInboxRepo(db, now),
+    outbox: createPgOutboxRepo(db, now),
+    platformState: createPgPlatformStateRepo(db, now),
+    pairing: createPgPairingRepo(db, options.randomInt === undefined ? { now } : { now, randomInt: options.randomInt }),
+    apiResponses: createPgApiResponsesRepo(db, now),
+    sessionSearch: createPgSessionSearchRepo(db),
+    memorySnapshots: createPgMemorySnapshotsRepo(db, now),
+    pruner: createPgPruner(db, now),
+  };
 }
 
 /**
@@ -60,23 +88,8 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     backend: 'postgres',
     location: maskDatabaseUrl(url),
     pool,
-    sessions: createPgSessionsRepo(pool, now),
-    transcripts: createPgTranscriptsRepo(pool, now, options.redact),
-    childSessions: createPgChildSessionsRepo(pool, now, options.redact),
-    sessionModels: createPgSessionModelsRepo(pool, now),
-    contextSummaries: createPgContextSummariesRepo(pool, now, options.redact),
-    cronJobs: createPgCronJobsRepo(pool, now),
-    inbox: createPgInboxRepo(pool, now),
-    outbox: createPgOutboxRepo(pool, now),
-    platformState: createPgPlatformStateRepo(pool, now),
-    pairing: createPgPairingRepo(
-      pool,
-      options.randomInt === undefined ? { now } : { now, randomInt: options.randomInt },
-    ),
-    apiResponses: createPgApiResponsesRepo(pool, now),
-    sessionSearch: createPgSessionSearchRepo(pool),
-    memorySnapshots: createPgMemorySnapshotsRepo(pool, now),
-    pruner: createPgPruner(pool, now),
+    ...pgRepos(pool, now, options),
+    transaction: (fn) => inPgTransaction(pool, (client) => fn(pgRepos(client, now, options))),
     schemaVersion: () => readPgSchemaVersion(pool),
     close() {
       closed ??= pool.end();

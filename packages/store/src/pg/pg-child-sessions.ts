@@ -1,12 +1,11 @@
-import type pg from 'pg';
 import type { AsyncMethods } from '../async-store.js';
 import { type ChildRecord, type ChildSessionsRepo, GOAL_MAX_CHARS, toChildRow } from '../child-sessions-repo.js';
-import { inPgTransaction, pgRows } from './pg-db.js';
+import { inPgTransaction, type PgQueryable, pgRows } from './pg-db.js';
 import { createPgSessionsRepo } from './pg-sessions.js';
 
 /** `delegate_task` children on PostgreSQL: the child's session and its link written in one transaction. */
 export function createPgChildSessionsRepo(
-  pool: pg.Pool,
+  pool: PgQueryable,
   now: () => number,
   redact: (text: string) => string = (text) => text,
 ): AsyncMethods<ChildSessionsRepo> {

@@ -1,13 +1,12 @@
-import type pg from 'pg';
 import type { AsyncMethods } from '../async-store.js';
 import { type CronJobsRepo, type FireRecord, type JobRecord, newCronJobId, toFire, toJob } from '../cron-jobs-repo.js';
-import { inPgTransaction, pgChanges, pgRow, pgRows } from './pg-db.js';
+import { inPgTransaction, type PgQueryable, pgChanges, pgRow, pgRows } from './pg-db.js';
 
 /**
  * Scheduled jobs on PostgreSQL. A fire is claimed by its UNIQUE (job_id, slot_time) row in the
  * transaction that moves the job on, so two instances checking the same due job fire it once.
  */
-export function createPgCronJobsRepo(pool: pg.Pool, now: () => number): AsyncMethods<CronJobsRepo> {
+export function createPgCronJobsRepo(pool: PgQueryable, now: () => number): AsyncMethods<CronJobsRepo> {
   const select = (id: string) => pgRow<JobRecord>(pool, 'SELECT * FROM cron_jobs WHERE id = $1', [id]);
   return {
     async add(job) {

@@ -66,9 +66,18 @@ export async function pgChanges(db: PgQueryable, sql: string, params: readonly u
   return result.rowCount ?? 0;
 }
 
-/** Runs `fn` on one client inside `BEGIN` … `COMMIT`; any error rolls back and is rethrown. */
-export async function inPgTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+/** A pooled client (already inside a transaction), not the pool. */
+function isClient(db: PgQueryable): db is pg.PoolClient {
+  return typeof (db as { release?: unknown }).release === 'function';
+}
+
+/**
+ * Runs `fn` on one client inside `BEGIN` … `COMMIT`; any error rolls back and is rethrown. Given a
+ * client (a repository bound to a transaction, `PgStore.transaction`), `fn` runs inside that one.
+ */
+export async function inPgTransaction<T>(db: PgQueryable, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  if (isClient(db)) return fn(db);
+  const client = await db.connect();
   let broken = false;
   try {
     await client.query('BEGIN');

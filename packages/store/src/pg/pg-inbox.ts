@@ -1,15 +1,14 @@
-import type pg from 'pg';
 import type { AsyncMethods } from '../async-store.js';
 import type { InboxRepo, InboxStatus } from '../inbox-repo.js';
 import { COLUMNS, type InboxRecord, toJson, toRow } from '../inbox-repo.js';
-import { inPgTransaction, pgChanges, pgRow, pgRows } from './pg-db.js';
+import { inPgTransaction, type PgQueryable, pgChanges, pgRow, pgRows } from './pg-db.js';
 import { UPSERT_PLATFORM_STATE } from './pg-platform-state.js';
 
 /**
  * The inbox on PostgreSQL: the dedupe key is the UNIQUE (platform, message_key), so two instances
  * accepting the same webhook delivery at once get one `accepted` and one `duplicate`.
  */
-export function createPgInboxRepo(pool: pg.Pool, now: () => number): AsyncMethods<InboxRepo> {
+export function createPgInboxRepo(pool: PgQueryable, now: () => number): AsyncMethods<InboxRepo> {
   return {
     async accept(platform, messageKey, payload, options = {}) {
       const json = toJson(payload);
@@ -17,10 +16,10 @@ export function createPgInboxRepo(pool: pg.Pool, now: () => number): AsyncMethod
         const at = now();
         const inserted = await pgRow<{ id: number }>(
           client,
-          `INSERT INTO inbox (platform, message_key, session_key, payload, status, accepted_at, updated_at, attempts)
-           VALUES ($1, $2, $3, $4, 'accepted', $5, $5, 0)
+          `INSERT INTO inbox (platform, message_key, session_key, payload, status, accepted_at, updated_at, attempts, owner)
+           VALUES ($1, $2, $3, $4, 'accepted', $5, $5, 0, $6)
            ON CONFLICT (platform, message_key) DO NOTHING RETURNING id`,
-          [platform, messageKey, options.sessionKey ?? null, json, at],
+          [platform, messageKey, options.sessionKey ?? null, json, at, options.owner ?? null],
         );
         for (const [key, value] of Object.entries(options.state ?? {})) {
           await client.query(UPSERT_PLATFORM_STATE, [platform, key, value, at]);

@@ -1,11 +1,10 @@
-import type pg from 'pg';
 import type { AsyncMethods } from '../async-store.js';
 import type { EnqueuedRow, OutboxRepo, OutboxStatus } from '../outbox-repo.js';
 import { COLUMNS, type OutboxRecord, toRow } from '../outbox-repo.js';
-import { inPgTransaction, pgChanges, pgRow, pgRows } from './pg-db.js';
+import { inPgTransaction, type PgQueryable, pgChanges, pgRow, pgRows } from './pg-db.js';
 
 /** The outbox on PostgreSQL: the partial unique (inbox_id, chunk_index) makes a redone reply reuse its rows. */
-export function createPgOutboxRepo(pool: pg.Pool, now: () => number): AsyncMethods<OutboxRepo> {
+export function createPgOutboxRepo(pool: PgQueryable, now: () => number): AsyncMethods<OutboxRepo> {
   return {
     enqueue: (rows) =>
       inPgTransaction(pool, async (client) => {

@@ -15,7 +15,7 @@ import {
   toPending,
 } from '../pairing/pairing-repo.js';
 import type { PairingRepo } from '../pairing/pairing-types.js';
-import { inPgTransaction, pgChanges, pgRow, pgRows } from './pg-db.js';
+import { inPgTransaction, type PgQueryable, pgChanges, pgRow, pgRows } from './pg-db.js';
 
 const REQUEST_COLUMNS = 'platform, user_id, user_name, code, created_at, expires_at';
 
@@ -40,7 +40,7 @@ const byCode = (client: pg.PoolClient, platform: string, code: string) =>
 
 /** Pairing on PostgreSQL: the same rules as the SQLite repository, each call one transaction. */
 export function createPgPairingRepo(
-  pool: pg.Pool,
+  pool: PgQueryable,
   options: { now: () => number; randomInt?: RandomInt },
 ): AsyncMethods<PairingRepo> {
   const { now } = options;

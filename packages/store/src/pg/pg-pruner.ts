@@ -1,15 +1,14 @@
 /** Retention on PostgreSQL: the same cutoffs and order as the SQLite pruner (prune.ts), in one transaction. */
-import type pg from 'pg';
 import type { AsyncMethods } from '../async-store.js';
 import { PAIRING_CODE_TTL_MS, PAIRING_FAILURE_WINDOW_MS } from '../pairing/pairing-limits.js';
 import { INBOX_KEEP_MS, type PruneCounts, type Pruner } from '../prune.js';
-import { inPgTransaction, pgRow } from './pg-db.js';
+import { inPgTransaction, type PgQueryable, pgRow } from './pg-db.js';
 
 const INBOX_DONE = `status NOT IN ('accepted', 'processing')`;
 const OUTBOX_DONE = `status <> 'pending'`;
 const PAIRING_GONE = 'expires_at <= $1 AND created_at <= $2';
 
-export function createPgPruner(pool: pg.Pool, now: () => number): AsyncMethods<Pruner> {
+export function createPgPruner(pool: PgQueryable, now: () => number): AsyncMethods<Pruner> {
   return {
     prune: (before, options = {}) =>
       inPgTransaction(pool, async (client) => {

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { AsyncMethods } from '../async-store.js';
 import { decodeMessage, encodeMessage, type StoredMessage } from '../message-codec.js';
 import type { TranscriptsRepo } from '../transcripts-repo.js';
-import { inPgTransaction, pgRow, pgRows } from './pg-db.js';
+import { inPgTransaction, type PgQueryable, pgRow, pgRows } from './pg-db.js';
 
 async function appendOn(
   client: pg.PoolClient,
@@ -46,7 +46,7 @@ async function appendOn(
 
 /** Transcripts on PostgreSQL: one multi-row INSERT per append, in one transaction. */
 export function createPgTranscriptsRepo(
-  pool: pg.Pool,
+  pool: PgQueryable,
   now: () => number,
   redact?: (text: string) => string,
 ): AsyncMethods<TranscriptsRepo> {

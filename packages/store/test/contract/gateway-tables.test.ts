@@ -24,6 +24,7 @@ forEachBackend((open) => {
     const first = await store.inbox.accept('telegram', '42', event('42'), {
       sessionKey: 'telegram:dm:7',
       state: { offset: '43' },
+      owner: 'gw-a',
     });
     expect(first).toEqual({ accepted: true, id: expect.any(Number) });
     expect(await store.inbox.accept('telegram', '42', event('42'), { state: { offset: '44' } })).toEqual({
@@ -43,15 +44,16 @@ forEachBackend((open) => {
       acceptedAt: clock.t,
       updatedAt: clock.t,
       attempts: 0,
+      owner: 'gw-a',
     });
     clock.t += 10;
     expect(await store.inbox.mark(first.id, 'processing')).toBe(true);
     expect(await store.inbox.mark(first.id, 'processing')).toBe(true);
     expect(await store.inbox.mark(999_999, 'done')).toBe(false);
     expect((await store.inbox.get(first.id))?.attempts).toBe(2);
-    expect((await store.inbox.pending()).map((r) => [r.messageKey, r.status])).toEqual([
-      ['42', 'processing'],
-      ['42', 'accepted'],
+    expect((await store.inbox.pending()).map((r) => [r.messageKey, r.status, r.owner])).toEqual([
+      ['42', 'processing', 'gw-a'],
+      ['42', 'accepted', null],
     ]);
     await store.inbox.mark(first.id, 'refused');
     expect(await store.inbox.countByStatus()).toEqual({

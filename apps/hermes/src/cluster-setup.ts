@@ -1,0 +1,69 @@
+/**
+ * `gateway run` on PostgreSQL (state.backend: postgres): the gateway's store on the database and
+ * this process as one instance of a cluster sharing it (docs/scaling.md). One instance alone is a
+ * cluster of one: the same code runs.
+ */
+
+import type { HermesConfig } from '@hermes/config';
+import { type GatewayMetrics, type PgGatewayStore, pgGatewayStore } from '@hermes/gateway';
+import { ClusterNode, defaultInstanceId } from '@hermes/gateway/cluster';
+import { ERROR_CODES, HermesError, type Logger } from '@hermes/protocol';
+import { openPgStore, type PgStore } from '@hermes/store';
+import type { AgentRuntime } from './runtime.js';
+
+export interface ClusterSetup {
+  instanceId: string;
+  store: PgGatewayStore;
+  node: ClusterNode;
+}
+
+/** The instance id: HERMES_INSTANCE_ID, else gateway.cluster.instance_id, else host, pid and time. */
+export function instanceIdFor(config: HermesConfig, env: NodeJS.ProcessEnv): string {
+  const fromEnv = env.HERMES_INSTANCE_ID?.trim();
+  return fromEnv || config.gateway.cluster.instance_id || defaultInstanceId();
+}
+
+export async function setUpCluster(options: {
+  config: HermesConfig;
+  env: NodeJS.ProcessEnv;
+  pg: PgStore;
+  /** the connection string the lease connection opens (the pool's own) */
+  url: string;
+  metrics: GatewayMetrics;
+  logger: Logger;
+}): Promise<ClusterSetup> {
+  const { config, pg, logger } = options;
+  const instanceId = instanceIdFor(config, options.env);
+  const log = logger.child({ component: 'cluster', instance: instanceId });
+  const store = pgGatewayStore(pg, { instanceId, platforms: [], logger: log });
+  await store.platformState.load(); // adapters read their state synchronously once created
+  const node = new ClusterNode({
+    pool: pg.pool,
+    target: options.url,
+    instanceId,
+    failoverS: config.gateway.cluster.failover_s,
+    reloadState: (platform) => store.platformState.load(platform),
+    logger: log,
+  });
+  options.metrics.labelInstance(instanceId);
+  return { instanceId, store, node };
+}
+
+/** The cluster of `rt`'s gateway (state.backend postgres), on its own pool until the runtime opens one. */
+export async function clusterFor(rt: AgentRuntime, metrics: GatewayMetrics): Promise<ClusterSetup> {
+  const url = rt.env.HERMES_DATABASE_URL?.trim();
+  if (!url) {
+    throw new HermesError(
+      ERROR_CODES.CONFIG_KEY,
+      'state.backend is postgres: set HERMES_DATABASE_URL (postgres://user:password@host:5432/db), e.g. in HERMES_HOME/.env',
+    );
+  }
+  const pg = await openPgStore(url, { redact: rt.redact });
+  const setup = await setUpCluster({ config: rt.config, env: rt.env, pg, url, metrics, logger: rt.logger });
+  const stop = setup.node.stop.bind(setup.node);
+  setup.node.stop = async () => {
+    await stop();
+    await pg.close();
+  };
+  return setup;
+}

@@ -1,0 +1,169 @@
+// One gateway instance in a cluster sharing a PostgreSQL database (docs/scaling.md): it registers
+// itself (membership), runs the platforms every instance runs (webhooks, the API platform) at
+// once, takes turns with the others on the connection-holding ones (platform leases), and resumes
+// unfinished inbox rows of instances that stopped beating, each row on exactly one instance.
+import type { InboundSink, Logger, PlatformAdapter } from '@hermes/protocol';
+import { claimUnfinishedInbox, type InboxRow } from '@hermes/store';
+import type pg from 'pg';
+import type { LaunchPorts } from '../launch.js';
+import type { PendingRow } from '../pipeline/recover.js';
+import { ClusterMembership, clusterMembers, platformHolders } from './membership.js';
+import type { PgTarget } from './pg-types.js';
+import { PlatformLeases } from './platform-leases.js';
+import { leaseTimings } from './timings.js';
+
+/** Rows of these platforms have no adapter: any instance answers them (the API platform, cron). */
+const ADAPTERLESS = ['api', 'cron'];
+
+export interface ClusterNodeOptions {
+  pool: pg.Pool;
+  target: PgTarget;
+  instanceId: string;
+  /** gateway.cluster.failover_s */
+  failoverS: number;
+  /** reads a platform's state again before this instance takes it over */
+  reloadState(platform: string): Promise<void>;
+  logger: Logger;
+}
+
+export interface ClusterStatus {
+  instance: string;
+  members: { instance: string; host: string; pid: number; alive: boolean; platforms: string[] }[];
+  /** platform -> the instance holding its connection */
+  holders: Record<string, string>;
+  /** age in seconds of the oldest answer not yet sent (null: none waiting) */
+  outbox_lag_s: number | null;
+}
+
+export class ClusterNode {
+  readonly #opts: ClusterNodeOptions;
+  readonly #membership: ClusterMembership;
+  readonly #staleMs: number;
+  #leases: PlatformLeases | null = null;
+  #leased = new Set<string>();
+  #timer: NodeJS.Timeout | undefined;
+  #claiming: Promise<void> = Promise.resolve();
+  #stopped = false;
+
+  constructor(opts: ClusterNodeOptions) {
+    this.#opts = opts;
+    const { retryMs } = leaseTimings(opts.failoverS);
+    this.#staleMs = opts.failoverS * 1000;
+    this.#membership = new ClusterMembership({
+      pool: opts.pool,
+      instanceId: opts.instanceId,
+      heartbeatMs: Math.min(2000, retryMs),
+      log: opts.logger,
+    });
+  }
+
+  /** Whether `platform` takes turns across instances and this instance does not hold it now. */
+  standby(platform: string): boolean {
+    return this.#leased.has(platform) && !(this.#leases?.holding().includes(platform) ?? false);
+  }
+
+  /** The gateway's `launch` in a cluster (Gateway deps `launch`). */
+  launch = async (ports: LaunchPorts): Promise<void> => {
+    const { logger } = this.#opts;
+    await this.#membership.start();
+    const adapters = [...ports.adapters.values()];
+    const shared = adapters.filter((a) => a.holdsConnection !== true);
+    this.#leased = new Set(adapters.filter((a) => a.holdsConnection === true).map((a) => a.name));
+    const anyInstance = [...ADAPTERLESS, ...shared.map((a) => a.name)];
+    // rows of shared platforms this id left unfinished (a restart) or that nobody owns
+    const resume = async (rows: Promise<InboxRow[]>) => {
+      const claimed = await rows;
+      if (claimed.length > 0 && ports.accepting()) ports.recover(claimed as PendingRow[]);
+    };
+    await resume(this.#claim(ADAPTERLESS, 'start'));
+    await Promise.all(
+      shared.map(async (adapter) => {
+        await startAdapter(adapter, ports.sink, logger);
+        await resume(this.#claim([adapter.name], 'start'));
+      }),
+    );
+    const byName = new Map(adapters.map((a) => [a.name, a]));
+    this.#leases = new PlatformLeases({
+      target: this.#opts.target,
+      instanceId: this.#opts.instanceId,
+      platforms: [...this.#leased],
+      failoverS: this.#opts.failoverS,
+      log: logger,
+      onAcquired: async (platform) => {
+        const adapter = byName.get(platform);
+        if (!adapter || this.#stopped) return;
+        await this.#opts.reloadState(platform); // the previous holder moved its offset on
+        await startAdapter(adapter, ports.sink, logger);
+        await resume(this.#claim([platform], 'start'));
+        await resume(this.#claim([platform], 'orphans'));
+      },
+      onLost: async (platform, reason) => {
+        logger.warn({ platform, reason }, `platform ${platform} handed back: another instance may take it`);
+        await byName.get(platform)?.stop();
+      },
+    });
+    await this.#leases.start();
+    // rows of instances that died: claimed once their heartbeat is older than failover_s
+    const sweep = () => {
+      if (this.#stopped) return;
+      const mine = [...anyInstance, ...(this.#leases?.holding() ?? [])];
+      this.#claiming = resume(this.#claim(mine, 'orphans'))
+        .catch((err: unknown) => logger.warn({ err }, 'cannot claim unfinished rows of stopped instances'))
+        .finally(() => {
+          if (!this.#stopped) this.#timer = setTimeout(sweep, leaseTimings(this.#opts.failoverS).retryMs).unref();
+        });
+    };
+    sweep();
+  };
+
+  /** The cluster as /health and `gateway status --json` show it. */
+  async status(): Promise<ClusterStatus> {
+    const { pool, instanceId } = this.#opts;
+    const [members, holders, lag] = await Promise.all([
+      clusterMembers(pool, this.#staleMs),
+      platformHolders(pool),
+      pool.query<{ created_at: number | null }>(
+        `SELECT MIN(created_at) AS created_at FROM outbox WHERE status = 'pending'`,
+      ),
+    ]);
+    const oldest = lag.rows[0]?.created_at ?? null;
+    return {
+      instance: instanceId,
+      members: members.map((m) => ({
+        instance: m.instanceId,
+        host: m.host,
+        pid: m.pid,
+        alive: m.alive,
+        platforms: m.platforms,
+      })),
+      holders: Object.fromEntries(holders),
+      outbox_lag_s: oldest === null ? null : Math.max(0, Math.round((Date.now() - oldest) / 100) / 10),
+    };
+  }
+
+  /** Releases the platform leases (their adapters stop) and leaves the cluster. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#claiming;
+    await this.#leases?.stop();
+    await this.#membership.stop().catch(() => undefined);
+  }
+
+  #claim(platforms: readonly string[], from: 'start' | 'orphans'): Promise<InboxRow[]> {
+    return claimUnfinishedInbox(this.#opts.pool, {
+      owner: this.#opts.instanceId,
+      platforms,
+      from,
+      staleMs: this.#staleMs,
+    });
+  }
+}
+
+async function startAdapter(adapter: PlatformAdapter, sink: InboundSink, logger: Logger): Promise<void> {
+  try {
+    await adapter.start(sink);
+  } catch (err) {
+    logger.error({ err, platform: adapter.name }, `platform ${adapter.name} failed to start`);
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The adapters' platform state on PostgreSQL. Adapters and plugins read and write it synchronously
+ * (`PlatformState`), so it is held in memory: loaded once at start, written through to the database
+ * in order (a failed write is logged, the value stays in memory), and a platform's keys are read
+ * again before this instance takes that platform over from another (its update offset moved on).
+ */
+import type { Logger } from '@hermes/protocol';
+import type { PlatformStatePort } from '../ports.js';
+
+export interface PlatformStateRows {
+  all(): Promise<readonly { platform: string; key: string; value: string }[]>;
+  set(platform: string, key: string, value: string): Promise<unknown>;
+  delete(platform: string, key: string): Promise<unknown>;
+}
+
+export class PlatformStateCache implements PlatformStatePort {
+  readonly #values = new Map<string, Map<string, string>>();
+  #writes: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly rows: PlatformStateRows,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Reads every platform's state (or one platform's) from the database into memory. */
+  async load(platform?: string): Promise<void> {
+    await this.#writes; // this instance's own writes land first
+    const rows = await this.rows.all();
+    if (platform === undefined) this.#values.clear();
+    else this.#values.delete(platform);
+    for (const row of rows) {
+      if (platform === undefined || row.platform === platform) this.#remember(row.platform, row.key, row.value);
+    }
+  }
+
+  get(platform: string, key: string): string | undefined {
+    return this.#values.get(platform)?.get(key);
+  }
+
+  set(platform: string, key: string, value: string): void {
+    this.#remember(platform, key, value);
+    this.#write(platform, key, () => this.rows.set(platform, key, value));
+  }
+
+  delete(platform: string, key: string): void {
+    this.#values.get(platform)?.delete(key);
+    this.#write(platform, key, () => this.rows.delete(platform, key));
+  }
+
+  /** Records a value a committed unit of work wrote (it is in the database already). */
+  remember(platform: string, key: string, value: string | undefined): void {
+    if (value === undefined) this.#values.get(platform)?.delete(key);
+    else this.#remember(platform, key, value);
+  }
+
+  /** Resolves once every write issued so far has landed (or failed). */
+  flushed(): Promise<unknown> {
+    return this.#writes;
+  }
+
+  #remember(platform: string, key: string, value: string): void {
+    let keys = this.#values.get(platform);
+    if (!keys) {
+      keys = new Map();
+      this.#values.set(platform, keys);
+    }
+    keys.set(key, value);
+  }
+
+  #write(platform: string, key: string, run: () => Promise<unknown>): void {
+    this.#writes = this.#writes.then(run).catch((err: unknown) => {
+      this.logger.error({ err, platform, key }, 'cannot store platform state in PostgreSQL (kept in memory)');
+    });
+  }
+}

@@ -1,0 +1,85 @@
+// Unfinished inbox rows shared by several instances (claimUnfinishedInbox, what ClusterNode runs at
+// start, on taking a platform over, and every retry period): an instance resumes rows nobody owns
+// and, at start, its own; later, rows of instances that stopped beating or left; never rows of a
+// live instance, never a finished row, never another platform's; two claimers never share a row.
+import { claimUnfinishedInbox, openPgStore, type PgStore } from '@hermes/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresUnavailableReason, usePostgres } from '../../../../test/helpers/postgres.js';
+import { ensureClusterSchema } from '../../src/cluster/schema.js';
+
+const skip = postgresUnavailableReason() !== null;
+
+describe.skipIf(skip)('inbox claims (PostgreSQL)', () => {
+  const pgServer = usePostgres();
+  let store: PgStore;
+
+  beforeAll(async () => {
+    store = await openPgStore(await pgServer.server.newDatabase('claims'));
+    await ensureClusterSchema(store.pool);
+  }, 60_000);
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  async function accept(key: string, owner: string | null, platform = 'telegram'): Promise<number> {
+    const result = await store.inbox.accept(platform, key, { key }, owner === null ? {} : { owner });
+    if (!result.accepted) throw new Error('duplicate');
+    return result.id;
+  }
+
+  async function member(id: string, ageS: number): Promise<void> {
+    await store.pool.query(
+      `INSERT INTO hermes_cluster_members (instance_id, host, pid, started_at, heartbeat_at)
+       VALUES ($1, 'h', 1, now(), now() - make_interval(secs => $2))`,
+      [id, ageS],
+    );
+  }
+
+  it('start: rows nobody owns and this id owned; orphans: rows of dead or departed instances', async () => {
+    await member('alive', 0);
+    await member('dead', 60);
+    const none = await accept('none', null);
+    const mine = await accept('mine', 'me');
+    const alive = await accept('alive', 'alive');
+    const dead = await accept('dead', 'dead');
+    const gone = await accept('gone', 'gone');
+    const done = await accept('done', 'gone');
+    await store.inbox.mark(done, 'done');
+    const other = await accept('slack-dead', 'dead', 'slack');
+
+    const start = await claimUnfinishedInbox(store.pool, { owner: 'me', platforms: ['telegram'], from: 'start' });
+    expect(start.map((r) => r.id)).toEqual([none, mine]);
+    expect(start.every((r) => r.owner === 'me')).toBe(true);
+
+    const orphans = await claimUnfinishedInbox(store.pool, {
+      owner: 'me',
+      platforms: ['telegram'],
+      from: 'orphans',
+      staleMs: 10_000,
+    });
+    expect(orphans.map((r) => r.id)).toEqual([dead, gone]);
+    // claimed rows are this instance's now: a second sweep takes nothing, a live owner keeps its row
+    expect(
+      await claimUnfinishedInbox(store.pool, {
+        owner: 'me',
+        platforms: ['telegram'],
+        from: 'orphans',
+        staleMs: 10_000,
+      }),
+    ).toEqual([]);
+    expect((await store.inbox.get(alive))?.owner).toBe('alive');
+    expect((await store.inbox.get(other))?.owner).toBe('dead');
+    expect(await claimUnfinishedInbox(store.pool, { owner: 'me', platforms: [], from: 'orphans' })).toEqual([]);
+  });
+
+  it('two instances claiming at once never get the same row', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 40; i += 1) ids.push(await accept(`race-${i}`, null, 'api'));
+    const [a, b] = await Promise.all([
+      claimUnfinishedInbox(store.pool, { owner: 'a', platforms: ['api'], from: 'start' }),
+      claimUnfinishedInbox(store.pool, { owner: 'b', platforms: ['api'], from: 'start' }),
+    ]);
+    const claimed = [...a, ...b].map((r) => r.id).sort((x, y) => x - y);
+    expect(claimed).toEqual(ids);
+  });
+});
