@@ -109,3 +109,8 @@ export function summarizeAudit(rows: AuditRows): StateAudit {
     assistantStoredAt,
   };
 }
+
+/** What the transcripts hold for one chaos key, for a failure message. */
+export function turnsOf(audit: StateAudit, key: number): string {
+  return `user turns ${audit.userTurns.get(key) ?? 0}, answers ${audit.assistantTurns.get(key) ?? 0}`;
+}

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
 import { tempHome } from '../helpers/run-hermes.js';
+import { turnsOf } from './audit.js';
 import { type ChaosTarget, CLUSTER_SIZE, chaosTarget } from './cluster.js';
 import { FAULT_KINDS, FaultInjector, faultSequence, idleFaults, parseKinds, ROUND_SIZE } from './faults.js';
 import { processesOf } from './gateway-control.js';
@@ -379,7 +380,7 @@ describe(`chaos: Telegram, Discord, Slack and the API platform on ${GATEWAYS} un
     expect(uploads.unattributed).toEqual([]);
     expect(uploads.misrouted()).toBe(0);
     if (media.photos.size > 0) expect(model.served.withImage, 'photos shown to the model').toBeGreaterThan(0);
-    expect(incompleteTranscripts.map((m) => `chaos-m${m.key}`)).toEqual([]);
+    expect(incompleteTranscripts.map((m) => `chaos-m${m.key} ${m.platform}: ${turnsOf(audit, m.key)}`)).toEqual([]);
     // a message cut off on every start is answered with the apology, once
     expect(stuckKeys.map((key) => verdictOf.get(key))).toEqual(stuckKeys.map(() => 'interrupted'));
     if (MIN_FAULTS >= ROUND_SIZE && ONLY_KINDS.length === 0)
@@ -392,6 +393,6 @@ describe(`chaos: Telegram, Discord, Slack and the API platform on ${GATEWAYS} un
     // the faults were real: each kind injected did what it says
     expect(idleFaults(injector.byKind(), model, effects, platforms), 'faults injected without effect').toEqual([]);
     media.close();
-    rmSync(home, { recursive: true, force: true }); // kept (its path printed above) when the run fails
+    for (const h of target.homes) rmSync(h, { recursive: true, force: true }); // kept (paths printed above) when the run fails
   });
 });
