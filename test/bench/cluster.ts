@@ -19,9 +19,13 @@ import { median } from './process-figures.js';
 import { expectModelAnswer, MODEL_ANSWER } from './rig.js';
 import { type SystemProcess, spawnSystem } from './system-process.js';
 
-type Setup = 'sqlite x1' | 'postgres x1' | 'postgres x2';
+type Setup = 'sqlite x1' | 'postgres x1' | 'postgres x2' | 'postgres x2, sticky';
 type Platform = 'api' | 'telegram';
-const SETUPS: readonly Setup[] = ['sqlite x1', 'postgres x1', 'postgres x2'];
+/** `sticky`: the API platform's load balancer sends each session to one instance (else: each request in turn) */
+const SETUPS: Record<Platform, readonly Setup[]> = {
+  api: ['sqlite x1', 'postgres x1', 'postgres x2', 'postgres x2, sticky'],
+  telegram: ['sqlite x1', 'postgres x1', 'postgres x2'],
+};
 const TELEGRAM_TOKEN = '424243:BENCH-cluster-token';
 const REPLY_TIMEOUT_MS = 20_000;
 const RUN_CAP_MS = 120_000;
@@ -112,14 +116,18 @@ async function telegramReady(gateways: Gateway[]): Promise<void> {
   }
 }
 
-/** The API platform: each message a chat completion; a chat is a session key; instances taken in turn. */
-function apiTraffic(gateways: Gateway[]): ChatTraffic<string> {
+/**
+ * The API platform: each message a chat completion; a chat is a session key; the instances taken
+ * in turn per request, or (`sticky`) each session always on the same one.
+ */
+function apiTraffic(gateways: Gateway[], sticky: boolean): ChatTraffic<string> {
   const waiting = new Map<string, (reply: { at: number; text: string }) => void>();
   let turn = 0;
   let chats = 0;
   return {
     async send(chat, text) {
-      const gateway = gateways[turn++ % gateways.length] as Gateway;
+      const index = sticky ? Number(chat.slice('bench-'.length)) : turn++;
+      const gateway = gateways[index % gateways.length] as Gateway;
       const res = await fetch(`${gateway.url}/v1/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-hermes-session': chat },
@@ -162,7 +170,7 @@ async function measure(
   const closers: (() => Promise<void> | void)[] = [];
   try {
     const database = setup === 'sqlite x1' ? undefined : await server.newDatabase('bench');
-    const instances = setup === 'postgres x2' ? 2 : 1;
+    const instances = setup.startsWith('postgres x2') ? 2 : 1;
     let traffic: ChatTraffic<string> | ChatTraffic<number>;
     const start = async (settings: Record<string, unknown>, env: Record<string, string>) => {
       const gateways: Gateway[] = [];
@@ -179,7 +187,7 @@ async function measure(
     let gateways: Gateway[];
     if (platform === 'api') {
       gateways = await start({}, {});
-      traffic = apiTraffic(gateways);
+      traffic = apiTraffic(gateways, setup.endsWith('sticky'));
     } else {
       const fake = await startFakeTelegram({ token: TELEGRAM_TOKEN, longPollCapMs: 1_000 });
       closers.push(() => fake.close());
@@ -239,9 +247,10 @@ export async function runCluster(): Promise<void> {
   const server = await startPostgres();
   try {
     for (const platform of options.platforms) {
-      const rounds = new Map<Setup, Figures[]>(SETUPS.map((s) => [s, []]));
+      const rounds = new Map<Setup, Figures[]>(SETUPS[platform].map((s) => [s, []]));
       for (let round = 0; round < options.rounds; round++) {
-        for (const setup of SETUPS) rounds.get(setup)?.push(await measure(platform, setup, model, server, options));
+        for (const setup of SETUPS[platform])
+          rounds.get(setup)?.push(await measure(platform, setup, model, server, options));
       }
       console.log(
         `\n#### ${platform === 'api' ? 'API platform (requests spread over the instances)' : 'Telegram long polling (one instance holds the bot)'}\n`,
