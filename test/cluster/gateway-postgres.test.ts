@@ -78,6 +78,10 @@ describe('gateway run on PostgreSQL', () => {
       expect(health.cluster?.instance).toBe('gw-one');
       expect(health.cluster?.holders).toEqual({ telegram: 'gw-one' });
       expect(health.cluster?.members.map((m) => [m.instance, m.platforms])).toEqual([['gw-one', ['telegram']]]);
+      const status = await runHermes(['gateway', 'status', '--json'], { env: { HERMES_HOME: home } });
+      expect(JSON.parse(status.stdout).cluster).toMatchObject({ instance: 'gw-one', holders: { telegram: 'gw-one' } });
+      const line = await runHermes(['gateway', 'status'], { env: { HERMES_HOME: home } });
+      expect(line.stdout).toContain('cluster: instance gw-one of 1 (telegram: gw-one)');
       const metrics = await (await fetch(`${gw.url}/metrics`)).text();
       expect(metrics).toMatch(/hermes_messages_received_total\{[^}]*instance="gw-one"/);
       const messages = await rows<{ role: string; content: string }>(
