@@ -43,6 +43,7 @@ export async function setUpCluster(options: {
     instanceId,
     failoverS: config.gateway.cluster.failover_s,
     reloadState: (platform) => store.platformState.load(platform),
+    maxConcurrentRuns: config.gateway.max_concurrent_runs,
     logger: log,
   });
   options.metrics.labelInstance(instanceId);

@@ -174,7 +174,9 @@ export async function buildGatewayApp(
     pluginCommands: () => rt.registries.commands,
     pluginSummary: () => pluginSummary(rt.plugins),
     // one machine-wide claim per bot token; in a cluster the platform leases take turns instead
-    ...(cluster ? { launch: cluster.node.launch } : { claimPlatform: platformClaimer(env, rt.home, VERSION) }),
+    ...(cluster
+      ? { launch: cluster.node.launch, sessionGuard: cluster.node.sessionGuard }
+      : { claimPlatform: platformClaimer(env, rt.home, VERSION) }),
     metrics,
     redact: rt.redact,
     memory: rt.memory,

@@ -36,6 +36,7 @@ import { apologise, type PendingRow, recoverUnfinished } from './pipeline/recove
 import { SessionStage } from './pipeline/session.js';
 import { busyModeFor, cachePorts, mediaStep, runTurnStage, type TurnPorts } from './pipeline/turn.js';
 import { type RouteDefinition, setUpPlatforms } from './platform-setup.js';
+import { guardSession } from './session-guard.js';
 import { sessionKeyFor } from './session-key.js';
 import { SessionLanes } from './session-lanes.js';
 import type { UnitOfWork } from './store/unit-of-work.js';
@@ -105,10 +106,11 @@ export class Gateway {
     this.approvals = new ChatApprovals({ hooks: deps.hooks, logger: deps.logger, adapters, sendText, timeoutMs });
     this.#lanes = new SessionLanes<LaneJob | ApiJob>({
       maxConcurrent: settings.maxConcurrentRuns,
-      runner: async (job, control) => {
-        if ('api' in job) await runApiTurnStage(this.#turnPorts, job, control);
-        else await runTurnStage(this.#turnPorts, job, control);
-      },
+      runner: (job, control) =>
+        guardSession(deps.sessionGuard, this.#sessions.cache, job.sessionKey, async () => {
+          if ('api' in job) await runApiTurnStage(this.#turnPorts, job, control);
+          else await runTurnStage(this.#turnPorts, job, control);
+        }),
       withText: (job, text) => ({ ...job, text }),
       // messages queued behind a turn that /stop or /new cancelled: finished, or they would stay pending
       onDrop: (jobs) => this.#track(finishDropped(store.commit, jobs)),

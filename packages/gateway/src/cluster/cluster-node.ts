@@ -7,9 +7,11 @@ import { claimUnfinishedInbox, type InboxRow } from '@hermes/store';
 import type pg from 'pg';
 import type { LaunchPorts } from '../launch.js';
 import type { PendingRow } from '../pipeline/recover.js';
+import type { SessionGuard } from '../session-guard.js';
 import { ClusterMembership, clusterMembers, platformHolders } from './membership.js';
 import type { PgTarget } from './pg-types.js';
 import { PlatformLeases } from './platform-leases.js';
+import { SessionLeases } from './session-leases.js';
 import { leaseTimings } from './timings.js';
 
 /** Rows of these platforms have no adapter: any instance answers them (the API platform, cron). */
@@ -23,6 +25,8 @@ export interface ClusterNodeOptions {
   failoverS: number;
   /** reads a platform's state again before this instance takes it over */
   reloadState(platform: string): Promise<void>;
+  /** sessions running at once at most (gateway.max_concurrent_runs): the session-lease connections */
+  maxConcurrentRuns: number;
   logger: Logger;
 }
 
@@ -40,6 +44,7 @@ export class ClusterNode {
   readonly #membership: ClusterMembership;
   readonly #staleMs: number;
   #leases: PlatformLeases | null = null;
+  readonly #sessions: SessionLeases;
   #leased = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   #claiming: Promise<void> = Promise.resolve();
@@ -55,7 +60,23 @@ export class ClusterNode {
       heartbeatMs: Math.min(2000, retryMs),
       log: opts.logger,
     });
+    // a lane waiting for a session's lease holds a connection too: one per running lane, and spare
+    this.#sessions = new SessionLeases({
+      target: opts.target,
+      maxConnections: opts.maxConcurrentRuns + 2,
+      log: opts.logger,
+    });
   }
+
+  /**
+   * One run per session across instances, for sessions more than one instance can receive
+   * (webhook platforms, the API platform): a connection-holding platform's sessions only ever
+   * reach the instance holding it.
+   */
+  readonly sessionGuard: SessionGuard = {
+    shared: (sessionKey) => !this.#leased.has(sessionKey.slice(0, sessionKey.indexOf(':'))),
+    run: (sessionKey, run) => this.#sessions.runExclusive(sessionKey, () => run()),
+  };
 
   /** Whether `platform` takes turns across instances and this instance does not hold it now. */
   standby(platform: string): boolean {
@@ -147,6 +168,7 @@ export class ClusterNode {
     clearTimeout(this.#timer);
     await this.#claiming;
     await this.#leases?.stop();
+    await this.#sessions.close().catch(() => undefined);
     await this.#membership.stop().catch(() => undefined);
   }
 
