@@ -11,6 +11,7 @@ import type { SessionGuard } from '../session-guard.js';
 import { ClusterMembership, clusterMembers, platformHolders } from './membership.js';
 import type { PgTarget } from './pg-types.js';
 import { PlatformLeases } from './platform-leases.js';
+import { SessionControl } from './session-control.js';
 import { SessionLeases } from './session-leases.js';
 import { leaseTimings } from './timings.js';
 
@@ -45,6 +46,7 @@ export class ClusterNode {
   readonly #staleMs: number;
   #leases: PlatformLeases | null = null;
   readonly #sessions: SessionLeases;
+  readonly #control: SessionControl;
   #leased = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   #claiming: Promise<void> = Promise.resolve();
@@ -66,6 +68,12 @@ export class ClusterNode {
       maxConnections: opts.maxConcurrentRuns + 2,
       log: opts.logger,
     });
+    this.#control = new SessionControl({
+      pool: opts.pool,
+      target: opts.target,
+      instanceId: opts.instanceId,
+      log: opts.logger,
+    });
   }
 
   /**
@@ -75,7 +83,15 @@ export class ClusterNode {
    */
   readonly sessionGuard: SessionGuard = {
     shared: (sessionKey) => !this.#leased.has(sessionKey.slice(0, sessionKey.indexOf(':'))),
-    run: (sessionKey, run) => this.#sessions.runExclusive(sessionKey, () => run()),
+    run: async (sessionKey, run, { interrupt }) => {
+      const now = await this.#sessions.tryRunExclusive(sessionKey, () => run());
+      if (now.ran) return;
+      // running on another instance: ask it to stop that run (busy mode interrupt), then wait for the lease
+      if (interrupt) await this.#control.send(sessionKey, 'interrupt').catch(() => false);
+      await this.#sessions.runExclusive(sessionKey, () => run());
+    },
+    stopElsewhere: (sessionKey) => this.#control.send(sessionKey, 'stop'),
+    handle: (handler) => this.#control.handle(handler),
   };
 
   /** Whether `platform` takes turns across instances and this instance does not hold it now. */
@@ -87,6 +103,7 @@ export class ClusterNode {
   launch = async (ports: LaunchPorts): Promise<void> => {
     const { logger } = this.#opts;
     await this.#membership.start();
+    await this.#control.start();
     const adapters = [...ports.adapters.values()];
     const shared = adapters.filter((a) => a.holdsConnection !== true);
     this.#leased = new Set(adapters.filter((a) => a.holdsConnection === true).map((a) => a.name));
@@ -168,6 +185,7 @@ export class ClusterNode {
     clearTimeout(this.#timer);
     await this.#claiming;
     await this.#leases?.stop();
+    await this.#control.stop();
     await this.#sessions.close().catch(() => undefined);
     await this.#membership.stop().catch(() => undefined);
   }
