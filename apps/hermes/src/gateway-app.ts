@@ -19,7 +19,6 @@ import {
   GatewayMetrics,
   type GatewayServer,
   type GatewaySettings,
-  sqliteGatewayStore,
   startMediaCleanup,
   warmSchemaValidator,
 } from '@hermes/gateway';
@@ -28,6 +27,7 @@ import { contextSettings } from './context-setup.js';
 import { cronService } from './cron-setup.js';
 import { writeDotEnvValue } from './dotenv-write.js';
 import { approvedHomeHooks } from './gateway-hook-consent.js';
+import { gatewayStoreFor } from './gateway-store-setup.js';
 import type { GlobalOptions } from './main.js';
 import { outboundMediaOptions } from './media-setup.js';
 import { pluginAliases } from './plugin-sources.js';
@@ -157,7 +157,7 @@ export async function buildGatewayApp(
   };
   const taken = (name: string) => name in BUILTIN_COMMANDS || rt.registries.commands.has(name);
   const skills = surfaceSkillCommands(rt.skills, taken, 'chats', rt.logger.child({ component: 'skills' }));
-  const gatewayStore = sqliteGatewayStore(store); // the SQLite store behind the gateway's asynchronous ports
+  const gatewayStore = gatewayStoreFor(rt); // the state backend behind the gateway's asynchronous ports
   const gateway = new Gateway({
     settings,
     env,
