@@ -20,7 +20,7 @@ export interface Harness {
   /** the next turns' results (default: completed "done") */
   turns: CronTurnResult[];
   prompts: string[];
-  add(input: Partial<JobInput> & { schedule: string }): string;
+  add(input: Partial<JobInput> & { schedule: string }): Promise<string>;
   scheduler(catchUp?: CatchUp): CronScheduler;
 }
 
@@ -58,9 +58,14 @@ export function harness(options: { maxFailures?: number; env?: Record<string, st
     events,
     turns,
     prompts,
-    add: (input) =>
-      addJob(store.cronJobs, { prompt: 'check', deliver: 'telegram', owner: 'cli', timezone: 'UTC', ...input }, clock.t)
-        .id,
+    add: async (input) =>
+      (
+        await addJob(
+          store.cronJobs,
+          { prompt: 'check', deliver: 'telegram', owner: 'cli', timezone: 'UTC', ...input },
+          clock.t,
+        )
+      ).id,
     scheduler: (catchUp = 'once') =>
       new CronScheduler({
         jobs: store.cronJobs,
