@@ -212,4 +212,21 @@ describe('per-session model', () => {
     expect(await models.current('s9')).toEqual({ provider: 'custom', model: 'model-a' });
     expect(warnings.join('\n')).toContain('model provider "vanished", which is no longer loaded');
   });
+  it('an async choices store (PostgreSQL): choices are read and stored through Promises', async () => {
+    const { models: base } = setup();
+    const rows = new Map<string, { provider: string; model: string }>();
+    const store: SessionModelStore = {
+      get: async (id) => rows.get(id),
+      set: async (id, provider, model) => void rows.set(id, { provider, model }),
+      clear: async (id) => rows.delete(id),
+    };
+    const models = new SessionModels(base.providers, store, silentLogger);
+    await models.choose('s1', { provider: 'other', model: 'model-b' });
+    expect(rows.get('s1')).toEqual({ provider: 'other', model: 'model-b' });
+    expect(await models.current('s1')).toEqual({ provider: 'other', model: 'model-b' });
+    expect((await models.forTurn('s1')).model).toBe('model-b');
+    expect(await models.contextLength('s1')).toBe(8192);
+    await models.choose('s1', { provider: 'custom', model: 'model-a' }); // the primary: the row is cleared
+    expect(rows.has('s1')).toBe(false);
+  });
 });
