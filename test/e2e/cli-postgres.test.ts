@@ -158,7 +158,7 @@ describe.skipIf(postgresUnavailableReason() !== null)('every command on PostgreS
     expect(existsSync(join(home, 'state.db'))).toBe(false);
   });
 
-  it('hermes cron add/pause/list and state prune run on PostgreSQL; state vacuum says it is SQLite-only', async () => {
+  it('hermes cron add/pause/list, state prune and doctor run on PostgreSQL; state vacuum says it is SQLite-only', async () => {
     const url = await server.server.newDatabase('cron');
     const home = pgHome(url);
     const env = { HERMES_HOME: home };
@@ -180,6 +180,14 @@ describe.skipIf(postgresUnavailableReason() !== null)('every command on PostgreS
     const pruned = await runHermes(['state', 'prune', '--days', '30'], { env });
     expect(pruned.code).toBe(0);
     expect(pruned.stdout).toMatch(/^state prune \(idle > 30 days\): deleted 0 sessions \(0 messages\)/);
+    // doctor's state check opens the configured database (its URL masked)
+    const doctor = await runHermes(['doctor', '--json'], { env: envFor(home), timeoutMs: 30_000 });
+    const checks = (JSON.parse(doctor.stdout) as { checks: { name: string; status: string; detail: string }[] }).checks;
+    expect(checks.find((c) => c.name === 'state')).toEqual({
+      name: 'state',
+      status: 'ok',
+      detail: expect.stringMatching(/^postgres:\/\/hermes:\*\*\*@127\.0\.0\.1:\d+\/cron_\w+ \(schema v\d+\)$/),
+    });
     const vacuum = await runHermes(['state', 'vacuum'], { env });
     expect(vacuum.code).toBe(2);
     expect(vacuum.stderr).toMatch(
