@@ -73,7 +73,7 @@ describe('one run per session across two instances', () => {
     });
     try {
       const first = ask(a, 'one');
-      await new Promise((r) => setTimeout(r, 150)); // the first reaches its model call first
+      while (spans.length === 0) await new Promise((r) => setTimeout(r, 10)); // the first is at its model call
       const second = ask(b, 'two');
       const [answerOne, answerTwo] = await Promise.all([first, second]);
       expect(answerOne).toBe('one after []');

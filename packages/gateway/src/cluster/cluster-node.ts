@@ -40,6 +40,12 @@ export interface ClusterStatus {
   outbox_lag_s: number | null;
 }
 
+/** Something exactly one instance runs at a time (the cron scheduler), under a lease of its name. */
+export interface Singleton {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
 export class ClusterNode {
   readonly #opts: ClusterNodeOptions;
   readonly #membership: ClusterMembership;
@@ -48,6 +54,7 @@ export class ClusterNode {
   readonly #sessions: SessionLeases;
   readonly #control: SessionControl;
   #leased = new Set<string>();
+  readonly #singletons = new Map<string, Singleton>();
   #timer: NodeJS.Timeout | undefined;
   #claiming: Promise<void> = Promise.resolve();
   #stopped = false;
@@ -99,6 +106,11 @@ export class ClusterNode {
     return this.#leased.has(platform) && !(this.#leases?.holding().includes(platform) ?? false);
   }
 
+  /** Runs `role` on whichever one instance holds the lease `name` (call before launch). */
+  addSingleton(name: string, role: Singleton): void {
+    this.#singletons.set(name, role);
+  }
+
   /** The gateway's `launch` in a cluster (Gateway deps `launch`). */
   launch = async (ports: LaunchPorts): Promise<void> => {
     const { logger } = this.#opts;
@@ -124,10 +136,12 @@ export class ClusterNode {
     this.#leases = new PlatformLeases({
       target: this.#opts.target,
       instanceId: this.#opts.instanceId,
-      platforms: [...this.#leased],
+      platforms: [...this.#leased, ...this.#singletons.keys()],
       failoverS: this.#opts.failoverS,
       log: logger,
       onAcquired: async (platform) => {
+        const singleton = this.#singletons.get(platform);
+        if (singleton) return this.#stopped ? undefined : singleton.start();
         const adapter = byName.get(platform);
         if (!adapter || this.#stopped) return;
         await this.#opts.reloadState(platform); // the previous holder moved its offset on
@@ -136,6 +150,8 @@ export class ClusterNode {
         await resume(this.#claim([platform], 'orphans'));
       },
       onLost: async (platform, reason) => {
+        const singleton = this.#singletons.get(platform);
+        if (singleton) return singleton.stop();
         logger.warn({ platform, reason }, `platform ${platform} handed back: another instance may take it`);
         await byName.get(platform)?.stop();
       },
