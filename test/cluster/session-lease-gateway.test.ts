@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scriptToolTurn } from '../fakes/openai-reply.js';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
 import { usePostgres } from '../helpers/postgres.js';
 import { tempHome } from '../helpers/run-hermes.js';
@@ -143,6 +144,25 @@ describe('/stop and the interrupt busy mode across two instances (Telegram webho
       await until(() => tg.sent.some((m) => m.text === 'fresh answer'));
       expect(Date.now() - started).toBeLessThan(6_000); // not after the 8 s the first run would take
       expect(tg.sent.map((m) => m.text)).not.toContain('stale answer');
+    } finally {
+      expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);
+    }
+  });
+
+  it('/sethome on one instance is the home channel of every instance at once', async () => {
+    tg.reset();
+    const url = await postgres.server.newDatabase('sethome');
+    const [a, b] = await Promise.all([instance(url, 'gw-a', WEBHOOK), instance(url, 'gw-b', WEBHOOK)]);
+    try {
+      expect(await post(a, '/sethome')).toBe(200);
+      await until(() => tg.sent.some((m) => m.text === 'This chat is now the telegram home channel.'));
+      // on the other instance, send_message to "telegram" (the home channel) now has somewhere to go
+      openai.server.script(
+        ...scriptToolTurn('send_message', { action: 'send', target: 'telegram', message: 'hello home' }, 'done'),
+      );
+      expect(await post(b, 'tell the home channel hello')).toBe(200);
+      await until(() => tg.sent.some((m) => m.text === 'done'));
+      expect(tg.sent.filter((m) => m.text === 'hello home').map((m) => m.chat_id)).toEqual([42]);
     } finally {
       expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);
     }

@@ -45,6 +45,10 @@ export async function setUpCluster(options: {
     failoverS: config.gateway.cluster.failover_s,
     reloadState: (platform) => store.platformState.load(platform),
     maxConcurrentRuns: config.gateway.max_concurrent_runs,
+    applySetting: (name, value) => {
+      process.env[name] = value;
+      options.env[name] = value;
+    },
     logger: log,
   });
   options.metrics.labelInstance(instanceId);

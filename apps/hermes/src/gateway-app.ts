@@ -184,6 +184,8 @@ export async function buildGatewayApp(
       const key = `${platform.toUpperCase()}_HOME_CHANNEL`;
       writeDotEnvValue(rt.paths.env, key, chatId);
       process.env[key] = chatId;
+      // every instance of the cluster uses it at once (and reads it again when it starts)
+      cluster?.node.shareSetting(key, chatId).catch((err: unknown) => rt.logger.error({ err }, `cannot share ${key}`));
     },
   });
   rt.tools.register(createSendMessageTool({ gateway, env }));

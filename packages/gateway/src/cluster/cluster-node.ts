@@ -13,6 +13,7 @@ import type { PgTarget } from './pg-types.js';
 import { PlatformLeases } from './platform-leases.js';
 import { SessionControl } from './session-control.js';
 import { SessionLeases } from './session-leases.js';
+import { SharedSettings } from './shared-settings.js';
 import { leaseTimings } from './timings.js';
 
 /** Rows of these platforms have no adapter: any instance answers them (the API platform, cron). */
@@ -28,6 +29,8 @@ export interface ClusterNodeOptions {
   reloadState(platform: string): Promise<void>;
   /** sessions running at once at most (gateway.max_concurrent_runs): the session-lease connections */
   maxConcurrentRuns: number;
+  /** applies a shared setting (`/sethome` on any instance: <PLATFORM>_HOME_CHANNEL) */
+  applySetting(name: string, value: string): void;
   logger: Logger;
 }
 
@@ -53,6 +56,7 @@ export class ClusterNode {
   #leases: PlatformLeases | null = null;
   readonly #sessions: SessionLeases;
   readonly #control: SessionControl;
+  readonly #settings: SharedSettings;
   #leased = new Set<string>();
   readonly #singletons = new Map<string, Singleton>();
   #timer: NodeJS.Timeout | undefined;
@@ -73,6 +77,15 @@ export class ClusterNode {
     this.#sessions = new SessionLeases({
       target: opts.target,
       maxConnections: opts.maxConcurrentRuns + 2,
+      log: opts.logger,
+    });
+    this.#settings = new SharedSettings({
+      pool: opts.pool,
+      target: opts.target,
+      apply: (name, value) => {
+        // only what /sethome sets: a notification never reaches any other variable
+        if (/^[A-Z0-9_]+_HOME_CHANNEL$/.test(name)) opts.applySetting(name, value);
+      },
       log: opts.logger,
     });
     this.#control = new SessionControl({
@@ -106,6 +119,11 @@ export class ClusterNode {
     return this.#leased.has(platform) && !(this.#leases?.holding().includes(platform) ?? false);
   }
 
+  /** Stores a setting every instance applies at once (`/sethome`), this one included. */
+  shareSetting(name: string, value: string): Promise<void> {
+    return this.#settings.set(name, value);
+  }
+
   /** Runs `role` on whichever one instance holds the lease `name` (call before launch). */
   addSingleton(name: string, role: Singleton): void {
     this.#singletons.set(name, role);
@@ -116,6 +134,7 @@ export class ClusterNode {
     const { logger } = this.#opts;
     await this.#membership.start();
     await this.#control.start();
+    await this.#settings.start();
     const adapters = [...ports.adapters.values()];
     const shared = adapters.filter((a) => a.holdsConnection !== true);
     this.#leased = new Set(adapters.filter((a) => a.holdsConnection === true).map((a) => a.name));
@@ -202,6 +221,7 @@ export class ClusterNode {
     await this.#claiming;
     await this.#leases?.stop();
     await this.#control.stop();
+    await this.#settings.stop();
     await this.#sessions.close().catch(() => undefined);
     await this.#membership.stop().catch(() => undefined);
   }
