@@ -76,8 +76,16 @@ describe('gateway run on PostgreSQL', () => {
       const health = (await (await fetch(`${gw.url}/health`)).json()) as Health;
       expect(health.platforms.telegram?.state).toBe('connected');
       expect(health.cluster?.instance).toBe('gw-one');
-      expect(health.cluster?.holders).toEqual({ telegram: 'gw-one' });
-      expect(health.cluster?.members.map((m) => [m.instance, m.platforms])).toEqual([['gw-one', ['telegram']]]);
+      // the cron scheduler runs on one instance too, under its own lease
+      expect(health.cluster?.holders).toEqual({ telegram: 'gw-one', cron: 'gw-one' });
+      expect(health.cluster?.members.map((m) => [m.instance, m.platforms])).toEqual([['gw-one', ['cron', 'telegram']]]);
+      const status = await runHermes(['gateway', 'status', '--json'], { env: { HERMES_HOME: home } });
+      expect(JSON.parse(status.stdout).cluster).toMatchObject({
+        instance: 'gw-one',
+        holders: { telegram: 'gw-one', cron: 'gw-one' },
+      });
+      const line = await runHermes(['gateway', 'status'], { env: { HERMES_HOME: home } });
+      expect(line.stdout).toContain('cluster: instance gw-one of 1 (');
       const metrics = await (await fetch(`${gw.url}/metrics`)).text();
       expect(metrics).toMatch(/hermes_messages_received_total\{[^}]*instance="gw-one"/);
       const messages = await rows<{ role: string; content: string }>(

@@ -1,14 +1,13 @@
 // `hermes state copy --to postgres://…` and `hermes state migrate` against a real PostgreSQL server
 // (test/helpers/postgres.ts): a home with sessions, transcripts, pairing, inbox and outbox rows is
 // copied, read back equal through the PostgreSQL store, and goes on from where it was.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatMessage } from '@hermes/protocol';
 import { asyncSqliteStore, openPgStore, openStore, type PgStore } from '@hermes/store';
 import { describe, expect, it } from 'vitest';
 import { postgresUnavailableReason, usePostgres } from '../helpers/postgres.js';
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
-import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 
 const toolTurn: ChatMessage[] = [
   { role: 'user', content: 'what is 6*7?' },
@@ -65,22 +64,6 @@ function seedHome(): { home: string; sessionIds: string[]; inboxId: number } {
     store.close();
   }
 }
-
-const openai = useFakeOpenAI();
-
-describe('state.backend postgres before the gateway runs on it', () => {
-  it('a turn still answers (on state.db) and the log says PostgreSQL is not used yet', async () => {
-    const home = tempHome();
-    writeFileSync(join(home, 'config.yaml'), 'state:\n  backend: postgres\n');
-    openai.server.script({ text: 'still here' });
-    const env = { HERMES_HOME: home, OPENAI_BASE_URL: openai.server.url, HERMES_INFERENCE_MODEL: 'test-model' };
-    const run = await runHermes(['-z', 'hello'], { env });
-    expect(run.stdout).toBe('still here\n');
-    expect(run.code).toBe(0);
-    const log = readFileSync(join(home, 'logs', 'cli.log'), 'utf8');
-    expect(log).toMatch(/state\.backend is postgres, but turns and the gateway do not run on PostgreSQL yet/);
-  });
-});
 
 describe.skipIf(postgresUnavailableReason() !== null)('hermes state copy and state migrate (PostgreSQL)', () => {
   const pg = usePostgres();

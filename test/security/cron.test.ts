@@ -33,29 +33,34 @@ describe('the cronjob tool keeps to its chat', () => {
     now: Date.now,
     changed: () => undefined,
   });
-  const call = (sessionId: string, args: Record<string, unknown>) =>
-    tool.handler(args, { sessionId, logger: silentLogger } as unknown as ToolContext) as Record<string, unknown>;
+  const call = async (sessionId: string, args: Record<string, unknown>) =>
+    (await tool.handler(args, { sessionId, logger: silentLogger } as unknown as ToolContext)) as Record<
+      string,
+      unknown
+    >;
 
-  it('a job made in chat A delivers there and belongs to it; chat B can neither list nor change it', () => {
-    const created = call('sess-a', { action: 'create', schedule: 'every 1h', prompt: 'ping' }) as {
+  it('a job made in chat A delivers there and belongs to it; chat B can neither list nor change it', async () => {
+    const created = (await call('sess-a', { action: 'create', schedule: 'every 1h', prompt: 'ping' })) as {
       created: { id: string; deliver: string; owner: string };
     };
     expect(created.created).toMatchObject({ deliver: 'telegram:42', owner: 'telegram:42' });
     const id = created.created.id;
-    expect(call('sess-b', { action: 'list' })).toEqual({ jobs: [] });
+    expect(await call('sess-b', { action: 'list' })).toEqual({ jobs: [] });
     for (const action of ['pause', 'remove', 'resume']) {
-      expect(call('sess-b', { action, job_id: id })).toEqual({
+      expect(await call('sess-b', { action, job_id: id })).toEqual({
         error: `job_id: no job "${id}" in this chat (list shows them)`,
       });
     }
     expect(store.cronJobs.get(id)?.state).toBe('active');
-    expect((call('sess-a', { action: 'list' }) as { jobs: unknown[] }).jobs).toHaveLength(1);
-    expect(call('sess-a', { action: 'pause', job_id: id })).toMatchObject({ job: { state: 'paused' } });
+    expect(((await call('sess-a', { action: 'list' })) as { jobs: unknown[] }).jobs).toHaveLength(1);
+    expect(await call('sess-a', { action: 'pause', job_id: id })).toMatchObject({ job: { state: 'paused' } });
   });
 
-  it('a target send_message could not reach is refused, and nothing is stored', () => {
+  it('a target send_message could not reach is refused, and nothing is stored', async () => {
     const before = store.cronJobs.list().length;
-    expect(call('sess-a', { action: 'create', schedule: 'in 5m', prompt: 'spam', deliver: 'telegram:999' })).toEqual({
+    expect(
+      await call('sess-a', { action: 'create', schedule: 'in 5m', prompt: 'spam', deliver: 'telegram:999' }),
+    ).toEqual({
       error: 'deliver: chat telegram:999 is not a home channel or a chat I talk with',
     });
     expect(store.cronJobs.list()).toHaveLength(before);

@@ -135,7 +135,8 @@ describe('keyless daemon on loopback: Host, Origin, error shapes', () => {
   });
 
   it('answers a full disk (SQLITE_FULL) with an OpenAI-shaped 500, logged', async () => {
-    const db = daemon.app.rt.store.db;
+    const db = daemon.app.rt.sqlite?.db;
+    if (db === undefined) throw new Error('this test runs on SQLite');
     const pages = db.pragma('page_count', { simple: true }) as number;
     db.pragma(`max_page_count = ${pages}`);
     try {

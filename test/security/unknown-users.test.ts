@@ -215,7 +215,8 @@ describe('unknown users never reach the model', () => {
     model.reset();
     echoModel(model);
     const ids = new TelegramIds(5_000);
-    const pairing = d.app.rt.store.pairing;
+    const pairing = d.app.rt.sqlite?.pairing;
+    if (pairing === undefined) throw new Error('this test runs on SQLite');
     const first = dmUpdate(ids, 'hi', STRANGERS.telegram).update;
     await post(`${d.url}${TG_PATH}`, JSON.stringify(first), tgHeaders);
     await settled(d);

@@ -7,8 +7,9 @@
 import type { HermesConfig } from '@hermes/config';
 import { type GatewayMetrics, type PgGatewayStore, pgGatewayStore } from '@hermes/gateway';
 import { ClusterNode, defaultInstanceId } from '@hermes/gateway/cluster';
-import { ERROR_CODES, HermesError, type Logger } from '@hermes/protocol';
-import { openPgStore, type PgStore } from '@hermes/store';
+import type { Logger } from '@hermes/protocol';
+import type { AsyncStore, PgStore } from '@hermes/store';
+import { envUrl } from './database-url.js';
 import type { AgentRuntime } from './runtime.js';
 
 export interface ClusterSetup {
@@ -43,27 +44,28 @@ export async function setUpCluster(options: {
     instanceId,
     failoverS: config.gateway.cluster.failover_s,
     reloadState: (platform) => store.platformState.load(platform),
+    maxConcurrentRuns: config.gateway.max_concurrent_runs,
+    applySetting: (name, value) => {
+      process.env[name] = value;
+      options.env[name] = value;
+    },
     logger: log,
   });
   options.metrics.labelInstance(instanceId);
   return { instanceId, store, node };
 }
 
-/** The cluster of `rt`'s gateway (state.backend postgres), on its own pool until the runtime opens one. */
-export async function clusterFor(rt: AgentRuntime, metrics: GatewayMetrics): Promise<ClusterSetup> {
-  const url = rt.env.HERMES_DATABASE_URL?.trim();
-  if (!url) {
-    throw new HermesError(
-      ERROR_CODES.CONFIG_KEY,
-      'state.backend is postgres: set HERMES_DATABASE_URL (postgres://user:password@host:5432/db), e.g. in HERMES_HOME/.env',
-    );
-  }
-  const pg = await openPgStore(url, { redact: rt.redact });
-  const setup = await setUpCluster({ config: rt.config, env: rt.env, pg, url, metrics, logger: rt.logger });
-  const stop = setup.node.stop.bind(setup.node);
-  setup.node.stop = async () => {
-    await stop();
-    await pg.close();
-  };
-  return setup;
+/** The cluster of `rt`'s gateway: `rt.store` is the PostgreSQL store (state.backend postgres). */
+export async function clusterFor(
+  rt: Pick<AgentRuntime, 'store' | 'env' | 'config' | 'logger'>,
+  metrics: GatewayMetrics,
+): Promise<ClusterSetup> {
+  const pg = rt.store;
+  if (!isPgStore(pg)) throw new Error(`the cluster needs the PostgreSQL store, not ${pg.backend}`);
+  const url = envUrl(rt.env, 'state.backend postgres'); // read (and checked) when the runtime opened it
+  return setUpCluster({ config: rt.config, env: rt.env, pg, url, metrics, logger: rt.logger });
+}
+
+function isPgStore(store: AsyncStore): store is PgStore {
+  return store.backend === 'postgres' && 'pool' in store && 'transaction' in store;
 }

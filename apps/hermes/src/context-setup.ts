@@ -1,14 +1,18 @@
 /** config.yaml's context.*, model.context_length and auxiliary.compression.model as the turn service's settings. */
-import { CONTEXT_LENGTH_DEFAULT, type ContextSettings, selectContextEngine } from '@hermes/agent';
+import {
+  CONTEXT_LENGTH_DEFAULT,
+  type ContextSettings,
+  type ContextSummariesPort,
+  selectContextEngine,
+} from '@hermes/agent';
 import type { HermesConfig } from '@hermes/config';
 import type { PluginRegistries } from '@hermes/plugins';
-import type { ContextSummariesRepo } from '@hermes/store';
 
 /** Throws a HermesError (CONFIG_KEY) naming the registered engines when context.engine names none. */
 export function contextSettings(
   config: HermesConfig,
   registries: PluginRegistries,
-  summaries: ContextSummariesRepo,
+  summaries: ContextSummariesPort,
 ): ContextSettings {
   return {
     engine: selectContextEngine(config.context.engine, registries.contextEngines),

@@ -19,16 +19,15 @@ import {
   GatewayMetrics,
   type GatewayServer,
   type GatewaySettings,
-  sqliteGatewayStore,
   startMediaCleanup,
   warmSchemaValidator,
 } from '@hermes/gateway';
 import type { PlatformFactory } from '@hermes/protocol';
-import { clusterFor } from './cluster-setup.js';
 import { contextSettings } from './context-setup.js';
 import { cronService } from './cron-setup.js';
 import { writeDotEnvValue } from './dotenv-write.js';
 import { approvedHomeHooks } from './gateway-hook-consent.js';
+import { gatewayStoreFor } from './gateway-store-setup.js';
 import type { GlobalOptions } from './main.js';
 import { outboundMediaOptions } from './media-setup.js';
 import { pluginAliases } from './plugin-sources.js';
@@ -158,9 +157,9 @@ export async function buildGatewayApp(
   };
   const taken = (name: string) => name in BUILTIN_COMMANDS || rt.registries.commands.has(name);
   const skills = surfaceSkillCommands(rt.skills, taken, 'chats', rt.logger.child({ component: 'skills' }));
-  // state.backend postgres: this process is one instance of a cluster sharing the database
-  const cluster = config.state.backend === 'postgres' ? await clusterFor(rt, metrics) : null;
-  const gatewayStore = cluster ? cluster.store : sqliteGatewayStore(store);
+  // the state backend behind the gateway's asynchronous ports; on postgres this process is one
+  // instance of a cluster sharing the database
+  const { gatewayStore, cluster } = await gatewayStoreFor(rt, metrics);
   const gateway = new Gateway({
     settings,
     env,
@@ -174,7 +173,9 @@ export async function buildGatewayApp(
     pluginCommands: () => rt.registries.commands,
     pluginSummary: () => pluginSummary(rt.plugins),
     // one machine-wide claim per bot token; in a cluster the platform leases take turns instead
-    ...(cluster ? { launch: cluster.node.launch } : { claimPlatform: platformClaimer(env, rt.home, VERSION) }),
+    ...(cluster
+      ? { launch: cluster.node.launch, sessionGuard: cluster.node.sessionGuard }
+      : { claimPlatform: platformClaimer(env, rt.home, VERSION) }),
     metrics,
     redact: rt.redact,
     memory: rt.memory,
@@ -183,10 +184,13 @@ export async function buildGatewayApp(
       const key = `${platform.toUpperCase()}_HOME_CHANNEL`;
       writeDotEnvValue(rt.paths.env, key, chatId);
       process.env[key] = chatId;
+      // every instance of the cluster uses it at once (and reads it again when it starts)
+      cluster?.node.shareSetting(key, chatId).catch((err: unknown) => rt.logger.error({ err }, `cannot share ${key}`));
     },
   });
   rt.tools.register(createSendMessageTool({ gateway, env }));
   const cron = cronService(rt, gateway); // scheduled jobs: started once the platforms have
+  cluster?.node.addSingleton('cron', { start: () => cron.start(), stop: () => cron.stop(0) });
   rt.tools.register(cron.tool);
   phases.mark('gateway');
   const hookThreads = await attachHomeHooks(rt, gateway, options);
@@ -265,7 +269,9 @@ export async function buildGatewayApp(
       );
       platformsUp = connected.then(() => {
         if (stopping) return; // stopped while connecting: the log may be closed already
-        void cron.start().catch((err: unknown) => rt.logger.error({ err }, 'the cron scheduler did not start'));
+        // in a cluster the scheduler runs on the one instance holding its lease (below)
+        if (!cluster)
+          void cron.start().catch((err: unknown) => rt.logger.error({ err }, 'the cron scheduler did not start'));
         const ms = Math.round(performance.now());
         rt.logger.info(
           { platforms: gateway.platformStates(), connectedMs: ms },

@@ -8,13 +8,13 @@ import { stderr } from 'node:process';
 import { createBuiltinMemoryProvider, MemoryManager, selectMemoryProvider, type ToolRegistry } from '@hermes/agent';
 import type { PluginRegistries } from '@hermes/plugins';
 import type { Logger } from '@hermes/protocol';
-import type { Store } from '@hermes/store';
+import type { AsyncStore } from '@hermes/store';
 import type { Settings } from './settings.js';
 
 export interface MemorySetupOptions {
   settings: Settings;
   registries: PluginRegistries;
-  store: Store;
+  store: AsyncStore;
   tools: ToolRegistry;
   logger: Logger;
   redact: (text: string) => string;

@@ -3,11 +3,16 @@
  * primary from model.provider / --provider and model.default / --model, model.fallback, one
  * client per provider, and each session's `/model` choice kept in state.db.
  */
-import { type ModelCaller, type ModelClient, ModelProviders, SessionModels } from '@hermes/agent';
+import {
+  type ModelCaller,
+  type ModelClient,
+  ModelProviders,
+  type SessionModelStore,
+  SessionModels,
+} from '@hermes/agent';
 import type { HermesConfig } from '@hermes/config';
 import type { PluginRegistries } from '@hermes/plugins';
 import type { Logger } from '@hermes/protocol';
-import type { Store } from '@hermes/store';
 import type { GlobalOptions } from './main.js';
 
 export interface ProvidersSetup {
@@ -15,7 +20,7 @@ export interface ProvidersSetup {
   config: HermesConfig;
   env: Readonly<Record<string, string | undefined>>;
   registries: PluginRegistries;
-  store: Pick<Store, 'sessionModels'>;
+  store: { sessionModels: SessionModelStore };
   logger: Logger;
   /** the client built from model.base_url / model.api_key (the `custom` provider's) */
   customClient: ModelClient;
@@ -64,10 +69,10 @@ export function lazyPrimaryCaller(models: () => SessionModels | null, early: Mod
  * model.context_length's default: the profile of the session's provider (`/model`), or of
  * model.provider without a session, else 128000 tokens. An explicit model.context_length wins.
  */
-export function defaultContextLength(
+export async function defaultContextLength(
   models: SessionModels | null,
   sessionId: string | null = null,
   fallback = 128_000,
-): number {
-  return (sessionId === null ? models?.providers.contextLength() : models?.contextLength(sessionId)) ?? fallback;
+): Promise<number> {
+  return (sessionId === null ? models?.providers.contextLength() : await models?.contextLength(sessionId)) ?? fallback;
 }

@@ -1,6 +1,11 @@
 /** state.retention_days in the gateway: a prune at start, then one a day (the timer never keeps the process alive). */
-import type { Logger } from '@hermes/protocol';
-import type { PruneCounts, Pruner } from '@hermes/store';
+import type { Logger, MaybePromise } from '@hermes/protocol';
+import type { PruneCounts } from '@hermes/store';
+
+/** The store's pruner: synchronous on SQLite, async on PostgreSQL. */
+export interface PrunerPort {
+  prune(before: number, options?: { dryRun?: boolean }): MaybePromise<PruneCounts>;
+}
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -20,17 +25,22 @@ export const PRUNE_INTERVAL_MS = DAY_MS;
 
 /** Prunes now and every PRUNE_INTERVAL_MS; returns the stop function. A failed prune is logged, never thrown. */
 export function startRetention(
-  pruner: Pruner,
+  pruner: PrunerPort,
   days: number,
   logger: Logger,
   now: () => number = Date.now,
 ): { stop(): void } {
+  const done = (counts: PruneCounts) =>
+    logger.info({ retentionDays: days, ...counts }, `state pruned (idle > ${days} days): ${describePrune(counts)}`);
+  const failed = (err: unknown) => logger.error({ err }, 'state prune failed');
   const run = () => {
     try {
       const counts = pruner.prune(now() - days * DAY_MS);
-      logger.info({ retentionDays: days, ...counts }, `state pruned (idle > ${days} days): ${describePrune(counts)}`);
+      // a synchronous pruner (SQLite) is logged at once, an async one (PostgreSQL) when it settles
+      if (counts instanceof Promise) counts.then(done, failed);
+      else done(counts);
     } catch (err) {
-      logger.error({ err }, 'state prune failed');
+      failed(err);
     }
   };
   run();

@@ -1,6 +1,6 @@
 /**
  * What every command that runs the agent needs, assembled once: HERMES_HOME, .env, config,
- * logger, state, the hook bus, the tool registry with built-in and plugin tools, the model client.
+ * logger, the state store of state.backend (state.db or PostgreSQL), the hook bus, the tool registry with built-in and plugin tools, the model client.
  */
 import { dirname } from 'node:path';
 import { stderr } from 'node:process';
@@ -38,7 +38,7 @@ import {
   registerShellHooks,
 } from '@hermes/plugins';
 import { ERROR_CODES, exitProcess, HermesError, type Logger, silentLogger } from '@hermes/protocol';
-import { openStore, type Store } from '@hermes/store';
+import type { AsyncStore, Store } from '@hermes/store';
 import { oneLineConsole, pluginFailureLine } from './console-lines.js';
 import { canPrompt, terminalConsentPrompt } from './hook-consent-prompt.js';
 import type { GlobalOptions } from './main.js';
@@ -50,12 +50,16 @@ import { lazyPrimaryCaller, sessionModels } from './providers-setup.js';
 import { loadSettings, type Settings, userHome } from './settings.js';
 import { loadSkillCatalog } from './skills-setup.js';
 import type { StartupPhases } from './startup-phases.js';
+import { openStateStore } from './state-store.js';
 
 export { type LoadSettingsOptions, loadSettings, type Settings, userHome } from './settings.js';
 
 export interface AgentRuntime extends Settings {
   logger: Logger;
-  store: Store;
+  /** the state store of state.backend: state.db (sqlite) or HERMES_DATABASE_URL (postgres) */
+  store: AsyncStore;
+  /** the synchronous SQLite store behind `store` (the gateway's group commit, VACUUM); null on postgres */
+  sqlite: Store | null;
   hooks: HookBus;
   tools: ToolRegistry;
   plugins: PluginRecord[];
@@ -120,11 +124,6 @@ function toolConfinement(settings: Settings) {
 }
 
 /** Builds the agent runtime for a CLI command. The caller must `close()` it. */
-/** Said once per process while state.backend postgres is not wired into turns and the gateway (issue 21). */
-export const POSTGRES_NOT_WIRED =
-  'state.backend is postgres, but turns and the gateway do not run on PostgreSQL yet: this process uses state.db ' +
-  '(hermes state migrate and hermes state copy do use PostgreSQL; see docs/state.md#postgresql)';
-
 export async function createAgentRuntime(global: GlobalOptions, options: RuntimeOptions = {}): Promise<AgentRuntime> {
   const phases = options.phases;
   const settings = loadSettings(global, { shellHooksReadLater: true });
@@ -165,8 +164,15 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   });
   const uninstallGuards = installProcessGuards(logger, { claim: pluginFaults.claim, exit: exitProcess });
   phases?.mark('logger');
-  const store = openStore(paths.stateDb, { redact });
-  if (config.state.backend === 'postgres') logger.warn({ state_db: paths.stateDb }, POSTGRES_NOT_WIRED);
+  let opened: Awaited<ReturnType<typeof openStateStore>>;
+  try {
+    opened = await openStateStore(settings, { redact });
+  } catch (err) {
+    uninstallGuards();
+    await log.close();
+    throw err;
+  }
+  const { store, sqlite } = opened;
   phases?.mark('store');
   const hooks = new HookBus({
     logger: logger.child({ component: 'hooks' }),
@@ -308,6 +314,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     ...settings,
     logger,
     store,
+    sqlite,
     hooks,
     tools,
     plugins,
@@ -330,7 +337,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
       // stdio servers' children end with the runtime
       await mcp.close();
       uninstallGuards();
-      store.close();
+      await store.close();
       await log.close();
     },
   };

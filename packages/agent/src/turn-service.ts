@@ -170,7 +170,7 @@ export class TurnService {
             sessionKey: request.approval.key,
             ...(request.approval.ask ? { ask: request.approval.ask } : {}),
           });
-    const picked = s.models?.forTurn(request.modelOf ?? request.sessionId);
+    const picked = await s.models?.forTurn(request.modelOf ?? request.sessionId);
     const model = picked?.model ?? s.model;
     const vision = s.vision ?? 'auto';
     const imageMode: ImageMode =
@@ -187,7 +187,7 @@ export class TurnService {
     const logger = request.logger ?? s.logger;
     const client = picked?.client ?? s.client;
     const ctx = s.context
-      ? this.#context(request, history, {
+      ? await this.#context(request, history, {
           systemPrompt,
           tools,
           logger,
@@ -250,9 +250,9 @@ export class TurnService {
   async compress(sessionId: string, platform: string, signal?: AbortSignal): Promise<FitReport> {
     const s = this.settings;
     const full = await this.#transcripts().list(sessionId);
-    const picked = s.models?.forTurn(sessionId);
+    const picked = await s.models?.forTurn(sessionId);
     const tools = await this.availableTools();
-    const ctx = this.#context({ sessionId, persist: 'after' }, full, {
+    const ctx = await this.#context({ sessionId, persist: 'after' }, full, {
       systemPrompt: this.#systemPrompt(platform, tools),
       tools,
       logger: s.logger,
@@ -267,7 +267,7 @@ export class TurnService {
     );
   }
 
-  #context(
+  async #context(
     request: Pick<TurnRequest, 'sessionId' | 'persist' | 'stored'>,
     full: readonly ChatMessage[],
     turn: {

@@ -192,8 +192,8 @@ const toolsSchema = z.object({
 
 const stateSchema = z.object({
   /**
-   * where state lives: `sqlite` (HERMES_HOME/state.db) or `postgres` (the database at HERMES_DATABASE_URL);
-   * read by `hermes state migrate`; the gateway and CLI turns still use state.db
+   * where state lives: `sqlite` (HERMES_HOME/state.db) or `postgres` (the database at HERMES_DATABASE_URL):
+   * every CLI command opens it (apps/hermes/src/state-store.ts); `gateway run` refuses postgres until wired
    */
   backend: z.enum(['sqlite', 'postgres']).default('sqlite'),
   /** transcripts of sessions idle longer than this many days are pruned (default: kept) */

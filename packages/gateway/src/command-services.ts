@@ -64,6 +64,8 @@ export interface CommandServicePorts extends StatusPorts {
   /** the turn service's compress (the context engine forced) */
   compress(sessionId: string, platform: string): Promise<FitReport>;
   stop(sessionKey: string): boolean;
+  /** a cluster: asks the instance running the session to stop it (false: it runs nowhere) */
+  stopElsewhere?(sessionKey: string): Promise<boolean>;
   /** ends the session's active session and starts a fresh one; answers the reply text */
   reset(sessionKey: string, platform: string): Promise<string>;
   pluginSummary(): string;
@@ -79,11 +81,11 @@ export function commandServices(ports: CommandServicePorts): Omit<CommandService
   const models = ports.modelCommand ? { ...ports.modelCommand, model: ports.model } : null;
   const statusPorts: StatusPorts = models ? { ...ports, sessionModel: (k) => sessionModelLabel(models, k) } : ports;
   return {
-    resetSession: (key, platform) => {
-      ports.stop(key);
+    resetSession: async (key, platform) => {
+      if (!ports.stop(key)) await ports.stopElsewhere?.(key);
       return ports.reset(key, platform);
     },
-    stopRun: (key) => ports.stop(key),
+    stopRun: async (key) => ports.stop(key) || ((await ports.stopElsewhere?.(key)) ?? false),
     status: (key) => statusText(statusPorts, key),
     model: (ctx) => (models ? modelCommand(models, ctx) : modelText(ports.model)),
     usage: (key) => usageText(ports, key),

@@ -12,7 +12,8 @@ export interface CommandContext {
 
 export interface CommandServices {
   resetSession(sessionKey: string, platform: string): Promise<string>;
-  stopRun(sessionKey: string): boolean;
+  /** stops the session's run here, or on the instance running it (a cluster) */
+  stopRun(sessionKey: string): Promise<boolean>;
   status(sessionKey: string): string | Promise<string>;
   /** `/model [provider:]model`: show or switch this chat's model */
   model(ctx: CommandContext): Promise<string> | string;
@@ -40,7 +41,7 @@ export const BUILTIN_COMMANDS: Readonly<Record<string, BuiltinCommand>> = {
   reset: { description: 'same as /new', run: (c, s) => s.resetSession(c.sessionKey, c.platform) },
   stop: {
     description: 'cancel the running answer',
-    run: (c, s) => (s.stopRun(c.sessionKey) ? 'Stopped.' : 'Nothing is running.'),
+    run: async (c, s) => ((await s.stopRun(c.sessionKey)) ? 'Stopped.' : 'Nothing is running.'),
   },
   status: { description: 'this session and the gateway', run: (c, s) => s.status(c.sessionKey) },
   model: { description: "/model [provider:]model: show or switch this chat's model", run: (c, s) => s.model(c) },

@@ -21,6 +21,7 @@ export interface CommandPortsHost {
     | 'pluginSummary'
     | 'pluginCommands'
     | 'setHomeChannel'
+    | 'sessionGuard'
     | 'models'
     | 'env'
     | 'skills'
@@ -66,6 +67,7 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
       busy: (key) => host.lanes.busy(key),
       // both: parts of a paste still waiting, and the running turn (with what is queued behind it)
       stop: (key) => host.batcher.drop(key) || host.lanes.stop(key),
+      ...(host.deps.sessionGuard ? { stopElsewhere: host.deps.sessionGuard.stopElsewhere } : {}),
       reset: (key, platform) => {
         host.approvals.forgetSession(key);
         return host.sessions.reset(key, platform, userId);

@@ -18,6 +18,7 @@ import type { MediaSettings } from './media/inbound-media.js';
 import type { GatewayMetrics } from './metrics/gateway-metrics.js';
 import type { DisplaySettings } from './pipeline/turn-display.js';
 import type { ResetPolicy } from './reset-policy.js';
+import type { SessionGuard } from './session-guard.js';
 import type { GroupSessions } from './session-key.js';
 import type { BusyMode } from './session-lanes.js';
 import type { GatewayStore } from './store/gateway-store.js';
@@ -86,6 +87,8 @@ export interface GatewayDeps {
    * cluster's node (cluster/cluster-node.ts) starts connection-holding platforms under a lease.
    */
   launch?: (ports: LaunchPorts) => Promise<void>;
+  /** one run per session across instances (a cluster's session leases); absent: lanes are enough */
+  sessionGuard?: SessionGuard;
   /**
    * The gateway's metrics (`GET /metrics`); absent, the gateway makes its own. Given, the same
    * object's observers can be handed to the HookBus and ModelClient built before the gateway.

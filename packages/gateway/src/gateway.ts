@@ -36,12 +36,11 @@ import { apologise, type PendingRow, recoverUnfinished } from './pipeline/recove
 import { SessionStage } from './pipeline/session.js';
 import { busyModeFor, cachePorts, mediaStep, runTurnStage, type TurnPorts } from './pipeline/turn.js';
 import { type RouteDefinition, setUpPlatforms } from './platform-setup.js';
+import { clusterGuard, guardSession } from './session-guard.js';
 import { sessionKeyFor } from './session-key.js';
 import { SessionLanes } from './session-lanes.js';
 import type { UnitOfWork } from './store/unit-of-work.js';
 
-export type { GatewayDeps, GatewaySettings } from './gateway-deps.js';
-export type { RouteDefinition } from './platform-setup.js';
 export const ADAPTER_STOP_TIMEOUT_MS = 5_000;
 
 export class Gateway {
@@ -103,12 +102,14 @@ export class Gateway {
     const sendText = (event: MessageEvent, text: string) => deliver(this.#deliveryOptions(), replyTarget(event), text);
     const { approvalTimeoutMs: timeoutMs } = settings;
     this.approvals = new ChatApprovals({ hooks: deps.hooks, logger: deps.logger, adapters, sendText, timeoutMs });
+    const guard = clusterGuard(deps.sessionGuard, this.#sessions.cache, settings.busyMode, () => this.#lanes);
     this.#lanes = new SessionLanes<LaneJob | ApiJob>({
       maxConcurrent: settings.maxConcurrentRuns,
-      runner: async (job, control) => {
-        if ('api' in job) await runApiTurnStage(this.#turnPorts, job, control);
-        else await runTurnStage(this.#turnPorts, job, control);
-      },
+      runner: (job, control) =>
+        guardSession(guard, job, async () => {
+          if ('api' in job) await runApiTurnStage(this.#turnPorts, job, control);
+          else await runTurnStage(this.#turnPorts, job, control);
+        }),
       withText: (job, text) => ({ ...job, text }),
       // messages queued behind a turn that /stop or /new cancelled: finished, or they would stay pending
       onDrop: (jobs) => this.#track(finishDropped(store.commit, jobs)),

@@ -39,9 +39,9 @@ export { extractMediaLines } from './delivery/media/media-lines.js';
 export { type MediaSourceOptions, type ResolvedMedia, resolveMedia } from './delivery/media/media-source.js';
 export { splitMessage } from './delivery/split-message.js';
 export { type EventLoopStatus, EventLoopWatchdog, type EventLoopWatchdogOptions } from './event-loop-watchdog.js';
-export { Gateway, type GatewayDeps, type GatewaySettings, type RouteDefinition } from './gateway.js';
+export { Gateway } from './gateway.js';
 // The gateway and its server
-export type { GatewayMediaSettings } from './gateway-deps.js';
+export type { GatewayDeps, GatewayMediaSettings, GatewaySettings } from './gateway-deps.js';
 export {
   eventMatches,
   type GatewayEventHandler,
@@ -68,6 +68,7 @@ export type { LaneJob, StageInput } from './pipeline/input.js';
 export { type InboxStatus, inboxStatus, type PipelineOutcome, type SkipReason } from './pipeline/outcome.js';
 export { SILENT_MARKER } from './pipeline/turn.js';
 export { DISPLAY_DEFAULTS, type DisplaySettings } from './pipeline/turn-display.js';
+export type { RouteDefinition } from './platform-setup.js';
 export type {
   InboxPort,
   OutboxRowLike,

@@ -21,7 +21,7 @@ export interface ModelCommandPorts {
 /** What /status shows on its Model line for this chat. */
 export async function sessionModelLabel(ports: ModelCommandPorts, sessionKey: string): Promise<string> {
   if (!ports.models) return ports.model;
-  return choiceLabel(ports.models.current(await ports.activeSession(sessionKey)));
+  return choiceLabel(await ports.models.current(await ports.activeSession(sessionKey)));
 }
 
 export async function modelCommand(ports: ModelCommandPorts, ctx: CommandContext): Promise<string> {
@@ -32,10 +32,10 @@ export async function modelCommand(ports: ModelCommandPorts, ctx: CommandContext
       : 'This gateway cannot switch models per chat.';
   }
   if (ctx.args === '') return overview(ports, models, ctx.sessionKey);
-  const parsed = models.parse(ctx.args, await ports.activeSession(ctx.sessionKey));
+  const parsed = await models.parse(ctx.args, await ports.activeSession(ctx.sessionKey));
   if (!parsed.ok) return `Cannot switch: ${parsed.error}.`;
   const sessionId = await ports.openSession(ctx);
-  models.choose(sessionId, parsed.choice);
+  await models.choose(sessionId, parsed.choice);
   const profile = models.providers.profile(parsed.choice.provider);
   const keyMissing = profile && profile.apiKeyEnv !== '' && !ports.env[profile.apiKeyEnv] && profile.name !== 'custom';
   return [
@@ -45,7 +45,7 @@ export async function modelCommand(ports: ModelCommandPorts, ctx: CommandContext
 }
 
 async function overview(ports: ModelCommandPorts, models: SessionModels, sessionKey: string): Promise<string> {
-  const current = models.current(await ports.activeSession(sessionKey));
+  const current = await models.current(await ports.activeSession(sessionKey));
   const fallback = models.providers.fallback();
   const providers = models.providers.names().map((name) => {
     const p = models.providers.profile(name);

@@ -7,10 +7,11 @@ import { ERROR_CODES, HermesError, isLoopbackHost } from '@hermes/protocol';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type ApiPlatformDeps, registerApiPlatform } from './api-platform.js';
 import type { EventLoopStatus } from './event-loop-watchdog.js';
-import type { Gateway, RouteDefinition } from './gateway.js';
+import type { Gateway } from './gateway.js';
 import { installApiErrors, sendApiError } from './http/api-error.js';
 import { createRequestGuard, type RouteGuard } from './http/request-guard.js';
 import { registerMetricsRoute } from './metrics/metrics-route.js';
+import type { RouteDefinition } from './platform-setup.js';
 
 /** The HTTP server's limits (`gateway.*` in config.yaml); each has a default. */
 export interface HttpLimits {

@@ -95,6 +95,14 @@ export class SessionLanes<T extends LaneItem> {
     return true;
   }
 
+  /** Interrupts the session's running turn, keeping what waits behind it; true when one was running. */
+  interrupt(key: string): boolean {
+    const running = this.#lanes.get(key)?.running;
+    if (!running || running.settled) return false;
+    running.controller.abort(new Error('interrupted by a new message'));
+    return true;
+  }
+
   /** Whether the session has a turn running. */
   busy(key: string): boolean {
     return Boolean(this.#lanes.get(key)?.running);

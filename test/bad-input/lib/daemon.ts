@@ -113,7 +113,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     throw error;
   }
   const logPath = join(home, 'logs', 'gateway.log');
-  const store = app.rt.store;
+  const store = app.rt.sqlite;
+  if (store === null) throw new Error('the bad-input daemon runs on SQLite (state.backend sqlite)');
   const logText = () => {
     try {
       return readFileSync(logPath, 'utf8');

@@ -42,16 +42,17 @@ function askApproval(
 /** Runs the interactive chat until /exit, Ctrl+C at the prompt, or end of input. */
 export async function runChat(options: GlobalOptions): Promise<void> {
   const rt = await createAgentRuntime(options, { yolo: options.yolo ?? false });
+  const newSession = () => rt.store.sessions.create({ key: 'cli:chat', platform: 'cli', model: rt.model });
+  let session: Awaited<ReturnType<typeof newSession>>;
   try {
     cliTurnService(rt); // an unknown context.engine stops the start
+    session = await newSession();
   } catch (err) {
     await rt.close();
     throw err;
   }
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
-  const newSession = () => rt.store.sessions.create({ key: 'cli:chat', platform: 'cli', model: rt.model });
   const read = lineReader(rl);
-  let session = newSession();
   let approve = rt.approvalGate(session.id, askApproval(read));
   let running: AbortController | null = null;
   let closed = false;
@@ -110,8 +111,8 @@ export async function runChat(options: GlobalOptions): Promise<void> {
       }
       if (line === '/new' || line === '/reset') {
         await rt.hooks.invoke('on_session_finalize', { sessionId: session.id, platform: 'cli' });
-        rt.store.sessions.end(session.id, 'reset');
-        session = newSession();
+        await rt.store.sessions.end(session.id, 'reset');
+        session = await newSession();
         approve = rt.approvalGate(session.id, askApproval(read));
         await rt.hooks.invoke('on_session_reset', { sessionId: session.id, platform: 'cli' });
         process.stdout.write('Started a new session.\n');
@@ -169,7 +170,10 @@ export async function runChat(options: GlobalOptions): Promise<void> {
     rt.setInjector(null);
     rl.close();
     await rt.hooks.invoke('on_session_finalize', { sessionId: session.id, platform: 'cli' });
-    rt.store.sessions.end(session.id, 'exit');
-    await rt.close();
+    try {
+      await rt.store.sessions.end(session.id, 'exit');
+    } finally {
+      await rt.close();
+    }
   }
 }

@@ -1,14 +1,16 @@
 /**
- * `hermes cron add|list|remove|pause|resume|run` on HERMES_HOME/state.db. The running gateway's
+ * `hermes cron add|list|remove|pause|resume|run` on the state backend (state.db, or PostgreSQL with
+ * state.backend postgres). The running gateway's
  * scheduler re-reads the table every few seconds; `run` marks a job due, so the gateway fires it
  * (within seconds, or at its next start), through its platforms and outbox.
  */
 import { addJob, jobJson, machineTimezone, resumeJob, ScheduleError } from '@hermes/gateway';
 import { EXIT } from '@hermes/protocol';
-import { type CronJobRow, openStore, type Store } from '@hermes/store';
+import type { AsyncStore, CronJobRow } from '@hermes/store';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
 import { loadSettings } from '../settings.js';
+import { withStateStore } from '../state-store.js';
 import { renderJobs } from './cron-format.js';
 
 export interface CronAddOptions {
@@ -18,14 +20,14 @@ export interface CronAddOptions {
   tz?: string;
 }
 
-function withStore<T>(options: GlobalOptions, fn: (store: Store, timezone: string) => T): T {
-  const { config, paths } = loadSettings(options);
-  const store = openStore(paths.stateDb);
-  try {
-    return fn(store, config.cron.timezone ?? machineTimezone());
-  } finally {
-    store.close();
-  }
+/** Runs `fn` on the configured state backend and closes it. */
+async function withStore<T>(
+  options: GlobalOptions,
+  fn: (store: AsyncStore, timezone: string) => Promise<T>,
+): Promise<T> {
+  const settings = loadSettings(options);
+  const timezone = settings.config.cron.timezone ?? machineTimezone();
+  return withStateStore(settings, (store) => fn(store, timezone));
 }
 
 const print = (text: string): void => {
@@ -46,9 +48,9 @@ export async function cronAdd(
       '--deliver origin is the chat a job was created from (the cronjob tool); from the CLI name home, none, a platform (telegram) or platform:chat_id',
     );
   }
-  const job = withStore(options, (store, timezone) => {
+  const job = await withStore(options, async (store, timezone) => {
     try {
-      return addJob(
+      return await addJob(
         store.cronJobs,
         {
           schedule,
@@ -73,7 +75,7 @@ export async function cronAdd(
 }
 
 export async function cronList(options: GlobalOptions): Promise<void> {
-  const jobs = withStore(options, (store) => store.cronJobs.list());
+  const jobs = await withStore(options, (store) => store.cronJobs.list());
   if (options.json) return print(JSON.stringify(jobs.map(jobJson)));
   print(jobs.length === 0 ? 'no cron jobs (add one with hermes cron add SCHEDULE PROMPT)' : renderJobs(jobs));
 }
@@ -83,11 +85,11 @@ export async function cronChange(
   action: 'remove' | 'pause' | 'resume' | 'run',
   id: string,
 ): Promise<void> {
-  const result = withStore(options, (store) => {
+  const result = await withStore(options, async (store) => {
     const jobs = store.cronJobs;
-    const job = jobs.get(id);
+    const job = await jobs.get(id);
     if (!job) throw new CliExit(EXIT.ERROR, `no cron job "${id}" (hermes cron list shows them)`);
-    return { job: change(jobs, job, action), removed: action === 'remove' };
+    return { job: await change(jobs, job, action), removed: action === 'remove' };
   });
   if (options.json) {
     print(JSON.stringify(result.removed ? { removed: id } : jobJson(result.job)));
@@ -102,17 +104,21 @@ export async function cronChange(
   print(said[action]);
 }
 
-function change(jobs: Store['cronJobs'], job: CronJobRow, action: 'remove' | 'pause' | 'resume' | 'run'): CronJobRow {
+async function change(
+  jobs: AsyncStore['cronJobs'],
+  job: CronJobRow,
+  action: 'remove' | 'pause' | 'resume' | 'run',
+): Promise<CronJobRow> {
   const refuse = (why: string) => new CliExit(EXIT.ERROR, `job ${job.id} ${why}`);
-  if (action === 'remove') jobs.remove(job.id);
+  if (action === 'remove') await jobs.remove(job.id);
   else if (action === 'pause') {
     if (job.state !== 'active') throw refuse(`is ${job.state}, not active`);
-    jobs.setState(job.id, 'paused');
+    await jobs.setState(job.id, 'paused');
   } else if (action === 'resume') {
-    if (!resumeJob(jobs, job, Date.now())) throw refuse(`is ${job.state}, not paused`);
+    if (!(await resumeJob(jobs, job, Date.now()))) throw refuse(`is ${job.state}, not paused`);
   } else {
     if (job.state !== 'active') throw refuse(`is ${job.state}: resume it first`);
-    jobs.requestRun(job.id);
+    await jobs.requestRun(job.id);
   }
-  return jobs.get(job.id) ?? job;
+  return (await jobs.get(job.id)) ?? job;
 }

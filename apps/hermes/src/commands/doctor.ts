@@ -18,6 +18,7 @@ import { openStore } from '@hermes/store';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
 import { pluginRegistrations } from '../plugin-registrations.js';
+import { openStateStore } from '../state-store.js';
 import { probeModel } from './doctor-model.js';
 import { providerConfig } from './doctor-provider.js';
 import { gatewayStatus } from './gateway-service.js';
@@ -78,9 +79,23 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
     checks.push({ name: 'config', status: 'fail', detail: (err as Error).message });
   }
   try {
-    const store = openStore(paths.stateDb);
-    checks.push({ name: 'state', status: 'ok', detail: `${paths.stateDb} (schema v${store.schemaVersion()})` });
-    store.close();
+    if (config?.state.backend === 'postgres') {
+      // the database state.backend names (HERMES_DATABASE_URL), its password masked
+      const { store } = await openStateStore({ config, paths, env: process.env }, { maxConnections: 1 });
+      try {
+        checks.push({
+          name: 'state',
+          status: 'ok',
+          detail: `${store.location} (schema v${await store.schemaVersion()})`,
+        });
+      } finally {
+        await store.close();
+      }
+    } else {
+      const store = openStore(paths.stateDb);
+      checks.push({ name: 'state', status: 'ok', detail: `${paths.stateDb} (schema v${store.schemaVersion()})` });
+      store.close();
+    }
   } catch (err) {
     checks.push({ name: 'state', status: 'fail', detail: (err as Error).message });
   }

@@ -37,6 +37,8 @@ export interface GatewayStatus {
   health: 'ok' | 'degraded' | 'starting' | 'draining' | 'unreachable' | null;
   /** a lock left by a gateway that is gone */
   stale_lock: boolean;
+  /** state.backend postgres: the cluster this instance is in, as /health shows it (members, holders, outbox lag) */
+  cluster?: unknown;
 }
 
 function homeOf(options: GlobalOptions): string {
@@ -87,6 +89,7 @@ export async function gatewayStatus(home: string): Promise<GatewayStatus> {
   if (!health) return status;
   const platforms = (health.body.platforms ?? {}) as Record<string, { state?: string }>;
   status.platforms = Object.fromEntries(Object.entries(platforms).map(([k, v]) => [k, String(v.state ?? '?')]));
+  if (health.body.cluster !== undefined) status.cluster = health.body.cluster;
   const state = String(health.body.state ?? '');
   status.health =
     health.status === 200
@@ -231,7 +234,17 @@ function statusLine(s: GatewayStatus, name: string | null = null): string {
   const platforms = Object.entries(s.platforms)
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
-  return `${where}: running, pid ${s.pid}, up ${s.uptime_s} s, version ${s.version}, ${s.url ?? 'not listening yet'}, health ${s.health}${platforms ? `, platforms: ${platforms}` : ''}`;
+  return `${where}: running, pid ${s.pid}, up ${s.uptime_s} s, version ${s.version}, ${s.url ?? 'not listening yet'}, health ${s.health}${platforms ? `, platforms: ${platforms}` : ''}${clusterPart(s.cluster)}`;
+}
+
+/** `, cluster: instance gw-a of 2 (telegram: gw-a, discord: gw-b)` when the gateway is in one. */
+function clusterPart(cluster: unknown): string {
+  if (typeof cluster !== 'object' || cluster === null || !('instance' in cluster)) return '';
+  const c = cluster as { instance: string; members?: unknown[]; holders?: Record<string, string> };
+  const holders = Object.entries(c.holders ?? {})
+    .map(([p, id]) => `${p}: ${id}`)
+    .join(', ');
+  return `, cluster: instance ${c.instance} of ${c.members?.length ?? '?'}${holders ? ` (${holders})` : ''}`;
 }
 
 /** `hermes gateway status [--json] [--all]`: exit 0 when (every) gateway runs, 3 otherwise. */

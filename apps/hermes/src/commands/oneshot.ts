@@ -20,7 +20,7 @@ export async function runOneShot(prompt: string, options: GlobalOptions): Promis
   process.once('SIGTERM', onSignal);
   try {
     cliTurnService(rt); // an unknown context.engine stops here, before a session is made
-    const session = rt.store.sessions.create({ key: `cli:oneshot`, platform: 'cli', model: rt.model });
+    const session = await rt.store.sessions.create({ key: `cli:oneshot`, platform: 'cli', model: rt.model });
     // non-interactive: dangerous commands are denied unless --yolo
     const result = await runCliTurn(rt, {
       sessionId: session.id,
@@ -28,7 +28,7 @@ export async function runOneShot(prompt: string, options: GlobalOptions): Promis
       requestApproval: rt.approvalGate(session.id),
       signal: controller.signal,
     });
-    rt.store.sessions.end(session.id, result.status);
+    await rt.store.sessions.end(session.id, result.status);
     await rt.hooks.invoke('on_session_finalize', { sessionId: session.id, platform: 'cli' });
     if (result.status !== 'completed' || result.finalText === null) {
       const detail = result.error?.message ?? result.status;

@@ -1,21 +1,19 @@
-/** `hermes pairing list|approve|revoke`: the pairing API of `@hermes/store` on HERMES_HOME/state.db. */
-import { configPaths, resolveHome } from '@hermes/config';
+/**
+ * `hermes pairing list|approve|revoke`: the pairing API of `@hermes/store` on the profile's state
+ * backend (state.db, or PostgreSQL with state.backend postgres).
+ */
 import { closest } from '@hermes/plugins';
 import { EXIT } from '@hermes/protocol';
-import { type ApprovedUser, openStore, type PendingPairing, type Store } from '@hermes/store';
+import type { ApprovedUser, AsyncStore, PendingPairing } from '@hermes/store';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
+import { loadSettings } from '../settings.js';
+import { withStateStore } from '../state-store.js';
 import { pairingRefusal, renderPairingList } from './pairing-format.js';
 
-/** Runs `fn` on the profile's state.db and closes it. */
-function withStore<T>(options: GlobalOptions, fn: (store: Store) => T): T {
-  const { home } = resolveHome({ env: process.env, ...(options.profile ? { profile: options.profile } : {}) });
-  const store = openStore(configPaths(home).stateDb);
-  try {
-    return fn(store);
-  } finally {
-    store.close();
-  }
+/** Runs `fn` on the profile's state backend and closes it. */
+function withStore<T>(options: GlobalOptions, fn: (store: AsyncStore) => Promise<T>): Promise<T> {
+  return withStateStore(loadSettings(options), fn);
 }
 
 /** Platform names are lower-case (`telegram`, `discord`, `slack`); accept `Telegram` too. */
@@ -25,9 +23,9 @@ const platformName = (platform: string): string => platform.trim().toLowerCase()
 const BUNDLED_PLATFORMS = ['telegram', 'discord', 'slack'];
 
 /** Refuses (exit 2) a platform name nothing knows, naming it and the known ones. */
-function knownPlatform(store: Store, name: string): void {
+async function knownPlatform(store: AsyncStore, name: string): Promise<void> {
   if (BUNDLED_PLATFORMS.includes(name)) return; // (list() would drop expired codes approve reports)
-  const { pending, approved } = store.pairing.list();
+  const { pending, approved } = await store.pairing.list();
   const known = [
     ...new Set([...BUNDLED_PLATFORMS, ...pending.map((p) => p.platform), ...approved.map((a) => a.platform)]),
   ];
@@ -56,7 +54,7 @@ const approvedJson = (a: ApprovedUser) => ({
 
 /** Prints unexpired pairing requests and approved users (`--json`: `{pending, approved}`, times ISO 8601). */
 export async function pairingList(options: GlobalOptions): Promise<void> {
-  const { pending, approved } = withStore(options, (store) => store.pairing.list());
+  const { pending, approved } = await withStore(options, (store) => store.pairing.list());
   if (options.json) {
     const json = { pending: pending.map(pendingJson), approved: approved.map(approvedJson) };
     process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
@@ -68,8 +66,8 @@ export async function pairingList(options: GlobalOptions): Promise<void> {
 /** Approves the user holding CODE on PLATFORM; a wrong, expired or rate-limited code exits 1 with the reason. */
 export async function pairingApprove(platform: string, code: string, options: GlobalOptions): Promise<void> {
   const name = platformName(platform);
-  const result = withStore(options, (store) => {
-    knownPlatform(store, name);
+  const result = await withStore(options, async (store) => {
+    await knownPlatform(store, name);
     return store.pairing.approve(name, code);
   });
   if (!result.ok) throw new CliExit(1, pairingRefusal(result, name, code, Date.now()));
@@ -79,7 +77,7 @@ export async function pairingApprove(platform: string, code: string, options: Gl
 /** Removes USER_ID's approval on PLATFORM; exits 1 when that user was not approved. */
 export async function pairingRevoke(platform: string, userId: string, options: GlobalOptions): Promise<void> {
   const name = platformName(platform);
-  const revoked = withStore(options, (store) => store.pairing.revoke(name, userId));
+  const revoked = await withStore(options, (store) => store.pairing.revoke(name, userId));
   if (!revoked) throw new CliExit(1, `${userId} is not an approved user on ${name}`);
   process.stdout.write(`Revoked ${userId} on ${name}\n`);
 }

@@ -5,48 +5,12 @@
  */
 import { existsSync } from 'node:fs';
 import { EXIT } from '@hermes/protocol';
-import { copySqliteToPg, isPostgresUrl, MIGRATIONS, maskDatabaseUrl, openPgStore, openStore } from '@hermes/store';
+import { copySqliteToPg, MIGRATIONS, maskDatabaseUrl, openPgStore, openStore } from '@hermes/store';
 import { CliExit } from '../cli-error.js';
+import { checkedUrl, envUrl, scrubbed } from '../database-url.js';
 import type { GlobalOptions } from '../main.js';
 import { liveOwner, lockPath } from '../service/pid-lock.js';
 import { loadSettings } from '../settings.js';
-
-const ENV_URL = 'HERMES_DATABASE_URL';
-
-function checkedUrl(url: string, where: string): string {
-  const trimmed = url.trim();
-  if (!isPostgresUrl(trimmed)) {
-    throw new CliExit(
-      EXIT.USAGE,
-      `${where} must be a postgres:// or postgresql:// URL (got ${maskDatabaseUrl(trimmed) || 'an empty value'})`,
-    );
-  }
-  return trimmed;
-}
-
-function envUrl(env: NodeJS.ProcessEnv, why: string): string {
-  const url = env[ENV_URL];
-  if (url === undefined || url.trim() === '') {
-    throw new CliExit(
-      EXIT.USAGE,
-      `${why} needs ${ENV_URL} (postgres://user:password@host:5432/db), e.g. in HERMES_HOME/.env`,
-    );
-  }
-  return checkedUrl(url, ENV_URL);
-}
-
-/** `error`'s message with every secret part of `url` replaced, for the one line the CLI prints. */
-function scrubbed(error: unknown, url: string): CliExit {
-  let message = error instanceof Error ? error.message : String(error);
-  try {
-    const password = decodeURIComponent(new URL(url).password);
-    if (password !== '') message = message.replaceAll(password, '***');
-  } catch {
-    // not a URL: nothing more to hide than the URL itself
-  }
-  message = message.replaceAll(url, maskDatabaseUrl(url));
-  return new CliExit(EXIT.ERROR, message);
-}
 
 /** Applies the pending migrations to the configured backend and prints the version it is at. */
 export async function stateMigrate(options: GlobalOptions): Promise<void> {

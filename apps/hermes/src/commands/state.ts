@@ -1,4 +1,7 @@
-/** `hermes state prune|vacuum`: retention and compaction of HERMES_HOME/state.db. */
+/**
+ * `hermes state prune|vacuum`: retention on the state backend (state.db, or PostgreSQL with
+ * state.backend postgres) and compaction of HERMES_HOME/state.db (SQLite only).
+ */
 import { statSync } from 'node:fs';
 import { EXIT } from '@hermes/protocol';
 import { openStore } from '@hermes/store';
@@ -7,6 +10,7 @@ import type { GlobalOptions } from '../main.js';
 import { DAY_MS, describePrune } from '../retention.js';
 import { liveOwner, lockPath } from '../service/pid-lock.js';
 import { loadSettings } from '../settings.js';
+import { withStateStore } from '../state-store.js';
 
 function parseDays(text: string): number {
   const days = Number(text);
@@ -18,7 +22,8 @@ function parseDays(text: string): number {
 
 /** Deletes the transcripts of sessions idle longer than --days (else state.retention_days) and finished rows. */
 export async function statePrune(options: GlobalOptions, opts: { days?: string; dryRun?: boolean }): Promise<void> {
-  const { config, paths } = loadSettings(options);
+  const settings = loadSettings(options);
+  const { config } = settings;
   const days = opts.days !== undefined ? parseDays(opts.days) : config.state.retention_days;
   if (days === undefined) {
     throw new CliExit(
@@ -26,14 +31,11 @@ export async function statePrune(options: GlobalOptions, opts: { days?: string; 
       'state prune needs --days N, or state.retention_days in config.yaml (hermes config set state.retention_days 90)',
     );
   }
-  const store = openStore(paths.stateDb, { backgroundCheckpoints: false });
-  try {
-    const counts = store.pruner.prune(Date.now() - days * DAY_MS, { dryRun: opts.dryRun === true });
-    const verb = opts.dryRun ? 'would delete' : 'deleted';
-    process.stdout.write(`state prune (idle > ${days} days): ${verb} ${describePrune(counts)}\n`);
-  } finally {
-    store.close();
-  }
+  const counts = await withStateStore(settings, (store) =>
+    store.pruner.prune(Date.now() - days * DAY_MS, { dryRun: opts.dryRun === true }),
+  );
+  const verb = opts.dryRun ? 'would delete' : 'deleted';
+  process.stdout.write(`state prune (idle > ${days} days): ${verb} ${describePrune(counts)}\n`);
 }
 
 function sizeOf(path: string): number {
@@ -51,12 +53,19 @@ function sizeOf(path: string): number {
 const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(2)} MiB`;
 
 /**
- * Rewrites state.db without its free pages. Refused while a gateway runs on this home: VACUUM
+ * Rewrites state.db without its free pages (SQLite only: refused on postgres). Refused while a gateway runs on this home: VACUUM
  * holds the write lock for as long as it copies the database, and the gateway's writes would time
  * out (busy_timeout 5 s) on a large file.
  */
 export async function stateVacuum(options: GlobalOptions): Promise<void> {
-  const { home, paths } = loadSettings(options);
+  const { home, paths, config } = loadSettings(options);
+  if (config.state.backend === 'postgres') {
+    throw new CliExit(
+      EXIT.USAGE,
+      'state vacuum compacts HERMES_HOME/state.db (SQLite); state.backend is postgres: run VACUUM on the database ' +
+        'with psql instead (PostgreSQL autovacuum reclaims space on its own)',
+    );
+  }
   const running = liveOwner(lockPath(home));
   if (running) {
     throw new CliExit(

@@ -1,5 +1,5 @@
 /** What a turn service needs to keep requests inside the model's context window. */
-import type { ContextEngine } from '@hermes/protocol';
+import type { ContextEngine, MaybePromise } from '@hermes/protocol';
 import type { TokenCalibration } from './token-estimate.js';
 
 /** A stored summary: the first `headCount` transcript messages, the summary, then the transcript from `keepFrom`. */
@@ -9,10 +9,10 @@ export interface StoredContextSummary {
   summary: string;
 }
 
-/** Where summaries are kept (the store's context_summaries satisfy it). */
+/** Where summaries are kept (the store's context_summaries satisfy it, sync on SQLite, async on PostgreSQL). */
 export interface ContextSummariesPort {
-  latest(sessionId: string): StoredContextSummary | null;
-  save(sessionId: string, summary: StoredContextSummary): void;
+  latest(sessionId: string): MaybePromise<StoredContextSummary | null>;
+  save(sessionId: string, summary: StoredContextSummary): MaybePromise<void>;
 }
 
 export const CONTEXT_LENGTH_DEFAULT = 128_000;

@@ -162,7 +162,7 @@ export class ContextWindow implements ContextFitter {
     }
     const after = this.estimate(fitted);
     if (after > runtime.contextLength) this.#overLimit(after, 'even after compression', step.force);
-    this.#persist(messages, step.turn, cut.keepHead, keepFrom, result.summary);
+    await this.#persist(messages, step.turn, cut.keepHead, keepFrom, result.summary);
     this.#lastEstimate = fixedTokens + messagesTokens(fitted);
     report({ compressed: true, messagesAfter: fitted.length, tokensAfter: after });
     this.#o.logger.info(
@@ -224,13 +224,13 @@ export class ContextWindow implements ContextFitter {
     return full.length + (inTurn < 0 ? 0 : inTurn);
   }
 
-  #persist(
+  async #persist(
     messages: readonly RequestMessage[],
     turn: readonly ChatMessage[],
     keepHead: number,
     keepFrom: number,
     summary: string,
-  ): void {
+  ): Promise<void> {
     const store = this.#o.runtime.summaries;
     if (!this.#o.persist || store === undefined) return;
     const headOk = keepHead === 0 || this.#origin(messages[keepHead - 1] as RequestMessage, turn) === keepHead - 1;
@@ -239,6 +239,6 @@ export class ContextWindow implements ContextFitter {
     // (cut off by a shutdown), and its messages kept after the summary only repeat some of it
     const from = Math.min(first === undefined ? this.#o.full.length : this.#origin(first, turn), this.#o.full.length);
     if (!headOk || from < keepHead) return; // a cut the transcript cannot express: this request only
-    store.save(this.#o.sessionId, { headCount: keepHead, keepFrom: from, summary });
+    await store.save(this.#o.sessionId, { headCount: keepHead, keepFrom: from, summary });
   }
 }

@@ -41,8 +41,8 @@ export interface TurnContext {
   window: ContextWindow;
 }
 
-export function turnContext(o: TurnContextOptions): TurnContext {
-  const stored = o.persist ? (o.runtime.summaries?.latest(o.sessionId) ?? null) : null;
+export async function turnContext(o: TurnContextOptions): Promise<TurnContext> {
+  const stored = o.persist ? ((await o.runtime.summaries?.latest(o.sessionId)) ?? null) : null;
   const view = historyView(o.full, stored);
   const window = new ContextWindow({
     runtime: o.runtime,

@@ -1,15 +1,21 @@
 /** What `delegate_task` needs besides the turn service: its limits and where children are stored. */
-import type { SubagentStatus } from '@hermes/protocol';
+import type { MaybePromise, SubagentStatus } from '@hermes/protocol';
 
 export const MAX_PARALLEL_CHILDREN_DEFAULT = 3;
 export const CHILD_MAX_ITERATIONS_DEFAULT = 20;
 export const CHILD_TIMEOUT_DEFAULT_MS = 240_000;
 
-/** Where children's sessions are created and linked to their parent (the store's `childSessions`). */
+/** Where children's sessions are created and linked to their parent (the store's `childSessions`, sync on SQLite, async on PostgreSQL). */
 export interface ChildSessionsPort {
   /** Creates the child's session linked to the parent; returns its id. */
-  start(child: { parentId: string; platform: string; taskIndex: number; goal: string; model?: string }): string;
-  finish(childId: string, status: SubagentStatus, durationMs: number): void;
+  start(child: {
+    parentId: string;
+    platform: string;
+    taskIndex: number;
+    goal: string;
+    model?: string;
+  }): MaybePromise<string>;
+  finish(childId: string, status: SubagentStatus, durationMs: number): MaybePromise<void>;
 }
 
 export interface DelegationSettings {

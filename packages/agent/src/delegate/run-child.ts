@@ -69,13 +69,13 @@ export async function runChild(run: ChildRun, task: ChildTask, index: number): P
   let outcome: ChildOutcome;
   try {
     sessionId =
-      run.sessions?.start({
+      (await run.sessions?.start({
         parentId: parent.sessionId,
         platform: parent.platform,
         taskIndex: index,
         goal: task.goal,
         model: run.turns.model,
-      }) ?? null;
+      })) ?? null;
     const result = await run.turns.run({
       sessionId: sessionId ?? `${parent.sessionId}:child-${index + 1}`,
       platform: parent.platform,
@@ -121,7 +121,7 @@ export async function runChild(run: ChildRun, task: ChildTask, index: number): P
   }
   if (sessionId !== null) {
     try {
-      run.sessions?.finish(sessionId, outcome.status, outcome.durationMs);
+      await run.sessions?.finish(sessionId, outcome.status, outcome.durationMs);
     } catch (err) {
       parent.logger.warn({ err, childSessionId: sessionId }, `could not record the end of child session ${sessionId}`);
     }

@@ -7,6 +7,7 @@
  */
 import type {
   Logger,
+  MaybePromise,
   MemoryProvider,
   MemorySession,
   MemorySessionEnd,
@@ -23,8 +24,8 @@ const CACHED_BLOCKS = 1_000;
 
 /** Where each session's block is kept (the store's memory snapshots satisfy it). */
 export interface MemorySnapshots {
-  get(sessionId: string): string | undefined;
-  put(sessionId: string, provider: string, block: string): boolean;
+  get(sessionId: string): MaybePromise<string | undefined>;
+  put(sessionId: string, provider: string, block: string): MaybePromise<boolean>;
 }
 
 export interface MemoryManagerOptions {
@@ -95,12 +96,12 @@ export class MemoryManager {
 
   /** The session's block: remembered, else stored, else asked of the provider now and stored. */
   async block(session: MemorySession): Promise<string> {
-    const known = this.#blocks.get(session.sessionId) ?? this.#snapshots?.get(session.sessionId);
+    const known = this.#blocks.get(session.sessionId) ?? (await this.#snapshots?.get(session.sessionId));
     if (known !== undefined) return this.#remember(session.sessionId, known);
     const asked = await this.#call('systemPromptBlock', session.sessionId, (p) => p.systemPromptBlock(session));
     const block = typeof asked === 'string' ? asked.trim() : '';
     // a failed ask is not stored: the next turn asks again
-    if (asked !== undefined && this.provider) this.#snapshots?.put(session.sessionId, this.provider.name, block);
+    if (asked !== undefined && this.provider) await this.#snapshots?.put(session.sessionId, this.provider.name, block);
     return this.#remember(session.sessionId, block);
   }
 

@@ -4,7 +4,7 @@
  * is left out (its messages are already in the model's context). The query is plain words: FTS5
  * syntax in it is searched as text, never an error.
  */
-import type { ToolDefinition } from '@hermes/protocol';
+import type { MaybePromise, ToolDefinition } from '@hermes/protocol';
 import { parseArgs, requiredString, ToolArgumentError } from '../tools/tool-args.js';
 
 export const SESSION_SEARCH_TOOL = 'session_search';
@@ -24,7 +24,7 @@ export interface SessionSearchHitLike {
 
 /** What the tool searches (the store's `sessionSearch` satisfies it). */
 export interface SessionSearchSource {
-  search(query: string, options: { limit: number; excludeSessionId?: string }): SessionSearchHitLike[];
+  search(query: string, options: { limit: number; excludeSessionId?: string }): MaybePromise<SessionSearchHitLike[]>;
 }
 
 function readLimit(args: Record<string, unknown>): number {
@@ -63,11 +63,11 @@ export function createSessionSearchTool(source: SessionSearchSource): ToolDefini
         required: ['query'],
       },
     },
-    handler: (args, context) => {
+    handler: async (args, context) => {
       const parsed = parseArgs(() => ({ query: requiredString(args, 'query'), limit: readLimit(args) }));
       if (!parsed.ok) return { success: false, error: parsed.error, code: parsed.code };
       const { query, limit } = parsed.value;
-      const hits = source.search(query, {
+      const hits = await source.search(query, {
         limit,
         ...(context.sessionId ? { excludeSessionId: context.sessionId } : {}),
       });

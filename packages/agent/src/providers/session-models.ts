@@ -3,16 +3,16 @@
  * session_models), else the configured primary; and the caller a turn runs on (with
  * model.fallback behind it). A stored choice whose provider is gone falls back to the primary.
  */
-import type { Logger } from '@hermes/protocol';
+import type { Logger, MaybePromise } from '@hermes/protocol';
 import { FallbackCaller, type ModelCaller } from './fallback-caller.js';
 import { choiceLabel, type ModelChoice, type ParsedChoice, parseModelChoice } from './model-choice.js';
 import type { ModelProviders } from './model-providers.js';
 
 /** Where sessions' choices are kept (the store's sessionModels repository satisfies it). */
 export interface SessionModelStore {
-  get(sessionId: string): { provider: string; model: string } | undefined;
-  set(sessionId: string, provider: string, model: string): void;
-  clear(sessionId: string): boolean;
+  get(sessionId: string): MaybePromise<{ provider: string; model: string } | undefined>;
+  set(sessionId: string, provider: string, model: string): MaybePromise<void>;
+  clear(sessionId: string): MaybePromise<boolean>;
 }
 
 /** What a turn runs on: the model to name in the request, the caller, and the answer's note. */
@@ -27,7 +27,7 @@ export interface TurnModel {
 
 /** What TurnService asks for each turn (optional: without it every turn uses its own client and model). */
 export interface TurnModelSource {
-  forTurn(sessionId: string): TurnModel;
+  forTurn(sessionId: string): MaybePromise<TurnModel>;
 }
 
 export class SessionModels implements TurnModelSource {
@@ -49,8 +49,8 @@ export class SessionModels implements TurnModelSource {
   }
 
   /** The session's model: its `/model` choice when its provider is still known, else the primary. */
-  current(sessionId: string | null): ModelChoice {
-    const stored = sessionId === null ? undefined : this.#store?.get(sessionId);
+  async current(sessionId: string | null): Promise<ModelChoice> {
+    const stored = sessionId === null ? undefined : await this.#store?.get(sessionId);
     if (stored && this.providers.profile(stored.provider)) return stored;
     if (stored) {
       this.#logger.warn(
@@ -62,25 +62,25 @@ export class SessionModels implements TurnModelSource {
   }
 
   /** The context window of the session's provider (its profile's contextLength), for model.context_length's default. */
-  contextLength(sessionId: string | null): number | undefined {
-    return this.providers.profile(this.current(sessionId).provider)?.contextLength;
+  async contextLength(sessionId: string | null): Promise<number | undefined> {
+    return this.providers.profile((await this.current(sessionId)).provider)?.contextLength;
   }
 
   /** Reads `/model`'s argument against the session's current provider. */
-  parse(text: string, sessionId: string | null): ParsedChoice {
-    return parseModelChoice(text, this.providers, this.current(sessionId).provider);
+  async parse(text: string, sessionId: string | null): Promise<ParsedChoice> {
+    return parseModelChoice(text, this.providers, (await this.current(sessionId)).provider);
   }
 
   /** Stores the session's choice (the primary itself clears it); later turns use it. */
-  choose(sessionId: string, choice: ModelChoice): void {
+  async choose(sessionId: string, choice: ModelChoice): Promise<void> {
     if (!this.#store) throw new Error('this host keeps no per-session model');
     const p = this.#primary;
-    if (choice.provider === p.provider && choice.model === p.model) this.#store.clear(sessionId);
-    else this.#store.set(sessionId, choice.provider, choice.model);
+    if (choice.provider === p.provider && choice.model === p.model) await this.#store.clear(sessionId);
+    else await this.#store.set(sessionId, choice.provider, choice.model);
   }
 
-  forTurn(sessionId: string): TurnModel {
-    const choice = this.current(sessionId);
+  async forTurn(sessionId: string): Promise<TurnModel> {
+    const choice = await this.current(sessionId);
     const fallback = this.providers.fallback();
     const caller = new FallbackCaller(
       { choice, client: this.providers.client(choice.provider) },

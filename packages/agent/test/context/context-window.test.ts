@@ -103,6 +103,32 @@ describe('the context window', () => {
     expect(rows.get('s')?.length).toBe(20 + 2 + 2); // the transcript keeps everything
   });
 
+  it('async summaries (PostgreSQL): the summary is stored and the next turn starts from it, through Promises', async () => {
+    const stored: StoredContextSummary[] = [];
+    const { turns, rows } = setup({
+      summaries: {
+        latest: async () => stored[stored.length - 1] ?? null,
+        save: async (_id, summary) => {
+          await new Promise((r) => setTimeout(r, 5));
+          stored.push(summary);
+        },
+      },
+    });
+    rows.set('s', history(10));
+    openai.server.script(
+      { status: 400, body: errorBodyFor(400, "This model's maximum context length is 8192 tokens.") },
+      { text: 'the summary' },
+      { text: 'answered' },
+      { text: 'next' },
+    );
+    const turn = (text: string) =>
+      turns.run({ sessionId: 's', platform: 'cli', userMessage: text, persist: 'after', approval: async () => 'deny' });
+    expect((await turn('go')).finalText).toBe('answered');
+    expect(stored).toEqual([{ headCount: 2, keepFrom: 17, summary: 'the summary' }]);
+    await turn('again');
+    expect(sent(3).length).toBe(1 + 2 + 1 + 5 + 1);
+  });
+
   it('a second context-length refusal fails the turn with the model error (retried once only)', async () => {
     const { turns, rows } = setup();
     rows.set('s', history(10));

@@ -259,4 +259,29 @@ describe('delegate_task', () => {
     expect(entries[1]).toMatchObject({ status: 'error', session_id: 'sess_child_2' });
     expect(stops.map((s) => s.childStatus)).toEqual(['error', 'error']);
   });
+
+  it('an async sessions port (PostgreSQL): start and finish are awaited, a rejected start is an error', async () => {
+    const bus = new HookBus({ timeoutMs: 1_000 });
+    let n = 0;
+    const finished: [string, string][] = [];
+    const sessions = {
+      start: async () => {
+        if (++n === 1) throw new Error('connection terminated');
+        return `sess_child_${n}`;
+      },
+      finish: async (id: string, status: string) => {
+        await new Promise((r) => setTimeout(r, 5));
+        finished.push([id, status]);
+      },
+    };
+    const turns = delegatingService(openai.server.url, bus, { delegation: { sessions, maxParallelChildren: 1 } });
+    const parent = parentReplies({ tasks: [{ goal: 'first' }, { goal: 'second' }] });
+    openai.server.respond((r) => (isChild(r) ? { text: `did ${goalOf(r)}` } : parent(r)));
+    const result = await run(turns);
+    const entries = delegateResult(result.messages).results;
+    expect(entries[0]).toMatchObject({ status: 'error', error: 'connection terminated', session_id: null });
+    expect(entries[1]).toMatchObject({ session_id: 'sess_child_2' });
+    // the end was recorded before the parent's turn went on
+    expect(finished).toEqual([['sess_child_2', entries[1]?.status]]);
+  });
 });

@@ -79,6 +79,33 @@ const run = (turns: TurnService, text: string, sessionId = 's1') =>
 const sentMessages = (i: number) => (openai.server.requests[i]?.body as { messages: ChatMessage[] }).messages;
 
 describe('memory around a turn', () => {
+  it('async snapshots (PostgreSQL): the stored block is read and a new one stored through Promises', async () => {
+    const rows = new Map<string, string>([['s1', '# Memory\nstored earlier']]);
+    let asked = 0;
+    const provider: MemoryProvider = {
+      name: 'notes',
+      systemPromptBlock: () => {
+        asked++;
+        return '# Memory\nasked now';
+      },
+    };
+    const manager = new MemoryManager({
+      provider,
+      snapshots: {
+        get: async (id) => rows.get(id),
+        put: async (id, _provider, block) => {
+          rows.set(id, block);
+          return true;
+        },
+      },
+      logger: silentLogger,
+    });
+    expect(await manager.block({ sessionId: 's1', platform: 'cli' })).toBe('# Memory\nstored earlier');
+    expect(asked).toBe(0);
+    expect(await manager.block({ sessionId: 's2', platform: 'cli' })).toBe('# Memory\nasked now');
+    expect(rows.get('s2')).toBe('# Memory\nasked now');
+  });
+
   it('the block is asked once per session, stored, and the system prompt stays byte-identical (also after a restart)', async () => {
     let notes = 'likes tea';
     let asked = 0;

@@ -56,4 +56,24 @@ describe('session_search tool', () => {
       note: expect.any(String),
     });
   });
+
+  it('an async source (PostgreSQL) is awaited', async () => {
+    const tool = createSessionSearchTool({
+      search: async () => [
+        {
+          sessionId: 'sess_b',
+          platform: 'cli',
+          title: 't',
+          sessionCreatedAt: 0,
+          at: 0,
+          role: 'assistant',
+          snippet: 's',
+        },
+      ],
+    });
+    const result = (await tool.handler({ query: 'x' }, { sessionId: '' } as ToolContext)) as {
+      results: { session_id: string }[];
+    };
+    expect(result.results.map((r) => r.session_id)).toEqual(['sess_b']);
+  });
 });

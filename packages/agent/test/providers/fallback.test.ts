@@ -190,26 +190,43 @@ describe('per-session model', () => {
     const { run, models } = setup();
     primary.server.respond(() => ({ text: 'from A' }));
     other.server.respond(() => ({ text: 'from B' }));
-    const parsed = models.parse('other:model-b', 's1');
+    const parsed = await models.parse('other:model-b', 's1');
     expect(parsed.ok).toBe(true);
-    if (parsed.ok) models.choose('s1', parsed.choice);
+    if (parsed.ok) await models.choose('s1', parsed.choice);
     expect((await run('s1', 'hi')).finalText).toBe('from B');
     expect((await run('s2', 'hi')).finalText).toBe('from A');
     expect(chats(other).map((r) => r.body?.model)).toEqual(['model-b']);
     expect(chats(primary).map((r) => r.body?.model)).toEqual(['model-a']);
-    expect(models.contextLength('s1')).toBe(8192); // the session's provider's profile
-    expect(models.contextLength('s2')).toBeUndefined(); // custom has none: model.context_length's own default
+    expect(await models.contextLength('s1')).toBe(8192); // the session's provider's profile
+    expect(await models.contextLength('s2')).toBeUndefined(); // custom has none: model.context_length's own default
     // a bare model stays on the session's provider; choosing the default clears the row
-    const bare = models.parse('model-c', 's1');
+    const bare = await models.parse('model-c', 's1');
     expect(bare.ok && bare.choice).toEqual({ provider: 'other', model: 'model-c' });
-    models.choose('s1', { provider: 'custom', model: 'model-a' });
-    expect(models.current('s1')).toEqual({ provider: 'custom', model: 'model-a' });
+    await models.choose('s1', { provider: 'custom', model: 'model-a' });
+    expect(await models.current('s1')).toEqual({ provider: 'custom', model: 'model-a' });
   });
 
-  it('a stored choice whose provider is gone uses the default, with a warning', () => {
+  it('a stored choice whose provider is gone uses the default, with a warning', async () => {
     const { models, store, warnings } = setup();
     store.set('s9', 'vanished', 'x');
-    expect(models.current('s9')).toEqual({ provider: 'custom', model: 'model-a' });
+    expect(await models.current('s9')).toEqual({ provider: 'custom', model: 'model-a' });
     expect(warnings.join('\n')).toContain('model provider "vanished", which is no longer loaded');
+  });
+  it('an async choices store (PostgreSQL): choices are read and stored through Promises', async () => {
+    const { models: base } = setup();
+    const rows = new Map<string, { provider: string; model: string }>();
+    const store: SessionModelStore = {
+      get: async (id) => rows.get(id),
+      set: async (id, provider, model) => void rows.set(id, { provider, model }),
+      clear: async (id) => rows.delete(id),
+    };
+    const models = new SessionModels(base.providers, store, silentLogger);
+    await models.choose('s1', { provider: 'other', model: 'model-b' });
+    expect(rows.get('s1')).toEqual({ provider: 'other', model: 'model-b' });
+    expect(await models.current('s1')).toEqual({ provider: 'other', model: 'model-b' });
+    expect((await models.forTurn('s1')).model).toBe('model-b');
+    expect(await models.contextLength('s1')).toBe(8192);
+    await models.choose('s1', { provider: 'custom', model: 'model-a' }); // the primary: the row is cleared
+    expect(rows.has('s1')).toBe(false);
   });
 });

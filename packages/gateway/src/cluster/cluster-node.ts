@@ -7,9 +7,13 @@ import { claimUnfinishedInbox, type InboxRow } from '@hermes/store';
 import type pg from 'pg';
 import type { LaunchPorts } from '../launch.js';
 import type { PendingRow } from '../pipeline/recover.js';
+import type { SessionGuard } from '../session-guard.js';
 import { ClusterMembership, clusterMembers, platformHolders } from './membership.js';
 import type { PgTarget } from './pg-types.js';
 import { PlatformLeases } from './platform-leases.js';
+import { SessionControl } from './session-control.js';
+import { SessionLeases } from './session-leases.js';
+import { SharedSettings } from './shared-settings.js';
 import { leaseTimings } from './timings.js';
 
 /** Rows of these platforms have no adapter: any instance answers them (the API platform, cron). */
@@ -23,6 +27,10 @@ export interface ClusterNodeOptions {
   failoverS: number;
   /** reads a platform's state again before this instance takes it over */
   reloadState(platform: string): Promise<void>;
+  /** sessions running at once at most (gateway.max_concurrent_runs): the session-lease connections */
+  maxConcurrentRuns: number;
+  /** applies a shared setting (`/sethome` on any instance: <PLATFORM>_HOME_CHANNEL) */
+  applySetting(name: string, value: string): void;
   logger: Logger;
 }
 
@@ -35,12 +43,22 @@ export interface ClusterStatus {
   outbox_lag_s: number | null;
 }
 
+/** Something exactly one instance runs at a time (the cron scheduler), under a lease of its name. */
+export interface Singleton {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
 export class ClusterNode {
   readonly #opts: ClusterNodeOptions;
   readonly #membership: ClusterMembership;
   readonly #staleMs: number;
   #leases: PlatformLeases | null = null;
+  readonly #sessions: SessionLeases;
+  readonly #control: SessionControl;
+  readonly #settings: SharedSettings;
   #leased = new Set<string>();
+  readonly #singletons = new Map<string, Singleton>();
   #timer: NodeJS.Timeout | undefined;
   #claiming: Promise<void> = Promise.resolve();
   #stopped = false;
@@ -55,17 +73,68 @@ export class ClusterNode {
       heartbeatMs: Math.min(2000, retryMs),
       log: opts.logger,
     });
+    // a lane waiting for a session's lease holds a connection too: one per running lane, and spare
+    this.#sessions = new SessionLeases({
+      target: opts.target,
+      maxConnections: opts.maxConcurrentRuns + 2,
+      log: opts.logger,
+    });
+    this.#settings = new SharedSettings({
+      pool: opts.pool,
+      target: opts.target,
+      apply: (name, value) => {
+        // only what /sethome sets: a notification never reaches any other variable
+        if (/^[A-Z0-9_]+_HOME_CHANNEL$/.test(name)) opts.applySetting(name, value);
+      },
+      log: opts.logger,
+    });
+    this.#control = new SessionControl({
+      pool: opts.pool,
+      target: opts.target,
+      instanceId: opts.instanceId,
+      log: opts.logger,
+    });
   }
+
+  /**
+   * One run per session across instances, for sessions more than one instance can receive
+   * (webhook platforms, the API platform): a connection-holding platform's sessions only ever
+   * reach the instance holding it.
+   */
+  readonly sessionGuard: SessionGuard = {
+    shared: (sessionKey) => !this.#leased.has(sessionKey.slice(0, sessionKey.indexOf(':'))),
+    run: async (sessionKey, run, { interrupt }) => {
+      const now = await this.#sessions.tryRunExclusive(sessionKey, () => run());
+      if (now.ran) return;
+      // running on another instance: ask it to stop that run (busy mode interrupt), then wait for the lease
+      if (interrupt) await this.#control.send(sessionKey, 'interrupt').catch(() => false);
+      await this.#sessions.runExclusive(sessionKey, () => run());
+    },
+    stopElsewhere: (sessionKey) => this.#control.send(sessionKey, 'stop'),
+    handle: (handler) => this.#control.handle(handler),
+  };
 
   /** Whether `platform` takes turns across instances and this instance does not hold it now. */
   standby(platform: string): boolean {
     return this.#leased.has(platform) && !(this.#leases?.holding().includes(platform) ?? false);
   }
 
+  /** Stores a setting every instance applies at once (`/sethome`), this one included. */
+  shareSetting(name: string, value: string): Promise<void> {
+    return this.#settings.set(name, value);
+  }
+
+  /** Runs `role` on whichever one instance holds the lease `name` (call before launch). */
+  addSingleton(name: string, role: Singleton): void {
+    this.#singletons.set(name, role);
+  }
+
   /** The gateway's `launch` in a cluster (Gateway deps `launch`). */
   launch = async (ports: LaunchPorts): Promise<void> => {
     const { logger } = this.#opts;
     await this.#membership.start();
+    await this.#control.start();
+    await this.#settings.start();
     const adapters = [...ports.adapters.values()];
     const shared = adapters.filter((a) => a.holdsConnection !== true);
     this.#leased = new Set(adapters.filter((a) => a.holdsConnection === true).map((a) => a.name));
@@ -86,10 +155,12 @@ export class ClusterNode {
     this.#leases = new PlatformLeases({
       target: this.#opts.target,
       instanceId: this.#opts.instanceId,
-      platforms: [...this.#leased],
+      platforms: [...this.#leased, ...this.#singletons.keys()],
       failoverS: this.#opts.failoverS,
       log: logger,
       onAcquired: async (platform) => {
+        const singleton = this.#singletons.get(platform);
+        if (singleton) return this.#stopped ? undefined : singleton.start();
         const adapter = byName.get(platform);
         if (!adapter || this.#stopped) return;
         await this.#opts.reloadState(platform); // the previous holder moved its offset on
@@ -98,6 +169,8 @@ export class ClusterNode {
         await resume(this.#claim([platform], 'orphans'));
       },
       onLost: async (platform, reason) => {
+        const singleton = this.#singletons.get(platform);
+        if (singleton) return singleton.stop();
         logger.warn({ platform, reason }, `platform ${platform} handed back: another instance may take it`);
         await byName.get(platform)?.stop();
       },
@@ -147,6 +220,9 @@ export class ClusterNode {
     clearTimeout(this.#timer);
     await this.#claiming;
     await this.#leases?.stop();
+    await this.#control.stop();
+    await this.#settings.stop();
+    await this.#sessions.close().catch(() => undefined);
     await this.#membership.stop().catch(() => undefined);
   }
 

@@ -5,11 +5,12 @@
  */
 
 import type { Logger, ToolDefinition } from '@hermes/protocol';
-import type { CronJobRow, CronJobsRepo } from '@hermes/store';
+import type { CronJobRow } from '@hermes/store';
 import { failureMessage } from '../failure-reply.js';
 import type { Gateway } from '../gateway.js';
 import { resolveTarget } from '../send-message-tool.js';
 import type { CronClock } from './clock.js';
+import type { CronJobsPort } from './cron-jobs-port.js';
 import { createCronjobTool } from './cronjob-tool.js';
 import { type CronTurnResult, type FirePorts, recoverFires, runFire } from './fire.js';
 import { CronScheduler, type CronSettings } from './scheduler.js';
@@ -17,7 +18,7 @@ import { resolveDeliver } from './targets.js';
 
 export interface CronServiceDeps {
   gateway: Gateway;
-  jobs: CronJobsRepo;
+  jobs: CronJobsPort;
   env: Readonly<Record<string, string | undefined>>;
   settings: CronSettings;
   clock: CronClock;

@@ -6,14 +6,14 @@
  */
 
 import type { ToolDefinition } from '@hermes/protocol';
-import type { CronJobsRepo } from '@hermes/store';
 import type { DeliveryTarget } from '../delivery/deliver.js';
+import type { CronJobsPort } from './cron-jobs-port.js';
 import { addJob, jobJson, resumeJob } from './jobs.js';
 import { SCHEDULE_FORMS, ScheduleError } from './schedule.js';
 import { targetString } from './targets.js';
 
 export interface CronjobToolDeps {
-  jobs: CronJobsRepo;
+  jobs: CronJobsPort;
   /** the chat a running session answers */
   originOf(sessionId: string): DeliveryTarget | undefined;
   /** checks an explicit target for this session (send_message's rules): the target or an error */
@@ -56,11 +56,11 @@ export function createCronjobTool(deps: CronjobToolDeps): ToolDefinition {
         required: ['action'],
       },
     },
-    handler: (args, context) => {
+    handler: async (args, context) => {
       const origin = deps.originOf(context.sessionId);
       const owner = origin ? targetString(origin) : undefined;
       const action = args.action;
-      if (action === 'list') return { jobs: deps.jobs.list(owner ? { owner } : {}).map(jobJson) };
+      if (action === 'list') return { jobs: (await deps.jobs.list(owner ? { owner } : {})).map(jobJson) };
       if (action === 'create') {
         const schedule = str(args.schedule);
         const prompt = str(args.prompt);
@@ -79,7 +79,7 @@ export function createCronjobTool(deps: CronjobToolDeps): ToolDefinition {
         }
         const toolsets = Array.isArray(args.toolsets) ? args.toolsets.filter((t) => typeof t === 'string') : null;
         try {
-          const job = addJob(
+          const job = await addJob(
             deps.jobs,
             {
               schedule,
@@ -103,17 +103,18 @@ export function createCronjobTool(deps: CronjobToolDeps): ToolDefinition {
         return { error: 'action must be one of create, list, remove, pause, resume' };
       }
       const id = str(args.job_id);
-      const job = id ? deps.jobs.get(id) : undefined;
+      const job = id ? await deps.jobs.get(id) : undefined;
       if (!id || !job || (owner && job.owner !== owner)) {
         return { error: `job_id: no job ${JSON.stringify(id ?? '')}${owner ? ' in this chat' : ''} (list shows them)` };
       }
-      if (action === 'remove') deps.jobs.remove(id);
+      if (action === 'remove') await deps.jobs.remove(id);
       else if (action === 'pause') {
         if (job.state !== 'active') return { error: `job ${id} is ${job.state}, not active` };
-        deps.jobs.setState(id, 'paused');
-      } else if (!resumeJob(deps.jobs, job, deps.now())) return { error: `job ${id} is ${job.state}, not paused` };
+        await deps.jobs.setState(id, 'paused');
+      } else if (!(await resumeJob(deps.jobs, job, deps.now())))
+        return { error: `job ${id} is ${job.state}, not paused` };
       deps.changed();
-      return action === 'remove' ? { removed: id } : { job: jobJson(deps.jobs.get(id) ?? job) };
+      return action === 'remove' ? { removed: id } : { job: jobJson((await deps.jobs.get(id)) ?? job) };
     },
   };
 }

@@ -6,10 +6,11 @@
  */
 
 import type { Logger } from '@hermes/protocol';
-import type { CronFireStatus, CronJobRow, CronJobsRepo } from '@hermes/store';
+import type { CronFireStatus, CronJobRow } from '@hermes/store';
 import type { DeliveryResult, DeliveryTarget } from '../delivery/deliver.js';
 import type { GatewayEvents } from '../gateway-events.js';
 import { SILENT_MARKER } from '../pipeline/turn.js';
+import type { CronJobsPort } from './cron-jobs-port.js';
 
 export interface CronTurnResult {
   status: 'completed' | 'failed' | 'interrupted';
@@ -18,7 +19,7 @@ export interface CronTurnResult {
 }
 
 export interface FirePorts {
-  jobs: CronJobsRepo;
+  jobs: CronJobsPort;
   runTurn(job: CronJobRow, signal: AbortSignal): Promise<CronTurnResult>;
   send(target: DeliveryTarget, text: string): Promise<DeliveryResult>;
   /** the target, null for `none`, or why it cannot be reached */
@@ -51,29 +52,29 @@ export async function runFire(ports: FirePorts, job: CronJobRow, claim: Claim, s
     if (result.status !== 'completed' || result.text === null) {
       status = result.status === 'interrupted' ? 'interrupted' : 'failed';
       error = result.error ?? (status === 'interrupted' ? 'the gateway stopped during the run' : 'no answer');
-      ports.jobs.finishFire(claim.fireId, status, { error });
+      await ports.jobs.finishFire(claim.fireId, status, { error });
     } else if (result.text.trim() === SILENT_MARKER) {
       status = 'silent';
       response = SILENT_MARKER;
-      ports.jobs.finishFire(claim.fireId, 'silent', { answer: result.text });
+      await ports.jobs.finishFire(claim.fireId, 'silent', { answer: result.text });
     } else {
       response = result.text;
-      ports.jobs.finishFire(claim.fireId, 'answered', { answer: result.text });
+      await ports.jobs.finishFire(claim.fireId, 'answered', { answer: result.text });
       ({ status, error } = await deliverAnswer(ports, job, claim, result.text));
     }
   } catch (err) {
     status = 'failed';
     error = err instanceof Error ? err.message : String(err);
-    ports.jobs.finishFire(claim.fireId, 'failed', { error });
+    await ports.jobs.finishFire(claim.fireId, 'failed', { error });
   }
-  const failures = ports.jobs.recordResult(job.id, status, error);
+  const failures = await ports.jobs.recordResult(job.id, status, error);
   if (status === 'failed') log.warn({ error, failures }, `cron job ${job.id} (${job.name}) failed: ${error}`);
   else log.info({ status }, `cron job ${job.id} (${job.name}) ran: ${status}`);
   if (status === 'failed' && job.kind === 'once') {
     // a one-shot has no next run to get it right: its chat hears of the failure now
     await tellOwner(ports, job, `⚠️ Scheduled job "${job.name}" (${job.id}) failed: ${error ?? 'unknown error'}`);
   } else if (status === 'failed' && failures >= ports.maxFailures && job.state === 'active') {
-    ports.jobs.setState(job.id, 'paused');
+    await ports.jobs.setState(job.id, 'paused');
     ports.logger.warn({ cronJob: job.id, failures }, `cron job ${job.id} paused after ${failures} failures in a row`);
     const text =
       `⏸ Scheduled job "${job.name}" (${job.id}) was paused after ${failures} failed runs in a row. ` +
@@ -92,21 +93,21 @@ export async function deliverAnswer(
 ): Promise<{ status: CronFireStatus; error: string | null }> {
   const target = ports.resolve(job.deliver);
   if (target === null) {
-    ports.jobs.finishFire(claim.fireId, 'delivered');
+    await ports.jobs.finishFire(claim.fireId, 'delivered');
     return { status: 'delivered', error: null };
   }
   if (typeof target === 'string') {
     const error = `cannot deliver to ${job.deliver}: ${target}`;
-    ports.jobs.finishFire(claim.fireId, 'failed', { error });
+    await ports.jobs.finishFire(claim.fireId, 'failed', { error });
     return { status: 'failed', error };
   }
   const sent = await ports.send({ ...target, inboxId: claim.inboxId }, answer);
   if (sent.failed > 0) {
     const error = `not delivered to ${job.deliver}: ${sent.errors.join('; ')}`;
-    ports.jobs.finishFire(claim.fireId, 'failed', { error });
+    await ports.jobs.finishFire(claim.fireId, 'failed', { error });
     return { status: 'failed', error };
   }
-  ports.jobs.finishFire(claim.fireId, 'delivered');
+  await ports.jobs.finishFire(claim.fireId, 'delivered');
   return { status: 'delivered', error: null };
 }
 
@@ -129,14 +130,14 @@ async function tellOwner(ports: FirePorts, job: CronJobRow, text: string): Promi
  */
 export async function recoverFires(ports: Pick<FirePorts, 'jobs' | 'send' | 'resolve'>): Promise<void> {
   const { jobs } = ports;
-  for (const row of jobs.unfinishedFires()) {
+  for (const row of await jobs.unfinishedFires()) {
     if (row.status === 'running') {
-      jobs.finishFire(row.id, 'interrupted', { error: 'the gateway stopped during the run' });
+      await jobs.finishFire(row.id, 'interrupted', { error: 'the gateway stopped during the run' });
       continue;
     }
-    const job = jobs.get(row.jobId);
+    const job = await jobs.get(row.jobId);
     if (!job || row.answer === null || row.inboxId === null) {
-      jobs.finishFire(row.id, 'failed', { error: 'the job or its answer is gone' });
+      await jobs.finishFire(row.id, 'failed', { error: 'the job or its answer is gone' });
       continue;
     }
     await deliverAnswer(ports, job, { fireId: row.id, inboxId: row.inboxId }, row.answer);

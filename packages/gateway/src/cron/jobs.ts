@@ -2,7 +2,8 @@
  * Adding and resuming jobs, shared by `hermes cron` and the `cronjob` tool: the schedule parsed
  * (errors name the accepted forms), the deliver target checked, the first run computed.
  */
-import type { CronJobRow, CronJobsRepo } from '@hermes/store';
+import type { CronJobRow } from '@hermes/store';
+import type { CronJobsPort } from './cron-jobs-port.js';
 import {
   checkTimezone,
   firstRun,
@@ -33,7 +34,7 @@ export const nameFromPrompt = (prompt: string): string => {
 };
 
 /** Validates and stores a new job; throws a ScheduleError naming what was wrong. */
-export function addJob(jobs: CronJobsRepo, input: JobInput, now: number): CronJobRow {
+export async function addJob(jobs: CronJobsPort, input: JobInput, now: number): Promise<CronJobRow> {
   if (input.prompt.trim() === '') throw new ScheduleError('the prompt is empty: say what the job should do');
   checkTimezone(input.timezone);
   const shape = deliverShapeError(input.deliver);
@@ -43,7 +44,7 @@ export function addJob(jobs: CronJobsRepo, input: JobInput, now: number): CronJo
   if (schedule.kind === 'once' && schedule.at <= now) {
     throw new ScheduleError(`"${input.schedule}" is in the past (${new Date(schedule.at).toISOString()})`);
   }
-  return jobs.add({
+  return await jobs.add({
     name: input.name?.trim() || nameFromPrompt(input.prompt),
     schedule: input.schedule.trim(),
     kind: schedule.kind,
@@ -59,11 +60,11 @@ export function addJob(jobs: CronJobsRepo, input: JobInput, now: number): CronJo
 }
 
 /** Resumes a paused job from `now` (a one-shot whose time passed runs at once); false when it is not paused. */
-export function resumeJob(jobs: CronJobsRepo, job: CronJobRow, now: number): boolean {
+export async function resumeJob(jobs: CronJobsPort, job: CronJobRow, now: number): Promise<boolean> {
   if (job.state !== 'paused') return false;
   const schedule = storedSchedule(job.kind, job.expr);
   const next = schedule.kind === 'once' ? schedule.at : nextRunAfter(schedule, job.timezone, now, job.createdAt);
-  jobs.setState(job.id, 'active', next);
+  await jobs.setState(job.id, 'active', next);
   return true;
 }
 

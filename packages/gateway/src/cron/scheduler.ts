@@ -2,12 +2,15 @@
  * The scheduler of `hermes gateway run`: one timer to the next due job (never shorter polling than
  * that), re-armed every `recheckMs` so jobs the CLI added, paused or asked to run are seen; each due
  * slot claimed in a transaction (cron_fires is unique per job and slot) before its fire runs, so a
- * slot runs once across restarts. Missed slots after downtime follow `cron.catch_up`.
+ * slot runs once across restarts. Missed slots after downtime follow `cron.catch_up`. The jobs
+ * repository may answer synchronously (SQLite) or asynchronously (PostgreSQL): one tick runs at a
+ * time, and a poke during a tick runs another right after it.
  */
 
 import type { Logger } from '@hermes/protocol';
-import type { CronJobRow, CronJobsRepo } from '@hermes/store';
+import type { CronJobRow } from '@hermes/store';
 import type { CronClock } from './clock.js';
+import type { CronJobsPort } from './cron-jobs-port.js';
 import type { Claim } from './fire.js';
 import { nextRunAfter, slotsBetween, storedSchedule } from './schedule.js';
 
@@ -23,7 +26,7 @@ export interface CronSettings {
 }
 
 export interface SchedulerDeps {
-  jobs: CronJobsRepo;
+  jobs: CronJobsPort;
   clock: CronClock;
   catchUp: CatchUp;
   logger: Logger;
@@ -46,6 +49,10 @@ export class CronScheduler {
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
   #started = false;
+  /** the tick running now (one at a time) */
+  #ticking: Promise<void> | null = null;
+  /** a poke or timer came during the tick: tick again when it ends */
+  #again = false;
 
   constructor(deps: SchedulerDeps) {
     this.#deps = deps;
@@ -56,11 +63,11 @@ export class CronScheduler {
     if (this.#started) return;
     this.#started = true;
     await this.#deps.recover();
-    this.#catchUp();
-    this.#tick();
+    await this.#catchUp();
+    await this.#runTick();
     const { jobs, clock, logger } = this.#deps;
-    const next = jobs.nextDue(clock.now());
-    const active = jobs.list().filter((j) => j.state === 'active').length;
+    const next = await jobs.nextDue(clock.now());
+    const active = (await jobs.list()).filter((j) => j.state === 'active').length;
     logger.info(
       { jobs: active, nextRunAt: next === null ? null : new Date(next).toISOString() },
       `cron scheduler started: ${active} active job(s)`,
@@ -69,7 +76,7 @@ export class CronScheduler {
 
   /** Re-reads the table now (a job was added or changed in this process). */
   poke(): void {
-    if (this.#started && !this.#stopped) this.#tick();
+    if (this.#started && !this.#stopped) void this.#runTick();
   }
 
   /** Stops firing; running fires get up to `drainMs`, then are cut off (their slot is not run again). */
@@ -84,30 +91,33 @@ export class CronScheduler {
 
   /** Resolves when no fire is running (tests). */
   async idle(): Promise<void> {
-    while (this.#running.size > 0) await Promise.all(this.#running.values());
+    while (this.#ticking !== null || this.#running.size > 0) {
+      if (this.#ticking !== null) await this.#ticking;
+      await Promise.all(this.#running.values());
+    }
   }
 
-  #catchUp(): void {
+  async #catchUp(): Promise<void> {
     const { jobs, clock } = this.#deps;
     const now = clock.now();
-    for (const job of jobs.due(now)) {
+    for (const job of await jobs.due(now)) {
       if (job.nextRunAt === null || job.nextRunAt > now) continue; // only a requested run
       try {
-        this.#catchUpJob(job, now);
+        await this.#catchUpJob(job, now);
       } catch (err) {
-        this.#unschedulable(job, err);
+        await this.#unschedulable(job, err);
       }
     }
   }
 
-  #catchUpJob(job: CronJobRow, now: number): void {
+  async #catchUpJob(job: CronJobRow, now: number): Promise<void> {
     const { jobs, catchUp, logger } = this.#deps;
     const schedule = storedSchedule(job.kind, job.expr);
     // a one-shot whose time passed runs once, whatever the policy
     if (schedule.kind === 'once' || job.nextRunAt === null) return;
     const missed = 1 + slotsBetween(schedule, job.timezone, job.nextRunAt, now, job.createdAt);
     if (catchUp === 'none') {
-      jobs.setNextRun(job.id, nextRunAfter(schedule, job.timezone, now, job.createdAt));
+      await jobs.setNextRun(job.id, nextRunAfter(schedule, job.timezone, now, job.createdAt));
       logger.info({ cronJob: job.id, missed }, `cron job ${job.id}: ${missed} missed run(s) skipped (catch_up none)`);
     } else if (catchUp === 'all' && missed > MAX_CATCH_UP_RUNS) {
       // a week down with `every 1m` is 10 080 slots: only the latest ones run
@@ -115,7 +125,7 @@ export class CronScheduler {
       for (let i = 0; i < missed - MAX_CATCH_UP_RUNS; i++) {
         from = nextRunAfter(schedule, job.timezone, from, job.createdAt) ?? from;
       }
-      jobs.setNextRun(job.id, from);
+      await jobs.setNextRun(job.id, from);
       logger.info(
         { cronJob: job.id, missed },
         `cron job ${job.id}: ${missed} missed run(s); running the latest ${MAX_CATCH_UP_RUNS}`,
@@ -126,43 +136,61 @@ export class CronScheduler {
     }
   }
 
-  #tick(): void {
+  /** Runs a tick, or (one is running) asks for another after it; resolves when the ticks end. */
+  #runTick(): Promise<void> {
+    if (this.#ticking !== null) {
+      this.#again = true;
+      return this.#ticking;
+    }
+    const run = async () => {
+      do {
+        this.#again = false;
+        await this.#tick();
+      } while (this.#again && !this.#stopped);
+    };
+    this.#ticking = run().finally(() => {
+      this.#ticking = null;
+    });
+    return this.#ticking;
+  }
+
+  async #tick(): Promise<void> {
     clearTimeout(this.#timer);
     if (this.#stopped) return;
     const { jobs, clock, logger } = this.#deps;
     let busy = false;
     try {
-      for (const job of jobs.due(clock.now())) {
+      for (const job of await jobs.due(clock.now())) {
         if (this.#running.has(job.id)) {
           busy = true; // its previous fire still runs: this slot waits for it
           continue;
         }
         try {
-          this.#claimAndRun(job);
+          await this.#claimAndRun(job);
         } catch (err) {
-          this.#unschedulable(job, err);
+          await this.#unschedulable(job, err);
         }
       }
     } catch (err) {
       logger.error({ err }, 'cron: reading the due jobs failed; trying again shortly');
       busy = true;
     }
-    this.#arm(busy);
+    await this.#arm(busy);
   }
 
   /** A row the scheduler cannot read (edited by hand, say): paused with the reason, the others go on. */
-  #unschedulable(job: CronJobRow, err: unknown): void {
+  async #unschedulable(job: CronJobRow, err: unknown): Promise<void> {
     const reason = `cannot schedule: ${err instanceof Error ? err.message : String(err)}`;
     this.#deps.logger.error({ cronJob: job.id }, `cron job ${job.id} paused: ${reason}`);
     try {
-      this.#deps.jobs.setState(job.id, 'paused');
-      this.#deps.jobs.recordResult(job.id, 'failed', reason);
+      await this.#deps.jobs.setState(job.id, 'paused');
+      await this.#deps.jobs.recordResult(job.id, 'failed', reason);
     } catch (e) {
       this.#deps.logger.error({ err: e, cronJob: job.id }, 'cron: pausing an unschedulable job failed');
     }
   }
 
-  #claimAndRun(job: CronJobRow): void {
+  async #claimAndRun(job: CronJobRow): Promise<void> {
     const { jobs, clock, catchUp } = this.#deps;
     const now = clock.now();
     const manual = job.runRequestedAt !== null && (job.nextRunAt === null || job.nextRunAt > now);
@@ -174,7 +202,7 @@ export class CronScheduler {
       const nextRunAt = nextRunAfter(schedule, job.timezone, after, job.createdAt);
       next = { nextRunAt, state: nextRunAt === null ? 'done' : 'active', manual };
     }
-    const claimed = jobs.claimFire(job.id, slotTime, next);
+    const claimed = await jobs.claimFire(job.id, slotTime, next);
     if (!claimed) return; // that slot already ran (or another process claimed it)
     const run = this.#deps
       .fire(job, { ...claimed, slotTime }, this.#abort.signal)
@@ -186,16 +214,23 @@ export class CronScheduler {
     this.#running.set(job.id, run);
   }
 
-  #arm(busy: boolean): void {
+  async #arm(busy: boolean): Promise<void> {
     const { jobs, clock } = this.#deps;
     const recheck = this.#deps.recheckMs ?? RECHECK_MS;
     let wait = recheck;
     if (!busy) {
       const now = clock.now();
-      const next = jobs.nextDue(now);
+      let next: number | null = null;
+      try {
+        next = await jobs.nextDue(now);
+      } catch (err) {
+        this.#deps.logger.error({ err }, 'cron: reading the next due job failed; trying again shortly');
+      }
       if (next !== null) wait = Math.min(recheck, Math.max(0, clock.realDelay(next - now)));
     }
-    this.#timer = setTimeout(() => this.#tick(), wait);
+    if (this.#stopped) return;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.#runTick(), wait);
     this.#timer.unref();
   }
 }

@@ -88,6 +88,7 @@ export function pgGatewayStore(store: PgStore, options: PgGatewayStoreOptions): 
     pairing: store.pairing,
     platformState,
     apiResponses: store.apiResponses,
+    childSessions: store.childSessions,
     inbox: {
       // one instance's start: the rows it owns and the rows nobody owns (a home copied from state.db);
       // rows of other instances are claimed by the cluster (cluster/claims.ts) once they stop beating

@@ -20,7 +20,7 @@ async function fireAt(h: ReturnType<typeof harness>, s: CronScheduler, t: number
 describe('a cron fire', () => {
   it('an answer of exactly [SILENT] posts nothing and counts as a success', async () => {
     const h = harness();
-    const id = h.add({ schedule: 'every 1h' });
+    const id = await h.add({ schedule: 'every 1h' });
     const s = h.scheduler();
     running.push(s);
     await s.start();
@@ -33,7 +33,7 @@ describe('a cron fire', () => {
 
   it('after cron.max_failures failures in a row the job is paused and its delivery chat told why', async () => {
     const h = harness({ maxFailures: 2 });
-    const id = h.add({ schedule: 'every 1h', name: 'disk check' });
+    const id = await h.add({ schedule: 'every 1h', name: 'disk check' });
     const s = h.scheduler();
     running.push(s);
     await s.start();
@@ -58,7 +58,7 @@ describe('a cron fire', () => {
 
   it("a one-shot's failure is told at once (it has no next run); it is not paused", async () => {
     const h = harness();
-    const id = h.add({ schedule: 'in 5m', name: 'stretch', deliver: 'telegram:42', owner: 'telegram:42' });
+    const id = await h.add({ schedule: 'in 5m', name: 'stretch', deliver: 'telegram:42', owner: 'telegram:42' });
     const s = h.scheduler();
     running.push(s);
     await s.start();
@@ -75,7 +75,7 @@ describe('a cron fire', () => {
 
   it('a job delivering nowhere tells the chat that created it', async () => {
     const h = harness({ maxFailures: 1 });
-    const id = h.add({ schedule: 'every 1h', deliver: 'none', owner: 'telegram:42' });
+    const id = await h.add({ schedule: 'every 1h', deliver: 'none', owner: 'telegram:42' });
     const s = h.scheduler();
     running.push(s);
     await s.start();
@@ -87,7 +87,7 @@ describe('a cron fire', () => {
 
   it('a target that cannot be reached is a failure naming it', async () => {
     const h = harness({ env: { TELEGRAM_HOME_CHANNEL: '' } });
-    const id = h.add({ schedule: 'every 1h', deliver: 'discord' });
+    const id = await h.add({ schedule: 'every 1h', deliver: 'discord' });
     const s = h.scheduler();
     running.push(s);
     await s.start();

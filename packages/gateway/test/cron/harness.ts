@@ -1,6 +1,7 @@
 // A scheduler on a real in-memory state.db with a hand-moved clock, a scripted turn and a recorded send.
 import { silentLogger } from '@hermes/protocol';
-import { openStore, type Store } from '@hermes/store';
+import { asyncMethods, openStore, type Store } from '@hermes/store';
+import type { CronJobsPort } from '../../src/cron/cron-jobs-port.js';
 import { type CronTurnResult, type FirePorts, recoverFires, runFire } from '../../src/cron/fire.js';
 import { addJob, type JobInput } from '../../src/cron/jobs.js';
 import { type CatchUp, CronScheduler } from '../../src/cron/scheduler.js';
@@ -20,13 +21,17 @@ export interface Harness {
   /** the next turns' results (default: completed "done") */
   turns: CronTurnResult[];
   prompts: string[];
-  add(input: Partial<JobInput> & { schedule: string }): string;
+  add(input: Partial<JobInput> & { schedule: string }): Promise<string>;
   scheduler(catchUp?: CatchUp): CronScheduler;
 }
 
-export function harness(options: { maxFailures?: number; env?: Record<string, string> } = {}): Harness {
+/** `asyncJobs`: the scheduler, fires and add see the jobs through Promises (as on PostgreSQL). */
+export function harness(
+  options: { maxFailures?: number; env?: Record<string, string>; asyncJobs?: boolean } = {},
+): Harness {
   const clock = { t: T0 };
   const store = openStore(':memory:', { now: () => clock.t });
+  const jobs: CronJobsPort = options.asyncJobs ? asyncMethods(store.cronJobs) : store.cronJobs;
   const sent: Harness['sent'] = [];
   const events: Harness['events'] = [];
   const turns: CronTurnResult[] = [];
@@ -37,7 +42,7 @@ export function harness(options: { maxFailures?: number; env?: Record<string, st
   });
   const env = { TELEGRAM_HOME_CHANNEL: '-100', ...options.env };
   const ports: FirePorts = {
-    jobs: store.cronJobs,
+    jobs,
     runTurn: async (job) => {
       prompts.push(job.prompt);
       return turns.shift() ?? { status: 'completed', text: 'done' };
@@ -58,12 +63,12 @@ export function harness(options: { maxFailures?: number; env?: Record<string, st
     events,
     turns,
     prompts,
-    add: (input) =>
-      addJob(store.cronJobs, { prompt: 'check', deliver: 'telegram', owner: 'cli', timezone: 'UTC', ...input }, clock.t)
+    add: async (input) =>
+      (await addJob(jobs, { prompt: 'check', deliver: 'telegram', owner: 'cli', timezone: 'UTC', ...input }, clock.t))
         .id,
     scheduler: (catchUp = 'once') =>
       new CronScheduler({
-        jobs: store.cronJobs,
+        jobs,
         clock: { now: () => clock.t, realDelay: () => 3_600_000 }, // never fires by itself: tests poke
         catchUp,
         logger: silentLogger,

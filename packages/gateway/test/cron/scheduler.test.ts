@@ -21,7 +21,7 @@ async function startAndRun(h: Harness, catchUp?: 'once' | 'all' | 'none'): Promi
 describe('the cron scheduler', () => {
   it('fires a due job once per slot and moves to its next slot', async () => {
     const h = harness();
-    const id = h.add({ schedule: 'every 1h', prompt: 'check the disk' });
+    const id = await h.add({ schedule: 'every 1h', prompt: 'check the disk' });
     const s = await startAndRun(h);
     expect(h.prompts).toEqual([]); // not due yet
     h.clock.t = T0 + HOUR;
@@ -42,7 +42,7 @@ describe('the cron scheduler', () => {
 
   it('catch_up once (default): a gateway stopped over three slots runs the job once on start, and not again after a restart', async () => {
     const h = harness();
-    const id = h.add({ schedule: 'every 1h' });
+    const id = await h.add({ schedule: 'every 1h' });
     h.clock.t = T0 + 3 * HOUR + 10 * MIN; // stopped over T0+1h, +2h, +3h
     await startAndRun(h);
     expect(h.prompts).toHaveLength(1);
@@ -54,7 +54,7 @@ describe('the cron scheduler', () => {
 
   it('catch_up all runs every missed slot, one after another; none skips to the next slot', async () => {
     const all = harness();
-    const a = all.add({ schedule: 'every 1h' });
+    const a = await all.add({ schedule: 'every 1h' });
     all.clock.t = T0 + 3 * HOUR + 10 * MIN;
     await startAndRun(all, 'all');
     for (let i = 0; i < 5 && all.prompts.length < 3; i++) await settle();
@@ -67,7 +67,7 @@ describe('the cron scheduler', () => {
     ).toEqual([T0 + HOUR, T0 + 2 * HOUR, T0 + 3 * HOUR]);
 
     const many = harness();
-    const m = many.add({ schedule: 'every 1h' });
+    const m = await many.add({ schedule: 'every 1h' });
     many.clock.t = T0 + 100 * HOUR + 10 * MIN; // 100 slots missed: the latest MAX_CATCH_UP_RUNS run
     await startAndRun(many, 'all');
     await running.at(-1)?.idle();
@@ -76,7 +76,7 @@ describe('the cron scheduler', () => {
     expect(Math.min(...slots)).toBe(T0 + (100 - MAX_CATCH_UP_RUNS + 1) * HOUR);
 
     const none = harness();
-    const n = none.add({ schedule: 'every 1h' });
+    const n = await none.add({ schedule: 'every 1h' });
     none.clock.t = T0 + 3 * HOUR + 10 * MIN;
     await startAndRun(none, 'none');
     expect(none.prompts).toEqual([]);
@@ -85,16 +85,16 @@ describe('the cron scheduler', () => {
 
   it('a one-shot whose time passed while stopped runs once, whatever catch_up says, then is done', async () => {
     const h = harness();
-    const id = h.add({ schedule: 'in 2 minutes', prompt: 'stretch' });
+    const id = await h.add({ schedule: 'in 2 minutes', prompt: 'stretch' });
     h.clock.t = T0 + HOUR;
     await startAndRun(h, 'none');
     expect(h.prompts).toEqual(['stretch']);
     expect(h.store.cronJobs.get(id)).toMatchObject({ state: 'done', nextRunAt: null });
   });
 
-  it('a slot claimed before is never run again (fires are unique per job and slot)', () => {
+  it('a slot claimed before is never run again (fires are unique per job and slot)', async () => {
     const h = harness();
-    const id = h.add({ schedule: 'every 1h' });
+    const id = await h.add({ schedule: 'every 1h' });
     const next = { nextRunAt: T0 + 2 * HOUR, state: 'active' as const, manual: false };
     expect(h.store.cronJobs.claimFire(id, T0 + HOUR, next)).not.toBeNull();
     expect(h.store.cronJobs.claimFire(id, T0 + HOUR, next)).toBeNull();
@@ -102,7 +102,7 @@ describe('the cron scheduler', () => {
 
   it('a fire cut off by a stop is marked interrupted at the next start, not run again; an answered one is delivered', async () => {
     const h = harness();
-    const id = h.add({ schedule: 'every 1h' });
+    const id = await h.add({ schedule: 'every 1h' });
     const next = { nextRunAt: T0 + 3 * HOUR, state: 'active' as const, manual: false };
     const cut = h.store.cronJobs.claimFire(id, T0 + HOUR, next);
     const answered = h.store.cronJobs.claimFire(id, T0 + 2 * HOUR, next);
@@ -123,7 +123,7 @@ describe('the cron scheduler', () => {
 
   it('hermes cron run: a requested run fires once at the next check and keeps the schedule', async () => {
     const h = harness();
-    const id = h.add({ schedule: 'every 1d' });
+    const id = await h.add({ schedule: 'every 1d' });
     const s = await startAndRun(h);
     h.clock.t = T0 + 5 * MIN;
     expect(h.store.cronJobs.requestRun(id)).toBe(true);
@@ -138,7 +138,7 @@ describe('the cron scheduler', () => {
 
   it('a scheduled fire also answers a pending run request (one run, not two)', async () => {
     const h = harness();
-    const id = h.add({ schedule: 'every 1h' });
+    const id = await h.add({ schedule: 'every 1h' });
     const s = await startAndRun(h);
     h.clock.t = T0 + HOUR;
     h.store.cronJobs.requestRun(id);
@@ -152,8 +152,8 @@ describe('the cron scheduler', () => {
 
   it('a row it cannot read (edited by hand) is paused with the reason; the other jobs still run', async () => {
     const h = harness();
-    const bad = h.add({ schedule: '0 8 * * *', prompt: 'bad' });
-    const good = h.add({ schedule: 'every 1h', prompt: 'good' });
+    const bad = await h.add({ schedule: '0 8 * * *', prompt: 'bad' });
+    const good = await h.add({ schedule: 'every 1h', prompt: 'good' });
     h.store.db.prepare("UPDATE cron_jobs SET expr = 'not a cron', toolsets = '{oops' WHERE id = ?").run(bad);
     h.store.db.prepare('UPDATE cron_jobs SET next_run_at = ? WHERE id = ?').run(T0 + MIN, bad);
     h.clock.t = T0 + HOUR;
@@ -166,7 +166,7 @@ describe('the cron scheduler', () => {
 
   it('a paused job does not fire', async () => {
     const h = harness();
-    const id = h.add({ schedule: 'every 1h' });
+    const id = await h.add({ schedule: 'every 1h' });
     h.store.cronJobs.setState(id, 'paused');
     h.clock.t = T0 + 2 * HOUR;
     await startAndRun(h);
