@@ -7,6 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { stringify } from 'yaml';
 import { startFakeTelegram } from '../fakes/telegram-server.js';
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js';
@@ -31,6 +32,8 @@ const REPLY_TIMEOUT_MS = 20_000;
 const RUN_CAP_MS = 120_000;
 const TURNS_PER_FRESH_CHAT = 10;
 const MAX_CONCURRENT_RUNS = 64;
+/** PostgreSQL's max_connections here (its own default is 100) */
+const MAX_PG_CONNECTIONS = 200;
 
 interface Options {
   messages: number;
@@ -158,6 +161,8 @@ interface Figures {
   p95: number;
   gatewayCpuMsPerMsg: number;
   postgresCpuMsPerMsg: number | null;
+  /** the most client connections PostgreSQL had during the measured load (the sampler's own excluded) */
+  peakConnections: number | null;
 }
 
 async function measure(
@@ -168,6 +173,8 @@ async function measure(
   options: Options,
 ): Promise<Figures> {
   const closers: (() => Promise<void> | void)[] = [];
+  const homes: string[] = [];
+  let failed = false;
   try {
     const database = setup === 'sqlite x1' ? undefined : await server.newDatabase('bench');
     const instances = setup.startsWith('postgres x2') ? 2 : 1;
@@ -178,9 +185,10 @@ async function measure(
         const gateway = await startGateway(`bench-${i}`, model.url, settings, env, database);
         closers.push(async () => {
           await gateway.proc.stop();
-          rmSync(gateway.home, { recursive: true, force: true });
+          if (!failed) rmSync(gateway.home, { recursive: true, force: true });
         });
         gateways.push(gateway);
+        homes.push(gateway.home);
       }
       return gateways;
     };
@@ -217,7 +225,9 @@ async function measure(
     const pgCpu = database ? postgresCpu(server.port) : () => 0;
     const cpu = () => gateways.reduce((sum, g) => sum + g.proc.cpuMs(), 0);
     const [cpuBefore, pgBefore] = [cpu(), pgCpu()];
+    const sampler = database ? await connectionSampler(server.url) : undefined;
     const result = await load(options.messages);
+    const peakConnections = (await sampler?.stop()) ?? null;
     const n = Math.max(1, result.count);
     return {
       msgPerSec: (result.count / result.elapsedMs) * 1000,
@@ -225,10 +235,39 @@ async function measure(
       p95: percentile(result.latenciesMs, 95),
       gatewayCpuMsPerMsg: (cpu() - cpuBefore) / n,
       postgresCpuMsPerMsg: database ? (pgCpu() - pgBefore) / n : null,
+      peakConnections,
     };
+  } catch (error) {
+    failed = true; // the homes are kept (their logs), and named
+    throw new Error(`${error instanceof Error ? error.message : String(error)} (homes kept: ${homes.join(', ')})`);
   } finally {
     for (const close of closers.reverse()) await close();
   }
+}
+
+/** Samples PostgreSQL's client connections every 250 ms over one connection of its own; stop() gives the most seen. */
+async function connectionSampler(url: string): Promise<{ stop(): Promise<number> }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let peak = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const { rows } = await client.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+      );
+      peak = Math.max(peak, rows[0]?.n ?? 0);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      await client.end();
+      return peak;
+    },
+  };
 }
 
 const fixed = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : '-');
@@ -241,25 +280,34 @@ export async function runCluster(): Promise<void> {
       .join(' ')}`,
   );
   console.log(
-    `- ${options.chats} concurrent chats (closed loop, a fresh chat every ${TURNS_PER_FRESH_CHAT} messages), ${options.messages} messages measured after a warm-up, ${options.rounds} round(s) (medians); instant fake model in its own process; gateway.max_concurrent_runs ${MAX_CONCURRENT_RUNS}; CPU of every gateway process and of the PostgreSQL server (postmaster and backends) from /proc`,
+    `- ${options.chats} concurrent chats (closed loop, a fresh chat every ${TURNS_PER_FRESH_CHAT} messages), ${options.messages} messages measured after a warm-up, ${options.rounds} round(s) (medians); instant fake model in its own process; gateway.max_concurrent_runs ${MAX_CONCURRENT_RUNS}; CPU of every gateway process and of the PostgreSQL server (postmaster and backends) from /proc; PostgreSQL max_connections ${MAX_PG_CONNECTIONS}, the most client connections seen in the last column`,
   );
   const model = await startModelProcess(MODEL_ANSWER);
-  const server = await startPostgres();
+  // a loaded gateway opens up to ~46 connections (32 chats): more than the test servers' 60 for two
+  const server = await startPostgres({ maxConnections: MAX_PG_CONNECTIONS });
   try {
     for (const platform of options.platforms) {
       const rounds = new Map<Setup, Figures[]>(SETUPS[platform].map((s) => [s, []]));
       for (let round = 0; round < options.rounds; round++) {
-        for (const setup of SETUPS[platform])
-          rounds.get(setup)?.push(await measure(platform, setup, model, server, options));
+        for (const setup of SETUPS[platform]) {
+          const figures = await measure(platform, setup, model, server, options).catch((error: unknown) => {
+            throw new Error(`${platform}, ${setup}: ${error instanceof Error ? error.message : String(error)}`);
+          });
+          rounds.get(setup)?.push(figures);
+        }
       }
       console.log(
         `\n#### ${platform === 'api' ? 'API platform (requests spread over the instances)' : 'Telegram long polling (one instance holds the bot)'}\n`,
       );
-      console.log('| setup | msg/s | p50 / p95 ms | gateway CPU ms/msg (all instances) | PostgreSQL CPU ms/msg |');
-      console.log('|---|---|---|---|---|');
+      console.log(
+        '| setup | msg/s | p50 / p95 ms | gateway CPU ms/msg (all instances) | PostgreSQL CPU ms/msg | PostgreSQL connections (most) |',
+      );
+      console.log('|---|---|---|---|---|---|');
       for (const [setup, figures] of rounds) {
         const m = (pick: (f: Figures) => number) => median(figures.map(pick));
         const pgMs = figures[0]?.postgresCpuMsPerMsg === null ? '-' : fixed(m((f) => f.postgresCpuMsPerMsg ?? 0));
+        const conns =
+          figures[0]?.peakConnections === null ? '-' : String(Math.max(...figures.map((f) => f.peakConnections ?? 0)));
         console.log(
           `| ${setup} | ${fixed(
             m((f) => f.msgPerSec),
@@ -270,7 +318,7 @@ export async function runCluster(): Promise<void> {
           )} / ${fixed(
             m((f) => f.p95),
             1,
-          )} | ${fixed(m((f) => f.gatewayCpuMsPerMsg))} | ${pgMs} |`,
+          )} | ${fixed(m((f) => f.gatewayCpuMsPerMsg))} | ${pgMs} | ${conns} |`,
         );
       }
     }

@@ -3,7 +3,8 @@
 // three platforms, the other stands by; messages flow all the time; the holder is killed with
 // SIGKILL. The other must take every platform over within gateway.cluster.failover_s (+ a margin
 // for the platform's own start) and every message sent before, during and after must be answered
-// exactly once, in its own chat.
+// exactly once, in its own chat, its turn run once (the shared transcripts).
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slackPlatform } from '../chaos/platform-slack.js';
 import { telegramPlatform } from '../chaos/platform-telegram.js';
@@ -24,6 +25,16 @@ const RESENT_WINDOW_MS = 1_000;
 const PLATFORMS = ['telegram', 'discord', 'slack'] as const;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function transcriptRows(url: string): Promise<{ role: string; content: string | null }[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query("SELECT role, content FROM messages WHERE role IN ('user', 'assistant')")).rows;
+  } finally {
+    await client.end();
+  }
+}
 const holdsAll = (h: Health | null, id: string) => PLATFORMS.every((p) => h?.cluster?.holders[p] === id);
 const connectedAll = (h: Health | null) => PLATFORMS.every((p) => h?.platforms[p]?.state === 'connected');
 const standbyAll = (h: Health | null) => PLATFORMS.every((p) => h?.platforms[p]?.state === 'standby');
@@ -143,5 +154,22 @@ describe.skipIf(postgresUnavailableReason() !== null)('two gateway instances on 
     if (resent.length > 0) console.log(`sent twice after kill -9: ${stream.describe(resent).join(', ')}`);
     expect(stream.describe(stream.duplicated().filter((key) => !resent.includes(key)))).toEqual([]);
     expect(resent.length).toBeLessThanOrEqual(2);
+
+    // each message's turn ran once: one user turn and one answer in the shared transcripts (a turn
+    // run twice on Discord shows here only: its nonce drops the second reply)
+    const turns = new Map<number, { user: number; answers: number }>();
+    for (const row of await transcriptRows(database)) {
+      const key = stream.keyOf(row.content);
+      if (key === undefined) continue;
+      const t = turns.get(key) ?? { user: 0, answers: 0 };
+      if (row.role === 'user') t.user += 1;
+      else t.answers += 1;
+      turns.set(key, t);
+    }
+    const ranTwice = [...stream.sent.keys()].filter((key) => {
+      const t = turns.get(key);
+      return t?.user !== 1 || t.answers !== 1;
+    });
+    expect(ranTwice.map((key) => `${stream.describe([key])[0]}: ${JSON.stringify(turns.get(key))}`)).toEqual([]);
   }, 100_000);
 });

@@ -98,6 +98,12 @@ export class MessageStream {
     return [...this.replies].filter(([, list]) => list.length > 1).map(([key]) => key);
   }
 
+  /** The key a transcript text names, or undefined. */
+  keyOf(text: string | null): number | undefined {
+    const match = text === null ? null : this.#pattern.exec(text);
+    return match ? Number(match[1]) : undefined;
+  }
+
   describe(keys: readonly number[]): string[] {
     return keys.map((key) => {
       const sent = this.sent.get(key);
