@@ -1,6 +1,8 @@
-// Benchmarks that print figures: `npm run bench` (all but growth), or `npm run bench -- NAME...` for
-// some of them (cold-start, hook-bus, plugin-load, redaction, pipeline, growth, soak, footprint).
+// Benchmarks that print figures: `npm run bench` (all but growth and cluster), or `npm run bench -- NAME...` for
+// some of them (cold-start, hook-bus, plugin-load, redaction, pipeline, growth, soak, footprint,
+// cluster). growth and cluster run only when named.
 // Ratios are measured side by side in one run.
+import { runCluster } from './cluster.js';
 import { runColdStart } from './cold-start.js';
 import { runGrowth } from './growth.js';
 import { runHookBus } from './hook-bus.js';
@@ -18,9 +20,10 @@ const BENCHES: Record<string, () => Promise<void>> = {
   growth: () => runGrowth(),
   soak: () => runSoak(),
   footprint: runFootprint,
+  cluster: runCluster,
 };
 
-const ON_REQUEST_ONLY = new Set(['growth']);
+const ON_REQUEST_ONLY = new Set(['growth', 'cluster']);
 
 const asked = process.argv.slice(2);
 const unknown = asked.filter((name) => !(name in BENCHES));
@@ -29,6 +32,6 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 for (const [name, run] of Object.entries(BENCHES)) {
-  // growth takes minutes: only when asked for by name
+  // growth and cluster take minutes: only when asked for by name
   if (asked.length === 0 ? !ON_REQUEST_ONLY.has(name) : asked.includes(name)) await run();
 }

@@ -4,16 +4,18 @@
 // graceful restarts, 429 storms and 5xx on each platform's send API, dropped connections, model
 // 429/5xx/timeouts/slow answers, a hanging plugin hook, a throwing gateway hook. At the end every
 // message must be answered exactly once (or told it was interrupted), its exchange must be in the
-// transcripts, and no process of the run's HERMES_HOME may be left. See test/chaos/README.md.
+// transcripts, and no process of the run's HERMES_HOME may be left. CHAOS_CLUSTER=2: two instances
+// on PostgreSQL, the faults hitting either (cluster.ts). See test/chaos/README.md.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
 import { tempHome } from '../helpers/run-hermes.js';
-import { auditState } from './audit.js';
+import { turnsOf } from './audit.js';
+import { type ChaosTarget, CLUSTER_SIZE, chaosTarget } from './cluster.js';
 import { FAULT_KINDS, FaultInjector, faultSequence, idleFaults, parseKinds, ROUND_SIZE } from './faults.js';
-import { GatewayControl, processesOf } from './gateway-control.js';
-import { prepareHome, readEffects, SETTINGS } from './home.js';
+import { processesOf } from './gateway-control.js';
+import { readEffects, SETTINGS } from './home.js';
 import { Ledger, type Verdict } from './ledger.js';
 import { ChaosMedia } from './media.js';
 import { mediaFigures, UploadLedger, type UploadVerdict } from './media-ledger.js';
@@ -26,7 +28,7 @@ import { type ChaosPlatform, type ChaosUser, discordPlatform, type PlatformName 
 import { figuresByPlatform, figuresTable, NOT_DELIVERED, pushFailures, table } from './report.js';
 import { createRng } from './rng.js';
 import { isWhole, StreamedReplies } from './streamed-replies.js';
-import { platformStates, sleep, until } from './wait.js';
+import { sleep, until } from './wait.js';
 
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const MIN_MESSAGES = Number(process.env.CHAOS_MESSAGES ?? 1_200);
@@ -58,7 +60,7 @@ const platforms: ChaosPlatform[] = [
 const ADAPTERS = platforms.filter((p) => p.name !== 'api').length;
 const byName = new Map<PlatformName, ChaosPlatform>(platforms.map((p) => [p.name, p]));
 let openai: FakeOpenAI;
-let gateway: GatewayControl | undefined;
+let target: ChaosTarget | undefined;
 
 beforeAll(async () => {
   openai = await startFakeOpenAI();
@@ -66,14 +68,16 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  gateway?.stopSampling();
-  const leftovers = gateway?.killAll() ?? [];
+  target?.control.stopSampling();
+  const leftovers = target?.control.killAll() ?? [];
   if (leftovers.length > 0) console.error(`chaos: killed leftover processes ${leftovers.join(', ')}`);
   for (const p of platforms) await p.close();
   await openai?.close();
+  await target?.close();
 });
 
-describe('chaos: Telegram, Discord, Slack and the API platform on one gateway under faults', () => {
+const GATEWAYS = CLUSTER_SIZE === 1 ? 'one gateway' : `${CLUSTER_SIZE} gateways on PostgreSQL (CHAOS_CLUSTER)`;
+describe(`chaos: Telegram, Discord, Slack and the API platform on ${GATEWAYS} under faults`, () => {
   it(`answers every message exactly once (or says it was interrupted) through ${MIN_FAULTS}+ faults`, async () => {
     const started = Date.now();
     const home = tempHome();
@@ -90,7 +94,6 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
       Object.assign(env, p.env());
     }
     const streamed = MODES.streaming === 'on';
-    prepareHome(home, platformSettings, { streaming: streamed });
     const media = new ChaosMedia(createRng(SEED ^ 0x3ed1a));
     const model = new ModelChaos(createRng(SEED ^ 0x5eed), { streamed, mediaLine: media.mediaLine });
     /** streaming mode: replies are taken from what each message shows, once it is whole */
@@ -98,8 +101,8 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
     const takeReplies = (p: ChaosPlatform) =>
       streamed && p.shown ? (streams.get(p)?.take(p.shown()) ?? []) : p.takeReplies();
     openai.respond(model.responder);
-    const control = new GatewayControl(home, env);
-    gateway = control;
+    target = await chaosTarget(home, env, platformSettings, { streaming: streamed }, createRng(SEED ^ 0xc1));
+    const control = target.control;
     for (const p of platforms) p.attach?.(() => control.url());
     const ledger = new Ledger();
     const uploads = new UploadLedger();
@@ -156,11 +159,7 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
     );
 
     await control.start();
-    await until(
-      'every platform connected',
-      async () => Object.values(await platformStates(home)).filter((s) => s === 'connected').length === ADAPTERS,
-      60_000,
-    );
+    await until('every platform connected', async () => (await target?.connected()) === ADAPTERS, 60_000);
     control.sampleProcesses();
 
     // background: collect replies, let Slack redeliver unacknowledged envelopes
@@ -239,8 +238,8 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
     }
 
     // the verdicts
-    const orphans = processesOf(home);
-    const audit = auditState(home);
+    const orphans = target.homes.flatMap(processesOf);
+    const audit = await target.audit();
     const verdicts = new Map<Verdict, number>();
     const verdictOf = new Map<number, Verdict>();
     const uploadVerdictOf = new Map<number, UploadVerdict>();
@@ -381,7 +380,7 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
     expect(uploads.unattributed).toEqual([]);
     expect(uploads.misrouted()).toBe(0);
     if (media.photos.size > 0) expect(model.served.withImage, 'photos shown to the model').toBeGreaterThan(0);
-    expect(incompleteTranscripts.map((m) => `chaos-m${m.key}`)).toEqual([]);
+    expect(incompleteTranscripts.map((m) => `chaos-m${m.key} ${m.platform}: ${turnsOf(audit, m.key)}`)).toEqual([]);
     // a message cut off on every start is answered with the apology, once
     expect(stuckKeys.map((key) => verdictOf.get(key))).toEqual(stuckKeys.map(() => 'interrupted'));
     if (MIN_FAULTS >= ROUND_SIZE && ONLY_KINDS.length === 0)
@@ -394,6 +393,6 @@ describe('chaos: Telegram, Discord, Slack and the API platform on one gateway un
     // the faults were real: each kind injected did what it says
     expect(idleFaults(injector.byKind(), model, effects, platforms), 'faults injected without effect').toEqual([]);
     media.close();
-    rmSync(home, { recursive: true, force: true }); // kept (its path printed above) when the run fails
+    for (const h of target.homes) rmSync(h, { recursive: true, force: true }); // kept (paths printed above) when the run fails
   });
 });

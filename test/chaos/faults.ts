@@ -1,6 +1,6 @@
 // The faults of the chaos run: what each does, the seeded order they come in (every kind at least
 // once per round, gateway kills and restarts weighted up), and the log of what was injected.
-import type { GatewayControl } from './gateway-control.js';
+import type { GatewayTarget } from './gateway-control.js';
 import { writeControl } from './home.js';
 import type { Outage } from './ledger.js';
 import type { ModelChaos } from './model.js';
@@ -71,7 +71,7 @@ export function parseKinds(list: string | undefined): FaultKind[] {
 
 export interface FaultTargets {
   home: string;
-  gateway: GatewayControl;
+  gateway: GatewayTarget;
   platforms: ReadonlyMap<PlatformName, ChaosPlatform>;
   model: ModelChaos;
   rng: Rng;
@@ -116,9 +116,11 @@ export class FaultInjector {
     this.outages.push({ kind, from, to: Date.now() });
   }
 
-  #kill(): Promise<number> {
+  /** kill -9 of the gateway (cluster mode: of one instance; `every`: of every instance) */
+  #kill(every = false): Promise<unknown> {
     this.#t.beforeKill?.();
-    return this.#t.gateway.signal('SIGKILL');
+    const { gateway } = this.#t;
+    return every && gateway.signalEvery ? gateway.signalEvery('SIGKILL') : gateway.signal('SIGKILL');
   }
 
   async inject(kind: FaultKind): Promise<InjectedFault> {
@@ -137,7 +139,8 @@ export class FaultInjector {
       }
       case 'gateway-crash-loop': {
         // a message whose turn never ends, killed with the gateway each time it runs: the original
-        // start plus MAX_RESUME_ATTEMPTS resumed ones, after which the next start apologises
+        // start plus MAX_RESUME_ATTEMPTS resumed ones, after which the next start apologises (in
+        // cluster mode every instance is killed: the turn may run on either)
         const key = this.#t.offerStuckMessage();
         let since = Date.now();
         for (let kill = 0; kill <= MAX_RESUME_ATTEMPTS; kill++) {
@@ -145,7 +148,7 @@ export class FaultInjector {
           since = Date.now();
           await this.#outage(
             'kill',
-            () => this.#kill(),
+            () => this.#kill(true),
             () => gateway.start(),
           );
         }

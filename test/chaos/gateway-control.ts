@@ -62,7 +62,27 @@ async function until(what: string, check: () => boolean, timeoutMs: number): Pro
   }
 }
 
-export class GatewayControl {
+/** What the run and the faults drive: one gateway (GatewayControl) or a cluster of them (cluster.ts). */
+export interface GatewayTarget {
+  /** the most `hermes gateway run` processes seen at once for one HERMES_HOME (sampled) */
+  readonly maxConcurrent: number;
+  pid(): number | undefined;
+  /** where webhooks and API clients go (cluster: the live instances in turn, as a load balancer) */
+  url(): string | undefined;
+  sampleProcesses(everyMs?: number): void;
+  stopSampling(): void;
+  /** starts what is not running */
+  start(): Promise<void>;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+  /** the gateway (cluster: one instance, drawn from the seed) gets `signal`; resolves with its pid */
+  signal(signal: 'SIGKILL' | 'SIGTERM'): Promise<number>;
+  /** cluster: every running instance gets `signal` */
+  signalEvery?(signal: 'SIGKILL' | 'SIGTERM'): Promise<number[]>;
+  killAll(): number[];
+}
+
+export class GatewayControl implements GatewayTarget {
   readonly #home: string;
   readonly #env: Record<string, string>;
   /** how many `hermes gateway run` processes were seen at once, at most (sampled) */

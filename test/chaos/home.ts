@@ -96,9 +96,11 @@ export function handle(event, _context, hermes) {
 export function prepareHome(
   home: string,
   platforms: Record<string, Record<string, unknown>>,
-  options: { streaming?: boolean } = {},
+  options: { streaming?: boolean; cluster?: { failoverS: number } } = {},
 ): void {
   const config = {
+    // cluster mode (CHAOS_CLUSTER): every instance on the PostgreSQL database at HERMES_DATABASE_URL
+    ...(options.cluster ? { state: { backend: 'postgres' } } : {}),
     model: { timeout_s: SETTINGS.modelTimeoutS },
     agent: { api_max_retries: SETTINGS.apiMaxRetries },
     // a user's follow-up waits for the answer before it instead of cutting it off
@@ -110,6 +112,7 @@ export function prepareHome(
     // the gateway hook below loads without `hermes hooks approve`
     hooks_auto_accept: true,
     gateway: {
+      ...(options.cluster ? { cluster: { failover_s: options.cluster.failoverS } } : {}),
       drain_timeout_s: SETTINGS.drainTimeoutS,
       max_concurrent_runs: SETTINGS.maxConcurrentRuns,
       hook_timeout_s: 1,

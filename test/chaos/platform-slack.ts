@@ -199,6 +199,10 @@ export function slackPlatform(mode: SlackMode = 'socket'): ChaosPlatform {
         serverErrors: posts.filter((c) => c.status >= 500).length,
       };
     },
+    intakeAfter: (since) =>
+      mode === 'socket'
+        ? need().calls.find((c) => c.method === 'apps.connections.open' && c.at >= since)?.at
+        : undefined,
     tick(now) {
       if (push) {
         push.tick(now);

@@ -122,6 +122,8 @@ export function telegramPlatform(mode: TelegramMode = 'polling'): ChaosPlatform 
     async dropConnection() {
       need().dropConnections();
     },
+    intakeAfter: (since) =>
+      mode === 'polling' ? need().calls.find((c) => c.method === 'getUpdates' && c.at >= since)?.at : undefined,
     failuresAnswered() {
       const sends = need().calls.filter((c) => c.method === 'sendMessage');
       return {

@@ -85,6 +85,11 @@ export interface ChaosPlatform {
   failuresAnswered(): { rateLimited: number; serverErrors: number };
   /** periodic work (Slack: redeliver unacknowledged envelopes) */
   tick(now: number): void;
+  /**
+   * connection-holding modes: when a bot first reached the platform's intake at or after `since`
+   * (Telegram getUpdates, Discord IDENTIFY, Slack apps.connections.open), or undefined
+   */
+  intakeAfter?(since: number): number | undefined;
   /** Slack only: how the message with `key` fared */
   slackDelivery?(key: number): SlackDelivery | undefined;
   /** pushed modes (webhook, HTTP, API): where the running gateway listens (undefined while none does) */
@@ -116,6 +121,8 @@ export function streamAndSpare(all: ChaosUser[]): { users: ChaosUser[]; spare: C
 
 const DISCORD_TOKEN = 'MTc3NzAwMjE3NzAwMjE3NzAwMg.GcHaOs.CHAOS-discord-token-0123456789abcdefgh';
 const DISCORD_FIRST_USER = 378_000_000_000_000_001n;
+/** the gateway opcode a new session starts with */
+const DISCORD_IDENTIFY = 2;
 
 /** a message the bot sent with files: an attachment (its content is empty), not a text reply */
 const hasFiles = (m: SentMessage): boolean => (m.files ?? []).length > 0;
@@ -192,6 +199,7 @@ export function discordPlatform(): ChaosPlatform {
     async dropConnection() {
       await need().dropConnections(4000);
     },
+    intakeAfter: (since) => need().ops.find((o) => o.op === DISCORD_IDENTIFY && o.at >= since)?.at,
     failuresAnswered() {
       const sends = need().calls.filter((c) => c.route === 'createMessage');
       return {

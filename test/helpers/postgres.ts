@@ -150,7 +150,13 @@ function safeEnv(): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C', LC_ALL: 'C' };
 }
 
-function startServer(binaries: Binaries, dataDir: string, port: number, ids: { uid: number; gid: number } | null) {
+function startServer(
+  binaries: Binaries,
+  dataDir: string,
+  port: number,
+  ids: { uid: number; gid: number } | null,
+  maxConnections: number,
+) {
   const args = [
     '-D',
     dataDir,
@@ -167,7 +173,7 @@ function startServer(binaries: Binaries, dataDir: string, port: number, ids: { u
     '-c',
     'full_page_writes=off',
     '-c',
-    'max_connections=60',
+    `max_connections=${maxConnections}`,
   ];
   const child = spawn(binaries.postgres, args, { ...(ids ?? {}), stdio: ['ignore', 'ignore', 'pipe'], env: safeEnv() });
   return new Promise<ChildProcess>((resolve, reject) => {
@@ -222,8 +228,11 @@ function reachableBinaries(binaries: Binaries): Binaries {
   return { initdb: join(target, 'native', 'bin', 'initdb'), postgres: join(target, 'native', 'bin', 'postgres') };
 }
 
-/** Starts a PostgreSQL server on 127.0.0.1 at a free port in a fresh temp data dir. */
-export async function startPostgres(): Promise<PostgresServer> {
+/**
+ * Starts a PostgreSQL server on 127.0.0.1 at a free port in a fresh temp data dir. `maxConnections`
+ * (default 60): the server's max_connections (the cluster bench runs several loaded gateways).
+ */
+export async function startPostgres(options: { maxConnections?: number } = {}): Promise<PostgresServer> {
   const found = findPostgres();
   if (!found) throw new Error(postgresUnavailableReason() ?? 'no PostgreSQL');
   const ids = runAs();
@@ -258,7 +267,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     for (let attempt = 1; ; attempt++) {
       port = await freePort();
       try {
-        child = await startServer(binaries, dataDir, port, ids);
+        child = await startServer(binaries, dataDir, port, ids, options.maxConnections ?? 60);
         break;
       } catch (error) {
         if (attempt >= 3) throw error;

@@ -72,7 +72,11 @@ export function createDiscordAdapter(context: PlatformContext, deps: AdapterDeps
   const queue = createChatQueue();
   const channelType = createChannelTypeLookup(rest, logger);
   const sendContext = { rest, replies, suppressEmbeds: settings.suppressEmbeds, logger };
-  const cursors = settings.catchUpHours > 0 ? createCatchUpCursors(context.state) : undefined;
+  // read from the platform state at each start, not once: in a cluster the instance that takes
+  // Discord over starts long after it was built, and the cursors of the channels the previous
+  // holder accepted from are what it must catch up on
+  const readCursors = () => (settings.catchUpHours > 0 ? createCatchUpCursors(context.state) : undefined);
+  let cursors = readCursors();
   const attachments = kit.attachmentFetcher((file: PendingAttachment, signal) =>
     downloadAttachment(file, { cacheDir: context.cacheDir, maxBytes: settings.attachmentMaxBytes, signal }),
   );
@@ -245,6 +249,7 @@ export function createDiscordAdapter(context: PlatformContext, deps: AdapterDeps
     intake: async (target, signal) => {
       sink = target;
       caughtUp = false;
+      cursors = readCursors();
       await connect({ token: settings.token, newClient, status, logger, sleep, random, signal });
     },
 

@@ -145,10 +145,14 @@ export class ClusterNode {
       if (claimed.length > 0 && ports.accepting()) ports.recover(claimed as PendingRow[]);
     };
     await resume(this.#claim(ADAPTERLESS, 'start'));
+    // each platform's leftovers are claimed before its adapter starts: a 'start' claim takes every
+    // unfinished row this id owns, so one made after would take the rows the adapter has just
+    // accepted (and is running) too, and run them a second time
     await Promise.all(
       shared.map(async (adapter) => {
+        const leftovers = await this.#claim([adapter.name], 'start');
         await startAdapter(adapter, ports.sink, logger);
-        await resume(this.#claim([adapter.name], 'start'));
+        await resume(Promise.resolve(leftovers));
       }),
     );
     const byName = new Map(adapters.map((a) => [a.name, a]));
@@ -164,9 +168,11 @@ export class ClusterNode {
         const adapter = byName.get(platform);
         if (!adapter || this.#stopped) return;
         await this.#opts.reloadState(platform); // the previous holder moved its offset on
+        // claimed before the adapter starts (see above): after, the rows it accepts at once (a
+        // Discord catch-up, queued updates) would be taken for leftovers and run twice
+        const leftovers = [...(await this.#claim([platform], 'start')), ...(await this.#claim([platform], 'orphans'))];
         await startAdapter(adapter, ports.sink, logger);
-        await resume(this.#claim([platform], 'start'));
-        await resume(this.#claim([platform], 'orphans'));
+        await resume(Promise.resolve(leftovers));
       },
       onLost: async (platform, reason) => {
         const singleton = this.#singletons.get(platform);

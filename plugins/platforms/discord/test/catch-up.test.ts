@@ -82,6 +82,24 @@ describe('discord catch-up after a restart', () => {
     expect(second.events).toHaveLength(5);
   });
 
+  it('reads the cursors when it starts, not when it was built (a cluster standby taking Discord over)', async () => {
+    const state = memoryState();
+    // the standby instance builds its adapter at its own start, while another instance holds Discord
+    const standby = h.adapter({ state });
+    running.push(standby);
+    const holder = await startAdapter(state);
+    h.fake.dmMessage({ user: ADA, content: 'to the holder' });
+    await eventually(() => holder.events.length === 1);
+    await holder.adapter.stop();
+    // no instance holds Discord: nothing is dispatched to anyone
+    h.fake.dmMessage({ user: ADA, content: 'in the gap' });
+
+    const { sink, events } = storingSink(state);
+    await standby.start(sink);
+    await eventually(() => events.length === 1);
+    expect(texts(events)).toEqual(['in the gap']);
+  });
+
   it('skips messages older than catch_up_hours, and reads nothing with catch_up_hours: 0', async () => {
     const state = memoryState();
     const first = await startAdapter(state);
