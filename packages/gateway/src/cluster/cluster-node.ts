@@ -62,6 +62,8 @@ export class ClusterNode {
   #timer: NodeJS.Timeout | undefined;
   #claiming: Promise<void> = Promise.resolve();
   #stopped = false;
+  /** rows this id owns that were accepted before this are a previous process's (a restart) */
+  readonly #startedAt = Date.now();
 
   constructor(opts: ClusterNodeOptions) {
     this.#opts = opts;
@@ -104,11 +106,24 @@ export class ClusterNode {
   readonly sessionGuard: SessionGuard = {
     shared: (sessionKey) => !this.#leased.has(sessionKey.slice(0, sessionKey.indexOf(':'))),
     run: async (sessionKey, run, { interrupt }) => {
-      const now = await this.#sessions.tryRunExclusive(sessionKey, () => run());
-      if (now.ran) return;
-      // running on another instance: ask it to stop that run (busy mode interrupt), then wait for the lease
-      if (interrupt) await this.#control.send(sessionKey, 'interrupt').catch(() => false);
-      await this.#sessions.runExclusive(sessionKey, () => run());
+      let started = false;
+      const go = () => {
+        started = true;
+        return run();
+      };
+      try {
+        const now = await this.#sessions.tryRunExclusive(sessionKey, go);
+        if (now.ran) return;
+        // running on another instance: ask it to stop that run (busy mode interrupt), then wait for the lease
+        if (interrupt) await this.#control.send(sessionKey, 'interrupt').catch(() => false);
+        await this.#sessions.runExclusive(sessionKey, go);
+      } catch (err) {
+        if (started) throw err;
+        // no lease to be had (PostgreSQL refused a connection): the message is answered anyway, and
+        // the turn's own writes say what is wrong, rather than a job that never runs
+        this.#opts.logger.error({ err, session: sessionKey }, 'no session lease: running this turn without it');
+        await run();
+      }
     },
     stopElsewhere: (sessionKey) => this.#control.send(sessionKey, 'stop'),
     handle: (handler) => this.#control.handle(handler),
@@ -238,6 +253,7 @@ export class ClusterNode {
       platforms,
       from,
       staleMs: this.#staleMs,
+      acceptedBefore: this.#startedAt,
     });
   }
 }

@@ -27,7 +27,12 @@ export class SessionLeases {
   private readonly log: Logger;
 
   constructor(opts: SessionLeaseOptions) {
-    this.pool = new pg.Pool({ ...clientConfig(opts.target, 'hermes session leases'), max: opts.maxConnections ?? 10 });
+    // a full pool makes a run wait for a connection, but not for ever: an error after 10 s
+    this.pool = new pg.Pool({
+      ...clientConfig(opts.target, 'hermes session leases'),
+      max: opts.maxConnections ?? 10,
+      connectionTimeoutMillis: 10_000,
+    });
     this.checkIntervalMs = opts.checkIntervalMs ?? 2000;
     this.log = (opts.log ?? silentLogger).child({ component: 'session-leases' });
     // an idle pooled connection that dies emits here; without a listener the process would crash

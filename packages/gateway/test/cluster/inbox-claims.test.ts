@@ -72,6 +72,21 @@ describe.skipIf(skip)('inbox claims (PostgreSQL)', () => {
     expect(await claimUnfinishedInbox(store.pool, { owner: 'me', platforms: [], from: 'orphans' })).toEqual([]);
   });
 
+  it('start: rows this id accepted since the process started are its own running ones, not leftovers', async () => {
+    const before = await accept('before-start', 'restarted', 'slack');
+    const startedAt = Date.now() + 1;
+    await new Promise((r) => setTimeout(r, 5));
+    const running = await accept('running', 'restarted', 'slack');
+    const claimed = await claimUnfinishedInbox(store.pool, {
+      owner: 'restarted',
+      platforms: ['slack'],
+      from: 'start',
+      acceptedBefore: startedAt,
+    });
+    expect(claimed.map((r) => r.id)).toContain(before);
+    expect(claimed.map((r) => r.id)).not.toContain(running);
+  });
+
   it('two instances claiming at once never get the same row', async () => {
     const ids: number[] = [];
     for (let i = 0; i < 40; i += 1) ids.push(await accept(`race-${i}`, null, 'api'));

@@ -19,6 +19,11 @@ export interface InboxClaim {
    */
   from: 'start' | 'orphans';
   staleMs?: number;
+  /**
+   * `start`: only this id's rows accepted before this time (the process's start), so rows this
+   * process has accepted itself, and may be running, are never taken for leftovers
+   */
+  acceptedBefore?: number;
 }
 
 /** Claims unfinished rows for `claim.owner`; returns them oldest first. */
@@ -26,12 +31,12 @@ export async function claimUnfinishedInbox(db: PgQueryable, claim: InboxClaim): 
   if (claim.platforms.length === 0) return [];
   const whose =
     claim.from === 'start'
-      ? 'owner IS NULL OR owner = $1'
+      ? 'owner IS NULL OR (owner = $1 AND accepted_at < $3)'
       : `owner IS NULL OR (owner <> $1 AND owner NOT IN (
            SELECT instance_id FROM hermes_cluster_members
            WHERE heartbeat_at > now() - make_interval(secs => $3::double precision / 1000)))`;
   const params: unknown[] = [claim.owner, [...claim.platforms]];
-  if (claim.from === 'orphans') params.push(claim.staleMs ?? 10_000);
+  params.push(claim.from === 'orphans' ? (claim.staleMs ?? 10_000) : (claim.acceptedBefore ?? Number.MAX_SAFE_INTEGER));
   const rows = await pgRows<InboxRecord>(
     db,
     `UPDATE inbox SET owner = $1 WHERE ${UNFINISHED} AND platform = ANY($2::text[]) AND (${whose})
