@@ -46,6 +46,7 @@ describe('docs examples', () => {
       request_timeout_s: 30,
       platforms: {},
       batch_ms: 800,
+      cluster: { failover_s: 10, instance_id: 'gw-1' },
     });
     expect(config.tools).toEqual({ terminal: { backend: 'local', env_passthrough: [], network: false } });
     expect(config.state).toEqual({ backend: 'sqlite', retention_days: 90 });

@@ -61,6 +61,7 @@ describe('loadConfig: defaults', () => {
       request_timeout_s: 30,
       platforms: {},
       batch_ms: 800,
+      cluster: { failover_s: 10 },
     });
     expect(config.approvals).toEqual({ timeout_s: 120 });
     expect(config.web).toEqual({
