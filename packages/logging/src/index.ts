@@ -12,7 +12,7 @@ export {
 export { isLogLevel, LOG_LEVELS, type LogLevel, levelOfLine } from './levels.js';
 export { type FaultClaimer, type GuardLogger, installProcessGuards } from './process-guards.js';
 export { REDACT_PATHS } from './redact-paths.js';
-export type { LineTap } from './redacting-destination.js';
 // Redaction
 export { createRedactor, MIN_LITERAL_SECRET_LENGTH, redactText } from './redact-text.js';
+export type { LineTap } from './redacting-destination.js';
 export { REDACTED, SECRET_PATTERNS, type SecretPattern } from './secret-patterns.js';

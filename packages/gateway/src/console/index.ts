@@ -10,4 +10,17 @@ export {
   requestProto,
   sameOrigin,
 } from './auth.js';
+export { CONSOLE_CSP, SECURITY_HEADERS } from './headers.js';
+export { type ConsoleLogRecord, LOG_RING_SIZE, LogRing } from './log-ring.js';
+export { type MetricsSample, MetricsSampler } from './metrics-sampler.js';
+export type {
+  ConsoleApprovedUser,
+  ConsolePairingPort,
+  ConsolePendingPairing,
+  ConsolePluginRow,
+  ConsolePluginsPort,
+  ConsoleServerOptions,
+  ConsoleSessionRow,
+  ConsoleSessionsPort,
+} from './ports.js';
 export { SESSION_COOKIE } from './session-store.js';
