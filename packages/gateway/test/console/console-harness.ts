@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { ModelClient, ToolRegistry } from '@hermes/agent';
 import { createLogger } from '@hermes/logging';
 import { HookBus } from '@hermes/plugins';
+import type { Logger } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type MemoryPlatform, memoryPlatform } from '../../../../test/gateway/memory-platform.js';
@@ -30,6 +31,8 @@ export interface ConsoleHarness {
   store: Store;
   platform: MemoryPlatform;
   logs: LogRing;
+  /** the gateway's logger (pino, redacting) */
+  logger: Logger;
   /** the log file's text (what pino wrote, redacted) */
   logText(): string;
   pluginToggles: { name: string; on: boolean }[];
@@ -160,6 +163,7 @@ export async function startConsole(
     store,
     platform,
     logs,
+    logger: log.logger,
     pluginToggles,
     logText: () => readFileSync(join(dir, 'gateway.log'), 'utf8'),
     request: (method, url, o = {}) =>
