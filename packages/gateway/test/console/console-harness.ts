@@ -189,7 +189,10 @@ export async function startConsole(
       return { cookie: setCookie.split(';')[0] ?? '', csrf };
     },
     async stop() {
-      await server.app.close();
+      const closing = server.app.close();
+      // the test's fetch client (undici) keeps its sockets half-open up to its keep-alive timeout
+      server.app.server.closeAllConnections();
+      await closing;
       await gateway.stop(0);
       store.close();
       await log.close();
