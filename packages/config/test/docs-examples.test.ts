@@ -47,6 +47,7 @@ describe('docs examples', () => {
       platforms: {},
       batch_ms: 800,
       cluster: { failover_s: 10, instance_id: 'gw-1' },
+      console: {},
     });
     expect(config.tools).toEqual({ terminal: { backend: 'local', env_passthrough: [], network: false } });
     expect(config.state).toEqual({ backend: 'sqlite', retention_days: 90 });

@@ -62,6 +62,7 @@ describe('loadConfig: defaults', () => {
       platforms: {},
       batch_ms: 800,
       cluster: { failover_s: 10 },
+      console: {},
     });
     expect(config.approvals).toEqual({ timeout_s: 120 });
     expect(config.web).toEqual({
