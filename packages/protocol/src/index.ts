@@ -117,6 +117,7 @@ export {
   type Reaction,
   type RouteOptions,
   type RouteRequest,
+  type WebIdentity,
   type RouteResponse,
   type SendErrorKind,
   type SendRate,

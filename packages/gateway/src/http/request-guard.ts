@@ -3,7 +3,8 @@
  * read: `Host` (loopback names and addresses, `gateway.allowed_hosts`, else 421), a browser
  * `Origin` (only `gateway.cors_origins`, else 403) and the API key (`API_SERVER_KEY`, else 401).
  * Platform webhook routes skip all three (they verify their own secret or signature); `/health`
- * and CORS preflights skip the key.
+ * and CORS preflights skip the key; a platform's browser routes (the web chat) get the Host check
+ * only (they check their own session, CSRF header and same-origin `Origin`).
  */
 import { isLoopbackHost } from '@hermes/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -11,7 +12,7 @@ import { bearerMatches } from '../api-platform.js';
 import { sendApiError } from './api-error.js';
 
 /** What a route asks of the guard (Fastify route `config.guard`); unknown routes count as `api`. */
-export type RouteGuard = 'api' | 'open' | 'platform';
+export type RouteGuard = 'api' | 'open' | 'platform' | 'browser';
 
 export interface GuardOptions {
   apiKey: string | undefined;
@@ -72,6 +73,7 @@ export function createRequestGuard(options: GuardOptions) {
         'misdirected_request',
       );
     }
+    if (kind === 'browser') return;
     const origin = single(request.headers.origin);
     if (origin !== undefined) {
       if (!origins.has(normalizeOrigin(origin))) {
