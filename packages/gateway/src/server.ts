@@ -10,8 +10,8 @@ import { type ApiPlatformDeps, registerApiPlatform } from './api-platform.js';
 import type { EventLoopStatus } from './event-loop-watchdog.js';
 import type { Gateway } from './gateway.js';
 import { installApiErrors, sendApiError } from './http/api-error.js';
-import { createRequestGuard, type RouteGuard } from './http/request-guard.js';
 import { addMultipartParser } from './http/multipart-body.js';
+import { createRequestGuard, type RouteGuard } from './http/request-guard.js';
 import { registerMetricsRoute } from './metrics/metrics-route.js';
 import type { RouteDefinition } from './platform-setup.js';
 
@@ -190,7 +190,10 @@ export function addPlatformRoutes(app: FastifyInstance, gateway: Gateway): void 
       url: route.path,
       bodyLimit: route.bodyLimit ?? WEBHOOK_BODY_LIMIT,
       // the platform verifies its own requests (Telegram's secret token, Slack's signature)
-      config: { guard: (route.browser === true ? 'browser' : 'platform') satisfies RouteGuard, multipart: route.multipart },
+      config: {
+        guard: (route.browser === true ? 'browser' : 'platform') satisfies RouteGuard,
+        multipart: route.multipart,
+      },
       ...(route.verify === undefined ? {} : { onRequest: platformVerifier(route.verify) }),
       handler: async (req, reply) => {
         const rawBody = (req as unknown as { rawBody?: string }).rawBody ?? '';
@@ -200,7 +203,13 @@ export function addPlatformRoutes(app: FastifyInstance, gateway: Gateway): void 
         const query = Object.fromEntries(
           Object.entries((req.query ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
         );
-        const res = await route.handler({ headers: req.headers, body: req.body, rawBody, query, signal: closed.signal });
+        const res = await route.handler({
+          headers: req.headers,
+          body: req.body,
+          rawBody,
+          query,
+          signal: closed.signal,
+        });
         if (res.headers) for (const [k, v] of Object.entries(res.headers)) reply.header(k, v);
         if (res.stream !== undefined) return reply.code(res.status).send(Readable.from(res.stream));
         return reply.code(res.status).send(res.body ?? '');

@@ -117,12 +117,12 @@ export {
   type Reaction,
   type RouteOptions,
   type RouteRequest,
-  type WebIdentity,
   type RouteResponse,
   type SendErrorKind,
   type SendRate,
   type SendRateLimits,
   type SendResult,
+  type WebIdentity,
 } from './platform.js';
 // SIGTERM, a grace period, then SIGKILL
 export {
