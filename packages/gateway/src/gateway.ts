@@ -35,7 +35,7 @@ import { type PipelineOutcome, settleInbox } from './pipeline/outcome.js';
 import { apologise, type PendingRow, recoverUnfinished } from './pipeline/recover.js';
 import { SessionStage } from './pipeline/session.js';
 import { busyModeFor, cachePorts, mediaStep, runTurnStage, type TurnPorts } from './pipeline/turn.js';
-import { optionalSetupPorts, type RouteDefinition, setUpPlatforms } from './platform-setup.js';
+import { type RouteDefinition, setUpPlatforms } from './platform-setup.js';
 import { clusterGuard, guardSession } from './session-guard.js';
 import { sessionKeyFor } from './session-key.js';
 import { SessionLanes } from './session-lanes.js';
@@ -143,7 +143,7 @@ export class Gateway {
       ...cachePorts(settings),
       platformState: store.platformState,
       pluginCommands: deps.pluginCommands,
-      ...optionalSetupPorts(deps),
+      ...(deps.claimPlatform ? { claimPlatform: deps.claimPlatform } : {}),
       addRoute: (platform, route) => {
         if (this.#started) throw new Error(`platform ${platform} added route ${route.path} after start`);
         this.routes.push(route);
@@ -352,7 +352,7 @@ export class Gateway {
     this.#knownChats.remember(event);
     const passed: StageInput = { ...input, event };
     const command = parseCommand(event.text);
-    if (command) return runCommandStage(this.#commandPorts(event.source.userId), passed, command);
+    if (command) return runCommandStage(this.commandPorts(event.source.userId), passed, command);
     // the row stays `accepted` until answered: a restart resumes it (marking `processing` counts restarts)
     this.#batcher.add({ ...passed, text: event.text });
     return { kind: 'handed_on' };
@@ -363,8 +363,8 @@ export class Gateway {
     await deliver(this.#deliveryOptions(), target, text, { onSettled: settleInbox(inboxId, outcome) });
   }
 
-  /** `userId`: who sent the command (the session:* events of /new name them) */
-  #commandPorts(userId: string): CommandPorts {
+  /** The command ports (`/stop`, `/new`… and the console's stop/reset); `userId`: who sent it */
+  commandPorts(userId: string): CommandPorts {
     const send = (target: DeliveryTarget, text: string, onSettled?: UnitOfWork) =>
       deliver(this.#deliveryOptions(), target, text, onSettled ? { onSettled } : {});
     const { approvals, events, turns } = this;

@@ -7,6 +7,9 @@ import { Readable } from 'node:stream';
 import { ERROR_CODES, HermesError, isLoopbackHost } from '@hermes/protocol';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type ApiPlatformDeps, registerApiPlatform } from './api-platform.js';
+import type { ConsoleServerOptions } from './console/ports.js';
+import { registerConsole } from './console/register.js';
+import { webIdentityOf } from './console/web-identity.js';
 import type { EventLoopStatus } from './event-loop-watchdog.js';
 import type { Gateway } from './gateway.js';
 import { installApiErrors, sendApiError } from './http/api-error.js';
@@ -37,6 +40,8 @@ export interface ServerOptions {
   limits?: HttpLimits;
   /** several instances on one PostgreSQL database: /health shows the cluster, held-elsewhere platforms as `standby` */
   cluster?: { status(): Promise<unknown>; standby(platform: string): boolean };
+  /** the operator console (`gateway.console`; absent: not served): its front-end's files and data ports */
+  console?: ConsoleServerOptions & { logger?: ApiPlatformDeps['logger'] };
 }
 
 /** Body limit of every route that does not set its own (chat completions and platform webhooks: 4 MiB). */
@@ -139,6 +144,19 @@ export function buildServer(gateway: Gateway, options: ServerOptions): GatewaySe
   });
   registerMetricsRoute(app, gateway.metrics, options.api.apiKey);
   registerApiPlatform(app, options.api, gateway);
+  if (options.console) {
+    const { logger, ...consoleOptions } = options.console;
+    registerConsole(app, gateway, {
+      options: consoleOptions,
+      loopback: isLoopback(options.host),
+      apiKey: options.api.apiKey,
+      logger: logger ?? options.api.logger,
+      version: options.version,
+      startedAt: options.startedAt,
+      ...(options.api.redact ? { redact: options.api.redact } : {}),
+      ...(options.cluster ? { cluster: options.cluster } : {}),
+    });
+  }
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     (req as unknown as { rawBody: string }).rawBody = String(body);
     if (String(body).trim() === '') return done(null, {});
@@ -189,9 +207,10 @@ export function addPlatformRoutes(app: FastifyInstance, gateway: Gateway): void 
       method: route.method,
       url: route.path,
       bodyLimit: route.bodyLimit ?? WEBHOOK_BODY_LIMIT,
-      // the platform verifies its own requests (Telegram's secret token, Slack's signature)
+      // the platform verifies its own requests (Telegram's secret token, Slack's signature); a browser
+      // route (the web chat) is same-origin only and checks its session and CSRF token itself
       config: {
-        guard: (route.browser === true ? 'browser' : 'platform') satisfies RouteGuard,
+        guard: (route.browser === true ? 'console-open' : 'platform') satisfies RouteGuard,
         multipart: route.multipart,
       },
       ...(route.verify === undefined ? {} : { onRequest: platformVerifier(route.verify) }),
@@ -206,6 +225,7 @@ export function addPlatformRoutes(app: FastifyInstance, gateway: Gateway): void 
         const res = await route.handler({
           headers: req.headers,
           body: req.body,
+          ...(route.browser === true ? { console: webIdentityOf(req) } : {}),
           rawBody,
           query,
           signal: closed.signal,

@@ -6,7 +6,7 @@ import { type ClientRequest, get, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addPlatformRoutes, type Gateway, type RouteDefinition } from '@hermes/gateway';
-import type { PlatformAdapter, PlatformContext } from '@hermes/protocol';
+import type { PlatformAdapter, PlatformContext, RouteRequest, WebIdentity } from '@hermes/protocol';
 import Fastify from 'fastify';
 import { installApiErrors } from '../../../../packages/gateway/src/http/api-error.js';
 import { createRequestGuard } from '../../../../packages/gateway/src/http/request-guard.js';
@@ -34,7 +34,8 @@ export interface WebHarness {
 
 export interface WebHarnessOptions {
   mediaMaxBytes?: number;
-  webIdentity?: PlatformContext['webIdentity'];
+  /** stands in for the gateway's console session (RouteRequest.console) */
+  consoleSession?: (headers: RouteRequest['headers']) => WebIdentity | null;
 }
 
 export async function startWebHarness(options: WebHarnessOptions = {}): Promise<WebHarness> {
@@ -50,8 +51,12 @@ export async function startWebHarness(options: WebHarnessOptions = {}): Promise<
     ...(options.mediaMaxBytes === undefined ? {} : { mediaMaxBytes: options.mediaMaxBytes }),
     state: memoryState(),
     commands: () => [],
-    route: (method, path, handler, routeOptions) => routes.push({ method, path, handler, ...routeOptions }),
-    ...(options.webIdentity ? { webIdentity: options.webIdentity } : {}),
+    route: (method, path, handler, routeOptions) => {
+      const session = options.consoleSession;
+      const withSession: typeof handler =
+        session === undefined ? handler : (request) => handler({ ...request, console: session(request.headers) });
+      routes.push({ method, path, handler: withSession, ...routeOptions });
+    },
   };
   const adapter = createWebAdapter(context, { streams });
   const recorder = recordingSink();

@@ -33,8 +33,8 @@ describe('web chat: identity', () => {
 
   it('a console session makes the browser that operator, with the console CSRF token', async () => {
     h = await startWebHarness({
-      webIdentity: (request) =>
-        String(request.headers.cookie ?? '').includes('hermes_console=ok')
+      consoleSession: (headers) =>
+        String(headers.cookie ?? '').includes('hermes_console=ok')
           ? { userId: 'console:loopback', approved: true, csrf: 'console-csrf' }
           : null,
     });
