@@ -51,11 +51,12 @@ async function idle(url: string): Promise<void> {
 const dataOf = (event: SseEvent | undefined) => JSON.parse(event?.data ?? '{}') as { id: string; text: string };
 
 describe('the web chat through hermes gateway run', () => {
-  it('pairing, a streamed answer, an image, a replay after a reload, /new and bad input', async () => {
+  it('pairing, a streamed answer, an image, a replay after a reload, /new, bad input and a stop with a stream open', async () => {
     const home = tempHome();
     writeFileSync(join(home, 'config.yaml'), CONFIG);
     const env = { HERMES_HOME: home, OPENAI_BASE_URL: openai.server.url, HERMES_INFERENCE_MODEL: 'test-model' };
     const gw = await spawnGateway(env);
+    let stopped = false;
     try {
       const session = await fetch(`${gw.url}/chat/api/session`);
       const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
@@ -144,9 +145,13 @@ describe('the web chat through hermes gateway run', () => {
       openai.server.script({ text: 'Still here.' });
       expect((await post('still there?')).status).toBe(202);
       await until(() => stream.events.some((e) => dataOf(e).text === 'Still here.'));
-      stream.close();
-    } finally {
+
+      // a stream still open does not hold the gateway's stop: it is ended
+      stopped = true;
       expect(await gw.stop()).toBe(0);
+      await until(() => stream.ended());
+    } finally {
+      if (!stopped) await gw.stop();
     }
   });
 });
