@@ -24,7 +24,7 @@ export interface ChatRoutesDeps {
 
 type Route = (request: RouteRequest) => Promise<RouteResponse>;
 
-const NO_STORE = { 'cache-control': 'no-store' };
+const NO_STORE = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 const NOT_READY: RouteResponse = { status: 503, body: { error: 'the web chat is not running' }, headers: NO_STORE };
 
 const withCookie = (identity: ChatIdentity, headers: Record<string, string>): Record<string, string> =>
