@@ -153,6 +153,23 @@ describe('console on a non-loopback host', () => {
     );
   });
 
+  it('refuses logins from an address after 10 wrong tokens in a minute (429), the right one too', async () => {
+    const login = (token: string) =>
+      h.app.inject({
+        method: 'POST',
+        url: '/console/api/login',
+        remoteAddress: '10.9.8.7',
+        headers: { host: PUBLIC_HOST, 'content-type': 'application/json' },
+        payload: JSON.stringify({ token }),
+      });
+    for (let i = 0; i < 10; i++) expect((await login(`guess-${i}-xxxxxxxx`)).statusCode).toBe(401);
+    const blocked = await login(SECRET_TOKEN);
+    expect(blocked.statusCode).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    // another address is not blocked
+    expect((await h.request('POST', '/console/api/login', { body: { token: SECRET_TOKEN } })).statusCode).toBe(200);
+  });
+
   it('refuses a Host not served (421) before anything else', async () => {
     const res = await h.app.inject({ method: 'GET', url: '/', headers: { host: 'evil.example' } });
     expect(res.statusCode).toBe(421);

@@ -3,7 +3,7 @@
  * default on loopback only), where its front-end is (`@hermes/console`'s CONSOLE_DIST), and its
  * data ports from the runtime (pairing, sessions and search, plugins and hooks, the log ring).
  */
-import { type ConsoleServerOptions, type GatewayHookSpec, isLoopback, LogRing } from '@hermes/gateway';
+import { type ConsolePluginsPort, type ConsoleServerOptions, isLoopback, LogRing } from '@hermes/gateway';
 import { setPluginEnabled } from './commands/plugins-config.js';
 import type { AgentRuntime } from './runtime.js';
 
@@ -22,7 +22,7 @@ async function consoleDist(): Promise<string | null> {
 export async function consoleOptions(
   rt: AgentRuntime,
   host: string,
-  gatewayHooks: () => readonly GatewayHookSpec[],
+  gatewayHooks: ConsolePluginsPort['gatewayHooks'],
 ): Promise<ConsoleServerOptions | null> {
   const settings = rt.config.gateway.console;
   if (!(settings.enabled ?? isLoopback(host))) return null;
@@ -70,7 +70,7 @@ export async function consoleOptions(
         ...rt.shellHooks.registered.map((h) => ({ event: h.spec.event, command: h.spec.command, state: 'registered' })),
         ...rt.shellHooks.skipped.map((h) => ({ event: h.spec.event, command: h.spec.command, state: h.state })),
       ],
-      gatewayHooks: () => gatewayHooks().map((h) => ({ name: h.name, events: [...h.events], state: 'running' })),
+      gatewayHooks,
       setEnabled: (name, on) => {
         if (!rt.plugins.some((r) => r.key === name)) throw new Error(`no plugin named "${name}"`);
         setPluginEnabled(rt.home, name, on);
