@@ -60,6 +60,10 @@ describe('hermes pairing approve', () => {
     const known = await runHermes(['pairing', 'approve', 'telegram', 'ABCD2345'], { env: { HERMES_HOME: tempHome() } });
     expect(known.code).toBe(1);
     expect(known.stderr).toContain('no pending pairing code');
+    // the web chat is a bundled platform too, known before any visitor asked
+    const web = await runHermes(['pairing', 'approve', 'web', 'ABCD2345'], { env: { HERMES_HOME: tempHome() } });
+    expect(web.code).toBe(1);
+    expect(web.stderr).toContain('no pending pairing code');
   });
 });
 

@@ -22,6 +22,11 @@ export interface RouteDefinition {
   handler: (request: RouteRequest) => Promise<RouteResponse>;
   /** header check run before the body is read (see PlatformContext.route) */
   verify?: RouteOptions['verify'];
+  /** a browser page's route: Host checked, no API key (RouteOptions.browser) */
+  browser?: boolean;
+  /** takes multipart/form-data as a Buffer */
+  multipart?: boolean;
+  bodyLimit?: number;
 }
 
 export interface PlatformSetupPorts {
@@ -71,13 +76,7 @@ export function setUpPlatforms(ports: PlatformSetupPorts): PlatformSetup {
           set: (k, value) => ports.platformState.set(factory.name, k, value),
         },
         commands: () => commandList(ports.pluginCommands()),
-        route: (method, path, handler, options) =>
-          ports.addRoute(factory.name, {
-            method,
-            path,
-            handler,
-            ...(options?.verify ? { verify: options.verify } : {}),
-          }),
+        route: (method, path, handler, options) => ports.addRoute(factory.name, { method, path, handler, ...options }),
       });
       out.adapters.set(factory.name, adapter);
     } catch (err) {

@@ -5,7 +5,8 @@
  * Platform webhook routes skip all three (they verify their own secret or signature); `/health`
  * and CORS preflights skip the key. Console routes (`console`, `console-open`) take no API key and
  * no cross-origin caller: an `Origin` must be the request's own (else 403 `{ error: 'csrf' }`), and
- * `console` routes need a console session (else 401 `{ error }`).
+ * `console` routes need a console session (else 401 `{ error }`). A platform's browser routes (the web
+ * chat's API, `RouteOptions.browser`) are `console-open`: they check their own session and CSRF header.
  */
 import { isLoopbackHost } from '@hermes/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
