@@ -1,0 +1,116 @@
+// The web chat: a message list, an input and a file picker; bot messages and their edits arrive over SSE.
+import { render } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { getJson, postForm, postJson, setCsrf } from '../shared/api.js';
+import type { SessionInfo } from '../shared/types.js';
+
+interface Line {
+  id: string;
+  from: 'me' | 'bot';
+  text: string;
+}
+
+function parse(data: string): { id: string | number; text: string } | null {
+  try {
+    const v = JSON.parse(data) as { id?: unknown; text?: unknown };
+    return (typeof v.id === 'string' || typeof v.id === 'number') && typeof v.text === 'string'
+      ? { id: v.id, text: v.text }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+function Chat() {
+  const [lines, setLines] = useState<Line[]>([]);
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [live, setLive] = useState(false);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const endRef = useRef<HTMLLIElement>(null);
+  const mine = useRef(0);
+
+  useEffect(() => {
+    getJson<SessionInfo>('/console/api/session')
+      .then((s) => setCsrf(s.csrf))
+      .catch(() => undefined);
+    const es = new EventSource('/chat/api/stream');
+    es.onopen = () => setLive(true);
+    es.onerror = () => setLive(false);
+    es.addEventListener('message', (e) => {
+      const m = parse((e as MessageEvent<string>).data);
+      if (m) setLines((prev) => [...prev, { id: `bot:${m.id}`, from: 'bot', text: m.text }]);
+    });
+    es.addEventListener('edit', (e) => {
+      const m = parse((e as MessageEvent<string>).data);
+      if (!m) return;
+      const id = `bot:${m.id}`;
+      setLines((prev) =>
+        prev.some((l) => l.id === id)
+          ? prev.map((l) => (l.id === id ? { ...l, text: m.text } : l))
+          : [...prev, { id, from: 'bot', text: m.text }],
+      );
+    });
+    return () => es.close();
+  }, []);
+  useEffect(() => endRef.current?.scrollIntoView?.({ block: 'end' }), [lines]);
+
+  async function send(e: Event): Promise<void> {
+    e.preventDefault();
+    const file = fileRef.current?.files?.[0];
+    const body = text.trim();
+    if (!body && !file) return;
+    setError(null);
+    try {
+      if (file) {
+        const form = new FormData();
+        form.set('text', body);
+        form.set('file', file, file.name);
+        await postForm('/chat/api/messages', form);
+      } else {
+        await postJson('/chat/api/messages', { text: body });
+      }
+      mine.current += 1;
+      const shown = file ? `${body}${body ? ' ' : ''}[${file.name}]` : body;
+      setLines((prev) => [...prev, { id: `me:${mine.current}`, from: 'me', text: shown }]);
+      setText('');
+      if (fileRef.current) fileRef.current.value = '';
+    } catch (err) {
+      setError(`Your message was not sent: ${(err as Error).message}`);
+    }
+  }
+
+  return (
+    <main class="chat">
+      <header>
+        <h1>Hermes chat</h1>
+        <span class="muted">{live ? 'connected' : 'connecting…'}</span>
+      </header>
+      <ol class="messages" data-testid="messages">
+        {lines.map((l) => (
+          <li key={l.id} class={`bubble bubble-${l.from}`} data-from={l.from}>
+            {l.text}
+          </li>
+        ))}
+        <li ref={endRef} class="end" />
+      </ol>
+      {error ? <p class="error">{error}</p> : null}
+      <form class="composer" onSubmit={send}>
+        <input
+          type="text"
+          name="text"
+          placeholder="Message"
+          aria-label="Message"
+          autocomplete="off"
+          value={text}
+          onInput={(e) => setText((e.target as HTMLInputElement).value)}
+        />
+        <input type="file" ref={fileRef} aria-label="Attach a file" />
+        <button type="submit">Send</button>
+      </form>
+    </main>
+  );
+}
+
+const root = document.getElementById('app');
+if (root) render(<Chat />, root);
