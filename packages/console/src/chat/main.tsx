@@ -8,6 +8,7 @@ interface Line {
   id: string;
   from: 'me' | 'bot';
   text: string;
+  failed?: boolean;
 }
 
 function parse(data: string): { id: string | number; text: string } | null {
@@ -61,6 +62,11 @@ function Chat() {
     const body = text.trim();
     if (!body && !file) return;
     setError(null);
+    mine.current += 1;
+    const id = `me:${mine.current}`;
+    const shown = file ? `${body}${body ? ' ' : ''}[${file.name}]` : body;
+    // shown at once: the answer may stream in before the POST has been answered
+    setLines((prev) => [...prev, { id, from: 'me', text: shown }]);
     try {
       if (file) {
         const form = new FormData();
@@ -70,12 +76,10 @@ function Chat() {
       } else {
         await postJson('/chat/api/messages', { text: body });
       }
-      mine.current += 1;
-      const shown = file ? `${body}${body ? ' ' : ''}[${file.name}]` : body;
-      setLines((prev) => [...prev, { id: `me:${mine.current}`, from: 'me', text: shown }]);
       setText('');
       if (fileRef.current) fileRef.current.value = '';
     } catch (err) {
+      setLines((prev) => prev.map((l) => (l.id === id ? { ...l, failed: true } : l)));
       setError(`Your message was not sent: ${(err as Error).message}`);
     }
   }
@@ -88,7 +92,7 @@ function Chat() {
       </header>
       <ol class="messages" data-testid="messages">
         {lines.map((l) => (
-          <li key={l.id} class={`bubble bubble-${l.from}`} data-from={l.from}>
+          <li key={l.id} class={`bubble bubble-${l.from}${l.failed ? ' failed' : ''}`} data-from={l.from}>
             {l.text}
           </li>
         ))}
