@@ -23,7 +23,7 @@ import {
   ToolRegistry,
 } from '@hermes/agent';
 import { secretValues } from '@hermes/config';
-import { createLogger, createRedactor, installProcessGuards } from '@hermes/logging';
+import { createLogger, createRedactor, installProcessGuards, type LoggerHandle } from '@hermes/logging';
 import {
   allowlistPath,
   autoAcceptVia,
@@ -56,6 +56,8 @@ export { type LoadSettingsOptions, loadSettings, type Settings, userHome } from 
 
 export interface AgentRuntime extends Settings {
   logger: Logger;
+  /** every line the logger writes, redacted (the console's log ring buffer); returns the removal */
+  logTap: LoggerHandle['tap'];
   /** the state store of state.backend: state.db (sqlite) or HERMES_DATABASE_URL (postgres) */
   store: AsyncStore;
   /** the synchronous SQLite store behind `store` (the gateway's group commit, VACUUM); null on postgres */
@@ -313,6 +315,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   return {
     ...settings,
     logger,
+    logTap: log.tap,
     store,
     sqlite,
     hooks,

@@ -154,6 +154,15 @@ const gatewaySchema = z.object({
       instance_id: z.string().min(1).max(200).optional(),
     })
     .prefault({}),
+  /** the operator console at `/` (docs/console.md, docs/console-api.md) */
+  console: z
+    .object({
+      /** default: on when the gateway listens on loopback, off otherwise (`true` there requires a login) */
+      enabled: z.boolean().optional(),
+      /** a secret the console login accepts (API_SERVER_KEY is accepted too); redacted like other secrets */
+      token: z.string().min(1).optional(),
+    })
+    .prefault({}),
 });
 
 const approvalsSchema = z.object({

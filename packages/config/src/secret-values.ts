@@ -58,7 +58,7 @@ export interface SecretValuesOptions {
 }
 
 /**
- * Every value to redact: model.api_key, every value of HERMES_HOME/.env, process env vars with a
+ * Every value to redact: model.api_key, gateway.console.token, every value of HERMES_HOME/.env, process env vars with a
  * credential name ({@link isSecretName}), platform settings with a credential name, each
  * `logging.redact` entry (the value of the env var it names, else the entry itself), and the
  * credentials (`user:password`, the password) of every URL among them, in model.base_url and in
@@ -67,6 +67,7 @@ export interface SecretValuesOptions {
  */
 export function secretValues(config: HermesConfig, env: EnvLike, options: SecretValuesOptions = {}): string[] {
   const found = new Set<string>([config.model.api_key, ...urlCredentials(config.model.base_url)]);
+  if (config.gateway.console.token !== undefined) found.add(config.gateway.console.token);
   for (const value of Object.values(options.dotenv ?? {})) found.add(value);
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;

@@ -46,6 +46,8 @@ describe('docs examples', () => {
       request_timeout_s: 30,
       platforms: {},
       batch_ms: 800,
+      cluster: { failover_s: 10 },
+      console: {},
     });
     expect(config.tools).toEqual({ terminal: { backend: 'local', env_passthrough: [], network: false } });
     expect(config.state).toEqual({ backend: 'sqlite', retention_days: 90 });

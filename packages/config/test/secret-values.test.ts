@@ -47,4 +47,15 @@ logging:
     const { config } = loadConfig({ home, env });
     expect(secretValues(config, env)).toEqual(['sk-env-key-456']);
   });
+
+  it('collects gateway.console.token (the console login secret)', () => {
+    const { home } = homeWithConfig(`
+gateway:
+  console:
+    token: console-login-secret-1
+`);
+    const { config } = loadConfig({ home, env: {} });
+    expect(config.gateway.console.token).toBe('console-login-secret-1');
+    expect(secretValues(config, {})).toContain('console-login-secret-1');
+  });
 });

@@ -57,6 +57,7 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
     },
     settle: (inboxId, outcome) => store.commit(settleInbox(inboxId, outcome)),
     submit: (key, job, mode) => host.lanes.submit(key, job, mode),
+    busy: (key) => host.lanes.busy(key),
     busyMode: settings.busyMode,
     services: commandServices({
       sessions: store.sessions,

@@ -352,7 +352,7 @@ export class Gateway {
     this.#knownChats.remember(event);
     const passed: StageInput = { ...input, event };
     const command = parseCommand(event.text);
-    if (command) return runCommandStage(this.#commandPorts(event.source.userId), passed, command);
+    if (command) return runCommandStage(this.commandPorts(event.source.userId), passed, command);
     // the row stays `accepted` until answered: a restart resumes it (marking `processing` counts restarts)
     this.#batcher.add({ ...passed, text: event.text });
     return { kind: 'handed_on' };
@@ -363,8 +363,8 @@ export class Gateway {
     await deliver(this.#deliveryOptions(), target, text, { onSettled: settleInbox(inboxId, outcome) });
   }
 
-  /** `userId`: who sent the command (the session:* events of /new name them) */
-  #commandPorts(userId: string): CommandPorts {
+  /** The command ports (`/stop`, `/new`… and the console's stop/reset); `userId`: who sent it */
+  commandPorts(userId: string): CommandPorts {
     const send = (target: DeliveryTarget, text: string, onSettled?: UnitOfWork) =>
       deliver(this.#deliveryOptions(), target, text, onSettled ? { onSettled } : {});
     const { approvals, events, turns } = this;

@@ -22,6 +22,8 @@ export {
 export { type ChatApprovalPorts, ChatApprovals, DEFAULT_APPROVAL_TIMEOUT_MS } from './approvals/chat-approvals.js';
 export { allowedByEnv } from './authorize.js';
 export { BUILTIN_COMMANDS, type CommandContext, type CommandServices, parseCommand, runCommand } from './commands.js';
+// The operator console (session and CSRF checks shared with the web chat)
+export * from './console/index.js';
 // Scheduled jobs (cron/)
 export * from './cron/index.js';
 // Delivery

@@ -6,6 +6,8 @@ import { createServer, type Server } from 'node:http';
 import { ERROR_CODES, HermesError, isLoopbackHost } from '@hermes/protocol';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type ApiPlatformDeps, registerApiPlatform } from './api-platform.js';
+import type { ConsoleServerOptions } from './console/ports.js';
+import { registerConsole } from './console/register.js';
 import type { EventLoopStatus } from './event-loop-watchdog.js';
 import type { Gateway } from './gateway.js';
 import { installApiErrors, sendApiError } from './http/api-error.js';
@@ -35,6 +37,8 @@ export interface ServerOptions {
   limits?: HttpLimits;
   /** several instances on one PostgreSQL database: /health shows the cluster, held-elsewhere platforms as `standby` */
   cluster?: { status(): Promise<unknown>; standby(platform: string): boolean };
+  /** the operator console (`gateway.console`; absent: not served): its front-end's files and data ports */
+  console?: ConsoleServerOptions & { logger?: ApiPlatformDeps['logger'] };
 }
 
 /** Body limit of every route that does not set its own (chat completions and platform webhooks: 4 MiB). */
@@ -137,6 +141,19 @@ export function buildServer(gateway: Gateway, options: ServerOptions): GatewaySe
   });
   registerMetricsRoute(app, gateway.metrics, options.api.apiKey);
   registerApiPlatform(app, options.api, gateway);
+  if (options.console) {
+    const { logger, ...consoleOptions } = options.console;
+    registerConsole(app, gateway, {
+      options: consoleOptions,
+      loopback: isLoopback(options.host),
+      apiKey: options.api.apiKey,
+      logger: logger ?? options.api.logger,
+      version: options.version,
+      startedAt: options.startedAt,
+      ...(options.api.redact ? { redact: options.api.redact } : {}),
+      ...(options.cluster ? { cluster: options.cluster } : {}),
+    });
+  }
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     (req as unknown as { rawBody: string }).rawBody = String(body);
     if (String(body).trim() === '') return done(null, {});

@@ -5,7 +5,7 @@ import { type FileSink, openFileSink } from './file-sink.js';
 import { LOG_LEVELS, type LogLevel } from './levels.js';
 import { REDACT_PATHS } from './redact-paths.js';
 import { createRedactor } from './redact-text.js';
-import { RedactingDestination } from './redacting-destination.js';
+import { type LineTap, RedactingDestination } from './redacting-destination.js';
 import { REDACTED } from './secret-patterns.js';
 
 export const DEFAULT_LOG_FILE = 'gateway.log';
@@ -38,6 +38,11 @@ export interface LoggerHandle {
   logger: Logger;
   /** absolute path of the log file, or null without one */
   file: string | null;
+  /**
+   * Gets every line the logger writes from now on, already redacted, with its numeric level (the
+   * console's log ring buffer); returns the removal. Lines below the logger's level are never made.
+   */
+  tap(listener: LineTap): () => void;
   /** Resolves when every line logged so far is in the file and handed to the console. */
   flush(): Promise<void>;
   /** flush, then close the file; later log calls are dropped. */
@@ -86,6 +91,7 @@ export function createLogger(options: CreateLoggerOptions): LoggerHandle {
   return {
     logger,
     file: fileSink?.path ?? null,
+    tap: (listener) => destination.tap(listener),
     flush,
     close: async () => {
       await flush();

@@ -14,4 +14,5 @@ export { type FaultClaimer, type GuardLogger, installProcessGuards } from './pro
 export { REDACT_PATHS } from './redact-paths.js';
 // Redaction
 export { createRedactor, MIN_LITERAL_SECRET_LENGTH, redactText } from './redact-text.js';
+export type { LineTap } from './redacting-destination.js';
 export { REDACTED, SECRET_PATTERNS, type SecretPattern } from './secret-patterns.js';

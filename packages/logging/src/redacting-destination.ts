@@ -16,8 +16,12 @@ export interface RedactingDestinationOptions {
   console: { sink: ConsoleSink; minLevel: number } | null;
 }
 
+/** Gets every redacted line the logger writes (the console's log ring buffer); must not throw. */
+export type LineTap = (line: string, level: number) => void;
+
 export class RedactingDestination {
   readonly #options: RedactingDestinationOptions;
+  readonly #taps = new Set<LineTap>();
   #closed = false;
 
   constructor(options: RedactingDestinationOptions) {
@@ -32,6 +36,19 @@ export class RedactingDestination {
     const { file, console } = this.#options;
     if (file !== null && level >= file.minLevel) file.sink.write(clean);
     if (console !== null && level >= console.minLevel) console.sink.write(clean);
+    for (const tap of this.#taps) {
+      try {
+        tap(clean, level);
+      } catch {
+        // a tap's failure never stops logging
+      }
+    }
+  }
+
+  /** Adds a listener of every redacted line; returns its removal. */
+  tap(listener: LineTap): () => void {
+    this.#taps.add(listener);
+    return () => this.#taps.delete(listener);
   }
 
   /** Stops accepting lines (later log calls are dropped instead of failing). */

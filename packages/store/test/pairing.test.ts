@@ -59,6 +59,21 @@ describe('store.pairing', () => {
     });
   });
 
+  it('denies a pending code: gone from the list, not approvable, no new code for its hour', () => {
+    const clock = fakeClock();
+    const store = open({ now: clock.now });
+    const code = codeOf(store.pairing.request('telegram', 'u1', 'alice'));
+    expect(store.pairing.deny('telegram', code.toLowerCase())).toBe(true);
+    expect(store.pairing.list().pending).toEqual([]);
+    expect(store.pairing.deny('telegram', code)).toBe(false);
+    expect(store.pairing.approve('telegram', code)).toMatchObject({ ok: false });
+    expect(store.pairing.isApproved('telegram', 'u1')).toBe(false);
+    clock.t += 60_000;
+    expect(store.pairing.request('telegram', 'u1', 'alice')).toMatchObject({ refused: 'recently_answered' });
+    clock.t += 3_600_000;
+    expect(store.pairing.request('telegram', 'u1', 'alice')).toMatchObject({ isNew: true });
+  });
+
   it('approves case-insensitively, ignoring surrounding spaces', () => {
     const store = open({ randomInt: counter() });
     const code = codeOf(store.pairing.request('slack', 'U9'));

@@ -3,15 +3,22 @@
  * read: `Host` (loopback names and addresses, `gateway.allowed_hosts`, else 421), a browser
  * `Origin` (only `gateway.cors_origins`, else 403) and the API key (`API_SERVER_KEY`, else 401).
  * Platform webhook routes skip all three (they verify their own secret or signature); `/health`
- * and CORS preflights skip the key.
+ * and CORS preflights skip the key. Console routes (`console`, `console-open`) take no API key and
+ * no cross-origin caller: an `Origin` must be the request's own (else 403 `{ error: 'csrf' }`), and
+ * `console` routes need a console session (else 401 `{ error }`).
  */
 import { isLoopbackHost } from '@hermes/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bearerMatches } from '../api-platform.js';
+import { consoleSession, sameOrigin } from '../console/auth.js';
 import { sendApiError } from './api-error.js';
 
-/** What a route asks of the guard (Fastify route `config.guard`); unknown routes count as `api`. */
-export type RouteGuard = 'api' | 'open' | 'platform';
+/**
+ * What a route asks of the guard (Fastify route `config.guard`); unknown routes count as `api`.
+ * `console`: a console session instead of the API key; `console-open`: the console's pages, assets
+ * and login (no session needed, same-origin only).
+ */
+export type RouteGuard = 'api' | 'open' | 'platform' | 'console' | 'console-open';
 
 export interface GuardOptions {
   apiKey: string | undefined;
@@ -72,6 +79,7 @@ export function createRequestGuard(options: GuardOptions) {
         'misdirected_request',
       );
     }
+    if (kind === 'console' || kind === 'console-open') return consoleCheck(kind, request, reply);
     const origin = single(request.headers.origin);
     if (origin !== undefined) {
       if (!origins.has(normalizeOrigin(origin))) {
@@ -104,4 +112,14 @@ export function createRequestGuard(options: GuardOptions) {
       );
     }
   };
+}
+
+/** The console routes' part of the guard (after the Host check). */
+async function consoleCheck(kind: 'console' | 'console-open', request: FastifyRequest, reply: FastifyReply) {
+  if (!sameOrigin(request)) {
+    return reply.code(403).header('connection', 'close').send({ error: 'csrf' });
+  }
+  if (kind === 'console' && consoleSession(request) === null) {
+    return reply.code(401).send({ error: 'not logged in to the console: POST /console/api/login { token }' });
+  }
 }

@@ -54,6 +54,13 @@ export class CellCounter {
     }
     return entry.cell;
   }
+
+  /** The sum of the series whose labels pass `match` (every series without one). */
+  sum(match: (labels: Labels) => boolean = () => true): number {
+    let total = 0;
+    for (const s of this.#series.values()) if (match(s.labels)) total += s.cell.value;
+    return total;
+  }
 }
 
 /** A gauge whose series are computed when scraped. */

@@ -117,6 +117,15 @@ interface HookSeries {
   timeout: CounterCell;
 }
 
+/** What `consoleSnapshot` reads: totals since start. */
+export interface ConsoleMetricsSnapshot {
+  received: number;
+  answered: number;
+  errors: number;
+  /** cumulative turn-duration buckets (upper bound in seconds, count of turns at or under it) */
+  turnBuckets: { le: number; count: number }[];
+}
+
 export class GatewayMetrics implements DeliveryObserver {
   /** every metric of this gateway and the process's default metrics: what /metrics serves */
   readonly registry: Registry;
@@ -175,6 +184,26 @@ export class GatewayMetrics implements DeliveryObserver {
     );
     scrapeGauge(own, METRICS.eventLoopDelayMax, () => [[{}, (this.#eventLoop?.status().max_delay_ms ?? 0) / 1000]]);
     this.registry = Registry.merge([own, processMetricsRegistry()]);
+  }
+
+  /**
+   * The counters the console's live chart reads (totals since start; the console computes rates
+   * between two snapshots): messages accepted, turns completed, failures (failed turns and failed
+   * sends), and the turn-duration histogram's cumulative buckets summed over the platforms.
+   */
+  async consoleSnapshot(): Promise<ConsoleMetricsSnapshot> {
+    const buckets = new Map<number, number>();
+    for (const v of (await this.#turnDuration.get()).values) {
+      if (!v.metricName?.endsWith('_bucket')) continue;
+      const le = v.labels.le === '+Inf' ? Number.POSITIVE_INFINITY : Number(v.labels.le);
+      buckets.set(le, (buckets.get(le) ?? 0) + v.value);
+    }
+    return {
+      received: this.#counters.received.sum((l) => l.result === 'accepted'),
+      answered: this.#counters.turns.sum((l) => l.status === 'completed'),
+      errors: this.#counters.turns.sum((l) => l.status === 'failed') + this.#counters.sendFailures.sum(),
+      turnBuckets: [...buckets].sort((a, b) => a[0] - b[0]).map(([le, count]) => ({ le, count })),
+    };
   }
 
   /** Several instances on one database: every series gets an `instance` label naming this one. */

@@ -9,6 +9,7 @@ export {
 } from './catalog.js';
 export { CellCounter, CounterCell } from './cells.js';
 export {
+  type ConsoleMetricsSnapshot,
   GatewayMetrics,
   type GatewayMetricsOptions,
   type IgnoredReason,

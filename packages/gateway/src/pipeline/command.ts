@@ -24,6 +24,8 @@ export interface CommandPorts {
   submit(sessionKey: string, job: LaneJob, mode: BusyMode): SubmitOutcome;
   /** how a skill command's turn meets a running one (display.busy_input_mode, as for messages; default queue) */
   busyMode?: BusyMode;
+  /** whether the session key's turn is running here (the console's session list) */
+  busy?(sessionKey: string): boolean;
 }
 
 export async function runCommandStage(

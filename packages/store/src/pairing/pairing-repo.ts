@@ -106,6 +106,9 @@ export function createPairingRepo(db: SqliteDatabase, options: PairingRepoOption
     .prepare<[string, string], number>('SELECT 1 FROM approved_users WHERE platform = ? AND user_id = ?')
     .pluck();
   const revoke = db.prepare<[string, string]>('DELETE FROM approved_users WHERE platform = ? AND user_id = ?');
+  const expireCode = db.prepare<[number, string, string, number]>(
+    'UPDATE pairing_requests SET expires_at = ? WHERE platform = ? AND code = ? AND expires_at > ?',
+  );
   const listPending = db.prepare<[number], RequestRecord>(
     `SELECT ${REQUEST_COLUMNS} FROM pairing_requests WHERE expires_at > ? ORDER BY expires_at, platform, user_id`,
   );
@@ -182,6 +185,10 @@ export function createPairingRepo(db: SqliteDatabase, options: PairingRepoOption
     approve: (platform, code) => approveTx.immediate(platform, code),
     isApproved: (platform, userId) => isApproved.get(platform, userId) !== undefined,
     revoke: (platform, userId) => revoke.run(platform, userId).changes > 0,
+    deny: (platform, code) => {
+      const at = now();
+      return expireCode.run(at, platform, normalizePairingCode(code), at).changes > 0;
+    },
     list: () => listTx.immediate(),
   };
 }

@@ -41,6 +41,12 @@ export interface PairingRepo {
   approve(platform: string, code: string): PairingApproveResult;
   /** True when the user was approved through pairing: one primary-key lookup, never cached. */
   isApproved(platform: string, userId: string): boolean;
+  /**
+   * Refuses a pending code (the console's deny): it expires now, so it leaves the pending list and
+   * its user gets no new code until the code's hour is over (as a code expired early); false if no
+   * unexpired request has this code.
+   */
+  deny(platform: string, code: string): boolean;
   /** Removes the user's approval; false if they were not approved. */
   revoke(platform: string, userId: string): boolean;
   /** Unexpired requests (soonest to expire first) and approved users (by platform, then approval time). */

@@ -150,6 +150,11 @@ export function createPgPairingRepo(
       ]);
       return row !== undefined;
     },
+    async deny(platform, code) {
+      const at = now();
+      const sql = 'UPDATE pairing_requests SET expires_at = $1 WHERE platform = $2 AND code = $3 AND expires_at > $4';
+      return (await pgChanges(pool, sql, [at, platform, normalizePairingCode(code), at])) > 0;
+    },
     async revoke(platform, userId) {
       const sql = 'DELETE FROM approved_users WHERE platform = $1 AND user_id = $2';
       return (await pgChanges(pool, sql, [platform, userId])) > 0;

@@ -1,0 +1,35 @@
+/** What every console route module gets: the gateway, the options, the auth state, the log. */
+import type { Logger } from '@hermes/protocol';
+import type { FastifyRequest } from 'fastify';
+import type { Gateway } from '../gateway.js';
+import { type ConsoleAuth, consoleSession } from './auth.js';
+import type { ConsoleServerOptions } from './ports.js';
+
+export interface ConsoleContext {
+  gateway: Gateway;
+  options: ConsoleServerOptions;
+  auth: ConsoleAuth;
+  /** the console's logger (`component: console`) */
+  logger: Logger;
+  redact: (text: string) => string;
+  version: string;
+  startedAt: number;
+  cluster?: { status(): Promise<unknown>; standby(platform: string): boolean };
+}
+
+/** The actor of a request the guard let through (a console session, or `loopback` without a login). */
+export function actorOf(request: FastifyRequest): string {
+  return consoleSession(request)?.actor ?? 'unknown';
+}
+
+/** Logs an action at info with who did it: `console: <actor> <action> <target>`. */
+export function logAction(ctx: ConsoleContext, actor: string, action: string, target: string): void {
+  ctx.logger.info({ actor, action, target }, `console: ${actor} ${action} ${target}`);
+}
+
+/** A string field of a JSON body, or null. */
+export function bodyString(body: unknown, key: string): string | null {
+  if (body === null || typeof body !== 'object') return null;
+  const value = (body as Record<string, unknown>)[key];
+  return typeof value === 'string' && value !== '' && value.length <= 500 ? value : null;
+}

@@ -1,0 +1,85 @@
+/**
+ * What the console reads and changes, as narrow ports wired by the app (apps/hermes/src/
+ * console-setup.ts) from the runtime: every one optional, so an embedding without it shows less.
+ */
+import type { ChatMessage } from '@hermes/protocol';
+import type { LogRing } from './log-ring.js';
+
+export interface ConsolePendingPairing {
+  platform: string;
+  code: string;
+  userId: string;
+  userName: string | null;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export interface ConsoleApprovedUser {
+  platform: string;
+  userId: string;
+  userName: string | null;
+  approvedAt: number;
+}
+
+export interface ConsolePairingPort {
+  list(): Promise<{ pending: ConsolePendingPairing[]; approved: ConsoleApprovedUser[] }>;
+  approve(
+    platform: string,
+    code: string,
+  ): Promise<{ ok: true; userId: string } | { ok: false; reason: string; retryAt?: number }>;
+  /** removes the pending request of this code; false when there is none */
+  deny(platform: string, code: string): Promise<boolean>;
+  revoke(platform: string, userId: string): Promise<boolean>;
+}
+
+export interface ConsoleSessionRow {
+  id: string;
+  sessionKey: string;
+  platform: string;
+  title: string | null;
+  createdAt: number;
+  updatedAt: number;
+  endedAt: number | null;
+}
+
+export interface ConsoleSessionsPort {
+  list(options: { limit: number }): Promise<ConsoleSessionRow[]>;
+  get(id: string): Promise<ConsoleSessionRow | undefined>;
+  /** session_search: the sessions whose transcripts match, best first */
+  search(query: string, limit: number): Promise<string[]>;
+  messages(id: string): Promise<ChatMessage[]>;
+  count(id: string): Promise<number>;
+}
+
+export interface ConsolePluginRow {
+  name: string;
+  kind: string;
+  state: string;
+  enabled: boolean;
+  error?: string;
+}
+
+export interface ConsolePluginsPort {
+  plugins(): ConsolePluginRow[];
+  shellHooks(): { event: string; command: string; state: string }[];
+  gatewayHooks(): { name: string; events: string[]; state: string; lastError?: string }[];
+  /** as `hermes plugins enable|disable`: writes config.yaml (a restart applies it) */
+  setEnabled(name: string, enabled: boolean): void;
+}
+
+/** The console's options in `buildServer`'s `console`. */
+export interface ConsoleServerOptions {
+  /** the front-end's built files (index.html, chat.html, console.js…): `CONSOLE_DIST` of @hermes/console */
+  dist: string;
+  /** `gateway.console.token`: a login secret besides API_SERVER_KEY */
+  token?: string;
+  pairing?: ConsolePairingPort;
+  sessions?: ConsoleSessionsPort;
+  plugins?: ConsolePluginsPort;
+  /** the ring buffer fed by the logger's tap */
+  logs?: LogRing;
+  /** the environment the allowlists are read from (`<PLATFORM>_ALLOWED_USERS`, `GATEWAY_ALLOWED_USERS`) */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** how often the SSE stream checks the platforms and sends metrics (tests shorten them) */
+  intervals?: { platformsMs?: number; metricsMs?: number };
+}
