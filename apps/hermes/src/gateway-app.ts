@@ -38,6 +38,7 @@ import { platformClaimer } from './service/platform-claims.js';
 import { surfaceSkillCommands } from './skills-setup.js';
 import { StartupPhases } from './startup-phases.js';
 import { VERSION } from './version.js';
+import { withWebChatSwitch } from './web-chat-switch.js';
 
 export interface GatewayApp {
   rt: AgentRuntime;
@@ -150,6 +151,7 @@ export async function buildGatewayApp(
       model: rt.model,
       cwd: config.terminal.cwd ?? process.cwd(),
       cacheDir: join(rt.home, 'cache', 'media'),
+      platformSettings: withWebChatSwitch(config.gateway.platforms, env.HERMES_GATEWAY_HOST ?? config.gateway.host),
     }),
     outboundMedia: outboundMediaOptions(rt), // answers' MEDIA lines: checked, then sent as attachments
     context: contextSettings(config, rt.registries, store.contextSummaries), // an unknown engine stops the start

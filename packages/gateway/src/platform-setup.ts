@@ -6,6 +6,7 @@
 import type {
   Logger,
   PlatformAdapter,
+  PlatformContext,
   PlatformFactory,
   PlatformState,
   RouteOptions,
@@ -22,6 +23,11 @@ export interface RouteDefinition {
   handler: (request: RouteRequest) => Promise<RouteResponse>;
   /** header check run before the body is read (see PlatformContext.route) */
   verify?: RouteOptions['verify'];
+  /** a browser page's route: Host checked, no API key (RouteOptions.browser) */
+  browser?: boolean;
+  /** takes multipart/form-data as a Buffer */
+  multipart?: boolean;
+  bodyLimit?: number;
 }
 
 export interface PlatformSetupPorts {
@@ -34,6 +40,7 @@ export interface PlatformSetupPorts {
   platformState: PlatformStatePort;
   pluginCommands: () => ReadonlyMap<string, { description: string }>;
   claimPlatform?: (platform: string, key: string) => { ok: true; release(): void } | { ok: false; reason: string };
+  webIdentity?: PlatformContext['webIdentity'];
   addRoute(platform: string, route: RouteDefinition): void;
   now: () => number;
 }
@@ -71,13 +78,8 @@ export function setUpPlatforms(ports: PlatformSetupPorts): PlatformSetup {
           set: (k, value) => ports.platformState.set(factory.name, k, value),
         },
         commands: () => commandList(ports.pluginCommands()),
-        route: (method, path, handler, options) =>
-          ports.addRoute(factory.name, {
-            method,
-            path,
-            handler,
-            ...(options?.verify ? { verify: options.verify } : {}),
-          }),
+        route: (method, path, handler, options) => ports.addRoute(factory.name, { method, path, handler, ...options }),
+        ...(ports.webIdentity ? { webIdentity: ports.webIdentity } : {}),
       });
       out.adapters.set(factory.name, adapter);
     } catch (err) {
@@ -88,4 +90,15 @@ export function setUpPlatforms(ports: PlatformSetupPorts): PlatformSetup {
     }
   }
   return out;
+}
+
+/** The gateway deps a platform setup takes when given: the machine-wide claim, the console's identity. */
+export function optionalSetupPorts(deps: {
+  claimPlatform?: PlatformSetupPorts['claimPlatform'];
+  webIdentity?: PlatformSetupPorts['webIdentity'];
+}): Pick<PlatformSetupPorts, 'claimPlatform' | 'webIdentity'> {
+  return {
+    ...(deps.claimPlatform ? { claimPlatform: deps.claimPlatform } : {}),
+    ...(deps.webIdentity ? { webIdentity: deps.webIdentity } : {}),
+  };
 }

@@ -3,6 +3,7 @@
  * webhook routes. Built separately from listening, so tests use `inject()` or a port-0 listen.
  */
 import { createServer, type Server } from 'node:http';
+import { Readable } from 'node:stream';
 import { ERROR_CODES, HermesError, isLoopbackHost } from '@hermes/protocol';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type ApiPlatformDeps, registerApiPlatform } from './api-platform.js';
@@ -11,6 +12,7 @@ import { registerConsole } from './console/register.js';
 import type { EventLoopStatus } from './event-loop-watchdog.js';
 import type { Gateway } from './gateway.js';
 import { installApiErrors, sendApiError } from './http/api-error.js';
+import { addMultipartParser } from './http/multipart-body.js';
 import { createRequestGuard, type RouteGuard } from './http/request-guard.js';
 import { registerMetricsRoute } from './metrics/metrics-route.js';
 import type { RouteDefinition } from './platform-setup.js';
@@ -198,18 +200,35 @@ function platformVerifier(verify: NonNullable<RouteDefinition['verify']>) {
 
 /** Adds the platforms' webhook routes (after the gateway built its adapters). */
 export function addPlatformRoutes(app: FastifyInstance, gateway: Gateway): void {
+  addMultipartParser(app);
   for (const route of gateway.routes) {
     app.route({
       method: route.method,
       url: route.path,
-      bodyLimit: WEBHOOK_BODY_LIMIT,
+      bodyLimit: route.bodyLimit ?? WEBHOOK_BODY_LIMIT,
       // the platform verifies its own requests (Telegram's secret token, Slack's signature)
-      config: { guard: 'platform' satisfies RouteGuard },
+      config: {
+        guard: (route.browser === true ? 'browser' : 'platform') satisfies RouteGuard,
+        multipart: route.multipart,
+      },
       ...(route.verify === undefined ? {} : { onRequest: platformVerifier(route.verify) }),
       handler: async (req, reply) => {
         const rawBody = (req as unknown as { rawBody?: string }).rawBody ?? '';
-        const res = await route.handler({ headers: req.headers, body: req.body, rawBody });
+        const closed = new AbortController();
+        // 'close' on the response: the client left (or the answer ended); aborts a stream's producer
+        reply.raw.on('close', () => closed.abort());
+        const query = Object.fromEntries(
+          Object.entries((req.query ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+        );
+        const res = await route.handler({
+          headers: req.headers,
+          body: req.body,
+          rawBody,
+          query,
+          signal: closed.signal,
+        });
         if (res.headers) for (const [k, v] of Object.entries(res.headers)) reply.header(k, v);
+        if (res.stream !== undefined) return reply.code(res.status).send(Readable.from(res.stream));
         return reply.code(res.status).send(res.body ?? '');
       },
     });

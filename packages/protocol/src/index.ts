@@ -122,6 +122,7 @@ export {
   type SendRate,
   type SendRateLimits,
   type SendResult,
+  type WebIdentity,
 } from './platform.js';
 // SIGTERM, a grace period, then SIGKILL
 export {

@@ -150,19 +150,45 @@ export interface InboundSink {
 /** A plain HTTP route on the gateway's own server (for webhooks), free of any framework type. */
 export interface RouteRequest {
   headers: Record<string, string | string[] | undefined>;
+  /** the parsed JSON or form body; for a `multipart` route's multipart/form-data request, its bytes (a Buffer) */
   body: unknown;
   rawBody: string;
+  /** the query string's parameters (first value of each) */
+  query?: Readonly<Record<string, string>>;
+  /** aborted when the client closes the connection (a `stream` response's end) */
+  signal?: AbortSignal;
 }
 
 export interface RouteResponse {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** a streamed body (Server-Sent Events): written as it comes until it ends or the client leaves; `body` is ignored */
+  stream?: AsyncIterable<string | Uint8Array>;
 }
 
 export interface RouteOptions {
   /** checks a request's headers before its body is read: null lets it through, a response refuses it */
   verify?: (request: { headers: RouteRequest['headers'] }) => RouteResponse | null;
+  /**
+   * A page's route, called by a browser: the server's Host check applies (421 for a Host it does not
+   * serve), the API key does not; the route checks its own session, CSRF header and Origin.
+   */
+  browser?: boolean;
+  /** accepts multipart/form-data bodies (handed over unparsed as a Buffer in `body`) */
+  multipart?: boolean;
+  /** the largest body accepted, in bytes (default 4 MiB); a larger one is answered 413 unread */
+  bodyLimit?: number;
+}
+
+/** Who a browser request comes from, as the gateway's console session says (`PlatformContext.webIdentity`). */
+export interface WebIdentity {
+  /** `console:<actor>` for a logged-in console session */
+  userId: string;
+  /** true: an operator the pipeline admits without pairing */
+  approved: boolean;
+  /** the session's CSRF token: a POST must carry it in `x-hermes-csrf` */
+  csrf: string;
 }
 
 export interface PlatformContext {
@@ -189,6 +215,11 @@ export interface PlatformContext {
     handler: (request: RouteRequest) => Promise<RouteResponse>,
     options?: RouteOptions,
   ): void;
+  /**
+   * The console session of a browser request (its cookie), or null for a visitor without one.
+   * Absent when the gateway has no console (the web chat then knows visitors only).
+   */
+  webIdentity?(request: Pick<RouteRequest, 'headers'>): WebIdentity | null;
 }
 
 export interface PlatformAdapter {
