@@ -2,13 +2,26 @@
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { getJson, postForm, postJson, setCsrf } from '../shared/api.js';
-import type { SessionInfo } from '../shared/types.js';
 
 interface Line {
   id: string;
   from: 'me' | 'bot';
   text: string;
   failed?: boolean;
+}
+
+/** `GET /chat/api/session`: who this browser is to the chat, and its CSRF token */
+interface ChatSession {
+  userId: string;
+  operator: boolean;
+  csrf: string;
+}
+
+/** a bot message: appended when new (a replayed one is not doubled), its text replaced by an edit */
+function upsert(lines: Line[], id: string, text: string): Line[] {
+  return lines.some((l) => l.id === id)
+    ? lines.map((l) => (l.id === id ? { ...l, text } : l))
+    : [...lines, { id, from: 'bot', text }];
 }
 
 function parse(data: string): { id: string | number; text: string } | null {
@@ -32,27 +45,30 @@ function Chat() {
   const mine = useRef(0);
 
   useEffect(() => {
-    getJson<SessionInfo>('/console/api/session')
+    let es: EventSource | null = null;
+    let closed = false;
+    // the session first: it sets the browser id cookie the stream and the POSTs then share
+    getJson<ChatSession>('/chat/api/session')
       .then((s) => setCsrf(s.csrf))
-      .catch(() => undefined);
-    const es = new EventSource('/chat/api/stream');
-    es.onopen = () => setLive(true);
-    es.onerror = () => setLive(false);
-    es.addEventListener('message', (e) => {
-      const m = parse((e as MessageEvent<string>).data);
-      if (m) setLines((prev) => [...prev, { id: `bot:${m.id}`, from: 'bot', text: m.text }]);
-    });
-    es.addEventListener('edit', (e) => {
-      const m = parse((e as MessageEvent<string>).data);
-      if (!m) return;
-      const id = `bot:${m.id}`;
-      setLines((prev) =>
-        prev.some((l) => l.id === id)
-          ? prev.map((l) => (l.id === id ? { ...l, text: m.text } : l))
-          : [...prev, { id, from: 'bot', text: m.text }],
-      );
-    });
-    return () => es.close();
+      .catch((e: Error) => setError(e.message))
+      .finally(() => {
+        if (closed) return;
+        es = new EventSource('/chat/api/stream');
+        es.onopen = () => setLive(true);
+        es.onerror = () => setLive(false);
+        es.addEventListener('message', (e) => {
+          const m = parse((e as MessageEvent<string>).data);
+          if (m) setLines((prev) => upsert(prev, `bot:${m.id}`, m.text));
+        });
+        es.addEventListener('edit', (e) => {
+          const m = parse((e as MessageEvent<string>).data);
+          if (m) setLines((prev) => upsert(prev, `bot:${m.id}`, m.text));
+        });
+      });
+    return () => {
+      closed = true;
+      es?.close();
+    };
   }, []);
   useEffect(() => endRef.current?.scrollIntoView?.({ block: 'end' }), [lines]);
 
