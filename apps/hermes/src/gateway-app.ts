@@ -15,6 +15,7 @@ import {
   discoverGatewayHooks,
   EventLoopWatchdog,
   Gateway,
+  type GatewayHookSpec,
   type GatewayHookThreads,
   GatewayMetrics,
   type GatewayServer,
@@ -23,6 +24,7 @@ import {
   warmSchemaValidator,
 } from '@hermes/gateway';
 import type { PlatformFactory } from '@hermes/protocol';
+import { consoleOptions } from './console-setup.js';
 import { contextSettings } from './context-setup.js';
 import { cronService } from './cron-setup.js';
 import { writeDotEnvValue } from './dotenv-write.js';
@@ -195,9 +197,10 @@ export async function buildGatewayApp(
   cluster?.node.addSingleton('cron', { start: () => cron.start(), stop: () => cron.stop(0) });
   rt.tools.register(cron.tool);
   phases.mark('gateway');
-  const hookThreads = await attachHomeHooks(rt, gateway, options);
+  const { threads: hookThreads, hooks: gatewayHooks } = await attachHomeHooks(rt, gateway, options);
   phases.mark('gateway hooks');
   const host = env.HERMES_GATEWAY_HOST ?? config.gateway.host;
+  const consoleServer = await consoleOptions(rt, host, () => gatewayHooks);
   const watchdog = new EventLoopWatchdog({
     logger: rt.logger.child({ component: 'watchdog' }),
     onStall: metrics.eventLoopStalled,
@@ -207,6 +210,7 @@ export async function buildGatewayApp(
     host,
     eventLoop: watchdog,
     ...(cluster ? { cluster: cluster.node } : {}),
+    ...(consoleServer ? { console: { ...consoleServer, logger: rt.logger.child({ component: 'console' }) } } : {}),
     version: VERSION,
     startedAt: Date.now(),
     api: {
@@ -312,13 +316,13 @@ async function attachHomeHooks(
   rt: AgentRuntime,
   gateway: Gateway,
   options: GlobalOptions,
-): Promise<GatewayHookThreads | null> {
+): Promise<{ threads: GatewayHookThreads | null; hooks: readonly GatewayHookSpec[] }> {
   const logger = rt.logger.child({ component: 'hooks' });
   const discovered = discoverGatewayHooks(join(rt.home, 'hooks'));
   for (const s of discovered.skipped)
     logger.warn({ dir: s.dir, code: s.code }, `gateway hook folder skipped: ${s.reason}`);
   const hooks = approvedHomeHooks(rt, discovered.hooks, options, logger);
-  if (hooks.length === 0) return null;
+  if (hooks.length === 0) return { threads: null, hooks };
   const host = {
     home: rt.home,
     logger,
@@ -337,5 +341,5 @@ async function attachHomeHooks(
     { hooks: hooks.map((h) => h.name) },
     `gateway hooks started in their worker thread: ${hooks.map((h) => `${h.name} (${h.events.join(', ')})`).join('; ')}`,
   );
-  return threads;
+  return { threads, hooks };
 }
