@@ -24,6 +24,8 @@ if ('skip' in found) console.warn(`browser tests skipped: ${found.skip}`);
 let tg: FakeTelegram;
 let gw: RunningGateway;
 let browser: Browser;
+/** an Overview kept open through every test: its charts gather the whole run's metrics */
+let dashboard: Page | undefined;
 /** what the pages did that the tests check for: CSP violations, POSTs without the CSRF header */
 const problems: string[] = [];
 
@@ -72,9 +74,11 @@ describe.skipIf('skip' in found)('the console and the web chat in Chromium', () 
       TELEGRAM_API_ROOT: tg.apiRoot,
     });
     browser = await launchChromium(found.path);
+    dashboard = await open('/#/overview');
   }, 60_000);
 
   afterAll(async () => {
+    if (dashboard) await shot(dashboard, 'overview-whole-run');
     await browser?.close();
     await gw?.stop();
     await tg?.close();

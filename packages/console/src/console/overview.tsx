@@ -8,10 +8,17 @@ import { Chart } from './chart.js';
 export function Overview({ live, metrics }: { live: Platforms | null; metrics: MetricsSample[] }) {
   const [data, setData] = useState<OverviewData | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [loadedAt, setLoadedAt] = useState(0);
+  const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     getJson<OverviewData>('/console/api/overview')
-      .then(setData)
+      .then((d) => {
+        setData(d);
+        setLoadedAt(Date.now());
+      })
       .catch((e: Error) => setError(e.message));
+    const tick = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(tick);
   }, []);
   const platforms = live ?? data?.platforms ?? {};
   const names = Object.keys(platforms).sort();
@@ -21,7 +28,7 @@ export function Overview({ live, metrics }: { live: Platforms | null; metrics: M
       {error ? <p class="error">{error}</p> : null}
       {data ? (
         <p class="muted">
-          Hermes {data.version}, up {fmtDuration(data.uptime_s)}
+          Hermes {data.version}, up {fmtDuration(data.uptime_s + Math.max(0, now - loadedAt) / 1000)}
         </p>
       ) : null}
       <h3>Platforms</h3>
