@@ -18,8 +18,12 @@ const FLAGS = [
   '--disable-sync',
 ];
 
+/** apt-get, waiting up to 5 minutes for the dpkg lock (two test files may ask at once) */
 function apt(args: readonly string[]): boolean {
-  const r = spawnSync('apt-get', args, { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const r = spawnSync('apt-get', ['-o', 'DPkg::Lock::Timeout=300', ...args], {
+    stdio: 'ignore',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
   return r.status === 0;
 }
 

@@ -1,8 +1,7 @@
 // The console and the web chat in headless Chromium (playwright-core) against a real `hermes gateway
 // run` on loopback, with the fake Telegram Bot API and the fake OpenAI server.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
@@ -10,10 +9,10 @@ import { tempHome } from '../helpers/run-hermes.js';
 import { type RunningGateway, spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 import { ensureChromium, launchChromium } from './chromium.js';
+import { openPage, shot } from './pages.js';
 
 const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken5678';
 const STRANGER = 777;
-const SHOTS = fileURLToPath(new URL('../../test-results/browser/', import.meta.url));
 /** streamed answers on every platform, edited every 200 ms */
 const CONFIG = 'display:\n  streaming: true\n  stream_interval_ms: 200\n';
 
@@ -37,28 +36,7 @@ async function until(check: () => boolean, what: string, timeoutMs = 10_000): Pr
   }
 }
 
-/** A page in a new browser context (its own cookies); `via`: a page visited first in the same context. */
-async function open(path: string, via?: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 720 } });
-  page.on('console', (m) => {
-    if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(`${path}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`${path}: ${e.message}`));
-  page.on('request', (r) => {
-    if (r.method() === 'POST' && !r.headers()['x-hermes-csrf']) problems.push(`POST ${r.url()} without x-hermes-csrf`);
-  });
-  if (via !== undefined) {
-    await page.goto(`${gw.url}${via}`);
-    await page.waitForLoadState('networkidle');
-  }
-  await page.goto(`${gw.url}${path}`);
-  return page;
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-}
+const open = (path: string, via?: string): Promise<Page> => openPage(browser, gw.url, path, problems, via);
 
 describe.skipIf('skip' in found)('the console and the web chat in Chromium', () => {
   beforeAll(async () => {

@@ -81,7 +81,8 @@ function SessionView({ id }: { id: string }) {
       .catch((e: Error) => setError(e.message));
   }, [id]);
   useEffect(load, [load]);
-  const key = data?.session.key;
+  // the contract's `key`; `sessionKey` as the store names it, should a server send that
+  const key = data?.session.key ?? data?.session.sessionKey;
   return (
     <section>
       <p>

@@ -26,11 +26,16 @@ export async function getJson<T>(path: string): Promise<T> {
   return parse<T>(res, `GET ${path}`);
 }
 
+/** the session's CSRF header (none before a login: the login POST is the one that has no session yet) */
+function csrfHeader(): Record<string, string> {
+  return csrf === null ? {} : { 'x-hermes-csrf': csrf };
+}
+
 export async function postJson<T>(path: string, body: unknown): Promise<T> {
   const res = await fetch(path, {
     method: 'POST',
     credentials: 'same-origin',
-    headers: { 'content-type': 'application/json', 'x-hermes-csrf': csrf ?? '' },
+    headers: { 'content-type': 'application/json', ...csrfHeader() },
     body: JSON.stringify(body ?? {}),
   });
   return parse<T>(res, `POST ${path}`);
@@ -40,7 +45,7 @@ export async function postForm<T>(path: string, form: FormData): Promise<T> {
   const res = await fetch(path, {
     method: 'POST',
     credentials: 'same-origin',
-    headers: { 'x-hermes-csrf': csrf ?? '' },
+    headers: csrfHeader(),
     body: form,
   });
   return parse<T>(res, `POST ${path}`);

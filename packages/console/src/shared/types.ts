@@ -63,6 +63,7 @@ export interface Pairing {
 export interface SessionRow {
   id: string;
   key: string;
+  sessionKey?: string;
   platform: string;
   title?: string | null;
   createdAt: string | number;
