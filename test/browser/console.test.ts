@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAKE_PNG, imagePartsOf } from '../fakes/openai-server.js';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
 import { tempHome } from '../helpers/run-hermes.js';
 import { type RunningGateway, spawnGateway } from '../helpers/spawn-gateway.js';
@@ -101,7 +102,7 @@ describe.skipIf('skip' in found)('the console and the web chat in Chromium', () 
     await page.close();
   });
 
-  it('web chat: a typed message is answered, the answer streaming into one bubble (a stranger pairs from the console first)', async () => {
+  it('web chat: a typed message is answered, the answer streaming into one bubble; a picked file reaches the model (a stranger pairs from the console first)', async () => {
     const page = await open('/chat');
     await page.getByText('connected', { exact: true }).waitFor();
     const me = (await page.evaluate(
@@ -138,6 +139,16 @@ describe.skipIf('skip' in found)('the console and the web chat in Chromium', () 
     expect(seen.some(partial)).toBe(true);
     expect(await page.locator('[data-from="bot"]').count()).toBe(before + 1);
     await shot(page, 'chat');
+
+    // a file from the picker goes with the text (multipart) and reaches the model as an image
+    openai.server.script({ text: 'A very small picture.' });
+    await page.getByLabel('Attach a file').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: FAKE_PNG });
+    await page.getByLabel('Message').fill('what is this?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('[data-from="me"]', { hasText: 'what is this? [dot.png]' }).waitFor();
+    await page.locator('[data-from="bot"]', { hasText: 'A very small picture.' }).waitFor();
+    const images = imagePartsOf(openai.server.requests.at(-1));
+    expect(images.map((i) => i.data.equals(FAKE_PNG))).toEqual([true]);
     await page.close();
   });
 });
