@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONSOLE_DIST } from '@hermes/console';
-import { type ConsoleServerOptions, type GatewayHookSpec, isLoopback, LogRing } from '@hermes/gateway';
+import { type ConsolePluginsPort, type ConsoleServerOptions, isLoopback, LogRing } from '@hermes/gateway';
 import { setPluginEnabled } from './commands/plugins-config.js';
 import type { AgentRuntime } from './runtime.js';
 
@@ -20,7 +20,7 @@ function consoleDist(override: string | undefined): string | null {
 export async function consoleOptions(
   rt: AgentRuntime,
   host: string,
-  gatewayHooks: () => readonly GatewayHookSpec[],
+  gatewayHooks: ConsolePluginsPort['gatewayHooks'],
 ): Promise<ConsoleServerOptions | null> {
   const settings = rt.config.gateway.console;
   if (!(settings.enabled ?? isLoopback(host))) return null;
@@ -68,7 +68,7 @@ export async function consoleOptions(
         ...rt.shellHooks.registered.map((h) => ({ event: h.spec.event, command: h.spec.command, state: 'registered' })),
         ...rt.shellHooks.skipped.map((h) => ({ event: h.spec.event, command: h.spec.command, state: h.state })),
       ],
-      gatewayHooks: () => gatewayHooks().map((h) => ({ name: h.name, events: [...h.events], state: 'running' })),
+      gatewayHooks,
       setEnabled: (name, on) => {
         if (!rt.plugins.some((r) => r.key === name)) throw new Error(`no plugin named "${name}"`);
         setPluginEnabled(rt.home, name, on);

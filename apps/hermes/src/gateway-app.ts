@@ -200,7 +200,14 @@ export async function buildGatewayApp(
   const { threads: hookThreads, hooks: gatewayHooks } = await attachHomeHooks(rt, gateway, options);
   phases.mark('gateway hooks');
   const host = env.HERMES_GATEWAY_HOST ?? config.gateway.host;
-  const consoleServer = await consoleOptions(rt, host, () => gatewayHooks);
+  // the console's hook list: `off` once the worker turned a faulting hook off
+  const consoleServer = await consoleOptions(rt, host, () =>
+    gatewayHooks.map((h) => ({
+      name: h.name,
+      events: [...h.events],
+      state: hookThreads?.worker.active.includes(h.name) ? 'running' : 'off',
+    })),
+  );
   const watchdog = new EventLoopWatchdog({
     logger: rt.logger.child({ component: 'watchdog' }),
     onStall: metrics.eventLoopStalled,

@@ -61,6 +61,8 @@ describe('loadConfig: defaults', () => {
       request_timeout_s: 30,
       platforms: {},
       batch_ms: 800,
+      cluster: { failover_s: 10 },
+      console: {},
     });
     expect(config.approvals).toEqual({ timeout_s: 120 });
     expect(config.web).toEqual({

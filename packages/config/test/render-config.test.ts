@@ -26,6 +26,13 @@ describe('renderConfig', () => {
     expect(text).not.toContain('hook-secret');
   });
 
+  it('masks gateway.console.token', () => {
+    const { home } = homeWithConfig('gateway:\n  console:\n    token: console-token-value-1\n');
+    const text = renderConfig(loadConfig({ home, env: {} }).config);
+    expect(text).not.toContain('console-token-value-1');
+    expect(text).toMatch(/token: "?\*\*\*"?/);
+  });
+
   it('leaves an empty key visible as empty', () => {
     const { home } = homeWithConfig('');
     expect(renderConfig(loadConfig({ home, env: {} }).config)).toContain('api_key: ""');

@@ -3,12 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteGuard } from '../http/request-guard.js';
 import { checkCsrf, clearedSessionCookie, readCookie, sessionCookie } from './auth.js';
 import { type ConsoleContext, logAction } from './context.js';
+import { LoginLimiter } from './login-limiter.js';
 import { SESSION_COOKIE } from './session-store.js';
 
 const OPEN = { config: { guard: 'console-open' satisfies RouteGuard } };
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: ConsoleContext): void {
   const { auth } = ctx;
+  const limiter = new LoginLimiter();
   app.get('/console/api/session', OPEN, async (request, reply) => {
     const session = auth.cookieSession(request);
     if (session !== null)
@@ -27,7 +29,16 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: ConsoleContext): v
       reply.header('set-cookie', sessionCookie(request, created.id));
       return { csrf: created.csrf, actor: created.actor };
     }
+    const blocked = limiter.blockedUntil(request.ip);
+    if (blocked !== null) {
+      const retryAfter = Math.max(1, Math.ceil((blocked - Date.now()) / 1000));
+      return reply
+        .code(429)
+        .header('retry-after', String(retryAfter))
+        .send({ error: `too many wrong logins from this address: try again in ${retryAfter} s` });
+    }
     if (!auth.tokenMatches(token)) {
+      limiter.failed(request.ip);
       // the address only: never the token given
       ctx.logger.warn({ ip: request.ip }, `console: login refused from ${request.ip} (wrong token)`);
       return reply.code(401).send({ error: 'wrong token: give gateway.console.token or API_SERVER_KEY' });

@@ -15,10 +15,10 @@ import { redactJson } from './redact-json.js';
 export function registerEventsRoute(app: FastifyInstance, ctx: ConsoleContext): void {
   const platformsMs = ctx.options.intervals?.platformsMs ?? 1000;
   const metricsMs = ctx.options.intervals?.metricsMs ?? 2000;
-  const open = new Set<() => void>();
+  const open = new Set<(destroy?: boolean) => void>();
   // an open stream would keep the server from closing
   app.addHook('preClose', async () => {
-    for (const close of [...open]) close();
+    for (const close of [...open]) close(true);
   });
   app.get('/console/api/events', { config: { guard: 'console' satisfies RouteGuard } }, async (request, reply) => {
     reply.hijack();
@@ -27,7 +27,8 @@ export function registerEventsRoute(app: FastifyInstance, ctx: ConsoleContext): 
       ...SECURITY_HEADERS,
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
-      connection: 'keep-alive',
+      // the stream is the connection's last answer: when it ends (client gone, server closing) the socket goes too
+      connection: 'close',
     });
     const send = (event: string, data: unknown) => {
       if (!res.writableEnded) res.write(`event: ${event}\ndata: ${JSON.stringify(redactJson(data, ctx.redact))}\n\n`);
@@ -53,15 +54,17 @@ export function registerEventsRoute(app: FastifyInstance, ctx: ConsoleContext): 
       ctx.options.logs?.subscribe((record) => {
         if (LEVEL_NUMBERS[record.level] >= LEVEL_NUMBERS.info) send('log', record);
       }) ?? (() => {});
-    const close = () => {
+    /** `destroy`: the server is closing; the socket goes at once (a client may keep it half-open) */
+    const close = (destroy = false) => {
       open.delete(close);
       clearInterval(platformsTimer);
       clearInterval(metricsTimer);
       unsubscribe();
       if (!res.writableEnded) res.end();
+      if (destroy) res.socket?.destroy();
     };
-    request.raw.on('close', close);
-    res.on('close', close);
+    request.raw.on('close', () => close());
+    res.on('close', () => close());
     open.add(close);
   });
 }
