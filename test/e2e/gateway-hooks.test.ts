@@ -113,7 +113,8 @@ describe('gateway hooks in hermes gateway run', () => {
       .map((l) => JSON.parse(l) as { event: string; context: Record<string, unknown>; name: string });
     const first = (event: string) => events.find((e) => e.event === event)?.context;
     expect(events.every((e) => e.name === 'a-logger')).toBe(true);
-    expect(first('gateway:startup')).toEqual({ platforms: ['telegram'] });
+    // the web chat runs too: the console is on by default on loopback
+    expect(first('gateway:startup')).toEqual({ platforms: ['telegram', 'web'] });
     expect(Object.keys(first('session:start') ?? {}).sort()).toEqual([
       'platform',
       'session_id',

@@ -153,7 +153,11 @@ export async function buildGatewayApp(
       model: rt.model,
       cwd: config.terminal.cwd ?? process.cwd(),
       cacheDir: join(rt.home, 'cache', 'media'),
-      platformSettings: withWebChatSwitch(config.gateway.platforms, env.HERMES_GATEWAY_HOST ?? config.gateway.host),
+      platformSettings: withWebChatSwitch(
+        config.gateway.platforms,
+        config.gateway.console.enabled,
+        env.HERMES_GATEWAY_HOST ?? config.gateway.host,
+      ),
     }),
     outboundMedia: outboundMediaOptions(rt), // answers' MEDIA lines: checked, then sent as attachments
     context: contextSettings(config, rt.registries, store.contextSummaries), // an unknown engine stops the start

@@ -10,7 +10,7 @@ import {
   TurnService,
 } from '@hermes/agent';
 import type { HookBus } from '@hermes/plugins';
-import type { Logger, PlatformContext, PlatformFactory } from '@hermes/protocol';
+import type { Logger, PlatformFactory } from '@hermes/protocol';
 import type { Env } from './authorize.js';
 import type { MediaSourceOptions } from './delivery/media/media-source.js';
 import type { LaunchPorts } from './launch.js';
@@ -82,8 +82,6 @@ export interface GatewayDeps {
    * refusal keeps the platform off with the reason in /health. Absent: no claim (tests).
    */
   claimPlatform?: (platform: string, key: string) => { ok: true; release(): void } | { ok: false; reason: string };
-  /** the console session of a browser request, for the web chat (PlatformContext.webIdentity); absent: no console */
-  webIdentity?: PlatformContext['webIdentity'];
   /**
    * Starts the platforms and resumes unfinished rows (absent: `launchPlatforms`, one instance). A
    * cluster's node (cluster/cluster-node.ts) starts connection-holding platforms under a lease.

@@ -35,7 +35,7 @@ import { type PipelineOutcome, settleInbox } from './pipeline/outcome.js';
 import { apologise, type PendingRow, recoverUnfinished } from './pipeline/recover.js';
 import { SessionStage } from './pipeline/session.js';
 import { busyModeFor, cachePorts, mediaStep, runTurnStage, type TurnPorts } from './pipeline/turn.js';
-import { optionalSetupPorts, type RouteDefinition, setUpPlatforms } from './platform-setup.js';
+import { type RouteDefinition, setUpPlatforms } from './platform-setup.js';
 import { clusterGuard, guardSession } from './session-guard.js';
 import { sessionKeyFor } from './session-key.js';
 import { SessionLanes } from './session-lanes.js';
@@ -143,7 +143,7 @@ export class Gateway {
       ...cachePorts(settings),
       platformState: store.platformState,
       pluginCommands: deps.pluginCommands,
-      ...optionalSetupPorts(deps),
+      ...(deps.claimPlatform ? { claimPlatform: deps.claimPlatform } : {}),
       addRoute: (platform, route) => {
         if (this.#started) throw new Error(`platform ${platform} added route ${route.path} after start`);
         this.routes.push(route);

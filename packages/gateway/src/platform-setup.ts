@@ -6,7 +6,6 @@
 import type {
   Logger,
   PlatformAdapter,
-  PlatformContext,
   PlatformFactory,
   PlatformState,
   RouteOptions,
@@ -40,7 +39,6 @@ export interface PlatformSetupPorts {
   platformState: PlatformStatePort;
   pluginCommands: () => ReadonlyMap<string, { description: string }>;
   claimPlatform?: (platform: string, key: string) => { ok: true; release(): void } | { ok: false; reason: string };
-  webIdentity?: PlatformContext['webIdentity'];
   addRoute(platform: string, route: RouteDefinition): void;
   now: () => number;
 }
@@ -79,7 +77,6 @@ export function setUpPlatforms(ports: PlatformSetupPorts): PlatformSetup {
         },
         commands: () => commandList(ports.pluginCommands()),
         route: (method, path, handler, options) => ports.addRoute(factory.name, { method, path, handler, ...options }),
-        ...(ports.webIdentity ? { webIdentity: ports.webIdentity } : {}),
       });
       out.adapters.set(factory.name, adapter);
     } catch (err) {
@@ -90,15 +87,4 @@ export function setUpPlatforms(ports: PlatformSetupPorts): PlatformSetup {
     }
   }
   return out;
-}
-
-/** The gateway deps a platform setup takes when given: the machine-wide claim, the console's identity. */
-export function optionalSetupPorts(deps: {
-  claimPlatform?: PlatformSetupPorts['claimPlatform'];
-  webIdentity?: PlatformSetupPorts['webIdentity'];
-}): Pick<PlatformSetupPorts, 'claimPlatform' | 'webIdentity'> {
-  return {
-    ...(deps.claimPlatform ? { claimPlatform: deps.claimPlatform } : {}),
-    ...(deps.webIdentity ? { webIdentity: deps.webIdentity } : {}),
-  };
 }

@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { type ApiPlatformDeps, registerApiPlatform } from './api-platform.js';
 import type { ConsoleServerOptions } from './console/ports.js';
 import { registerConsole } from './console/register.js';
+import { webIdentityOf } from './console/web-identity.js';
 import type { EventLoopStatus } from './event-loop-watchdog.js';
 import type { Gateway } from './gateway.js';
 import { installApiErrors, sendApiError } from './http/api-error.js';
@@ -206,9 +207,10 @@ export function addPlatformRoutes(app: FastifyInstance, gateway: Gateway): void 
       method: route.method,
       url: route.path,
       bodyLimit: route.bodyLimit ?? WEBHOOK_BODY_LIMIT,
-      // the platform verifies its own requests (Telegram's secret token, Slack's signature)
+      // the platform verifies its own requests (Telegram's secret token, Slack's signature); a browser
+      // route (the web chat) is same-origin only and checks its session and CSRF token itself
       config: {
-        guard: (route.browser === true ? 'browser' : 'platform') satisfies RouteGuard,
+        guard: (route.browser === true ? 'console-open' : 'platform') satisfies RouteGuard,
         multipart: route.multipart,
       },
       ...(route.verify === undefined ? {} : { onRequest: platformVerifier(route.verify) }),
@@ -223,6 +225,7 @@ export function addPlatformRoutes(app: FastifyInstance, gateway: Gateway): void 
         const res = await route.handler({
           headers: req.headers,
           body: req.body,
+          ...(route.browser === true ? { console: webIdentityOf(req) } : {}),
           rawBody,
           query,
           signal: closed.signal,

@@ -157,6 +157,11 @@ export interface RouteRequest {
   query?: Readonly<Record<string, string>>;
   /** aborted when the client closes the connection (a `stream` response's end) */
   signal?: AbortSignal;
+  /**
+   * A `browser` route's request: who the gateway's console session says it is (its cookie), null
+   * when not signed in (a visitor) or when the gateway serves no console.
+   */
+  console?: WebIdentity | null;
 }
 
 export interface RouteResponse {
@@ -172,7 +177,8 @@ export interface RouteOptions {
   verify?: (request: { headers: RouteRequest['headers'] }) => RouteResponse | null;
   /**
    * A page's route, called by a browser: the server's Host check applies (421 for a Host it does not
-   * serve), the API key does not; the route checks its own session, CSRF header and Origin.
+   * serve) and an `Origin` must be the request's own (403), the API key does not; the request says
+   * its console session (`RouteRequest.console`); the route checks its CSRF header itself.
    */
   browser?: boolean;
   /** accepts multipart/form-data bodies (handed over unparsed as a Buffer in `body`) */
@@ -181,14 +187,14 @@ export interface RouteOptions {
   bodyLimit?: number;
 }
 
-/** Who a browser request comes from, as the gateway's console session says (`PlatformContext.webIdentity`). */
+/** Who a browser request comes from, as the gateway's console session says (`RouteRequest.console`). */
 export interface WebIdentity {
   /** `console:<actor>` for a logged-in console session */
   userId: string;
   /** true: an operator the pipeline admits without pairing */
   approved: boolean;
-  /** the session's CSRF token: a POST must carry it in `x-hermes-csrf` */
-  csrf: string;
+  /** the session's CSRF token: a POST must carry it in `x-hermes-csrf` (absent: the route's own token) */
+  csrf?: string;
 }
 
 export interface PlatformContext {
@@ -215,11 +221,6 @@ export interface PlatformContext {
     handler: (request: RouteRequest) => Promise<RouteResponse>,
     options?: RouteOptions,
   ): void;
-  /**
-   * The console session of a browser request (its cookie), or null for a visitor without one.
-   * Absent when the gateway has no console (the web chat then knows visitors only).
-   */
-  webIdentity?(request: Pick<RouteRequest, 'headers'>): WebIdentity | null;
 }
 
 export interface PlatformAdapter {

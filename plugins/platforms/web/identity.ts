@@ -2,8 +2,8 @@
  * Who a web chat request comes from. Every browser gets a browser id in the `hermes_web` cookie
  * (HttpOnly, SameSite=Strict, Path=/): it is the chat id (the session key `web:<browser id>:dm`).
  * A browser signed in to the console is that operator (`console:<actor>`, admitted without pairing,
- * with the console session's CSRF token), as the gateway's `PlatformContext.webIdentity` says; any
- * other is a visitor, a stranger to the pipeline (its user id is its browser id), whose CSRF token
+ * with the console session's CSRF token), as the gateway says in `RouteRequest.console`; any other
+ * is a visitor, a stranger to the pipeline (its user id is its browser id), whose CSRF token
  * is an HMAC of its browser id under a key kept in the platform's state.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -30,7 +30,7 @@ export interface ChatIdentity {
 /** The seam the routes use: swap it for another session source without touching them. */
 export interface ChatIdentities {
   /** the request's identity; a browser without a (valid) cookie gets a new id when `create`, else null */
-  identify(request: Pick<RouteRequest, 'headers'>, create: boolean): ChatIdentity | null;
+  identify(request: Pick<RouteRequest, 'headers' | 'console'>, create: boolean): ChatIdentity | null;
 }
 
 export function header(request: Pick<RouteRequest, 'headers'>, name: string): string | undefined {
@@ -64,7 +64,7 @@ function csrfKey(state: PlatformContext['state']): Buffer {
 
 /** The identities of a gateway: its console's sessions when it has one, else visitors only. */
 export function createChatIdentities(
-  context: Pick<PlatformContext, 'state' | 'webIdentity'>,
+  context: Pick<PlatformContext, 'state'>,
   newId: () => string = () => randomBytes(18).toString('base64url'),
 ): ChatIdentities {
   let key: Buffer | undefined;
@@ -82,10 +82,16 @@ export function createChatIdentities(
         chatId = newId();
         setCookie = `${BROWSER_COOKIE}=${chatId}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${COOKIE_MAX_AGE_S}${overHttps(request) ? '; Secure' : ''}`;
       }
-      const session = context.webIdentity?.(request) ?? null;
+      const session = request.console ?? null;
       const identity: ChatIdentity =
         session?.approved === true
-          ? { chatId, userId: session.userId, userName: session.userId, operator: true, csrf: session.csrf }
+          ? {
+              chatId,
+              userId: session.userId,
+              userName: session.userId,
+              operator: true,
+              csrf: session.csrf ?? visitorCsrf(chatId),
+            }
           : {
               chatId,
               userId: chatId,

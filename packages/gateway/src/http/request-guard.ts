@@ -5,8 +5,8 @@
  * Platform webhook routes skip all three (they verify their own secret or signature); `/health`
  * and CORS preflights skip the key. Console routes (`console`, `console-open`) take no API key and
  * no cross-origin caller: an `Origin` must be the request's own (else 403 `{ error: 'csrf' }`), and
- * `console` routes need a console session (else 401 `{ error }`). A platform's browser routes (the
- * web chat) get the Host check only (they check their own session, CSRF header and same-origin `Origin`).
+ * `console` routes need a console session (else 401 `{ error }`). A platform's browser routes (the web
+ * chat's API, `RouteOptions.browser`) are `console-open`: they check their own session and CSRF header.
  */
 import { isLoopbackHost } from '@hermes/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -17,9 +17,9 @@ import { sendApiError } from './api-error.js';
 /**
  * What a route asks of the guard (Fastify route `config.guard`); unknown routes count as `api`.
  * `console`: a console session instead of the API key; `console-open`: the console's pages, assets
- * and login (no session needed, same-origin only); `browser`: a platform's browser route (Host check only).
+ * and login (no session needed, same-origin only).
  */
-export type RouteGuard = 'api' | 'open' | 'platform' | 'console' | 'console-open' | 'browser';
+export type RouteGuard = 'api' | 'open' | 'platform' | 'console' | 'console-open';
 
 export interface GuardOptions {
   apiKey: string | undefined;
@@ -81,7 +81,6 @@ export function createRequestGuard(options: GuardOptions) {
       );
     }
     if (kind === 'console' || kind === 'console-open') return consoleCheck(kind, request, reply);
-    if (kind === 'browser') return;
     const origin = single(request.headers.origin);
     if (origin !== undefined) {
       if (!origins.has(normalizeOrigin(origin))) {
