@@ -97,4 +97,32 @@ describe.skipIf('skip' in found)('the console behind a login, in Chromium', () =
     expect(after).toBe(401);
     await page.close();
   });
+
+  it('web chat visitor: a stranger answered with a pairing code, approved on the Pairing page after a login, then answered', async () => {
+    const chat = await openPage(browser, gw.url, '/chat', problems);
+    await chat.getByText('connected', { exact: true }).waitFor();
+    const me = (await chat.evaluate("fetch('/chat/api/session').then((r) => r.json())")) as {
+      userId: string;
+      operator: boolean;
+    };
+    expect(me.operator).toBe(false);
+    await chat.getByLabel('Message').fill('hello, anyone?');
+    await chat.getByRole('button', { name: 'Send' }).click();
+    await chat.locator('[data-from="bot"]', { hasText: /hermes pairing approve web [A-Z0-9]{8}/ }).waitFor();
+    expect(openai.server.requests).toHaveLength(0);
+
+    const admin = await openPage(browser, gw.url, '/#/pairing', problems);
+    await admin.getByLabel(/Token/).fill(KEY);
+    await admin.getByRole('button', { name: 'Log in' }).click();
+    const row = admin.getByTestId(`pending-web-${me.userId}`);
+    await row.getByRole('button', { name: 'Approve' }).click();
+    await admin.getByTestId(`approved-web-${me.userId}`).waitFor();
+    await admin.close();
+
+    openai.server.script({ text: 'Now I know you.' });
+    await chat.getByLabel('Message').fill('and now?');
+    await chat.getByRole('button', { name: 'Send' }).click();
+    await chat.locator('[data-from="bot"]', { hasText: 'Now I know you.' }).waitFor();
+    await chat.close();
+  });
 });
