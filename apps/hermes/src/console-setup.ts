@@ -3,19 +3,17 @@
  * default on loopback only), where its front-end is (`@hermes/console`'s CONSOLE_DIST), and its
  * data ports from the runtime (pairing, sessions and search, plugins and hooks, the log ring).
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONSOLE_DIST } from '@hermes/console';
 import { type ConsolePluginsPort, type ConsoleServerOptions, isLoopback, LogRing } from '@hermes/gateway';
 import { setPluginEnabled } from './commands/plugins-config.js';
 import type { AgentRuntime } from './runtime.js';
 
-/** The front-end's dist directory: `@hermes/console` when installed (built by `npm run build`), else null. */
-async function consoleDist(): Promise<string | null> {
-  const specifier = '@hermes/console';
-  try {
-    const mod = (await import(specifier)) as { CONSOLE_DIST?: unknown };
-    return typeof mod.CONSOLE_DIST === 'string' ? mod.CONSOLE_DIST : null;
-  } catch {
-    return null;
-  }
+/** The front-end's dist directory (`@hermes/console`, built by `npm run build`), or null when it is not built. */
+function consoleDist(override: string | undefined): string | null {
+  const dist = override ?? CONSOLE_DIST;
+  return existsSync(join(dist, 'index.html')) ? dist : null;
 }
 
 /** The console's server options, or null when it is off (or its front-end is missing: said in the log). */
@@ -26,7 +24,7 @@ export async function consoleOptions(
 ): Promise<ConsoleServerOptions | null> {
   const settings = rt.config.gateway.console;
   if (!(settings.enabled ?? isLoopback(host))) return null;
-  const dist = rt.env.HERMES_CONSOLE_DIST ?? (await consoleDist());
+  const dist = consoleDist(rt.env.HERMES_CONSOLE_DIST);
   if (dist === null) {
     // a warning when asked for in config.yaml; by default (loopback) a note
     const say = settings.enabled === true ? rt.logger.warn.bind(rt.logger) : rt.logger.info.bind(rt.logger);
