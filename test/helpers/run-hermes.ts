@@ -17,6 +17,15 @@ export function tempHome(): string {
   return mkdtempSync(join(tmpdir(), 'hermes-e2e-'));
 }
 
+/**
+ * The machine-wide lock folder (platform token claims) of the gateways this test process starts:
+ * its own, so two test files running at once with the same fake bot token never refuse each
+ * other's platform (a caller's HERMES_LOCK_DIR wins).
+ */
+export function testLockDir(): { HERMES_LOCK_DIR: string } {
+  return { HERMES_LOCK_DIR: join(tmpdir(), `hermes-test-locks-${process.pid}`) };
+}
+
 /** Runs the built CLI as a child process (async, so in-process fakes keep answering). */
 export function runHermes(
   args: string[],
@@ -34,7 +43,7 @@ export function runHermes(
       }
     }
     const child = spawn(process.execPath, [HERMES_BIN, ...args], {
-      env: { ...env, ...options.env },
+      env: { ...env, ...testLockDir(), ...options.env },
       cwd: options.cwd ?? process.cwd(),
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { HERMES_BIN } from './run-hermes.js';
+import { HERMES_BIN, testLockDir } from './run-hermes.js';
 
 export interface RunningGateway {
   url: string;
@@ -26,7 +26,7 @@ export function spawnGateway(
       if (v !== undefined && !/^(OPENAI_|HERMES_|TELEGRAM_|DISCORD_|SLACK_|API_SERVER_KEY)/.test(k)) base[k] = v;
     }
     const child = spawn(process.execPath, [HERMES_BIN, 'gateway', 'run', ...args], {
-      env: { ...base, HERMES_GATEWAY_PORT: '0', ...env },
+      env: { ...base, HERMES_GATEWAY_PORT: '0', ...testLockDir(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let err = '';
