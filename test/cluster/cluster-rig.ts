@@ -85,7 +85,9 @@ export async function startInstance(
 export async function stopInstance(instance: ClusterInstance): Promise<void> {
   const child = instance.gateway.child;
   if (child.exitCode === null && child.signalCode === null) await instance.gateway.stop();
-  rmSync(instance.home, { recursive: true, force: true });
+  // KEEP_HOMES=1 keeps each instance's home (its gateway.log) to look at after a run
+  if (!process.env.KEEP_HOMES) rmSync(instance.home, { recursive: true, force: true });
+  else console.log(`kept ${instance.home}`);
 }
 
 /** The first value `read` gives that `ok` accepts, polling every 100 ms; throws naming `what` after `timeoutMs`. */

@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL store behind the gateway's asynchronous ports. A unit of work is one transaction
- * on one pooled connection (`PgStore.transaction`: every repository joins it); units run
- * concurrently on the pool. Accepted inbox rows carry this instance's id (`owner`), so that after
+ * on one pooled connection (`PgStore.transaction`: every repository joins it); units commit one at
+ * a time in the order they were issued. Accepted inbox rows carry this instance's id (`owner`), so that after
  * a crash the cluster resumes each unfinished row on exactly one instance (cluster/claims.ts).
  */
 import type { Logger } from '@hermes/protocol';
@@ -82,6 +82,7 @@ export function pgGatewayStore(store: PgStore, options: PgGatewayStoreOptions): 
     options.logger,
   );
   let pendingCounts: readonly { platform: string; count: number }[] = [];
+  let committed: Promise<unknown> = Promise.resolve();
   return {
     sessions: store.sessions,
     transcripts: store.transcripts,
@@ -108,16 +109,24 @@ export function pgGatewayStore(store: PgStore, options: PgGatewayStoreOptions): 
       },
     },
     readState: (platform, key) => store.platformState.get(platform, key),
-    commit: async (work) => {
-      const results = await store.transaction(async (repos) => {
-        const out: WriteResult[] = [];
-        for (const write of work) out.push(await applyPgWrite(repos, write, owner));
-        return out;
+    // units commit one at a time, in the order they were issued, as the SQLite group commit applies
+    // them: a later unit's write must never land before an earlier one's (a platform's state list
+    // written whole by successive accepts, an inbox row's `processing` then `done` mark)
+    commit: (work) => {
+      const run = committed.then(() =>
+        store.transaction(async (repos) => {
+          const out: WriteResult[] = [];
+          for (const write of work) out.push(await applyPgWrite(repos, write, owner));
+          return out;
+        }),
+      );
+      committed = run.catch(() => undefined);
+      return run.then((results) => {
+        for (const write of work) {
+          for (const s of stateWrites(write)) platformState.remember(s.platform, s.key, s.value);
+        }
+        return results;
       });
-      for (const write of work) {
-        for (const s of stateWrites(write)) platformState.remember(s.platform, s.key, s.value);
-      }
-      return results;
     },
   };
 }
