@@ -29,8 +29,5 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
-    // two test files at once, also on a 2-core machine (vitest's default there is one): most
-    // files wait on spawned gateways and fakes, so two overlap well (the suite: ~8 min, not ~10)
-    maxWorkers: 2,
   },
 });

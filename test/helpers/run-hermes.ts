@@ -26,6 +26,9 @@ export function testLockDir(): { HERMES_LOCK_DIR: string } {
   return { HERMES_LOCK_DIR: join(tmpdir(), `hermes-test-locks-${process.pid}`) };
 }
 
+const startsGateway = (args: readonly string[]): boolean =>
+  args[0] === 'gateway' && ['run', 'start', 'restart'].includes(args[1] ?? '');
+
 /** Runs the built CLI as a child process (async, so in-process fakes keep answering). */
 export function runHermes(
   args: string[],
@@ -43,7 +46,8 @@ export function runHermes(
       }
     }
     const child = spawn(process.execPath, [HERMES_BIN, ...args], {
-      env: { ...env, ...testLockDir(), ...options.env },
+      // a gateway it starts gets this process's lock folder (not written into service files: install)
+      env: { ...env, ...(startsGateway(args) ? testLockDir() : {}), ...options.env },
       cwd: options.cwd ?? process.cwd(),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
