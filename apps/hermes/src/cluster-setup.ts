@@ -36,7 +36,7 @@ export async function setUpCluster(options: {
   const { config, pg, logger } = options;
   const instanceId = instanceIdFor(config, options.env);
   const log = logger.child({ component: 'cluster', instance: instanceId });
-  const store = pgGatewayStore(pg, { instanceId, platforms: [], logger: log });
+  const store = pgGatewayStore(pg, { instanceId, logger: log });
   await store.platformState.load(); // adapters read their state synchronously once created
   const node = new ClusterNode({
     pool: pg.pool,

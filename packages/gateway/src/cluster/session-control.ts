@@ -5,7 +5,8 @@
 // interrupting message would. Whether the session runs anywhere is read from pg_locks (its lease).
 import { type Logger, silentLogger } from '@hermes/protocol';
 import type pg from 'pg';
-import { connectDedicated, destroyClient, LOCK_KEY_SQL, type PgTarget, SESSION_LOCK_PREFIX } from './pg-types.js';
+import { ChannelListener } from './channel-listener.js';
+import { LOCK_KEY_SQL, type PgTarget, SESSION_LOCK_PREFIX } from './pg-types.js';
 
 export const CONTROL_CHANNEL = 'hermes_session_control';
 
@@ -19,14 +20,13 @@ export interface SessionControlOptions {
 }
 
 export class SessionControl {
-  #listener: pg.Client | undefined;
-  #timer: NodeJS.Timeout | undefined;
-  #stopped = false;
+  readonly #listener: ChannelListener;
   #handler: ((sessionKey: string, action: SessionAction) => boolean) | null = null;
   readonly #log: Logger;
 
   constructor(private readonly opts: SessionControlOptions) {
     this.#log = (opts.log ?? silentLogger).child({ component: 'session-control' });
+    this.#listener = new ChannelListener(opts.target, CONTROL_CHANNEL, (payload) => this.#receive(payload), this.#log);
   }
 
   /** What this instance does when asked: stop (or interrupt) the session's run if it runs here. */
@@ -35,7 +35,7 @@ export class SessionControl {
   }
 
   async start(): Promise<void> {
-    await this.#listen();
+    await this.#listener.start();
   }
 
   /** Asks whichever instance runs the session to stop it; false when it runs nowhere. */
@@ -54,10 +54,7 @@ export class SessionControl {
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    if (this.#listener) destroyClient(this.#listener);
-    this.#listener = undefined;
+    this.#listener.stop();
   }
 
   #receive(payload: string): void {
@@ -70,34 +67,5 @@ export class SessionControl {
     } catch (err) {
       this.#log.warn({ err: (err as Error).message }, 'unreadable session control notification');
     }
-  }
-
-  async #listen(): Promise<void> {
-    try {
-      const client = await connectDedicated(this.opts.target, 'hermes session control');
-      client.on('notification', (msg) => {
-        if (msg.channel === CONTROL_CHANNEL && msg.payload) this.#receive(msg.payload);
-      });
-      const lost = () => {
-        if (this.#listener !== client) return;
-        this.#listener = undefined;
-        destroyClient(client);
-        this.#retry();
-      };
-      client.on('error', lost);
-      client.on('end', lost);
-      await client.query(`LISTEN ${CONTROL_CHANNEL}`);
-      if (this.#stopped) return destroyClient(client);
-      this.#listener = client;
-    } catch (err) {
-      this.#log.warn({ err: (err as Error).message }, 'cannot listen for session control; retrying');
-      this.#retry();
-    }
-  }
-
-  #retry(): void {
-    if (this.#stopped) return;
-    this.#timer = setTimeout(() => void this.#listen(), 1000);
-    this.#timer.unref();
   }
 }

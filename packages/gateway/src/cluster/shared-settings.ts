@@ -4,7 +4,8 @@
 // again by an instance when it starts (the database holds the latest value, whoever set it).
 import { type Logger, silentLogger } from '@hermes/protocol';
 import type pg from 'pg';
-import { connectDedicated, destroyClient, type PgTarget } from './pg-types.js';
+import { ChannelListener } from './channel-listener.js';
+import type { PgTarget } from './pg-types.js';
 
 export const SETTINGS_CHANNEL = 'hermes_cluster_settings';
 const PLATFORM = '_cluster';
@@ -18,18 +19,17 @@ export interface SharedSettingsOptions {
 }
 
 export class SharedSettings {
-  #listener: pg.Client | undefined;
-  #timer: NodeJS.Timeout | undefined;
-  #stopped = false;
+  readonly #listener: ChannelListener;
   readonly #log: Logger;
 
   constructor(private readonly opts: SharedSettingsOptions) {
     this.#log = (opts.log ?? silentLogger).child({ component: 'cluster-settings' });
+    this.#listener = new ChannelListener(opts.target, SETTINGS_CHANNEL, (payload) => this.#receive(payload), this.#log);
   }
 
   /** Listens for changes, then applies every stored value. */
   async start(): Promise<void> {
-    await this.#listen();
+    await this.#listener.start();
     const res = await this.opts.pool.query<{ key: string; value: string }>(
       'SELECT key, value FROM platform_state WHERE platform = $1',
       [PLATFORM],
@@ -49,10 +49,7 @@ export class SharedSettings {
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    if (this.#listener) destroyClient(this.#listener);
-    this.#listener = undefined;
+    this.#listener.stop();
   }
 
   #receive(payload: string): void {
@@ -62,34 +59,5 @@ export class SharedSettings {
     } catch (err) {
       this.#log.warn({ err: (err as Error).message }, 'unreadable cluster settings notification');
     }
-  }
-
-  async #listen(): Promise<void> {
-    try {
-      const client = await connectDedicated(this.opts.target, 'hermes cluster settings');
-      client.on('notification', (msg) => {
-        if (msg.channel === SETTINGS_CHANNEL && msg.payload) this.#receive(msg.payload);
-      });
-      const lost = () => {
-        if (this.#listener !== client) return;
-        this.#listener = undefined;
-        destroyClient(client);
-        this.#retry();
-      };
-      client.on('error', lost);
-      client.on('end', lost);
-      await client.query(`LISTEN ${SETTINGS_CHANNEL}`);
-      if (this.#stopped) return destroyClient(client);
-      this.#listener = client;
-    } catch (err) {
-      this.#log.warn({ err: (err as Error).message }, 'cannot listen for cluster settings; retrying');
-      this.#retry();
-    }
-  }
-
-  #retry(): void {
-    if (this.#stopped) return;
-    this.#timer = setTimeout(() => void this.#listen(), 1000);
-    this.#timer.unref();
   }
 }

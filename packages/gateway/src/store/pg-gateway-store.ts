@@ -5,7 +5,7 @@
  * a crash the cluster resumes each unfinished row on exactly one instance (cluster/claims.ts).
  */
 import type { Logger } from '@hermes/protocol';
-import { claimUnfinishedInbox, type PgRepos, type PgStore } from '@hermes/store';
+import type { PgRepos, PgStore } from '@hermes/store';
 import type { GatewayStore } from './gateway-store.js';
 import { PlatformStateCache } from './platform-state-cache.js';
 import type { StoreWrite, WriteResult } from './unit-of-work.js';
@@ -13,8 +13,6 @@ import type { StoreWrite, WriteResult } from './unit-of-work.js';
 export interface PgGatewayStoreOptions {
   /** this gateway instance's id, written as each accepted inbox row's owner */
   instanceId: string;
-  /** the platforms whose unfinished rows this instance resumes at start (its adapters and `api`) */
-  platforms: readonly string[];
   logger: Logger;
 }
 
@@ -90,11 +88,9 @@ export function pgGatewayStore(store: PgStore, options: PgGatewayStoreOptions): 
     platformState,
     apiResponses: store.apiResponses,
     childSessions: store.childSessions,
-    inbox: {
-      // one instance's start: the rows it owns and the rows nobody owns (a home copied from state.db);
-      // rows of other instances are claimed by the cluster (cluster/claims.ts) once they stop beating
-      pending: () => claimUnfinishedInbox(store.pool, { owner, platforms: options.platforms, from: 'start' }),
-    },
+    // recovery on PostgreSQL is the cluster node's (ClusterNode.launch: claims per platform, at
+    // start and from instances that stopped beating); the single-instance launch is never used here
+    inbox: { pending: async () => [] },
     outbox: {
       forInbox: (inboxId) => store.outbox.forInbox(inboxId),
       // read at scrape time, synchronously: the last count, refreshed in the background

@@ -22,7 +22,7 @@ describe.skipIf(postgresUnavailableReason() !== null)('pgGatewayStore (PostgreSQ
   });
 
   it('commits units in the order they were issued, however long each takes', async () => {
-    const gateway = pgGatewayStore(store, { instanceId: 'gw-1', platforms: [], logger: silentLogger });
+    const gateway = pgGatewayStore(store, { instanceId: 'gw-1', logger: silentLogger });
     for (let round = 0; round < 5; round += 1) {
       // a slow unit (many writes) issued first, a quick one right after, neither awaited in between
       const slow: StoreWrite[] = Array.from({ length: 60 }, (_, i) => ({
@@ -42,7 +42,7 @@ describe.skipIf(postgresUnavailableReason() !== null)('pgGatewayStore (PostgreSQ
   });
 
   it('an accepted row carries the instance as its owner; a failed unit does not stop the next', async () => {
-    const gateway = pgGatewayStore(store, { instanceId: 'gw-7', platforms: [], logger: silentLogger });
+    const gateway = pgGatewayStore(store, { instanceId: 'gw-7', logger: silentLogger });
     const bad = gateway.commit([
       { kind: 'transcripts.append', sessionId: 'no-such-session', messages: [{ role: 'user', content: 'x' }] },
     ]);
