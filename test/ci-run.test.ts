@@ -19,6 +19,8 @@ describe('.ci/run', () => {
     const readme = read('README.md');
     expect(readme).toContain(`npm ci && npx hermes gateway run\n${last}\n`);
     const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
-    expect(scripts.check).toBe('npm run typecheck && npm run lint && npm test');
+    // the short chaos run is part of the check: a change that breaks delivery, recovery or the suite fails CI
+    expect(scripts.check).toBe('npm run typecheck && npm run lint && npm test && npm run test:chaos:short');
+    expect(scripts['test:chaos:short']).toContain('CHAOS_SHORT=1');
   });
 });

@@ -24,8 +24,8 @@ export interface ChaosTarget {
   readonly control: GatewayTarget;
   /** every instance's HERMES_HOME, the first one's first (its control file is every instance's) */
   readonly homes: readonly string[];
-  /** how many platform adapters are connected on some instance */
-  connected(): Promise<number>;
+  /** the platforms whose adapter is connected on some instance (the API platform has none) */
+  connected(): Promise<ReadonlySet<string>>;
   /** what the store holds after the run */
   audit(): Promise<StateAudit>;
   /** stops the database (cluster mode); the run removes the homes when it passed */
@@ -113,7 +113,12 @@ export async function chaosTarget(
     return {
       control: new GatewayControl(home, env),
       homes: [home],
-      connected: async () => Object.values(await platformStates(home)).filter((s) => s === 'connected').length,
+      connected: async () =>
+        new Set(
+          Object.entries(await platformStates(home))
+            .filter(([, state]) => state === 'connected')
+            .map(([name]) => name),
+        ),
       audit: async () => auditState(home),
       close: async () => {},
     };
@@ -150,7 +155,7 @@ export async function chaosTarget(
       for (const h of homes)
         for (const [name, state] of Object.entries(await platformStates(h)))
           if (state === 'connected') connected.add(name);
-      return connected.size;
+      return connected;
     },
     audit: () => auditPostgres(database),
     close: () => server.stop(),

@@ -43,12 +43,34 @@ export interface InjectedFault {
 /** faults per round: a run of at least this many injects every kind */
 export const ROUND_SIZE = FAULT_KINDS.length + WEIGHTED_EXTRA.length;
 
+/** The short run of `npm run check` (CHAOS_SHORT=1): small, seeded, with the recovery faults in it. */
+export const SHORT_RUN = {
+  seed: 34,
+  messages: 300,
+  faults: 8,
+  ratePerS: 10,
+  mustInject: ['gateway-kill-9', 'gateway-restart'] as readonly FaultKind[],
+} as const;
+
 /**
  * An endless seeded sequence of fault kinds: each round is every kind once plus the weighted
- * extras, shuffled; `only` narrows it to some kinds (to reproduce one fault in isolation).
+ * extras, shuffled; `only` narrows it to some kinds (to reproduce one fault in isolation);
+ * `first.kinds` come within the first `first.within` faults of the first round (shuffled among
+ * them), so that a short run injects them whatever the seed.
  */
-export function faultSequence(rng: Rng, only: readonly FaultKind[] = []): () => FaultKind {
+export function faultSequence(
+  rng: Rng,
+  only: readonly FaultKind[] = [],
+  first: { kinds: readonly FaultKind[]; within: number } = { kinds: [], within: 0 },
+): () => FaultKind {
   let round: FaultKind[] = [];
+  if (first.kinds.length > 0 && only.length === 0) {
+    const rest = [...FAULT_KINDS, ...WEIGHTED_EXTRA];
+    for (const kind of first.kinds) rest.splice(rest.indexOf(kind), 1);
+    const shuffled = rng.shuffle(rest);
+    const head = rng.shuffle([...first.kinds, ...shuffled.splice(0, Math.max(0, first.within - first.kinds.length))]);
+    round = [...head, ...shuffled];
+  }
   return () => {
     if (round.length === 0) round = rng.shuffle(only.length > 0 ? only : [...FAULT_KINDS, ...WEIGHTED_EXTRA]);
     return round.shift() as FaultKind;
