@@ -18,6 +18,7 @@ import { percentile, watchReplies } from './pipeline-load.js';
 import { postgresCpu } from './postgres-cpu.js';
 import { median } from './process-figures.js';
 import { expectModelAnswer, MODEL_ANSWER } from './rig.js';
+import { smokeOr } from './smoke.js';
 import { type SystemProcess, spawnSystem } from './system-process.js';
 
 type Setup = 'sqlite x1' | 'postgres x1' | 'postgres x2' | 'postgres x2, sticky';
@@ -49,8 +50,8 @@ function optionsFromEnv(): Options {
   };
   const platforms = (process.env.BENCH_PLATFORMS ?? 'api,telegram').split(',').map((p) => p.trim());
   return {
-    messages: num('BENCH_MESSAGES', 2000),
-    chats: num('BENCH_CHATS', 32),
+    messages: num('BENCH_MESSAGES', smokeOr(2000, 64)),
+    chats: num('BENCH_CHATS', smokeOr(32, 16)),
     rounds: num('BENCH_ROUNDS', 1),
     platforms: platforms.filter((p): p is Platform => p === 'api' || p === 'telegram'),
   };

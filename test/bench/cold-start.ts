@@ -1,8 +1,9 @@
 // `hermes --help` cold start against `node -e 0`, interleaved runs, medians and their ratio.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { smokeOr } from './smoke.js';
 
-const RUNS = 15;
+const RUNS = smokeOr(15, 2);
 const BIN = fileURLToPath(new URL('../../apps/hermes/bin/hermes.js', import.meta.url));
 
 function timeOnce(args: string[]): number {

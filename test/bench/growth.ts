@@ -7,7 +7,8 @@
 // Before any point the gateway answers WARMUP_MESSAGES on fresh chats, as the pipeline bench's
 // warm-up does: a cold process (JIT, first sockets, SQLite pages) costs 2 to 3 times the CPU per
 // message of a warm one, which the first version of this bench measured as "cost at 64 chats".
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ChatTraffic, runClosedLoop } from './closed-loop.js';
 import { growthContextLength, setContextLength } from './growth-context.js';
@@ -19,26 +20,27 @@ import { machineLine } from './process-pipeline.js';
 import { expectModelAnswer, MODEL_ANSWER, type RunningSystem } from './rig.js';
 import { telegramChatId, telegramRig, telegramSessionKey } from './rig-telegram.js';
 import { seedHistory } from './seed-history.js';
+import { smokeOr } from './smoke.js';
 import type { SystemProcess } from './system-process.js';
 
 export const GROWTH_CONCURRENCY = [1, 64, 256] as const;
 export const GROWTH_HISTORY: readonly number[] = [10, 1_000, 5_000];
 
-/** BENCH_GROWTH_HISTORY (comma-separated rows per chat) shortens a run while developing. */
+/** BENCH_GROWTH_HISTORY (comma-separated rows per chat) shortens a run while developing (BENCH_SMOKE=1: 10 rows only). */
 function historiesFromEnv(): readonly number[] {
   const asked = (process.env.BENCH_GROWTH_HISTORY ?? '')
     .split(',')
     .filter((part) => part.trim() !== '')
     .map(Number)
     .filter((n) => Number.isInteger(n) && n >= 0);
-  return asked.length > 0 ? asked : GROWTH_HISTORY;
+  return asked.length > 0 ? asked : smokeOr(GROWTH_HISTORY, [10]);
 }
 
-/** Chats per concurrency level, and measured turns per chat (so a chat's history barely moves). */
+/** Chats per concurrency level, and measured turns per chat (so a chat's history barely moves; BENCH_SMOKE=1: 1). */
 const POOL: Record<number, { chats: number; turns: number }> = {
-  1: { chats: 25, turns: 8 },
-  64: { chats: 64, turns: 8 },
-  256: { chats: 256, turns: 4 },
+  1: { chats: 25, turns: smokeOr(8, 1) },
+  64: { chats: 64, turns: smokeOr(8, 1) },
+  256: { chats: 256, turns: smokeOr(4, 1) },
 };
 /** Excluded messages on fresh chats (64 at a time, 10 turns each) before the first point, as in the pipeline bench. */
 export const WARMUP_MESSAGES = 2_000;
@@ -189,7 +191,7 @@ async function measureHistory(history: number, modelUrl: string, model: GrowthTa
   const seedS = (performance.now() - seedStarted) / 1000;
   let points: GrowthPoint[];
   try {
-    points = await measurePoints({ system, model }, history, byConcurrency);
+    points = await measurePoints({ system, model }, history, byConcurrency, smokeOr(WARMUP_MESSAGES, 64));
   } catch (error) {
     console.error(`growth: history ${history} failed; the gateway's last output:\n${system.proc.outputTail()}`);
     throw error;
@@ -219,7 +221,11 @@ export function growthTable(points: readonly GrowthPoint[]): string {
   ].join('\n');
 }
 
-const DEFAULT_PNG = fileURLToPath(new URL('../../docs/perf-growth.png', import.meta.url));
+/** a smoke run's plot never replaces the real one in docs/ */
+const DEFAULT_PNG = smokeOr(
+  fileURLToPath(new URL('../../docs/perf-growth.png', import.meta.url)),
+  join(tmpdir(), 'hermes-bench-growth-smoke.png'),
+);
 
 /** Runs every point, prints the table, writes the plot. */
 export async function runGrowth(): Promise<void> {

@@ -1,7 +1,9 @@
 // Per-call cost of the hook bus with 0, 1 and 10 no-op callbacks (observe and gate kinds).
 import { HookBus } from '../../packages/plugins/src/index.js';
+import { smokeOr } from './smoke.js';
 
-const CALLS = 200_000;
+const CALLS = smokeOr(200_000, 2_000);
+const WARMUP_CALLS = CALLS / 10;
 const payload = { sessionId: 's', model: 'm', platform: 'cli' };
 const toolPayload = { toolName: 't', args: {}, taskId: '', sessionId: 's', toolCallId: 'c' };
 
@@ -10,7 +12,7 @@ async function measure(callbacks: number, hook: 'on_session_start' | 'pre_tool_c
   for (let i = 0; i < callbacks; i++) bus.register(hook, () => undefined, { source: 'builtin', name: `noop${i}` });
   const p = hook === 'pre_tool_call' ? toolPayload : payload;
   const invoke = bus.invoke.bind(bus) as (h: string, p: unknown) => Promise<unknown>;
-  for (let i = 0; i < 20_000; i++) await invoke(hook, p);
+  for (let i = 0; i < WARMUP_CALLS; i++) await invoke(hook, p);
   const started = process.hrtime.bigint();
   for (let i = 0; i < CALLS; i++) await invoke(hook, p);
   return Number(process.hrtime.bigint() - started) / CALLS;

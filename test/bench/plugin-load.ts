@@ -1,11 +1,12 @@
 // Start-up cost of loading 0, 10 and 50 TypeScript plugins, each in a fresh process, as ratios against 0.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { smokeOr } from './smoke.js';
 
-const RUNS = 7;
+const RUNS = smokeOr(7, 1);
 const CHILD = fileURLToPath(new URL('./plugin-load-child.mjs', import.meta.url));
 
 function makePlugins(count: number): { dir: string; names: string[] } {
@@ -45,14 +46,18 @@ export async function runPluginLoad(): Promise<void> {
     load: [] as number[],
     proc: [] as number[],
   }));
-  for (let i = 0; i < RUNS; i++) {
-    for (const set of sets) {
-      const started = performance.now();
-      const r = spawnSync(process.execPath, [CHILD, set.dir, JSON.stringify(set.names)], { encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(r.stderr);
-      set.proc.push(performance.now() - started);
-      set.load.push(Number(r.stdout));
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      for (const set of sets) {
+        const started = performance.now();
+        const r = spawnSync(process.execPath, [CHILD, set.dir, JSON.stringify(set.names)], { encoding: 'utf8' });
+        if (r.status !== 0) throw new Error(r.stderr);
+        set.proc.push(performance.now() - started);
+        set.load.push(Number(r.stdout));
+      }
     }
+  } finally {
+    for (const set of sets) rmSync(set.dir, { recursive: true, force: true });
   }
   const results = sets.map((s) => ({ count: s.count, loadMs: median(s.load), processMs: median(s.proc) }));
   const base = results[0];

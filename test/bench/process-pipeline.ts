@@ -11,6 +11,7 @@ import { closeAll, expectModelAnswer, MODEL_ANSWER, type PlatformRig, type Runni
 import { discordRig } from './rig-discord.js';
 import { slackRig } from './rig-slack.js';
 import { telegramRig } from './rig-telegram.js';
+import { smokeOr } from './smoke.js';
 
 const REPLY_TIMEOUT_MS = 15_000;
 const RUN_CAP_MS = 60_000;
@@ -18,6 +19,10 @@ const RUN_CAP_MS = 60_000;
 const TURNS_PER_FRESH_CHAT = 10;
 /** Hermes's gateway.max_concurrent_runs here: as many turns at once as there are chats (default 8) */
 export const PIPELINE_MAX_CONCURRENT_RUNS = 64;
+/** messages per system before any round counts (first contact: JIT, connection pools, SQLite pages) */
+const FIRST_WARMUP = smokeOr(2000, 64);
+/** messages before each round at 64 chats and at 1 chat, not counted */
+const ROUND_WARMUP = { many: smokeOr(300, 64), one: smokeOr(50, 10) };
 
 export interface PipelineOptions {
   rounds: number;
@@ -26,15 +31,18 @@ export interface PipelineOptions {
   platforms: readonly string[];
 }
 
-/** BENCH_ROUNDS, BENCH_MESSAGES and BENCH_PLATFORMS (comma-separated) shorten a run while developing. */
+/**
+ * BENCH_ROUNDS, BENCH_MESSAGES and BENCH_PLATFORMS (comma-separated) shorten a run while developing;
+ * BENCH_SMOKE=1 makes the defaults 1 round of 128 messages.
+ */
 export function pipelineOptionsFromEnv(): PipelineOptions {
   const num = (name: string, fallback: number) => {
     const value = Number(process.env[name]);
     return Number.isInteger(value) && value > 0 ? value : fallback;
   };
   return {
-    rounds: num('BENCH_ROUNDS', 3),
-    messages: num('BENCH_MESSAGES', 3000),
+    rounds: num('BENCH_ROUNDS', smokeOr(3, 1)),
+    messages: num('BENCH_MESSAGES', smokeOr(3000, 128)),
     platforms: (process.env.BENCH_PLATFORMS ?? 'telegram,discord,slack').split(',').map((p) => p.trim()),
   };
 }
@@ -77,19 +85,19 @@ async function runPlatform<C>(rig: PlatformRig<C>, options: PipelineOptions): Pr
       systems.push(system);
     }
     // first contact (JIT, connection pools, SQLite pages) before any round counts
-    for (const system of systems) await measure(system, model, { chats: 64, warmup: 2000, messages: 0 });
+    for (const system of systems) await measure(system, model, { chats: 64, warmup: FIRST_WARMUP, messages: 0 });
     const many: Round[][] = systems.map(() => []);
     const one: Round[][] = systems.map(() => []);
-    const oneChat = Math.max(50, Math.round(options.messages / 3));
+    const oneChat = Math.max(smokeOr(50, 20), Math.round(options.messages / 3));
     for (let round = 0; round < options.rounds; round++) {
       for (const [i, system] of systems.entries()) {
-        const r = await measure(system, model, { chats: 64, warmup: 300, messages: options.messages });
+        const r = await measure(system, model, { chats: 64, warmup: ROUND_WARMUP.many, messages: options.messages });
         if (r) many[i]?.push(r);
       }
     }
     for (let round = 0; round < options.rounds; round++) {
       for (const [i, system] of systems.entries()) {
-        const r = await measure(system, model, { chats: 1, warmup: 50, messages: oneChat });
+        const r = await measure(system, model, { chats: 1, warmup: ROUND_WARMUP.one, messages: oneChat });
         if (r) one[i]?.push(r);
       }
     }
@@ -106,7 +114,7 @@ async function runPlatform<C>(rig: PlatformRig<C>, options: PipelineOptions): Pr
     const strays = systems.filter((s) => s.unexpected() > 0).map((s) => `${s.label}: ${s.unexpected()}`);
     return [
       platformTable(rig.platform, rig.apiCalls, [echo, bare], hermes),
-      `- ${options.rounds} alternating rounds each of ${options.messages} messages at 64 chats and ${oneChat} at 1 chat, after 2,000 warm-up messages per system`,
+      `- ${options.rounds} alternating rounds each of ${options.messages} messages at 64 chats and ${oneChat} at 1 chat, after ${FIRST_WARMUP.toLocaleString('en-US')} warm-up messages per system`,
       ...(strays.length > 0 ? [`- warning: replies no chat waited for: ${strays.join(', ')}`] : []),
     ].join('\n');
   } finally {

@@ -2,25 +2,19 @@
 // some of them (cold-start, hook-bus, plugin-load, redaction, pipeline, growth, soak, footprint,
 // cluster). growth and cluster run only when named.
 // Ratios are measured side by side in one run.
-import { runCluster } from './cluster.js';
-import { runColdStart } from './cold-start.js';
-import { runGrowth } from './growth.js';
-import { runHookBus } from './hook-bus.js';
-import { runPluginLoad } from './plugin-load.js';
-import { runProcessPipeline } from './process-pipeline.js';
-import { runRedaction } from './redaction.js';
-import { runFootprint, runSoak } from './soak.js';
+import { smokeNotice } from './smoke.js';
 
+// each bench's modules load only when it runs: all of them together take seconds to import
 const BENCHES: Record<string, () => Promise<void>> = {
-  'cold-start': runColdStart,
-  'hook-bus': runHookBus,
-  'plugin-load': runPluginLoad,
-  redaction: async () => runRedaction(),
-  pipeline: () => runProcessPipeline(),
-  growth: () => runGrowth(),
-  soak: () => runSoak(),
-  footprint: runFootprint,
-  cluster: runCluster,
+  'cold-start': async () => (await import('./cold-start.js')).runColdStart(),
+  'hook-bus': async () => (await import('./hook-bus.js')).runHookBus(),
+  'plugin-load': async () => (await import('./plugin-load.js')).runPluginLoad(),
+  redaction: async () => (await import('./redaction.js')).runRedaction(),
+  pipeline: async () => (await import('./process-pipeline.js')).runProcessPipeline(),
+  growth: async () => (await import('./growth.js')).runGrowth(),
+  soak: async () => (await import('./soak.js')).runSoak(),
+  footprint: async () => (await import('./soak.js')).runFootprint(),
+  cluster: async () => (await import('./cluster.js')).runCluster(),
 };
 
 const ON_REQUEST_ONLY = new Set(['growth', 'cluster']);
@@ -31,6 +25,7 @@ if (unknown.length > 0) {
   console.error(`unknown bench: ${unknown.join(', ')}; benches: ${Object.keys(BENCHES).join(', ')}`);
   process.exit(2);
 }
+smokeNotice();
 for (const [name, run] of Object.entries(BENCHES)) {
   // growth and cluster take minutes: only when asked for by name
   if (asked.length === 0 ? !ON_REQUEST_ONLY.has(name) : asked.includes(name)) await run();

@@ -4,7 +4,7 @@
 // statements; and the footprint of a real `hermes gateway run` with three platforms, 20 plugins
 // and 10 gateway hooks (start-up time to a healthy /health and to every platform connected, idle RSS).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -22,6 +22,7 @@ import { HERMES_BIN } from '../helpers/run-hermes.js';
 import { startModelProcess } from './model-process.js';
 import { percentile, runLoad, watchReplies, webhookClient } from './pipeline-load.js';
 import { HERMES_ANSWER, startHermesFor, WEBHOOK_PATH, WEBHOOK_SECRET } from './pipeline-systems.js';
+import { smokeOr } from './smoke.js';
 
 const TOKEN = '424242:SOAK-token';
 const gc: () => void = (() => {
@@ -35,9 +36,9 @@ export interface SoakOptions {
   sessions?: number;
 }
 
-/** 10,000 fresh chats (one session each) at 64 at a time. */
+/** 10,000 fresh chats (one session each) at 64 at a time (BENCH_SMOKE=1: 300). */
 export async function runSoak(options: SoakOptions = {}): Promise<void> {
-  const sessions = options.sessions ?? 10_000;
+  const sessions = options.sessions ?? smokeOr(10_000, 300);
   const fake = await startFakeTelegram({ token: TOKEN, longPollCapMs: 50 });
   const model = await startModelProcess(HERMES_ANSWER);
   const watch = watchReplies(fake.sent);
@@ -62,7 +63,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<void> {
       expect: (_sent, reply) => reply === HERMES_ANSWER,
     });
   try {
-    await load(500);
+    await load(smokeOr(500, 64));
     (fake.sent as unknown[]).length = 0;
     (fake.calls as unknown[]).length = 0;
     gc();
@@ -116,7 +117,7 @@ async function transcriptGrowth(
   client: ReturnType<typeof webhookClient>,
 ): Promise<void> {
   const figures: string[] = [];
-  for (const [i, rows] of [0, 1_000, 5_000].entries()) {
+  for (const [i, rows] of smokeOr([0, 1_000, 5_000], [0, 100, 500]).entries()) {
     const chatId = 3_000_001 + i;
     if (rows > 0) {
       const session = hermes.store.sessions.create({
@@ -131,7 +132,7 @@ async function transcriptGrowth(
       hermes.store.transcripts.append(session.id, batch);
     }
     const times: number[] = [];
-    for (let turn = 0; turn < 21; turn++) {
+    for (let turn = 0; turn < smokeOr(21, 3); turn++) {
       const reply = watch.next(chatId, 30_000);
       const started = performance.now();
       await client.post(JSON.stringify(update(chatId, `turn ${turn}`)));
@@ -223,6 +224,10 @@ function cpuMs(pid: number | undefined): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** When the footprint reads the idle gateway's RSS, ms after every platform connected (BENCH_SMOKE=1: at once). */
+const SOON_MS = smokeOr(3_000, 200);
+const SETTLED_MS = smokeOr(30_000, 400);
+
 /** `hermes gateway run` with Telegram, Discord and Slack, 20 plugins and 10 gateway hooks: time to healthy, idle RSS. */
 export async function runFootprint(): Promise<void> {
   const drivers: PlatformDriver[] = [telegramDriver('polling'), discordDriver(), slackSocketDriver()];
@@ -300,17 +305,17 @@ export async function runFootprint(): Promise<void> {
       const readyCpu = cpuMs(child.pid);
       const rssMb = () =>
         Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-      await new Promise((r) => setTimeout(r, 3_000));
+      await new Promise((r) => setTimeout(r, SOON_MS));
       const rssSoon = rssMb();
       // V8's memory reducer shrinks the young generation that start-up grew once the process has
       // been idle for a while (15-30 s here): the RSS an idle gateway settles at
-      await new Promise((r) => setTimeout(r, 27_000));
+      await new Promise((r) => setTimeout(r, SETTLED_MS - SOON_MS));
       const rssSettled = rssMb();
       console.log(
         `gateway footprint, ${label}: 3 platforms + 20 plugins + 10 gateway hooks, healthy ${healthy.toFixed(0)} ms after spawn ` +
           `(target <= 1 s), every platform connected (ok) ${ready.toFixed(0)} ms after spawn; its CPU time ` +
-          `${healthyCpu} ms by healthy, ${readyCpu} ms by ok; idle RSS ${rssSoon.toFixed(1)} MB 3 s after, ` +
-          `${rssSettled.toFixed(1)} MB 30 s after (target <= 100 MB)`,
+          `${healthyCpu} ms by healthy, ${readyCpu} ms by ok; idle RSS ${rssSoon.toFixed(1)} MB ${SOON_MS / 1000} s after, ` +
+          `${rssSettled.toFixed(1)} MB ${SETTLED_MS / 1000} s after (target <= 100 MB)`,
       );
       console.log(`  ${startupReport(logFile, logFrom)}`);
       const exited = new Promise((r) => child.once('exit', r));
@@ -320,5 +325,6 @@ export async function runFootprint(): Promise<void> {
   } finally {
     for (const d of drivers) await d.close();
     await openai.close();
+    rmSync(home, { recursive: true, force: true });
   }
 }
