@@ -91,6 +91,17 @@ describe('bundled plugins are workspaces', () => {
     }
   });
 
+  it('plugin code depends on the plugin SDK and protocol, never on the packages that host it', () => {
+    const hosts = ['@hermes/agent', '@hermes/config', '@hermes/gateway', '@hermes/logging', '@hermes/store', 'hermes'];
+    for (const workspace of pluginWorkspaces) {
+      const runtime = Object.keys(readJson<PackageJson>(join(ROOT, workspace, 'package.json')).dependencies ?? {});
+      expect(
+        runtime.filter((name) => hosts.includes(name)),
+        workspace,
+      ).toEqual([]);
+    }
+  });
+
   it('package-lock.json agrees with each package.json, so npm ci installs them', () => {
     const lock = readJson<{ packages: Record<string, PackageJson & { link?: boolean }> }>(
       join(ROOT, 'package-lock.json'),
