@@ -73,7 +73,7 @@ export function defineGatewayHook(handle: GatewayHookHandler): GatewayHookHandle
   return handle;
 }
 
-// Web providers: the contract, its envelopes and helpers for JSON APIs
+// Web providers: the contract and its envelopes
 export type {
   FetchedWebPage,
   FetchWebPage,
@@ -92,19 +92,9 @@ export type {
 } from '@hermes/protocol';
 // Coded errors: a provider or tool may throw a HermesError with one of the stable codes (docs/errors.md)
 export { ERROR_CODES, type ErrorCode, HermesError } from '@hermes/protocol';
-export {
-  apiErrorMessage,
-  apiUrl,
-  asArray,
-  asObject,
-  asString,
-  envValue,
-  errorText,
-  requestJson,
-  WEB_API_MAX_BYTES,
-  WebApiError,
-  type WebApiRequest,
-} from './web-api.js';
+// The web-provider kit: the API client (key, base URL, auth), base classes whose capability flags
+// follow from their methods, the envelopes, bounded concurrency (docs/web-providers.md)
+export * from './web-kit/index.js';
 
 /** Identity helper that type-checks a web provider object: `defineWebSearchProvider({ name, isAvailable, search })`. */
 export function defineWebSearchProvider<P extends WebSearchProvider>(provider: P): P {

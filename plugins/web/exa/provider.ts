@@ -6,26 +6,19 @@
  * Exa returns clean text, so both formats get the same content. A crawl is one level of subpages
  * (Exa picks them); `depth` beyond 1 is not supported and `instructions` become the subpage target.
  */
+
+import type { WebApiSpec, WebCrawlOptions, WebExtractOptions, WebPage, WebSearchOptions } from '@hermes/plugin-sdk';
 import {
-  apiUrl,
+  ApiWebProvider,
   asArray,
   asObject,
   asString,
-  ERROR_CODES,
-  envValue,
-  errorText,
-  HermesError,
-  requestJson,
-  type WebCrawlOptions,
-  type WebExtractOptions,
-  type WebExtractResponse,
-  type WebPage,
-  type WebSearchOptions,
-  type WebSearchProvider,
-  type WebSearchResponse,
+  failedPage,
+  pagesAnswer,
+  searchAnswer,
+  webProviderError,
 } from '@hermes/plugin-sdk';
 
-const DEFAULT_BASE_URL = 'https://api.exa.ai';
 /** Characters of page text asked for per search hit, used as its description. */
 const SNIPPET_CHARS = 400;
 const MAX_RESULTS = 100;
@@ -51,43 +44,30 @@ function statusError(status: Record<string, unknown>): string {
   return `Exa could not fetch this URL: ${tag}${code}`;
 }
 
-export class ExaProvider implements WebSearchProvider {
+/** The `statuses` of a /contents answer that report an error. */
+function failedStatuses(answer: Record<string, unknown>): Record<string, unknown>[] {
+  return asArray(answer.statuses)
+    .map(asObject)
+    .filter((s) => asString(s.status) === 'error');
+}
+
+/** Exa's API: the key in x-api-key; EXA_BASE_URL for a proxy or a test fake. */
+const EXA_API: WebApiSpec = {
+  service: 'Exa',
+  keyVar: 'EXA_API_KEY',
+  baseUrlVars: ['EXA_BASE_URL'],
+  defaultBaseUrl: 'https://api.exa.ai',
+  auth: (key) => ({ 'x-api-key': key }),
+};
+
+export class ExaProvider extends ApiWebProvider {
   readonly name = 'exa';
   readonly displayName = 'Exa';
-  readonly #env: Readonly<Record<string, string | undefined>>;
+  protected readonly apiSpec = EXA_API;
 
-  constructor(env: Readonly<Record<string, string | undefined>> = process.env) {
-    this.#env = env;
-  }
-
-  isAvailable(): boolean {
-    return envValue(this.#env, 'EXA_API_KEY') !== undefined;
-  }
-
-  supportsSearch(): boolean {
-    return true;
-  }
-
-  supportsExtract(): boolean {
-    return true;
-  }
-
-  supportsCrawl(): boolean {
-    return true;
-  }
-
-  async #post(path: string, body: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
-    const key = envValue(this.#env, 'EXA_API_KEY');
-    if (!key) throw new HermesError(ERROR_CODES.WEB_PROVIDER, 'EXA_API_KEY is not set');
-    const base = envValue(this.#env, 'EXA_BASE_URL') ?? DEFAULT_BASE_URL;
-    return asObject(
-      await requestJson('Exa', apiUrl(base, path), { method: 'POST', headers: { 'x-api-key': key }, body, signal }),
-    );
-  }
-
-  async search(query: string, limit: number, { signal }: WebSearchOptions): Promise<WebSearchResponse> {
-    try {
-      const answer = await this.#post(
+  override search(query: string, limit: number, { signal }: WebSearchOptions) {
+    return searchAnswer(async () => {
+      const answer = await this.api.post(
         'search',
         {
           query,
@@ -97,42 +77,30 @@ export class ExaProvider implements WebSearchProvider {
         },
         signal,
       );
-      const results = asArray(answer.results).map(asObject);
-      return {
-        success: true,
-        data: {
-          web: results.map((r, i) => ({
-            title: asString(r.title),
-            url: asString(r.url),
-            description: (asString(r.summary) || asArray(r.highlights).map(asString).join(' … ') || asString(r.text))
-              .replace(/\s+/g, ' ')
-              .trim(),
-            position: i + 1,
-          })),
-        },
-      };
-    } catch (err) {
-      return { success: false, error: errorText(err) };
-    }
-  }
-
-  async extract(urls: string[], { signal }: WebExtractOptions): Promise<WebExtractResponse> {
-    try {
-      const answer = await this.#post('contents', { urls, text: true }, signal);
-      const pages = asArray(answer.results).map((r) => pageOf(asObject(r)));
-      const failed = asArray(answer.statuses)
+      return asArray(answer.results)
         .map(asObject)
-        .filter((s) => asString(s.status) === 'error')
-        .map((s): WebPage => ({ url: asString(s.id), title: '', content: '', raw_content: '', error: statusError(s) }));
-      return { success: true, data: [...pages, ...failed] };
-    } catch (err) {
-      return { success: false, error: errorText(err) };
-    }
+        .map((r) => ({
+          title: asString(r.title),
+          url: asString(r.url),
+          description: (asString(r.summary) || asArray(r.highlights).map(asString).join(' … ') || asString(r.text))
+            .replace(/\s+/g, ' ')
+            .trim(),
+        }));
+    });
   }
 
-  async crawl(url: string, { signal, limit, instructions }: WebCrawlOptions): Promise<WebExtractResponse> {
-    try {
-      const answer = await this.#post(
+  override extract(urls: string[], { signal }: WebExtractOptions) {
+    return pagesAnswer(async () => {
+      const answer = await this.api.post('contents', { urls, text: true }, signal);
+      const pages = asArray(answer.results).map((r) => pageOf(asObject(r)));
+      const failed = failedStatuses(answer).map((s) => failedPage(asString(s.id), statusError(s)));
+      return [...pages, ...failed];
+    });
+  }
+
+  override crawl(url: string, { signal, limit, instructions }: WebCrawlOptions) {
+    return pagesAnswer(async () => {
+      const answer = await this.api.post(
         'contents',
         {
           urls: [url],
@@ -143,15 +111,13 @@ export class ExaProvider implements WebSearchProvider {
         signal,
       );
       const [root] = asArray(answer.results).map(asObject);
-      const failed = asArray(answer.statuses)
-        .map(asObject)
-        .find((s) => asString(s.status) === 'error');
-      if (!root)
-        return { success: false, error: failed ? statusError(failed) : 'Exa returned no page for the start URL' };
+      if (!root) {
+        const [failed] = failedStatuses(answer);
+        const why = failed ? statusError(failed) : 'Exa returned no page for the start URL';
+        throw webProviderError(why);
+      }
       const pages = [pageOf(root), ...asArray(root.subpages).map((s) => pageOf(asObject(s)))];
-      return { success: true, data: pages.slice(0, limit) };
-    } catch (err) {
-      return { success: false, error: errorText(err) };
-    }
+      return pages.slice(0, limit);
+    });
   }
 }

@@ -6,15 +6,18 @@
  * breadth-first walk of same-site links; `instructions` only reorder the links it follows
  * (links whose URL or text share words with them go first). Not a search provider.
  */
-import type {
-  FetchedWebPage,
-  FetchWebPage,
-  WebContentFormat,
-  WebCrawlOptions,
-  WebExtractOptions,
-  WebExtractResponse,
-  WebPage,
-  WebSearchProvider,
+import {
+  errorText,
+  type FetchedWebPage,
+  type FetchWebPage,
+  failedPage,
+  mapLimit,
+  type WebContentFormat,
+  type WebCrawlOptions,
+  type WebExtractOptions,
+  type WebExtractResponse,
+  type WebPage,
+  WebProviderBase,
 } from '@hermes/plugin-sdk';
 import type { PageLink } from './html/links.js';
 
@@ -36,25 +39,6 @@ interface ReadPage {
   links: PageLink[];
 }
 
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
-function failed(url: string, error: string): WebPage {
-  return { url, title: '', content: '', raw_content: '', error };
-}
-
-/** Runs `fn` over `items` with at most `limit` at a time, keeping the order. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 /** Turns a fetched body into a page of the envelope (and its links, when asked for). */
 export async function pageFromFetch(
   url: string,
@@ -66,11 +50,11 @@ export async function pageFromFetch(
   if (fetched.url !== url) metadata.final_url = fetched.url;
   if (fetched.truncated) metadata.truncated = true;
   if (fetched.status >= 400) {
-    return { page: { ...failed(url, `HTTP ${fetched.status}`), metadata }, links: [] };
+    return { page: { ...failedPage(url, `HTTP ${fetched.status}`), metadata }, links: [] };
   }
   if (!fetched.text && fetched.contentType && !fetched.contentType.startsWith('text/')) {
     return {
-      page: { ...failed(url, `cannot read ${fetched.contentType} (only HTML and text pages)`), metadata },
+      page: { ...failedPage(url, `cannot read ${fetched.contentType} (only HTML and text pages)`), metadata },
       links: [],
     };
   }
@@ -106,24 +90,13 @@ function sameSite(a: URL, b: URL): boolean {
   return a.protocol === b.protocol && bare(a.host) === bare(b.host);
 }
 
-export class FetchProvider implements WebSearchProvider {
+/** Extract and crawl (it has no search()), always available. */
+export class FetchProvider extends WebProviderBase {
   readonly name = 'fetch';
   readonly displayName = 'Direct fetch (no key)';
   readonly fallback = true;
 
   isAvailable(): boolean {
-    return true;
-  }
-
-  supportsSearch(): boolean {
-    return false;
-  }
-
-  supportsExtract(): boolean {
-    return true;
-  }
-
-  supportsCrawl(): boolean {
     return true;
   }
 
@@ -138,21 +111,24 @@ export class FetchProvider implements WebSearchProvider {
     try {
       fetched = await fetchPage(url, { signal });
     } catch (err) {
-      return { page: failed(url, errorText(err)), links: [] };
+      return { page: failedPage(url, errorText(err)), links: [] };
     }
     try {
       return await pageFromFetch(url, fetched, format, withLinks);
     } catch (err) {
-      return { page: failed(url, `could not convert the page: ${errorText(err)}`), links: [] };
+      return { page: failedPage(url, `could not convert the page: ${errorText(err)}`), links: [] };
     }
   }
 
-  async extract(urls: string[], { format, signal, fetchPage }: WebExtractOptions): Promise<WebExtractResponse> {
+  override async extract(
+    urls: string[],
+    { format, signal, fetchPage }: WebExtractOptions,
+  ): Promise<WebExtractResponse> {
     const read = await mapLimit(urls, CONCURRENCY, (url) => this.#read(url, format, fetchPage, signal, false));
     return { success: true, data: read.map((r) => r.page) };
   }
 
-  async crawl(start: string, options: WebCrawlOptions): Promise<WebExtractResponse> {
+  override async crawl(start: string, options: WebCrawlOptions): Promise<WebExtractResponse> {
     const { format, signal, fetchPage, limit, depth } = options;
     const origin = new URL(start);
     const words = keywords(options.instructions);

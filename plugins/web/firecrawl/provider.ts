@@ -6,29 +6,33 @@
  *   crawl   POST /v2/crawl {url, limit, ...}        -> {success, id}; then GET /v2/crawl/{id} until completed
  * A crawl still running when the call is aborted (timeout, interruption) is cancelled with DELETE.
  */
+
+import type {
+  ProviderEnv,
+  WebApiRequest,
+  WebApiSpec,
+  WebCrawlOptions,
+  WebExtractOptions,
+  WebPage,
+  WebSearchOptions,
+} from '@hermes/plugin-sdk';
 import {
-  apiUrl,
+  ApiWebProvider,
+  abortableSleep,
   asArray,
   asObject,
   asString,
-  ERROR_CODES,
-  envValue,
+  bearerAuth,
   errorText,
-  HermesError,
-  requestJson,
+  failedPage,
+  mapLimit,
+  pagesAnswer,
+  searchAnswer,
   WebApiError,
-  type WebApiRequest,
-  type WebCrawlOptions,
-  type WebExtractOptions,
-  type WebExtractResponse,
-  type WebPage,
-  type WebSearchOptions,
-  type WebSearchProvider,
-  type WebSearchResponse,
+  webProviderError,
 } from '@hermes/plugin-sdk';
 import { markdownToText } from './markdown-text.js';
 
-const DEFAULT_BASE_URL = 'https://api.firecrawl.dev';
 /** Scrapes running at once for one extract call. */
 const SCRAPE_CONCURRENCY = 3;
 /** Answers that mean the key or the account is the problem, not the URL. */
@@ -37,24 +41,9 @@ const ACCOUNT_STATUSES = new Set([401, 402, 403]);
 const POLL_DELAYS_MS = [250, 500, 1_000, 2_000];
 
 export interface FirecrawlOptions {
-  env?: Readonly<Record<string, string | undefined>>;
+  env?: ProviderEnv;
   /** crawl status poll delays (tests shorten them) */
   pollDelaysMs?: readonly number[];
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** A scraped document (`{markdown, metadata}`) as a page of the envelope. */
@@ -78,69 +67,53 @@ function pageOf(doc: Record<string, unknown>, fallbackUrl: string, format: 'mark
   return page;
 }
 
-export class FirecrawlProvider implements WebSearchProvider {
+/** A search hit of v2 (grouped by source) or v1 (older self-hosted: a flat list). */
+function searchItems(data: unknown): Record<string, unknown>[] {
+  return (Array.isArray(data) ? data : asArray(asObject(data).web)).map(asObject);
+}
+
+/** The `next` piece of a large crawl result: an absolute URL, else a path under the base URL. */
+function nextPiece(next: string): string | URL {
+  return /^https?:\/\//.test(next) ? new URL(next) : next;
+}
+
+/** Firecrawl's API: Bearer auth; a self-hosted instance at FIRECRAWL_BASE_URL (or Firecrawl's own FIRECRAWL_API_URL). */
+const FIRECRAWL_API: WebApiSpec = {
+  service: 'Firecrawl',
+  keyVar: 'FIRECRAWL_API_KEY',
+  baseUrlVars: ['FIRECRAWL_BASE_URL', 'FIRECRAWL_API_URL'],
+  defaultBaseUrl: 'https://api.firecrawl.dev',
+  auth: bearerAuth,
+};
+
+export class FirecrawlProvider extends ApiWebProvider {
   readonly name = 'firecrawl';
   readonly displayName = 'Firecrawl';
-  readonly #env: Readonly<Record<string, string | undefined>>;
+  protected readonly apiSpec = FIRECRAWL_API;
   readonly #pollDelays: readonly number[];
 
   constructor(options: FirecrawlOptions = {}) {
-    this.#env = options.env ?? process.env;
+    super(options.env ?? process.env);
     this.#pollDelays = options.pollDelaysMs ?? POLL_DELAYS_MS;
   }
 
-  isAvailable(): boolean {
-    return envValue(this.#env, 'FIRECRAWL_API_KEY') !== undefined;
-  }
-
-  supportsSearch(): boolean {
-    return true;
-  }
-
-  supportsExtract(): boolean {
-    return true;
-  }
-
-  supportsCrawl(): boolean {
-    return true;
-  }
-
-  #base(): string {
-    return envValue(this.#env, 'FIRECRAWL_BASE_URL') ?? envValue(this.#env, 'FIRECRAWL_API_URL') ?? DEFAULT_BASE_URL;
-  }
-
-  async #call(path: string, request: WebApiRequest): Promise<Record<string, unknown>> {
-    const key = envValue(this.#env, 'FIRECRAWL_API_KEY');
-    if (!key) throw new HermesError(ERROR_CODES.WEB_PROVIDER, 'FIRECRAWL_API_KEY is not set');
-    const url = /^https?:\/\//.test(path) ? path : apiUrl(this.#base(), path);
-    const answer = asObject(
-      await requestJson('Firecrawl', url, { ...request, headers: { authorization: `Bearer ${key}` } }),
-    );
-    if (answer.success === false)
-      throw new HermesError(ERROR_CODES.WEB_PROVIDER, `Firecrawl: ${asString(answer.error) || 'request failed'}`);
+  /** One API call; an answer with `success: false` is an error. */
+  async #call(path: string | URL, request: WebApiRequest): Promise<Record<string, unknown>> {
+    const answer = asObject(await this.api.request(path, request));
+    if (answer.success === false) throw webProviderError(`Firecrawl: ${asString(answer.error) || 'request failed'}`);
     return answer;
   }
 
-  async search(query: string, limit: number, { signal }: WebSearchOptions): Promise<WebSearchResponse> {
-    try {
+  override search(query: string, limit: number, { signal }: WebSearchOptions) {
+    return searchAnswer(async () => {
       const answer = await this.#call('v2/search', { method: 'POST', body: { query, limit }, signal });
-      // v2 groups by source ({web: [...]}); v1 (older self-hosted) answers a flat list
-      const data = answer.data;
-      const items = (Array.isArray(data) ? data : asArray(asObject(data).web)).map(asObject);
-      return {
-        success: true,
-        data: {
-          web: items.map((r, i) => ({
-            title: asString(r.title) || asString(asObject(r.metadata).title),
-            url: asString(r.url),
-            description: asString(r.description) || asString(asObject(r.metadata).description),
-            position: typeof r.position === 'number' && r.position >= 1 ? r.position : i + 1,
-          })),
-        },
-      };
-    } catch (err) {
-      return { success: false, error: errorText(err) };
-    }
+      return searchItems(answer.data).map((r) => ({
+        title: asString(r.title) || asString(asObject(r.metadata).title),
+        url: asString(r.url),
+        description: asString(r.description) || asString(asObject(r.metadata).description),
+        position: typeof r.position === 'number' && r.position >= 1 ? r.position : undefined,
+      }));
+    });
   }
 
   async #scrape(url: string, format: 'markdown' | 'text', signal: AbortSignal): Promise<WebPage> {
@@ -154,30 +127,17 @@ export class FirecrawlProvider implements WebSearchProvider {
     } catch (err) {
       // a bad key or an empty account fails the whole call; anything else is this URL's problem
       if (err instanceof WebApiError && ACCOUNT_STATUSES.has(err.status ?? 0)) throw err;
-      return { url, title: '', content: '', raw_content: '', error: errorText(err) };
+      return failedPage(url, errorText(err));
     }
   }
 
-  async extract(urls: string[], { format, signal }: WebExtractOptions): Promise<WebExtractResponse> {
-    const pages: WebPage[] = new Array(urls.length);
-    let next = 0;
-    const worker = async () => {
-      for (let i = next++; i < urls.length; i = next++) pages[i] = await this.#scrape(urls[i] ?? '', format, signal);
-    };
-    try {
-      await Promise.all(Array.from({ length: Math.min(SCRAPE_CONCURRENCY, urls.length) }, worker));
-    } catch (err) {
-      return { success: false, error: errorText(err) };
-    }
-    return { success: true, data: pages };
+  override extract(urls: string[], { format, signal }: WebExtractOptions) {
+    return pagesAnswer(() => mapLimit(urls, SCRAPE_CONCURRENCY, (url) => this.#scrape(url, format, signal)));
   }
 
-  async crawl(
-    url: string,
-    { format, signal, limit, depth, instructions }: WebCrawlOptions,
-  ): Promise<WebExtractResponse> {
+  override crawl(url: string, { format, signal, limit, depth, instructions }: WebCrawlOptions) {
     let id = '';
-    try {
+    return pagesAnswer(async () => {
       const started = await this.#call('v2/crawl', {
         method: 'POST',
         body: {
@@ -190,30 +150,28 @@ export class FirecrawlProvider implements WebSearchProvider {
         signal,
       });
       id = asString(started.id);
-      if (!id) return { success: false, error: 'Firecrawl started no crawl job (no id in its answer)' };
-      const docs: Record<string, unknown>[] = [];
+      if (!id) throw webProviderError('Firecrawl started no crawl job (no id in its answer)');
       for (let poll = 0; ; poll++) {
-        await sleep(this.#pollDelays[Math.min(poll, this.#pollDelays.length - 1)] ?? 1_000, signal);
+        await abortableSleep(this.#pollDelays[Math.min(poll, this.#pollDelays.length - 1)] ?? 1_000, signal);
+        signal.throwIfAborted();
         const status = await this.#call(`v2/crawl/${encodeURIComponent(id)}`, { method: 'GET', signal });
         const state = asString(status.status);
-        if (state === 'failed') return { success: false, error: `Firecrawl crawl ${id} failed` };
+        if (state === 'failed') throw webProviderError(`Firecrawl crawl ${id} failed`);
         if (state !== 'completed') continue;
-        docs.push(...asArray(status.data).map(asObject));
+        const docs = asArray(status.data).map(asObject);
         // a large result comes in pieces: `next` is the URL of the following one
         let more = asString(status.next);
         while (more && docs.length < limit) {
-          const piece = await this.#call(more, { method: 'GET', signal });
+          const piece = await this.#call(nextPiece(more), { method: 'GET', signal });
           docs.push(...asArray(piece.data).map(asObject));
           more = asString(piece.next);
         }
         id = '';
-        return { success: true, data: docs.slice(0, limit).map((d) => pageOf(d, url, format)) };
+        return docs.slice(0, limit).map((d) => pageOf(d, url, format));
       }
-    } catch (err) {
-      return { success: false, error: errorText(err) };
-    } finally {
+    }).finally(() => {
       if (id && signal.aborted) this.#cancel(id);
-    }
+    });
   }
 
   /** Best-effort cancel of a crawl job nobody waits for any more. */

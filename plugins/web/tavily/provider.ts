@@ -3,26 +3,19 @@
  * `Authorization: Bearer <TAVILY_API_KEY>`. Extract answers `{results: [{url, raw_content}],
  * failed_results: [{url, error}]}`; crawl answers `{base_url, results: [{url, raw_content}]}`.
  */
+
+import type { WebApiSpec, WebCrawlOptions, WebExtractOptions, WebPage, WebSearchOptions } from '@hermes/plugin-sdk';
 import {
-  apiUrl,
+  ApiWebProvider,
   asArray,
   asObject,
   asString,
-  ERROR_CODES,
-  envValue,
-  errorText,
-  HermesError,
-  requestJson,
-  type WebCrawlOptions,
-  type WebExtractOptions,
-  type WebExtractResponse,
-  type WebPage,
-  type WebSearchOptions,
-  type WebSearchProvider,
-  type WebSearchResponse,
+  bearerAuth,
+  failedPage,
+  pagesAnswer,
+  searchAnswer,
 } from '@hermes/plugin-sdk';
 
-const DEFAULT_BASE_URL = 'https://api.tavily.com';
 /** Tavily's range for max_results, and for a crawl's max_depth. */
 const MAX_RESULTS = 20;
 const MAX_DEPTH = 5;
@@ -40,90 +33,46 @@ function pageOf(item: Record<string, unknown>): WebPage {
   return { url: asString(item.url), title, content, raw_content: content };
 }
 
-export class TavilyProvider implements WebSearchProvider {
+/** Tavily's API: Bearer auth; TAVILY_BASE_URL for a proxy or a test fake. */
+const TAVILY_API: WebApiSpec = {
+  service: 'Tavily',
+  keyVar: 'TAVILY_API_KEY',
+  baseUrlVars: ['TAVILY_BASE_URL'],
+  defaultBaseUrl: 'https://api.tavily.com',
+  auth: bearerAuth,
+};
+
+export class TavilyProvider extends ApiWebProvider {
   readonly name = 'tavily';
   readonly displayName = 'Tavily';
-  readonly #env: Readonly<Record<string, string | undefined>>;
+  protected readonly apiSpec = TAVILY_API;
 
-  constructor(env: Readonly<Record<string, string | undefined>> = process.env) {
-    this.#env = env;
-  }
-
-  isAvailable(): boolean {
-    return envValue(this.#env, 'TAVILY_API_KEY') !== undefined;
-  }
-
-  supportsSearch(): boolean {
-    return true;
-  }
-
-  supportsExtract(): boolean {
-    return true;
-  }
-
-  supportsCrawl(): boolean {
-    return true;
-  }
-
-  async #post(path: string, body: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
-    const key = envValue(this.#env, 'TAVILY_API_KEY');
-    if (!key) throw new HermesError(ERROR_CODES.WEB_PROVIDER, 'TAVILY_API_KEY is not set');
-    const base = envValue(this.#env, 'TAVILY_BASE_URL') ?? DEFAULT_BASE_URL;
-    const answer = await requestJson('Tavily', apiUrl(base, path), {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}` },
-      body,
-      signal,
-    });
-    return asObject(answer);
-  }
-
-  async search(query: string, limit: number, { signal }: WebSearchOptions): Promise<WebSearchResponse> {
-    try {
-      const answer = await this.#post(
+  override search(query: string, limit: number, { signal }: WebSearchOptions) {
+    return searchAnswer(async () => {
+      const answer = await this.api.post(
         'search',
         { query, max_results: Math.max(1, Math.min(limit, MAX_RESULTS)), search_depth: 'basic', topic: 'general' },
         signal,
       );
       const results = asArray(answer.results).map(asObject);
-      return {
-        success: true,
-        data: {
-          web: results.map((r, i) => ({
-            title: asString(r.title),
-            url: asString(r.url),
-            description: asString(r.content),
-            position: i + 1,
-          })),
-        },
-      };
-    } catch (err) {
-      return { success: false, error: errorText(err) };
-    }
+      return results.map((r) => ({ title: asString(r.title), url: asString(r.url), description: asString(r.content) }));
+    });
   }
 
-  async extract(urls: string[], { format, signal }: WebExtractOptions): Promise<WebExtractResponse> {
-    try {
-      const answer = await this.#post('extract', { urls, format, extract_depth: 'basic' }, signal);
+  override extract(urls: string[], { format, signal }: WebExtractOptions) {
+    return pagesAnswer(async () => {
+      const answer = await this.api.post('extract', { urls, format, extract_depth: 'basic' }, signal);
       const pages = asArray(answer.results).map((r) => pageOf(asObject(r)));
-      const failed = asArray(answer.failed_results).map((f) => {
-        const item = asObject(f);
-        const page: WebPage = { url: asString(item.url), title: '', content: '', raw_content: '' };
-        page.error = asString(item.error) || 'Tavily could not extract this URL';
-        return page;
-      });
-      return { success: true, data: [...pages, ...failed] };
-    } catch (err) {
-      return { success: false, error: errorText(err) };
-    }
+      const failed = asArray(answer.failed_results)
+        .map(asObject)
+        .map((f) => failedPage(asString(f.url), asString(f.error) || 'Tavily could not extract this URL'));
+      return [...pages, ...failed];
+    });
   }
 
-  async crawl(
-    url: string,
-    { format, signal, limit, depth, instructions }: WebCrawlOptions,
-  ): Promise<WebExtractResponse> {
-    try {
-      const answer = await this.#post(
+  override crawl(url: string, { format, signal, limit, depth, instructions }: WebCrawlOptions) {
+    return pagesAnswer(async () => {
+      const answer = await this.api.post(
         'crawl',
         {
           url,
@@ -135,10 +84,9 @@ export class TavilyProvider implements WebSearchProvider {
         },
         signal,
       );
-      const pages = asArray(answer.results).map((r) => pageOf(asObject(r)));
-      return { success: true, data: pages.slice(0, limit) };
-    } catch (err) {
-      return { success: false, error: errorText(err) };
-    }
+      return asArray(answer.results)
+        .map((r) => pageOf(asObject(r)))
+        .slice(0, limit);
+    });
   }
 }

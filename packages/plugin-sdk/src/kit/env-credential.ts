@@ -1,6 +1,6 @@
 /** A platform factory's credential checks when one environment variable (a bot token) is the credential. */
 import type { PlatformFactory } from '@hermes/protocol';
-import { envValue } from '../web-api.js';
+import { envValue } from '../web-kit/web-api.js';
 
 /**
  * `hasCredentials`: the variable `name` is set and not blank; `instanceKey`: its trimmed value (two

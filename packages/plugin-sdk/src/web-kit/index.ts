@@ -1,0 +1,26 @@
+// The web-provider kit: what every web search/extract provider needs and should not write again.
+
+export {
+  failedPage,
+  pagesAnswer,
+  type SearchHitFields,
+  searchAnswer,
+  webFailure,
+  webProviderError,
+} from './envelopes.js';
+export { mapLimit } from './map-limit.js';
+export { ApiWebProvider, WebProviderBase } from './provider-base.js';
+export {
+  apiErrorMessage,
+  apiUrl,
+  asArray,
+  asObject,
+  asString,
+  envValue,
+  errorText,
+  requestJson,
+  WEB_API_MAX_BYTES,
+  WebApiError,
+  type WebApiRequest,
+} from './web-api.js';
+export { bearerAuth, type ProviderEnv, WebApiClient, type WebApiSpec } from './web-api-client.js';
