@@ -193,16 +193,11 @@ beforeAll(async () => {
     ['lane', 'lane cron'],
   ] as const)
     await addJob(name, prompt);
-  gw = await spawnGateway({
-    HERMES_HOME: home,
-    OPENAI_BASE_URL: openai.server.url,
-    HERMES_INFERENCE_MODEL: 'test-model',
-    TELEGRAM_BOT_TOKEN: TOKEN,
-    TELEGRAM_API_ROOT: tg.apiRoot,
-    TELEGRAM_ALLOWED_USERS: '42,43',
-    TELEGRAM_HOME_CHANNEL: String(HOME_CHAT),
-    HOOK_LOG: hookLog,
-  });
+  // users 42 and 43 write on Telegram; cron jobs deliver to its home channel
+  const telegramEnv = { TELEGRAM_ALLOWED_USERS: '42,43', TELEGRAM_HOME_CHANNEL: String(HOME_CHAT) };
+  const model = { OPENAI_BASE_URL: openai.server.url, HERMES_INFERENCE_MODEL: 'test-model' };
+  const bot = { TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: tg.apiRoot };
+  gw = await spawnGateway({ HERMES_HOME: home, HOOK_LOG: hookLog, ...model, ...bot, ...telegramEnv });
   web = await openWebChat();
 }, 60_000);
 

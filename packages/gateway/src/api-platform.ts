@@ -16,6 +16,7 @@ import { registerModelsRoutes } from './api/models-route.js';
 import { registerResponsesRoute } from './api/responses-route.js';
 import { bodySchema, chatCompletionsBodySchema, withTextContent } from './api/schemas.js';
 import { type ApiErrorType, DISPATCH_REFUSAL, STOPPING, sendApiError } from './http/api-error.js';
+import { startEventStream } from './http/event-stream.js';
 import { awaitedSink } from './pipeline/direct-intake.js';
 import type { DirectSink, DirectTurnJob } from './pipeline/input.js';
 import type { ApiResponsesPort, SessionsPort, TranscriptsPort } from './ports.js';
@@ -182,14 +183,7 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps,
       ...(stream ? { onDelta: (text: string) => reply.raw.write(chunk({ content: redact(text) }, null)) } : {}),
       onAdmitted: () => {
         if (!stream) return;
-        reply.hijack();
-        reply.raw.writeHead(200, {
-          // headers the request guard set (CORS for an allowed origin)
-          ...(reply.getHeaders() as Record<string, string>),
-          'content-type': 'text/event-stream',
-          'cache-control': 'no-cache',
-          connection: 'keep-alive',
-        });
+        startEventStream(reply);
         reply.raw.write(chunk({ role: 'assistant', content: '' }, null));
       },
     });

@@ -13,6 +13,7 @@ import { type ChatMessage, planFor, SESSION_KEYS } from '@hermes/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiPipeline, ApiPlatformDeps } from '../api-platform.js';
 import { DISPATCH_REFUSAL, STOPPING, sendApiError } from '../http/api-error.js';
+import { startEventStream } from '../http/event-stream.js';
 import { awaitedSink } from '../pipeline/direct-intake.js';
 import type { DirectOutcome, SinkConversation } from '../pipeline/input.js';
 import { type ResponsesTurnInput, responsesTurnInput } from './responses-input.js';
@@ -132,14 +133,7 @@ export function registerResponsesRoute(
         ? {
             onDelta: (text: string) => events.delta(text),
             onAdmitted: () => {
-              reply.hijack();
-              reply.raw.writeHead(200, {
-                // headers the request guard set (CORS for an allowed origin)
-                ...(reply.getHeaders() as Record<string, string>),
-                'content-type': 'text/event-stream',
-                'cache-control': 'no-cache',
-                connection: 'keep-alive',
-              });
+              startEventStream(reply);
               events.start();
             },
           }
