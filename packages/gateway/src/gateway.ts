@@ -1,8 +1,10 @@
 /**
  * The gateway: platform adapters feed one pipeline of stages (`pipeline/`): accept/dedupe,
- * pre_gateway_dispatch, authorize, address rules, commands, session lane, session, turn, delivery.
- * The gateway composes them and owns their shared state; each stage gets narrow ports. Built
- * separately from listening, so tests start and stop whole gateways in-process. */
+ * pre_gateway_dispatch, authorize, address rules, commands, session lane, session, turn, delivery;
+ * the surfaces without an inbox (the API platform, cron, hooks' runAgent) submit their turn jobs
+ * to the same stages (`submitTurn`). The gateway composes them and owns their shared state; each
+ * stage gets narrow ports. Built separately from listening, so tests start and stop whole gateways
+ * in-process. */
 import { mkdirSync } from 'node:fs';
 import type { TurnService } from '@hermes/agent';
 import {
@@ -23,7 +25,7 @@ import { finishDropped } from './dropped-jobs.js';
 import { chatCommandAnswer, gatewayCommandPorts } from './gateway-command-ports.js';
 import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
 import { GatewayEvents } from './gateway-events.js';
-import { hookAgentJob, hookAgentResult } from './hook-agent.js';
+import { runHookAgent } from './hook-agent.js';
 import { hookSend } from './hook-send.js';
 import { KnownChats } from './known-chats.js';
 import { launchPlatforms } from './launch.js';
@@ -256,7 +258,7 @@ export class Gateway {
 
   /**
    * A job of a surface without an inbox (the API platform, cron, a hook's `runAgent`) through its
-   * plan's stages (pipeline/intake.ts), its lane and the turn stage; its sink gets the outcome.
+   * plan's stages (pipeline/direct-intake.ts), its lane and the turn stage; its sink gets the outcome.
    */
   submitTurn(submitted: Omit<DirectTurnJob, 'acceptedAt'>): void {
     const job: DirectTurnJob = { ...submitted, acceptedAt: this.metrics.now() };
@@ -274,11 +276,10 @@ export class Gateway {
   }
 
   /** A gateway hook's `runAgent`: a turn nothing is stored for, cut off when the gateway stops. */
-  async runOneShot(prompt: string, options: { name: string; maxIterations?: number }): Promise<HookAgentResult> {
+  runOneShot(prompt: string, options: { name: string; maxIterations?: number }): Promise<HookAgentResult> {
     const logger = this.#deps.logger.child({ hook: options.name });
-    const run = hookAgentJob(prompt, { ...options, signal: this.#oneShots.signal, logger, now: this.#now() });
-    this.submitTurn(run.job);
-    return hookAgentResult(await run.outcome, logger);
+    const hook = { ...options, signal: this.#oneShots.signal, logger, now: this.#now() };
+    return runHookAgent((job) => this.submitTurn(job), prompt, hook);
   }
 
   /** Sends text for a gateway hook (`telegram`, `home` or `telegram:CHAT_ID[:THREAD_ID]`). */

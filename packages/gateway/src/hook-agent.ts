@@ -18,7 +18,7 @@ export interface HookAgentOptions {
 }
 
 /** The job of one `runAgent` call, and its outcome once it ends. */
-export function hookAgentJob(
+function hookAgentJob(
   prompt: string,
   options: HookAgentOptions,
 ): { job: Omit<DirectTurnJob, 'acceptedAt'>; outcome: Promise<DirectOutcome> } {
@@ -44,7 +44,7 @@ export function hookAgentJob(
 }
 
 /** What `runAgent` resolves to. */
-export function hookAgentResult(outcome: DirectOutcome, logger: Logger): HookAgentResult {
+function hookAgentResult(outcome: DirectOutcome, logger: Logger): HookAgentResult {
   switch (outcome.kind) {
     case 'skipped':
       return { status: 'failed', text: null, error: 'a pre_gateway_dispatch hook skipped it' };
@@ -63,4 +63,15 @@ export function hookAgentResult(outcome: DirectOutcome, logger: Logger): HookAge
       };
     }
   }
+}
+
+/** Runs one `runAgent` call through `submit` (the gateway's `submitTurn`) and resolves with its result. */
+export async function runHookAgent(
+  submit: (job: Omit<DirectTurnJob, 'acceptedAt'>) => void,
+  prompt: string,
+  options: HookAgentOptions,
+): Promise<HookAgentResult> {
+  const run = hookAgentJob(prompt, options);
+  submit(run.job);
+  return hookAgentResult(await run.outcome, options.logger);
 }
