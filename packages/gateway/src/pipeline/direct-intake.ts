@@ -41,8 +41,10 @@ export function directEvent(job: DirectTurnJob, now: number): MessageEvent {
   };
 }
 
-/** How a job meets a running turn of its lane: a keyed API session per the busy mode (steering hands
- * text to a turn whose answer this request would never get: it queues); every other lane is the job's own. */
+/**
+ * How a job meets a running turn of its lane: a keyed API session per the busy mode (steering hands
+ * text to a turn whose answer this request would never get: it queues); every other lane is the job's own.
+ */
 function busyModeOf(job: DirectTurnJob, busyMode: BusyMode): BusyMode {
   if (job.surface !== 'completions' || !job.plan.session.apply) return 'queue';
   return busyMode === 'steer' ? 'queue' : busyMode;
@@ -95,8 +97,8 @@ export async function submitDirect(ports: IntakePorts, job: DirectTurnJob): Prom
 }
 
 /** A sink whose outcome is awaited: `settle` resolves the promise (once). */
-export function awaitedSink<K extends DirectSink['kind']>(
-  kind: K,
+export function awaitedSink(
+  kind: DirectSink['kind'],
   options: Omit<DirectSink, 'kind' | 'settle'> = {},
 ): { sink: DirectSink; outcome: Promise<DirectOutcome> } {
   let resolve: (outcome: DirectOutcome) => void = () => {};
