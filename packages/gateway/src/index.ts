@@ -69,16 +69,7 @@ export { type SttSettings, TranscriptionError, transcribe } from './media/transc
 export * from './metrics/index.js';
 // The way in for surfaces without an inbox: a job whose sink's outcome is awaited
 export { awaitedSink } from './pipeline/direct-intake.js';
-export type {
-  DirectOutcome,
-  DirectSink,
-  DirectTurnJob,
-  GatewayTurnJob,
-  LaneJob,
-  OutboxSink,
-  StageInput,
-  TurnSink,
-} from './pipeline/input.js';
+export type { DirectOutcome, DirectSink, DirectTurnJob, LaneJob, StageInput } from './pipeline/input.js';
 export { type InboxStatus, inboxStatus, type PipelineOutcome, type SkipReason } from './pipeline/outcome.js';
 export { SILENT_MARKER } from './pipeline/turn.js';
 export { DISPLAY_DEFAULTS, type DisplaySettings } from './pipeline/turn-display.js';
