@@ -10,7 +10,7 @@ import {
   TurnService,
 } from '@hermes/agent';
 import type { HookBus } from '@hermes/plugins';
-import type { Logger, PlatformFactory } from '@hermes/protocol';
+import type { GroupSessions, Logger, PlatformFactory } from '@hermes/protocol';
 import type { Env } from './authorize.js';
 import type { MediaSourceOptions } from './delivery/media/media-source.js';
 import type { LaunchPorts } from './launch.js';
@@ -19,7 +19,6 @@ import type { GatewayMetrics } from './metrics/gateway-metrics.js';
 import type { DisplaySettings } from './pipeline/turn-display.js';
 import type { ResetPolicy } from './reset-policy.js';
 import type { SessionGuard } from './session-guard.js';
-import type { GroupSessions } from './session-key.js';
 import type { BusyMode } from './session-lanes.js';
 import type { GatewayStore } from './store/gateway-store.js';
 

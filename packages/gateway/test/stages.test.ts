@@ -117,6 +117,7 @@ describe('session lanes', () => {
     const l = new SessionLanes<Job>({
       maxConcurrent,
       withText: (_j, text) => ({ text }),
+      textOf: (j) => j.text,
       runner: async (job, control) => {
         log.push(`start ${job.text}`);
         await new Promise<void>((resolve) => {
@@ -164,6 +165,7 @@ describe('session lanes', () => {
     const l = new SessionLanes<Job>({
       maxConcurrent: 4,
       withText: (_j, text) => ({ text }),
+      textOf: (j) => j.text,
       runner: async (job, control) => {
         control.settle(); // the answer exists; only delivery is left
         await new Promise<void>((resolve) => {
