@@ -11,6 +11,7 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { TurnService } from '@hermes/agent';
 import type { ChatMessage, Logger } from '@hermes/protocol';
+import type { AsyncStore } from '@hermes/store';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { registerModelsRoutes } from './api/models-route.js';
 import { registerResponsesRoute } from './api/responses-route.js';
@@ -18,8 +19,6 @@ import { bodySchema, chatCompletionsBodySchema, withTextContent } from './api/sc
 import { failureMessage } from './failure-reply.js';
 import { type ApiErrorType, sendApiError } from './http/api-error.js';
 import type { ApiTurnOutcome, ApiTurnRequest } from './pipeline/api-turn.js';
-import type { ApiResponsesPort, SessionsPort, TranscriptsPort } from './ports.js';
-import type { Async } from './store/gateway-store.js';
 
 /** The largest chat completions request body (a long conversation with its history). */
 export const COMPLETIONS_BODY_LIMIT = 4 * 1024 * 1024;
@@ -29,10 +28,10 @@ export interface ApiPlatformDeps {
   apiKey: string | undefined;
   model: string;
   logger: Logger;
-  sessions: Pick<Async<SessionsPort>, 'create'>;
-  transcripts: Pick<Async<TranscriptsPort>, 'append' | 'list'>;
+  sessions: Pick<AsyncStore['sessions'], 'create'>;
+  transcripts: Pick<AsyncStore['transcripts'], 'append' | 'list'>;
   /** response id -> session, for the Responses API's `previous_response_id` (without it: no chaining) */
-  responses?: Async<ApiResponsesPort>;
+  responses?: Pick<AsyncStore['apiResponses'], 'record' | 'get'>;
   /** the process's secret redactor: applied to answers and errors (streamed deltas one by one) */
   redact?: (text: string) => string;
 }

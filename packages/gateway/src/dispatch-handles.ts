@@ -3,16 +3,14 @@
  * (DispatchHandles in @hermes/protocol), so a plugin never holds the live gateway or the store.
  */
 import type { DispatchHandles, HookSendResult, Logger, MessageEvent } from '@hermes/protocol';
-import type { SessionsPort } from './ports.js';
+import type { AsyncStore, CommitWork } from '@hermes/store';
 import { type GroupSessions, sessionKeyFor } from './session-key.js';
-import type { Async } from './store/gateway-store.js';
-import type { CommitWork } from './store/unit-of-work.js';
 
 export interface DispatchHandleDeps {
   /** the connected platforms */
   platforms: () => string[];
   send: (target: string, text: string) => Promise<HookSendResult>;
-  sessions: Pick<Async<SessionsPort>, 'activeByKey'>;
+  sessions: Pick<AsyncStore['sessions'], 'activeByKey'>;
   /** commits the ingested message (a unit of work) */
   commit: CommitWork;
   groupSessions: GroupSessions;

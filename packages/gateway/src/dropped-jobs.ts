@@ -1,9 +1,9 @@
 /** Jobs a lane will never run (`/stop`, `/new`, shutdown): API requests are answered, chat messages marked. */
 
+import type { CommitWork, StoreWrite } from '@hermes/store';
 import type { ApiJob } from './pipeline/api-turn.js';
 import type { LaneJob } from './pipeline/input.js';
 import { settleInbox } from './pipeline/outcome.js';
-import type { CommitWork, StoreWrite } from './store/unit-of-work.js';
 
 /** At stop (`stopping`) chat messages stay pending: the next start redoes them. */
 export function finishDropped(

@@ -1,6 +1,7 @@
 /** The ports the command stage gets from a gateway: replies, the lanes, sessions, approvals. */
 import type { TurnService } from '@hermes/agent';
 import type { PlatformState } from '@hermes/protocol';
+import type { UnitOfWork } from '@hermes/store';
 import type { ChatApprovals } from './approvals/chat-approvals.js';
 import { commandServices } from './command-services.js';
 import type { DeliveryTarget } from './delivery/deliver.js';
@@ -10,7 +11,6 @@ import type { CommandPorts } from './pipeline/command.js';
 import { replyTarget } from './pipeline/input.js';
 import { settleInbox } from './pipeline/outcome.js';
 import type { SessionStage } from './pipeline/session.js';
-import type { UnitOfWork } from './store/unit-of-work.js';
 
 export interface CommandPortsHost {
   deps: Pick<

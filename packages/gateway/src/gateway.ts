@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import type { TurnService } from '@hermes/agent';
 import type { HookAgentResult, HookSendResult, MessageEvent, PlatformAdapter, PlatformState } from '@hermes/protocol';
+import type { UnitOfWork } from '@hermes/store';
 import { ChatApprovals } from './approvals/chat-approvals.js';
 import { parseCommand } from './commands.js';
 import { type DeliveryTarget, deliver } from './delivery/deliver.js';
@@ -39,7 +40,6 @@ import { type RouteDefinition, setUpPlatforms } from './platform-setup.js';
 import { clusterGuard, guardSession } from './session-guard.js';
 import { sessionKeyFor } from './session-key.js';
 import { SessionLanes } from './session-lanes.js';
-import type { UnitOfWork } from './store/unit-of-work.js';
 
 export const ADAPTER_STOP_TIMEOUT_MS = 5_000;
 
@@ -141,7 +141,7 @@ export class Gateway {
       env: deps.env,
       logger: deps.logger,
       ...cachePorts(settings),
-      platformState: store.platformState,
+      platformState: store.adapterState,
       pluginCommands: deps.pluginCommands,
       ...(deps.claimPlatform ? { claimPlatform: deps.claimPlatform } : {}),
       addRoute: (platform, route) => {
@@ -186,7 +186,7 @@ export class Gateway {
         approvalPress: async (p) => this.approvals.press(p),
       },
       logger: this.#deps.logger,
-      pending: () => this.#deps.store.inbox.pending(),
+      unfinished: () => this.#deps.store.inbox.claimUnfinished({}),
       recover: (rows) => this.#recover(rows),
       accepting: () => this.#accepting,
     }).then(() => {

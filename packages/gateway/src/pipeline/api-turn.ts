@@ -9,10 +9,10 @@
  */
 import type { ServedTurn, TurnService } from '@hermes/agent';
 import type { ChatMessage, MessageEvent } from '@hermes/protocol';
+import type { CommitWork } from '@hermes/store';
 import type { GatewayEvents } from '../gateway-events.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { RunControl } from '../session-lanes.js';
-import type { CommitWork } from '../store/unit-of-work.js';
 import type { SessionStage } from './session.js';
 
 export interface ApiTurnRequest {

@@ -16,9 +16,9 @@ import { hasAttachments, type PreparedMessage } from '../media/inbound-media.js'
 // the media step the turn runs, and what the gateway wires it with
 export { busyModeFor, cachePorts, mediaStep } from '../media/inbound-media.js';
 
+import type { CommitWork, StoreWrite, UnitOfWork } from '@hermes/store';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { RunControl } from '../session-lanes.js';
-import type { CommitWork, StoreWrite, UnitOfWork } from '../store/unit-of-work.js';
 import type { LaneJob } from './input.js';
 import { replyTarget } from './input.js';
 import { type PipelineOutcome, settleInbox } from './outcome.js';
