@@ -6,7 +6,6 @@ import type { InboundSink, Logger, PlatformAdapter } from '@hermes/protocol';
 import type { AsyncStore, InboxRow } from '@hermes/store';
 import type pg from 'pg';
 import type { LaunchPorts } from '../launch.js';
-import type { PendingRow } from '../pipeline/recover.js';
 import type { SessionGuard } from '../session-guard.js';
 import { ClusterMembership, clusterMembers, platformHolders } from './membership.js';
 import type { PgTarget } from './pg-types.js';
