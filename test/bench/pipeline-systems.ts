@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ModelClient, ToolRegistry } from '@hermes/agent';
 import { defaultConfig } from '@hermes/config';
-import { addPlatformRoutes, buildServer, Gateway, sqliteGatewayStore } from '@hermes/gateway';
+import { addPlatformRoutes, buildServer, Gateway } from '@hermes/gateway';
 import { createRedactor } from '@hermes/logging';
 import { HookBus } from '@hermes/plugins';
 import { type PlatformFactory, silentLogger } from '@hermes/protocol';
@@ -17,6 +17,7 @@ import { Bot, webhookCallback } from 'grammy';
 import { gatewaySettings } from '../../apps/hermes/src/gateway-app.js';
 import { telegramFactory } from '../../plugins/platforms/telegram/index.js';
 import type { FakeTelegram } from '../fakes/telegram-server.js';
+import { sqliteGatewayStore } from '../helpers/gateway-store.js';
 import type { WebhookTarget } from './pipeline-load.js';
 
 export const WEBHOOK_SECRET = 'bench-secret';

@@ -3,11 +3,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type MemoryManager, ModelClient, type SkillCommands, ToolRegistry } from '@hermes/agent';
-import { Gateway, type GatewaySettings, type GatewayStore, sqliteGatewayStore } from '@hermes/gateway';
+import { Gateway, type GatewaySettings, type GatewayStore } from '@hermes/gateway';
 import { HookBus } from '@hermes/plugins';
 import { silentLogger } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
 import type { FakeOpenAI } from '../fakes/openai-server.js';
+import { sqliteGatewayStore } from '../helpers/gateway-store.js';
 import { type MemoryPlatform, memoryPlatform } from './memory-platform.js';
 
 export interface Harness {

@@ -11,6 +11,7 @@
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { type ChatMessage, type Logger, planFor, SESSION_KEYS, STATELESS_SESSION } from '@hermes/protocol';
+import type { AsyncStore } from '@hermes/store';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { registerModelsRoutes } from './api/models-route.js';
 import { registerResponsesRoute } from './api/responses-route.js';
@@ -19,8 +20,6 @@ import { type ApiErrorType, DISPATCH_REFUSAL, STOPPING, sendApiError } from './h
 import { startEventStream } from './http/event-stream.js';
 import { awaitedSink } from './pipeline/direct-intake.js';
 import type { DirectSink, DirectTurnJob } from './pipeline/input.js';
-import type { ApiResponsesPort, SessionsPort, TranscriptsPort } from './ports.js';
-import type { Async } from './store/gateway-store.js';
 
 /** The largest chat completions request body (a long conversation with its history). */
 export const COMPLETIONS_BODY_LIMIT = 4 * 1024 * 1024;
@@ -30,10 +29,10 @@ export interface ApiPlatformDeps {
   apiKey: string | undefined;
   model: string;
   logger: Logger;
-  sessions: Pick<Async<SessionsPort>, 'create'>;
-  transcripts: Pick<Async<TranscriptsPort>, 'append' | 'list'>;
+  sessions: Pick<AsyncStore['sessions'], 'create'>;
+  transcripts: Pick<AsyncStore['transcripts'], 'append' | 'list'>;
   /** response id -> session, for the Responses API's `previous_response_id` (without it: no chaining) */
-  responses?: Async<ApiResponsesPort>;
+  responses?: Pick<AsyncStore['apiResponses'], 'record' | 'get'>;
   /** the process's secret redactor: applied to answers and errors (streamed deltas one by one) */
   redact?: (text: string) => string;
 }

@@ -10,15 +10,13 @@ import {
   type MessageEvent,
   sessionKeyFor,
 } from '@hermes/protocol';
-import type { SessionsPort } from './ports.js';
-import type { Async } from './store/gateway-store.js';
-import type { CommitWork } from './store/unit-of-work.js';
+import type { AsyncStore, CommitWork } from '@hermes/store';
 
 export interface DispatchHandleDeps {
   /** the connected platforms */
   platforms: () => string[];
   send: (target: string, text: string) => Promise<HookSendResult>;
-  sessions: Pick<Async<SessionsPort>, 'activeByKey'>;
+  sessions: Pick<AsyncStore['sessions'], 'activeByKey'>;
   /** commits the ingested message (a unit of work) */
   commit: CommitWork;
   groupSessions: GroupSessions;

@@ -20,8 +20,8 @@ export function displayResolver(settings: GatewaySettings): (platform: string) =
 /** A chat reply's ports for display and streamed answers. */
 export function streamingPorts(
   settings: GatewaySettings,
-  store: Pick<GatewayStore, 'readState' | 'commit'>,
+  store: Pick<GatewayStore, 'platformState' | 'commit'>,
 ): Pick<ChatReplyPorts, 'display' | 'streamIds' | 'cadence' | 'commit'> {
-  const ids = streamIds(store.readState);
+  const ids = streamIds((platform, key) => store.platformState.get(platform, key));
   return { display: displayResolver(settings), streamIds: ids, cadence: new EditCadence(), commit: store.commit };
 }

@@ -1,6 +1,7 @@
 /** The ports the command stage gets from a gateway (the lanes, sessions, approvals), and a chat message's answers. */
 import type { TurnService } from '@hermes/agent';
 import type { PlatformState } from '@hermes/protocol';
+import type { UnitOfWork } from '@hermes/store';
 import type { ChatApprovals } from './approvals/chat-approvals.js';
 import { commandServices } from './command-services.js';
 import type { DeliveryTarget } from './delivery/deliver.js';
@@ -11,7 +12,6 @@ import { type LaneJob, replyTarget, type StageInput } from './pipeline/input.js'
 import { settleInbox } from './pipeline/outcome.js';
 import type { SessionStage } from './pipeline/session.js';
 import type { BusyMode, SubmitOutcome } from './session-lanes.js';
-import type { UnitOfWork } from './store/unit-of-work.js';
 
 export interface CommandPortsHost {
   deps: Pick<

@@ -70,7 +70,7 @@ export interface GatewayDeps {
   hooks: HookBus;
   tools: ToolRegistry;
   client: ModelClient;
-  /** the state store behind asynchronous ports (SQLite: `sqliteGatewayStore(openStore(...))`) */
+  /** the state store of either backend (store/gateway-store.ts: `gatewayStore(asyncStore, …)`) */
   store: GatewayStore;
   platforms: readonly PlatformFactory[];
   pluginCommands: () => ReadonlyMap<string, { description: string; handler: (args: string) => unknown }>;
@@ -128,7 +128,7 @@ export function gatewayTurnService(deps: GatewayDeps): TurnService {
       ? {
           delegation: {
             ...settings.delegation,
-            ...(deps.store.childSessions ? { sessions: deps.store.childSessions } : {}),
+            sessions: deps.store.childSessions,
           },
         }
       : {}),

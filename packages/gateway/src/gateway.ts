@@ -15,6 +15,7 @@ import {
   type PlatformState,
   sessionKeyFor,
 } from '@hermes/protocol';
+import type { UnitOfWork } from '@hermes/store';
 import { ChatApprovals } from './approvals/chat-approvals.js';
 import { type DeliveryTarget, deliver } from './delivery/deliver.js';
 import { deliverStreamed, resendAnswer } from './delivery/deliver-streamed.js';
@@ -51,7 +52,6 @@ import { runTurnStage, type TurnStagePorts } from './pipeline/turn.js';
 import { type RouteDefinition, setUpPlatforms } from './platform-setup.js';
 import { clusterGuard, guardSession } from './session-guard.js';
 import { type BusyMode, SessionLanes } from './session-lanes.js';
-import type { UnitOfWork } from './store/unit-of-work.js';
 
 export const ADAPTER_STOP_TIMEOUT_MS = 5_000;
 
@@ -178,7 +178,7 @@ export class Gateway {
       env: deps.env,
       logger: deps.logger,
       ...cachePorts(settings),
-      platformState: store.platformState,
+      platformState: store.adapterState,
       pluginCommands: deps.pluginCommands,
       ...(deps.claimPlatform ? { claimPlatform: deps.claimPlatform } : {}),
       addRoute: (platform, route) => {
@@ -223,7 +223,7 @@ export class Gateway {
         approvalPress: async (p) => this.approvals.press(p),
       },
       logger: this.#deps.logger,
-      pending: () => this.#deps.store.inbox.pending(),
+      unfinished: () => this.#deps.store.inbox.claimUnfinished({}),
       recover: (rows) => this.#recover(rows),
       accepting: () => this.#accepting,
     }).then(() => {

@@ -5,12 +5,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EditMessage, OutboundMedia, OutboundMessage, PlatformAdapter, SendResult } from '@hermes/protocol';
-import { openStore, type Store } from '@hermes/store';
+import { asyncSqliteStore, openStore, type Store } from '@hermes/store';
 import { describe, expect, it } from 'vitest';
 import { deliverStreamed, resendAnswer } from '../src/delivery/deliver-streamed.js';
 import { EditCadence, LiveStream } from '../src/delivery/live-stream.js';
 import { streamIds, streamIdsKey } from '../src/delivery/stream-ids.js';
-import { sqliteGatewayStore } from '../src/store/sqlite-gateway-store.js';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {}, child: () => silent };
 
@@ -49,7 +48,7 @@ function setUp(memory: Memory): { store: Store; inboxId: number; options: Parame
   if (!accepted.accepted) throw new Error('not accepted');
   const options = {
     adapters: new Map([['memory', memory.adapter]]),
-    commit: sqliteGatewayStore(store).commit,
+    commit: asyncSqliteStore(store).commit,
     logger: silent,
     sleep: async () => {},
   };
@@ -64,7 +63,7 @@ describe('streamed answers: the final edit', () => {
       return { ok: true, messageIds: [] };
     });
     const { store, inboxId, options } = setUp(memory);
-    const ids = streamIds(sqliteGatewayStore(store).readState);
+    const ids = streamIds(asyncSqliteStore(store).platformState.get);
     store.platformState.set('memory', streamIdsKey(inboxId), JSON.stringify(['streamed-1'])); // the stream's first send was remembered
     const target = { platform: 'memory', chatId: 'c1', inboxId };
     await expect(deliverStreamed(options, target, 'The **whole** answer.', ['streamed-1'])).rejects.toThrow('died');
@@ -196,7 +195,7 @@ describe('streamed answers: the live stream', () => {
     crash = true;
     const next = store.inbox.accept('memory', 'm-2', { text: 'again' });
     if (!next.accepted) throw new Error('not accepted');
-    const ids = streamIds(sqliteGatewayStore(store).readState);
+    const ids = streamIds(asyncSqliteStore(store).platformState.get);
     store.platformState.set('memory', streamIdsKey(next.id), JSON.stringify(['streamed-2']));
     const second = { platform: 'memory', chatId: 'c1', inboxId: next.id };
     await expect(

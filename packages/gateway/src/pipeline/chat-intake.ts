@@ -5,9 +5,9 @@
  * finishes the message (its outcome settles the inbox row) or passes it on.
  */
 import type { MessageEvent } from '@hermes/protocol';
+import type { CommitWork } from '@hermes/store';
 import { parseCommand } from '../commands.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
-import type { CommitWork } from '../store/unit-of-work.js';
 import { addressRules } from './address.js';
 import { type AuthorizePorts, authorize } from './authorize.js';
 import { type DispatchPorts, dispatchHook } from './dispatch.js';

@@ -6,6 +6,7 @@
  */
 import { type TurnService, withGeneratedImages } from '@hermes/agent';
 import { type Logger, type PlatformAdapter, SURFACE_PLANS } from '@hermes/protocol';
+import type { CommitWork, StoreWrite, UnitOfWork } from '@hermes/store';
 import type { ChatApprovals } from '../approvals/chat-approvals.js';
 import type { DeliveryResult, DeliveryTarget } from '../delivery/deliver.js';
 import type { EditCadence } from '../delivery/live-stream.js';
@@ -13,7 +14,6 @@ import type { StreamIds } from '../delivery/stream-ids.js';
 import { failureReply } from '../failure-reply.js';
 import { hasAttachments, type PreparedMessage } from '../media/inbound-media.js';
 import type { RunControl } from '../session-lanes.js';
-import type { CommitWork, StoreWrite, UnitOfWork } from '../store/unit-of-work.js';
 import { type ChatTurnJob, type GatewayTurnJob, type LaneJob, type OutboxSink, replyTarget } from './input.js';
 import { type PipelineOutcome, settleInbox } from './outcome.js';
 import type { SinkReply } from './turn.js';

@@ -4,8 +4,9 @@
  * lane's signal and the caller's, a stored session's transcript is committed (or the sink's own
  * conversation kept), and the outcome goes back to the caller, who writes it out.
  */
+
+import type { CommitWork } from '@hermes/store';
 import type { RunControl } from '../session-lanes.js';
-import type { CommitWork } from '../store/unit-of-work.js';
 import type { DirectSink } from './input.js';
 import type { SinkReply } from './turn.js';
 

@@ -8,11 +8,11 @@
  */
 import type { ServedTurn, TurnApproval, TurnImage, TurnService } from '@hermes/agent';
 import type { ChatMessage, Logger } from '@hermes/protocol';
+import type { CommitWork, StoreWrite } from '@hermes/store';
 import { failureMessage } from '../failure-reply.js';
 import type { GatewayEvents } from '../gateway-events.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { RunControl } from '../session-lanes.js';
-import type { CommitWork, StoreWrite } from '../store/unit-of-work.js';
 import { type ChatReplyPorts, openChatReply } from './chat-reply.js';
 import { openDirectReply } from './direct-reply.js';
 import type { GatewayTurnJob } from './input.js';

@@ -12,6 +12,7 @@ const pool = new pg.Pool({ connectionString: url });
 pool.on('error', () => undefined);
 const node = new ClusterNode({
   pool,
+  inbox: { claimUnfinished: async () => [] },
   target: url,
   instanceId: 'gw-test',
   failoverS: 2,

@@ -11,14 +11,8 @@ import type { Logger } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type MemoryPlatform, memoryPlatform } from '../../../../test/gateway/memory-platform.js';
-import {
-  buildServer,
-  type ConsolePluginRow,
-  Gateway,
-  GatewayMetrics,
-  LogRing,
-  sqliteGatewayStore,
-} from '../../src/index.js';
+import { sqliteGatewayStore } from '../../../../test/helpers/gateway-store.js';
+import { buildServer, type ConsolePluginRow, Gateway, GatewayMetrics, LogRing } from '../../src/index.js';
 
 export const SECRET_TOKEN = 'console-login-token-0123456789';
 export const API_KEY = 'sk-console-api-key-abcdef0123456789';
