@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ModelClient, ToolRegistry } from '@hermes/agent';
+import { ModelClient, ToolRegistry, turnConfig } from '@hermes/agent';
 import { defaultConfig } from '@hermes/config';
 import {
   addPlatformRoutes,
@@ -72,8 +72,7 @@ export async function startContractGateway(
   const env = driver.env(options.allowed);
   const base = {
     ...gatewaySettings(config, {
-      model: 'contract-model',
-      cwd: dir,
+      turn: turnConfig(config, { model: 'contract-model', cwd: dir }),
       cacheDir: join(dir, 'cache'),
       platformSettings: { [driver.platform]: driver.settings() },
     }),
@@ -109,7 +108,7 @@ export async function startContractGateway(
     version: 'contract',
     startedAt: Date.now(),
     api: {
-      model: settings.model,
+      model: settings.turn.model,
       apiKey: undefined,
       logger: silentLogger,
       sessions: gatewayStore.sessions,

@@ -1,8 +1,8 @@
 /** One CLI turn on a stored session, through the turn service: history read, turn run, messages stored. */
-import { compressText, type TurnResult, TurnService } from '@hermes/agent';
+import { compressText, createTurnService, type TurnResult, type TurnService } from '@hermes/agent';
 import type { ApprovalChoice, ApprovalRequest } from '@hermes/protocol';
-import { contextSettings } from './context-setup.js';
 import type { AgentRuntime } from './runtime.js';
+import { runtimeTurnConfig } from './turn-setup.js';
 
 export interface CliTurnOptions {
   sessionId: string;
@@ -19,33 +19,7 @@ const services = new WeakMap<AgentRuntime, TurnService>();
 export function cliTurnService(rt: AgentRuntime): TurnService {
   const known = services.get(rt);
   if (known) return known;
-  const service = new TurnService({
-    client: rt.client,
-    model: rt.model,
-    systemPrompt: rt.config.agent.system_prompt,
-    tools: rt.tools,
-    toolsets: rt.config.agent.toolsets,
-    env: rt.env,
-    hooks: rt.hooks,
-    logger: rt.logger,
-    cwd: rt.config.terminal.cwd ?? process.cwd(),
-    maxIterations: rt.config.agent.max_iterations,
-    toolTimeoutMs: rt.config.agent.tool_timeout_s * 1000,
-    maxTokens: rt.config.model.max_tokens,
-    temperature: rt.config.model.temperature,
-    transcripts: rt.store.transcripts,
-    redact: rt.redact,
-    delegation: {
-      maxParallelChildren: rt.config.agent.max_parallel_children,
-      childMaxIterations: rt.config.agent.child_max_iterations,
-      childTimeoutMs: rt.config.agent.child_timeout_s * 1000,
-      sessions: rt.store.childSessions,
-    },
-    memory: rt.memory,
-    models: rt.models,
-    skillsIndex: rt.skills.index(),
-    context: contextSettings(rt.config, rt.registries, rt.store.contextSummaries),
-  });
+  const service = createTurnService(runtimeTurnConfig(rt), rt);
   services.set(rt, service);
   return service;
 }
