@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ModelClient, ToolRegistry } from '@hermes/agent';
+import { ModelClient, ToolRegistry, turnConfig } from '@hermes/agent';
 import { defaultConfig } from '@hermes/config';
 import { addPlatformRoutes, buildServer, Gateway } from '@hermes/gateway';
 import { createRedactor } from '@hermes/logging';
@@ -106,8 +106,7 @@ export async function startHermesFor(
   });
   const gatewayConfig = {
     ...gatewaySettings(config, {
-      model: 'fake-model',
-      cwd: dir,
+      turn: turnConfig(config, { model: 'fake-model', cwd: dir }),
       cacheDir,
       platformSettings: { [factory.name]: settings },
     }),
@@ -135,7 +134,7 @@ export async function startHermesFor(
     version: 'bench',
     startedAt: Date.now(),
     api: {
-      model: gatewayConfig.model,
+      model: gatewayConfig.turn.model,
       apiKey: undefined,
       logger: silentLogger,
       sessions: gatewayStore.sessions,

@@ -2,7 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type MemoryManager, ModelClient, type SkillCommands, ToolRegistry } from '@hermes/agent';
+import { type MemoryManager, ModelClient, type SkillCommands, ToolRegistry, type TurnConfig } from '@hermes/agent';
 import { Gateway, type GatewaySettings, type GatewayStore } from '@hermes/gateway';
 import { HookBus } from '@hermes/plugins';
 import { silentLogger } from '@hermes/protocol';
@@ -26,6 +26,8 @@ export async function startHarness(
   options: {
     env?: Record<string, string>;
     settings?: Partial<GatewaySettings>;
+    /** the turns' settings over the harness's (test-model, 5 iterations, every toolset) */
+    turn?: Partial<TurnConfig>;
     dbPath?: string;
     platform?: MemoryPlatform;
     hooks?: HookBus;
@@ -49,11 +51,14 @@ export async function startHarness(
   const memory = options.memory?.(store, tools);
   const gateway = new Gateway({
     settings: {
-      model: 'test-model',
-      maxIterations: 5,
-      toolTimeoutMs: 5_000,
-      toolsets: ['*'],
-      cwd: process.cwd(),
+      turn: {
+        model: 'test-model',
+        maxIterations: 5,
+        toolTimeoutMs: 5_000,
+        toolsets: ['*'],
+        cwd: process.cwd(),
+        ...options.turn,
+      },
       busyMode: 'interrupt',
       maxConcurrentRuns: 4,
       freeResponseChats: [],

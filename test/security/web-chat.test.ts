@@ -40,11 +40,7 @@ async function start(): Promise<Setup> {
   const hooks = new HookBus({ timeoutMs: 300 });
   const gateway = new Gateway({
     settings: {
-      model: 'test-model',
-      maxIterations: 1,
-      toolTimeoutMs: 1_000,
-      toolsets: [],
-      cwd: dir,
+      turn: { model: 'test-model', maxIterations: 1, toolTimeoutMs: 1_000, toolsets: [], cwd: dir },
       busyMode: 'queue',
       maxConcurrentRuns: 2,
       freeResponseChats: [],

@@ -4,10 +4,10 @@
  * the CLI's plans (`SURFACE_PLANS['cli-chat' | 'cli-oneshot']`: no gateway, so no dispatch hook,
  * lanes, gateway events or metrics; the session is the command's own).
  */
-import { compressText, type TurnResult, TurnService } from '@hermes/agent';
+import { compressText, createTurnService, type TurnResult, type TurnService } from '@hermes/agent';
 import { type ApprovalChoice, type ApprovalRequest, planFor, SESSION_KEYS, type TurnJob } from '@hermes/protocol';
-import { contextSettings } from './context-setup.js';
 import type { AgentRuntime } from './runtime.js';
+import { runtimeTurnConfig } from './turn-setup.js';
 
 /** Where a CLI turn's answer goes: the terminal of `hermes chat` (streamed), or stdout of `hermes -z`. */
 export interface CliSink {
@@ -45,33 +45,7 @@ const services = new WeakMap<AgentRuntime, TurnService>();
 export function cliTurnService(rt: AgentRuntime): TurnService {
   const known = services.get(rt);
   if (known) return known;
-  const service = new TurnService({
-    client: rt.client,
-    model: rt.model,
-    systemPrompt: rt.config.agent.system_prompt,
-    tools: rt.tools,
-    toolsets: rt.config.agent.toolsets,
-    env: rt.env,
-    hooks: rt.hooks,
-    logger: rt.logger,
-    cwd: rt.config.terminal.cwd ?? process.cwd(),
-    maxIterations: rt.config.agent.max_iterations,
-    toolTimeoutMs: rt.config.agent.tool_timeout_s * 1000,
-    maxTokens: rt.config.model.max_tokens,
-    temperature: rt.config.model.temperature,
-    transcripts: rt.store.transcripts,
-    redact: rt.redact,
-    delegation: {
-      maxParallelChildren: rt.config.agent.max_parallel_children,
-      childMaxIterations: rt.config.agent.child_max_iterations,
-      childTimeoutMs: rt.config.agent.child_timeout_s * 1000,
-      sessions: rt.store.childSessions,
-    },
-    memory: rt.memory,
-    models: rt.models,
-    skillsIndex: rt.skills.index(),
-    context: contextSettings(rt.config, rt.registries, rt.store.contextSummaries),
-  });
+  const service = createTurnService(runtimeTurnConfig(rt), rt);
   services.set(rt, service);
   return service;
 }

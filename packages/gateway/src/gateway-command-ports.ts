@@ -51,7 +51,7 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
     services: commandServices({
       sessions: store.sessions,
       transcripts: store.transcripts,
-      model: settings.model,
+      model: settings.turn.model,
       compress: (sessionId, platform) => host.turns.compress(sessionId, platform),
       platformStates: () => host.platformStates(),
       busy: (key) => host.lanes.busy(key),

@@ -107,7 +107,7 @@ export class Gateway {
       sessions: store.sessions,
       hooks: deps.hooks,
       events: this.events,
-      model: settings.model,
+      model: settings.turn.model,
       resetPolicy: settings.resetPolicy,
       now: this.#now,
     });

@@ -50,11 +50,7 @@ async function startGateway(
   const platform = memoryPlatform();
   const gateway = new Gateway({
     settings: {
-      model: 'test-model',
-      maxIterations: 5,
-      toolTimeoutMs: 5_000,
-      toolsets: ['*'],
-      cwd: process.cwd(),
+      turn: { model: 'test-model', maxIterations: 5, toolTimeoutMs: 5_000, toolsets: ['*'], cwd: process.cwd() },
       busyMode: 'queue',
       maxConcurrentRuns: 4,
       freeResponseChats: [],

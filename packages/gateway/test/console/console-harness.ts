@@ -74,11 +74,7 @@ export async function startConsole(
   const platform = memoryPlatform();
   const gateway = new Gateway({
     settings: {
-      model: 'test-model',
-      maxIterations: 2,
-      toolTimeoutMs: 1_000,
-      toolsets: ['*'],
-      cwd: dir,
+      turn: { model: 'test-model', maxIterations: 2, toolTimeoutMs: 1_000, toolsets: ['*'], cwd: dir },
       busyMode: 'queue',
       maxConcurrentRuns: 2,
       freeResponseChats: [],
