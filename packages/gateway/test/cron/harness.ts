@@ -8,6 +8,7 @@ import { type CatchUp, CronScheduler } from '../../src/cron/scheduler.js';
 import { resolveDeliver } from '../../src/cron/targets.js';
 import type { DeliveryTarget } from '../../src/delivery/deliver.js';
 import { GatewayEvents } from '../../src/gateway-events.js';
+import { flushImmediates } from '../../../../test/helpers/wait-for.js';
 
 export const T0 = Date.parse('2026-11-25T10:00:00Z');
 export const MIN = 60_000;
@@ -79,5 +80,5 @@ export function harness(
   };
 }
 
-/** Events fire on a later tick: let them land. */
-export const settle = () => new Promise((r) => setTimeout(r, 20));
+/** Events fire on a later tick (GatewayEvents: setImmediate): let the queued ones land. */
+export const settle = () => flushImmediates();

@@ -11,6 +11,7 @@ import {
   shellHookOwner,
 } from '../../src/index.js';
 import { recordingLogger, tempDir, writeScript } from './helpers.js';
+import { waitFor } from '../../../../test/helpers/wait-for.js';
 
 const toolPayload = {
   toolName: 'terminal',
@@ -281,7 +282,6 @@ describe('shell hook responses through the bus', () => {
         return false;
       }
     };
-    for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(alive()).toBe(false);
+    await waitFor(() => !alive(), { what: 'the killed hook gone' });
   });
 });
