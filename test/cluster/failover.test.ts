@@ -14,6 +14,7 @@ import { postgresUnavailableReason, usePostgres } from '../helpers/postgres.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 import { type ClusterInstance, type Health, startInstance, stopInstance, waitFor } from './cluster-rig.js';
 import { MessageStream } from './message-stream.js';
+import { quietPeriod } from '../helpers/wait-for.js';
 
 const FAILOVER_S = 3;
 /** the new holder's platform start (grammy's getMe, discord.js's gateway handshake, Slack's socket) */
@@ -128,7 +129,7 @@ describe.skipIf(postgresUnavailableReason() !== null)('two gateway instances on 
     sending = false;
     await sender;
     await waitFor('every message answered', pendingAfterPump, (n) => n === 0, 30_000).catch(() => undefined);
-    await sleep(500); // a late second reply would show now
+    await quietPeriod(500, 'a late second reply would show now');
     pump();
 
     const afterKill = [...stream.sent.values()].filter((s) => s.at >= killedAt).length;
