@@ -63,6 +63,7 @@ async function installBootMd(home: string): Promise<void> {
 const LOGGER = `
 import { appendFileSync } from 'node:fs';
 import type { GatewayHookApi } from '@hermes/plugin-sdk';
+import { quietPeriod } from '../helpers/wait-for.js';
 export function handle(event: string, context: Record<string, unknown>, hermes: GatewayHookApi) {
   appendFileSync(process.env.HOOK_LOG as string, JSON.stringify({ event, context, name: hermes.name }) + '\\n');
 }
@@ -183,7 +184,7 @@ describe('gateway hooks in hermes gateway run', () => {
     const before = openai.server.requests.length;
     const gw2 = await spawnGateway(env(quiet));
     try {
-      await new Promise((r) => setTimeout(r, 500));
+      await quietPeriod(500, 'a BOOT.md run would start now'); // the hook logs nothing when it has nothing to run
     } finally {
       await gw2.stop();
     }

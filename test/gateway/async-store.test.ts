@@ -7,6 +7,7 @@ import type { GatewayStore, StoreWrite } from '@hermes/gateway';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 import { type Harness, startHarness } from './harness.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const openai = useFakeOpenAI();
 let h: Harness | null = null;
@@ -71,7 +72,7 @@ describe('the gateway on an asynchronous store', () => {
     h = await startHarness(openai.server, { wrapStore: roundTrip([]) });
     openai.server.script({ hang: true });
     await h.platform.inject('are you there?', {}, 'r1');
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => openai.server.requests.length > 0, { what: 'the turn at its model call' });
     const { dbPath, platform } = h;
     await h.stop(); // cut off before any reply: the row stays pending
     openai.server.script({ text: 'yes, after the restart' });
