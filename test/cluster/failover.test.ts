@@ -12,9 +12,9 @@ import type { ChaosPlatform } from '../chaos/platforms.js';
 import { discordPlatform } from '../chaos/platforms.js';
 import { postgresUnavailableReason, usePostgres } from '../helpers/postgres.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { quietPeriod } from '../helpers/wait-for.js';
 import { type ClusterInstance, type Health, startInstance, stopInstance, waitFor } from './cluster-rig.js';
 import { MessageStream } from './message-stream.js';
-import { quietPeriod } from '../helpers/wait-for.js';
 
 const FAILOVER_S = 3;
 /** the new holder's platform start (grammy's getMe, discord.js's gateway handshake, Slack's socket) */

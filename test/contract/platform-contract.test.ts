@@ -13,7 +13,6 @@ const WAIT_MS = 10_000;
 const until = (what: string, check: () => boolean, timeoutMs = WAIT_MS): Promise<void> =>
   eventually(check, timeoutMs, what);
 
-
 const chatRequests = (model: FakeOpenAI): RecordedRequest[] =>
   model.requests.filter((r) => r.path.endsWith('/chat/completions'));
 

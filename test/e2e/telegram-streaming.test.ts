@@ -1,8 +1,8 @@
 // Streamed answers and reactions end to end: `hermes gateway run` with real grammy against the fake
 // Bot API and the real openai client streaming from the fake model.
 import { writeFileSync } from 'node:fs';
-import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
 import { tempHome } from '../helpers/run-hermes.js';

@@ -2,8 +2,8 @@
 // session lanes with the busy mode, max_concurrent_runs, session/agent events, what is stored.
 import { afterEach, describe, expect, it } from 'vitest';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
-import { type Harness, startHarness } from './harness.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { type Harness, startHarness } from './harness.js';
 
 const openai = useFakeOpenAI();
 let h: Harness | null = null;

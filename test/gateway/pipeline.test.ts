@@ -3,8 +3,8 @@ import { createSendMessageTool } from '@hermes/gateway';
 import type { ChatMessage } from '@hermes/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
-import { type Harness, startHarness } from './harness.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { type Harness, startHarness } from './harness.js';
 
 const openai = useFakeOpenAI();
 let h: Harness | null = null;

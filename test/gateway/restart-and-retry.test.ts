@@ -9,9 +9,9 @@ import { idempotencyKey } from '@hermes/gateway';
 import type { EditMessage, PlatformAdapter } from '@hermes/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { type Harness, startHarness } from './harness.js';
 import { memoryPlatform } from './memory-platform.js';
-import { waitFor } from '../helpers/wait-for.js';
 
 const openai = useFakeOpenAI();
 let h: Harness | null = null;

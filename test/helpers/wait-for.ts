@@ -20,10 +20,7 @@ type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
  * Asks `condition` until it returns a truthy value and resolves with that value; rejects with
  * "timed out after N ms waiting for <what>" when it never does, and at once when it throws.
  */
-export async function waitFor<T>(
-  condition: () => T | Promise<T>,
-  options: WaitForOptions = {},
-): Promise<Truthy<T>> {
+export async function waitFor<T>(condition: () => T | Promise<T>, options: WaitForOptions = {}): Promise<Truthy<T>> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const stepMs = options.stepMs ?? DEFAULT_STEP_MS;
   const deadline = Date.now() + timeoutMs;

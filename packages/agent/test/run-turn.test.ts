@@ -200,7 +200,9 @@ describe('runTurn', () => {
     recordAll(bus, calls, ['post_llm_call', 'on_session_end']);
     openai.server.script({ hang: true });
     const controller = new AbortController();
-    void waitFor(() => openai.server.requests.length === 1, { what: 'the model request' }).then(() => controller.abort());
+    void waitFor(() => openai.server.requests.length === 1, { what: 'the model request' }).then(() =>
+      controller.abort(),
+    );
     const result = await turn({ client: client(openai.server.url, bus), hooks: bus, signal: controller.signal });
     expect(result.status).toBe('interrupted');
     expect(calls.map((c) => c.hook)).toEqual(['on_session_end']);

@@ -2,9 +2,9 @@
 // counted, and kept for a minute (what /health and /metrics read).
 import type { Logger } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../../test/helpers/wait-for.js';
 import { EventLoopWatchdog, GatewayMetrics } from '../src/index.js';
 import { parseExposition, sampleValue } from './metrics-scrape.js';
-import { waitFor } from '../../../test/helpers/wait-for.js';
 
 function recordingLogger(): { logger: Logger; lines: string[] } {
   const lines: string[] = [];

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createModuleImporter } from '@hermes/plugins';
 import { gatewayEventExample, type Logger, silentLogger } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
+import { flushImmediates, waitFor } from '../../../test/helpers/wait-for.js';
 import {
   attachGatewayHooks,
   discoverGatewayHooks,
@@ -13,7 +14,6 @@ import {
   parseHookManifest,
   testGatewayHooks,
 } from '../src/index.js';
-import { flushImmediates, waitFor } from '../../../test/helpers/wait-for.js';
 
 function hooksDir(hooks: Record<string, { manifest?: string; handler?: string; file?: string }>): string {
   const dir = mkdtempSync(join(tmpdir(), 'hermes-ghooks-'));

@@ -1,5 +1,6 @@
 import { gatewayEventExample, type MessageEvent, type SessionSource } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../../test/helpers/wait-for.js';
 import {
   allowedByEnv,
   eventMatches,
@@ -10,7 +11,6 @@ import {
   SessionLanes,
   sessionKeyFor,
 } from '../src/index.js';
-import { waitFor } from '../../../test/helpers/wait-for.js';
 
 const src = (over: Partial<SessionSource> = {}): SessionSource => ({
   platform: 'telegram',

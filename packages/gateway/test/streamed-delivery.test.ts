@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import type { EditMessage, OutboundMedia, OutboundMessage, PlatformAdapter, SendResult } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../../test/helpers/wait-for.js';
 import { deliverStreamed, resendAnswer } from '../src/delivery/deliver-streamed.js';
 import { EditCadence, LiveStream } from '../src/delivery/live-stream.js';
 import { streamIds, streamIdsKey } from '../src/delivery/stream-ids.js';
 import { sqliteGatewayStore } from '../src/store/sqlite-gateway-store.js';
-import { waitFor } from '../../../test/helpers/wait-for.js';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {}, child: () => silent };
 

@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { quietPeriod } from '../../../test/helpers/wait-for.js';
 import { backgroundCheckpoints } from '../src/background-checkpoint.js';
 import { useStores } from './use-store.js';
-import { quietPeriod } from '../../../test/helpers/wait-for.js';
 
 const { open, freshPath } = useStores();
 

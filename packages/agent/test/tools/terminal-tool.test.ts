@@ -3,9 +3,9 @@ import { mkdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ERROR_CODES } from '@hermes/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../../test/helpers/wait-for.js';
 import { createTerminalTool } from '../../src/tools/index.js';
 import { callTool, createFakeContext, makeTempDir } from './fake-tool-context.js';
-import { waitFor } from '../../../../test/helpers/wait-for.js';
 
 let dir: string;
 

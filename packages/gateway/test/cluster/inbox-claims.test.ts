@@ -5,8 +5,8 @@
 import { claimUnfinishedInbox, openPgStore, type PgStore } from '@hermes/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresUnavailableReason, usePostgres } from '../../../../test/helpers/postgres.js';
-import { ensureClusterSchema } from '../../src/cluster/schema.js';
 import { waitFor } from '../../../../test/helpers/wait-for.js';
+import { ensureClusterSchema } from '../../src/cluster/schema.js';
 
 const skip = postgresUnavailableReason() !== null;
 

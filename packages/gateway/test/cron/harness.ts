@@ -1,6 +1,7 @@
 // A scheduler on a real in-memory state.db with a hand-moved clock, a scripted turn and a recorded send.
 import { silentLogger } from '@hermes/protocol';
 import { asyncMethods, openStore, type Store } from '@hermes/store';
+import { flushImmediates } from '../../../../test/helpers/wait-for.js';
 import type { CronJobsPort } from '../../src/cron/cron-jobs-port.js';
 import { type CronTurnResult, type FirePorts, recoverFires, runFire } from '../../src/cron/fire.js';
 import { addJob, type JobInput } from '../../src/cron/jobs.js';
@@ -8,7 +9,6 @@ import { type CatchUp, CronScheduler } from '../../src/cron/scheduler.js';
 import { resolveDeliver } from '../../src/cron/targets.js';
 import type { DeliveryTarget } from '../../src/delivery/deliver.js';
 import { GatewayEvents } from '../../src/gateway-events.js';
-import { flushImmediates } from '../../../../test/helpers/wait-for.js';
 
 export const T0 = Date.parse('2026-11-25T10:00:00Z');
 export const MIN = 60_000;

@@ -1,9 +1,9 @@
 // The scheduler on a real state.db: each slot claimed once (also across restarts), catch-up after
 // downtime, `hermes cron run`, and the fires' start/end events.
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../../test/helpers/wait-for.js';
 import { type CronScheduler, MAX_CATCH_UP_RUNS } from '../../src/cron/scheduler.js';
 import { type Harness, HOUR, harness, MIN, settle, T0 } from './harness.js';
-import { waitFor } from '../../../../test/helpers/wait-for.js';
 
 let running: CronScheduler[] = [];
 afterEach(async () => {

@@ -1,8 +1,8 @@
 // The kit's intake runner: start() until connected or failed, stop() after the loop and every send.
 import { describe, expect, it } from 'vitest';
 import { recordingLogger } from '../../../../test/contract/recorders.js';
-import { createInFlight, createIntakeRunner, createStatusTracker } from '../../src/index.js';
 import { waitFor } from '../../../../test/helpers/wait-for.js';
+import { createInFlight, createIntakeRunner, createStatusTracker } from '../../src/index.js';
 
 function runner() {
   const { logger, lines } = recordingLogger();

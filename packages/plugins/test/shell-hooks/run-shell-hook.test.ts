@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HookName } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../../../test/helpers/wait-for.js';
 import {
   HookBus,
   readShellHooks,
@@ -11,7 +12,6 @@ import {
   shellHookOwner,
 } from '../../src/index.js';
 import { recordingLogger, tempDir, writeScript } from './helpers.js';
-import { waitFor } from '../../../../test/helpers/wait-for.js';
 
 const toolPayload = {
   toolName: 'terminal',
