@@ -8,6 +8,7 @@ import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.j
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { quietPeriod } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken5678';
 const openai = useFakeOpenAI();
@@ -63,7 +64,6 @@ async function installBootMd(home: string): Promise<void> {
 const LOGGER = `
 import { appendFileSync } from 'node:fs';
 import type { GatewayHookApi } from '@hermes/plugin-sdk';
-import { quietPeriod } from '../helpers/wait-for.js';
 export function handle(event: string, context: Record<string, unknown>, hermes: GatewayHookApi) {
   appendFileSync(process.env.HOOK_LOG as string, JSON.stringify({ event, context, name: hermes.name }) + '\\n');
 }
