@@ -29,5 +29,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // two test files at once (one per core of the 2-core CI machine): every file has its own fakes on
+    // port 0, HERMES_HOME, lock folder (HERMES_LOCK_DIR per test process) and temp paths, and its
+    // tests wait on events and conditions, not fixed sleeps (test/helpers/wait-for.ts)
+    maxWorkers: 2,
   },
 });

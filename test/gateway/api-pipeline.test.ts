@@ -6,6 +6,7 @@ import { awaitedSink, completionJob, type DirectOutcome, type Gateway } from '@h
 import type { ChatMessage } from '@hermes/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { type Harness, startHarness } from './harness.js';
 
 const openai = useFakeOpenAI();
@@ -119,14 +120,23 @@ describe('API requests through the pipeline', () => {
 
   it('busy mode queue: the second request waits for the first; gateway.max_concurrent_runs bounds stateless ones', async () => {
     h = await startHarness(openai.server, { settings: { busyMode: 'queue', maxConcurrentRuns: 1 } });
-    openai.server.script({ text: 'a', delayMs: 200 }, { text: 'b' }, { text: 'c' });
+    let answerFirst = () => {};
+    const firstAnswered = new Promise<void>((resolve) => (answerFirst = resolve));
+    const replies = ['a', 'b', 'c'];
+    openai.server.respond(async () => {
+      const text = replies.shift() ?? '?';
+      if (text === 'a') await firstAnswered;
+      return { text };
+    });
     const a = runApi(h.gateway, request('1', 'dave'));
     const b = runApi(h.gateway, request('2', 'dave'));
     const c = runApi(h.gateway, request('3', null));
     await until(() => completions().length === 1);
-    // one run slot: nothing else reaches the model while the first answer is pending
-    await new Promise((r) => setTimeout(r, 100));
+    // one run slot: the other two wait (the gauge the metrics read), and nothing else reaches the model
+    const queued = async () => (await h?.gateway.metrics.scrape())?.match(/^hermes_turns_queued (\d+)$/m)?.[1];
+    await waitFor(async () => (await queued()) === '2', { what: 'the other two requests waiting' });
     expect(completions()).toHaveLength(1);
+    answerFirst();
     const outs = await Promise.all([a, b, c]);
     expect(outs.map((o) => (o.kind === 'ran' ? o.result.finalText : o.kind)).sort()).toEqual(['a', 'b', 'c']);
   });

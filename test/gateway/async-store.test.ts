@@ -8,6 +8,7 @@ import type { StoreWrite } from '@hermes/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sqliteGatewayStore } from '../helpers/gateway-store.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { type Harness, startHarness } from './harness.js';
 
 const openai = useFakeOpenAI();
@@ -79,7 +80,7 @@ describe('the gateway on an asynchronous store', () => {
     h = await startHarness(openai.server, { wrapStore: roundTrip([]) });
     openai.server.script({ hang: true });
     await h.platform.inject('are you there?', {}, 'r1');
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => openai.server.requests.length > 0, { what: 'the turn at its model call' });
     const { dbPath, platform } = h;
     await h.stop(); // cut off before any reply: the row stays pending
     openai.server.script({ text: 'yes, after the restart' });

@@ -1,7 +1,7 @@
 // Builds an in-process gateway on a temp state.db, the fake OpenAI server and a memory platform.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { type MemoryManager, ModelClient, type SkillCommands, ToolRegistry, type TurnConfig } from '@hermes/agent';
 import { Gateway, type GatewaySettings, type GatewayStore } from '@hermes/gateway';
 import { HookBus } from '@hermes/plugins';
@@ -65,7 +65,7 @@ export async function startHarness(
       groupSessions: 'per_user',
       resetPolicy: { mode: 'none', idle_minutes: 60, at_hour: 4 },
       platformSettings: {},
-      cacheDir: join(tmpdir(), 'hermes-gw-cache'),
+      cacheDir: join(dirname(dbPath), 'cache'), // this harness's own: a media sweep never meets another file's
       ...options.settings,
     },
     env: { MEMORY_ALLOWED_USERS: 'u1', ...options.env },

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { EditMessage, OutboundMedia, OutboundMessage, PlatformAdapter, SendResult } from '@hermes/protocol';
 import { asyncSqliteStore, openStore, type Store } from '@hermes/store';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../../test/helpers/wait-for.js';
 import { deliverStreamed, resendAnswer } from '../src/delivery/deliver-streamed.js';
 import { EditCadence, LiveStream } from '../src/delivery/live-stream.js';
 import { streamIds, streamIdsKey } from '../src/delivery/stream-ids.js';
@@ -123,16 +124,15 @@ describe('streamed answers: the live stream', () => {
       toolProgress: false,
     });
     stream.delta('Hello');
-    await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => remembered.length > 0, { what: 'the first send remembered' });
     expect(memory.sends.map((s) => s.text)).toEqual(['Hello']);
     expect(remembered).toEqual([['sent-1']]);
     stream.delta(' world');
-    await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => memory.edits.length > 0, { what: 'the first edit' });
     expect(memory.edits.map((e) => e.text)).toEqual(['Hello world']); // the first edit: no earlier edit in this chat
     now = 100;
     stream.delta(' and sk-secret');
-    await new Promise((r) => setTimeout(r, 20));
-    expect(memory.edits).toHaveLength(1); // within the interval: waits
+    expect(memory.edits).toHaveLength(1); // within the interval: waits (an edit now would start at once)
     await stream.finish();
     expect(memory.edits).toHaveLength(1); // finished: the final delivery carries the rest
     expect(JSON.stringify(memory.sends)).not.toContain('sk-secret');
@@ -155,8 +155,7 @@ describe('streamed answers: the live stream', () => {
     });
     stream.delta('[SIL');
     stream.delta('ENT]');
-    await new Promise((r) => setTimeout(r, 5));
-    await stream.finish();
+    await stream.finish(); // waits for an update under way: a send now would show
     expect(memory.sends).toHaveLength(0);
   });
 

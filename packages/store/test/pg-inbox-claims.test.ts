@@ -5,6 +5,7 @@
 import { openPgStore, type PgStore } from '@hermes/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresUnavailableReason, usePostgres } from '../../../test/helpers/postgres.js';
+import { waitFor } from '../../../test/helpers/wait-for.js';
 
 const skip = postgresUnavailableReason() !== null;
 
@@ -73,7 +74,7 @@ describe.skipIf(skip)('inbox claims (PostgreSQL)', () => {
   it('start: rows this id accepted since the process started are its own running ones, not leftovers', async () => {
     const before = await accept('before-start', 'restarted', 'slack');
     const startedAt = Date.now() + 1;
-    await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => Date.now() > startedAt, { what: 'the clock past the start', stepMs: 1 });
     const running = await accept('running', 'restarted', 'slack');
     const claimed = await store.inbox.claimUnfinished({
       owner: 'restarted',
