@@ -27,7 +27,7 @@ export interface RunningGateway {
  */
 export function spawnGateway(
   env: Record<string, string>,
-  timeoutMs = 15_000,
+  timeoutMs = 30_000,
   args: readonly string[] = [],
   wait: { platforms?: boolean } = {},
 ): Promise<RunningGateway> {
