@@ -41,9 +41,19 @@ export interface SessionRowLike {
   updatedAt: number;
 }
 
+/** A session as the idle sweep sees it. */
+export interface IdleSessionRow extends SessionRowLike {
+  sessionKey: string;
+  platform: string;
+}
+
 export interface SessionsPort {
   create(s: { key: string; platform: string; model?: string }): SessionRowLike;
   activeByKey(key: string): SessionRowLike | undefined;
+  /** the newest session of the key, ended or not: why the last one ended */
+  latestByKey(key: string): (SessionRowLike & { endReason: string | null }) | undefined;
+  /** sessions not ended, of these platforms, last active before `before`: the longest idle first */
+  idleActive(query: { before: number; platforms: readonly string[]; limit: number }): IdleSessionRow[];
   end(id: string, reason: string): boolean;
 }
 

@@ -6,6 +6,11 @@ import type { MessageEvent } from './message-event.js';
 export type ApprovalSurface = 'cli' | 'gateway';
 export type ApprovalChoice = 'once' | 'session' | 'always' | 'deny' | 'timeout';
 export type SubagentStatus = 'completed' | 'failed' | 'interrupted' | 'error';
+/**
+ * Why a session was finalized: `new` (/new, /reset), the reset policy (`idle`: idle_minutes of
+ * silence; `daily`: at_hour passed), or `exit` (the CLI's chat or one-shot ended).
+ */
+export type SessionFinalizeReason = 'new' | 'idle' | 'daily' | 'exit';
 
 export interface ApprovalPayload {
   command: string;
@@ -71,7 +76,7 @@ export interface HookPayloads {
   };
   on_session_start: { sessionId: string; model: string; platform: string };
   on_session_end: { sessionId: string; completed: boolean; interrupted: boolean; model: string; platform: string };
-  on_session_finalize: { sessionId: string | null; platform: string };
+  on_session_finalize: { sessionId: string | null; platform: string; reason: SessionFinalizeReason };
   on_session_reset: { sessionId: string; platform: string };
   subagent_stop: {
     parentSessionId: string;

@@ -14,6 +14,7 @@ export type {
   ApprovalSurface,
   HookName,
   HookPayloads,
+  SessionFinalizeReason,
   SubagentStatus,
   ToolCallPayload,
 } from './hook-payloads.js';
@@ -224,17 +225,24 @@ export const HOOKS = {
   }),
   on_session_finalize: defineHook<HookPayloads['on_session_finalize']>()({
     kind: 'observe',
-    fires: 'When the CLI or gateway tears down a session (/new, exit, idle GC)',
+    fires:
+      "When the CLI or gateway tears down a session (/new, exit, the reset policy on the chat's next message or the gateway's idle sweep)",
     returns: 'ignored',
     fields: {
       sessionId: field('session_id', 'string | null', 'the outgoing session, null if none existed'),
       platform: field('platform', 'string', 'where the session ran'),
+      reason: field(
+        'reason',
+        '"new" | "idle" | "daily" | "exit"',
+        'why: /new or /reset, the reset policy, the CLI ending',
+      ),
     },
-    example: { sessionId: 'sess_test', platform: 'cli' },
+    example: { sessionId: 'sess_test', platform: 'cli', reason: 'exit' },
   }),
   on_session_reset: defineHook<HookPayloads['on_session_reset']>()({
     kind: 'observe',
-    fires: 'After a fresh session id is allocated for a chat (/new, /reset, idle window)',
+    fires:
+      "After a fresh session id replaced a chat's session (/new, /reset; or the reset policy ended the previous one)",
     returns: 'ignored',
     fields: {
       sessionId: field('session_id', 'string', 'the new session id'),

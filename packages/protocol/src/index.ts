@@ -70,6 +70,7 @@ export {
   type HookSpec,
   type HookTable,
   isHookName,
+  type SessionFinalizeReason,
   type SubagentStatus,
   type ToolCallPayload,
 } from './hooks.js';

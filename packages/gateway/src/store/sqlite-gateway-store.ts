@@ -73,6 +73,8 @@ export function sqliteGatewayStore(store: SyncStore): GatewayStore {
     sessions: {
       create: async (s) => store.sessions.create(s),
       activeByKey: async (key) => store.sessions.activeByKey(key),
+      latestByKey: async (key) => store.sessions.latestByKey(key),
+      idleActive: async (query) => store.sessions.idleActive(query),
       end: async (id, reason) => store.sessions.end(id, reason),
     },
     transcripts: {
