@@ -39,8 +39,8 @@ export interface IdleSession {
 export class SessionStage {
   readonly cache = new SessionCache();
   readonly #ports: SessionPorts;
-  /** keys the idle sweep is finalizing: open and reset wait for it */
-  readonly #finalizing = new Map<string, Promise<unknown>>();
+  /** keys whose session is being finalized or replaced (/new, the policy, the idle sweep): the others wait */
+  readonly #changing = new Map<string, Promise<unknown>>();
 
   constructor(ports: SessionPorts) {
     this.#ports = ports;
@@ -48,65 +48,96 @@ export class SessionStage {
 
   /** The active session for a key, replaced by a fresh one per the reset policy. */
   async open(sessionKey: string, platform: string, userId: string): Promise<ActiveSession> {
-    const sweeping = this.#finalizing.get(sessionKey);
-    if (sweeping) await sweeping;
-    const { sessions, hooks, events, now } = this.#ports;
-    let active = this.cache.get(sessionKey);
-    // a session idle this long may have been pruned (state.retention_days, `hermes state prune`): read it again
-    if (active && now() - active.updatedAt > CACHED_SESSION_TRUST_MS) {
-      this.cache.forget(sessionKey);
-      active = undefined;
+    for (;;) {
+      const changing = this.#changing.get(sessionKey);
+      if (changing) {
+        await changing.catch(() => undefined);
+        continue;
+      }
+      let active = this.#warm(sessionKey);
+      if (!active) {
+        const row = await this.#ports.sessions.activeByKey(sessionKey);
+        if (this.#changing.has(sessionKey)) continue; // finalized or replaced while this read
+        if (row) active = this.cache.replaced(sessionKey, { id: row.id, updatedAt: row.updatedAt, history: null });
+      }
+      const reason = active ? resetReason(active.updatedAt, this.#ports.resetPolicy, this.#ports.now()) : null;
+      if (active && reason === null) return { id: active.id, isNew: false, cached: active };
+      const previous = active && reason ? { id: active.id, reason } : null;
+      return this.#hold(sessionKey, () => this.#replace(sessionKey, platform, userId, previous));
     }
-    if (!active) {
-      const row = await sessions.activeByKey(sessionKey);
-      if (row) active = this.cache.replaced(sessionKey, { id: row.id, updatedAt: row.updatedAt, history: null });
-    }
-    const reason = active ? resetReason(active.updatedAt, this.#ports.resetPolicy, now()) : null;
-    if (active && reason === null) return { id: active.id, isNew: false, cached: active };
-    if (active && reason) {
-      await hooks.invoke('on_session_finalize', { sessionId: active.id, platform, reason });
-      await sessions.end(active.id, reason);
-      events.emit('session:end', { platform, user_id: userId, session_id: active.id, session_key: sessionKey, reason });
-    }
-    // no active session: a reset too when the policy ended the last one (the idle sweep, finalized then)
-    const replacing = active !== undefined || (await this.#endedByPolicy(sessionKey));
-    const created = await sessions.create({ key: sessionKey, platform, model: this.#ports.model });
-    const cached = this.cache.replaced(sessionKey, { id: created.id, updatedAt: created.updatedAt, history: [] });
-    if (replacing) await hooks.invoke('on_session_reset', { sessionId: created.id, platform });
-    return { id: created.id, isNew: true, cached };
   }
 
   /** `/new`: ends the active session (if any) and starts a fresh one. */
-  async reset(sessionKey: string, platform: string, userId: string): Promise<string> {
-    const sweeping = this.#finalizing.get(sessionKey);
-    if (sweeping) await sweeping;
-    const { sessions, hooks, events } = this.#ports;
-    const active = await sessions.activeByKey(sessionKey);
-    await hooks.invoke('on_session_finalize', { sessionId: active?.id ?? null, platform, reason: 'new' });
-    if (active) {
-      await sessions.end(active.id, 'reset');
-      const ended = { platform, user_id: userId, session_id: active.id, session_key: sessionKey };
-      events.emit('session:end', { ...ended, reason: 'new' });
-    }
-    const created = await sessions.create({ key: sessionKey, platform, model: this.#ports.model });
-    this.cache.replaced(sessionKey, { id: created.id, updatedAt: created.updatedAt, history: [] });
-    await hooks.invoke('on_session_reset', { sessionId: created.id, platform });
-    events.emit('session:reset', { platform, user_id: userId, session_key: sessionKey });
-    return 'Started a new session.';
+  reset(sessionKey: string, platform: string, userId: string): Promise<string> {
+    return this.#hold(sessionKey, async () => {
+      const { sessions, hooks, events } = this.#ports;
+      const active = await sessions.activeByKey(sessionKey);
+      await hooks.invoke('on_session_finalize', { sessionId: active?.id ?? null, platform, reason: 'new' });
+      if (active) {
+        await sessions.end(active.id, 'reset');
+        const ended = { platform, user_id: userId, session_id: active.id, session_key: sessionKey };
+        events.emit('session:end', { ...ended, reason: 'new' });
+      }
+      const created = await sessions.create({ key: sessionKey, platform, model: this.#ports.model });
+      this.cache.replaced(sessionKey, { id: created.id, updatedAt: created.updatedAt, history: [] });
+      await hooks.invoke('on_session_reset', { sessionId: created.id, platform });
+      events.emit('session:reset', { platform, user_id: userId, session_key: sessionKey });
+      return 'Started a new session.';
+    });
   }
 
   /**
    * The idle sweep's finalize: when `session` is still the key's active session and still due by
    * the policy, `on_session_finalize` with the reason, the session ended, `session:end`; true when
-   * it ended it. The caller makes sure no turn of the key runs; a turn starting meanwhile waits.
+   * it ended it. The caller makes sure no turn of the key runs; one starting meanwhile waits for it.
    */
   finalizeIdle(session: IdleSession): Promise<boolean> {
-    const { sessionKey } = session;
-    const pending = this.#finalizing.get(sessionKey);
-    if (pending) return pending.then(() => false);
-    const run = this.#finalizeIdle(session).finally(() => this.#finalizing.delete(sessionKey));
-    this.#finalizing.set(sessionKey, run);
-    return run;
+    if (this.#changing.has(session.sessionKey)) return Promise.resolve(false); // already being replaced
+    return this.#hold(session.sessionKey, () => this.#finalizeIdle(session));
+  }
+
+  /** The cached session of a key, unless idle so long it may have been pruned (retention, `hermes state prune`). */
+  #warm(sessionKey: string): CachedSession | undefined {
+    const cached = this.cache.get(sessionKey);
+    if (cached && this.#ports.now() - cached.updatedAt > CACHED_SESSION_TRUST_MS) {
+      this.cache.forget(sessionKey);
+      return undefined;
+    }
+    return cached;
+  }
+
+  /** Runs `change` as the key's one change in flight (after any other one ended). */
+  async #hold<T>(sessionKey: string, change: () => Promise<T>): Promise<T> {
+    for (let p = this.#changing.get(sessionKey); p; p = this.#changing.get(sessionKey)) await p.catch(() => undefined);
+    const run = change();
+    this.#changing.set(sessionKey, run);
+    try {
+      return await run;
+    } finally {
+      if (this.#changing.get(sessionKey) === run) this.#changing.delete(sessionKey);
+    }
+  }
+
+  /** A fresh session for the key: the previous one finalized first when the policy ended it. */
+  async #replace(
+    sessionKey: string,
+    platform: string,
+    userId: string,
+    previous: { id: string; reason: PolicyReason } | null,
+  ): Promise<ActiveSession> {
+    const { sessions, hooks, events } = this.#ports;
+    if (previous) {
+      const { id, reason } = previous;
+      await hooks.invoke('on_session_finalize', { sessionId: id, platform, reason });
+      await sessions.end(id, reason);
+      events.emit('session:end', { platform, user_id: userId, session_id: id, session_key: sessionKey, reason });
+    }
+    // no active session: a reset too when the policy ended the last one (the idle sweep, finalized then)
+    const replacing = previous !== null || (await this.#endedByPolicy(sessionKey));
+    const created = await sessions.create({ key: sessionKey, platform, model: this.#ports.model });
+    const cached = this.cache.replaced(sessionKey, { id: created.id, updatedAt: created.updatedAt, history: [] });
+    if (replacing) await hooks.invoke('on_session_reset', { sessionId: created.id, platform });
+    return { id: created.id, isNew: true, cached };
   }
 
   async #finalizeIdle({ sessionKey, id, platform }: IdleSession): Promise<boolean> {
@@ -114,7 +145,7 @@ export class SessionStage {
     const cached = this.cache.get(sessionKey);
     const row = cached?.id === id ? cached : await sessions.activeByKey(sessionKey);
     if (row?.id !== id) return false; // replaced or ended since the sweep's query
-    const reason: PolicyReason | null = resetReason(row.updatedAt, this.#ports.resetPolicy, now());
+    const reason = resetReason(row.updatedAt, this.#ports.resetPolicy, now());
     if (reason === null) return false; // written to since
     await hooks.invoke('on_session_finalize', { sessionId: id, platform, reason });
     const ended = await sessions.end(id, reason);
