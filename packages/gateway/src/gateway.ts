@@ -87,10 +87,8 @@ export class Gateway {
     this.#deps = deps;
     this.#now = deps.now ?? Date.now;
     this.metrics = deps.metrics ?? new GatewayMetrics();
-    this.events = new GatewayEvents(deps.logger, {
-      ...(settings.hookTimeoutMs !== undefined ? { timeoutMs: settings.hookTimeoutMs } : {}),
-      observer: this.metrics.observeGatewayHandler,
-    });
+    const hookTimeout = settings.hookTimeoutMs !== undefined ? { timeoutMs: settings.hookTimeoutMs } : {};
+    this.events = new GatewayEvents(deps.hooks, hookTimeout); // on the hook bus: its observer times them
     this.turns = deps.turns ?? gatewayTurnService(deps);
     this.#sessions = new SessionStage({
       sessions: store.sessions,

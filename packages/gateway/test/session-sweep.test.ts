@@ -38,7 +38,7 @@ function setUp(policy: ResetPolicy = IDLE, busy: (key: string) => boolean = () =
       void calls.push({ hook, payload: { ...payload } });
   for (const hook of ['on_session_finalize', 'on_session_reset'] as const)
     hooks.register(hook, record(hook), { source: 'test', name: 'recorder' });
-  const events = new GatewayEvents(silentLogger);
+  const events = new GatewayEvents(hooks);
   const emitted: { type: GatewayEventType; context: Record<string, unknown> }[] = [];
   events.on('session:*', (type, context) => void emitted.push({ type, context }));
   const gatewayStore = sqliteGatewayStore(store);

@@ -82,6 +82,13 @@ export const GATEWAY_EVENT_EXAMPLES: { readonly [K in keyof GatewayEventContexts
   command: { platform: 'telegram', user_id: '123456789', command: 'new', args: '' },
 };
 
+/** One gateway event as the hook bus carries it (hook `gateway_event`): its name and its context. */
+export interface GatewayEventPayload {
+  event: GatewayEventType;
+  /** the event's context, as `GatewayEventContext<event>` (the typed `emit` checked it) */
+  context: Record<string, unknown>;
+}
+
 /** A fixed event name (the `command:` family aside). */
 export type GatewayEventName = Exclude<keyof GatewayEventContexts, 'command'>;
 

@@ -1,6 +1,7 @@
 /** The payload of every plugin hook: the seed's keyword arguments in camelCase. */
 import type { ChatMessage } from './chat.js';
 import type { DispatchHandles } from './dispatch-handles.js';
+import type { GatewayEventPayload } from './gateway-events.js';
 import type { MessageEvent } from './message-event.js';
 
 export type ApprovalSurface = 'cli' | 'gateway';
@@ -86,6 +87,7 @@ export interface HookPayloads {
     durationMs: number;
   };
   pre_gateway_dispatch: { event: MessageEvent } & DispatchHandles;
+  gateway_event: GatewayEventPayload;
   pre_approval_request: ApprovalPayload;
   post_approval_response: ApprovalPayload & { choice: ApprovalChoice };
 }

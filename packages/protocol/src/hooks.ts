@@ -3,6 +3,8 @@
  * wire format and docs/hooks.md are derived from, each entry checked against its payload type
  * (hook-payloads.ts) by `defineHook`. Nothing else in the project lists hook names.
  */
+
+import { GATEWAY_EVENT_EXAMPLES } from './gateway-events.js';
 import type { HookKind, HookOutcomeByKind, HookReturnByKind } from './hook-kinds.js';
 import type { ApprovalPayload, HookName, HookPayloads, ToolCallPayload } from './hook-payloads.js';
 import { defineHook, field, type HookFields, type HookSpec } from './hook-spec.js';
@@ -292,6 +294,17 @@ export const HOOKS = {
       gateway: null,
       sessionStore: null,
     },
+  }),
+  gateway_event: defineHook<HookPayloads['gateway_event']>()({
+    kind: 'observe',
+    fires:
+      'In the gateway after each of its events (gateway:startup, session:*, agent:*, cron:*, command:*; docs/gateway-hooks.md), on a later tick: nothing waits for it. The gateway hooks of HERMES_HOME/hooks run here, in their worker thread',
+    returns: 'ignored',
+    fields: {
+      event: field('event', 'string', 'the gateway event: agent:end, command:new, ...'),
+      context: field('context', 'object', "the event's context (snake_case keys, per event)"),
+    },
+    example: { event: 'agent:end', context: { ...GATEWAY_EVENT_EXAMPLES['agent:end'] } },
   }),
   pre_approval_request: defineHook<HookPayloads['pre_approval_request']>()({
     kind: 'observe',

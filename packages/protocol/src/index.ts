@@ -33,6 +33,7 @@ export {
   type GatewayEventContext,
   type GatewayEventContexts,
   type GatewayEventName,
+  type GatewayEventPayload,
   type GatewayEventType,
   gatewayEventExample,
   gatewayEventMatches,
