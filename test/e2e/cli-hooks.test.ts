@@ -154,7 +154,7 @@ describe('plugin hooks through the real CLI', () => {
       model: 'test-model',
       platform: 'cli',
     });
-    expect(payload('on_session_finalize')).toEqual({ sessionId, platform: 'cli' });
+    expect(payload('on_session_finalize')).toEqual({ sessionId, platform: 'cli', reason: 'exit' });
   });
 
   it('isolates a throwing hook and a hanging hook; the turn completes', async () => {

@@ -104,7 +104,9 @@ describe('gateway hooks in hermes gateway run', () => {
       await until('the /new reply', () => tg.sent.length > 1);
       await until('command:new logged', () => readFileSync(log, 'utf8').includes('command:new'));
       await until('session:reset logged', () => readFileSync(log, 'utf8').includes('session:reset'));
-      await until('the hanging hook reported', () => gatewayLog(home).includes('c-hanger did not finish'));
+      await until('the hanging hook reported', () =>
+        gatewayLog(home).includes('gateway:c-hanger on agent:start timed out'),
+      );
     } finally {
       expect(await gw.stop()).toBe(0);
     }
@@ -133,8 +135,12 @@ describe('gateway hooks in hermes gateway run', () => {
       .filter(Boolean)
       .map((line) => String((JSON.parse(line) as { msg?: unknown }).msg))
       .join('\n');
-    expect(stderr).toContain('gateway hook b-thrower failed on agent:start: hook boom');
-    expect(stderr).toContain('gateway hook c-hanger did not finish agent:start within 1000 ms');
+    expect(stderr).toContain(
+      'hook gateway_event callback of gateway:b-thrower on agent:start failed: hook boom; skipped',
+    );
+    expect(stderr).toContain(
+      'hook gateway_event callback of gateway:c-hanger on agent:start timed out after 1000 ms; skipped',
+    );
     expect(stderr).toMatch(
       /gateway hook folder skipped: .*d-broken.*unknown gateway event "agent:ends" \(did you mean "agent:end"\?\)/,
     );

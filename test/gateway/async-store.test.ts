@@ -28,6 +28,8 @@ function roundTrip(units: StoreWrite['kind'][][]) {
       ...store.sessions,
       create: (row) => later(() => store.sessions.create(row)),
       activeByKey: (key) => later(() => store.sessions.activeByKey(key)),
+      latestByKey: (key) => later(() => store.sessions.latestByKey(key)),
+      idleActive: (query) => later(() => store.sessions.idleActive(query)),
       end: (id, reason) => later(() => store.sessions.end(id, reason)),
     },
     transcripts: {

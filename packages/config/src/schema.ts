@@ -113,7 +113,7 @@ const displaySchema = z.object({
 
 const sessionResetSchema = z.object({
   mode: z.enum(['none', 'idle', 'daily', 'both']).default('none'),
-  idle_minutes: z.int().min(1).default(1440),
+  idle_minutes: z.number().gt(0).default(1440),
   at_hour: z.int().min(0).max(23).default(4),
 });
 

@@ -52,6 +52,7 @@ import { runTurnStage, type TurnStagePorts } from './pipeline/turn.js';
 import { type RouteDefinition, setUpPlatforms } from './platform-setup.js';
 import { clusterGuard, guardSession } from './session-guard.js';
 import { type BusyMode, SessionLanes } from './session-lanes.js';
+import { SessionSweep } from './session-sweep.js';
 
 export const ADAPTER_STOP_TIMEOUT_MS = 5_000;
 
@@ -66,6 +67,7 @@ export class Gateway {
   readonly approvals: ChatApprovals;
   readonly #deps: GatewayDeps;
   readonly #sessions: SessionStage;
+  readonly #sweep: SessionSweep; // finalizes sessions idle past the reset policy
   /** aborts one-shot agent runs (gateway hooks) when the gateway stops */
   readonly #oneShots = new AbortController();
   /** machine-wide platform token claims, released at stop */
@@ -98,10 +100,8 @@ export class Gateway {
     this.#deps = deps;
     this.#now = deps.now ?? Date.now;
     this.metrics = deps.metrics ?? new GatewayMetrics();
-    this.events = new GatewayEvents(deps.logger, {
-      ...(settings.hookTimeoutMs !== undefined ? { timeoutMs: settings.hookTimeoutMs } : {}),
-      observer: this.metrics.observeGatewayHandler,
-    });
+    const hookTimeout = settings.hookTimeoutMs !== undefined ? { timeoutMs: settings.hookTimeoutMs } : {};
+    this.events = new GatewayEvents(deps.hooks, hookTimeout); // on the hook bus: its observer times them
     this.turns = deps.turns ?? gatewayTurnService(deps);
     this.#sessions = new SessionStage({
       sessions: store.sessions,
@@ -128,6 +128,9 @@ export class Gateway {
       // messages queued behind a turn that /stop or /new cancelled: finished, or they would stay pending
       onDrop: (jobs) => this.#track(finishDropped(store.commit, jobs)),
     });
+    const sweepPorts = { sessions: store.sessions, stage: this.#sessions, lanes: this.#lanes, guard, now: this.#now };
+    const platforms = () => [...this.adapters.keys(), 'api'];
+    this.#sweep = new SessionSweep({ ...sweepPorts, policy: settings.resetPolicy, logger: deps.logger, platforms });
     const submit = (job: LaneJob) => this.#submitChat(job, busyModeFor(settings.busyMode, job.event));
     const onDrop = (jobs: LaneJob[]) => this.#track(finishDropped(store.commit, jobs.map(chatTurnJob)));
     const limit = (platform: string) => this.adapters.get(platform)?.capabilities.maxMessageLength ?? Infinity;
@@ -216,6 +219,7 @@ export class Gateway {
   launch(): { connected: Promise<void> } {
     this.#started = true;
     this.metrics.startSampling();
+    this.#sweep.start();
     const connected = (this.#deps.launch ?? launchPlatforms)({
       adapters: this.adapters,
       sink: {
@@ -239,6 +243,7 @@ export class Gateway {
    */
   async stop(drainMs = 0): Promise<void> {
     this.#accepting = false;
+    await this.#sweep.stop();
     this.#batcher.flushAll(); // waiting parts of a paste are answered in the drain (else: at the next start)
     // messages still in the stages before the batcher reach it while draining: flushed then too
     const drained = Promise.all([...this.#processing]).then(() => {

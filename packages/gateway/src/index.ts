@@ -49,7 +49,6 @@ export {
   type GatewayEventHandler,
   GatewayEvents,
   type GatewayEventType,
-  type GatewayHandlerObserver,
 } from './gateway-events.js';
 export * from './gateway-hooks/index.js';
 export { isAddressed } from './group-policy.js';

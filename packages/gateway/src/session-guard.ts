@@ -16,6 +16,12 @@ export interface SessionGuard {
   shared(sessionKey: string): boolean;
   /** runs `run` while this instance holds the session's lease; `interrupt`: first ask the holder to stop its run */
   run(sessionKey: string, run: () => Promise<void>, options: { interrupt: boolean }): Promise<void>;
+  /**
+   * runs `run` now if this instance may touch the session with no run of it anywhere (the idle
+   * sweep): without waiting for the lease; false when another instance holds it or this one is on
+   * standby for its platform
+   */
+  tryRun(sessionKey: string, run: () => Promise<void>): Promise<boolean>;
   /** asks the instance running the session (elsewhere) to stop it; false when it runs nowhere */
   stopElsewhere(sessionKey: string): Promise<boolean>;
   /** what this instance does when another asks it to stop or interrupt one of its runs */
@@ -59,4 +65,20 @@ export function guardSession(bound: BoundGuard | null, key: string | null, run: 
     },
     { interrupt },
   );
+}
+
+/** The idle sweep's exclusion: at once on one instance, else the guard's `tryRun` with the cache dropped inside. */
+export async function tryGuardSession(
+  bound: BoundGuard | null,
+  sessionKey: string,
+  run: () => Promise<void>,
+): Promise<boolean> {
+  if (!bound) {
+    await run();
+    return true;
+  }
+  return bound.guard.tryRun(sessionKey, () => {
+    bound.cache.forget(sessionKey);
+    return run();
+  });
 }

@@ -1,3 +1,4 @@
+import { HookBus } from '@hermes/plugins';
 import { gatewayEventExample, type MessageEvent, type SessionSource } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../../test/helpers/wait-for.js';
@@ -92,7 +93,7 @@ describe('gateway events', () => {
     const warnings: string[] = [];
     const log = (_o: unknown, msg?: string) => warnings.push(msg ?? '');
     const logger = { trace: log, debug: log, info: log, warn: log, error: log, fatal: log, child: () => logger };
-    const events = new GatewayEvents(logger);
+    const events = new GatewayEvents(new HookBus({ logger }));
     const seen: string[] = [];
     events.on('command:*', (type) => void seen.push(type));
     events.on(

@@ -1,12 +1,13 @@
 // GatewayEvents.emit is typed from the gateway-event table: a wrong name or context does not compile
 // (the @ts-expect-error lines are checked by `npx tsc -p test/tsconfig.json --noEmit`).
-import { gatewayEventExample, silentLogger } from '@hermes/protocol';
+import { HookBus } from '@hermes/plugins';
+import { gatewayEventExample } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import { GatewayEvents } from '../src/index.js';
 
 describe('typed emit', () => {
   it('accepts the table contexts and rejects others at compile time', async () => {
-    const events = new GatewayEvents(silentLogger);
+    const events = new GatewayEvents(new HookBus());
     const seen: [string, unknown][] = [];
     events.on('*', (type, context) => void seen.push([type, context]));
     events.emit('command:new', { platform: 'telegram', user_id: '1', command: 'new', args: '' });

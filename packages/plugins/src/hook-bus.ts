@@ -46,8 +46,12 @@ export interface HookBusOptions {
   onError?: (owner: HookOwner, hook: HookName, error: unknown) => void;
 }
 
-export interface RegisterOptions {
+export interface RegisterOptions<K extends HookName = HookName> {
   timeoutMs?: number;
+  /** the callback runs only for the payloads this accepts; any other is no call (not timed, not counted) */
+  when?: (payload: HookPayloads[K]) => boolean;
+  /** what one call is about, named in its log lines (`on agent:end`) */
+  subject?: (payload: HookPayloads[K]) => string;
 }
 
 interface Registration {
@@ -55,6 +59,8 @@ interface Registration {
   readonly callback: (payload: never) => unknown;
   readonly owner: HookOwner;
   readonly timeoutMs: number;
+  readonly when: ((payload: never) => boolean) | undefined;
+  readonly subject: ((payload: never) => string) | undefined;
 }
 
 export interface HookRegistrationInfo {
@@ -93,7 +99,7 @@ export class HookBus implements HookInvoker {
     hook: K,
     callback: HookCallback<K>,
     owner: HookOwner,
-    options: RegisterOptions = {},
+    options: RegisterOptions<K> = {},
   ): () => void {
     if (!Object.hasOwn(HOOKS, hook)) throw new TypeError(`Unknown hook "${String(hook)}"`);
     if (typeof callback !== 'function')
@@ -103,6 +109,8 @@ export class HookBus implements HookInvoker {
       callback: callback as (payload: never) => unknown,
       owner,
       timeoutMs: options.timeoutMs ?? this.#timeoutMs,
+      when: options.when as ((payload: never) => boolean) | undefined,
+      subject: options.subject as ((payload: never) => string) | undefined,
     };
     this.#byHook.set(hook, [...(this.#byHook.get(hook) ?? []), registration]);
     return () => {
@@ -154,6 +162,7 @@ export class HookBus implements HookInvoker {
     let contexts: string[] | null = null;
 
     for (const registration of list) {
+      if (registration.when && !this.#accepts(registration, payload)) continue;
       const value = await this.#call(registration, payload);
       if (value === SKIPPED) continue;
       const source = ownerLabel(registration.owner);
@@ -205,7 +214,7 @@ export class HookBus implements HookInvoker {
           ? pluginScope.run(registration.owner.name, callback, payload)
           : callback(payload);
     } catch (err) {
-      this.#fail(registration, err);
+      this.#fail(registration, payload, err);
       this.#observe(registration, started, 'error');
       return SKIPPED;
     }
@@ -218,7 +227,7 @@ export class HookBus implements HookInvoker {
       timer = setTimeout(() => {
         this.#logger.warn(
           { hook: registration.hook, owner: ownerLabel(registration.owner), timeoutMs: registration.timeoutMs },
-          `hook ${registration.hook} callback of ${ownerLabel(registration.owner)} timed out after ${registration.timeoutMs} ms; skipped`,
+          `${this.#label(registration, payload)} timed out after ${registration.timeoutMs} ms; skipped`,
         );
         this.#observe(registration, started, 'timeout');
         resolve(SKIPPED);
@@ -229,7 +238,7 @@ export class HookBus implements HookInvoker {
       if (value !== SKIPPED) this.#observe(registration, started, 'ok');
       return value;
     } catch (err) {
-      this.#fail(registration, err);
+      this.#fail(registration, payload, err);
       this.#observe(registration, started, 'error');
       return SKIPPED;
     } finally {
@@ -241,7 +250,28 @@ export class HookBus implements HookInvoker {
     this.#observer?.(registration.hook, registration.owner, performance.now() - started, outcome);
   }
 
-  #fail(registration: Registration, err: unknown): void {
+  /** Whether a registration's `when` takes the payload; one that throws counts as the callback failing. */
+  #accepts(registration: Registration, payload: unknown): boolean {
+    try {
+      return (registration.when as (p: unknown) => boolean)(payload);
+    } catch (err) {
+      this.#fail(registration, payload, err);
+      return false;
+    }
+  }
+
+  /** "hook gateway_event callback of gateway:NAME on agent:end": how log lines name one call. */
+  #label(registration: Registration, payload: unknown): string {
+    let subject = '';
+    try {
+      if (registration.subject) subject = ` on ${(registration.subject as (p: unknown) => string)(payload)}`;
+    } catch {
+      // a label is a nicety: without it the line still names the hook and owner
+    }
+    return `hook ${registration.hook} callback of ${ownerLabel(registration.owner)}${subject}`;
+  }
+
+  #fail(registration: Registration, payload: unknown, err: unknown): void {
     try {
       this.#onError?.(registration.owner, registration.hook, err);
     } catch {
@@ -249,7 +279,7 @@ export class HookBus implements HookInvoker {
     }
     this.#logger.warn(
       { hook: registration.hook, owner: ownerLabel(registration.owner), err },
-      `hook ${registration.hook} callback of ${ownerLabel(registration.owner)} failed: ${err instanceof Error ? err.message : String(err)}; skipped`,
+      `${this.#label(registration, payload)} failed: ${err instanceof Error ? err.message : String(err)}; skipped`,
     );
   }
 }

@@ -25,7 +25,7 @@ const llmPayload = {
 
 describe('hook table', () => {
   it('gives every hook a kind, a description and an example with every documented field', () => {
-    expect(HOOK_NAMES.length).toBe(16);
+    expect(HOOK_NAMES.length).toBe(17);
     for (const name of HOOK_NAMES) {
       const spec = HOOKS[name];
       expect(['observe', 'gate', 'transform', 'inject', 'dispatch']).toContain(spec.kind);
@@ -142,6 +142,32 @@ describe('HookBus', () => {
     expect(logger.lines.some((l) => (l.msg ?? '').includes('test:hang') && (l.msg ?? '').includes('timed out'))).toBe(
       true,
     );
+  });
+
+  it("a registration's when: other payloads are no call (not run, not timed); subject names a call in its log lines", async () => {
+    const logger = recordingLogger();
+    const observed: string[] = [];
+    const bus = new HookBus({
+      logger,
+      observer: (_hook, o, _ms, outcome) => void observed.push(`${o.name} ${outcome}`),
+    });
+    const ran: string[] = [];
+    bus.register(
+      'gateway_event',
+      ({ event }) => {
+        ran.push(event);
+        throw new Error('boom');
+      },
+      { source: 'gateway', name: 'ends' },
+      { when: ({ event }) => event === 'agent:end', subject: ({ event }) => event },
+    );
+    await bus.invoke('gateway_event', { event: 'agent:start', context: {} });
+    await bus.invoke('gateway_event', { event: 'agent:end', context: {} });
+    expect(ran).toEqual(['agent:end']);
+    expect(observed).toEqual(['ends error']);
+    expect(logger.lines.map((l) => l.msg)).toEqual([
+      'hook gateway_event callback of gateway:ends on agent:end failed: boom; skipped',
+    ]);
   });
 
   it('unregister removes exactly that registration', async () => {

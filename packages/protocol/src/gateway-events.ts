@@ -8,7 +8,14 @@
 export interface GatewayEventContexts {
   'gateway:startup': { platforms: string[] };
   'session:start': { platform: string; user_id: string; session_id: string; session_key: string };
-  'session:end': { platform: string; user_id: string; session_key: string };
+  /** `user_id`: who caused it, empty when the gateway's idle sweep ended the session */
+  'session:end': {
+    platform: string;
+    user_id: string;
+    session_id: string;
+    session_key: string;
+    reason: 'new' | 'idle' | 'daily';
+  };
   'session:reset': { platform: string; user_id: string; session_key: string };
   'agent:start': { platform: string; user_id: string; session_id: string; message: string };
   'agent:step': { platform: string; user_id: string; session_id: string; iteration: number; tool_names: string[] };
@@ -32,7 +39,13 @@ export const GATEWAY_EVENT_EXAMPLES: { readonly [K in keyof GatewayEventContexts
     session_id: '20261122T101500-a1b2c3',
     session_key: 'telegram:123456789:dm',
   },
-  'session:end': { platform: 'telegram', user_id: '123456789', session_key: 'telegram:123456789:dm' },
+  'session:end': {
+    platform: 'telegram',
+    user_id: '',
+    session_id: '20261122T101500-a1b2c3',
+    session_key: 'telegram:123456789:dm',
+    reason: 'idle',
+  },
   'session:reset': { platform: 'telegram', user_id: '123456789', session_key: 'telegram:123456789:dm' },
   'agent:start': {
     platform: 'telegram',
@@ -68,6 +81,13 @@ export const GATEWAY_EVENT_EXAMPLES: { readonly [K in keyof GatewayEventContexts
   },
   command: { platform: 'telegram', user_id: '123456789', command: 'new', args: '' },
 };
+
+/** One gateway event as the hook bus carries it (hook `gateway_event`): its name and its context. */
+export interface GatewayEventPayload {
+  event: GatewayEventType;
+  /** the event's context, as `GatewayEventContext<event>` (the typed `emit` checked it) */
+  context: Record<string, unknown>;
+}
 
 /** A fixed event name (the `command:` family aside). */
 export type GatewayEventName = Exclude<keyof GatewayEventContexts, 'command'>;

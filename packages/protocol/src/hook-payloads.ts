@@ -1,11 +1,17 @@
 /** The payload of every plugin hook: the seed's keyword arguments in camelCase. */
 import type { ChatMessage } from './chat.js';
 import type { DispatchHandles } from './dispatch-handles.js';
+import type { GatewayEventPayload } from './gateway-events.js';
 import type { MessageEvent } from './message-event.js';
 
 export type ApprovalSurface = 'cli' | 'gateway';
 export type ApprovalChoice = 'once' | 'session' | 'always' | 'deny' | 'timeout';
 export type SubagentStatus = 'completed' | 'failed' | 'interrupted' | 'error';
+/**
+ * Why a session was finalized: `new` (/new, /reset), the reset policy (`idle`: idle_minutes of
+ * silence; `daily`: at_hour passed), or `exit` (the CLI's chat or one-shot ended).
+ */
+export type SessionFinalizeReason = 'new' | 'idle' | 'daily' | 'exit';
 
 export interface ApprovalPayload {
   command: string;
@@ -71,7 +77,7 @@ export interface HookPayloads {
   };
   on_session_start: { sessionId: string; model: string; platform: string };
   on_session_end: { sessionId: string; completed: boolean; interrupted: boolean; model: string; platform: string };
-  on_session_finalize: { sessionId: string | null; platform: string };
+  on_session_finalize: { sessionId: string | null; platform: string; reason: SessionFinalizeReason };
   on_session_reset: { sessionId: string; platform: string };
   subagent_stop: {
     parentSessionId: string;
@@ -81,6 +87,7 @@ export interface HookPayloads {
     durationMs: number;
   };
   pre_gateway_dispatch: { event: MessageEvent } & DispatchHandles;
+  gateway_event: GatewayEventPayload;
   pre_approval_request: ApprovalPayload;
   post_approval_response: ApprovalPayload & { choice: ApprovalChoice };
 }

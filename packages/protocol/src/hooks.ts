@@ -3,6 +3,8 @@
  * wire format and docs/hooks.md are derived from, each entry checked against its payload type
  * (hook-payloads.ts) by `defineHook`. Nothing else in the project lists hook names.
  */
+
+import { GATEWAY_EVENT_EXAMPLES } from './gateway-events.js';
 import type { HookKind, HookOutcomeByKind, HookReturnByKind } from './hook-kinds.js';
 import type { ApprovalPayload, HookName, HookPayloads, ToolCallPayload } from './hook-payloads.js';
 import { defineHook, field, type HookFields, type HookSpec } from './hook-spec.js';
@@ -14,6 +16,7 @@ export type {
   ApprovalSurface,
   HookName,
   HookPayloads,
+  SessionFinalizeReason,
   SubagentStatus,
   ToolCallPayload,
 } from './hook-payloads.js';
@@ -224,17 +227,24 @@ export const HOOKS = {
   }),
   on_session_finalize: defineHook<HookPayloads['on_session_finalize']>()({
     kind: 'observe',
-    fires: 'When the CLI or gateway tears down a session (/new, exit, idle GC)',
+    fires:
+      "When the CLI or gateway tears down a session (/new, exit, the reset policy on the chat's next message or the gateway's idle sweep)",
     returns: 'ignored',
     fields: {
       sessionId: field('session_id', 'string | null', 'the outgoing session, null if none existed'),
       platform: field('platform', 'string', 'where the session ran'),
+      reason: field(
+        'reason',
+        '"new" | "idle" | "daily" | "exit"',
+        'why: /new or /reset, the reset policy, the CLI ending',
+      ),
     },
-    example: { sessionId: 'sess_test', platform: 'cli' },
+    example: { sessionId: 'sess_test', platform: 'cli', reason: 'exit' },
   }),
   on_session_reset: defineHook<HookPayloads['on_session_reset']>()({
     kind: 'observe',
-    fires: 'After a fresh session id is allocated for a chat (/new, /reset, idle window)',
+    fires:
+      "After a fresh session id replaced a chat's session (/new, /reset; or the reset policy ended the previous one)",
     returns: 'ignored',
     fields: {
       sessionId: field('session_id', 'string', 'the new session id'),
@@ -285,6 +295,17 @@ export const HOOKS = {
       gateway: null,
       sessionStore: null,
     },
+  }),
+  gateway_event: defineHook<HookPayloads['gateway_event']>()({
+    kind: 'observe',
+    fires:
+      'In the gateway after each of its events (gateway:startup, session:*, agent:*, cron:*, command:*; docs/gateway-hooks.md), on a later tick: nothing waits for it. The gateway hooks of HERMES_HOME/hooks run here, in their worker thread',
+    returns: 'ignored',
+    fields: {
+      event: field('event', 'string', 'the gateway event: agent:end, command:new, ...'),
+      context: field('context', 'object', "the event's context (snake_case keys, per event)"),
+    },
+    example: { event: 'agent:end', context: { ...GATEWAY_EVENT_EXAMPLES['agent:end'] } },
   }),
   pre_approval_request: defineHook<HookPayloads['pre_approval_request']>()({
     kind: 'observe',

@@ -33,6 +33,7 @@ export {
   type GatewayEventContext,
   type GatewayEventContexts,
   type GatewayEventName,
+  type GatewayEventPayload,
   type GatewayEventType,
   gatewayEventExample,
   gatewayEventMatches,
@@ -70,6 +71,7 @@ export {
   type HookSpec,
   type HookTable,
   isHookName,
+  type SessionFinalizeReason,
   type SubagentStatus,
   type ToolCallPayload,
 } from './hooks.js';

@@ -84,7 +84,7 @@ export {
   type SessionSearchOptions,
   type SessionSearchRepo,
 } from './session-search-repo.js';
-export type { ListSessionsOptions, NewSession, SessionRow, SessionsRepo } from './sessions-repo.js';
+export type { IdleSessionsQuery, ListSessionsOptions, NewSession, SessionRow, SessionsRepo } from './sessions-repo.js';
 // Raw SQLite access for later packages' repositories
 export { isSqliteError, type SqliteDatabase, type SqliteStatement } from './sqlite.js';
 // Transcripts

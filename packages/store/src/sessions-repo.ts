@@ -30,6 +30,14 @@ export interface ListSessionsOptions {
   platform?: string;
 }
 
+export interface IdleSessionsQuery {
+  /** last active before this time (ms since the epoch) */
+  before: number;
+  /** of these platforms only */
+  platforms: readonly string[];
+  limit: number;
+}
+
 export interface SessionsRepo {
   /** Inserts a new, active session and returns its row. */
   create(session: NewSession): SessionRow;
@@ -37,6 +45,10 @@ export interface SessionsRepo {
   get(id: string): SessionRow | undefined;
   /** The latest session of `key` that has not ended, if any. */
   activeByKey(key: string): SessionRow | undefined;
+  /** The newest session of `key`, ended or not, if any. */
+  latestByKey(key: string): SessionRow | undefined;
+  /** Sessions not ended, of the given platforms, last active before a time: the longest idle first. */
+  idleActive(query: IdleSessionsQuery): SessionRow[];
   /** Marks the session ended with `reason`; false if it does not exist or had already ended. */
   end(id: string, reason: string): boolean;
   /** Sets `updatedAt` to now; false if the session does not exist. */
@@ -84,6 +96,15 @@ export function createSessionsRepo(db: SqliteDatabase, now: () => number): Sessi
     `SELECT ${COLUMNS} FROM sessions WHERE session_key = ? AND ended_at IS NULL
      ORDER BY created_at DESC, rowid DESC LIMIT 1`,
   );
+  const latestByKey = db.prepare<[string], SessionRecord>(
+    `SELECT ${COLUMNS} FROM sessions WHERE session_key = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+  );
+  // walks the partial index of active sessions only (sessions_active_by_key), never the ended ones
+  const idleActive = db.prepare<[number, string, number], SessionRecord>(
+    `SELECT ${COLUMNS} FROM sessions INDEXED BY sessions_active_by_key
+     WHERE ended_at IS NULL AND updated_at < ? AND platform IN (SELECT value FROM json_each(?))
+     ORDER BY updated_at, rowid LIMIT ?`,
+  );
   const end = db.prepare<[number, string, number, string]>(
     'UPDATE sessions SET ended_at = ?, end_reason = ?, updated_at = ? WHERE id = ? AND ended_at IS NULL',
   );
@@ -126,6 +147,13 @@ export function createSessionsRepo(db: SqliteDatabase, now: () => number): Sessi
     activeByKey(key) {
       const record = activeByKey.get(key);
       return record === undefined ? undefined : toRow(record);
+    },
+    latestByKey(key) {
+      const record = latestByKey.get(key);
+      return record === undefined ? undefined : toRow(record);
+    },
+    idleActive({ before, platforms, limit }) {
+      return idleActive.all(before, JSON.stringify(platforms), limit).map(toRow);
     },
     end(id, reason) {
       const at = now();

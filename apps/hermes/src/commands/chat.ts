@@ -111,7 +111,7 @@ export async function runChat(options: GlobalOptions): Promise<void> {
         continue;
       }
       if (line === '/new' || line === '/reset') {
-        await rt.hooks.invoke('on_session_finalize', { sessionId: session.id, platform: 'cli' });
+        await rt.hooks.invoke('on_session_finalize', { sessionId: session.id, platform: 'cli', reason: 'new' });
         await rt.store.sessions.end(session.id, 'reset');
         session = await newSession();
         approve = rt.approvalGate(session.id, askApproval(read));
@@ -173,7 +173,7 @@ export async function runChat(options: GlobalOptions): Promise<void> {
   } finally {
     rt.setInjector(null);
     rl.close();
-    await rt.hooks.invoke('on_session_finalize', { sessionId: session.id, platform: 'cli' });
+    await rt.hooks.invoke('on_session_finalize', { sessionId: session.id, platform: 'cli', reason: 'exit' });
     try {
       await rt.store.sessions.end(session.id, 'exit');
     } finally {

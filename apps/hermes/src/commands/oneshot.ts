@@ -26,7 +26,7 @@ export async function runOneShot(prompt: string, options: GlobalOptions): Promis
     const sink = { kind: 'stdout' as const, sessionId: session.id, requestApproval: rt.approvalGate(session.id) };
     const result = await runCliTurn(rt, cliTurnJob('cli-oneshot', prompt, { ...sink, signal: controller.signal }));
     await rt.store.sessions.end(session.id, result.status);
-    await rt.hooks.invoke('on_session_finalize', { sessionId: session.id, platform: 'cli' });
+    await rt.hooks.invoke('on_session_finalize', { sessionId: session.id, platform: 'cli', reason: 'exit' });
     if (result.status !== 'completed' || result.finalText === null) {
       const detail = result.error?.message ?? result.status;
       const facing = userFacingError(result.error ?? new Error(`the turn ended ${result.status}`));

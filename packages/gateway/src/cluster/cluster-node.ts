@@ -126,6 +126,27 @@ export class ClusterNode {
         await run();
       }
     },
+    tryRun: async (sessionKey, run) => {
+      const platform = sessionKey.slice(0, sessionKey.indexOf(':'));
+      // a connection-holding platform's sessions run only where it is held: there, the lanes exclude turns
+      if (this.#leased.has(platform)) {
+        if (this.standby(platform)) return false;
+        await run();
+        return true;
+      }
+      let started = false;
+      try {
+        const result = await this.#sessions.tryRunExclusive(sessionKey, () => {
+          started = true;
+          return run();
+        });
+        return result.ran;
+      } catch (err) {
+        if (started) throw err;
+        this.#opts.logger.warn({ err, session: sessionKey }, 'no session lease: the idle sweep skips this session');
+        return false;
+      }
+    },
     stopElsewhere: (sessionKey) => this.#control.send(sessionKey, 'stop'),
     handle: (handler) => this.#control.handle(handler),
   };

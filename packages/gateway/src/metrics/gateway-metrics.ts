@@ -9,7 +9,6 @@ import type { HookName, PlatformState } from '@hermes/protocol';
 import { type Histogram, Registry } from 'prom-client';
 import type { DeliveryObserver, SendFailure } from '../delivery/deliver.js';
 import type { EventLoopStatus } from '../event-loop-watchdog.js';
-import type { GatewayHandlerObserver } from '../gateway-events.js';
 import type { LaneStats } from '../session-lanes.js';
 import { METRICS } from './catalog.js';
 import { CellCounter, type CounterCell, scrapeGauge, specHistogram } from './cells.js';
@@ -251,8 +250,12 @@ export class GatewayMetrics implements DeliveryObserver {
     this.platform(platform).rateLimited.inc();
   }
 
-  /** For HookBus options: plugin and shell hook callbacks. */
+  /** For HookBus options: plugin and shell hook callbacks; gateway hooks (owner `gateway:NAME`) in their own series. */
   readonly observeHookCallback: HookCallbackObserver = (hook, owner, durationMs, outcome) => {
+    if (owner.source === 'gateway') {
+      this.#observeGatewayHook(owner.name, durationMs, outcome);
+      return;
+    }
     let byHook = this.#hooks.get(owner);
     if (!byHook) {
       byHook = new Map();
@@ -271,8 +274,8 @@ export class GatewayMetrics implements DeliveryObserver {
     record(series, durationMs, outcome);
   };
 
-  /** For GatewayEvents options: gateway hook handlers. */
-  readonly observeGatewayHandler: GatewayHandlerObserver = (handler, durationMs, outcome) => {
+  /** One run of a gateway hook (`gateway_event` on the bus) on one event. */
+  #observeGatewayHook(handler: string, durationMs: number, outcome: HookCallbackOutcome): void {
     let series = this.#gatewayHooks.get(handler);
     if (!series) {
       series = {
@@ -283,7 +286,7 @@ export class GatewayMetrics implements DeliveryObserver {
       this.#gatewayHooks.set(handler, series);
     }
     record(series, durationMs, outcome);
-  };
+  }
 
   /** For ModelClient options: every HTTP attempt. */
   readonly observeModelRequest: ModelRequestObserver = (durationMs, outcome, errorKind, status) => {

@@ -1,4 +1,5 @@
 // A scheduler on a real in-memory state.db with a hand-moved clock, a scripted turn and a recorded send.
+import { HookBus } from '@hermes/plugins';
 import { silentLogger } from '@hermes/protocol';
 import { asyncMethods, openStore, type Store } from '@hermes/store';
 import { flushImmediates } from '../../../../test/helpers/wait-for.js';
@@ -37,7 +38,7 @@ export function harness(
   const events: Harness['events'] = [];
   const turns: CronTurnResult[] = [];
   const prompts: string[] = [];
-  const gatewayEvents = new GatewayEvents(silentLogger);
+  const gatewayEvents = new GatewayEvents(new HookBus());
   gatewayEvents.on('cron:*', (type, context) => {
     events.push({ type, context: context as Record<string, unknown> });
   });

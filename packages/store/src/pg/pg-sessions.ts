@@ -40,6 +40,24 @@ export function createPgSessionsRepo(db: PgQueryable, now: () => number): AsyncM
       );
       return r && toRow(r);
     },
+    async latestByKey(key) {
+      const r = await pgRow<SessionRecord>(
+        db,
+        `SELECT ${COLUMNS} FROM sessions WHERE session_key = $1 ORDER BY created_at DESC, ord DESC LIMIT 1`,
+        [key],
+      );
+      return r && toRow(r);
+    },
+    async idleActive({ before, platforms, limit }) {
+      const records = await pgRows<SessionRecord>(
+        db,
+        `SELECT ${COLUMNS} FROM sessions
+         WHERE ended_at IS NULL AND updated_at < $1 AND platform = ANY($2::text[])
+         ORDER BY updated_at, ord LIMIT $3`,
+        [before, [...platforms], limit],
+      );
+      return records.map(toRow);
+    },
     async end(id, reason) {
       const at = now();
       const sql =

@@ -57,6 +57,39 @@ forEachBackend((open) => {
     expect(await store.sessions.get('missing')).toBeUndefined();
   });
 
+  it('finds the newest session of a key, ended or not, and the idle active sessions of some platforms, oldest first', async () => {
+    const clock = fakeClock();
+    const store = await open({ now: clock.now });
+    expect(await store.sessions.latestByKey('telegram:1:dm')).toBeUndefined();
+    const old = await store.sessions.create({ key: 'telegram:1:dm', platform: 'telegram', id: 'sess_old' });
+    clock.t += 1000;
+    await store.sessions.create({ key: 'telegram:2:dm', platform: 'telegram', id: 'sess_t2' });
+    await store.sessions.create({ key: 'cli:chat', platform: 'cli', id: 'sess_cli' });
+    await store.sessions.create({ key: 'api:k', platform: 'api', id: 'sess_api' });
+    clock.t += 1000;
+    await store.sessions.create({ key: 'discord:3', platform: 'discord', id: 'sess_recent' });
+    await store.sessions.create({ key: 'telegram:4:dm', platform: 'telegram', id: 'sess_ended' });
+    await store.sessions.end('sess_ended', 'idle');
+    expect((await store.sessions.latestByKey('telegram:4:dm'))?.endReason).toBe('idle');
+    clock.t += 1000;
+    const platforms = ['telegram', 'api', 'discord'];
+    const idle = async (before: number, limit = 10) =>
+      (await store.sessions.idleActive({ before, platforms, limit })).map((s) => s.id);
+    // ended sessions and the cli's are never listed; strictly before the cutoff
+    expect(await idle(clock.t)).toEqual([old.id, 'sess_t2', 'sess_api', 'sess_recent']);
+    expect(await idle(clock.t - 1000)).toEqual([old.id, 'sess_t2', 'sess_api']);
+    expect(await idle(clock.t - 2000, 1)).toEqual([old.id]);
+    expect(await idle(clock.t - 3000)).toEqual([]);
+    expect(await store.sessions.idleActive({ before: clock.t, platforms: [], limit: 10 })).toEqual([]);
+    expect((await store.sessions.idleActive({ before: clock.t, platforms, limit: 1 }))[0]).toMatchObject({
+      sessionKey: 'telegram:1:dm',
+      platform: 'telegram',
+      updatedAt: old.updatedAt,
+    });
+    await store.sessions.create({ key: 'telegram:1:dm', platform: 'telegram', id: 'sess_new' });
+    expect((await store.sessions.latestByKey('telegram:1:dm'))?.id).toBe('sess_new');
+  });
+
   it('appends transcripts in order and gives back the exact messages, redacted when asked', async () => {
     const clock = fakeClock();
     const store = await open({ now: clock.now, redact: (t) => t.replaceAll('sk-secret', '[REDACTED]') });
