@@ -1,4 +1,4 @@
-import type { SessionsRepo } from './sessions-repo.js';
+import type { NewSession, SessionsRepo } from './sessions-repo.js';
 import type { SqliteDatabase } from './sqlite.js';
 
 /** How a `delegate_task` child ended (the `subagent_stop` hook's `childStatus`). */
@@ -65,6 +65,34 @@ export const toChildRow = (r: ChildRecord): ChildSessionRow => ({
   messages: r.messages,
 });
 
+/** The child's own session, as `sessions.create` takes it. */
+export function childSession(child: NewChildSession): NewSession {
+  return {
+    key: `delegate:${child.parentId}`,
+    platform: child.platform,
+    ...(child.model !== undefined ? { model: child.model } : {}),
+  };
+}
+
+type LinkValues = [childId: string, parentId: string, taskIndex: number, role: string | null, goal: string, at: number];
+
+/** The values of the child's `child_sessions` row (the goal cut short and redacted). */
+export function linkValues(
+  childId: string,
+  child: NewChildSession,
+  redact: (text: string) => string,
+  at: number,
+): LinkValues {
+  return [
+    childId,
+    child.parentId,
+    child.taskIndex,
+    child.role ?? null,
+    redact(child.goal.slice(0, GOAL_MAX_CHARS)),
+    at,
+  ];
+}
+
 /** Builds the child-sessions repository; every statement is prepared here, once. */
 export function createChildSessionsRepo(
   db: SqliteDatabase,
@@ -72,7 +100,7 @@ export function createChildSessionsRepo(
   sessions: SessionsRepo,
   redact: (text: string) => string = (text) => text,
 ): ChildSessionsRepo {
-  const link = db.prepare<[string, string, number, string | null, string, number]>(
+  const link = db.prepare<LinkValues>(
     `INSERT INTO child_sessions (child_id, parent_id, task_index, role, goal, created_at)
      VALUES (?, ?, ?, ?, ?, ?)`,
   );
@@ -85,19 +113,8 @@ export function createChildSessionsRepo(
      FROM child_sessions c WHERE c.parent_id = ? ORDER BY c.created_at, c.task_index, c.rowid`,
   );
   const startTx = db.transaction((child: NewChildSession): string => {
-    const row = sessions.create({
-      key: `delegate:${child.parentId}`,
-      platform: child.platform,
-      ...(child.model !== undefined ? { model: child.model } : {}),
-    });
-    link.run(
-      row.id,
-      child.parentId,
-      child.taskIndex,
-      child.role ?? null,
-      redact(child.goal.slice(0, GOAL_MAX_CHARS)),
-      now(),
-    );
+    const row = sessions.create(childSession(child));
+    link.run(...linkValues(row.id, child, redact, now()));
     return row.id;
   });
   const finishTx = db.transaction((childId: string, status: ChildStatus, durationMs: number) => {

@@ -195,21 +195,24 @@ export function createInboxRepo(db: SqliteDatabase, now: () => number, state: Pl
       const record = byId.get(id);
       return record === undefined ? undefined : toRow(record);
     },
-    countByStatus() {
-      const result: Record<InboxStatus, number> = {
-        accepted: 0,
-        processing: 0,
-        done: 0,
-        skipped: 0,
-        refused: 0,
-        failed: 0,
-        interrupted: 0,
-      };
-      for (const { status, n } of counts.all()) result[status] = n;
-      return result;
-    },
+    countByStatus: () => statusCounts(counts.all()),
     prune: (before) => prune.run(before).changes,
   };
+}
+
+/** Every status with its count from `rows` (0 where none). */
+export function statusCounts(rows: Iterable<{ status: InboxStatus; n: number }>): Record<InboxStatus, number> {
+  const result: Record<InboxStatus, number> = {
+    accepted: 0,
+    processing: 0,
+    done: 0,
+    skipped: 0,
+    refused: 0,
+    failed: 0,
+    interrupted: 0,
+  };
+  for (const { status, n } of rows) result[status] = n;
+  return result;
 }
 
 /** Oldest accepted first (the order recovery resumes rows in). */

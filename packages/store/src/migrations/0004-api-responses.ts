@@ -1,4 +1,5 @@
 import type { Migration } from '../migration.js';
+import { ddl } from './dialect.js';
 
 /**
  * The Responses API's stored responses: which session each response id belongs to and how many
@@ -9,22 +10,15 @@ import type { Migration } from '../migration.js';
 export const apiResponses: Migration = {
   version: 4,
   name: 'api responses',
-  sql: `
+  ...ddl(
+    (d) => `
 CREATE TABLE api_responses (
   id TEXT PRIMARY KEY NOT NULL,
   session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
   message_count INTEGER NOT NULL,
-  created_at INTEGER NOT NULL
+  created_at ${d.int64} NOT NULL
 );
 CREATE INDEX api_responses_by_session ON api_responses (session_id);
 `,
-  pg: `
-CREATE TABLE api_responses (
-  id TEXT PRIMARY KEY NOT NULL,
-  session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
-  message_count INTEGER NOT NULL,
-  created_at BIGINT NOT NULL
-);
-CREATE INDEX api_responses_by_session ON api_responses (session_id);
-`,
+  ),
 };

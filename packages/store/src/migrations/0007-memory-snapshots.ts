@@ -1,4 +1,5 @@
 import type { Migration } from '../migration.js';
+import { ddl } from './dialect.js';
 
 /**
  * The memory block each session's system prompt carries: taken from the memory provider when the
@@ -9,20 +10,14 @@ import type { Migration } from '../migration.js';
 export const memorySnapshots: Migration = {
   version: 7,
   name: 'memory snapshots',
-  sql: `
+  ...ddl(
+    (d) => `
 CREATE TABLE memory_snapshots (
   session_id TEXT PRIMARY KEY NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
   provider TEXT NOT NULL,
   block TEXT NOT NULL,
-  created_at INTEGER NOT NULL
+  created_at ${d.int64} NOT NULL
 );
 `,
-  pg: `
-CREATE TABLE memory_snapshots (
-  session_id TEXT PRIMARY KEY NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
-  provider TEXT NOT NULL,
-  block TEXT NOT NULL,
-  created_at BIGINT NOT NULL
-);
-`,
+  ),
 };

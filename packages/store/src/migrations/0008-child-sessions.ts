@@ -1,4 +1,5 @@
 import type { Migration } from '../migration.js';
+import { ddl } from './dialect.js';
 
 /**
  * Children of `delegate_task`: each child's transcript is an ordinary session (its own `sessions`
@@ -9,7 +10,8 @@ import type { Migration } from '../migration.js';
 export const childSessions: Migration = {
   version: 8,
   name: 'child sessions',
-  sql: `
+  ...ddl(
+    (d) => `
 CREATE TABLE child_sessions (
   child_id TEXT PRIMARY KEY NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
   parent_id TEXT NOT NULL,
@@ -17,22 +19,10 @@ CREATE TABLE child_sessions (
   role TEXT,
   goal TEXT NOT NULL,
   status TEXT CHECK (status IN ('completed', 'failed', 'interrupted', 'error')),
-  duration_ms INTEGER,
-  created_at INTEGER NOT NULL
+  duration_ms ${d.int64},
+  created_at ${d.int64} NOT NULL
 );
 CREATE INDEX child_sessions_by_parent ON child_sessions (parent_id, created_at, task_index);
 `,
-  pg: `
-CREATE TABLE child_sessions (
-  child_id TEXT PRIMARY KEY NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
-  parent_id TEXT NOT NULL,
-  task_index INTEGER NOT NULL,
-  role TEXT,
-  goal TEXT NOT NULL,
-  status TEXT CHECK (status IN ('completed', 'failed', 'interrupted', 'error')),
-  duration_ms BIGINT,
-  created_at BIGINT NOT NULL
-);
-CREATE INDEX child_sessions_by_parent ON child_sessions (parent_id, created_at, task_index);
-`,
+  ),
 };

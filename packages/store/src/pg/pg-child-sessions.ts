@@ -1,5 +1,11 @@
 import type { AsyncMethods } from '../async-store.js';
-import { type ChildRecord, type ChildSessionsRepo, GOAL_MAX_CHARS, toChildRow } from '../child-sessions-repo.js';
+import {
+  type ChildRecord,
+  type ChildSessionsRepo,
+  childSession,
+  linkValues,
+  toChildRow,
+} from '../child-sessions-repo.js';
 import { inPgTransaction, type PgQueryable, pgRows } from './pg-db.js';
 import { createPgSessionsRepo } from './pg-sessions.js';
 
@@ -12,21 +18,10 @@ export function createPgChildSessionsRepo(
   return {
     start: (child) =>
       inPgTransaction(pool, async (client) => {
-        const row = await createPgSessionsRepo(client, now).create({
-          key: `delegate:${child.parentId}`,
-          platform: child.platform,
-          ...(child.model !== undefined ? { model: child.model } : {}),
-        });
+        const row = await createPgSessionsRepo(client, now).create(childSession(child));
         await client.query(
           `INSERT INTO child_sessions (child_id, parent_id, task_index, role, goal, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-          [
-            row.id,
-            child.parentId,
-            child.taskIndex,
-            child.role ?? null,
-            redact(child.goal.slice(0, GOAL_MAX_CHARS)),
-            now(),
-          ],
+          linkValues(row.id, child, redact, now()),
         );
         return row.id;
       }),

@@ -1,6 +1,6 @@
 import type { AsyncMethods } from '../async-store.js';
 import type { InboxRepo, InboxStatus } from '../inbox-repo.js';
-import { COLUMNS, type InboxRecord, toJson, toRow, UNFINISHED } from '../inbox-repo.js';
+import { COLUMNS, type InboxRecord, statusCounts, toJson, toRow, UNFINISHED } from '../inbox-repo.js';
 import { inPgTransaction, type PgQueryable, pgChanges, pgRow, pgRows } from './pg-db.js';
 import { claimPgInbox } from './pg-inbox-claims.js';
 import { UPSERT_PLATFORM_STATE } from './pg-platform-state.js';
@@ -48,21 +48,8 @@ export function createPgInboxRepo(pool: PgQueryable, now: () => number): AsyncMe
       return r && toRow(r);
     },
     async countByStatus() {
-      const result: Record<InboxStatus, number> = {
-        accepted: 0,
-        processing: 0,
-        done: 0,
-        skipped: 0,
-        refused: 0,
-        failed: 0,
-        interrupted: 0,
-      };
-      const rows = await pgRows<{ status: InboxStatus; n: number }>(
-        pool,
-        'SELECT status, COUNT(*) AS n FROM inbox GROUP BY status',
-      );
-      for (const { status, n } of rows) result[status] = n;
-      return result;
+      const sql = 'SELECT status, COUNT(*) AS n FROM inbox GROUP BY status';
+      return statusCounts(await pgRows<{ status: InboxStatus; n: number }>(pool, sql));
     },
     prune: (before) =>
       pgChanges(pool, `DELETE FROM inbox WHERE accepted_at < $1 AND status NOT IN ('accepted', 'processing')`, [
