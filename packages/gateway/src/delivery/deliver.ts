@@ -200,20 +200,42 @@ export function idempotencyKey(row: { id: number; createdAt: number }): string {
   return `${row.id.toString(36)}.${row.createdAt.toString(36)}`;
 }
 
+/** An outbox row as `sendRow` sends it. */
+export interface OutgoingRow {
+  id: number;
+  createdAt: number;
+  text: string;
+  formatted: boolean;
+  /** the answer's first message (replies to the user's message) */
+  first: boolean;
+  /** the platform may already have it (a resend after a crash): looked up or sent with its idempotency key */
+  mayRepeat: boolean;
+  /** a file to upload, `text` its path */
+  media?: boolean;
+}
+
+/** A stored row with how it is sent: first of the answer, perhaps a repeat, a file. */
+export function outgoingRow(
+  row: Pick<OutgoingRow, 'id' | 'createdAt' | 'text' | 'formatted'>,
+  how: { first: boolean; mayRepeat: boolean; media: boolean },
+): OutgoingRow {
+  const { id, createdAt, text, formatted } = row;
+  return {
+    id,
+    createdAt,
+    text,
+    formatted,
+    first: how.first,
+    mayRepeat: how.mayRepeat,
+    ...(how.media ? { media: true } : {}),
+  };
+}
+
 export async function sendRow(
   options: DeliveryOptions,
   adapter: PlatformAdapter,
   target: DeliveryTarget,
-  row: {
-    id: number;
-    createdAt: number;
-    text: string;
-    formatted: boolean;
-    first: boolean;
-    mayRepeat: boolean;
-    /** a file to upload, `text` its path */
-    media?: boolean;
-  },
+  row: OutgoingRow,
   result: DeliveryResult,
   /** writes committed with the row's sent/failed mark (the last row of an answer: the inbox row's mark) */
   onSettled: UnitOfWork = [],
@@ -308,15 +330,7 @@ export async function resendPending(
       adapter,
       target,
       // crash recovery: the process that wrote the row may have died after the platform took it
-      {
-        id: row.id,
-        createdAt: row.createdAt,
-        text: row.text,
-        formatted: row.formatted,
-        first: row.chunkIndex === 0,
-        mayRepeat: true,
-        ...(row.kind === 'media' ? { media: true } : {}),
-      },
+      outgoingRow(row, { first: row.chunkIndex === 0, mayRepeat: true, media: row.kind === 'media' }),
       result,
     );
   }
