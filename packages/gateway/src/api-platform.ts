@@ -9,7 +9,8 @@
  * pre_gateway_dispatch (a skip is a 403, no model call), commands (their answer is the HTTP answer),
  * session lanes and busy mode, gateway.max_concurrent_runs, the session stage, events and metrics.
  */
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+
+import { randomUUID } from 'node:crypto';
 import { type ChatMessage, type Logger, planFor, SESSION_KEYS, STATELESS_SESSION } from '@hermes/protocol';
 import type { AsyncStore } from '@hermes/store';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -17,6 +18,7 @@ import { registerModelsRoutes } from './api/models-route.js';
 import { registerResponsesRoute } from './api/responses-route.js';
 import { bodySchema, chatCompletionsBodySchema, withTextContent } from './api/schemas.js';
 import { type ApiErrorType, DISPATCH_REFUSAL, STOPPING, sendApiError } from './http/api-error.js';
+import { bearerMatches } from './http/bearer.js';
 import { startEventStream } from './http/event-stream.js';
 import { awaitedSink } from './pipeline/direct-intake.js';
 import type { DirectSink, DirectTurnJob } from './pipeline/input.js';
@@ -53,15 +55,6 @@ const NO_USAGE = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
 
 function wantsStreamUsage(body: CompletionBody): boolean {
   return isRecord(body.stream_options) && body.stream_options.include_usage === true;
-}
-
-/** True when the request carries the configured bearer key (constant-time compare). */
-export function bearerMatches(header: string | undefined, key: string): boolean {
-  const m = /^Bearer\s+(.+)$/i.exec(header ?? '');
-  if (!m?.[1]) return false;
-  const a = Buffer.from(m[1]);
-  const b = Buffer.from(key);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

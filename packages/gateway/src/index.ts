@@ -15,7 +15,6 @@ export {
 export {
   type ApiPipeline,
   type ApiPlatformDeps,
-  bearerMatches,
   completionJob,
   registerApiPlatform,
 } from './api-platform.js';
@@ -53,6 +52,7 @@ export {
 export * from './gateway-hooks/index.js';
 export { isAddressed } from './group-policy.js';
 export { DISPATCH_REFUSAL } from './http/api-error.js';
+export { bearerMatches } from './http/bearer.js';
 // Metrics (GET /metrics)
 export { cleanMediaCache, startMediaCleanup } from './media/cache-cleanup.js';
 export {

@@ -7,11 +7,19 @@
  * one they wrote in: the model cannot message strangers.
  */
 import type { ToolDefinition } from '@hermes/protocol';
-import type { DeliveryTarget } from './delivery/deliver.js';
-import type { Gateway } from './gateway.js';
+import type { DeliveryResult, DeliveryTarget } from './delivery/deliver.js';
+
+/** What `send_message` (and cron's target check) asks of the gateway; `Gateway` satisfies it. */
+export interface MessagingGatewayPort {
+  /** the connected platforms, by name */
+  readonly adapters: ReadonlyMap<string, unknown>;
+  originOf(sessionId: string): DeliveryTarget | undefined;
+  isKnownChat(platform: string, chatId: string, threadId?: string): boolean;
+  sendTo(target: DeliveryTarget, markdown: string, media?: readonly string[]): Promise<DeliveryResult>;
+}
 
 export interface SendMessageDeps {
-  gateway: Gateway;
+  gateway: MessagingGatewayPort;
   env: Readonly<Record<string, string | undefined>>;
 }
 

@@ -7,14 +7,16 @@ import { Readable } from 'node:stream';
 import { ERROR_CODES, HermesError, isLoopbackHost } from '@hermes/protocol';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type ApiPlatformDeps, registerApiPlatform } from './api-platform.js';
+import { consoleSession, sameOrigin } from './console/auth.js';
 import type { ConsoleServerOptions } from './console/ports.js';
 import { registerConsole } from './console/register.js';
 import { webIdentityOf } from './console/web-identity.js';
 import type { EventLoopStatus } from './event-loop-watchdog.js';
 import type { Gateway } from './gateway.js';
 import { installApiErrors, sendApiError } from './http/api-error.js';
+import { bearerMatches } from './http/bearer.js';
 import { addMultipartParser } from './http/multipart-body.js';
-import { createRequestGuard, type RouteGuard } from './http/request-guard.js';
+import { createRequestGuard, type GuardChecks, type RouteGuard } from './http/request-guard.js';
 import { registerMetricsRoute } from './metrics/metrics-route.js';
 import type { RouteDefinition } from './platform-setup.js';
 
@@ -105,7 +107,7 @@ export function buildServer(gateway: Gateway, options: ServerOptions): GatewaySe
   app.addHook(
     'onRequest',
     createRequestGuard({
-      apiKey: options.api.apiKey,
+      checks: guardChecks(options.api.apiKey),
       allowedHosts: limits.allowedHosts ?? [],
       corsOrigins: limits.corsOrigins ?? [],
       bindHost: options.host,
@@ -236,4 +238,14 @@ export function addPlatformRoutes(app: FastifyInstance, gateway: Gateway): void 
       },
     });
   }
+}
+
+/** The guard's checks: the API key (`API_SERVER_KEY`, when set), the console's session and same-origin rule. */
+export function guardChecks(apiKey: string | undefined): GuardChecks {
+  const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+  return {
+    apiKey: (request) => !apiKey || bearerMatches(header(request.headers.authorization), apiKey),
+    consoleSession: (request) => consoleSession(request) !== null,
+    sameOrigin,
+  };
 }

@@ -1,12 +1,24 @@
 /** What every console route module gets: the gateway, the options, the auth state, the log. */
-import type { Logger } from '@hermes/protocol';
+import type { Logger, PlatformState } from '@hermes/protocol';
 import type { FastifyRequest } from 'fastify';
-import type { Gateway } from '../gateway.js';
+import type { ConsoleMetricsSnapshot } from '../metrics/gateway-metrics.js';
+import type { CommandPorts } from '../pipeline/command.js';
 import { type ConsoleAuth, consoleSession } from './auth.js';
 import type { ConsoleServerOptions } from './ports.js';
 
+/** What the console asks of the gateway; `Gateway` satisfies it. */
+export interface ConsoleGatewayPort {
+  /** the command ports the console's stop/reset and session data go through; `userId`: who acts */
+  commandPorts(userId: string): CommandPorts;
+  platformStates(): Record<string, PlatformState>;
+  readonly metrics: {
+    consoleSnapshot(): Promise<ConsoleMetricsSnapshot>;
+    platform(name: string): { readonly reconnects: { readonly value: number } };
+  };
+}
+
 export interface ConsoleContext {
-  gateway: Gateway;
+  gateway: ConsoleGatewayPort;
   options: ConsoleServerOptions;
   auth: ConsoleAuth;
   /** the console's logger (`component: console`) */

@@ -1,11 +1,10 @@
 /** Registers the console on a gateway's server (called by `buildServer` when `console` is given). */
 import type { Logger } from '@hermes/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { Gateway } from '../gateway.js';
 import { registerActionRoutes } from './action-routes.js';
 import { ConsoleAuth, installConsoleAuth } from './auth.js';
 import { registerAuthRoutes } from './auth-routes.js';
-import type { ConsoleContext } from './context.js';
+import type { ConsoleContext, ConsoleGatewayPort } from './context.js';
 import { registerDataRoutes } from './data-routes.js';
 import { registerEventsRoute } from './events-route.js';
 import { SECURITY_HEADERS } from './headers.js';
@@ -24,7 +23,11 @@ export interface RegisterConsoleOptions {
   cluster?: ConsoleContext['cluster'];
 }
 
-export function registerConsole(app: FastifyInstance, gateway: Gateway, o: RegisterConsoleOptions): ConsoleAuth {
+export function registerConsole(
+  app: FastifyInstance,
+  gateway: ConsoleGatewayPort,
+  o: RegisterConsoleOptions,
+): ConsoleAuth {
   const tokens = [o.options.token, o.apiKey];
   const auth = new ConsoleAuth({ loginRequired: !o.loopback || tokens.some((t) => t), tokens });
   installConsoleAuth(app, auth);

@@ -7,10 +7,11 @@
 
 import { type Logger, planFor, SESSION_KEYS, type ToolDefinition } from '@hermes/protocol';
 import type { CronJobRow } from '@hermes/store';
-import type { Gateway } from '../gateway.js';
+import type { DeliveryTarget } from '../delivery/deliver.js';
+import type { GatewayEvents } from '../gateway-events.js';
 import { awaitedSink } from '../pipeline/direct-intake.js';
-import type { DirectOutcome } from '../pipeline/input.js';
-import { resolveTarget } from '../send-message-tool.js';
+import type { DirectOutcome, DirectTurnJob } from '../pipeline/input.js';
+import { type MessagingGatewayPort, resolveTarget } from '../send-message-tool.js';
 import type { CronClock } from './clock.js';
 import type { CronJobsPort } from './cron-jobs-port.js';
 import { createCronjobTool } from './cronjob-tool.js';
@@ -18,8 +19,15 @@ import { type CronTurnResult, type FirePorts, recoverFires, runFire } from './fi
 import { CronScheduler, type CronSettings } from './scheduler.js';
 import { resolveDeliver } from './targets.js';
 
+/** What the cron service asks of the gateway; `Gateway` satisfies it. */
+export interface CronGatewayPort extends MessagingGatewayPort {
+  readonly events: GatewayEvents;
+  readonly turns: { availableTools(): Promise<ToolDefinition[]> };
+  submitTurn(submitted: Omit<DirectTurnJob, 'acceptedAt'>): void;
+}
+
 export interface CronServiceDeps {
-  gateway: Gateway;
+  gateway: CronGatewayPort;
   jobs: CronJobsPort;
   env: Readonly<Record<string, string | undefined>>;
   settings: CronSettings;
@@ -75,7 +83,7 @@ export function createCronService(deps: CronServiceDeps): CronService {
   const { gateway, jobs, env, logger } = deps;
   const targets = { env, connected: () => [...gateway.adapters.keys()] };
   const resolve = (deliver: string) => resolveDeliver(targets, deliver);
-  const send = (target: Parameters<Gateway['sendTo']>[0], text: string) => gateway.sendTo(target, text);
+  const send = (target: DeliveryTarget, text: string) => gateway.sendTo(target, text);
 
   async function runTurn(job: CronJobRow, signal: AbortSignal): Promise<CronTurnResult> {
     const log = logger.child({ cronJob: job.id });

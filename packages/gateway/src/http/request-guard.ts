@@ -10,8 +10,6 @@
  */
 import { isLoopbackHost } from '@hermes/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { bearerMatches } from '../api-platform.js';
-import { consoleSession, sameOrigin } from '../console/auth.js';
 import { sendApiError } from './api-error.js';
 
 /**
@@ -21,8 +19,18 @@ import { sendApiError } from './api-error.js';
  */
 export type RouteGuard = 'api' | 'open' | 'platform' | 'console' | 'console-open';
 
+/** The checks the guard asks of the routes it guards, injected where the server is built. */
+export interface GuardChecks {
+  /** the request carries the API key (true when none is configured) */
+  apiKey(request: FastifyRequest): boolean;
+  /** the request has a console session */
+  consoleSession(request: FastifyRequest): boolean;
+  /** a browser `Origin`, when sent, is the request's own */
+  sameOrigin(request: FastifyRequest): boolean;
+}
+
 export interface GuardOptions {
-  apiKey: string | undefined;
+  checks: GuardChecks;
   /** `gateway.allowed_hosts`: host names answered besides loopback */
   allowedHosts: readonly string[];
   /** `gateway.cors_origins`: browser origins allowed */
@@ -80,7 +88,7 @@ export function createRequestGuard(options: GuardOptions) {
         'misdirected_request',
       );
     }
-    if (kind === 'console' || kind === 'console-open') return consoleCheck(kind, request, reply);
+    if (kind === 'console' || kind === 'console-open') return consoleCheck(options.checks, kind, request, reply);
     const origin = single(request.headers.origin);
     if (origin !== undefined) {
       if (!origins.has(normalizeOrigin(origin))) {
@@ -103,7 +111,7 @@ export function createRequestGuard(options: GuardOptions) {
       }
     }
     if (kind === 'open' || request.method === 'OPTIONS') return;
-    if (options.apiKey && !bearerMatches(single(request.headers.authorization), options.apiKey)) {
+    if (!options.checks.apiKey(request)) {
       return sendApiError(
         reply.header('connection', 'close').header('www-authenticate', 'Bearer'),
         401,
@@ -116,11 +124,16 @@ export function createRequestGuard(options: GuardOptions) {
 }
 
 /** The console routes' part of the guard (after the Host check). */
-async function consoleCheck(kind: 'console' | 'console-open', request: FastifyRequest, reply: FastifyReply) {
-  if (!sameOrigin(request)) {
+async function consoleCheck(
+  checks: GuardChecks,
+  kind: 'console' | 'console-open',
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  if (!checks.sameOrigin(request)) {
     return reply.code(403).header('connection', 'close').send({ error: 'csrf' });
   }
-  if (kind === 'console' && consoleSession(request) === null) {
+  if (kind === 'console' && !checks.consoleSession(request)) {
     return reply.code(401).send({ error: 'not logged in to the console: POST /console/api/login { token }' });
   }
 }

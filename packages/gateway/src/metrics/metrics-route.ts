@@ -4,7 +4,7 @@
  * loopback) it is open.
  */
 import type { FastifyInstance } from 'fastify';
-import { bearerMatches } from '../api-platform.js';
+import { bearerMatches } from '../http/bearer.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 
 export const METRICS_PATH = '/metrics';

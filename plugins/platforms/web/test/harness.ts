@@ -9,6 +9,7 @@ import type { PlatformAdapter, PlatformContext, RouteRequest, WebIdentity } from
 import Fastify from 'fastify';
 import { installApiErrors } from '../../../../packages/gateway/src/http/api-error.js';
 import { createRequestGuard } from '../../../../packages/gateway/src/http/request-guard.js';
+import { guardChecks } from '../../../../packages/gateway/src/server.js';
 import {
   type LogLine,
   memoryState,
@@ -62,7 +63,7 @@ export async function startWebHarness(options: WebHarnessOptions = {}): Promise<
   await adapter.start(recorder.sink);
   const app = Fastify({ logger: false });
   installApiErrors(app, logger);
-  app.addHook('onRequest', createRequestGuard({ apiKey: 'api-key', allowedHosts: [], corsOrigins: [] }));
+  app.addHook('onRequest', createRequestGuard({ checks: guardChecks('api-key'), allowedHosts: [], corsOrigins: [] }));
   addPlatformRoutes(app, { routes } as unknown as Gateway);
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
