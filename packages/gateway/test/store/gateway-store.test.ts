@@ -42,19 +42,17 @@ describe.skipIf(postgresUnavailableReason() !== null)('gatewayStore on PostgreSQ
     const adapterState = new PlatformStateCache(pg.platformState, silentLogger);
     await adapterState.load();
     const store = gatewayStore(pg, { adapterState, owner: 'gw-1' });
-    for (let round = 0; round < 3; round += 1) {
-      const slow: StoreWrite[] = Array.from({ length: 40 }, (_, i) => ({
-        kind: 'platformState.set',
-        platform: 'discord',
-        key: `filler:${i}`,
-        value: String(round),
-      }));
-      slow.push({ kind: 'platformState.set', platform: 'discord', key: 'catch_up', value: `first-${round}` });
-      const quick: StoreWrite[] = [
-        { kind: 'platformState.set', platform: 'discord', key: 'catch_up', value: `second-${round}` },
-      ];
-      await Promise.all([store.commit(slow), store.commit(quick)]);
-      expect(adapterState.get('discord', 'catch_up')).toBe(`second-${round}`);
+    // a slow unit (many writes) then a quick one, issued together: the quick one's value is the last
+    const set = (key: string, value: string): StoreWrite => ({
+      kind: 'platformState.set',
+      platform: 'discord',
+      key,
+      value,
+    });
+    for (const round of ['a', 'b', 'c']) {
+      const slow = [...Array.from({ length: 40 }, (_, i) => set(`filler:${i}`, round)), set('catch_up', `1-${round}`)];
+      await Promise.all([store.commit(slow), store.commit([set('catch_up', `2-${round}`)])]);
+      expect(adapterState.get('discord', 'catch_up')).toBe(`2-${round}`);
     }
     await store.commit([
       { kind: 'inbox.accept', platform: 'telegram', key: 'o-1', payload: {}, state: { offset: '9' } },
