@@ -30,7 +30,7 @@ import { runHookAgent } from './hook-agent.js';
 import { hookSend } from './hook-send.js';
 import { KnownChats } from './known-chats.js';
 import { launchPlatforms } from './launch.js';
-import { busyModeFor, cachePorts, mediaStep } from './media/inbound-media.js';
+import { cachePorts, mediaStep } from './media/inbound-media.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { acceptEvent } from './pipeline/accept.js';
 import { MessageBatcher, mayBeCutPart } from './pipeline/batch.js';
@@ -51,7 +51,7 @@ import { SessionStage } from './pipeline/session.js';
 import { runTurnStage, type TurnStagePorts } from './pipeline/turn.js';
 import { type RouteDefinition, setUpPlatforms } from './platform-setup.js';
 import { clusterGuard, guardSession } from './session-guard.js';
-import { type BusyMode, SessionLanes } from './session-lanes.js';
+import { type BusyMode, busyModeFor, SessionLanes } from './session-lanes.js';
 import { SessionSweep } from './session-sweep.js';
 
 export const ADAPTER_STOP_TIMEOUT_MS = 5_000;

@@ -182,3 +182,11 @@ export class SessionLanes<T> {
     }
   }
 }
+
+/**
+ * The busy mode for a chat message: steering carries text only, so a message with files waits for
+ * its own turn (queued) instead.
+ */
+export function busyModeFor(mode: BusyMode, event: { attachments?: readonly unknown[] | undefined }): BusyMode {
+  return mode === 'steer' && (event.attachments?.length ?? 0) > 0 ? 'queue' : mode;
+}

@@ -8,7 +8,6 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import type { TurnImage } from '@hermes/agent';
 import type { Attachment, MessageEvent } from '@hermes/protocol';
-import type { BusyMode } from '../session-lanes.js';
 import { bareMime, decodeText, isTextLike, sniffImage } from './file-types.js';
 import { type SttSettings, TranscriptionError, transcribe } from './transcribe.js';
 
@@ -32,11 +31,6 @@ export interface PreparedMessage {
 /** True when the event carries files: the only events this step has work for. */
 export function hasAttachments(event: MessageEvent): boolean {
   return event.attachments !== undefined && event.attachments.length > 0;
-}
-
-/** The busy mode for `event`: steering carries text only, so a message with files waits for its own turn. */
-export function busyModeFor(mode: BusyMode, event: MessageEvent): BusyMode {
-  return mode === 'steer' && hasAttachments(event) ? 'queue' : mode;
 }
 
 /** The media step as the turn stage calls it, with the gateway's media settings. */
