@@ -26,8 +26,15 @@ export default defineConfig({
     ],
     // the chaos suite runs alone (npm run test:chaos): minutes of faults, not part of npm test
     exclude: ['**/node_modules/**', '**/dist/**', 'test/chaos/**'],
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // a guard against hangs, not a speed check (each wait in a test has its own timeout naming what it
+    // waited for): with two files at once on two cores, an end-to-end test that takes 10 s on an idle
+    // machine may take three times that, and a hook that stops a gateway must not be cut off first
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
+    // two test files at once (one per core of the 2-core CI machine): every file has its own fakes on
+    // port 0, HERMES_HOME, lock folder (HERMES_LOCK_DIR per test process) and temp paths, and its
+    // tests wait on events and conditions, not fixed sleeps (test/helpers/wait-for.ts)
+    maxWorkers: 2,
   },
 });

@@ -44,7 +44,7 @@ describe('docs/scaling.md', () => {
         file,
         sample
           .replace("'@hermes/gateway/cluster'", JSON.stringify(root('packages/gateway/src/cluster/index.ts')))
-          .replace("from 'pg'", `from ${JSON.stringify(fileURLToPath(import.meta.resolve('pg')))}`),
+          .replace("'@hermes/store'", JSON.stringify(root('packages/store/src/index.ts'))),
       );
       const logs: unknown[][] = [];
       const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void logs.push(args));

@@ -5,9 +5,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ModelClient, ToolRegistry } from '@hermes/agent';
+import { ModelClient, ToolRegistry, turnConfig } from '@hermes/agent';
 import { defaultConfig } from '@hermes/config';
-import { addPlatformRoutes, buildServer, Gateway, sqliteGatewayStore } from '@hermes/gateway';
+import { addPlatformRoutes, buildServer, Gateway } from '@hermes/gateway';
 import { createRedactor } from '@hermes/logging';
 import { HookBus } from '@hermes/plugins';
 import { type PlatformFactory, silentLogger } from '@hermes/protocol';
@@ -17,6 +17,7 @@ import { Bot, webhookCallback } from 'grammy';
 import { gatewaySettings } from '../../apps/hermes/src/gateway-app.js';
 import { telegramFactory } from '../../plugins/platforms/telegram/index.js';
 import type { FakeTelegram } from '../fakes/telegram-server.js';
+import { sqliteGatewayStore } from '../helpers/gateway-store.js';
 import type { WebhookTarget } from './pipeline-load.js';
 
 export const WEBHOOK_SECRET = 'bench-secret';
@@ -105,8 +106,7 @@ export async function startHermesFor(
   });
   const gatewayConfig = {
     ...gatewaySettings(config, {
-      model: 'fake-model',
-      cwd: dir,
+      turn: turnConfig(config, { model: 'fake-model', cwd: dir }),
       cacheDir,
       platformSettings: { [factory.name]: settings },
     }),
@@ -134,7 +134,7 @@ export async function startHermesFor(
     version: 'bench',
     startedAt: Date.now(),
     api: {
-      model: gatewayConfig.model,
+      model: gatewayConfig.turn.model,
       apiKey: undefined,
       logger: silentLogger,
       sessions: gatewayStore.sessions,

@@ -12,6 +12,7 @@ import type { ChaosPlatform } from '../chaos/platforms.js';
 import { discordPlatform } from '../chaos/platforms.js';
 import { postgresUnavailableReason, usePostgres } from '../helpers/postgres.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { quietPeriod } from '../helpers/wait-for.js';
 import { type ClusterInstance, type Health, startInstance, stopInstance, waitFor } from './cluster-rig.js';
 import { MessageStream } from './message-stream.js';
 
@@ -128,7 +129,7 @@ describe.skipIf(postgresUnavailableReason() !== null)('two gateway instances on 
     sending = false;
     await sender;
     await waitFor('every message answered', pendingAfterPump, (n) => n === 0, 30_000).catch(() => undefined);
-    await sleep(500); // a late second reply would show now
+    await quietPeriod(500, 'a late second reply would show now');
     pump();
 
     const afterKill = [...stream.sent.values()].filter((s) => s.at >= killedAt).length;

@@ -11,6 +11,7 @@ import { usePostgres } from '../helpers/postgres.js';
 import { tempHome } from '../helpers/run-hermes.js';
 import { type RunningGateway, spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const openai = useFakeOpenAI();
 const postgres = usePostgres();
@@ -74,7 +75,7 @@ describe('one run per session across two instances', () => {
     });
     try {
       const first = ask(a, 'one');
-      while (spans.length === 0) await new Promise((r) => setTimeout(r, 10)); // the first is at its model call
+      await waitFor(() => spans.length > 0, { what: 'the first at its model call' });
       const second = ask(b, 'two');
       const [answerOne, answerTwo] = await Promise.all([first, second]);
       expect(answerOne).toBe('one after []');
@@ -122,7 +123,8 @@ describe('/stop and the interrupt busy mode across two instances (Telegram webho
       await until(() => modelCalls().length > before);
       expect(await post(b, '/stop')).toBe(200);
       await until(() => tg.sent.some((m) => m.text === 'Stopped.'));
-      await new Promise((r) => setTimeout(r, 500));
+      // the run's model request was cut: its answer can never come
+      await waitFor(() => modelCalls().at(-1)?.closedUnanswered, { what: 'the model request aborted' });
       expect(tg.sent.map((m) => m.text)).not.toContain('the long answer');
     } finally {
       expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);

@@ -5,21 +5,15 @@ import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ModelClient, ToolRegistry } from '@hermes/agent';
+import { ModelClient, ToolRegistry, turnConfig } from '@hermes/agent';
 import { defaultConfig } from '@hermes/config';
-import {
-  addPlatformRoutes,
-  buildServer,
-  DISPLAY_DEFAULTS,
-  type DisplaySettings,
-  Gateway,
-  sqliteGatewayStore,
-} from '@hermes/gateway';
+import { addPlatformRoutes, buildServer, DISPLAY_DEFAULTS, type DisplaySettings, Gateway } from '@hermes/gateway';
 import { HookBus } from '@hermes/plugins';
 import { silentLogger, type ToolDefinition } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
 import { gatewaySettings } from '../../apps/hermes/src/gateway-app.js';
 import type { FakeOpenAI } from '../fakes/openai-server.js';
+import { sqliteGatewayStore } from '../helpers/gateway-store.js';
 import type { ContractUser, PlatformDriver } from './driver.js';
 
 export interface ContractGateway {
@@ -72,8 +66,7 @@ export async function startContractGateway(
   const env = driver.env(options.allowed);
   const base = {
     ...gatewaySettings(config, {
-      model: 'contract-model',
-      cwd: dir,
+      turn: turnConfig(config, { model: 'contract-model', cwd: dir }),
       cacheDir: join(dir, 'cache'),
       platformSettings: { [driver.platform]: driver.settings() },
     }),
@@ -109,7 +102,7 @@ export async function startContractGateway(
     version: 'contract',
     startedAt: Date.now(),
     api: {
-      model: settings.model,
+      model: settings.turn.model,
       apiKey: undefined,
       logger: silentLogger,
       sessions: gatewayStore.sessions,

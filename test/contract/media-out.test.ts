@@ -20,8 +20,8 @@ const WAIT_MS = 10_000;
 const until = (what: string, check: () => boolean) => eventually(check, WAIT_MS, what);
 const sha = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
-async function settle(gw: ContractGateway, ms = 300): Promise<void> {
-  await new Promise((r) => setTimeout(r, ms));
+/** The answer is here: a second upload or text would be its delivery's, which idle() waits for. */
+async function settle(gw: ContractGateway): Promise<void> {
   await gw.gateway.idle();
 }
 
@@ -175,7 +175,7 @@ describe.each(drivers.map((d) => [d.label, d] as const))('outbound media: %s', (
     model.reset();
     const second = await start({ dbPath: first.dbPath });
     await until('the pending attachment', () => files().length > 0);
-    await settle(second, 500);
+    await settle(second);
     expect(files().map((f) => f.fileName)).toEqual(['report.txt']);
     expect(texts()).toHaveLength(0);
     expect(model.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(0);

@@ -6,17 +6,12 @@ import type { PlatformDriver } from './driver.js';
 import { selectedDrivers } from './drivers/index.js';
 import { type ContractGateway, startContractGateway } from './harness.js';
 import { eventually } from './recorders.js';
+import { answers, settleWithMarker } from './settle.js';
 
 const WAIT_MS = 10_000;
 
 const until = (what: string, check: () => boolean, timeoutMs = WAIT_MS): Promise<void> =>
   eventually(check, timeoutMs, what);
-
-/** Lets anything that would (wrongly) still happen, happen, before asserting it did not. */
-async function settle(gw: ContractGateway, ms = 300): Promise<void> {
-  await new Promise((r) => setTimeout(r, ms));
-  await gw.gateway.idle();
-}
 
 const chatRequests = (model: FakeOpenAI): RecordedRequest[] =>
   model.requests.filter((r) => r.path.endsWith('/chat/completions'));
@@ -76,14 +71,14 @@ describe.each(drivers.map((d) => [d.label, d] as const))('platform contract: %s'
   it('group: silent unless mentioned; a mention is answered in the group without the mention markup', async () => {
     const g = await start();
     await driver.group(alice, 'just chatting among ourselves', { mention: false });
-    await settle(g);
+    await settleWithMarker(g, driver, alice);
     expect(chatRequests(model)).toHaveLength(0);
-    expect(driver.sent()).toHaveLength(0);
+    expect(answers(driver)).toHaveLength(0);
     model.script({ text: 'you called?' });
     const ref = await driver.group(alice, 'what is up', { mention: true });
-    await until('the answer', () => driver.sent().length > 0);
-    expect(driver.sent()[0]?.chatId).toBe(ref.chatId);
-    expect(driver.sent()[0]?.text).toContain('you called?');
+    await until('the answer', () => answers(driver).length > 0);
+    expect(answers(driver)[0]?.chatId).toBe(ref.chatId);
+    expect(answers(driver)[0]?.text).toContain('you called?');
     const [text] = userTexts(chatRequests(model)[0]);
     expect(text).toContain('what is up');
     expect(text).not.toMatch(/<@/);
@@ -120,7 +115,7 @@ describe.each(drivers.map((d) => [d.label, d] as const))('platform contract: %s'
     await driver.dm(alice, 'are you rate limited?');
     await until('the answer', () => driver.sent().length > 0);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
-    await settle(g);
+    await g.gateway.idle(); // a second send would be this delivery's
     expect(driver.sent().map((m) => m.text)).toEqual([expect.stringContaining('after the rate limit')]);
   });
 
@@ -130,9 +125,9 @@ describe.each(drivers.map((d) => [d.label, d] as const))('platform contract: %s'
     const ref = await driver.dm(alice, 'deliver me twice');
     await until('the answer', () => driver.sent().length > 0);
     await ref.redeliver();
-    await settle(g, 500);
+    await settleWithMarker(g, driver, alice);
     expect(chatRequests(model)).toHaveLength(1);
-    expect(driver.sent()).toHaveLength(1);
+    expect(answers(driver)).toHaveLength(1);
   });
 
   it('a dropped connection reconnects and the next message is answered once', async () => {
@@ -153,8 +148,8 @@ describe.each(drivers.map((d) => [d.label, d] as const))('platform contract: %s'
       maxOpen = Math.max(maxOpen, driver.openConnections());
       return driver.sent().length > 0;
     });
-    await settle(g);
-    expect(driver.sent().map((m) => m.text)).toEqual([expect.stringContaining('back again')]);
+    await settleWithMarker(g, driver, alice); // a replayed event would come before it
+    expect(answers(driver).map((m) => m.text)).toEqual([expect.stringContaining('back again')]);
     expect(maxOpen).toBeLessThanOrEqual(1);
   });
 
@@ -177,7 +172,7 @@ describe.each(drivers.map((d) => [d.label, d] as const))('platform contract: %s'
     const g = await start();
     const ref = await driver.dm(stranger, 'let me in');
     await until('the pairing reply', () => driver.sent().length > 0);
-    await settle(g);
+    await g.gateway.idle(); // anything more would be this message's
     expect(driver.sent()).toHaveLength(1);
     expect(driver.sent()[0]?.chatId).toBe(ref.chatId);
     expect(driver.sent()[0]?.text).toMatch(/pairing code is [A-Z0-9]{8}/);
@@ -195,10 +190,9 @@ describe.each(drivers.map((d) => [d.label, d] as const))('platform contract: %s'
     model.respond((request) => ({ text: `answer to ${userTexts(request).at(-1) ?? '?'}` }));
     const second = await start(first.dbPath);
     await until('both answers', () => driver.sent().length >= 2);
-    await settle(second, 500);
+    await settleWithMarker(second, driver, alice); // a redelivered message would come before it
     expect(
-      driver
-        .sent()
+      answers(driver)
         .map((m) => m.text)
         .sort(),
     ).toEqual(['answer to first question', 'answer to second question']);

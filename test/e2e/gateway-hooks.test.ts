@@ -8,6 +8,7 @@ import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.j
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { quietPeriod } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken5678';
 const openai = useFakeOpenAI();
@@ -189,7 +190,7 @@ describe('gateway hooks in hermes gateway run', () => {
     const before = openai.server.requests.length;
     const gw2 = await spawnGateway(env(quiet));
     try {
-      await new Promise((r) => setTimeout(r, 500));
+      await quietPeriod(500, 'a BOOT.md run would start now'); // the hook logs nothing when it has nothing to run
     } finally {
       await gw2.stop();
     }

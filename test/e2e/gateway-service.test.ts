@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
 import { HERMES_BIN, runHermes, tempHome } from '../helpers/run-hermes.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { quietPeriod } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenfaketokenservice0001';
 const openai = useFakeOpenAI();
@@ -183,7 +184,7 @@ describe('nothing lost, nothing repeated', () => {
     }
     expect((await restart).code).toBe(0);
     await until('every answer', () => chats.every((c) => repliesTo(c) >= 1), 30_000);
-    await new Promise((r) => setTimeout(r, 1_000));
+    await quietPeriod(1_000, 'a second answer (a redone turn, a re-fetched update) would show now');
     expect(chats.map(repliesTo)).toEqual(chats.map(() => 1));
     expect(tg.sent.find((m) => m.chat_id === chats[0])?.text).toBe('re: before');
   });
@@ -209,7 +210,7 @@ describe('nothing lost, nothing repeated', () => {
     slow = false;
     expect((await runHermes(['gateway', 'start'], { env: env(home), timeoutMs: 60_000 })).code).toBe(0);
     await until('every answer', () => chats.every((c) => repliesTo(c) >= 1), 30_000);
-    await new Promise((r) => setTimeout(r, 1_000));
+    await quietPeriod(1_000, 'a second answer (a redone turn, a re-fetched update) would show now');
     expect(chats.map(repliesTo)).toEqual([1, 1, 1]);
     expect(tg.sent.map((m) => m.text).sort()).toEqual(chats.map((c) => `re: question ${c}`));
   });

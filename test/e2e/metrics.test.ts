@@ -12,6 +12,7 @@ import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.j
 import { tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { quietPeriod } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenMETRICSfaketoken9012';
 const API_KEY = 'metrics-e2e-api-key-0123456789';
@@ -144,7 +145,7 @@ describe('GET /metrics of hermes gateway run', () => {
           sampleValue(s, 'hermes_messages_sent_total', { platform: 'telegram' }) >= N + U &&
           sampleValue(s, 'hermes_gateway_hook_failures_total', { handler: 'thrower', reason: 'error' }) >= N,
       );
-      await new Promise((r) => setTimeout(r, 300)); // room for anything extra (a duplicate answer) to show
+      await quietPeriod(300, 'room for anything extra (a duplicate answer) to show');
       const after = await scrape();
       const v = (name: string, labels: Record<string, string> = {}) => sampleValue(after, name, labels);
       const tgl = (extra: Record<string, string> = {}) => ({ platform: 'telegram', ...extra });

@@ -2,11 +2,13 @@
 // Bot API and the real openai client streaming from the fake model.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
 import { tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken5678';
 const openai = useFakeOpenAI();
@@ -18,6 +20,16 @@ afterAll(async () => {
   await tg.close();
 });
 beforeEach(() => tg.reset());
+
+/** true once state.db holds a streamed answer's message ids (platform_state `stream:<inboxId>`) */
+function streamIdsStored(home: string): boolean {
+  const db = new Database(join(home, 'state.db'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare("SELECT 1 FROM platform_state WHERE key LIKE 'stream:%' AND value <> '[]'").get() !== undefined;
+  } finally {
+    db.close();
+  }
+}
 
 const env = (home: string) => ({
   HERMES_HOME: home,
@@ -80,7 +92,7 @@ describe('Telegram streaming through hermes gateway run', () => {
     openai.server.script({ text: answer, chunkDelayMs: 1_000 });
     tg.pushMessage({ chatId: 42, userId: 42, text: 'crash during this' });
     await until(() => tg.sent.length === 1);
-    await new Promise((r) => setTimeout(r, 100)); // the id's commit (group commit: the next tick)
+    await waitFor(() => streamIdsStored(home), { what: "the streamed message's id committed" });
     await first.stop('SIGKILL');
     openai.server.script({ text: answer, chunkDelayMs: 20 });
     const second = await spawnGateway(env(home));

@@ -3,9 +3,12 @@
 // exactly-once properties must not lean on SQLite answering synchronously: each message is
 // answered once, its transcript and inbox marks are written, and a restart between accepting and
 // replying still gives exactly one reply.
-import type { GatewayStore, StoreWrite } from '@hermes/gateway';
+import type { GatewayStore } from '@hermes/gateway';
+import type { StoreWrite } from '@hermes/store';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sqliteGatewayStore } from '../helpers/gateway-store.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { type Harness, startHarness } from './harness.js';
 
 const openai = useFakeOpenAI();
@@ -22,6 +25,7 @@ function roundTrip(units: StoreWrite['kind'][][]) {
   return (store: GatewayStore): GatewayStore => ({
     ...store,
     sessions: {
+      ...store.sessions,
       create: (row) => later(() => store.sessions.create(row)),
       activeByKey: (key) => later(() => store.sessions.activeByKey(key)),
       latestByKey: (key) => later(() => store.sessions.latestByKey(key)),
@@ -29,17 +33,22 @@ function roundTrip(units: StoreWrite['kind'][][]) {
       end: (id, reason) => later(() => store.sessions.end(id, reason)),
     },
     transcripts: {
+      ...store.transcripts,
       append: (id, messages) => later(() => store.transcripts.append(id, messages)),
       list: (id) => later(() => store.transcripts.list(id)),
       count: (id) => later(() => store.transcripts.count(id)),
     },
     pairing: {
+      ...store.pairing,
       request: (platform, userId, userName) => later(() => store.pairing.request(platform, userId, userName)),
       isApproved: (platform, userId) => later(() => store.pairing.isApproved(platform, userId)),
     },
-    inbox: { pending: () => later(() => store.inbox.pending()) },
+    inbox: { ...store.inbox, claimUnfinished: (claim) => later(() => store.inbox.claimUnfinished(claim)) },
     outbox: { ...store.outbox, forInbox: (id) => later(() => store.outbox.forInbox(id)) },
-    readState: (platform, key) => later(() => store.readState(platform, key)),
+    platformState: {
+      ...store.platformState,
+      get: (platform, key) => later(() => store.platformState.get(platform, key)),
+    },
     commit: (work) => {
       units.push(work.map((write) => write.kind));
       return later(() => store.commit(work));
@@ -73,7 +82,7 @@ describe('the gateway on an asynchronous store', () => {
     h = await startHarness(openai.server, { wrapStore: roundTrip([]) });
     openai.server.script({ hang: true });
     await h.platform.inject('are you there?', {}, 'r1');
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => openai.server.requests.length > 0, { what: 'the turn at its model call' });
     const { dbPath, platform } = h;
     await h.stop(); // cut off before any reply: the row stays pending
     openai.server.script({ text: 'yes, after the restart' });
@@ -127,7 +136,6 @@ describe('the gateway on an asynchronous store', () => {
 
   it('a unit of work is all or nothing: a failing write rolls back the writes committed with it', async () => {
     h = await startHarness(openai.server);
-    const { sqliteGatewayStore } = await import('@hermes/gateway');
     const store = sqliteGatewayStore(h.store);
     const accepted = await store.commit([{ kind: 'inbox.accept', platform: 'memory', key: 'k1', payload: {} }]);
     const id = (accepted[0] as { id: number }).id;
@@ -148,12 +156,11 @@ describe('the gateway on an asynchronous store', () => {
 
   it('the SQLite adapter answers reads without an extra event-loop turn', async () => {
     h = await startHarness(openai.server);
-    const { sqliteGatewayStore } = await import('@hermes/gateway');
     const store = sqliteGatewayStore(h.store);
     const order: string[] = [];
     const macrotask = new Promise<void>((r) => setImmediate(r)).then(() => order.push('next turn'));
-    await store.inbox.pending().then(() => order.push('pending'));
-    await store.readState('memory', 'x').then(() => order.push('state'));
+    await store.inbox.claimUnfinished({}).then(() => order.push('pending'));
+    await store.platformState.get('memory', 'x').then(() => order.push('state'));
     await macrotask;
     expect(order).toEqual(['pending', 'state', 'next turn']);
   });

@@ -24,7 +24,7 @@ describe('/compress', () => {
         h?.store.contextSummaries.save(id, s),
     };
     h = await startHarness(openai.server, {
-      settings: {
+      turn: {
         context: { engine: compressor, contextLength: 100_000, threshold: 0.75, protectLastN: 2, summaries },
       },
     });
@@ -49,7 +49,7 @@ describe('/compress', () => {
 
   it('says so when there is no session yet', async () => {
     h = await startHarness(openai.server, {
-      settings: { context: { engine: compressor, contextLength: 100_000, threshold: 0.75, protectLastN: 2 } },
+      turn: { context: { engine: compressor, contextLength: 100_000, threshold: 0.75, protectLastN: 2 } },
     });
     await h.platform.inject('/compress');
     await h.gateway.idle();

@@ -71,7 +71,7 @@ describe('delegate_task through the gateway', () => {
       },
       { source: 'test', name: 'timer' },
     );
-    h = await startHarness(openai.server, { hooks, settings: { delegation: { maxParallelChildren: 3 } } });
+    h = await startHarness(openai.server, { hooks, turn: { delegation: { maxParallelChildren: 3 } } });
     openai.server.respond((r) => {
       if (isChild(r)) return { text: `done: ${goalOf(r)}`, delayMs: CHILD_DELAY_MS };
       if (messagesOf(r).some((m) => m.role === 'tool')) return { text: 'all three counted' };
@@ -106,7 +106,7 @@ describe('delegate_task through the gateway', () => {
 
   it('/stop interrupts the children: their model requests are aborted and subagent_stop still fires per child', async () => {
     const { hooks, log } = await busWithAuditPlugin();
-    h = await startHarness(openai.server, { hooks, settings: { delegation: { maxParallelChildren: 3 } } });
+    h = await startHarness(openai.server, { hooks, turn: { delegation: { maxParallelChildren: 3 } } });
     openai.server.respond((r) => {
       if (isChild(r)) return { hang: true };
       return { toolCalls: [{ name: 'delegate_task', arguments: THREE }] };

@@ -1,13 +1,14 @@
 // Builds an in-process gateway on a temp state.db, the fake OpenAI server and a memory platform.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type MemoryManager, ModelClient, type SkillCommands, ToolRegistry } from '@hermes/agent';
-import { Gateway, type GatewaySettings, type GatewayStore, sqliteGatewayStore } from '@hermes/gateway';
+import { dirname, join } from 'node:path';
+import { type MemoryManager, ModelClient, type SkillCommands, ToolRegistry, type TurnConfig } from '@hermes/agent';
+import { Gateway, type GatewaySettings, type GatewayStore } from '@hermes/gateway';
 import { HookBus } from '@hermes/plugins';
 import { silentLogger } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
 import type { FakeOpenAI } from '../fakes/openai-server.js';
+import { sqliteGatewayStore } from '../helpers/gateway-store.js';
 import { type MemoryPlatform, memoryPlatform } from './memory-platform.js';
 
 export interface Harness {
@@ -25,6 +26,8 @@ export async function startHarness(
   options: {
     env?: Record<string, string>;
     settings?: Partial<GatewaySettings>;
+    /** the turns' settings over the harness's (test-model, 5 iterations, every toolset) */
+    turn?: Partial<TurnConfig>;
     dbPath?: string;
     platform?: MemoryPlatform;
     hooks?: HookBus;
@@ -48,18 +51,21 @@ export async function startHarness(
   const memory = options.memory?.(store, tools);
   const gateway = new Gateway({
     settings: {
-      model: 'test-model',
-      maxIterations: 5,
-      toolTimeoutMs: 5_000,
-      toolsets: ['*'],
-      cwd: process.cwd(),
+      turn: {
+        model: 'test-model',
+        maxIterations: 5,
+        toolTimeoutMs: 5_000,
+        toolsets: ['*'],
+        cwd: process.cwd(),
+        ...options.turn,
+      },
       busyMode: 'interrupt',
       maxConcurrentRuns: 4,
       freeResponseChats: [],
       groupSessions: 'per_user',
       resetPolicy: { mode: 'none', idle_minutes: 60, at_hour: 4 },
       platformSettings: {},
-      cacheDir: join(tmpdir(), 'hermes-gw-cache'),
+      cacheDir: join(dirname(dbPath), 'cache'), // this harness's own: a media sweep never meets another file's
       ...options.settings,
     },
     env: { MEMORY_ALLOWED_USERS: 'u1', ...options.env },

@@ -3,6 +3,7 @@ import { createSendMessageTool } from '@hermes/gateway';
 import type { ChatMessage } from '@hermes/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { type Harness, startHarness } from './harness.js';
 
 const openai = useFakeOpenAI();
@@ -124,13 +125,13 @@ describe('the gateway pipeline', () => {
     h = await startHarness(openai.server);
     openai.server.script({ hang: true });
     await h.platform.inject('slow question');
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => chat().length === 1, { what: 'the turn at its model call' });
     await h.platform.inject('/stop');
     await h.gateway.idle();
     expect(h.platform.sent.map((m) => m.text)).toEqual(['Stopped.']);
     openai.server.script({ hang: true }, { text: 'answer to the second' });
     await h.platform.inject('first');
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => chat().length === 2, { what: 'the first turn at its model call' });
     await h.platform.inject('second');
     await h.gateway.idle();
     expect(h.platform.sent.at(-1)?.text).toBe('answer to the second');
@@ -163,7 +164,7 @@ describe('the gateway pipeline', () => {
     h = await startHarness(openai.server);
     openai.server.script({ hang: true });
     await h.platform.inject('are you there?', {}, 'r1');
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => chat().length === 1, { what: 'the turn at its model call' });
     const dbPath = h.dbPath;
     const platform = h.platform;
     await h.stop(); // the turn is cut off before any reply
@@ -244,10 +245,19 @@ describe('more commands', () => {
   it('/queue answers after the running turn; /status reports the session', async () => {
     const harness = await startHarness(openai.server);
     try {
-      openai.server.script({ text: 'first answer', delayMs: 150 }, { text: 'queued answer' });
+      let answerFirst = () => {};
+      const firstAnswered = new Promise<void>((resolve) => (answerFirst = resolve));
+      let asked = 0;
+      openai.server.respond(async () => {
+        if (++asked > 1) return { text: 'queued answer' };
+        await firstAnswered; // the first turn runs until the /queue is taken
+        return { text: 'first answer' };
+      });
       await harness.platform.inject('first');
-      await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => chat().length === 1, { what: 'the first turn at its model call' });
       await harness.platform.inject('/queue and then this');
+      await waitFor(() => harness.platform.sent.length > 0, { what: 'the /queue reply' });
+      answerFirst();
       await harness.gateway.idle();
       expect(harness.platform.sent.map((m) => m.text)).toEqual(['Queued.', 'first answer', 'queued answer']);
       const last = (openai.server.requests.at(-1)?.body as { messages: ChatMessage[] }).messages.at(-1);

@@ -9,6 +9,7 @@ import { idempotencyKey } from '@hermes/gateway';
 import type { EditMessage, PlatformAdapter } from '@hermes/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { type Harness, startHarness } from './harness.js';
 import { memoryPlatform } from './memory-platform.js';
 
@@ -55,7 +56,7 @@ describe('restart and send faults', () => {
         await sleep(10); // not connected yet
       }
     }
-    while (chat().length === 0) await sleep(10); // the turn is running, its inbox row still unanswered
+    await waitFor(() => chat().length > 0, { what: 'the turn running, its inbox row still unanswered' });
     open();
     h = await starting;
     await h.gateway.idle();

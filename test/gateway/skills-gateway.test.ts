@@ -45,7 +45,7 @@ describe('skill commands in the gateway', () => {
     h = await startHarness(openai.server, {
       skills: skillCommands(skills, taken),
       pluginCommands,
-      settings: { skillsIndex: skills.index() },
+      turn: { skillsIndex: skills.index() },
     });
     h.tools.register(createSkillViewTool(() => skills)); // the index goes with skill_view
     openai.server.script({ text: 'Yesterday: fixed CI.' }, { text: 'second' });

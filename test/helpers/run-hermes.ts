@@ -55,7 +55,7 @@ export function runHermes(
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 15_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

@@ -1,5 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { afterAll } from 'vitest';
 import { HERMES_BIN, testLockDir } from './run-hermes.js';
+
+/**
+ * The gateways this test file started that have not exited: killed once the file is done, so a test
+ * that timed out before its stop() leaves no gateway running into the next files (two run at once).
+ */
+const running = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+});
 
 export interface RunningGateway {
   url: string;
@@ -16,7 +27,7 @@ export interface RunningGateway {
  */
 export function spawnGateway(
   env: Record<string, string>,
-  timeoutMs = 15_000,
+  timeoutMs = 30_000,
   args: readonly string[] = [],
   wait: { platforms?: boolean } = {},
 ): Promise<RunningGateway> {
@@ -29,6 +40,8 @@ export function spawnGateway(
       env: { ...base, HERMES_GATEWAY_PORT: '0', ...testLockDir(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    running.add(child);
+    child.once('exit', () => running.delete(child));
     let err = '';
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     const timer = setTimeout(() => {

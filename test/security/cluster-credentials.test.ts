@@ -5,7 +5,6 @@ import type { Logger } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import { PlatformLeases } from '../../packages/gateway/src/cluster/platform-leases.js';
 import { SessionLeases } from '../../packages/gateway/src/cluster/session-leases.js';
-import { SessionWorkQueue } from '../../packages/gateway/src/cluster/session-work.js';
 import { postgresUnavailableReason, usePostgres } from '../helpers/postgres.js';
 
 const SECRET = 'Sup3r-s3cret-db-pass';
@@ -46,12 +45,14 @@ async function logsOfFailedStart(url: string): Promise<string[]> {
     log: logger,
   });
   const sessions = new SessionLeases({ target: url, log: logger });
-  const queue = new SessionWorkQueue({ target: url, leases: sessions, handler: async () => undefined, log: logger });
   await leases.start();
-  await queue.start();
+  // the platform leases retry: two warnings, each saying why
   await waitFor(() => lines.filter((l) => l.startsWith('warn')).length >= 2);
+  // a session lease cannot be had either: its error joins what is checked for the password
+  const refused = await sessions.runExclusive('telegram:1', async () => 'ran').catch((err: unknown) => err);
+  expect(refused).toBeInstanceOf(Error);
+  lines.push(`thrown ${String(refused)}`);
   expect(leases.holding()).toEqual([]);
-  await queue.stop();
   await leases.stop();
   await sessions.close();
   return lines;

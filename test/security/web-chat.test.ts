@@ -6,13 +6,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ModelClient, ToolRegistry } from '@hermes/agent';
-import { addPlatformRoutes, buildServer, Gateway, GatewayMetrics, sqliteGatewayStore } from '@hermes/gateway';
+import { addPlatformRoutes, buildServer, Gateway, GatewayMetrics } from '@hermes/gateway';
 import { HookBus } from '@hermes/plugins';
 import { silentLogger } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { webFactory } from '../../plugins/platforms/web/index.js';
+import { sqliteGatewayStore } from '../helpers/gateway-store.js';
 
 const HOST = 'chat.example.org';
 const TOKEN = 'web-chat-console-token-0123456789';
@@ -39,11 +40,7 @@ async function start(): Promise<Setup> {
   const hooks = new HookBus({ timeoutMs: 300 });
   const gateway = new Gateway({
     settings: {
-      model: 'test-model',
-      maxIterations: 1,
-      toolTimeoutMs: 1_000,
-      toolsets: [],
-      cwd: dir,
+      turn: { model: 'test-model', maxIterations: 1, toolTimeoutMs: 1_000, toolsets: [], cwd: dir },
       busyMode: 'queue',
       maxConcurrentRuns: 2,
       freeResponseChats: [],

@@ -5,7 +5,7 @@
  */
 
 import type { HermesConfig } from '@hermes/config';
-import { type GatewayMetrics, type PgGatewayStore, pgGatewayStore } from '@hermes/gateway';
+import { type GatewayMetrics, type GatewayStore, gatewayStore, PlatformStateCache } from '@hermes/gateway';
 import { ClusterNode, defaultInstanceId } from '@hermes/gateway/cluster';
 import type { Logger } from '@hermes/protocol';
 import type { AsyncStore, PgStore } from '@hermes/store';
@@ -14,7 +14,7 @@ import type { AgentRuntime } from './runtime.js';
 
 export interface ClusterSetup {
   instanceId: string;
-  store: PgGatewayStore;
+  store: GatewayStore;
   node: ClusterNode;
 }
 
@@ -36,14 +36,16 @@ export async function setUpCluster(options: {
   const { config, pg, logger } = options;
   const instanceId = instanceIdFor(config, options.env);
   const log = logger.child({ component: 'cluster', instance: instanceId });
-  const store = pgGatewayStore(pg, { instanceId, logger: log });
-  await store.platformState.load(); // adapters read their state synchronously once created
+  const adapterState = new PlatformStateCache(pg.platformState, log);
+  await adapterState.load(); // adapters read their state synchronously once created
+  const store = gatewayStore(pg, { adapterState, owner: instanceId });
   const node = new ClusterNode({
     pool: pg.pool,
+    inbox: pg.inbox,
     target: options.url,
     instanceId,
     failoverS: config.gateway.cluster.failover_s,
-    reloadState: (platform) => store.platformState.load(platform),
+    reloadState: (platform) => adapterState.load(platform),
     maxConcurrentRuns: config.gateway.max_concurrent_runs,
     applySetting: (name, value) => {
       process.env[name] = value;

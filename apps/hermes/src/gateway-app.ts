@@ -4,7 +4,7 @@
  * the HTTP server. Build is separate from listen, so tests run whole gateways in-process.
  */
 import { join } from 'node:path';
-import { warmModelSdk } from '@hermes/agent';
+import { type TurnConfig, warmModelSdk } from '@hermes/agent';
 import type { HermesConfig } from '@hermes/config';
 import {
   addPlatformRoutes,
@@ -25,7 +25,6 @@ import {
 } from '@hermes/gateway';
 import type { PlatformFactory } from '@hermes/protocol';
 import { consoleOptions } from './console-setup.js';
-import { contextSettings } from './context-setup.js';
 import { cronService } from './cron-setup.js';
 import { writeDotEnvValue } from './dotenv-write.js';
 import { approvedHomeHooks } from './gateway-hook-consent.js';
@@ -39,6 +38,7 @@ import { type AgentRuntime, createAgentRuntime } from './runtime.js';
 import { platformClaimer } from './service/platform-claims.js';
 import { surfaceSkillCommands } from './skills-setup.js';
 import { StartupPhases } from './startup-phases.js';
+import { runtimeTurnConfig } from './turn-setup.js';
 import { VERSION } from './version.js';
 import { withWebChatSwitch } from './web-chat-switch.js';
 
@@ -63,15 +63,10 @@ export interface GatewayApp {
 /** The gateway's settings from config.yaml: one mapping for `gateway run`, tests and benchmarks. */
 export function gatewaySettings(
   config: HermesConfig,
-  run: { model: string; cwd: string; cacheDir: string; platformSettings?: GatewaySettings['platformSettings'] },
+  run: { turn: TurnConfig; cacheDir: string; platformSettings?: GatewaySettings['platformSettings'] },
 ): GatewaySettings {
   return {
-    model: run.model,
-    systemPrompt: config.agent.system_prompt,
-    maxIterations: config.agent.max_iterations,
-    toolTimeoutMs: config.agent.tool_timeout_s * 1000,
-    toolsets: config.agent.toolsets,
-    cwd: run.cwd,
+    turn: run.turn,
     busyMode: config.display.busy_input_mode,
     maxConcurrentRuns: config.gateway.max_concurrent_runs,
     freeResponseChats: config.gateway.free_response_chats,
@@ -80,7 +75,6 @@ export function gatewaySettings(
     platformSettings: run.platformSettings ?? config.gateway.platforms,
     cacheDir: run.cacheDir,
     hookTimeoutMs: config.gateway.hook_timeout_s * 1000,
-    vision: config.model.vision,
     media: {
       maxBytes: config.media.max_bytes,
       cacheDays: config.media.cache_days,
@@ -98,11 +92,6 @@ export function gatewaySettings(
       streamIntervalMs: config.display.stream_interval_ms,
       reactions: config.display.reactions,
       toolProgress: config.display.tool_progress,
-    },
-    delegation: {
-      maxParallelChildren: config.agent.max_parallel_children,
-      childMaxIterations: config.agent.child_max_iterations,
-      childTimeoutMs: config.agent.child_timeout_s * 1000,
     },
   };
 }
@@ -150,8 +139,7 @@ export async function buildGatewayApp(
   const platforms: PlatformFactory[] = [...rt.registries.platforms.values()].map((reg) => reg.factory);
   const settings = {
     ...gatewaySettings(config, {
-      model: rt.model,
-      cwd: config.terminal.cwd ?? process.cwd(),
+      turn: runtimeTurnConfig(rt), // an unknown context.engine stops the start
       cacheDir: join(rt.home, 'cache', 'media'),
       platformSettings: withWebChatSwitch(
         config.gateway.platforms,
@@ -160,8 +148,6 @@ export async function buildGatewayApp(
       ),
     }),
     outboundMedia: outboundMediaOptions(rt), // answers' MEDIA lines: checked, then sent as attachments
-    context: contextSettings(config, rt.registries, store.contextSummaries), // an unknown engine stops the start
-    skillsIndex: rt.skills.index(),
   };
   const taken = (name: string) => name in BUILTIN_COMMANDS || rt.registries.commands.has(name);
   const skills = surfaceSkillCommands(rt.skills, taken, 'chats', rt.logger.child({ component: 'skills' }));
@@ -225,7 +211,7 @@ export async function buildGatewayApp(
     version: VERSION,
     startedAt: Date.now(),
     api: {
-      model: settings.model,
+      model: settings.turn.model,
       apiKey: env.API_SERVER_KEY || undefined,
       logger: rt.logger.child({ component: 'api' }),
       sessions: gatewayStore.sessions,

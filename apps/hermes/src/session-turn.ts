@@ -1,15 +1,41 @@
-/** One CLI turn on a stored session, through the turn service: history read, turn run, messages stored. */
-import { compressText, type TurnResult, TurnService } from '@hermes/agent';
-import type { ApprovalChoice, ApprovalRequest } from '@hermes/protocol';
-import { contextSettings } from './context-setup.js';
+/**
+ * One CLI turn on a stored session, through the turn service: history read, turn run, messages
+ * stored. `hermes chat` and `hermes -z` submit the same `TurnJob` every gateway surface does, with
+ * the CLI's plans (`SURFACE_PLANS['cli-chat' | 'cli-oneshot']`: no gateway, so no dispatch hook,
+ * lanes, gateway events or metrics; the session is the command's own).
+ */
+import { compressText, createTurnService, type TurnResult, type TurnService } from '@hermes/agent';
+import { type ApprovalChoice, type ApprovalRequest, planFor, SESSION_KEYS, type TurnJob } from '@hermes/protocol';
 import type { AgentRuntime } from './runtime.js';
+import { runtimeTurnConfig } from './turn-setup.js';
 
-export interface CliTurnOptions {
+/** Where a CLI turn's answer goes: the terminal of `hermes chat` (streamed), or stdout of `hermes -z`. */
+export interface CliSink {
+  kind: 'terminal' | 'stdout';
+  /** the session the command opened (its session stage) */
   sessionId: string;
-  text: string;
+  /** who answers a dangerous command: the terminal's prompt, or the approval gate alone (-z) */
   requestApproval: (request: ApprovalRequest) => Promise<ApprovalChoice>;
   signal?: AbortSignal;
   onDelta?: (text: string) => void;
+}
+
+export type CliSurface = 'cli-chat' | 'cli-oneshot';
+
+/** The session key a CLI command's sessions are stored under. */
+export const cliSessionKey = (surface: CliSurface): string =>
+  surface === 'cli-chat' ? SESSION_KEYS.cliChat : SESSION_KEYS.cliOneShot;
+
+/** A CLI turn as the job every surface submits. */
+export function cliTurnJob(surface: CliSurface, text: string, sink: CliSink): TurnJob<CliSink> {
+  return {
+    surface,
+    who: { platform: 'cli', userId: 'local', chatId: 'terminal' },
+    sessionKey: cliSessionKey(surface),
+    input: { text },
+    sink,
+    plan: planFor(surface),
+  };
 }
 
 /** The CLI's turn service (`hermes chat`, `hermes -z`): the runtime's model, tools, hooks and store. */
@@ -19,49 +45,24 @@ const services = new WeakMap<AgentRuntime, TurnService>();
 export function cliTurnService(rt: AgentRuntime): TurnService {
   const known = services.get(rt);
   if (known) return known;
-  const service = new TurnService({
-    client: rt.client,
-    model: rt.model,
-    systemPrompt: rt.config.agent.system_prompt,
-    tools: rt.tools,
-    toolsets: rt.config.agent.toolsets,
-    env: rt.env,
-    hooks: rt.hooks,
-    logger: rt.logger,
-    cwd: rt.config.terminal.cwd ?? process.cwd(),
-    maxIterations: rt.config.agent.max_iterations,
-    toolTimeoutMs: rt.config.agent.tool_timeout_s * 1000,
-    maxTokens: rt.config.model.max_tokens,
-    temperature: rt.config.model.temperature,
-    transcripts: rt.store.transcripts,
-    redact: rt.redact,
-    delegation: {
-      maxParallelChildren: rt.config.agent.max_parallel_children,
-      childMaxIterations: rt.config.agent.child_max_iterations,
-      childTimeoutMs: rt.config.agent.child_timeout_s * 1000,
-      sessions: rt.store.childSessions,
-    },
-    memory: rt.memory,
-    models: rt.models,
-    skillsIndex: rt.skills.index(),
-    context: contextSettings(rt.config, rt.registries, rt.store.contextSummaries),
-  });
+  const service = createTurnService(runtimeTurnConfig(rt), rt);
   services.set(rt, service);
   return service;
 }
 
 /** Runs one turn and appends its messages to the session's transcript. */
-export async function runCliTurn(rt: AgentRuntime, options: CliTurnOptions): Promise<TurnResult> {
+export async function runCliTurn(rt: AgentRuntime, job: TurnJob<CliSink>): Promise<TurnResult> {
   // the MCP servers' first connection attempts (each bounded by its connect_timeout_s), so their tools are offered
   await rt.mcp.ready();
+  const { sink } = job;
   return cliTurnService(rt).run({
-    sessionId: options.sessionId,
-    platform: 'cli',
-    userMessage: options.text,
+    sessionId: sink.sessionId,
+    platform: job.who.platform,
+    userMessage: job.input.text,
     persist: 'after',
-    approval: options.requestApproval,
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.onDelta ? { onDelta: options.onDelta } : {}),
+    approval: sink.requestApproval,
+    ...(sink.signal ? { signal: sink.signal } : {}),
+    ...(sink.onDelta ? { onDelta: sink.onDelta } : {}),
   });
 }
 

@@ -66,6 +66,15 @@ export { buildSystemPrompt, DEFAULT_SYSTEM_PROMPT } from './system-prompt.js';
 export { executeToolCall, serializeResult, toolError } from './tool-executor.js';
 export { type AvailabilityOptions, ToolRegistry } from './tool-registry.js';
 export * from './tools/index.js';
+// The turn's settings from config.yaml, one mapping for every surface
+export {
+  createTurnService,
+  type TurnConfig,
+  type TurnConfigInputs,
+  type TurnConfigSource,
+  type TurnServiceDeps,
+  turnConfig,
+} from './turn-config.js';
 export {
   type ServedTurn,
   type TurnApproval,

@@ -2,6 +2,7 @@ import type { ChatMessage, ToolDefinition } from '@hermes/protocol';
 import { ERROR_CODES } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import { useFakeOpenAI } from '../../../test/helpers/use-fake-openai.js';
+import { waitFor } from '../../../test/helpers/wait-for.js';
 import { client, echoTool, recordAll, recordingBus, turn } from './helpers.js';
 
 const openai = useFakeOpenAI();
@@ -61,12 +62,14 @@ describe('runTurn', () => {
 
   it('runs parallel tool calls concurrently and keeps their order', async () => {
     const { bus } = recordingBus();
+    let running = 0;
     const slow: ToolDefinition = {
       ...echoTool,
       name: 'slow',
       schema: { ...echoTool.schema, name: 'slow' },
       handler: async (args) => {
-        await new Promise((r) => setTimeout(r, 150));
+        running += 1; // each call waits for all three to be running: in series, the first never ends
+        await waitFor(() => running === 3, { what: 'the three tool calls running at once', timeoutMs: 5_000 });
         return `done ${String(args.text)}`;
       },
     };
@@ -80,9 +83,7 @@ describe('runTurn', () => {
       },
       { text: 'ok' },
     );
-    const started = Date.now();
     const result = await turn({ client: client(openai.server.url, bus), hooks: bus, tools: [slow] });
-    expect(Date.now() - started).toBeLessThan(400);
     const tools = result.messages.filter((m) => m.role === 'tool').map((m) => m.content);
     expect(tools).toEqual(['done a', 'done b', 'done c']);
   });
@@ -199,7 +200,9 @@ describe('runTurn', () => {
     recordAll(bus, calls, ['post_llm_call', 'on_session_end']);
     openai.server.script({ hang: true });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    void waitFor(() => openai.server.requests.length === 1, { what: 'the model request' }).then(() =>
+      controller.abort(),
+    );
     const result = await turn({ client: client(openai.server.url, bus), hooks: bus, signal: controller.signal });
     expect(result.status).toBe('interrupted');
     expect(calls.map((c) => c.hook)).toEqual(['on_session_end']);

@@ -4,22 +4,22 @@
  * request is stateless: its own messages are the history and nothing is written to state.db.
  * `API_SERVER_KEY` makes a bearer key mandatory (checked before the body is read, by the server's
  * request guard). `usage` is what the model reported, summed over the turn's model calls.
- * This file checks and answers the HTTP request; the request itself goes through the gateway's
- * pipeline (`Gateway.runApi`, pipeline/api-turn.ts): pre_gateway_dispatch (a skip is a 403,
- * no model call), session lanes and busy mode, gateway.max_concurrent_runs, events and metrics.
+ * This file checks and answers the HTTP request; the request itself is a turn job of surface
+ * `completions` through the gateway's stages (`Gateway.submitTurn`, pipeline/direct-intake.ts):
+ * pre_gateway_dispatch (a skip is a 403, no model call), commands (their answer is the HTTP answer),
+ * session lanes and busy mode, gateway.max_concurrent_runs, the session stage, events and metrics.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import type { TurnService } from '@hermes/agent';
-import type { ChatMessage, Logger } from '@hermes/protocol';
+import { type ChatMessage, type Logger, planFor, SESSION_KEYS, STATELESS_SESSION } from '@hermes/protocol';
+import type { AsyncStore } from '@hermes/store';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { registerModelsRoutes } from './api/models-route.js';
 import { registerResponsesRoute } from './api/responses-route.js';
 import { bodySchema, chatCompletionsBodySchema, withTextContent } from './api/schemas.js';
-import { failureMessage } from './failure-reply.js';
-import { type ApiErrorType, sendApiError } from './http/api-error.js';
-import type { ApiTurnOutcome, ApiTurnRequest } from './pipeline/api-turn.js';
-import type { ApiResponsesPort, SessionsPort, TranscriptsPort } from './ports.js';
-import type { Async } from './store/gateway-store.js';
+import { type ApiErrorType, DISPATCH_REFUSAL, STOPPING, sendApiError } from './http/api-error.js';
+import { startEventStream } from './http/event-stream.js';
+import { awaitedSink } from './pipeline/direct-intake.js';
+import type { DirectSink, DirectTurnJob } from './pipeline/input.js';
 
 /** The largest chat completions request body (a long conversation with its history). */
 export const COMPLETIONS_BODY_LIMIT = 4 * 1024 * 1024;
@@ -29,10 +29,10 @@ export interface ApiPlatformDeps {
   apiKey: string | undefined;
   model: string;
   logger: Logger;
-  sessions: Pick<Async<SessionsPort>, 'create'>;
-  transcripts: Pick<Async<TranscriptsPort>, 'append' | 'list'>;
+  sessions: Pick<AsyncStore['sessions'], 'create'>;
+  transcripts: Pick<AsyncStore['transcripts'], 'append' | 'list'>;
   /** response id -> session, for the Responses API's `previous_response_id` (without it: no chaining) */
-  responses?: Async<ApiResponsesPort>;
+  responses?: Pick<AsyncStore['apiResponses'], 'record' | 'get'>;
   /** the process's secret redactor: applied to answers and errors (streamed deltas one by one) */
   redact?: (text: string) => string;
 }
@@ -106,15 +106,30 @@ function isMessages(value: unknown): value is ChatMessage[] {
   return Array.isArray(value) && value.every((m, i) => messageProblem(m, i) === null);
 }
 
-/** What a `pre_gateway_dispatch` skip answers (403, code `refused_by_hook`): no model call was made. */
-export const DISPATCH_REFUSAL = 'the request was refused by the gateway (a pre_gateway_dispatch hook skipped it)';
-const STOPPING = 'the gateway is stopping; send the request again once it is back';
-
-/** The gateway's way in for API requests (`Gateway.runApi`): the pipeline's stages, lanes and turn service. */
+/** The gateway's way in for API requests (`Gateway.submitTurn`): the stages of the job's plan, its lane, the turn stage. */
 export interface ApiPipeline {
-  runApi(request: ApiTurnRequest): Promise<ApiTurnOutcome>;
-  /** the gateway's turn service: `/v1/responses` runs its turns there */
-  readonly turns: Pick<TurnService, 'run'>;
+  submitTurn(job: Omit<DirectTurnJob, 'acceptedAt'>): void;
+}
+
+/**
+ * A chat completion's job: keyed by `x-hermes-session` / `user` (`api:<name>`, a stored session),
+ * else stateless (a lane of its own; `history`, the request's earlier messages, system messages left out).
+ */
+export function completionJob(
+  text: string,
+  key: string | null,
+  history: readonly ChatMessage[],
+  sink: DirectSink,
+): Omit<DirectTurnJob, 'acceptedAt'> {
+  const requestId = randomUUID();
+  return {
+    surface: 'completions',
+    who: { platform: 'api', userId: key ?? 'api', chatId: key ?? requestId },
+    sessionKey: key ? SESSION_KEYS.api(key) : SESSION_KEYS.apiStateless(requestId),
+    input: { text, ...(key ? {} : { history: history.filter((m) => m.role !== 'system') }) },
+    sink,
+    plan: key ? planFor('completions') : planFor('completions', { session: STATELESS_SESSION }),
+  };
 }
 
 /** Registers the route on `app`; its requests go through `pipeline`. */
@@ -125,7 +140,7 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps,
     ...bodySchema(chatCompletionsBodySchema),
   };
   registerModelsRoutes(app, deps.model);
-  registerResponsesRoute(app, deps, COMPLETIONS_BODY_LIMIT, pipeline.turns);
+  registerResponsesRoute(app, deps, COMPLETIONS_BODY_LIMIT, pipeline);
   app.post('/v1/chat/completions', routeOptions, async (request: FastifyRequest, reply: FastifyReply) => {
     if (deps.apiKey && !bearerMatches(request.headers.authorization, deps.apiKey)) {
       return apiError(
@@ -162,26 +177,18 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps,
     });
     const chunk = (delta: Record<string, unknown>, finish: string | null) =>
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: deps.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-    const outcome = await pipeline.runApi({
-      text: last.content,
-      key,
-      // stateless: the request's own messages are the history, and nothing is stored
-      history: key ? [] : body.messages.slice(0, -1).filter((m) => m.role !== 'system'),
+    const { sink, outcome: settled } = awaitedSink(stream ? 'sse' : 'http', {
       signal: controller.signal,
       ...(stream ? { onDelta: (text: string) => reply.raw.write(chunk({ content: redact(text) }, null)) } : {}),
       onAdmitted: () => {
         if (!stream) return;
-        reply.hijack();
-        reply.raw.writeHead(200, {
-          // headers the request guard set (CORS for an allowed origin)
-          ...(reply.getHeaders() as Record<string, string>),
-          'content-type': 'text/event-stream',
-          'cache-control': 'no-cache',
-          connection: 'keep-alive',
-        });
+        startEventStream(reply);
         reply.raw.write(chunk({ role: 'assistant', content: '' }, null));
       },
     });
+    // stateless: the request's own messages are the history, and nothing is stored
+    pipeline.submitTurn(completionJob(last.content, key, body.messages.slice(0, -1), sink));
+    const outcome = await settled;
     if (outcome.kind === 'skipped') {
       return sendApiError(reply, 403, DISPATCH_REFUSAL, 'invalid_request_error', 'refused_by_hook');
     }
@@ -194,8 +201,13 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps,
       }
       return sendApiError(reply, 503, STOPPING, 'server_error', 'unavailable');
     }
-    const { result, storeError } = outcome;
-    const usage = result.usage ?? NO_USAGE;
+    if (outcome.kind === 'error') throw outcome.error;
+    // a command's answer, or the turn's: answered alike
+    const answer =
+      outcome.kind === 'command'
+        ? { text: redact(outcome.text), failure: null, usage: NO_USAGE, storeError: null }
+        : { ...outcome, usage: outcome.result.usage ?? NO_USAGE };
+    const { usage, storeError, failure } = answer;
     if (stream) {
       if (storeError !== null) {
         deps.logger.error({ error: String(storeError) }, 'api: the transcript could not be stored');
@@ -204,11 +216,10 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps,
         );
         return reply;
       }
-      if (result.status !== 'completed') {
-        reply.raw.write(
-          `data: ${JSON.stringify({ error: { message: failureMessage(result.error, result.status, deps.logger), type: 'server_error' } })}\n\n`,
-        );
+      if (failure !== null) {
+        reply.raw.write(`data: ${JSON.stringify({ error: { message: failure, type: 'server_error' } })}\n\n`);
       } else {
+        if (outcome.kind === 'command') reply.raw.write(chunk({ content: answer.text }, null));
         reply.raw.write(chunk({}, 'stop'));
         if (wantsStreamUsage(body)) {
           reply.raw.write(
@@ -221,9 +232,7 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps,
     }
     // a storage failure (SQLITE_FULL included) is thrown: the server's error handler answers it
     if (storeError !== null) throw storeError;
-    if (result.status !== 'completed') {
-      return apiError(reply, 502, failureMessage(result.error, result.status, deps.logger), 'server_error');
-    }
+    if (failure !== null) return apiError(reply, 502, failure, 'server_error');
     return reply.send({
       id,
       object: 'chat.completion',
@@ -232,7 +241,7 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps,
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content: result.finalText === null ? null : redact(result.finalText) },
+          message: { role: 'assistant', content: answer.text },
           finish_reason: 'stop',
         },
       ],

@@ -1,14 +1,13 @@
 /** The gateway's command services: the text of `/status`, `/model` and `/usage`, and what the other built-ins do. */
 import { compressText, type FitReport } from '@hermes/agent';
 import type { PlatformState } from '@hermes/protocol';
+import type { AsyncStore } from '@hermes/store';
 import type { CommandServices } from './commands.js';
 import { type ModelCommandPorts, modelCommand, sessionModelLabel } from './model-command.js';
-import type { SessionsPort, TranscriptsPort } from './ports.js';
-import type { Async } from './store/gateway-store.js';
 
 export interface StatusPorts {
-  sessions: Pick<Async<SessionsPort>, 'activeByKey'>;
-  transcripts: Pick<Async<TranscriptsPort>, 'count'>;
+  sessions: Pick<AsyncStore['sessions'], 'activeByKey'>;
+  transcripts: Pick<AsyncStore['transcripts'], 'count'>;
   model: string;
   /** this chat's model (`/model`); absent: `model` */
   sessionModel?(sessionKey: string): Promise<string>;

@@ -2,17 +2,21 @@
  * The handles pre_gateway_dispatch gives plugins: new objects with the documented operations only
  * (DispatchHandles in @hermes/protocol), so a plugin never holds the live gateway or the store.
  */
-import type { DispatchHandles, HookSendResult, Logger, MessageEvent } from '@hermes/protocol';
-import type { SessionsPort } from './ports.js';
-import { type GroupSessions, sessionKeyFor } from './session-key.js';
-import type { Async } from './store/gateway-store.js';
-import type { CommitWork } from './store/unit-of-work.js';
+import {
+  type DispatchHandles,
+  type GroupSessions,
+  type HookSendResult,
+  type Logger,
+  type MessageEvent,
+  sessionKeyFor,
+} from '@hermes/protocol';
+import type { AsyncStore, CommitWork } from '@hermes/store';
 
 export interface DispatchHandleDeps {
   /** the connected platforms */
   platforms: () => string[];
   send: (target: string, text: string) => Promise<HookSendResult>;
-  sessions: Pick<Async<SessionsPort>, 'activeByKey'>;
+  sessions: Pick<AsyncStore['sessions'], 'activeByKey'>;
   /** commits the ingested message (a unit of work) */
   commit: CommitWork;
   groupSessions: GroupSessions;

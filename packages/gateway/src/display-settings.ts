@@ -2,7 +2,7 @@
 import { EditCadence } from './delivery/live-stream.js';
 import { streamIds } from './delivery/stream-ids.js';
 import type { GatewaySettings } from './gateway-deps.js';
-import type { TurnPorts } from './pipeline/turn.js';
+import type { ChatReplyPorts } from './pipeline/chat-reply.js';
 import { DISPLAY_DEFAULTS, type DisplaySettings } from './pipeline/turn-display.js';
 import type { GatewayStore } from './store/gateway-store.js';
 
@@ -17,11 +17,11 @@ export function displayResolver(settings: GatewaySettings): (platform: string) =
   return (platform) => perPlatform.get(platform) ?? global;
 }
 
-/** The turn stage's ports for display and streamed answers. */
+/** A chat reply's ports for display and streamed answers. */
 export function streamingPorts(
   settings: GatewaySettings,
-  store: Pick<GatewayStore, 'readState' | 'commit'>,
-): Pick<TurnPorts, 'display' | 'streamIds' | 'cadence' | 'commit'> {
-  const ids = streamIds(store.readState);
+  store: Pick<GatewayStore, 'platformState' | 'commit'>,
+): Pick<ChatReplyPorts, 'display' | 'streamIds' | 'cadence' | 'commit'> {
+  const ids = streamIds((platform, key) => store.platformState.get(platform, key));
   return { display: displayResolver(settings), streamIds: ids, cadence: new EditCadence(), commit: store.commit };
 }

@@ -1,21 +1,16 @@
-/** Jobs a lane will never run (`/stop`, `/new`, shutdown): API requests are answered, chat messages marked. */
+/** Jobs a lane will never run (`/stop`, `/new`, shutdown): awaited ones are answered, chat messages marked. */
 
-import type { ApiJob } from './pipeline/api-turn.js';
-import type { LaneJob } from './pipeline/input.js';
+import type { CommitWork, StoreWrite } from '@hermes/store';
+import type { GatewayTurnJob } from './pipeline/input.js';
 import { settleInbox } from './pipeline/outcome.js';
-import type { CommitWork, StoreWrite } from './store/unit-of-work.js';
 
 /** At stop (`stopping`) chat messages stay pending: the next start redoes them. */
-export function finishDropped(
-  commit: CommitWork,
-  jobs: readonly (LaneJob | ApiJob)[],
-  stopping = false,
-): Promise<unknown> {
+export function finishDropped(commit: CommitWork, jobs: readonly GatewayTurnJob[], stopping = false): Promise<unknown> {
   const marks: StoreWrite[] = [];
-  for (const job of jobs) {
-    if ('api' in job) job.resolve({ kind: 'unavailable' });
+  for (const { sink } of jobs) {
+    if (sink.kind !== 'outbox') sink.settle({ kind: 'unavailable' });
     else if (!stopping) {
-      for (const id of [job.inboxId, ...(job.joined ?? [])])
+      for (const id of [sink.inboxId, ...(sink.joined ?? [])])
         marks.push(...settleInbox(id, { kind: 'skipped', reason: 'dropped' }));
     }
   }

@@ -1,16 +1,17 @@
-/** The ports the command stage gets from a gateway: replies, the lanes, sessions, approvals. */
+/** The ports the command stage gets from a gateway (the lanes, sessions, approvals), and a chat message's answers. */
 import type { TurnService } from '@hermes/agent';
 import type { PlatformState } from '@hermes/protocol';
+import type { UnitOfWork } from '@hermes/store';
 import type { ChatApprovals } from './approvals/chat-approvals.js';
 import { commandServices } from './command-services.js';
 import type { DeliveryTarget } from './delivery/deliver.js';
 import type { GatewayDeps } from './gateway-deps.js';
 import type { GatewayEvents } from './gateway-events.js';
-import type { CommandPorts } from './pipeline/command.js';
-import { replyTarget } from './pipeline/input.js';
+import type { CommandAnswer, CommandPorts } from './pipeline/command.js';
+import { type LaneJob, replyTarget, type StageInput } from './pipeline/input.js';
 import { settleInbox } from './pipeline/outcome.js';
 import type { SessionStage } from './pipeline/session.js';
-import type { UnitOfWork } from './store/unit-of-work.js';
+import type { BusyMode, SubmitOutcome } from './session-lanes.js';
 
 export interface CommandPortsHost {
   deps: Pick<
@@ -27,7 +28,7 @@ export interface CommandPortsHost {
     | 'skills'
   >;
   events: GatewayEvents;
-  lanes: Pick<CommandPorts, 'submit'> & { busy(key: string): boolean; stop(key: string): boolean };
+  lanes: { busy(key: string): boolean; stop(key: string): boolean };
   /** drops the session's messages still waiting for their batch window (pipeline/batch.ts) */
   batcher: { drop(key: string): boolean };
   sessions: Pick<SessionStage, 'reset' | 'open'>;
@@ -45,24 +46,12 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
   return {
     logger,
     events: host.events,
-    reply: async (input, text, settleWith) => {
-      if (settleWith === null) await host.send(replyTarget(input.event), text);
-      else await host.send(replyTarget(input.event, input.inboxId), text, settleInbox(input.inboxId, settleWith));
-    },
-    // committed in order before the lane's later marks (the group commit keeps the order units were issued in)
-    markProcessing: (inboxId) => {
-      store.commit([{ kind: 'inbox.mark', id: inboxId, status: 'processing' }]).catch((err: unknown) => {
-        logger.error({ err, inboxId }, 'cannot mark an inbox row processing');
-      });
-    },
-    settle: (inboxId, outcome) => store.commit(settleInbox(inboxId, outcome)),
-    submit: (key, job, mode) => host.lanes.submit(key, job, mode),
     busy: (key) => host.lanes.busy(key),
     busyMode: settings.busyMode,
     services: commandServices({
       sessions: store.sessions,
       transcripts: store.transcripts,
-      model: settings.model,
+      model: settings.turn.model,
       compress: (sessionId, platform) => host.turns.compress(sessionId, platform),
       platformStates: () => host.platformStates(),
       busy: (key) => host.lanes.busy(key),
@@ -89,5 +78,29 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
       setHomeChannel: host.deps.setHomeChannel,
       ...(host.deps.skills ? { skills: host.deps.skills } : {}),
     }),
+  };
+}
+
+/** How a chat message's command is answered: delivered under its inbox row; a handed-on text goes to its lane. */
+export function chatCommandAnswer(
+  host: Pick<CommandPortsHost, 'deps' | 'send'>,
+  input: StageInput,
+  submit: (job: LaneJob, mode: BusyMode) => SubmitOutcome,
+): CommandAnswer {
+  const { store, logger } = host.deps;
+  return {
+    reply: async (text, settleWith) => {
+      if (settleWith === null) await host.send(replyTarget(input.event), text);
+      else await host.send(replyTarget(input.event, input.inboxId), text, settleInbox(input.inboxId, settleWith));
+    },
+    handOn: (text, mode) => {
+      // the inbox row now belongs to a lane (counts as an attempt, like a resume), committed in order
+      // before the lane's later marks (the group commit keeps the order units were issued in)
+      store.commit([{ kind: 'inbox.mark', id: input.inboxId, status: 'processing' }]).catch((err: unknown) => {
+        logger.error({ err, inboxId: input.inboxId }, 'cannot mark an inbox row processing');
+      });
+      return submit({ ...input, text }, mode);
+    },
+    settle: (outcome) => store.commit(settleInbox(input.inboxId, outcome)),
   };
 }

@@ -1,16 +1,16 @@
 /** What a gateway is built from: its settings (config.yaml's gateway part) and its dependencies. */
 import {
-  type ContextSettings,
-  type DelegationSettings,
+  createTurnService,
   type MemoryManager,
   type ModelClient,
   type SessionModels,
   type SkillCommands,
   type ToolRegistry,
-  TurnService,
+  type TurnConfig,
+  type TurnService,
 } from '@hermes/agent';
 import type { HookBus } from '@hermes/plugins';
-import type { Logger, PlatformFactory } from '@hermes/protocol';
+import type { GroupSessions, Logger, PlatformFactory } from '@hermes/protocol';
 import type { Env } from './authorize.js';
 import type { MediaSourceOptions } from './delivery/media/media-source.js';
 import type { LaunchPorts } from './launch.js';
@@ -19,17 +19,12 @@ import type { GatewayMetrics } from './metrics/gateway-metrics.js';
 import type { DisplaySettings } from './pipeline/turn-display.js';
 import type { ResetPolicy } from './reset-policy.js';
 import type { SessionGuard } from './session-guard.js';
-import type { GroupSessions } from './session-key.js';
 import type { BusyMode } from './session-lanes.js';
 import type { GatewayStore } from './store/gateway-store.js';
 
 export interface GatewaySettings {
-  model: string;
-  systemPrompt?: string | undefined;
-  maxIterations: number;
-  toolTimeoutMs: number;
-  toolsets: readonly string[];
-  cwd: string;
+  /** the turns' settings, config.yaml's as every surface has them (`turnConfig` of @hermes/agent) */
+  turn: TurnConfig;
   busyMode: BusyMode;
   maxConcurrentRuns: number;
   freeResponseChats: readonly string[];
@@ -43,20 +38,12 @@ export interface GatewaySettings {
   outboundMedia?: MediaSourceOptions;
   /** media.* and stt.*: files users send (absent: files are not passed to the model) */
   media?: GatewayMediaSettings;
-  /** model.vision (default auto) */
-  vision?: boolean | 'auto';
   /** approvals.timeout_s: a dangerous command nobody answers within this is denied (default 120 s) */
   approvalTimeoutMs?: number;
   /** gateway.batch_ms: one user's messages in one chat within this are one turn (default 0 here: off) */
   batchMs?: number;
   /** display.streaming, stream_interval_ms, reactions, tool_progress (default: all off) */
   display?: DisplaySettings;
-  /** agent.max_parallel_children, child_max_iterations, child_timeout_s (absent: no delegate_task) */
-  delegation?: Omit<DelegationSettings, 'sessions'>;
-  /** context.*, model.context_length: the context engine (absent: histories are sent whole) */
-  context?: ContextSettings;
-  /** the skills index for the system prompt (SkillCatalog.index(); absent: none) */
-  skillsIndex?: string;
 }
 
 export interface GatewayMediaSettings extends MediaSettings {
@@ -71,7 +58,7 @@ export interface GatewayDeps {
   hooks: HookBus;
   tools: ToolRegistry;
   client: ModelClient;
-  /** the state store behind asynchronous ports (SQLite: `sqliteGatewayStore(openStore(...))`) */
+  /** the state store of either backend (store/gateway-store.ts: `gatewayStore(asyncStore, …)`) */
   store: GatewayStore;
   platforms: readonly PlatformFactory[];
   pluginCommands: () => ReadonlyMap<string, { description: string; handler: (args: string) => unknown }>;
@@ -94,7 +81,7 @@ export interface GatewayDeps {
    * object's observers can be handed to the HookBus and ModelClient built before the gateway.
    */
   metrics?: GatewayMetrics;
-  /** the model providers and each session's model (`/model`, model.fallback); absent: `client` and settings.model */
+  /** the model providers and each session's model (`/model`, model.fallback); absent: `client` and settings.turn.model */
   models?: SessionModels;
   /** the turn service (absent: one is built from the settings, tools, client and hooks) */
   turns?: TurnService;
@@ -107,35 +94,7 @@ export interface GatewayDeps {
   skills?: SkillCommands;
 }
 
-/** The gateway's turn service, built from its settings, tools, client, hooks and store. */
+/** The gateway's turn service: config's turn settings with the gateway's client, tools, hooks and store. */
 export function gatewayTurnService(deps: GatewayDeps): TurnService {
-  const { settings } = deps;
-  return new TurnService({
-    client: deps.client,
-    model: settings.model,
-    systemPrompt: settings.systemPrompt,
-    tools: deps.tools,
-    toolsets: settings.toolsets,
-    env: deps.env,
-    hooks: deps.hooks,
-    logger: deps.logger,
-    cwd: settings.cwd,
-    maxIterations: settings.maxIterations,
-    toolTimeoutMs: settings.toolTimeoutMs,
-    transcripts: deps.store.transcripts,
-    ...(deps.redact ? { redact: deps.redact } : {}),
-    ...(settings.vision === undefined ? {} : { vision: settings.vision }),
-    ...(settings.delegation
-      ? {
-          delegation: {
-            ...settings.delegation,
-            ...(deps.store.childSessions ? { sessions: deps.store.childSessions } : {}),
-          },
-        }
-      : {}),
-    ...(deps.memory ? { memory: deps.memory } : {}),
-    ...(deps.models ? { models: deps.models } : {}),
-    ...(settings.context ? { context: settings.context } : {}),
-    ...(settings.skillsIndex ? { skillsIndex: settings.skillsIndex } : {}),
-  });
+  return createTurnService(deps.settings.turn, deps);
 }

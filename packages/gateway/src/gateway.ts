@@ -1,46 +1,58 @@
 /**
  * The gateway: platform adapters feed one pipeline of stages (`pipeline/`): accept/dedupe,
- * pre_gateway_dispatch, authorize, address rules, commands, session lane, session, turn, delivery.
- * The gateway composes them and owns their shared state; each stage gets narrow ports. Built
- * separately from listening, so tests start and stop whole gateways in-process. */
+ * pre_gateway_dispatch, authorize, address rules, commands, session lane, session, turn, delivery;
+ * the surfaces without an inbox (the API platform, cron, hooks' runAgent) submit their turn jobs
+ * to the same stages (`submitTurn`). The gateway composes them and owns their shared state; each
+ * stage gets narrow ports. Built separately from listening, so tests start and stop whole gateways
+ * in-process. */
 import { mkdirSync } from 'node:fs';
 import type { TurnService } from '@hermes/agent';
-import type { HookAgentResult, HookSendResult, MessageEvent, PlatformAdapter, PlatformState } from '@hermes/protocol';
+import {
+  type HookAgentResult,
+  type HookSendResult,
+  type MessageEvent,
+  type PlatformAdapter,
+  type PlatformState,
+  sessionKeyFor,
+} from '@hermes/protocol';
+import type { UnitOfWork } from '@hermes/store';
 import { ChatApprovals } from './approvals/chat-approvals.js';
-import { parseCommand } from './commands.js';
 import { type DeliveryTarget, deliver } from './delivery/deliver.js';
 import { deliverStreamed, resendAnswer } from './delivery/deliver-streamed.js';
 import { SendRateLimiter } from './delivery/send-rate-limiter.js';
 import { gatewayHandleDeps, lazyDispatchHandles, PendingIngests } from './dispatch-handles.js';
 import { streamingPorts } from './display-settings.js';
 import { finishDropped } from './dropped-jobs.js';
-import { gatewayCommandPorts } from './gateway-command-ports.js';
+import { chatCommandAnswer, gatewayCommandPorts } from './gateway-command-ports.js';
 import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
 import { GatewayEvents } from './gateway-events.js';
+import { runHookAgent } from './hook-agent.js';
 import { hookSend } from './hook-send.js';
 import { KnownChats } from './known-chats.js';
 import { launchPlatforms } from './launch.js';
+import { busyModeFor, cachePorts, mediaStep } from './media/inbound-media.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
-import { runOneShotTurn } from './one-shot.js';
 import { acceptEvent } from './pipeline/accept.js';
-import { addressRules } from './pipeline/address.js';
-import { runApiRequest } from './pipeline/api-entry.js';
-import { type ApiJob, type ApiTurnOutcome, type ApiTurnRequest, runApiTurnStage } from './pipeline/api-turn.js';
-import { authorize } from './pipeline/authorize.js';
 import { MessageBatcher, mayBeCutPart } from './pipeline/batch.js';
+import { type ChatIntakePorts, runChatStages } from './pipeline/chat-intake.js';
+import { chatTurnJob } from './pipeline/chat-reply.js';
 import { type CommandPorts, runCommandStage } from './pipeline/command.js';
-import { dispatchHook } from './pipeline/dispatch.js';
-import { type LaneJob, replyTarget, type StageInput } from './pipeline/input.js';
+import { submitDirect } from './pipeline/direct-intake.js';
+import {
+  type DirectTurnJob,
+  type GatewayTurnJob,
+  type LaneJob,
+  replyTarget,
+  type StageInput,
+} from './pipeline/input.js';
 import { type PipelineOutcome, settleInbox } from './pipeline/outcome.js';
 import { apologise, type PendingRow, recoverUnfinished } from './pipeline/recover.js';
 import { SessionStage } from './pipeline/session.js';
-import { busyModeFor, cachePorts, mediaStep, runTurnStage, type TurnPorts } from './pipeline/turn.js';
+import { runTurnStage, type TurnStagePorts } from './pipeline/turn.js';
 import { type RouteDefinition, setUpPlatforms } from './platform-setup.js';
 import { clusterGuard, guardSession } from './session-guard.js';
-import { sessionKeyFor } from './session-key.js';
-import { SessionLanes } from './session-lanes.js';
+import { type BusyMode, SessionLanes } from './session-lanes.js';
 import { SessionSweep } from './session-sweep.js';
-import type { UnitOfWork } from './store/unit-of-work.js';
 
 export const ADAPTER_STOP_TIMEOUT_MS = 5_000;
 
@@ -49,7 +61,7 @@ export class Gateway {
   readonly events: GatewayEvents;
   readonly routes: RouteDefinition[] = [];
   readonly metrics: GatewayMetrics;
-  /** every turn the gateway runs (chats, the API platform, gateway hooks' runAgent) */
+  /** every turn the gateway runs (every surface's, through the turn stage) */
   readonly turns: TurnService;
   /** dangerous commands waiting for the approval of the user who started the turn */
   readonly approvals: ChatApprovals;
@@ -60,7 +72,7 @@ export class Gateway {
   readonly #oneShots = new AbortController();
   /** machine-wide platform token claims, released at stop */
   readonly #claims: { release(): void }[];
-  readonly #lanes: SessionLanes<LaneJob | ApiJob>;
+  readonly #lanes: SessionLanes<GatewayTurnJob>;
   readonly #now: () => number;
   readonly #processing = new Set<Promise<void>>();
   readonly #failed: Map<string, PlatformState>;
@@ -70,7 +82,8 @@ export class Gateway {
   readonly #knownChats = new KnownChats();
   /** every platform's send limits (capabilities.sendRate), shared by all deliveries */
   readonly #rateLimiter = new SendRateLimiter();
-  readonly #turnPorts: TurnPorts;
+  readonly #turnPorts: TurnStagePorts;
+  readonly #chatIntake: ChatIntakePorts;
   /** one user's messages in one chat within gateway.batch_ms become one job (pipeline/batch.ts) */
   readonly #batcher: MessageBatcher;
   /** `sessionStore.ingest` writes a hook started: awaited before the message goes on */
@@ -94,7 +107,7 @@ export class Gateway {
       sessions: store.sessions,
       hooks: deps.hooks,
       events: this.events,
-      model: settings.model,
+      model: settings.turn.model,
       resetPolicy: settings.resetPolicy,
       now: this.#now,
     });
@@ -103,22 +116,23 @@ export class Gateway {
     const { approvalTimeoutMs: timeoutMs } = settings;
     this.approvals = new ChatApprovals({ hooks: deps.hooks, logger: deps.logger, adapters, sendText, timeoutMs });
     const guard = clusterGuard(deps.sessionGuard, this.#sessions.cache, settings.busyMode, () => this.#lanes);
-    this.#lanes = new SessionLanes<LaneJob | ApiJob>({
+    this.#lanes = new SessionLanes<GatewayTurnJob>({
       maxConcurrent: settings.maxConcurrentRuns,
+      // a session more than one instance can run is run under its cluster lease (nothing to guard without one)
       runner: (job, control) =>
-        guardSession(guard, job, async () => {
-          if ('api' in job) await runApiTurnStage(this.#turnPorts, job, control);
-          else await runTurnStage(this.#turnPorts, job, control);
-        }),
-      withText: (job, text) => ({ ...job, text }),
+        guardSession(guard, job.plan.session.apply ? job.sessionKey : null, () =>
+          runTurnStage(this.#turnPorts, job, control),
+        ),
+      withText: (job, text) => ({ ...job, input: { ...job.input, text } }),
+      textOf: (job) => job.input.text,
       // messages queued behind a turn that /stop or /new cancelled: finished, or they would stay pending
       onDrop: (jobs) => this.#track(finishDropped(store.commit, jobs)),
     });
     const sweepPorts = { sessions: store.sessions, stage: this.#sessions, lanes: this.#lanes, guard, now: this.#now };
     const platforms = () => [...this.adapters.keys(), 'api'];
     this.#sweep = new SessionSweep({ ...sweepPorts, policy: settings.resetPolicy, logger: deps.logger, platforms });
-    const submit = (job: LaneJob) => this.#lanes.submit(job.sessionKey, job, busyModeFor(settings.busyMode, job.event));
-    const onDrop = (jobs: LaneJob[]) => this.#track(finishDropped(store.commit, jobs));
+    const submit = (job: LaneJob) => this.#submitChat(job, busyModeFor(settings.busyMode, job.event));
+    const onDrop = (jobs: LaneJob[]) => this.#track(finishDropped(store.commit, jobs.map(chatTurnJob)));
     const limit = (platform: string) => this.adapters.get(platform)?.capabilities.maxMessageLength ?? Infinity;
     const opens = (job: LaneJob) => mayBeCutPart(job.event.text, limit(job.event.platform));
     this.#batcher = new MessageBatcher({ batchMs: settings.batchMs ?? 0, submit, onDrop, opens });
@@ -127,15 +141,38 @@ export class Gateway {
       sessions: this.#sessions,
       events: this.events,
       metrics: this.metrics,
-      adapters: new Map(),
-      deliver: (target, text, writes, ids) => deliverStreamed(this.#deliveryOptions(true), target, text, ids, writes),
-      ...streamingPorts(settings, store),
+      commit: store.commit,
       accepting: () => this.#accepting,
-      origins: this.#origins,
       logger: deps.logger,
       now: this.#now,
-      ...(settings.media ? { media: mediaStep(settings.media) } : {}),
-      approvals: this.approvals,
+      chat: {
+        adapters: new Map(),
+        deliver: (target, text, writes, ids) => deliverStreamed(this.#deliveryOptions(true), target, text, ids, writes),
+        ...streamingPorts(settings, store),
+        origins: this.#origins,
+        turns: this.turns,
+        logger: deps.logger,
+        now: this.#now,
+        ...(settings.media ? { media: mediaStep(settings.media) } : {}),
+        approvals: this.approvals,
+      },
+    };
+    this.#chatIntake = {
+      dispatch: { hooks: deps.hooks, handles: this.#handles },
+      ingests: this.#ingests,
+      authorize: { env: deps.env, pairing: store.pairing },
+      freeResponseChats: settings.freeResponseChats,
+      metrics: this.metrics,
+      commit: store.commit,
+      remember: (event) => this.#knownChats.remember(event),
+      pairingReply: (input, text) =>
+        this.#send(replyTarget(input.event, input.inboxId), text, settleInbox(input.inboxId, { kind: 'answered' })),
+      command: (input, command) => {
+        const answer = chatCommandAnswer({ deps, send: this.#send }, input, (j, m) => this.#submitChat(j, m));
+        const job = chatTurnJob({ ...input, text: input.event.text });
+        return runCommandStage(this.commandPorts(input.event.source.userId), job, answer, command);
+      },
+      batch: (job) => this.#batcher.add(job),
     };
     mkdirSync(settings.cacheDir, { recursive: true, mode: 0o700 }); // attachments users sent: owner-only
     const setup = setUpPlatforms({
@@ -144,7 +181,7 @@ export class Gateway {
       env: deps.env,
       logger: deps.logger,
       ...cachePorts(settings),
-      platformState: store.platformState,
+      platformState: store.adapterState,
       pluginCommands: deps.pluginCommands,
       ...(deps.claimPlatform ? { claimPlatform: deps.claimPlatform } : {}),
       addRoute: (platform, route) => {
@@ -156,7 +193,7 @@ export class Gateway {
     this.adapters = setup.adapters;
     this.#failed = setup.failed;
     this.#claims = setup.claims;
-    this.#turnPorts.adapters = this.adapters;
+    this.#turnPorts.chat.adapters = this.adapters;
     // every platform's series exist from the start (at zero), so rates and alerts see them
     for (const name of this.adapters.keys()) this.metrics.platform(name);
     this.metrics.attach({
@@ -190,7 +227,7 @@ export class Gateway {
         approvalPress: async (p) => this.approvals.press(p),
       },
       logger: this.#deps.logger,
-      pending: () => this.#deps.store.inbox.pending(),
+      unfinished: () => this.#deps.store.inbox.claimUnfinished({}),
       recover: (rows) => this.#recover(rows),
       accepting: () => this.#accepting,
     }).then(() => {
@@ -224,29 +261,30 @@ export class Gateway {
     for (const claim of this.#claims.splice(0)) claim.release();
   }
 
-  /** An API platform request through the pipeline (pipeline/api-turn.ts); the caller writes the HTTP answer. */
-  runApi(request: ApiTurnRequest): Promise<ApiTurnOutcome> {
+  /**
+   * A job of a surface without an inbox (the API platform, cron, a hook's `runAgent`) through its
+   * plan's stages (pipeline/direct-intake.ts), its lane and the turn stage; its sink gets the outcome.
+   */
+  submitTurn(submitted: Omit<DirectTurnJob, 'acceptedAt'>): void {
+    const job: DirectTurnJob = { ...submitted, acceptedAt: this.metrics.now() };
     const { hooks, settings } = this.#deps;
-    return runApiRequest(
-      {
-        dispatch: { hooks, handles: this.#handles },
-        metrics: this.metrics,
-        busyMode: settings.busyMode,
-        accepting: () => this.#accepting,
-        submit: (key, job, mode) => this.#lanes.submit(key, job, mode),
-      },
-      request,
-    );
+    const ports = {
+      dispatch: { hooks, handles: this.#handles },
+      ingests: this.#ingests,
+      metrics: this.metrics,
+      busyMode: settings.busyMode,
+      accepting: () => this.#accepting,
+      submit: (j: GatewayTurnJob, mode: BusyMode) => this.#lanes.submit(j.sessionKey, j, mode),
+      commands: (userId: string) => this.commandPorts(userId),
+    };
+    submitDirect(ports, job).catch((error: unknown) => job.sink.settle({ kind: 'error', error }));
   }
 
-  /** One agent turn outside any chat (a gateway hook's `runAgent`); nothing is stored. */
+  /** A gateway hook's `runAgent`: a turn nothing is stored for, cut off when the gateway stops. */
   runOneShot(prompt: string, options: { name: string; maxIterations?: number }): Promise<HookAgentResult> {
-    return runOneShotTurn(this.turns, prompt, {
-      ...options,
-      signal: this.#oneShots.signal,
-      logger: this.#deps.logger,
-      now: this.#now(),
-    });
+    const logger = this.#deps.logger.child({ hook: options.name });
+    const hook = { ...options, signal: this.#oneShots.signal, logger, now: this.#now() };
+    return runHookAgent((job) => this.submitTurn(job), prompt, hook);
   }
 
   /** Sends text for a gateway hook (`telegram`, `home` or `telegram:CHAT_ID[:THREAD_ID]`). */
@@ -306,11 +344,11 @@ export class Gateway {
         track: (work) => this.#track(work),
         tellInterrupted: (inboxId, event) => {
           const settle = settleInbox(inboxId, { kind: 'interrupted' });
-          return apologise(this.#deliveryOptions(), this.#turnPorts.streamIds, event, inboxId, settle);
+          return apologise(this.#deliveryOptions(), this.#turnPorts.chat.streamIds, event, inboxId, settle);
         },
         resend: async (inboxId, event, rows) => {
           const target = { ...replyTarget(event), inboxId };
-          await resendAnswer(this.#deliveryOptions(true), target, rows, this.#turnPorts.streamIds);
+          await resendAnswer(this.#deliveryOptions(true), target, rows, this.#turnPorts.chat.streamIds);
           await store.commit(settleInbox(inboxId, { kind: 'answered' }));
         },
         // under the key stored at accept (computed only for rows an older version stored without it)
@@ -324,58 +362,25 @@ export class Gateway {
     this.#track(recovered);
   }
 
-  /** The stages after the accept, in order; each returns its outcome or passes the message on. */
-  async #process(input: StageInput): Promise<PipelineOutcome> {
-    const { hooks, store, settings, env } = this.#deps;
-    let { event } = input;
-    const counters = this.metrics.platform(event.platform);
-    const finish = async (outcome: PipelineOutcome) => {
-      await store.commit(settleInbox(input.inboxId, outcome));
-      return outcome;
-    };
-    if (!event.internal) {
-      const dispatched = await dispatchHook({ hooks, handles: this.#handles }, event);
-      await this.#ingests.settled();
-      if (dispatched.kind === 'skipped') {
-        counters.ignored('hook_skip');
-        return finish(dispatched);
-      }
-      event = dispatched.event;
-      const auth = await authorize({ env, pairing: store.pairing }, event);
-      if (auth.kind !== 'allowed') {
-        counters.ignored('unauthorized');
-        if (auth.kind !== 'pairing_reply') return finish(auth);
-        await this.#reply(replyTarget(event, input.inboxId), auth.text, input.inboxId, { kind: 'answered' });
-        return { kind: 'answered' };
-      }
-      const addressed = addressRules(event, settings.freeResponseChats);
-      if (addressed.kind === 'skipped') {
-        counters.ignored('not_addressed');
-        return finish(addressed);
-      }
-    }
-    this.#knownChats.remember(event);
-    const passed: StageInput = { ...input, event };
-    const command = parseCommand(event.text);
-    if (command) return runCommandStage(this.commandPorts(event.source.userId), passed, command);
-    // the row stays `accepted` until answered: a restart resumes it (marking `processing` counts restarts)
-    this.#batcher.add({ ...passed, text: event.text });
-    return { kind: 'handed_on' };
+  /** The stages after the accept (pipeline/chat-intake.ts). */
+  #process(input: StageInput): Promise<PipelineOutcome> {
+    return runChatStages(this.#chatIntake, input);
   }
 
-  /** Delivers `text`; once delivered, the inbox row (when given) is settled with `outcome`. */
-  async #reply(target: DeliveryTarget, text: string, inboxId: number, outcome: PipelineOutcome): Promise<void> {
-    await deliver(this.#deliveryOptions(), target, text, { onSettled: settleInbox(inboxId, outcome) });
+  /** A chat message's job to its session's lane. */
+  #submitChat(job: LaneJob, mode: BusyMode) {
+    return this.#lanes.submit(job.sessionKey, chatTurnJob(job), mode);
   }
+
+  readonly #send = (target: DeliveryTarget, text: string, onSettled?: UnitOfWork) =>
+    deliver(this.#deliveryOptions(), target, text, onSettled ? { onSettled } : {});
 
   /** The command ports (`/stop`, `/new`… and the console's stop/reset); `userId`: who sent it */
   commandPorts(userId: string): CommandPorts {
-    const send = (target: DeliveryTarget, text: string, onSettled?: UnitOfWork) =>
-      deliver(this.#deliveryOptions(), target, text, onSettled ? { onSettled } : {});
     const { approvals, events, turns } = this;
     const host = { deps: this.#deps, events, lanes: this.#lanes, batcher: this.#batcher, sessions: this.#sessions };
     return gatewayCommandPorts(
-      { ...host, approvals, turns, send, platformStates: () => this.platformStates() },
+      { ...host, approvals, turns, send: this.#send, platformStates: () => this.platformStates() },
       userId,
     );
   }

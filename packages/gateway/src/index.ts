@@ -1,6 +1,7 @@
 // @hermes/gateway: the runner, the HTTP server (health, API platform, webhooks), the pipeline
 // stages, session lanes, commands and delivery.
 
+export { type GroupSessions, sessionKeyFor } from '@hermes/protocol';
 // The API platform's request schemas and its other routes (models, responses)
 export { listedModels, MODEL_ALIAS, registerModelsRoutes } from './api/models-route.js';
 export { registerResponsesRoute } from './api/responses-route.js';
@@ -15,7 +16,7 @@ export {
   type ApiPipeline,
   type ApiPlatformDeps,
   bearerMatches,
-  DISPATCH_REFUSAL,
+  completionJob,
   registerApiPlatform,
 } from './api-platform.js';
 // Pipeline stages
@@ -33,7 +34,6 @@ export {
   type DeliveryTarget,
   deliver,
   idempotencyKey,
-  type OutboxPort,
   resendPending,
   type SendFailure,
 } from './delivery/deliver.js';
@@ -52,6 +52,7 @@ export {
 } from './gateway-events.js';
 export * from './gateway-hooks/index.js';
 export { isAddressed } from './group-policy.js';
+export { DISPATCH_REFUSAL } from './http/api-error.js';
 // Metrics (GET /metrics)
 export { cleanMediaCache, startMediaCleanup } from './media/cache-cleanup.js';
 export {
@@ -64,36 +65,17 @@ export {
 } from './media/inbound-media.js';
 export { type SttSettings, TranscriptionError, transcribe } from './media/transcribe.js';
 export * from './metrics/index.js';
-export type { ApiTurnOutcome, ApiTurnRequest } from './pipeline/api-turn.js';
-export type { LaneJob, StageInput } from './pipeline/input.js';
-export { type InboxStatus, inboxStatus, type PipelineOutcome, type SkipReason } from './pipeline/outcome.js';
+// The way in for surfaces without an inbox: a job whose sink's outcome is awaited
+export { awaitedSink } from './pipeline/direct-intake.js';
+export type { DirectOutcome, DirectSink, DirectTurnJob, LaneJob, StageInput } from './pipeline/input.js';
+export { inboxStatus, type PipelineOutcome, type SkipReason } from './pipeline/outcome.js';
 export { SILENT_MARKER } from './pipeline/turn.js';
 export { DISPLAY_DEFAULTS, type DisplaySettings } from './pipeline/turn-display.js';
 export type { RouteDefinition } from './platform-setup.js';
-export type {
-  InboxPort,
-  OutboxRowLike,
-  PairingPort,
-  PlatformStatePort,
-  SessionsPort,
-  TranscriptsPort,
-} from './ports.js';
 export { needsReset, type ResetPolicy } from './reset-policy.js';
 export { createSendMessageTool, resolveTarget, type SendMessageDeps } from './send-message-tool.js';
 export { addPlatformRoutes, buildServer, type GatewayServer, isLoopback, type ServerOptions } from './server.js';
-export { type GroupSessions, sessionKeyFor } from './session-key.js';
 export { type BusyMode, type LaneStats, type RunControl, SessionLanes, type SubmitOutcome } from './session-lanes.js';
-export type { GatewayStore, PendingInboxRow } from './store/gateway-store.js';
-export { type PgGatewayStore, type PgGatewayStoreOptions, pgGatewayStore } from './store/pg-gateway-store.js';
+// The store as the gateway uses it (every type of it is @hermes/store's)
+export { type AdapterState, type GatewayStore, type GatewayStoreOptions, gatewayStore } from './store/gateway-store.js';
 export { PlatformStateCache } from './store/platform-state-cache.js';
-export { applyWrite, type SyncStore, sqliteGatewayStore } from './store/sqlite-gateway-store.js';
-export type {
-  AcceptResult,
-  CommitWork,
-  EnqueuedRow,
-  OutboxEnqueueRow,
-  StoreWrite,
-  UnitOfWork,
-  WriteResult,
-  WriteResults,
-} from './store/unit-of-work.js';

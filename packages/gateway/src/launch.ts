@@ -14,8 +14,8 @@ export interface LaunchPorts {
   adapters: ReadonlyMap<string, PlatformAdapter>;
   sink: InboundSink;
   logger: Logger;
-  /** the inbox's unfinished rows */
-  pending(): Promise<readonly PendingRow[]>;
+  /** claims the inbox's unfinished rows (the store's only instance: every one of them) */
+  unfinished(): Promise<readonly PendingRow[]>;
   recover(rows: readonly PendingRow[]): void;
   /** false once the gateway is stopping: rows not resumed yet stay pending for the next start */
   accepting(): boolean;
@@ -23,7 +23,7 @@ export interface LaunchPorts {
 
 /** Starts every adapter; resolves when each has started (connected or failed). */
 export async function launchPlatforms(ports: LaunchPorts): Promise<void> {
-  const unfinished = await ports.pending(); // before any adapter starts accepting
+  const unfinished = await ports.unfinished(); // before any adapter starts accepting
   ports.recover(unfinished.filter((row) => !ports.adapters.has(row.platform)));
   await Promise.all(
     [...ports.adapters.values()].map(async (adapter) => {

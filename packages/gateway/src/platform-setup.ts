@@ -14,7 +14,7 @@ import type {
 } from '@hermes/protocol';
 import type { Env } from './authorize.js';
 import { commandList } from './commands.js';
-import type { PlatformStatePort } from './ports.js';
+import type { AdapterState } from './store/gateway-store.js';
 
 export interface RouteDefinition {
   method: 'GET' | 'POST';
@@ -36,7 +36,7 @@ export interface PlatformSetupPorts {
   logger: Logger;
   cacheDir: string;
   mediaMaxBytes?: number | undefined;
-  platformState: PlatformStatePort;
+  platformState: AdapterState;
   pluginCommands: () => ReadonlyMap<string, { description: string }>;
   claimPlatform?: (platform: string, key: string) => { ok: true; release(): void } | { ok: false; reason: string };
   addRoute(platform: string, route: RouteDefinition): void;

@@ -53,12 +53,8 @@ export function clusterGuard(
   return { guard, cache, busyMode };
 }
 
-export function guardSession(
-  bound: BoundGuard | null,
-  job: { sessionKey: string | null },
-  run: () => Promise<void>,
-): Promise<void> {
-  const key = job.sessionKey;
+/** Runs `run` under the session's lease when `key` (null: a turn without a stored session) needs one. */
+export function guardSession(bound: BoundGuard | null, key: string | null, run: () => Promise<void>): Promise<void> {
   if (!bound || key === null || !bound.guard.shared(key)) return run();
   const interrupt = bound.busyMode === 'interrupt';
   return bound.guard.run(

@@ -8,10 +8,6 @@ import { Semaphore } from './semaphore.js';
 
 export type BusyMode = 'interrupt' | 'queue' | 'steer';
 
-export interface LaneItem {
-  text: string;
-}
-
 export interface RunControl {
   signal: AbortSignal;
   /** steering messages that arrived since the last call */
@@ -23,7 +19,7 @@ export interface RunControl {
   settle(): void;
 }
 
-export type LaneRunner<T extends LaneItem> = (item: T, control: RunControl) => Promise<void>;
+export type LaneRunner<T> = (item: T, control: RunControl) => Promise<void>;
 
 interface Lane<T> {
   queue: T[];
@@ -38,12 +34,13 @@ export interface LaneStats {
   queued: number;
 }
 
-export class SessionLanes<T extends LaneItem> {
+export class SessionLanes<T> {
   readonly #lanes = new Map<string, Lane<T>>();
   readonly #semaphore: Semaphore;
   readonly #runner: LaneRunner<T>;
   readonly #idle = new Set<() => void>();
   readonly #withText: (item: T, text: string) => T;
+  readonly #textOf: (item: T) => string;
   readonly #onDrop: ((items: T[]) => void) | undefined;
   /** runs holding a semaphore slot (a lane's turn may wait for one) */
   #holding = 0;
@@ -51,7 +48,10 @@ export class SessionLanes<T extends LaneItem> {
   constructor(options: {
     maxConcurrent: number;
     runner: LaneRunner<T>;
+    /** the item with another text (steering texts that arrived too late run as the next turn) */
     withText: (item: T, text: string) => T;
+    /** the text an item hands a running turn when it steers */
+    textOf: (item: T) => string;
     /** queued messages that stop() dropped (`/stop`, `/new`): never run, so the owner must finish them */
     onDrop?: (items: T[]) => void;
   }) {
@@ -59,6 +59,7 @@ export class SessionLanes<T extends LaneItem> {
     this.#onDrop = options.onDrop;
     this.#runner = options.runner;
     this.#withText = options.withText;
+    this.#textOf = options.textOf;
   }
 
   /** Hands a message to its session's lane. */
@@ -74,7 +75,7 @@ export class SessionLanes<T extends LaneItem> {
       return 'started';
     }
     if (mode === 'steer') {
-      lane.running.steering.push(item.text);
+      lane.running.steering.push(this.#textOf(item));
       return 'steered';
     }
     lane.queue.push(item);

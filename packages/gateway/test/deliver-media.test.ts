@@ -5,10 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OutboundMedia, OutboundMessage, PlatformAdapter, SendResult } from '@hermes/protocol';
-import { openStore } from '@hermes/store';
+import { asyncSqliteStore, openStore } from '@hermes/store';
 import { describe, expect, it } from 'vitest';
 import { deliver } from '../src/delivery/deliver.js';
-import { sqliteGatewayStore } from '../src/store/sqlite-gateway-store.js';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {}, child: () => silent };
 
@@ -54,7 +53,7 @@ function files() {
 
 const options = (adapter: PlatformAdapter, store: ReturnType<typeof openStore>, home: string) => ({
   adapters: new Map([['memory', adapter]]),
-  commit: sqliteGatewayStore(store).commit,
+  commit: asyncSqliteStore(store).commit,
   logger: silent,
   sleep: async () => {},
   media: { hermesHomes: [home], downloadDir: join(home, 'cache'), maxBytes: 1000 },

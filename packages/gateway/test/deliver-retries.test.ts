@@ -1,10 +1,9 @@
 // Delivery's retries against a real outbox: a 429 or a 5xx is waited out and sent again, at most
 // SEND_MAX_ATTEMPTS tries, and a send that fails on the last try is given up at once (no last wait).
 import type { PlatformAdapter, SendResult } from '@hermes/protocol';
-import { openStore } from '@hermes/store';
+import { asyncSqliteStore, openStore } from '@hermes/store';
 import { describe, expect, it } from 'vitest';
 import { deliver, SEND_MAX_ATTEMPTS } from '../src/delivery/deliver.js';
-import { sqliteGatewayStore } from '../src/store/sqlite-gateway-store.js';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {}, child: () => silent };
 
@@ -40,7 +39,7 @@ describe('delivery retries', () => {
     const result = await deliver(
       {
         adapters: new Map([['memory', memory.adapter]]),
-        commit: sqliteGatewayStore(store).commit,
+        commit: asyncSqliteStore(store).commit,
         logger: silent,
         sleep: async (ms) => {
           waits.push(ms);
@@ -63,7 +62,7 @@ describe('delivery retries', () => {
     const result = await deliver(
       {
         adapters: new Map([['memory', memory.adapter]]),
-        commit: sqliteGatewayStore(store).commit,
+        commit: asyncSqliteStore(store).commit,
         logger: silent,
         sleep: async (ms) => {
           waits.push(ms);

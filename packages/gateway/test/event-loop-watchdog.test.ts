@@ -2,6 +2,7 @@
 // counted, and kept for a minute (what /health and /metrics read).
 import type { Logger } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../../test/helpers/wait-for.js';
 import { EventLoopWatchdog, GatewayMetrics } from '../src/index.js';
 import { parseExposition, sampleValue } from './metrics-scrape.js';
 
@@ -37,12 +38,11 @@ describe('EventLoopWatchdog', () => {
   it('sees a real blocked loop', async () => {
     const w = new EventLoopWatchdog({ thresholdMs: 150, intervalMs: 20 });
     w.start();
-    await new Promise((r) => setTimeout(r, 50));
     const until = performance.now() + 400;
     while (performance.now() < until) {
       // blocking the main thread on purpose
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => w.status().stalls_total >= 1, { what: 'the tick after the block' });
     w.stop();
     expect(w.status().stalls_total).toBeGreaterThanOrEqual(1);
     expect(w.status().max_delay_ms).toBeGreaterThanOrEqual(300);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createModuleImporter, HookBus } from '@hermes/plugins';
 import { gatewayEventExample, type Logger, silentLogger } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
+import { flushImmediates, waitFor } from '../../../test/helpers/wait-for.js';
 import {
   attachGatewayHooks,
   discoverGatewayHooks,
@@ -131,7 +132,8 @@ describe('loading and running', () => {
     );
     events.emit('agent:end', { ...gatewayEventExample('agent:end'), platform: 'discord' });
     events.emit('session:start', { ...gatewayEventExample('session:start'), platform: 'discord' });
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => sent.length > 0, { what: "the hook's send" });
+    await flushImmediates(); // a second call of the same emit would have run by now
     // agent:* and agent:end overlap: still one call per event
     expect((globalThis as { __calls?: unknown[] }).__calls).toEqual([['agent:end', 'discord', 'good']]);
     expect(sent).toEqual(['home:hello agent:end']);
@@ -151,7 +153,9 @@ describe('loading and running', () => {
     const started = performance.now();
     events.emit('agent:end', gatewayEventExample('agent:end'));
     expect(performance.now() - started).toBeLessThan(5);
-    await new Promise((r) => setTimeout(r, 120));
+    await waitFor(() => lines.some((l) => l.includes('gateway:hanger on agent:end timed out')), {
+      what: "the hanger's timeout",
+    });
     expect(lines).toContain('hook gateway_event callback of gateway:thrower on agent:end failed: boom; skipped');
     expect(lines).toContain(
       'hook gateway_event callback of gateway:hanger on agent:end timed out after 50 ms; skipped',

@@ -73,7 +73,7 @@ describe('reconnects', () => {
     metrics.attach({
       platformStates: () => ({ ...states }),
       lanes: () => ({ running: 0, queued: 0 }),
-      outboxPending: () => [],
+      outboxPending: async () => [],
     });
     metrics.samplePlatforms();
     states.telegram = { state: 'error', since: 2, error: 'ECONNRESET' };

@@ -6,18 +6,12 @@ import { join } from 'node:path';
 import { ModelClient, ToolRegistry } from '@hermes/agent';
 import { HookBus } from '@hermes/plugins';
 import { silentLogger } from '@hermes/protocol';
-import { openStore, type Store } from '@hermes/store';
+import { asyncSqliteStore, openStore, type Store } from '@hermes/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MemoryPlatform, memoryPlatform } from '../../../test/gateway/memory-platform.js';
+import { sqliteGatewayStore } from '../../../test/helpers/gateway-store.js';
 import { useFakeOpenAI } from '../../../test/helpers/use-fake-openai.js';
-import {
-  buildServer,
-  deliver,
-  Gateway,
-  GatewayMetrics,
-  type GatewaySettings,
-  sqliteGatewayStore,
-} from '../src/index.js';
+import { buildServer, deliver, Gateway, GatewayMetrics, type GatewaySettings } from '../src/index.js';
 import { parseExposition, type Sample, sampleValue } from './metrics-scrape.js';
 
 const openai = useFakeOpenAI();
@@ -56,11 +50,7 @@ async function startGateway(
   const platform = memoryPlatform();
   const gateway = new Gateway({
     settings: {
-      model: 'test-model',
-      maxIterations: 5,
-      toolTimeoutMs: 5_000,
-      toolsets: ['*'],
-      cwd: process.cwd(),
+      turn: { model: 'test-model', maxIterations: 5, toolTimeoutMs: 5_000, toolsets: ['*'], cwd: process.cwd() },
       busyMode: 'queue',
       maxConcurrentRuns: 4,
       freeResponseChats: [],
@@ -265,7 +255,7 @@ describe('pipeline metrics', () => {
     const metrics = new GatewayMetrics();
     const store = openStore(':memory:');
     await deliver(
-      { adapters: new Map(), commit: sqliteGatewayStore(store).commit, logger: silentLogger, observer: metrics },
+      { adapters: new Map(), commit: asyncSqliteStore(store).commit, logger: silentLogger, observer: metrics },
       { platform: 'x', chatId: '1' },
       'hi',
     );

@@ -3,14 +3,13 @@
 
 import { capabilitiesFor, readSendRateLimit } from '@hermes/plugin-sdk';
 import type { PlatformAdapter, SendRateLimits } from '@hermes/protocol';
-import { openStore } from '@hermes/store';
+import { asyncSqliteStore, openStore } from '@hermes/store';
 import { describe, expect, it } from 'vitest';
 import { DISCORD_CAPABILITIES } from '../../../plugins/platforms/discord/index.js';
 import { SLACK_CAPABILITIES } from '../../../plugins/platforms/slack/index.js';
 import { TELEGRAM_CAPABILITIES } from '../../../plugins/platforms/telegram/index.js';
 import { deliver } from '../src/delivery/deliver.js';
 import { CHAT_BUCKETS_SWEEP_AT, SendRateLimiter } from '../src/delivery/send-rate-limiter.js';
-import { sqliteGatewayStore } from '../src/store/sqlite-gateway-store.js';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {}, child: () => silent };
 // the values the platform plugins declare
@@ -137,7 +136,7 @@ describe('delivery keeps the platform send rate', () => {
     const result = await deliver(
       {
         adapters: new Map([['tg', adapter]]),
-        commit: sqliteGatewayStore(store).commit,
+        commit: asyncSqliteStore(store).commit,
         logger: silent,
         rateLimiter: new SendRateLimiter(c.now),
         sleep: async (ms) => {

@@ -1,6 +1,7 @@
 import { HookBus } from '@hermes/plugins';
 import { gatewayEventExample, type MessageEvent, type SessionSource } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../../test/helpers/wait-for.js';
 import {
   allowedByEnv,
   eventMatches,
@@ -104,7 +105,7 @@ describe('gateway events', () => {
     );
     events.emit('command:new', gatewayEventExample('command:new'));
     events.emit('agent:start', gatewayEventExample('agent:start'));
-    await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => warnings.some((w) => w.includes('bad')), { what: "the bad hook's warning" });
     expect(seen).toEqual(['command:new']);
     expect(warnings.some((w) => w.includes('bad') && w.includes('command:new'))).toBe(true);
   });
@@ -118,6 +119,7 @@ describe('session lanes', () => {
     const l = new SessionLanes<Job>({
       maxConcurrent,
       withText: (_j, text) => ({ text }),
+      textOf: (j) => j.text,
       runner: async (job, control) => {
         log.push(`start ${job.text}`);
         await new Promise<void>((resolve) => {
@@ -134,15 +136,15 @@ describe('session lanes', () => {
     });
     return { l, log, release: (t: string) => gates.get(t)?.() };
   }
-  const tick = () => new Promise((r) => setTimeout(r, 5));
+  const logged = (log: string[], line: string) => waitFor(() => log.includes(line), { what: line });
 
   it('queue: the second message runs after the first', async () => {
     const { l, log, release } = lanes();
     expect(l.submit('s', { text: 'a' }, 'queue')).toBe('started');
-    await tick();
+    await logged(log, 'start a');
     expect(l.submit('s', { text: 'b' }, 'queue')).toBe('queued');
     release('a');
-    await tick();
+    await logged(log, 'start b');
     release('b');
     await l.idle();
     expect(log).toEqual(['start a', 'end a', 'start b', 'end b']);
@@ -151,9 +153,9 @@ describe('session lanes', () => {
   it('interrupt: the running turn is aborted and the new message answered', async () => {
     const { l, log, release } = lanes();
     l.submit('s', { text: 'a' }, 'interrupt');
-    await tick();
+    await logged(log, 'start a');
     expect(l.submit('s', { text: 'b' }, 'interrupt')).toBe('interrupting');
-    await tick();
+    await logged(log, 'start b');
     release('b');
     await l.idle();
     expect(log).toEqual(['start a', 'aborted a', 'start b', 'end b']);
@@ -161,10 +163,12 @@ describe('session lanes', () => {
 
   it('interrupt after settle: a turn that already has its answer is not aborted; the new message queues', async () => {
     const log: string[] = [];
-    let deliver: () => void = () => {};
+    const none = () => {};
+    let deliver: () => void = none;
     const l = new SessionLanes<Job>({
       maxConcurrent: 4,
       withText: (_j, text) => ({ text }),
+      textOf: (j) => j.text,
       runner: async (job, control) => {
         control.settle(); // the answer exists; only delivery is left
         await new Promise<void>((resolve) => {
@@ -174,10 +178,11 @@ describe('session lanes', () => {
       },
     });
     l.submit('s', { text: 'a' }, 'interrupt');
-    await tick();
+    await waitFor(() => deliver !== none, { what: 'a at its delivery' });
     expect(l.submit('s', { text: 'b' }, 'interrupt')).toBe('queued');
-    deliver();
-    await tick();
+    const deliverA = deliver;
+    deliverA();
+    await waitFor(() => deliver !== deliverA, { what: 'b at its delivery' });
     deliver();
     await l.idle();
     expect(log).toEqual(['delivered a', 'delivered b']);
@@ -186,7 +191,7 @@ describe('session lanes', () => {
   it('steer: the message reaches the running turn', async () => {
     const { l, log, release } = lanes();
     l.submit('s', { text: 'a' }, 'steer');
-    await tick();
+    await logged(log, 'start a');
     expect(l.submit('s', { text: 'faster' }, 'steer')).toBe('steered');
     release('a');
     await l.idle();
@@ -198,11 +203,11 @@ describe('session lanes', () => {
     l.submit('s1', { text: 'a' }, 'queue');
     l.submit('s2', { text: 'b' }, 'queue');
     l.submit('s3', { text: 'c' }, 'queue');
-    await tick();
+    await logged(log, 'start b');
     expect(log).toEqual(['start a', 'start b']);
     expect(l.stop('s1')).toBe(true);
     expect(l.stop('nobody')).toBe(false);
-    await tick();
+    await logged(log, 'start c');
     expect(log).toContain('aborted a');
     expect(log).toContain('start c');
     release('b');

@@ -5,12 +5,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EditMessage, OutboundMedia, OutboundMessage, PlatformAdapter, SendResult } from '@hermes/protocol';
-import { openStore, type Store } from '@hermes/store';
+import { asyncSqliteStore, openStore, type Store } from '@hermes/store';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../../test/helpers/wait-for.js';
 import { deliverStreamed, resendAnswer } from '../src/delivery/deliver-streamed.js';
 import { EditCadence, LiveStream } from '../src/delivery/live-stream.js';
 import { streamIds, streamIdsKey } from '../src/delivery/stream-ids.js';
-import { sqliteGatewayStore } from '../src/store/sqlite-gateway-store.js';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {}, child: () => silent };
 
@@ -49,7 +49,7 @@ function setUp(memory: Memory): { store: Store; inboxId: number; options: Parame
   if (!accepted.accepted) throw new Error('not accepted');
   const options = {
     adapters: new Map([['memory', memory.adapter]]),
-    commit: sqliteGatewayStore(store).commit,
+    commit: asyncSqliteStore(store).commit,
     logger: silent,
     sleep: async () => {},
   };
@@ -64,7 +64,7 @@ describe('streamed answers: the final edit', () => {
       return { ok: true, messageIds: [] };
     });
     const { store, inboxId, options } = setUp(memory);
-    const ids = streamIds(sqliteGatewayStore(store).readState);
+    const ids = streamIds(asyncSqliteStore(store).platformState.get);
     store.platformState.set('memory', streamIdsKey(inboxId), JSON.stringify(['streamed-1'])); // the stream's first send was remembered
     const target = { platform: 'memory', chatId: 'c1', inboxId };
     await expect(deliverStreamed(options, target, 'The **whole** answer.', ['streamed-1'])).rejects.toThrow('died');
@@ -124,16 +124,15 @@ describe('streamed answers: the live stream', () => {
       toolProgress: false,
     });
     stream.delta('Hello');
-    await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => remembered.length > 0, { what: 'the first send remembered' });
     expect(memory.sends.map((s) => s.text)).toEqual(['Hello']);
     expect(remembered).toEqual([['sent-1']]);
     stream.delta(' world');
-    await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => memory.edits.length > 0, { what: 'the first edit' });
     expect(memory.edits.map((e) => e.text)).toEqual(['Hello world']); // the first edit: no earlier edit in this chat
     now = 100;
     stream.delta(' and sk-secret');
-    await new Promise((r) => setTimeout(r, 20));
-    expect(memory.edits).toHaveLength(1); // within the interval: waits
+    expect(memory.edits).toHaveLength(1); // within the interval: waits (an edit now would start at once)
     await stream.finish();
     expect(memory.edits).toHaveLength(1); // finished: the final delivery carries the rest
     expect(JSON.stringify(memory.sends)).not.toContain('sk-secret');
@@ -156,8 +155,7 @@ describe('streamed answers: the live stream', () => {
     });
     stream.delta('[SIL');
     stream.delta('ENT]');
-    await new Promise((r) => setTimeout(r, 5));
-    await stream.finish();
+    await stream.finish(); // waits for an update under way: a send now would show
     expect(memory.sends).toHaveLength(0);
   });
 
@@ -196,7 +194,7 @@ describe('streamed answers: the live stream', () => {
     crash = true;
     const next = store.inbox.accept('memory', 'm-2', { text: 'again' });
     if (!next.accepted) throw new Error('not accepted');
-    const ids = streamIds(sqliteGatewayStore(store).readState);
+    const ids = streamIds(asyncSqliteStore(store).platformState.get);
     store.platformState.set('memory', streamIdsKey(next.id), JSON.stringify(['streamed-2']));
     const second = { platform: 'memory', chatId: 'c1', inboxId: next.id };
     await expect(

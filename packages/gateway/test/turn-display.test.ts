@@ -3,8 +3,9 @@
 // changes nothing else.
 import type { MessageEvent, OutboundMessage, PlatformAdapter, Reaction } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
+import { quietPeriod, waitFor } from '../../../test/helpers/wait-for.js';
 import { EditCadence } from '../src/delivery/live-stream.js';
-import { DISPLAY_DEFAULTS, TurnDisplay } from '../src/pipeline/turn-display.js';
+import { DISPLAY_DEFAULTS, TurnDisplay, TYPING_DELAY_MS } from '../src/pipeline/turn-display.js';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {}, child: () => silent };
 const tick = (ms = 10) => new Promise((r) => setTimeout(r, ms));
@@ -68,10 +69,10 @@ describe('TurnDisplay', () => {
     const display = new TurnDisplay(options(m.adapter, { ...DISPLAY_DEFAULTS, streaming: true }));
     display.start();
     display.onDelta('Hello');
-    await tick(400); // past the typing delay: no typing, the text shows
+    await quietPeriod(TYPING_DELAY_MS + 100, 'past the typing delay: no typing, the text shows');
     expect(m.typing).toHaveLength(0);
     display.tools(['terminal']);
-    await tick();
+    await waitFor(() => m.typing.length > 0, { what: 'the typing indicator' });
     expect(m.typing).toHaveLength(1);
     // the stream's message carries a key from the user's message: a redo after a kill posts it once (Discord)
     expect(m.sent.map((s) => s.idempotencyKey)).toEqual(['s0.7']);

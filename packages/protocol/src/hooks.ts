@@ -273,7 +273,8 @@ export const HOOKS = {
   }),
   pre_gateway_dispatch: defineHook<HookPayloads['pre_gateway_dispatch']>()({
     kind: 'dispatch',
-    fires: 'Once per inbound gateway message, after the internal-event guard, before auth and dispatch',
+    fires:
+      'Once per inbound gateway message or turn of any gateway surface (chats, the API platform, cron, a hook runAgent), after the internal-event guard, before auth and dispatch',
     returns: '{action: "skip", reason} | {action: "rewrite", text} | {action: "allow"} | null',
     fields: {
       event: field('event', 'MessageEvent', 'the normalized inbound message'),

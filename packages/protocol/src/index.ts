@@ -126,6 +126,8 @@ export {
   type SendResult,
   type WebIdentity,
 } from './platform.js';
+// THE session-key space: every surface's keys, named once
+export { type GroupSessions, platformOfKey, SESSION_KEYS, sessionKeyFor } from './session-keys.js';
 // SIGTERM, a grace period, then SIGKILL
 export {
   type Terminable,
@@ -143,6 +145,22 @@ export type {
   ToolHandlerResult,
   ToolSchema,
 } from './tools.js';
+// THE surface × stage table: the typed job every surface submits and the plan of its stages
+export {
+  planFor,
+  STATELESS_SESSION,
+  type StagePlan,
+  SURFACE_PLANS,
+  SURFACES,
+  type Surface,
+  TURN_STAGES,
+  type TurnInput,
+  type TurnJob,
+  type TurnPlan,
+  type TurnStage,
+  type TurnWho,
+  turnPlanTable,
+} from './turn-plan.js';
 // Web providers (web_search / web_extract)
 export {
   type FetchedWebPage,

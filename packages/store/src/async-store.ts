@@ -2,9 +2,11 @@
  * The store contract both backends satisfy: the SQLite store through a thin async adapter over its
  * synchronous repositories (`asyncSqliteStore`), PostgreSQL natively (`openPgStore`). The
  * repositories keep their names, arguments and results; only each result becomes a Promise.
+ * Writes that must land together go through `commit` as one unit of work (unit-of-work.ts).
  */
 import type { ApiResponsesRepo } from './api-responses-repo.js';
 import type { ChildSessionsRepo } from './child-sessions-repo.js';
+import { type Commit, sqliteCommit } from './commit.js';
 import type { ContextSummariesRepo } from './context-summaries-repo.js';
 import type { CronJobsRepo } from './cron-jobs-repo.js';
 import type { InboxRepo } from './inbox-repo.js';
@@ -45,6 +47,11 @@ export interface AsyncStore {
   readonly memorySnapshots: AsyncMethods<MemorySnapshotsRepo>;
   /** Retention: deletes idle sessions' transcripts and finished rows older than a cutoff. */
   readonly pruner: AsyncMethods<Pruner>;
+  /**
+   * Commits a unit of work in one transaction, units in the order issued (SQLite: the group commit
+   * of one event-loop turn; PostgreSQL: one transaction each); resolves with each write's result.
+   */
+  readonly commit: Commit;
   /** The highest applied migration version. */
   schemaVersion(): Promise<number>;
   /** Closes the connection(s); calling it again does nothing. */
@@ -79,6 +86,7 @@ export function asyncSqliteStore(store: Store): AsyncStore {
     sessionSearch: asyncMethods(store.sessionSearch),
     memorySnapshots: asyncMethods(store.memorySnapshots),
     pruner: asyncMethods(store.pruner),
+    commit: sqliteCommit(store),
     schemaVersion: async () => store.schemaVersion(),
     close: async () => store.close(),
   };

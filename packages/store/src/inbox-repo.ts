@@ -45,6 +45,35 @@ export interface AcceptOptions {
   owner?: string;
 }
 
+/**
+ * Which unfinished rows a gateway instance takes on (recovery at start; several instances on
+ * PostgreSQL also take the rows of instances that stopped). One claim is one statement: two
+ * instances claiming at once never both get a row.
+ */
+export interface InboxClaim {
+  /** only rows of these platforms (the ones the instance can answer on); absent: every platform's */
+  platforms?: readonly string[];
+  /**
+   * the instance taking the rows, written as their owner; absent: the store's only instance (one
+   * gateway on state.db) takes every unfinished row, owners left as they are
+   */
+  owner?: string;
+  /**
+   * with an owner. `start` (default): rows nobody owns and rows this owner accepted before
+   * `acceptedBefore` (a restart under the same id); `orphans`: rows nobody owns and rows of
+   * instances that stopped: on PostgreSQL, absent from hermes_cluster_members or silent for longer
+   * than `staleMs`; SQLite keeps no membership, so there every other owner counts as stopped
+   */
+  from?: 'start' | 'orphans';
+  /** `orphans` on PostgreSQL: a member whose heartbeat is older has stopped (default 10 s) */
+  staleMs?: number;
+  /**
+   * `start`: only this owner's rows accepted before this time (the process's start), so rows the
+   * process has accepted itself, and may be running, are never taken for leftovers
+   */
+  acceptedBefore?: number;
+}
+
 /** A new message is accepted with its row id; a key seen before is refused. */
 export type AcceptResult = { accepted: true; id: number } | { accepted: false; reason: 'duplicate' };
 
@@ -55,6 +84,8 @@ export interface InboxRepo {
   mark(id: number, status: InboxStatus): boolean;
   /** The unfinished rows (`accepted` or `processing`), oldest first: what a restart must resume or report. */
   pending(): InboxRow[];
+  /** Takes the unfinished rows `claim` names (recovery), oldest first. */
+  claimUnfinished(claim: InboxClaim): InboxRow[];
   /** The row with this id, if any. */
   get(id: number): InboxRow | undefined;
   /** How many rows are in each status (every status present, 0 when none). */
@@ -75,6 +106,9 @@ export interface InboxRecord {
   attempts: number;
   owner: string | null;
 }
+
+/** The statuses of an unfinished row, as SQL. */
+export const UNFINISHED = `status IN ('accepted', 'processing')`;
 
 export const COLUMNS =
   'id, platform, message_key, session_key, payload, status, accepted_at, updated_at, attempts, owner';
@@ -122,8 +156,9 @@ export function createInboxRepo(db: SqliteDatabase, now: () => number, state: Pl
     `UPDATE inbox SET status = ?, updated_at = ?, attempts = attempts + (? = 'processing') WHERE id = ?`,
   );
   const pending = db.prepare<[], InboxRecord>(
-    `SELECT ${COLUMNS} FROM inbox WHERE status IN ('accepted', 'processing') ORDER BY accepted_at, id`,
+    `SELECT ${COLUMNS} FROM inbox WHERE ${UNFINISHED} ORDER BY accepted_at, id`,
   );
+  const claims = prepareClaims(db);
   const byId = db.prepare<[number], InboxRecord>(`SELECT ${COLUMNS} FROM inbox WHERE id = ?`);
   const counts = db.prepare<[], { status: InboxStatus; n: number }>(
     'SELECT status, COUNT(*) AS n FROM inbox GROUP BY status',
@@ -149,6 +184,13 @@ export function createInboxRepo(db: SqliteDatabase, now: () => number, state: Pl
       return mark.run(status, now(), status, id).changes > 0;
     },
     pending: () => pending.all().map(toRow),
+    claimUnfinished(claim) {
+      const platforms = claim.platforms === undefined ? null : JSON.stringify(claim.platforms);
+      if (claim.owner === undefined) return claims.list.all({ platforms }).map(toRow);
+      const params = { platforms, owner: claim.owner, before: claim.acceptedBefore ?? Number.MAX_SAFE_INTEGER };
+      const taken = claim.from === 'orphans' ? claims.orphans.all(params) : claims.start.all(params);
+      return taken.map(toRow).sort(oldestFirst);
+    },
     get(id) {
       const record = byId.get(id);
       return record === undefined ? undefined : toRow(record);
@@ -167,5 +209,29 @@ export function createInboxRepo(db: SqliteDatabase, now: () => number, state: Pl
       return result;
     },
     prune: (before) => prune.run(before).changes,
+  };
+}
+
+/** Oldest accepted first (the order recovery resumes rows in). */
+export function oldestFirst(a: InboxRow, b: InboxRow): number {
+  return a.acceptedAt - b.acceptedAt || a.id - b.id;
+}
+
+type ClaimParams = { platforms: string | null; owner: string; before: number };
+
+/** SQLite's claim statements; `platforms` is a JSON array, or null for every platform. */
+function prepareClaims(db: SqliteDatabase) {
+  const ofPlatforms = '(@platforms IS NULL OR platform IN (SELECT value FROM json_each(@platforms)))';
+  const claim = (whose: string) =>
+    db.prepare<[ClaimParams], InboxRecord>(
+      `UPDATE inbox SET owner = @owner WHERE ${UNFINISHED} AND ${ofPlatforms} AND (${whose}) RETURNING ${COLUMNS}`,
+    );
+  return {
+    list: db.prepare<[{ platforms: string | null }], InboxRecord>(
+      `SELECT ${COLUMNS} FROM inbox WHERE ${UNFINISHED} AND ${ofPlatforms} ORDER BY accepted_at, id`,
+    ),
+    start: claim('owner IS NULL OR (owner = @owner AND accepted_at < @before)'),
+    // no cluster membership on SQLite: every other owner has stopped
+    orphans: claim('owner IS NULL OR owner <> @owner'),
   };
 }

@@ -1,4 +1,4 @@
-// @hermes/store: the SQLite state database (sessions, transcripts, and the gateway's inbox, outbox, platform state and pairing).
+// @hermes/store: the state database on SQLite or PostgreSQL (sessions, transcripts, and the gateway's inbox, outbox, platform state and pairing) behind one async interface, and its unit of work.
 
 // The API platform's stored responses (Responses API `previous_response_id`)
 export type { ApiResponseRow, ApiResponsesRepo } from './api-responses-repo.js';
@@ -12,6 +12,7 @@ export {
 } from './async-store.js';
 // delegate_task children: their sessions linked to the delegating session
 export type { ChildSessionRow, ChildSessionsRepo, ChildStatus, NewChildSession } from './child-sessions-repo.js';
+export type { Commit } from './commit.js';
 // The context engine's summaries beside the transcripts
 export type { ContextSummariesRepo, ContextSummary } from './context-summaries-repo.js';
 // Scheduled jobs
@@ -29,6 +30,7 @@ export {
   type AcceptOptions,
   type AcceptResult,
   INBOX_STATUSES,
+  type InboxClaim,
   type InboxRepo,
   type InboxRow,
   type InboxStatus,
@@ -68,9 +70,8 @@ export type {
 export { COPY_TABLES, type CopyResult, copySqliteToPg } from './pg/copy-to-pg.js';
 export { isPostgresUrl, maskDatabaseUrl } from './pg/mask-url.js';
 export { openPgStore, type PgRepos, type PgStore, type PgStoreOptions } from './pg/open-pg-store.js';
-export { claimUnfinishedInbox, type InboxClaim } from './pg/pg-inbox-claims.js';
 // Per-platform key/value state (update offsets, …)
-export type { PlatformStateRepo } from './platform-state-repo.js';
+export type { PlatformStateEntry, PlatformStateRepo } from './platform-state-repo.js';
 // Retention
 export { INBOX_KEEP_MS, type PruneCounts, type Pruner } from './prune.js';
 export { newSessionId } from './session-id.js';
@@ -88,3 +89,13 @@ export type { IdleSessionsQuery, ListSessionsOptions, NewSession, SessionRow, Se
 export { isSqliteError, type SqliteDatabase, type SqliteStatement } from './sqlite.js';
 // Transcripts
 export type { TranscriptsRepo } from './transcripts-repo.js';
+// The unit of work: writes that commit together, as data (`AsyncStore.commit`)
+export {
+  type CommitOptions,
+  type CommitWork,
+  commitFor,
+  type StoreWrite,
+  type UnitOfWork,
+  type WriteResult,
+  type WriteResults,
+} from './unit-of-work.js';

@@ -7,6 +7,14 @@ export interface PlatformStateRepo {
   set(platform: string, key: string, value: string): void;
   /** Removes `key` of `platform` (nothing when absent). */
   delete(platform: string, key: string): void;
+  /** Every platform's entries (an in-memory copy loads them), by platform and key. */
+  all(): PlatformStateEntry[];
+}
+
+export interface PlatformStateEntry {
+  platform: string;
+  key: string;
+  value: string;
 }
 
 /** Builds the platform_state repository; every statement is prepared here, once. */
@@ -19,7 +27,11 @@ export function createPlatformStateRepo(db: SqliteDatabase, now: () => number): 
      ON CONFLICT (platform, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
   );
   const remove = db.prepare<[string, string]>('DELETE FROM platform_state WHERE platform = ? AND key = ?');
+  const all = db.prepare<[], PlatformStateEntry>(
+    'SELECT platform, key, value FROM platform_state ORDER BY platform, key',
+  );
   return {
+    all: () => all.all(),
     get: (platform, key) => get.get(platform, key),
     delete(platform, key) {
       remove.run(platform, key);

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { quietPeriod } from '../../../test/helpers/wait-for.js';
 import { backgroundCheckpoints } from '../src/background-checkpoint.js';
 import { useStores } from './use-store.js';
 
@@ -49,7 +50,7 @@ describe('background WAL checkpoints', () => {
     const path = freshPath();
     const store = open({ backgroundCheckpoints: false }, path);
     const checkpoints = backgroundCheckpoints(store.db, path, { busyTimeoutMs: 1_000, checkMs: 10 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await quietPeriod(100, 'ten checks (checkMs 10) of a database that sees no writes');
     expect(checkpoints.running).toBe(false);
     expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     checkpoints.close();

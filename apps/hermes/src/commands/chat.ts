@@ -9,7 +9,7 @@ import type { ApprovalChoice, ApprovalRequest } from '@hermes/protocol';
 import type { GlobalOptions } from '../main.js';
 import { pluginSummary } from '../plugin-summary.js';
 import { createAgentRuntime } from '../runtime.js';
-import { cliTurnService, compressCliSession, runCliTurn } from '../session-turn.js';
+import { cliSessionKey, cliTurnJob, cliTurnService, compressCliSession, runCliTurn } from '../session-turn.js';
 import { surfaceSkillCommands } from '../skills-setup.js';
 
 /** The chat's own commands: a skill or plugin command of the same name does not replace them. */
@@ -42,7 +42,8 @@ function askApproval(
 /** Runs the interactive chat until /exit, Ctrl+C at the prompt, or end of input. */
 export async function runChat(options: GlobalOptions): Promise<void> {
   const rt = await createAgentRuntime(options, { yolo: options.yolo ?? false });
-  const newSession = () => rt.store.sessions.create({ key: 'cli:chat', platform: 'cli', model: rt.model });
+  const newSession = () =>
+    rt.store.sessions.create({ key: cliSessionKey('cli-chat'), platform: 'cli', model: rt.model });
   let session: Awaited<ReturnType<typeof newSession>>;
   try {
     cliTurnService(rt); // an unknown context.engine stops the start
@@ -146,16 +147,19 @@ export async function runChat(options: GlobalOptions): Promise<void> {
       running = new AbortController();
       process.stdout.write('hermes> ');
       let streamed = false;
-      const result = await runCliTurn(rt, {
-        sessionId: session.id,
-        text: skillText ?? line,
-        requestApproval: approve,
-        signal: running.signal,
-        onDelta: (text) => {
-          streamed = true;
-          process.stdout.write(text);
-        },
-      });
+      const result = await runCliTurn(
+        rt,
+        cliTurnJob('cli-chat', skillText ?? line, {
+          kind: 'terminal',
+          sessionId: session.id,
+          requestApproval: approve,
+          signal: running.signal,
+          onDelta: (text) => {
+            streamed = true;
+            process.stdout.write(text);
+          },
+        }),
+      );
       running = null;
       if (result.status === 'completed') {
         if (!streamed && result.finalText) process.stdout.write(result.finalText);

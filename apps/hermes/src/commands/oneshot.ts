@@ -4,7 +4,7 @@ import { userFacingError } from '@hermes/agent';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
 import { createAgentRuntime } from '../runtime.js';
-import { cliTurnService, runCliTurn } from '../session-turn.js';
+import { cliSessionKey, cliTurnJob, cliTurnService, runCliTurn } from '../session-turn.js';
 
 function logFile(rt: { paths: { logs: string } }): string {
   return join(rt.paths.logs, 'cli.log');
@@ -20,14 +20,11 @@ export async function runOneShot(prompt: string, options: GlobalOptions): Promis
   process.once('SIGTERM', onSignal);
   try {
     cliTurnService(rt); // an unknown context.engine stops here, before a session is made
-    const session = await rt.store.sessions.create({ key: `cli:oneshot`, platform: 'cli', model: rt.model });
+    const key = cliSessionKey('cli-oneshot');
+    const session = await rt.store.sessions.create({ key, platform: 'cli', model: rt.model });
     // non-interactive: dangerous commands are denied unless --yolo
-    const result = await runCliTurn(rt, {
-      sessionId: session.id,
-      text: prompt,
-      requestApproval: rt.approvalGate(session.id),
-      signal: controller.signal,
-    });
+    const sink = { kind: 'stdout' as const, sessionId: session.id, requestApproval: rt.approvalGate(session.id) };
+    const result = await runCliTurn(rt, cliTurnJob('cli-oneshot', prompt, { ...sink, signal: controller.signal }));
     await rt.store.sessions.end(session.id, result.status);
     await rt.hooks.invoke('on_session_finalize', { sessionId: session.id, platform: 'cli', reason: 'exit' });
     if (result.status !== 'completed' || result.finalText === null) {

@@ -4,6 +4,7 @@
 import { silentLogger, type ToolContext } from '@hermes/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeMcpHttp, startFakeMcpHttp } from '../../../../test/fakes/mcp/http-server.js';
+import { waitFor } from '../../../../test/helpers/wait-for.js';
 import { McpManager } from '../../src/mcp/manager.js';
 import type { McpServerSettings } from '../../src/mcp/types.js';
 import { ToolRegistry } from '../../src/tool-registry.js';
@@ -182,7 +183,7 @@ describe('McpManager over stdio', () => {
     const { registry } = await started([stdioServer('fake')]);
     expect(registry.get('mcp_fake_extra')).toBeUndefined();
     expect(await call(registry, 'mcp_fake_grow')).toBe('grown');
-    for (let i = 0; i < 200 && !registry.get('mcp_fake_extra'); i++) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => registry.get('mcp_fake_extra'), { what: 'the added tool registered' });
     expect(await call(registry, 'mcp_fake_extra')).toBe('extra here');
     expect(await call(registry, 'mcp_fake_echo', { text: 'kept' })).toBe('echo: kept');
   });

@@ -3,6 +3,7 @@ import { mkdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ERROR_CODES } from '@hermes/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../../test/helpers/wait-for.js';
 import { createTerminalTool } from '../../src/tools/index.js';
 import { callTool, createFakeContext, makeTempDir } from './fake-tool-context.js';
 
@@ -106,11 +107,14 @@ describe('terminal: timeout and interruption', () => {
   it('kills the whole process group when the signal aborts', async () => {
     const tool = createTerminalTool({ cwd: dir });
     const { context, controller } = createFakeContext();
-    setTimeout(() => controller.abort(), 500);
+    // aborted once the shell has started both sleeps and printed their pids
+    void waitFor(() => existsSync(path.join(dir, 'started')), { what: 'the command started' }).then(() =>
+      controller.abort(),
+    );
     const started = Date.now();
     const result = await callTool(
       tool,
-      { command: 'sleep 30 & echo "bg=$!"; echo "sh=$$"; sleep 30', timeout_s: 60 },
+      { command: 'sleep 30 & echo "bg=$!"; echo "sh=$$"; touch started; sleep 30', timeout_s: 60 },
       context,
     );
     expect(Date.now() - started).toBeLessThan(5_000);

@@ -2,15 +2,20 @@
  * `POST /v1/responses`, the Responses API, streaming and not. A response is stored (unless
  * `store: false`): its id maps to a Hermes session in state.db, and `previous_response_id` goes on
  * with that session's transcript as it was when that response was answered (a fork, into a new
- * session, when later turns already followed it). The turn runs like a chat completion's.
+ * session, when later turns already followed it or one is running in it). The request is a turn
+ * job of surface `responses` through the gateway's stages (`Gateway.submitTurn`): the dispatch hook
+ * (a skip is a 403), commands (their answer is the response), a run slot, events and metrics; the
+ * conversation is its sink's own (`SinkConversation`), opened once the job has its run slot.
  */
 import { randomUUID } from 'node:crypto';
-import type { TurnService } from '@hermes/agent';
-import type { ChatMessage } from '@hermes/protocol';
+import type { ServedTurn } from '@hermes/agent';
+import { type ChatMessage, planFor, SESSION_KEYS } from '@hermes/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiPlatformDeps } from '../api-platform.js';
-import { failureMessage } from '../failure-reply.js';
-import { sendApiError } from '../http/api-error.js';
+import type { ApiPipeline, ApiPlatformDeps } from '../api-platform.js';
+import { DISPATCH_REFUSAL, STOPPING, sendApiError } from '../http/api-error.js';
+import { startEventStream } from '../http/event-stream.js';
+import { awaitedSink } from '../pipeline/direct-intake.js';
+import type { DirectOutcome, SinkConversation } from '../pipeline/input.js';
 import { type ResponsesTurnInput, responsesTurnInput } from './responses-input.js';
 import { type ResponseMeta, responseEvents, responseObject } from './responses-shape.js';
 import { bodySchema, responsesBodySchema } from './schemas.js';
@@ -27,60 +32,57 @@ interface ResponsesBody {
   metadata?: unknown;
 }
 
-interface Conversation {
-  sessionId: string;
-  history: ChatMessage[];
-  /** the turn is appended to the session and the response id recorded */
-  stored: boolean;
-}
+type Previous = { sessionId: string; messageCount: number } | null;
 
 const numberOrNull = (value: unknown) => (typeof value === 'number' ? value : null);
 
 /**
- * Where this response's turn runs; null when `previous_response_id` names no stored response.
- * `busy`: sessions with a response turn running (a second turn chained onto the same response
- * meanwhile forks, so the two never interleave in one transcript); a stored conversation's session
- * is added to it here, in the same step as the check (the caller removes it).
+ * The conversation a response's turn runs in. `busy`: sessions with a response turn running (a
+ * second turn chained onto the same response meanwhile forks, so the two never interleave in one
+ * transcript); a stored conversation's session is added to it in the same step as the check.
  */
-async function openConversation(
+function conversation(
   deps: ApiPlatformDeps,
-  previousId: string | null,
   id: string,
-  store: boolean,
+  previous: Previous,
+  input: ResponsesTurnInput,
+  stored: boolean,
   busy: Set<string>,
-): Promise<Conversation | null> {
-  const stateless = (history: ChatMessage[]) => ({
-    sessionId: `api-stateless-${randomUUID()}`,
-    history,
-    stored: false,
-  });
-  const fresh = () => deps.sessions.create({ key: `api:response:${id}`, platform: 'api', model: deps.model });
-  const storedIn = (sessionId: string, history: ChatMessage[]): Conversation => {
-    busy.add(sessionId);
-    return { sessionId, history, stored: true };
+): SinkConversation {
+  const key = SESSION_KEYS.apiResponse(id);
+  const fresh = () => deps.sessions.create({ key, platform: 'api', model: deps.model });
+  const opened = (sessionId: string, earlier: readonly ChatMessage[], isNew: boolean) => {
+    if (stored) busy.add(sessionId);
+    return { sessionId, sessionKey: key, isNew, history: [...earlier, ...input.history] };
   };
-  if (previousId === null) return store && deps.responses ? storedIn((await fresh()).id, []) : stateless([]);
-  const previous = await deps.responses?.get(previousId);
-  if (!previous) return null;
-  const all = await deps.transcripts.list(previous.sessionId);
-  const history = all.slice(0, previous.messageCount);
-  if (!store) return stateless(history);
-  // checked and taken with no await in between
-  if (all.length === previous.messageCount && !busy.has(previous.sessionId))
-    return storedIn(previous.sessionId, history);
-  // later turns already followed that response (or one is running): this one forks the conversation there
-  const fork = await fresh();
-  await deps.transcripts.append(fork.id, history);
-  return storedIn(fork.id, history);
+  return {
+    async open() {
+      const all = previous ? await deps.transcripts.list(previous.sessionId) : [];
+      const earlier = previous ? all.slice(0, previous.messageCount) : [];
+      if (!stored) return opened(SESSION_KEYS.apiStateless(randomUUID()), earlier, false);
+      // checked and taken with no await in between
+      if (previous && all.length === previous.messageCount && !busy.has(previous.sessionId))
+        return opened(previous.sessionId, earlier, false);
+      // a new conversation; or later turns already followed that response (or one is running): a fork there
+      const session = await fresh();
+      if (previous) await deps.transcripts.append(session.id, earlier);
+      return opened(session.id, earlier, true);
+    },
+    async keep(sessionId: string, result: ServedTurn) {
+      if (!stored) return;
+      const count = await deps.transcripts.append(sessionId, [...input.history, ...result.messages]);
+      if (result.status === 'completed') await deps.responses?.record(id, sessionId, count);
+    },
+    close: (sessionId: string) => busy.delete(sessionId),
+  };
 }
 
-/** Registers the route on `app` (`bodyLimit`: the chat completions endpoint's). */
-/** Registers `POST /v1/responses`; its turns run through the gateway's turn service (`turns`). */
+/** Registers `POST /v1/responses` (`bodyLimit`: the chat completions endpoint's); its requests go through `pipeline`. */
 export function registerResponsesRoute(
   app: FastifyInstance,
   deps: ApiPlatformDeps,
   bodyLimit: number,
-  turns: Pick<TurnService, 'run'>,
+  pipeline: ApiPipeline,
 ): void {
   const options = { bodyLimit, config: { guard: 'api' }, ...bodySchema(responsesBodySchema) };
   const busy = new Set<string>();
@@ -90,10 +92,9 @@ export function registerResponsesRoute(
     if ('problem' in input) {
       return sendApiError(reply, 400, input.problem, 'invalid_request_error', 'invalid_request', input.param);
     }
-    const id = `resp_${randomUUID().replace(/-/g, '')}`;
     const previousId = typeof body.previous_response_id === 'string' ? body.previous_response_id : null;
-    const conversation = await openConversation(deps, previousId, id, body.store !== false, busy);
-    if (conversation === null) {
+    const previous = previousId === null ? null : ((await deps.responses?.get(previousId)) ?? undefined);
+    if (previous === undefined) {
       return sendApiError(
         reply,
         400,
@@ -103,95 +104,98 @@ export function registerResponsesRoute(
         'previous_response_id',
       );
     }
-    const { sessionId } = conversation;
-    try {
-      return await answer(deps, turns, reply, body, input, id, conversation);
-    } finally {
-      busy.delete(sessionId);
-    }
+    const id = `resp_${randomUUID().replace(/-/g, '')}`;
+    const stored = body.store !== false && deps.responses !== undefined;
+    const meta: ResponseMeta = {
+      id,
+      itemId: `msg_${randomUUID().replace(/-/g, '')}`,
+      createdAt: Math.floor(Date.now() / 1000),
+      model: deps.model,
+      instructions: input.instructions,
+      previousResponseId: previousId,
+      store: stored,
+      temperature: numberOrNull(body.temperature),
+      topP: numberOrNull(body.top_p),
+      maxOutputTokens: numberOrNull(body.max_output_tokens),
+      metadata: (body.metadata ?? {}) as Record<string, unknown>,
+    };
+    const controller = new AbortController();
+    // the client went away before the answer was written: stop the turn
+    reply.raw.on('close', () => {
+      if (!reply.raw.writableFinished) controller.abort();
+    });
+    const redact = deps.redact ?? ((text: string) => text);
+    const events = body.stream === true ? responseEvents(meta, (chunk) => reply.raw.write(chunk), redact) : null;
+    const { sink, outcome } = awaitedSink(events ? 'sse' : 'http', {
+      signal: controller.signal,
+      conversation: conversation(deps, id, previous, input, stored, busy),
+      ...(events
+        ? {
+            onDelta: (text: string) => events.delta(text),
+            onAdmitted: () => {
+              startEventStream(reply);
+              events.start();
+            },
+          }
+        : {}),
+    });
+    pipeline.submitTurn({
+      surface: 'responses',
+      who: { platform: 'api', userId: 'api', chatId: id },
+      sessionKey: SESSION_KEYS.apiResponse(id),
+      input: { text: input.userMessage, instructions: input.instructions },
+      sink,
+      plan: planFor('responses'),
+    });
+    return answer(deps, reply, meta, events, await outcome);
   });
 }
 
-/** Runs the turn of a response and answers it (JSON, or the events of a stream). */
-async function answer(
+/** Answers a response's outcome: JSON, or the end of its stream. */
+function answer(
   deps: ApiPlatformDeps,
-  turns: Pick<TurnService, 'run'>,
   reply: FastifyReply,
-  body: ResponsesBody,
-  input: ResponsesTurnInput,
-  id: string,
-  conversation: Conversation,
-): Promise<FastifyReply> {
-  const { sessionId, stored } = conversation;
-  const previousId = typeof body.previous_response_id === 'string' ? body.previous_response_id : null;
-  const redact = deps.redact ?? ((text: string) => text);
-  const meta: ResponseMeta = {
-    id,
-    itemId: `msg_${randomUUID().replace(/-/g, '')}`,
-    createdAt: Math.floor(Date.now() / 1000),
-    model: deps.model,
-    instructions: input.instructions,
-    previousResponseId: previousId,
-    store: stored,
-    temperature: numberOrNull(body.temperature),
-    topP: numberOrNull(body.top_p),
-    maxOutputTokens: numberOrNull(body.max_output_tokens),
-    metadata: (body.metadata ?? {}) as Record<string, unknown>,
+  meta: ResponseMeta,
+  events: ReturnType<typeof responseEvents> | null,
+  outcome: DirectOutcome,
+): FastifyReply {
+  const fail = (status: number, code: string, message: string, type: 'server_error' | 'invalid_request_error') => {
+    if (!events) return sendApiError(reply, status, message, type, code);
+    events.failed(code, message, null);
+    reply.raw.end();
+    return reply;
   };
-  const controller = new AbortController();
-  // the client went away before the answer was written: stop the turn
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
-  const events = body.stream === true ? responseEvents(meta, (chunk) => reply.raw.write(chunk), redact) : null;
-  if (events) {
-    reply.hijack();
-    reply.raw.writeHead(200, {
-      // headers the request guard set (CORS for an allowed origin)
-      ...(reply.getHeaders() as Record<string, string>),
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-    });
-    events.start();
+  // refused before the stream began: a JSON error either way
+  if (outcome.kind === 'skipped')
+    return sendApiError(reply, 403, DISPATCH_REFUSAL, 'invalid_request_error', 'refused_by_hook');
+  if (outcome.kind === 'unavailable') {
+    if (!reply.raw.headersSent) return sendApiError(reply, 503, STOPPING, 'server_error', 'unavailable');
+    return fail(503, 'unavailable', STOPPING, 'server_error');
   }
-  const result = await turns.run({
-    sessionId,
-    platform: 'api',
-    history: [...conversation.history, ...input.history],
-    userMessage: input.userMessage,
-    instructions: input.instructions,
-    // stored below with the request's own input items (or not at all: store: false)
-    persist: 'none',
-    // nobody to ask over HTTP: dangerous commands are denied through the approval hooks
-    approval: { surface: 'gateway', key: sessionId },
-    signal: controller.signal,
-    ...(events ? { onDelta: (text: string) => events.delta(text) } : {}),
-  });
-  const completed = result.status === 'completed';
-  const text = result.finalText === null ? '' : redact(result.finalText);
-  try {
-    if (stored) {
-      const count = await deps.transcripts.append(sessionId, [...input.history, ...result.messages]);
-      if (completed) await deps.responses?.record(id, sessionId, count);
-    }
-  } catch (error) {
+  if (outcome.kind === 'error') {
     // a storage failure (SQLITE_FULL included): thrown to the error handler unless streaming
-    if (!events) throw error;
-    deps.logger.error({ error: String(error), sessionId }, 'api: the response could not be stored');
-    events.failed('storage_error', 'the answer could not be stored (see the gateway log)', result.usage);
+    if (!events) throw outcome.error;
+    deps.logger.error({ error: String(outcome.error) }, 'api: the response could not be answered');
+    return fail(500, 'server_error', 'the answer could not be made (see the gateway log)', 'server_error');
+  }
+  const text = outcome.kind === 'command' ? (deps.redact ?? ((t: string) => t))(outcome.text) : (outcome.text ?? '');
+  const usage = outcome.kind === 'ran' ? outcome.result.usage : null;
+  if (outcome.kind === 'ran' && outcome.storeError !== null) {
+    if (!events) throw outcome.storeError;
+    deps.logger.error({ error: String(outcome.storeError) }, 'api: the response could not be stored');
+    events.failed('storage_error', 'the answer could not be stored (see the gateway log)', usage);
     reply.raw.end();
     return reply;
   }
-  if (!completed) {
-    const message = failureMessage(result.error, result.status, deps.logger);
-    if (!events) return sendApiError(reply, 502, message, 'server_error');
-    events.failed('server_error', message, result.usage);
+  if (outcome.kind === 'ran' && outcome.failure !== null) {
+    if (!events) return sendApiError(reply, 502, outcome.failure, 'server_error');
+    events.failed('server_error', outcome.failure, usage);
     reply.raw.end();
     return reply;
   }
-  if (!events) return reply.send(responseObject(meta, 'completed', text, result.usage));
-  events.completed(text, result.usage);
+  if (!events) return reply.send(responseObject(meta, 'completed', text, usage));
+  if (outcome.kind === 'command') events.delta(outcome.text);
+  events.completed(text, usage);
   reply.raw.end();
   return reply;
 }

@@ -3,10 +3,9 @@
 // once, takes turns with the others on the connection-holding ones (platform leases), and resumes
 // unfinished inbox rows of instances that stopped beating, each row on exactly one instance.
 import type { InboundSink, Logger, PlatformAdapter } from '@hermes/protocol';
-import { claimUnfinishedInbox, type InboxRow } from '@hermes/store';
+import type { AsyncStore, InboxRow } from '@hermes/store';
 import type pg from 'pg';
 import type { LaunchPorts } from '../launch.js';
-import type { PendingRow } from '../pipeline/recover.js';
 import type { SessionGuard } from '../session-guard.js';
 import { ClusterMembership, clusterMembers, platformHolders } from './membership.js';
 import type { PgTarget } from './pg-types.js';
@@ -21,6 +20,8 @@ const ADAPTERLESS = ['api', 'cron'];
 
 export interface ClusterNodeOptions {
   pool: pg.Pool;
+  /** the store's inbox: unfinished rows are claimed through it, as on one instance */
+  inbox: Pick<AsyncStore['inbox'], 'claimUnfinished'>;
   target: PgTarget;
   instanceId: string;
   /** gateway.cluster.failover_s */
@@ -178,7 +179,7 @@ export class ClusterNode {
     // rows of shared platforms this id left unfinished (a restart) or that nobody owns
     const resume = async (rows: Promise<InboxRow[]>) => {
       const claimed = await rows;
-      if (claimed.length > 0 && ports.accepting()) ports.recover(claimed as PendingRow[]);
+      if (claimed.length > 0 && ports.accepting()) ports.recover(claimed);
     };
     await resume(this.#claim(ADAPTERLESS, 'start'));
     // each platform's leftovers are claimed before its adapter starts: a 'start' claim takes every
@@ -269,7 +270,7 @@ export class ClusterNode {
   }
 
   #claim(platforms: readonly string[], from: 'start' | 'orphans'): Promise<InboxRow[]> {
-    return claimUnfinishedInbox(this.#opts.pool, {
+    return this.#opts.inbox.claimUnfinished({
       owner: this.#opts.instanceId,
       platforms,
       from,

@@ -1,6 +1,7 @@
-// Cluster primitives on PostgreSQL (issue #21): platform leases, session leases, session work with
-// LISTEN/NOTIFY wake-ups, membership. Standalone modules: `hermes gateway run` does not use them
-// yet (docs/scaling.md). Imported as `@hermes/gateway/cluster` so the gateway does not load `pg`.
+// Several gateway instances on one PostgreSQL database (docs/scaling.md): the instance's node, and
+// the primitives it is built on (membership, platform leases, session leases). Their tables come
+// with the store's migrations (@hermes/store, migration 13). Imported as `@hermes/gateway/cluster`
+// so a gateway on state.db does not load `pg`.
 
 export { ClusterNode, type ClusterNodeOptions, type ClusterStatus } from './cluster-node.js';
 export {
@@ -12,13 +13,5 @@ export {
 } from './membership.js';
 export type { PgTarget } from './pg-types.js';
 export { defaultInstanceId, type PlatformLeaseOptions, PlatformLeases } from './platform-leases.js';
-export { CLUSTER_SCHEMA_SQL, ensureClusterSchema } from './schema.js';
 export { type SessionLeaseOptions, SessionLeases, type TryResult } from './session-leases.js';
-export {
-  enqueueSessionWork,
-  type SessionWorkOptions,
-  SessionWorkQueue,
-  WORK_CHANNEL,
-  type WorkItem,
-} from './session-work.js';
 export { DEFAULT_FAILOVER_S, type LeaseTimings, leaseTimings } from './timings.js';

@@ -6,7 +6,6 @@ import { hostname } from 'node:os';
 import { type Logger, silentLogger } from '@hermes/protocol';
 import type pg from 'pg';
 import { LOCK_KEY_SQL, PLATFORM_LOCK_PREFIX } from './pg-types.js';
-import { ensureClusterSchema } from './schema.js';
 
 export interface MembershipOptions {
   pool: pg.Pool;
@@ -36,7 +35,6 @@ export class ClusterMembership {
   }
 
   async start(): Promise<void> {
-    await ensureClusterSchema(this.opts.pool);
     await this.beat();
     this.timer = setInterval(
       () => void this.beat().catch((err: Error) => this.log.warn({ err: err.message }, 'membership heartbeat failed')),

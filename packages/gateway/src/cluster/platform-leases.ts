@@ -18,7 +18,6 @@ import {
   PLATFORM_LOCK_PREFIX,
   withTimeout,
 } from './pg-types.js';
-import { ensureClusterSchema } from './schema.js';
 import { type LeaseTimings, leaseTimings } from './timings.js';
 
 export interface PlatformLeaseOptions {
@@ -142,7 +141,6 @@ export class PlatformLeases {
                 set_config('tcp_keepalives_count', $3, false)`,
         [String(idleS), String(intervalS), String(count)],
       );
-      await ensureClusterSchema(fresh);
     } catch (err) {
       destroyClient(fresh);
       throw err;

@@ -2,17 +2,13 @@
  * The console's actions (POST, CSRF-checked, each logged with its actor): pairing approve, deny and
  * revoke; a session's stop and reset (the `/stop` and `/new` commands' code); plugin enable/disable.
  */
+import { platformOfKey } from '@hermes/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteGuard } from '../http/request-guard.js';
 import { checkCsrf } from './auth.js';
 import { actorOf, bodyString, type ConsoleContext, logAction } from './context.js';
 
 type Handler = (request: FastifyRequest, reply: FastifyReply, actor: string) => Promise<unknown>;
-
-/** The platform of a session key (`telegram:123:dm` → `telegram`). */
-export function platformOfKey(key: string): string {
-  return key.split(':')[0] ?? key;
-}
 
 function missing(reply: FastifyReply, fields: string): FastifyReply {
   return reply.code(400).send({ error: `the JSON body needs ${fields} (non-empty strings)` });

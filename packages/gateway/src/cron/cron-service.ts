@@ -1,13 +1,15 @@
 /**
- * Scheduled jobs in a running gateway: the scheduler, each fire's turn through the gateway's turn
- * service (session `cron:<job id>`, the job's toolsets, never `cronjob` itself, no memory, no
- * approvals: a dangerous command is denied), delivery through the gateway's outbox, and the `cronjob` tool.
+ * Scheduled jobs in a running gateway: the scheduler, each fire a turn job of surface `cron`
+ * through the gateway's stages (the dispatch hook, commands, lane `cron:<job id>` and a run slot,
+ * events, metrics; the job's toolsets, never `cronjob` itself, no memory, no approvals: a dangerous
+ * command is denied), delivery through the gateway's outbox, and the `cronjob` tool.
  */
 
-import type { Logger, ToolDefinition } from '@hermes/protocol';
+import { type Logger, planFor, SESSION_KEYS, type ToolDefinition } from '@hermes/protocol';
 import type { CronJobRow } from '@hermes/store';
-import { failureMessage } from '../failure-reply.js';
 import type { Gateway } from '../gateway.js';
+import { awaitedSink } from '../pipeline/direct-intake.js';
+import type { DirectOutcome } from '../pipeline/input.js';
 import { resolveTarget } from '../send-message-tool.js';
 import type { CronClock } from './clock.js';
 import type { CronJobsPort } from './cron-jobs-port.js';
@@ -47,6 +49,28 @@ export function cronInstructions(job: CronJobRow): string {
   );
 }
 
+/** What a fire's job came to, as the fire records it (a run that hit agent.max_iterations has no answer: failed). */
+function cronTurnResult(outcome: DirectOutcome): CronTurnResult {
+  switch (outcome.kind) {
+    case 'skipped':
+      return { status: 'skipped', text: null };
+    case 'unavailable':
+      return { status: 'interrupted', text: null };
+    case 'command':
+      return { status: 'completed', text: outcome.text };
+    case 'error':
+      throw outcome.error;
+    case 'ran': {
+      const { result } = outcome;
+      return {
+        status: result.status === 'max_iterations' ? 'failed' : result.status,
+        text: outcome.text,
+        ...(result.error && outcome.failure ? { error: outcome.failure } : {}),
+      };
+    }
+  }
+}
+
 export function createCronService(deps: CronServiceDeps): CronService {
   const { gateway, jobs, env, logger } = deps;
   const targets = { env, connected: () => [...gateway.adapters.keys()] };
@@ -62,18 +86,13 @@ export function createCronService(deps: CronServiceDeps): CronService {
         !CRON_EXCLUDED_TOOLS.includes(t.name) &&
         (toolsets === null || toolsets.includes('*') || toolsets.includes(t.toolset) || toolsets.includes(t.name)),
     );
-    const result = await gateway.turns.run({
-      sessionId: `cron:${job.id}`,
-      platform: 'cron',
-      history: [],
-      userMessage: job.prompt,
-      instructions: cronInstructions(job),
-      persist: 'none',
+    const { sink, outcome } = awaitedSink('cron', {
+      signal,
       // nobody can answer an approval on a scheduled run: every dangerous command is denied (the
       // approval hooks still see the request and the denial)
       approval: {
         surface: 'gateway',
-        key: `cron:${job.id}`,
+        key: SESSION_KEYS.cron(job.id),
         ask: async (request) => {
           log.warn(
             { command: request.command },
@@ -86,15 +105,17 @@ export function createCronService(deps: CronServiceDeps): CronService {
       // self-contained: no memory block, prefetch or sync (a schedule's runs would otherwise write
       // their reports into the user's memory, and see the block of its first run until a restart)
       memory: false,
-      signal,
       logger: log,
     });
-    return {
-      // a run that hit agent.max_iterations has no answer: a failure
-      status: result.status === 'max_iterations' ? 'failed' : result.status,
-      text: result.finalText === null ? null : gateway.turns.redact(result.finalText),
-      ...(result.error ? { error: failureMessage(result.error, result.status, log) } : {}),
-    };
+    gateway.submitTurn({
+      surface: 'cron',
+      who: { platform: 'cron', userId: job.owner, chatId: job.id },
+      sessionKey: SESSION_KEYS.cron(job.id),
+      input: { text: job.prompt, instructions: cronInstructions(job) },
+      sink,
+      plan: planFor('cron'),
+    });
+    return cronTurnResult(await outcome);
   }
 
   const fire: FirePorts = {

@@ -1,7 +1,7 @@
 /**
- * One fire of a job: `cron:start`, the job's prompt as a fresh agent turn, the answer delivered
- * through the outbox under the fire's inbox row (so a resend never duplicates it), `[SILENT]`
- * sending nothing, the result recorded, and after `cron.max_failures` failures in a row the job
+ * One fire of a job: `cron:start`, the job's prompt as a fresh agent turn (or a command, or skipped
+ * by a dispatch hook: recorded `silent`), the answer delivered through the outbox under the fire's
+ * inbox row (so a resend never duplicates it), `[SILENT]` sending nothing, the result recorded, and after `cron.max_failures` failures in a row the job
  * paused and its owner told (a one-shot's failure is told at once); then `cron:end`.
  */
 
@@ -9,11 +9,12 @@ import type { Logger } from '@hermes/protocol';
 import type { CronFireStatus, CronJobRow } from '@hermes/store';
 import type { DeliveryResult, DeliveryTarget } from '../delivery/deliver.js';
 import type { GatewayEvents } from '../gateway-events.js';
-import { SILENT_MARKER } from '../pipeline/turn.js';
+import { SILENT_MARKER } from '../pipeline/chat-reply.js';
 import type { CronJobsPort } from './cron-jobs-port.js';
 
 export interface CronTurnResult {
-  status: 'completed' | 'failed' | 'interrupted';
+  /** `skipped`: a pre_gateway_dispatch hook skipped the run (recorded `silent`, nothing sent) */
+  status: 'completed' | 'failed' | 'interrupted' | 'skipped';
   text: string | null;
   error?: string;
 }
@@ -49,7 +50,11 @@ export async function runFire(ports: FirePorts, job: CronJobRow, claim: Claim, s
   let response = '';
   try {
     const result = await ports.runTurn(job, signal);
-    if (result.status !== 'completed' || result.text === null) {
+    if (result.status === 'skipped') {
+      status = 'silent';
+      error = 'skipped by a pre_gateway_dispatch hook';
+      await ports.jobs.finishFire(claim.fireId, 'silent', { error });
+    } else if (result.status !== 'completed' || result.text === null) {
       status = result.status === 'interrupted' ? 'interrupted' : 'failed';
       error = result.error ?? (status === 'interrupted' ? 'the gateway stopped during the run' : 'no answer');
       await ports.jobs.finishFire(claim.fireId, status, { error });

@@ -8,8 +8,7 @@
  * idempotent), so the user ends with one complete answer.
  */
 import type { PlatformAdapter, SendResult } from '@hermes/protocol';
-import type { OutboxRowLike } from '../ports.js';
-import { commitFor, type UnitOfWork } from '../store/unit-of-work.js';
+import { commitFor, type UnitOfWork } from '@hermes/store';
 import {
   answerPieces,
   type DeliveryOptions,
@@ -22,6 +21,7 @@ import {
   resendPending,
   SEND_MAX_ATTEMPTS,
   sendRow,
+  type WrittenRow,
 } from './deliver.js';
 import type { StreamIds } from './stream-ids.js';
 
@@ -75,7 +75,7 @@ export async function deliverStreamed(
 export async function resendAnswer(
   options: DeliveryOptions,
   target: DeliveryTarget & { inboxId: number },
-  written: readonly OutboxRowLike[],
+  written: readonly WrittenRow[],
   ids: StreamIds,
 ): Promise<DeliveryResult> {
   const streamed = await ids.read(target.platform, target.inboxId);
@@ -87,7 +87,7 @@ export async function resendAnswer(
 export async function resendStreamed(
   options: DeliveryOptions,
   target: DeliveryTarget,
-  written: readonly OutboxRowLike[],
+  written: readonly WrittenRow[],
   streamedIds: readonly string[],
   onSettled?: UnitOfWork,
 ): Promise<DeliveryResult> {

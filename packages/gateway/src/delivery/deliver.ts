@@ -5,9 +5,7 @@
  * reset connection) may have gone through and is recorded as failed, never blindly repeated.
  */
 import type { Logger, PlatformAdapter, SendErrorKind, SendResult } from '@hermes/protocol';
-import type { OutboxRowLike } from '../ports.js';
-import type { OutboxEnqueueRow } from '../store/unit-of-work.js';
-import { type CommitWork, commitFor, type UnitOfWork } from '../store/unit-of-work.js';
+import { type CommitWork, commitFor, type OutboxRow, type UnitOfWork } from '@hermes/store';
 import { answerParts, outboundMedia, uploadFallbackText } from './media/media-rows.js';
 import type { MediaSourceOptions } from './media/media-source.js';
 import type { SendRateLimiter } from './send-rate-limiter.js';
@@ -29,16 +27,8 @@ export function resendDelayMs(outcome: Extract<SendResult, { ok: false }>, attem
   return Math.min(outcome.retryAfterMs ?? SERVER_ERROR_BACKOFF_MS * 2 ** (attempt - 1), RETRY_AFTER_CAP_MS);
 }
 
-/** The outbox operations delivery needs (the store's outbox satisfies them). */
-export interface OutboxPort {
-  enqueue(rows: OutboxEnqueueRow[]): { id: number; sent: boolean; createdAt: number; existed?: boolean }[];
-  markSent(id: number, platformMessageId: string | null): unknown;
-  markFailed(id: number, error: string): unknown;
-  recordAttempt(id: number, error: string): unknown;
-  forInbox(inboxId: number): OutboxRowLike[];
-  /** pending rows per platform (the metrics' outbox backlog, read at scrape time) */
-  pendingCounts(): readonly { platform: string; count: number }[];
-}
+/** A row of an answer written before (crash recovery resends it), as delivery reads it. */
+export type WrittenRow = Pick<OutboxRow, 'id' | 'status' | 'text' | 'formatted' | 'chunkIndex' | 'createdAt' | 'kind'>;
 
 export interface DeliveryTarget {
   platform: string;
@@ -303,7 +293,7 @@ async function sendMedia(
 export async function resendPending(
   options: DeliveryOptions,
   target: DeliveryTarget,
-  rows: readonly OutboxRowLike[],
+  rows: readonly WrittenRow[],
 ): Promise<DeliveryResult> {
   const result: DeliveryResult = { sent: 0, failed: 0, errors: [] };
   const adapter = options.adapters.get(target.platform);

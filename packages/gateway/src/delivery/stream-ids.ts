@@ -4,7 +4,7 @@
  * mid-stream, the redone turn (or the resend of its outbox rows) edits these messages instead of
  * posting a second answer.
  */
-import type { StoreWrite } from '../store/unit-of-work.js';
+import type { StoreWrite } from '@hermes/store';
 
 export const streamIdsKey = (inboxId: number): string => `stream:${inboxId}`;
 

@@ -9,6 +9,11 @@ import { describeValidation } from './validation-error.js';
 
 export type ApiErrorType = 'invalid_request_error' | 'authentication_error' | 'server_error';
 
+/** What a `pre_gateway_dispatch` skip answers (403, code `refused_by_hook`): no model call was made. */
+export const DISPATCH_REFUSAL = 'the request was refused by the gateway (a pre_gateway_dispatch hook skipped it)';
+/** What a request the stopping gateway will not run answers (503, code `unavailable`). */
+export const STOPPING = 'the gateway is stopping; send the request again once it is back';
+
 /** Sends `{error: {message, type, code, param}}` with `status` (`param`: the request field at fault). */
 export function sendApiError(
   reply: FastifyReply,

@@ -63,16 +63,21 @@ export class CellCounter {
   }
 }
 
-/** A gauge whose series are computed when scraped. */
-export function scrapeGauge(registry: Registry, spec: MetricSpec, read: () => Iterable<[Labels, number]>): void {
+/** A gauge whose series are computed when scraped (`read` may ask the store: a promise is awaited). */
+export function scrapeGauge(
+  registry: Registry,
+  spec: MetricSpec,
+  read: () => Iterable<[Labels, number]> | Promise<Iterable<[Labels, number]>>,
+): void {
   new Gauge({
     name: spec.name,
     help: spec.help,
     labelNames: spec.labels,
     registers: [registry],
-    collect() {
+    async collect() {
+      const series = await read();
       this.reset();
-      for (const [labels, value] of read()) {
+      for (const [labels, value] of series) {
         if (spec.labels.length === 0) this.set(value);
         else this.set(labels, value);
       }

@@ -25,7 +25,8 @@ export type IgnoredReason = 'unauthorized' | 'hook_skip' | 'not_addressed';
 export interface MetricsSources {
   platformStates(): Record<string, PlatformState>;
   lanes(): LaneStats;
-  outboxPending(): readonly { platform: string; count: number }[];
+  /** pending outbox rows per platform, read from the store at scrape time */
+  outboxPending(): Promise<readonly { platform: string; count: number }[]>;
 }
 
 export interface GatewayMetricsOptions {
@@ -170,9 +171,11 @@ export class GatewayMetrics implements DeliveryObserver {
     this.#gatewayHookDuration = specHistogram(own, METRICS.gatewayHookDuration);
     scrapeGauge(own, METRICS.turnsRunning, () => [[{}, this.#sources?.lanes().running ?? 0]]);
     scrapeGauge(own, METRICS.turnsQueued, () => [[{}, this.#sources?.lanes().queued ?? 0]]);
-    scrapeGauge(own, METRICS.outboxPending, () => {
+    scrapeGauge(own, METRICS.outboxPending, async () => {
+      const pending = await this.#sources?.outboxPending().catch(() => null);
+      if (pending === null) return []; // the store did not answer: no series this scrape rather than a wrong 0
       const counts = new Map<string, number>([...this.#platforms.keys()].map((p) => [p, 0]));
-      for (const { platform, count } of this.#sources?.outboxPending() ?? []) counts.set(platform, count);
+      for (const { platform, count } of pending ?? []) counts.set(platform, count);
       return [...counts].map(([platform, count]) => [{ platform }, count]);
     });
     scrapeGauge(own, METRICS.platformUp, () =>

@@ -1,6 +1,6 @@
 /** Stage 1, accept/dedupe: the inbound event is written to the inbox (its dedupe key) before anything else. */
 import type { Logger, MessageEvent } from '@hermes/protocol';
-import { type AcceptResult, type CommitWork, commitFor } from '../store/unit-of-work.js';
+import { type AcceptResult, type CommitWork, commitFor } from '@hermes/store';
 
 export interface AcceptPorts {
   /** commits the accept (with the platform's state) as one unit of work */

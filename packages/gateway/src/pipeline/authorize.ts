@@ -4,13 +4,12 @@
  * from a stranger is silence.
  */
 import type { MessageEvent } from '@hermes/protocol';
+import type { AsyncStore } from '@hermes/store';
 import { allowedByEnv, type Env } from '../authorize.js';
-import type { PairingPort } from '../ports.js';
-import type { Async } from '../store/gateway-store.js';
 
 export interface AuthorizePorts {
   env: Env;
-  pairing: Async<PairingPort>;
+  pairing: Pick<AsyncStore['pairing'], 'request' | 'isApproved'>;
 }
 
 export type AuthorizeOutcome =

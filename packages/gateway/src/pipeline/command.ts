@@ -1,58 +1,86 @@
 /**
- * Stage 5, commands: `/name args` runs from the command table (built-in, then plugin commands) and
- * fires the `command:*` gateway event; its answer is delivered. `/queue` and `/steer` hand their
- * text to the session's lane, which answers (and marks) the message under its inbox id; so does a
- * skill's `/name text`, as a turn on the skill's instructions and the text.
+ * Stage 5, commands, on every surface whose plan has them: `/name args` runs from the command table
+ * (built-in, then plugin commands) and fires the `command:*` gateway event; its answer goes where
+ * the job's answer goes (a chat's outbox, the HTTP answer, a cron target, `runAgent`'s text).
+ * `/queue` and `/steer` hand their text to the session's lane, which answers it; so does a skill's
+ * `/name text`, as a turn on the skill's instructions and the text. A job without a session (its
+ * plan says why) answers the session commands with that reason.
  */
-import type { Logger } from '@hermes/protocol';
+import type { Logger, TurnJob } from '@hermes/protocol';
 import { type CommandContext, type CommandServices, runCommand, skillTurnText } from '../commands.js';
 import type { GatewayEvents } from '../gateway-events.js';
 import type { BusyMode, SubmitOutcome } from '../session-lanes.js';
-import type { LaneJob, StageInput } from './input.js';
 import type { PipelineOutcome } from './outcome.js';
 
 export interface CommandPorts {
   logger: Logger;
   events: Pick<GatewayEvents, 'emit'>;
-  /** delivers the command's answer; `settleWith` is applied to the inbox row once it is delivered */
-  reply(input: StageInput, text: string, settleWith: PipelineOutcome | null): Promise<void>;
-  /** the inbox row now belongs to a lane (counts as an attempt, like a resume) */
-  markProcessing(inboxId: number): void;
-  settle(inboxId: number, outcome: PipelineOutcome): Promise<unknown>;
   /** the lane-independent services: sessions, status text, plugins, home channel */
   services: Omit<CommandServices, 'enqueue'>;
-  submit(sessionKey: string, job: LaneJob, mode: BusyMode): SubmitOutcome;
   /** how a skill command's turn meets a running one (display.busy_input_mode, as for messages; default queue) */
   busyMode?: BusyMode;
   /** whether the session key's turn is running here (the console's session list) */
   busy?(sessionKey: string): boolean;
 }
 
+/** How a command's job is answered: the surface's side. */
+export interface CommandAnswer {
+  /** delivers the command's answer; `outcome`: what the job then is (null: handed on, its lane finishes it) */
+  reply(text: string, outcome: PipelineOutcome | null): Promise<void>;
+  /** hands `text` to the session's lane as this job's turn */
+  handOn(text: string, mode: BusyMode): SubmitOutcome;
+  /** finishes the job without an answer (a command that answered nothing) */
+  settle(outcome: PipelineOutcome): Promise<unknown>;
+}
+
+/** What the command stage reads of a job. */
+export type CommandJob = Pick<TurnJob<unknown>, 'surface' | 'who' | 'sessionKey' | 'plan'>;
+
+/** The services as they apply to the job: no session commands without a session, no home channel off a chat. */
+function servicesFor(services: Omit<CommandServices, 'enqueue'>, job: CommandJob): Omit<CommandServices, 'enqueue'> {
+  const session = job.plan.session;
+  const chat = job.surface === 'chat' || job.surface === 'web';
+  if (session.apply && chat) return services;
+  const why = session.apply ? '' : session.why;
+  return {
+    ...services,
+    ...(session.apply
+      ? {}
+      : {
+          resetSession: async () => `There is no session to reset here (${why}).`,
+          compress: async () => `There is no session to compress here (${why}).`,
+          model: (ctx: CommandContext) =>
+            ctx.args === '' ? services.model(ctx) : `Cannot switch the model here (${why}).`,
+        }),
+    ...(chat ? {} : { setHome: () => 'There is no chat here to make the home channel.' }),
+  };
+}
+
 export async function runCommandStage(
   ports: CommandPorts,
-  input: StageInput,
+  job: CommandJob,
+  answer: CommandAnswer,
   command: { name: string; args: string },
 ): Promise<PipelineOutcome> {
-  const { event, sessionKey, inboxId, acceptedAt } = input;
+  const { who, sessionKey } = job;
   const ctx: CommandContext = {
-    platform: event.platform,
-    chatId: event.source.chatId,
-    userId: event.source.userId,
+    platform: who.platform,
+    chatId: who.chatId,
+    userId: who.userId,
     sessionKey,
     args: command.args,
   };
   ports.events.emit(`command:${command.name}`, {
-    platform: event.platform,
-    user_id: event.source.userId,
+    platform: who.platform,
+    user_id: who.userId,
     command: command.name,
     args: command.args,
   });
   const services: CommandServices = {
-    ...ports.services,
+    ...servicesFor(ports.services, job),
     enqueue: (c, mode) => {
       if (!c.args) return `Usage: /${mode} TEXT`;
-      ports.markProcessing(inboxId);
-      const outcome = ports.submit(c.sessionKey, { inboxId, event, sessionKey, text: c.args, acceptedAt }, mode);
+      const outcome = answer.handOn(c.args, mode);
       return outcome === 'started' ? '' : mode === 'steer' ? 'Handed to the running answer.' : 'Queued.';
     },
   };
@@ -60,8 +88,7 @@ export async function runCommandStage(
   try {
     const skillText = await skillTurnText(command.name, command.args, services);
     if (skillText !== null) {
-      ports.markProcessing(inboxId);
-      ports.submit(sessionKey, { inboxId, event, sessionKey, text: skillText, acceptedAt }, ports.busyMode ?? 'queue');
+      answer.handOn(skillText, ports.busyMode ?? 'queue');
       return { kind: 'handed_on' };
     }
     reply = await runCommand(command.name, ctx, services);
@@ -71,10 +98,10 @@ export async function runCommandStage(
   }
   const handedOn = (command.name === 'queue' || command.name === 'steer') && command.args !== '';
   if (reply) {
-    await ports.reply(input, reply, handedOn ? null : { kind: 'answered' });
+    await answer.reply(reply, handedOn ? null : { kind: 'answered' });
     return handedOn ? { kind: 'handed_on' } : { kind: 'answered' };
   }
   if (handedOn) return { kind: 'handed_on' };
-  await ports.settle(inboxId, { kind: 'answered' });
+  await answer.settle({ kind: 'answered' });
   return { kind: 'answered' };
 }

@@ -2,7 +2,7 @@
  * What became of a message at the stage that finished it, and the ONE mapping from that outcome
  * to the inbox row's status. Every inbox mark the pipeline makes goes through `inboxStatus`.
  */
-import type { InboxStatus, StoreWrite } from '../store/unit-of-work.js';
+import type { InboxStatus, StoreWrite } from '@hermes/store';
 
 export type SkipReason = 'hook_skip' | 'unauthorized' | 'not_addressed' | 'dropped';
 
@@ -25,8 +25,6 @@ export type PipelineOutcome =
   | { kind: 'failed' }
   /** the turn was interrupted (/stop, a new message), or given up on after restarts */
   | { kind: 'interrupted' };
-
-export type { InboxStatus };
 
 /** The inbox status an outcome leaves, or null when the row stays as it is. */
 export function inboxStatus(outcome: PipelineOutcome): InboxStatus | null {

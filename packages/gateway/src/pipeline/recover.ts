@@ -3,11 +3,10 @@
  * written), processed again, or, cut off too many starts in a row, answered with an apology.
  */
 import type { Logger, MessageEvent } from '@hermes/protocol';
-import type { DeliveryOptions } from '../delivery/deliver.js';
+import type { UnitOfWork } from '@hermes/store';
+import type { DeliveryOptions, WrittenRow } from '../delivery/deliver.js';
 import { deliverStreamed } from '../delivery/deliver-streamed.js';
 import type { StreamIds } from '../delivery/stream-ids.js';
-import type { OutboxRowLike } from '../ports.js';
-import type { UnitOfWork } from '../store/unit-of-work.js';
 import { replyTarget } from './input.js';
 
 /** a message whose turn was cut off this many starts in a row is answered with an apology instead */
@@ -26,10 +25,10 @@ export interface RecoverPorts {
   logger: Logger;
   markFailed(inboxId: number): Promise<unknown>;
   markProcessing(inboxId: number): Promise<unknown>;
-  written(inboxId: number): Promise<OutboxRowLike[]>;
+  written(inboxId: number): Promise<WrittenRow[]>;
   track(work: Promise<void>): void;
   tellInterrupted(inboxId: number, event: MessageEvent): Promise<void>;
-  resend(inboxId: number, event: MessageEvent, rows: readonly OutboxRowLike[]): Promise<void>;
+  resend(inboxId: number, event: MessageEvent, rows: readonly WrittenRow[]): Promise<void>;
   /** runs the turn again under the session key stored at accept */
   process(inboxId: number, event: MessageEvent, sessionKey: string | null): Promise<void>;
 }

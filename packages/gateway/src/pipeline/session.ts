@@ -5,17 +5,16 @@
  * on the new session's first turn. The idle sweep (session-sweep.ts) finalizes through `finalizeIdle`.
  */
 import type { HookBus } from '@hermes/plugins';
+import type { AsyncStore } from '@hermes/store';
 import type { GatewayEvents } from '../gateway-events.js';
-import type { SessionsPort } from '../ports.js';
 import { POLICY_END_REASONS, type PolicyReason, type ResetPolicy, resetReason } from '../reset-policy.js';
 import { type CachedSession, SessionCache } from '../session-cache.js';
-import type { Async } from '../store/gateway-store.js';
 
 /** a cached session idle longer than this is looked up again before use (retention may have deleted it) */
 export const CACHED_SESSION_TRUST_MS = 60 * 60 * 1000;
 
 export interface SessionPorts {
-  sessions: Async<SessionsPort>;
+  sessions: Pick<AsyncStore['sessions'], 'create' | 'activeByKey' | 'latestByKey' | 'end'>;
   hooks: Pick<HookBus, 'invoke'>;
   events: Pick<GatewayEvents, 'emit'>;
   model: string;

@@ -1,194 +1,180 @@
 /**
- * Stage 8, turn: a lane's job in its session (the session stage), the agent turn through the turn
- * service (typing indicator, `agent:*` gateway events), then delivery of the answer with the
- * transcript written in the same commit as the outbox rows.
+ * Stage 8, the turn: THE place the gateway runs an agent turn, for every surface. A lane's job
+ * (`GatewayTurnJob`) gets its session (the session stage, when its plan has it; a conversation its
+ * sink keeps; else a turn nothing is stored for), the `agent:*` gateway events and the platform
+ * metrics, runs through the turn service, and its result goes to its sink: a chat's outbox
+ * (pipeline/chat-reply.ts) or an awaited answer (pipeline/direct-reply.ts), with the user-facing
+ * failure text made here, once.
  */
-import { type TurnService, withGeneratedImages } from '@hermes/agent';
-import type { Logger, PlatformAdapter } from '@hermes/protocol';
-import type { ChatApprovals } from '../approvals/chat-approvals.js';
-import type { DeliveryResult, DeliveryTarget } from '../delivery/deliver.js';
-import type { EditCadence } from '../delivery/live-stream.js';
-import type { StreamIds } from '../delivery/stream-ids.js';
-import { failureReply } from '../failure-reply.js';
+import type { ServedTurn, TurnApproval, TurnImage, TurnService } from '@hermes/agent';
+import type { ChatMessage, Logger } from '@hermes/protocol';
+import type { CommitWork, StoreWrite } from '@hermes/store';
+import { failureMessage } from '../failure-reply.js';
 import type { GatewayEvents } from '../gateway-events.js';
-import { hasAttachments, type PreparedMessage } from '../media/inbound-media.js';
-
-// the media step the turn runs, and what the gateway wires it with
-export { busyModeFor, cachePorts, mediaStep } from '../media/inbound-media.js';
-
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { RunControl } from '../session-lanes.js';
-import type { CommitWork, StoreWrite, UnitOfWork } from '../store/unit-of-work.js';
-import type { LaneJob } from './input.js';
-import { replyTarget } from './input.js';
-import { type PipelineOutcome, settleInbox } from './outcome.js';
+import { type ChatReplyPorts, openChatReply } from './chat-reply.js';
+import { openDirectReply } from './direct-reply.js';
+import type { GatewayTurnJob } from './input.js';
 import type { SessionStage } from './session.js';
-import { type DisplaySettings, TurnDisplay } from './turn-display.js';
 
-export const SILENT_MARKER = '[SILENT]';
+export { SILENT_MARKER } from './chat-reply.js';
 export { TYPING_DELAY_MS, TYPING_INTERVAL_MS } from './turn-display.js';
 
-export interface TurnPorts {
+/** The session a turn runs in. */
+export interface TurnSession {
+  id: string;
+  key: string;
+  isNew: boolean;
+  /** the earlier messages (absent: read from the transcript) */
+  history: readonly ChatMessage[] | undefined;
+  /** the session stage's: its transcript gets the turn's messages (context summaries apply) */
+  stored: boolean;
+}
+
+/** What the turn stage hands the sink once the model is done. */
+export interface FinishedTurn {
+  result: ServedTurn;
+  /** the answer, redacted (null: none) */
+  text: string | null;
+  /** the user-facing text of a turn without an answer (logged with its detail, once) */
+  failure(): string;
+  /** a stored session's transcript writes (the sink commits them with its own), then the cache update */
+  keep: { writes: StoreWrite[]; committed(): void } | null;
+}
+
+/** What a sink gives the turn it answers. */
+export interface SinkReply {
+  /** the user message as the model gets it (a chat's files inlined); absent: the job's text */
+  userMessage?: string;
+  images?: readonly TurnImage[];
+  approval: TurnApproval;
+  signal: AbortSignal;
+  takeSteering?: () => string[];
+  onDelta?: (text: string) => void;
+  onStep?: (toolNames: string[]) => void;
+  /** the model is done: stop showing progress (a chat's typing and live stream) */
+  ended?(): Promise<void>;
+  /** the result out (delivered, answered, stored); `answered`: it reached its reader */
+  finish(turn: FinishedTurn): Promise<{ answered: boolean }>;
+  /** the turn is over, whatever happened */
+  close(): void;
+  /** cut off by shutdown, this job stays pending for the next start (a chat's inbox row): nothing is finished */
+  resumable: boolean;
+}
+
+export interface TurnStagePorts {
   turns: TurnService;
   sessions: SessionStage;
   events: Pick<GatewayEvents, 'emit'>;
   metrics: GatewayMetrics;
-  adapters: ReadonlyMap<string, PlatformAdapter>;
-  /** `streamed`: the messages a streamed answer was shown in (edited with the final text) */
-  deliver(
-    target: DeliveryTarget,
-    text: string,
-    options: { withEnqueue: UnitOfWork; onSettled: UnitOfWork },
-    streamed: readonly string[],
-  ): Promise<DeliveryResult>;
-  /** display.* for a platform (its streaming override applied) */
-  display(platform: string): DisplaySettings;
-  /** the message ids of streamed answers, per inbox row (platform state) */
-  streamIds: StreamIds;
-  /** one edit cadence per chat for every streamed answer */
-  cadence: EditCadence;
   /** commits a unit of work (the group commit on SQLite) */
   commit: CommitWork;
-  /** false while the gateway stops: an interrupted turn then stays pending for the next start */
+  /** false while the gateway stops: an interrupted chat turn then stays pending for the next start */
   accepting(): boolean;
-  /** the chat each running session answers (send_message's `origin`) */
-  origins: Map<string, DeliveryTarget>;
   logger: Logger;
   now: () => number;
-  /** a message's files into the model's user message (media/inbound-media.ts); absent: files are ignored */
-  media?: (event: LaneJob['event'], text: string, signal: AbortSignal) => Promise<PreparedMessage>;
-  /** asks the user who started the turn to approve dangerous commands */
-  approvals: ChatApprovals;
+  /** what a chat's answer needs (display, media, approvals, delivery) */
+  chat: ChatReplyPorts;
 }
 
-/** The notices about the message's files, then the answer. */
-const withNotices = (notices: readonly string[], answer: string): string =>
-  notices.length === 0 ? answer : `${notices.join('\n')}\n\n${answer}`;
+/** The job's session: the session stage's, its sink's conversation, or a turn nothing is stored for. */
+async function openSession(ports: TurnStagePorts, job: GatewayTurnJob): Promise<TurnSession> {
+  const { who, sessionKey } = job;
+  if (job.plan.session.apply) {
+    const s = await ports.sessions.open(sessionKey, who.platform, who.userId);
+    return { id: s.id, key: sessionKey, isNew: s.isNew, history: s.cached.history ?? undefined, stored: true };
+  }
+  const conversation = job.sink.kind === 'outbox' ? undefined : job.sink.conversation;
+  if (conversation) {
+    const c = await conversation.open();
+    return { id: c.sessionId, key: c.sessionKey, isNew: c.isNew, history: c.history, stored: false };
+  }
+  return { id: sessionKey, key: sessionKey, isNew: false, history: job.input.history ?? [], stored: false };
+}
 
-export async function runTurnStage(ports: TurnPorts, job: LaneJob, control: RunControl): Promise<PipelineOutcome> {
-  const { event, sessionKey } = job;
-  const platform = event.platform;
-  const session = await ports.sessions.open(sessionKey, platform, event.source.userId);
-  const base = { platform, user_id: event.source.userId, session_id: session.id };
-  if (session.isNew) ports.events.emit('session:start', { ...base, session_key: sessionKey });
-  ports.events.emit('agent:start', { ...base, message: job.text });
-  ports.origins.set(session.id, replyTarget(event));
-  const adapter = ports.adapters.get(platform);
-  const target = replyTarget(event, job.inboxId);
-  const settings = ports.display(platform);
-  // a streamed answer's earlier messages (a restart in mid-stream); a plain answer reads nothing
-  const earlier = settings.streaming ? await ports.streamIds.read(platform, job.inboxId) : [];
-  const display = new TurnDisplay({
-    adapter,
-    event,
-    display: settings,
-    ...(target.replyToMessageId ? { replyToMessageId: target.replyToMessageId } : {}),
-    existingIds: earlier,
-    cadence: ports.cadence,
-    remember: async (ids) => {
-      await ports.commit([ports.streamIds.write(platform, job.inboxId, ids)]);
-    },
-    redact: ports.turns.redact,
-    logger: ports.logger,
-    now: ports.now,
-    holdBack: SILENT_MARKER,
-  });
-  display.start();
-  let cacheUpdated = false;
-  const settleJoined = (outcome: PipelineOutcome): StoreWrite[] =>
-    (job.joined ?? []).flatMap((id) => settleInbox(id, outcome));
-  const settleAll = (outcome: PipelineOutcome): StoreWrite[] => [
-    ...settleInbox(job.inboxId, outcome),
-    ...settleJoined(outcome),
-  ];
+/** Runs a lane's job to its end; a direct sink is always settled. */
+export async function runTurnStage(ports: TurnStagePorts, job: GatewayTurnJob, control: RunControl): Promise<void> {
   try {
-    // plain text costs nothing here: only a message with files goes through the media step
-    const media = ports.media && hasAttachments(event) ? await ports.media(event, job.text, control.signal) : null;
-    if (media && media.notices.length > 0)
-      ports.logger.info({ platform, notices: media.notices }, 'media: files not passed on as sent');
+    await runTurn(ports, job, control);
+  } catch (error) {
+    if (job.sink.kind === 'outbox') throw error;
+    job.sink.settle({ kind: 'error', error });
+  }
+}
+
+async function runTurn(ports: TurnStagePorts, job: GatewayTurnJob, control: RunControl): Promise<void> {
+  const { who, plan } = job;
+  const session = await openSession(ports, job);
+  const events = plan.events.apply ? ports.events : null;
+  const base = { platform: who.platform, user_id: who.userId, session_id: session.id };
+  if (session.isNew) events?.emit('session:start', { ...base, session_key: session.key });
+  events?.emit('agent:start', { ...base, message: job.input.text });
+  let cacheUpdated = false;
+  let reply: SinkReply | null = null;
+  try {
+    const { sink: out } = job;
+    const sink = out.kind === 'outbox' ? null : out;
+    reply =
+      out.kind === 'outbox'
+        ? await openChatReply(ports.chat, job, out, session.id, control)
+        : openDirectReply(ports, out, session.id, control);
+    const { onDelta, onStep, takeSteering } = reply;
     const result = await ports.turns.run({
       sessionId: session.id,
-      platform,
-      userMessage: media?.text ?? job.text,
-      ...(media && media.images.length > 0 ? { images: media.images } : {}),
-      ...(session.cached.history ? { history: session.cached.history } : {}),
-      persist: 'none', // written with the outbox rows below
-      stored: true, // right after the history: context summaries apply
-      // the user who started the turn is asked in the chat (buttons or /approve, /deny); a timeout denies
-      approval: ports.approvals.forTurn(sessionKey, event, control.signal),
-      signal: control.signal,
-      takeSteering: control.takeSteering,
-      ...(display.stream ? { onDelta: display.onDelta } : {}),
+      platform: who.platform,
+      userMessage: reply.userMessage ?? job.input.text,
+      ...(reply.images && reply.images.length > 0 ? { images: reply.images } : {}),
+      ...(session.history ? { history: session.history } : {}),
+      ...(job.input.instructions ? { instructions: job.input.instructions } : {}),
+      persist: 'none', // the sink stores it (a chat: with its outbox rows)
+      stored: session.stored, // right after the history: context summaries apply
+      approval: reply.approval,
+      signal: reply.signal,
+      ...(takeSteering ? { takeSteering } : {}),
+      ...(onDelta ? { onDelta } : {}),
       onStep: ({ iteration, toolNames }) => {
-        display.tools(toolNames);
-        ports.events.emit('agent:step', { ...base, iteration, tool_names: toolNames });
+        onStep?.(toolNames);
+        events?.emit('agent:step', { ...base, iteration, tool_names: toolNames });
+      },
+      ...(sink?.tools ? { tools: sink.tools } : {}),
+      ...(sink?.memory === false ? { memory: false as const } : {}),
+      ...(sink?.maxIterations !== undefined ? { maxIterations: sink.maxIterations } : {}),
+      ...(sink?.logger ? { logger: sink.logger } : {}),
+    });
+    await reply.ended?.();
+    const counters = plan.metrics.apply ? ports.metrics.platform(who.platform) : null;
+    counters?.turnEnded(result.status);
+    control.settle(); // only the answer is left: a new message now queues behind it
+    // cut off by shutdown: left pending (and out of the transcript) so the next start redoes it once
+    if (result.status === 'interrupted' && reply.resumable && !ports.accepting()) return;
+    const text = result.finalText === null ? null : ports.turns.redact(result.finalText);
+    events?.emit('agent:end', { ...base, message: job.input.text, response: text ?? '' });
+    const transcript: StoreWrite = { kind: 'transcripts.append', sessionId: session.id, messages: result.messages };
+    const keep = session.stored
+      ? {
+          writes: [transcript],
+          committed: () => {
+            ports.sessions.cache.appended(session.key, session.id, result.history, result.messages, ports.now());
+            cacheUpdated = true;
+          },
+        }
+      : null;
+    const logger = sink?.logger ?? ports.logger;
+    let failure: string | null = null;
+    const finished = await reply.finish({
+      result,
+      text,
+      keep,
+      failure: () => {
+        failure ??= plan.failure_text.apply ? failureMessage(result.error, result.status, logger) : result.status;
+        return failure;
       },
     });
-    await display.finish();
-    // the messages this answer streamed into, and those an earlier try did (a restart in mid-stream)
-    const streamed = display.stream?.ids ?? earlier;
-    const forgetStream = (): StoreWrite[] =>
-      streamed.length > 0 ? [ports.streamIds.clear(platform, job.inboxId)] : [];
-    const history = result.history;
-    const counters = ports.metrics.platform(platform);
-    counters.turnEnded(result.status);
-    control.settle(); // only delivery is left: a new message now queues behind this answer
-    // cut off by shutdown: leave it pending (and out of the transcript) so the next start redoes it once
-    if (result.status === 'interrupted' && !ports.accepting()) return { kind: 'cut_off' };
-    const appendTranscript: StoreWrite = {
-      kind: 'transcripts.append',
-      sessionId: session.id,
-      messages: result.messages,
-    };
-    const cacheAppend = () => {
-      ports.sessions.cache.appended(sessionKey, session.id, history, result.messages, ports.now());
-      cacheUpdated = true;
-    };
-    ports.events.emit('agent:end', {
-      ...base,
-      message: job.text,
-      response: ports.turns.redact(result.finalText ?? ''),
-    });
-    const outcome: PipelineOutcome =
-      result.status === 'completed'
-        ? { kind: 'answered' }
-        : result.status === 'interrupted'
-          ? { kind: 'interrupted' }
-          : { kind: 'failed' };
-    if (result.status === 'interrupted') {
-      await ports.commit([appendTranscript, ...settleAll(outcome), ...forgetStream()]);
-      cacheAppend();
-      return outcome;
-    }
-    const answer =
-      result.status === 'completed' && result.finalText !== null
-        ? withGeneratedImages(result.finalText, result.messages) // images image_generate made: attached
-        : failureReply(result.error, result.status, ports.logger);
-    const markInbox = [...settleAll(outcome), ...forgetStream()];
-    if (answer.trim() === SILENT_MARKER) {
-      await ports.commit([appendTranscript, ...markInbox]);
-      cacheAppend();
-      return outcome;
-    }
-    // three commits per answered message: accept; transcript + outbox rows; sent mark + inbox done
-    const delivered = await ports.deliver(
-      target,
-      withNotices(media?.notices ?? [], answer),
-      {
-        // messages joined into this one are finished with the answer's rows: a restart resends it, once
-        withEnqueue: [appendTranscript, ...settleJoined(outcome)],
-        onSettled: markInbox,
-      },
-      streamed,
-    );
-    cacheAppend();
-    await display.settled(result.status === 'completed' && delivered.failed === 0);
-    if (delivered.failed === 0 && delivered.sent > 0) counters.answered((ports.metrics.now() - job.acceptedAt) / 1000);
-    return outcome;
+    if (finished.answered) counters?.answered((ports.metrics.now() - job.acceptedAt) / 1000);
   } finally {
     // a turn that ended without a known commit leaves the cached transcript uncertain
-    if (!cacheUpdated) ports.sessions.cache.forget(sessionKey);
-    display.close();
-    ports.origins.delete(session.id);
+    if (session.stored && !cacheUpdated) ports.sessions.cache.forget(session.key);
+    reply?.close();
   }
 }

@@ -1,58 +1,44 @@
 /**
- * The store as the gateway sees it: asynchronous, so SQLite (through `sqliteGatewayStore`) and
- * PostgreSQL plug in alike. Writes that belong together go through `commit` as one unit of work.
+ * The store as the gateway uses it: the state store of either backend (`AsyncStore` of
+ * @hermes/store: its repositories, the unit of work's commit, recovery's claims), with the units
+ * committed as this instance, and the adapters' own state read synchronously. The gateway declares
+ * no store types of its own: every repository type is the store's.
  */
-import type { ChildSessionsPort } from '@hermes/agent';
-import type {
-  ApiResponsesPort,
-  OutboxRowLike,
-  PairingPort,
-  PlatformStatePort,
-  SessionsPort,
-  TranscriptsPort,
-} from '../ports.js';
+import type { AsyncStore, CommitWork, PlatformStateRepo, UnitOfWork } from '@hermes/store';
 
-/** An asynchronous port: every method of `P`, answering through a promise. */
-export type Async<P> = {
-  [K in keyof P]: P[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : P[K];
-};
-
-import type { CommitWork } from './unit-of-work.js';
-
-/** An unfinished inbox row; `attempts` counts how many starts already tried to resume it. */
-export interface PendingInboxRow {
-  id: number;
-  platform: string;
-  payload: unknown;
-  status: string;
-  attempts: number;
-  sessionKey: string | null;
+/** The adapters' own state (the plugin API's `PlatformState`, synchronous: Telegram's offset, Discord's cursors). */
+export interface AdapterState extends Pick<PlatformStateRepo, 'get' | 'set' | 'delete'> {
+  /** takes in the state a committed unit of work wrote (an in-memory copy following the database) */
+  committed?(work: UnitOfWork): void;
 }
 
-export interface GatewayStore {
-  /** the active session of a key (read once per key: the session stage caches it), created, ended */
-  sessions: Async<SessionsPort>;
-  /** histories (the turn service reads a cold session's), counts; the pipeline appends through `commit` */
-  transcripts: Async<TranscriptsPort>;
-  /** the authorize stage: approved users, a stranger's pairing code (request writes it) */
-  pairing: Async<PairingPort>;
-  /** the adapters' own state (`PlatformState`, synchronous for plugins) */
-  platformState: PlatformStatePort;
-  childSessions?: ChildSessionsPort;
-  /** the Responses API's stored responses (absent: no `previous_response_id` chaining) */
-  apiResponses?: Async<ApiResponsesPort>;
-  inbox: {
-    /** unfinished rows, read once at start (recovery) */
-    pending(): Promise<PendingInboxRow[]>;
-  };
-  outbox: {
-    /** the rows written for an inbox row (recovery resends what is not sent) */
-    forInbox(inboxId: number): Promise<OutboxRowLike[]>;
-    /** pending rows per platform (the metrics' outbox backlog, read at scrape time) */
-    pendingCounts(): readonly { platform: string; count: number }[];
-  };
-  /** reads a platform state key asynchronously (a streamed answer's message ids) */
-  readState(platform: string, key: string): Promise<string | undefined>;
-  /** commits a unit of work in one transaction */
+export interface GatewayStore extends Omit<AsyncStore, 'commit' | 'close'> {
+  /** commits a unit of work in one transaction (the rows it accepts owned by this instance) */
   commit: CommitWork;
+  /** the adapters' state: SQLite's repository itself, or PostgreSQL's in-memory copy (platform-state-cache.ts) */
+  adapterState: AdapterState;
+}
+
+export interface GatewayStoreOptions {
+  adapterState: AdapterState;
+  /** this instance's id (several instances on PostgreSQL): the owner of the inbox rows it accepts */
+  owner?: string;
+}
+
+/** The gateway's store over `store` (opened by the caller, who closes it). */
+export function gatewayStore(store: AsyncStore, options: GatewayStoreOptions): GatewayStore {
+  const { adapterState } = options;
+  const commitOptions = options.owner === undefined ? {} : { owner: options.owner };
+  const follow = adapterState.committed?.bind(adapterState);
+  return {
+    ...store,
+    adapterState,
+    commit: follow
+      ? async (work) => {
+          const results = await store.commit(work, commitOptions);
+          follow(work);
+          return results;
+        }
+      : (work) => store.commit(work, commitOptions),
+  };
 }

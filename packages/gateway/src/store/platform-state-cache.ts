@@ -5,15 +5,13 @@
  * again before this instance takes that platform over from another (its update offset moved on).
  */
 import type { Logger } from '@hermes/protocol';
-import type { PlatformStatePort } from '../ports.js';
+import type { AsyncStore, StoreWrite, UnitOfWork } from '@hermes/store';
+import type { AdapterState } from './gateway-store.js';
 
-export interface PlatformStateRows {
-  all(): Promise<readonly { platform: string; key: string; value: string }[]>;
-  set(platform: string, key: string, value: string): Promise<unknown>;
-  delete(platform: string, key: string): Promise<unknown>;
-}
+/** The database's rows: the store's platform state repository. */
+export type PlatformStateRows = Pick<AsyncStore['platformState'], 'all' | 'set' | 'delete'>;
 
-export class PlatformStateCache implements PlatformStatePort {
+export class PlatformStateCache implements AdapterState {
   readonly #values = new Map<string, Map<string, string>>();
   #writes: Promise<unknown> = Promise.resolve();
 
@@ -47,10 +45,14 @@ export class PlatformStateCache implements PlatformStatePort {
     this.#write(platform, key, () => this.rows.delete(platform, key));
   }
 
-  /** Records a value a committed unit of work wrote (it is in the database already). */
-  remember(platform: string, key: string, value: string | undefined): void {
-    if (value === undefined) this.#values.get(platform)?.delete(key);
-    else this.#remember(platform, key, value);
+  /** Records the values a committed unit of work wrote (they are in the database already). */
+  committed(work: UnitOfWork): void {
+    for (const write of work) {
+      for (const [platform, key, value] of stateWrites(write)) {
+        if (value === undefined) this.#values.get(platform)?.delete(key);
+        else this.#remember(platform, key, value);
+      }
+    }
   }
 
   /** Resolves once every write issued so far has landed (or failed). */
@@ -72,4 +74,14 @@ export class PlatformStateCache implements PlatformStatePort {
       this.logger.error({ err, platform, key }, 'cannot store platform state in PostgreSQL (kept in memory)');
     });
   }
+}
+
+/** The platform-state values a write sets (undefined: deletes). */
+function stateWrites(write: StoreWrite): [platform: string, key: string, value: string | undefined][] {
+  if (write.kind === 'platformState.set') return [[write.platform, write.key, write.value]];
+  if (write.kind === 'platformState.delete') return [[write.platform, write.key, undefined]];
+  if (write.kind === 'inbox.accept' && write.state) {
+    return Object.entries(write.state).map(([key, value]) => [write.platform, key, value]);
+  }
+  return [];
 }

@@ -1,5 +1,6 @@
 // Platform leases against a real PostgreSQL: one holder per platform across processes, takeover
 // within failover_s after `kill -9` of the holder, a lost connection is a lost lease.
+import { openPgStore } from '@hermes/store';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresUnavailableReason, usePostgres } from '../../../../test/helpers/postgres.js';
@@ -17,6 +18,8 @@ describe.skipIf(skip)('platform leases (PostgreSQL)', () => {
   const workers: Worker[] = [];
 
   beforeAll(async () => {
+    // the cluster's tables come with the store's migrations, as every `gateway run` applies at start
+    await (await openPgStore(pgServer.server.url)).close();
     pool = new pg.Pool({ connectionString: pgServer.server.url });
     // pool.end() does not wait for the sockets to close: the server's shutdown may still reach one
     pool.on('error', () => undefined);

@@ -16,6 +16,7 @@ const pool = new pg.Pool({ connectionString: url });
 pool.on('error', () => undefined);
 const node = new ClusterNode({
   pool,
+  inbox: { claimUnfinished: async () => [] },
   target: url,
   instanceId: 'gw-test',
   failoverS: 2,
@@ -65,6 +66,7 @@ describe.skipIf(postgresUnavailableReason() !== null)('session guard tryRun (Pos
     real = new ClusterNode({
       pool: realPool,
       target: pgServer.server.url,
+      inbox: { claimUnfinished: async () => [] },
       instanceId: 'gw-sweeper',
       failoverS: 2,
       reloadState: async () => undefined,

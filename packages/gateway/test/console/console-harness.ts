@@ -11,14 +11,8 @@ import type { Logger } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type MemoryPlatform, memoryPlatform } from '../../../../test/gateway/memory-platform.js';
-import {
-  buildServer,
-  type ConsolePluginRow,
-  Gateway,
-  GatewayMetrics,
-  LogRing,
-  sqliteGatewayStore,
-} from '../../src/index.js';
+import { sqliteGatewayStore } from '../../../../test/helpers/gateway-store.js';
+import { buildServer, type ConsolePluginRow, Gateway, GatewayMetrics, LogRing } from '../../src/index.js';
 
 export const SECRET_TOKEN = 'console-login-token-0123456789';
 export const API_KEY = 'sk-console-api-key-abcdef0123456789';
@@ -80,11 +74,7 @@ export async function startConsole(
   const platform = memoryPlatform();
   const gateway = new Gateway({
     settings: {
-      model: 'test-model',
-      maxIterations: 2,
-      toolTimeoutMs: 1_000,
-      toolsets: ['*'],
-      cwd: dir,
+      turn: { model: 'test-model', maxIterations: 2, toolTimeoutMs: 1_000, toolsets: ['*'], cwd: dir },
       busyMode: 'queue',
       maxConcurrentRuns: 2,
       freeResponseChats: [],

@@ -2,6 +2,7 @@
 import { HookBus } from '@hermes/plugins';
 import { silentLogger } from '@hermes/protocol';
 import { asyncMethods, openStore, type Store } from '@hermes/store';
+import { flushImmediates } from '../../../../test/helpers/wait-for.js';
 import type { CronJobsPort } from '../../src/cron/cron-jobs-port.js';
 import { type CronTurnResult, type FirePorts, recoverFires, runFire } from '../../src/cron/fire.js';
 import { addJob, type JobInput } from '../../src/cron/jobs.js';
@@ -80,5 +81,5 @@ export function harness(
   };
 }
 
-/** Events fire on a later tick: let them land. */
-export const settle = () => new Promise((r) => setTimeout(r, 20));
+/** Events fire on a later tick (GatewayEvents: setImmediate): let the queued ones land. */
+export const settle = () => flushImmediates();

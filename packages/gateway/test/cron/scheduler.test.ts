@@ -1,6 +1,7 @@
 // The scheduler on a real state.db: each slot claimed once (also across restarts), catch-up after
 // downtime, `hermes cron run`, and the fires' start/end events.
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../../test/helpers/wait-for.js';
 import { type CronScheduler, MAX_CATCH_UP_RUNS } from '../../src/cron/scheduler.js';
 import { type Harness, HOUR, harness, MIN, settle, T0 } from './harness.js';
 
@@ -57,7 +58,7 @@ describe('the cron scheduler', () => {
     const a = await all.add({ schedule: 'every 1h' });
     all.clock.t = T0 + 3 * HOUR + 10 * MIN;
     await startAndRun(all, 'all');
-    for (let i = 0; i < 5 && all.prompts.length < 3; i++) await settle();
+    await waitFor(() => all.prompts.length >= 3, { what: 'the three missed slots run' });
     await running[0]?.idle();
     expect(
       all.store.cronJobs

@@ -1,6 +1,7 @@
 // The kit's intake runner: start() until connected or failed, stop() after the loop and every send.
 import { describe, expect, it } from 'vitest';
 import { recordingLogger } from '../../../../test/contract/recorders.js';
+import { waitFor } from '../../../../test/helpers/wait-for.js';
 import { createInFlight, createIntakeRunner, createStatusTracker } from '../../src/index.js';
 
 function runner() {
@@ -24,7 +25,7 @@ describe('createIntakeRunner', () => {
     await expect(intake.start(async () => {})).rejects.toThrow('echo: already started');
     void inFlight.track(new Promise<void>((resolve) => (release = resolve))).then(() => order.push('send settled'));
     const stopped = intake.stop(async () => void order.push('closing'));
-    setTimeout(() => release(), 10);
+    void waitFor(() => order.includes('loop ended'), { what: 'the loop ended' }).then(() => release());
     await stopped;
     expect(order).toEqual(['closing', 'loop ended', 'send settled']);
     expect([status.get().state, intake.signal?.aborted]).toEqual(['stopped', true]);

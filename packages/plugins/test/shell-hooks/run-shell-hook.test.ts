@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HookName } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../../../test/helpers/wait-for.js';
 import {
   HookBus,
   readShellHooks,
@@ -281,7 +282,6 @@ describe('shell hook responses through the bus', () => {
         return false;
       }
     };
-    for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(alive()).toBe(false);
+    await waitFor(() => !alive(), { what: 'the killed hook gone' });
   });
 });

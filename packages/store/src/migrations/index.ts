@@ -11,6 +11,7 @@ import { sessionModel } from './0009-session-model.js';
 import { contextSummaries } from './0010-context-summaries.js';
 import { cronJobs } from './0011-cron-jobs.js';
 import { inboxOwner } from './0012-inbox-owner.js';
+import { clusterTables } from './0013-cluster-tables.js';
 
 /**
  * Every schema step, oldest first. To change the schema, add a file `NNNN-what-it-does.ts` next to
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   contextSummaries,
   cronJobs,
   inboxOwner,
+  clusterTables,
 ];

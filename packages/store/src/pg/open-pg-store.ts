@@ -1,6 +1,7 @@
 import { HermesError } from '@hermes/protocol';
 import type pg from 'pg';
 import type { AsyncStore } from '../async-store.js';
+import { pgCommit } from '../commit.js';
 import { MIGRATIONS } from '../migrations/index.js';
 import type { RandomInt } from '../pairing/pairing-code.js';
 import { maskDatabaseUrl } from './mask-url.js';
@@ -35,7 +36,7 @@ export interface PgStoreOptions {
 }
 
 /** The repositories of an AsyncStore, without its lifecycle. */
-export type PgRepos = Omit<AsyncStore, 'backend' | 'location' | 'schemaVersion' | 'close'>;
+export type PgRepos = Omit<AsyncStore, 'backend' | 'location' | 'commit' | 'schemaVersion' | 'close'>;
 
 export interface PgStore extends AsyncStore {
   readonly backend: 'postgres';
@@ -84,12 +85,15 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     throw pgStateError(url, 'cannot open the state database', error);
   }
   let closed: Promise<void> | null = null;
+  const transaction: PgStore['transaction'] = (fn) =>
+    inPgTransaction(pool, (client) => fn(pgRepos(client, now, options)));
   return {
     backend: 'postgres',
     location: maskDatabaseUrl(url),
     pool,
     ...pgRepos(pool, now, options),
-    transaction: (fn) => inPgTransaction(pool, (client) => fn(pgRepos(client, now, options))),
+    transaction,
+    commit: pgCommit(transaction),
     schemaVersion: () => readPgSchemaVersion(pool),
     close() {
       closed ??= pool.end();

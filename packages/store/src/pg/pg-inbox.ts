@@ -1,7 +1,8 @@
 import type { AsyncMethods } from '../async-store.js';
 import type { InboxRepo, InboxStatus } from '../inbox-repo.js';
-import { COLUMNS, type InboxRecord, toJson, toRow } from '../inbox-repo.js';
+import { COLUMNS, type InboxRecord, toJson, toRow, UNFINISHED } from '../inbox-repo.js';
 import { inPgTransaction, type PgQueryable, pgChanges, pgRow, pgRows } from './pg-db.js';
+import { claimPgInbox } from './pg-inbox-claims.js';
 import { UPSERT_PLATFORM_STATE } from './pg-platform-state.js';
 
 /**
@@ -37,10 +38,11 @@ export function createPgInboxRepo(pool: PgQueryable, now: () => number): AsyncMe
     async pending() {
       const rows = await pgRows<InboxRecord>(
         pool,
-        `SELECT ${COLUMNS} FROM inbox WHERE status IN ('accepted', 'processing') ORDER BY accepted_at, id`,
+        `SELECT ${COLUMNS} FROM inbox WHERE ${UNFINISHED} ORDER BY accepted_at, id`,
       );
       return rows.map(toRow);
     },
+    claimUnfinished: (claim) => claimPgInbox(pool, claim),
     async get(id) {
       const r = await pgRow<InboxRecord>(pool, `SELECT ${COLUMNS} FROM inbox WHERE id = $1`, [id]);
       return r && toRow(r);

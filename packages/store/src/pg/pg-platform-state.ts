@@ -1,6 +1,6 @@
 import type { AsyncMethods } from '../async-store.js';
-import type { PlatformStateRepo } from '../platform-state-repo.js';
-import { type PgQueryable, pgRow } from './pg-db.js';
+import type { PlatformStateEntry, PlatformStateRepo } from '../platform-state-repo.js';
+import { type PgQueryable, pgRow, pgRows } from './pg-db.js';
 
 /** The upsert the inbox's accept also runs inside its transaction. */
 export const UPSERT_PLATFORM_STATE = `INSERT INTO platform_state (platform, key, value, updated_at) VALUES ($1, $2, $3, $4)
@@ -23,5 +23,10 @@ export function createPgPlatformStateRepo(db: PgQueryable, now: () => number): A
     async delete(platform, key) {
       await db.query('DELETE FROM platform_state WHERE platform = $1 AND key = $2', [platform, key]);
     },
+    all: () =>
+      pgRows<PlatformStateEntry>(
+        db,
+        'SELECT platform, key, value FROM platform_state ORDER BY platform COLLATE "C", key COLLATE "C"',
+      ),
   };
 }

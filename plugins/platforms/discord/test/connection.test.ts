@@ -1,7 +1,7 @@
 // The gateway connection through real discord.js: ready, intents, one reconnect owner (resume), login failures, stop.
 import type { PlatformAdapter, PlatformConnection } from '@hermes/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADA, eventually, type Harness, nextEvent, recordingSink, startHarness } from './harness.js';
+import { ADA, eventually, type Harness, nextEvent, pause, recordingSink, startHarness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -113,8 +113,8 @@ describe('discord connection', () => {
     await eventually(() => /login refused/.test(adapter.status().error ?? ''));
     expect(adapter.status().state).toBe('error');
     expect(h.lines.some((line) => reason.test(JSON.stringify(line)))).toBe(true);
-    // discord.js would reconnect 500 ms after a recoverable close
-    await new Promise((resolve) => setTimeout(resolve, waitMs));
+    // discord.js would reconnect 500 ms after a recoverable close: only time can show it does not
+    await pause(waitMs);
     expect(h.fake.connectionCount()).toBe(before + 1);
     expect(h.fake.openConnections()).toBe(0);
     expect(sleeps).toBe(0);
@@ -149,7 +149,7 @@ describe('discord connection', () => {
     expect(adapter.status().state).toBe('stopped');
     expect(h.fake.openConnections()).toBe(0);
     h.fake.dmMessage({ user: ADA, content: 'too late' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await pause(50); // no socket is open: only time can show nothing arrives by another way
     expect(recorder.attempts).toEqual([]);
   });
 

@@ -51,8 +51,9 @@ describe('discord slash command registration', () => {
   });
 
   it('registers nothing when slash_commands is false', async () => {
-    await started({ settings: { slash_commands: false } });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const { adapter } = await started({ settings: { slash_commands: false } });
+    await eventually(() => h.lines.some((line) => /discord: connected/.test(line.msg ?? '')));
+    await adapter.stop(); // waits for a registration under way
     expect(puts()).toEqual([]);
   });
 
@@ -157,13 +158,13 @@ describe('discord interactions', () => {
   });
 
   it('does not acknowledge a replayed interaction twice, and the event keeps its id for dedupe', async () => {
-    const { recorder } = await started();
+    const { adapter, recorder } = await started();
     const interaction = h.fake.interaction({ name: 'help', user: ADA });
     const event = await commandEvent(recorder);
     h.fake.dispatch('INTERACTION_CREATE', interaction.payload);
     const again = await commandEvent(recorder);
     expect(again.messageId).toBe(event.messageId);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await adapter.stop(); // waits for the acknowledgements under way
     expect(acks()).toHaveLength(1);
   });
 

@@ -3,7 +3,7 @@
 import { DEFAULT_BACKOFF } from '@hermes/plugin-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OFFSET_KEY } from '../polling.js';
-import { eventually, type Harness, memoryState, recordingSink, startHarness } from './harness.js';
+import { eventually, type Harness, memoryState, pause, recordingSink, startHarness } from './harness.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -152,7 +152,7 @@ describe('telegram polling', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     await eventually(() => h.fake.pendingPolls() === 0);
     h.fake.pushMessage({ chatId: 1, userId: 1, text: 'too late' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await pause(50); // no poll is held: only time can show that none starts again
     expect(recorder.events).toHaveLength(0);
     expect(adapter.status().state).toBe('stopped');
   });

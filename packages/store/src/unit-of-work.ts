@@ -1,33 +1,12 @@
 /**
- * A unit of work: the store writes that must commit together, as data. The backend runs them in
- * one transaction (SQLite: better-sqlite3's synchronous transaction inside the group commit;
+ * A unit of work: the store writes that must commit together, as data. `AsyncStore.commit` runs
+ * them in one transaction on either backend (SQLite: inside the group commit, commit-queue.ts;
  * PostgreSQL: BEGIN ... COMMIT on one pooled connection) and answers each write's result in order.
  * Being data, a unit of work never awaits inside a transaction, so either backend plugs in.
  */
 import type { ChatMessage } from '@hermes/protocol';
-
-export type InboxStatus = 'processing' | 'done' | 'skipped' | 'refused' | 'failed' | 'interrupted';
-
-export type AcceptResult = { accepted: true; id: number } | { accepted: false; reason: 'duplicate' };
-
-export interface OutboxEnqueueRow {
-  inboxId: number | null;
-  platform: string;
-  chatId: string;
-  threadId: string | null;
-  chunkIndex: number;
-  text: string;
-  formatted: boolean;
-  /** `media`: `text` is the path of a file to upload */
-  kind?: 'text' | 'media';
-}
-
-export interface EnqueuedRow {
-  id: number;
-  sent: boolean;
-  createdAt: number;
-  existed?: boolean;
-}
+import type { AcceptResult, InboxStatus } from './inbox-repo.js';
+import type { EnqueuedRow, NewOutboxRow } from './outbox-repo.js';
 
 export type StoreWrite =
   /** the inbound event under its dedupe key, with the platform's state (e.g. an update offset) */
@@ -42,29 +21,37 @@ export type StoreWrite =
   | { kind: 'inbox.mark'; id: number; status: InboxStatus }
   | { kind: 'transcripts.append'; sessionId: string; messages: readonly ChatMessage[] }
   /** with an inbox id, rows written before a restart are reused (`existed`) */
-  | { kind: 'outbox.enqueue'; rows: readonly OutboxEnqueueRow[] }
+  | { kind: 'outbox.enqueue'; rows: readonly NewOutboxRow[] }
   | { kind: 'outbox.markSent'; id: number; platformMessageId: string | null }
   | { kind: 'outbox.markFailed'; id: number; error: string }
   | { kind: 'outbox.recordAttempt'; id: number; error: string }
   | { kind: 'platformState.set'; platform: string; key: string; value: string }
   | { kind: 'platformState.delete'; platform: string; key: string };
 
-/** What each kind of write answers (void for plain writes). */
+/** What each kind of write answers: what its repository method returns. */
 export interface WriteResults {
   'inbox.accept': AcceptResult;
-  'inbox.mark': undefined;
+  /** false: no such row */
+  'inbox.mark': boolean;
+  /** the number of messages written */
   'transcripts.append': number;
   'outbox.enqueue': EnqueuedRow[];
-  'outbox.markSent': undefined;
-  'outbox.markFailed': undefined;
-  'outbox.recordAttempt': undefined;
-  'platformState.set': undefined;
-  'platformState.delete': undefined;
+  /** false: no such row, or already sent */
+  'outbox.markSent': boolean;
+  'outbox.markFailed': boolean;
+  'outbox.recordAttempt': boolean;
+  'platformState.set': void;
+  'platformState.delete': void;
 }
 
 export type WriteResult = WriteResults[StoreWrite['kind']];
 
 export type UnitOfWork = readonly StoreWrite[];
+
+export interface CommitOptions {
+  /** the gateway instance writing (several on PostgreSQL): the owner of the inbox rows it accepts */
+  owner?: string;
+}
 
 /** Commits a unit of work in one transaction; resolves with each write's result once committed. */
 export type CommitWork = (work: UnitOfWork) => Promise<WriteResult[]>;

@@ -1,11 +1,11 @@
-// Unfinished inbox rows shared by several instances (claimUnfinishedInbox, what ClusterNode runs at
-// start, on taking a platform over, and every retry period): an instance resumes rows nobody owns
+// Unfinished inbox rows shared by several instances on PostgreSQL (`inbox.claimUnfinished`, what
+// the gateway's ClusterNode runs at start, on taking a platform over, and every retry period): an instance resumes rows nobody owns
 // and, at start, its own; later, rows of instances that stopped beating or left; never rows of a
 // live instance, never a finished row, never another platform's; two claimers never share a row.
-import { claimUnfinishedInbox, openPgStore, type PgStore } from '@hermes/store';
+import { openPgStore, type PgStore } from '@hermes/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresUnavailableReason, usePostgres } from '../../../../test/helpers/postgres.js';
-import { ensureClusterSchema } from '../../src/cluster/schema.js';
+import { postgresUnavailableReason, usePostgres } from '../../../test/helpers/postgres.js';
+import { waitFor } from '../../../test/helpers/wait-for.js';
 
 const skip = postgresUnavailableReason() !== null;
 
@@ -15,7 +15,6 @@ describe.skipIf(skip)('inbox claims (PostgreSQL)', () => {
 
   beforeAll(async () => {
     store = await openPgStore(await pgServer.server.newDatabase('claims'));
-    await ensureClusterSchema(store.pool);
   }, 60_000);
   afterAll(async () => {
     await store?.close();
@@ -47,11 +46,11 @@ describe.skipIf(skip)('inbox claims (PostgreSQL)', () => {
     await store.inbox.mark(done, 'done');
     const other = await accept('slack-dead', 'dead', 'slack');
 
-    const start = await claimUnfinishedInbox(store.pool, { owner: 'me', platforms: ['telegram'], from: 'start' });
+    const start = await store.inbox.claimUnfinished({ owner: 'me', platforms: ['telegram'], from: 'start' });
     expect(start.map((r) => r.id)).toEqual([none, mine]);
     expect(start.every((r) => r.owner === 'me')).toBe(true);
 
-    const orphans = await claimUnfinishedInbox(store.pool, {
+    const orphans = await store.inbox.claimUnfinished({
       owner: 'me',
       platforms: ['telegram'],
       from: 'orphans',
@@ -60,7 +59,7 @@ describe.skipIf(skip)('inbox claims (PostgreSQL)', () => {
     expect(orphans.map((r) => r.id)).toEqual([dead, gone]);
     // claimed rows are this instance's now: a second sweep takes nothing, a live owner keeps its row
     expect(
-      await claimUnfinishedInbox(store.pool, {
+      await store.inbox.claimUnfinished({
         owner: 'me',
         platforms: ['telegram'],
         from: 'orphans',
@@ -69,15 +68,15 @@ describe.skipIf(skip)('inbox claims (PostgreSQL)', () => {
     ).toEqual([]);
     expect((await store.inbox.get(alive))?.owner).toBe('alive');
     expect((await store.inbox.get(other))?.owner).toBe('dead');
-    expect(await claimUnfinishedInbox(store.pool, { owner: 'me', platforms: [], from: 'orphans' })).toEqual([]);
+    expect(await store.inbox.claimUnfinished({ owner: 'me', platforms: [], from: 'orphans' })).toEqual([]);
   });
 
   it('start: rows this id accepted since the process started are its own running ones, not leftovers', async () => {
     const before = await accept('before-start', 'restarted', 'slack');
     const startedAt = Date.now() + 1;
-    await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => Date.now() > startedAt, { what: 'the clock past the start', stepMs: 1 });
     const running = await accept('running', 'restarted', 'slack');
-    const claimed = await claimUnfinishedInbox(store.pool, {
+    const claimed = await store.inbox.claimUnfinished({
       owner: 'restarted',
       platforms: ['slack'],
       from: 'start',
@@ -91,8 +90,8 @@ describe.skipIf(skip)('inbox claims (PostgreSQL)', () => {
     const ids: number[] = [];
     for (let i = 0; i < 40; i += 1) ids.push(await accept(`race-${i}`, null, 'api'));
     const [a, b] = await Promise.all([
-      claimUnfinishedInbox(store.pool, { owner: 'a', platforms: ['api'], from: 'start' }),
-      claimUnfinishedInbox(store.pool, { owner: 'b', platforms: ['api'], from: 'start' }),
+      store.inbox.claimUnfinished({ owner: 'a', platforms: ['api'], from: 'start' }),
+      store.inbox.claimUnfinished({ owner: 'b', platforms: ['api'], from: 'start' }),
     ]);
     const claimed = [...a, ...b].map((r) => r.id).sort((x, y) => x - y);
     expect(claimed).toEqual(ids);

@@ -1,0 +1,71 @@
+/**
+ * A chat message's stages after the accept, in order: `pre_gateway_dispatch` (skip, rewrite or
+ * allow), authorization, the group address rules (internal events skip these three), then a
+ * command runs, or the message goes to the batcher and on to its session's lane. Each stage either
+ * finishes the message (its outcome settles the inbox row) or passes it on.
+ */
+import type { MessageEvent } from '@hermes/protocol';
+import type { CommitWork } from '@hermes/store';
+import { parseCommand } from '../commands.js';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import { addressRules } from './address.js';
+import { type AuthorizePorts, authorize } from './authorize.js';
+import { type DispatchPorts, dispatchHook } from './dispatch.js';
+import type { LaneJob, StageInput } from './input.js';
+import { type PipelineOutcome, settleInbox } from './outcome.js';
+
+export interface ChatIntakePorts {
+  dispatch: DispatchPorts;
+  /** `sessionStore.ingest` writes a dispatch hook started: awaited before the message goes on */
+  ingests: { settled(): Promise<void> };
+  authorize: AuthorizePorts;
+  /** gateway.free_response_chats */
+  freeResponseChats: readonly string[];
+  metrics: GatewayMetrics;
+  commit: CommitWork;
+  /** the chat an authorized user wrote from (send_message may address it) */
+  remember(event: MessageEvent): void;
+  /** delivers the pairing code to a stranger; the inbox row is answered once it is delivered */
+  pairingReply(input: StageInput, text: string): Promise<unknown>;
+  /** runs a command (pipeline/command.ts) */
+  command(input: StageInput, command: { name: string; args: string }): Promise<PipelineOutcome>;
+  /** hands the message on to the batcher (pipeline/batch.ts), then its lane */
+  batch(job: LaneJob): void;
+}
+
+export async function runChatStages(ports: ChatIntakePorts, input: StageInput): Promise<PipelineOutcome> {
+  let { event } = input;
+  const counters = ports.metrics.platform(event.platform);
+  const finish = async (outcome: PipelineOutcome) => {
+    await ports.commit(settleInbox(input.inboxId, outcome));
+    return outcome;
+  };
+  if (!event.internal) {
+    const dispatched = await dispatchHook(ports.dispatch, event);
+    await ports.ingests.settled();
+    if (dispatched.kind === 'skipped') {
+      counters.ignored('hook_skip');
+      return finish(dispatched);
+    }
+    event = dispatched.event;
+    const auth = await authorize(ports.authorize, event);
+    if (auth.kind !== 'allowed') {
+      counters.ignored('unauthorized');
+      if (auth.kind !== 'pairing_reply') return finish(auth);
+      await ports.pairingReply({ ...input, event }, auth.text);
+      return { kind: 'answered' };
+    }
+    const addressed = addressRules(event, ports.freeResponseChats);
+    if (addressed.kind === 'skipped') {
+      counters.ignored('not_addressed');
+      return finish(addressed);
+    }
+  }
+  ports.remember(event);
+  const passed: StageInput = { ...input, event };
+  const command = parseCommand(event.text);
+  if (command) return ports.command(passed, command);
+  // the row stays `accepted` until answered: a restart resumes it (marking `processing` counts restarts)
+  ports.batch({ ...passed, text: event.text });
+  return { kind: 'handed_on' };
+}
