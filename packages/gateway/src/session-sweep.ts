@@ -6,8 +6,8 @@
  * in a cluster, a key another instance runs (the session's lease) or may run (a connection-holding
  * platform held elsewhere). One timer, unref'd, stopped with the gateway.
  */
-import type { Logger } from '@hermes/protocol';
-import type { AsyncStore } from '@hermes/store';
+import { type Logger, SESSION_KEYS } from '@hermes/protocol';
+import type { AsyncStore, SessionRow } from '@hermes/store';
 import type { SessionStage } from './pipeline/session.js';
 import { idleWindowMs, type ResetPolicy, resetCutoff } from './reset-policy.js';
 import { type BoundGuard, tryGuardSession } from './session-guard.js';
@@ -41,13 +41,16 @@ export function sweepIntervalMs(policy: ResetPolicy): number {
   return Math.min(SWEEP_MAX_INTERVAL_MS, Math.max(SWEEP_MIN_INTERVAL_MS, tenth));
 }
 
+/** The Responses API's sessions: their chains pick the session, with no reset policy (SURFACE_PLANS). */
+const RESPONSES_PREFIX = SESSION_KEYS.apiResponse('');
+
 /**
  * Whether the reset policy applies to a stored session: the session stage's chat and keyed API
- * sessions (`<platform>:…`), not `delegate_task` children (`delegate:…`, ended with their run) nor
- * the Responses API's chains (`api:response:…`, which never pass through the session stage).
+ * sessions (`<platform>:…`, session-keys.ts), not `delegate_task` children (`delegate:…`, ended
+ * with their run) nor the Responses API's chains (`api:response:…`).
  */
-export function underResetPolicy(row: { sessionKey: string; platform: string }): boolean {
-  return row.sessionKey.startsWith(`${row.platform}:`) && !row.sessionKey.startsWith('api:response:');
+export function underResetPolicy(row: Pick<SessionRow, 'sessionKey' | 'platform'>): boolean {
+  return row.sessionKey.startsWith(`${row.platform}:`) && !row.sessionKey.startsWith(RESPONSES_PREFIX);
 }
 
 export class SessionSweep {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HookBus } from '@hermes/plugins';
 import { type GatewayEventType, type HookName, type HookPayloads, silentLogger } from '@hermes/protocol';
-import { openStore, type Store } from '@hermes/store';
+import { asyncSqliteStore, openStore, type Store } from '@hermes/store';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sqliteGatewayStore } from '../../../test/helpers/gateway-store.js';
 import { GatewayEvents } from '../src/gateway-events.js';
@@ -41,9 +41,9 @@ function setUp(policy: ResetPolicy = IDLE, busy: (key: string) => boolean = () =
   const events = new GatewayEvents(hooks);
   const emitted: { type: GatewayEventType; context: Record<string, unknown> }[] = [];
   events.on('session:*', (type, context) => void emitted.push({ type, context }));
-  const gatewayStore = sqliteGatewayStore(store);
+  const asyncStore = asyncSqliteStore(store);
   const stage = new SessionStage({
-    sessions: gatewayStore.sessions,
+    sessions: asyncStore.sessions,
     hooks,
     events,
     model: 'm',
@@ -51,7 +51,7 @@ function setUp(policy: ResetPolicy = IDLE, busy: (key: string) => boolean = () =
     now,
   });
   const sweep = new SessionSweep({
-    sessions: gatewayStore.sessions,
+    sessions: asyncStore.sessions,
     stage,
     lanes: { busy },
     guard: null,
