@@ -8,7 +8,6 @@ import { HookBus } from '@hermes/plugins';
 import { type GatewayEventType, type HookName, type HookPayloads, silentLogger } from '@hermes/protocol';
 import { asyncSqliteStore, openStore, type Store } from '@hermes/store';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sqliteGatewayStore } from '../../../test/helpers/gateway-store.js';
 import { GatewayEvents } from '../src/gateway-events.js';
 import { SessionStage } from '../src/pipeline/session.js';
 import { needsReset, type ResetPolicy, resetCutoff, resetReason } from '../src/reset-policy.js';
