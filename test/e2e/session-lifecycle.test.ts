@@ -9,6 +9,7 @@ import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.j
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken7777';
 const openai = useFakeOpenAI();
@@ -72,14 +73,6 @@ const env = (paths: { home: string; hookLog: string; eventLog: string }) => ({
   EVENT_LOG: paths.eventLog,
 });
 
-async function until(what: string, check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 const lines = <T>(file: string): T[] =>
   existsSync(file)
     ? readFileSync(file, 'utf8')
@@ -92,13 +85,27 @@ const lines = <T>(file: string): T[] =>
 /** Sends a DM and waits for the n-th message the bot sent; returns its text. */
 async function ask(text: string, n: number): Promise<string | undefined> {
   tg.pushMessage({ chatId: 42, userId: 42, text });
-  await until(`reply ${n} to ${text}`, () => tg.sent.length >= n);
+  await waitFor(() => tg.sent.length >= n, { what: `reply ${n} to ${text}` });
   return tg.sent[n - 1]?.text;
 }
 
 /** The session hooks as [hook, session, reason] rows. */
 const sessionHooks = (file: string) =>
   lines<Entry>(file).map((e) => [e.hook, e.payload.sessionId, e.payload.reason ?? null] as const);
+
+/** The seed's order over two sessions: start, finalize (with `reason`), reset, start; returns the first session. */
+function seedOrder(file: string, reason: string): unknown {
+  const rows = sessionHooks(file);
+  const [first, second] = [rows[0]?.[1], rows[2]?.[1]];
+  expect(rows).toEqual([
+    ['on_session_start', first, null],
+    ['on_session_finalize', first, reason],
+    ['on_session_reset', second, null],
+    ['on_session_start', second, null],
+  ]);
+  expect(first).not.toBe(second);
+  return first;
+}
 
 describe('sessions through hermes gateway run', () => {
   it('/new: on_session_finalize (reason new), then on_session_reset, then on_session_start', async () => {
@@ -109,19 +116,11 @@ describe('sessions through hermes gateway run', () => {
       expect(await ask('hello', 1)).toBe('first answer');
       expect(await ask('/new', 2)).toBe('Started a new session.');
       expect(await ask('hello again', 3)).toBe('second answer');
-      await until('the second on_session_start', () => sessionHooks(paths.hookLog).length >= 4);
+      await waitFor(() => sessionHooks(paths.hookLog).length >= 4, { what: 'the second on_session_start' });
     } finally {
       expect(await gw.stop()).toBe(0);
     }
-    const rows = sessionHooks(paths.hookLog);
-    const [first, second] = [rows[0]?.[1], rows[2]?.[1]];
-    expect(rows).toEqual([
-      ['on_session_start', first, null],
-      ['on_session_finalize', first, 'new'],
-      ['on_session_reset', second, null],
-      ['on_session_start', second, null],
-    ]);
-    expect(first).not.toBe(second);
+    seedOrder(paths.hookLog, 'new');
   });
 
   it('the idle sweep finalizes an idle session (reason idle, session:end); the next message is a reset, then a start', async () => {
@@ -140,22 +139,18 @@ describe('sessions through hermes gateway run', () => {
       openai.server.script({ text: 'first answer' }, { text: 'second answer' });
       expect(await ask('hello', 1)).toBe('first answer');
       // nobody writes: the sweep, not a message, ends the session
-      await until('the sweep', () => sessionHooks(paths.hookLog).some(([hook]) => hook === 'on_session_finalize'));
-      await until('session:end', () => lines(paths.eventLog).length > 0);
+      await waitFor(() => sessionHooks(paths.hookLog).some(([hook]) => hook === 'on_session_finalize'), {
+        what: 'the sweep',
+        timeoutMs: 20_000,
+      });
+      await waitFor(() => lines(paths.eventLog).length > 0, { what: 'session:end' });
       expect(sessionHooks(paths.hookLog).map(([hook]) => hook)).toEqual(['on_session_start', 'on_session_finalize']);
       expect(await ask('back again', 2)).toBe('second answer');
-      await until('the second on_session_start', () => sessionHooks(paths.hookLog).length >= 4);
+      await waitFor(() => sessionHooks(paths.hookLog).length >= 4, { what: 'the second on_session_start' });
     } finally {
       expect(await gw.stop()).toBe(0);
     }
-    const rows = sessionHooks(paths.hookLog);
-    const [first, second] = [rows[0]?.[1], rows[2]?.[1]];
-    expect(rows).toEqual([
-      ['on_session_start', first, null],
-      ['on_session_finalize', first, 'idle'],
-      ['on_session_reset', second, null],
-      ['on_session_start', second, null],
-    ]);
+    const first = seedOrder(paths.hookLog, 'idle');
     expect(lines<Entry>(paths.hookLog)[1]?.payload).toEqual({ sessionId: first, platform: 'telegram', reason: 'idle' });
     expect(lines(paths.eventLog)).toEqual([
       {
