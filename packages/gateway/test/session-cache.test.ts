@@ -1,6 +1,6 @@
 import type { ChatMessage } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
-import { SessionCache } from '../src/session-cache.js';
+import { SessionCache } from '../src/sessions/session-cache.js';
 
 const user = (content: string): ChatMessage => ({ role: 'user', content });
 

@@ -8,10 +8,10 @@ import { HookBus } from '@hermes/plugins';
 import { type GatewayEventType, type HookName, type HookPayloads, silentLogger } from '@hermes/protocol';
 import { asyncSqliteStore, openStore, type Store } from '@hermes/store';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { GatewayEvents } from '../src/gateway-events.js';
+import { GatewayEvents } from '../src/gateway-hooks/gateway-events.js';
 import { SessionStage } from '../src/pipeline/session.js';
-import { needsReset, type ResetPolicy, resetCutoff, resetReason } from '../src/reset-policy.js';
-import { SessionSweep, sweepIntervalMs, underResetPolicy } from '../src/session-sweep.js';
+import { needsReset, type ResetPolicy, resetCutoff, resetReason } from '../src/sessions/reset-policy.js';
+import { SessionSweep, sweepIntervalMs, underResetPolicy } from '../src/sessions/session-sweep.js';
 
 const MINUTE = 60_000;
 const IDLE: ResetPolicy = { mode: 'idle', idle_minutes: 10, at_hour: 4 };

@@ -5,7 +5,7 @@ import type { MessageEvent, OutboundMessage, PlatformAdapter, Reaction } from '@
 import { describe, expect, it } from 'vitest';
 import { quietPeriod, waitFor } from '../../../test/helpers/wait-for.js';
 import { EditCadence } from '../src/delivery/live-stream.js';
-import { DISPLAY_DEFAULTS, TurnDisplay, TYPING_DELAY_MS } from '../src/pipeline/turn-display.js';
+import { DISPLAY_DEFAULTS, TurnDisplay, TYPING_DELAY_MS } from '../src/turn/turn-display.js';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {}, child: () => silent };
 const tick = (ms = 10) => new Promise((r) => setTimeout(r, ms));

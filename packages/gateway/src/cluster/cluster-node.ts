@@ -5,8 +5,8 @@
 import type { InboundSink, Logger, PlatformAdapter } from '@hermes/protocol';
 import type { AsyncStore, InboxRow } from '@hermes/store';
 import type pg from 'pg';
-import type { LaunchPorts } from '../launch.js';
-import type { SessionGuard } from '../session-guard.js';
+import type { LaunchPorts } from '../runner/launch.js';
+import type { SessionGuard } from '../sessions/session-guard.js';
 import { ClusterMembership, clusterMembers, platformHolders } from './membership.js';
 import type { PgTarget } from './pg-types.js';
 import { PlatformLeases } from './platform-leases.js';

@@ -1,8 +1,8 @@
 /** Subscribes gateway hooks to the gateway's events: in-process (tests, `hermes hooks test`) or in one worker thread (the gateway). */
 import type { GatewayHookApi } from '@hermes/protocol';
-import type { GatewayEvents } from '../gateway-events.js';
 import { type HookHost, hookApi } from './api.js';
 import type { GatewayHookSpec } from './discover.js';
+import type { GatewayEvents } from './gateway-events.js';
 import { GatewayHookWorker, type HookWorkerOptions } from './hook-worker-host.js';
 import type { LoadedGatewayHook } from './load.js';
 

@@ -8,10 +8,10 @@ import type { HookCallbackObserver, HookCallbackOutcome, HookOwner } from '@herm
 import type { HookName, PlatformState } from '@hermes/protocol';
 import { type Histogram, Registry } from 'prom-client';
 import type { DeliveryObserver, SendFailure } from '../delivery/deliver.js';
-import type { EventLoopStatus } from '../event-loop-watchdog.js';
-import type { LaneStats } from '../session-lanes.js';
+import type { LaneStats } from '../sessions/session-lanes.js';
 import { METRICS } from './catalog.js';
 import { CellCounter, type CounterCell, scrapeGauge, specHistogram } from './cells.js';
+import type { EventLoopStatus } from './event-loop-watchdog.js';
 import { processMetricsRegistry } from './process-metrics.js';
 import { ReconnectTracker } from './reconnect-tracker.js';
 

@@ -5,7 +5,7 @@
  */
 import type { MessageEvent } from '@hermes/protocol';
 import type { AsyncStore } from '@hermes/store';
-import { allowedByEnv, type Env } from '../authorize.js';
+import { allowedByEnv, type Env } from './allowlist.js';
 
 export interface AuthorizePorts {
   env: Env;

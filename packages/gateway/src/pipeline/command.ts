@@ -7,9 +7,9 @@
  * plan says why) answers the session commands with that reason.
  */
 import type { Logger, TurnJob } from '@hermes/protocol';
-import { type CommandContext, type CommandServices, runCommand, skillTurnText } from '../commands.js';
-import type { GatewayEvents } from '../gateway-events.js';
-import type { BusyMode, SubmitOutcome } from '../session-lanes.js';
+import { type CommandContext, type CommandServices, runCommand, skillTurnText } from '../commands/commands.js';
+import type { GatewayEvents } from '../gateway-hooks/gateway-events.js';
+import type { BusyMode, SubmitOutcome } from '../sessions/session-lanes.js';
 import type { PipelineOutcome } from './outcome.js';
 
 export interface CommandPorts {

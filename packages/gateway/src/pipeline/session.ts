@@ -6,9 +6,9 @@
  */
 import type { HookBus } from '@hermes/plugins';
 import type { AsyncStore } from '@hermes/store';
-import type { GatewayEvents } from '../gateway-events.js';
-import { POLICY_END_REASONS, type PolicyReason, type ResetPolicy, resetReason } from '../reset-policy.js';
-import { type CachedSession, SessionCache } from '../session-cache.js';
+import type { GatewayEvents } from '../gateway-hooks/gateway-events.js';
+import { POLICY_END_REASONS, type PolicyReason, type ResetPolicy, resetReason } from '../sessions/reset-policy.js';
+import { type CachedSession, SessionCache } from '../sessions/session-cache.js';
 
 /** a cached session idle longer than this is looked up again before use (retention may have deleted it) */
 export const CACHED_SESSION_TRUST_MS = 60 * 60 * 1000;

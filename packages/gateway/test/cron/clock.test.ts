@@ -1,6 +1,6 @@
 // The scheduler's clock: real by default; the test-only speed and offset variables.
 import { describe, expect, it } from 'vitest';
-import { cronClock } from '../../src/cron/clock.js';
+import { cronClock } from '../../src/surfaces/cron/clock.js';
 
 describe('cronClock', () => {
   it('is the real clock unless a test-only variable is set', () => {

@@ -1,7 +1,7 @@
 // One fire: [SILENT] sends nothing, failures are counted, and the N-th failure in a row pauses the
 // job and tells its owner.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CronScheduler } from '../../src/cron/scheduler.js';
+import type { CronScheduler } from '../../src/surfaces/cron/scheduler.js';
 import { HOUR, harness, settle, T0 } from './harness.js';
 
 let running: CronScheduler[] = [];

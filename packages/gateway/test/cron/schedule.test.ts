@@ -10,7 +10,7 @@ import {
   scheduleExpr,
   slotsBetween,
   storedSchedule,
-} from '../../src/cron/schedule.js';
+} from '../../src/surfaces/cron/schedule.js';
 
 const NOW = Date.parse('2026-11-25T10:00:00Z');
 const utc = { timezone: 'UTC', now: NOW };

@@ -4,8 +4,8 @@
 import { silentLogger, type ToolContext } from '@hermes/protocol';
 import { asyncMethods } from '@hermes/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCronjobTool } from '../../src/cron/cronjob-tool.js';
-import type { CronScheduler } from '../../src/cron/scheduler.js';
+import { createCronjobTool } from '../../src/surfaces/cron/cronjob-tool.js';
+import type { CronScheduler } from '../../src/surfaces/cron/scheduler.js';
 import { HOUR, harness, MIN, settle, T0 } from './harness.js';
 
 let running: CronScheduler[] = [];

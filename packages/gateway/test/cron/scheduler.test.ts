@@ -2,7 +2,7 @@
 // downtime, `hermes cron run`, and the fires' start/end events.
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../../../test/helpers/wait-for.js';
-import { type CronScheduler, MAX_CATCH_UP_RUNS } from '../../src/cron/scheduler.js';
+import { type CronScheduler, MAX_CATCH_UP_RUNS } from '../../src/surfaces/cron/scheduler.js';
 import { type Harness, HOUR, harness, MIN, settle, T0 } from './harness.js';
 
 let running: CronScheduler[] = [];

@@ -9,7 +9,7 @@ import type { PlatformAdapter, PlatformContext, RouteRequest, WebIdentity } from
 import Fastify from 'fastify';
 import { installApiErrors } from '../../../../packages/gateway/src/http/api-error.js';
 import { createRequestGuard } from '../../../../packages/gateway/src/http/request-guard.js';
-import { guardChecks } from '../../../../packages/gateway/src/server.js';
+import { guardChecks } from '../../../../packages/gateway/src/http/server.js';
 import {
   type LogLine,
   memoryState,

@@ -5,7 +5,7 @@
  * /v1 route (Host, Origin, API key).
  */
 import type { FastifyInstance } from 'fastify';
-import { sendApiError } from '../http/api-error.js';
+import { sendApiError } from '../../http/api-error.js';
 
 /** The alias every client can name: it always means the configured model. */
 export const MODEL_ALIAS = 'hermes';

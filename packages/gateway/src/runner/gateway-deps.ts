@@ -11,16 +11,16 @@ import {
 } from '@hermes/agent';
 import type { HookBus } from '@hermes/plugins';
 import type { GroupSessions, Logger, PlatformFactory } from '@hermes/protocol';
-import type { Env } from './authorize.js';
-import type { MediaSourceOptions } from './delivery/media/media-source.js';
+import type { MediaSourceOptions } from '../delivery/media/media-source.js';
+import type { MediaSettings } from '../media/inbound-media.js';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import type { Env } from '../pipeline/allowlist.js';
+import type { ResetPolicy } from '../sessions/reset-policy.js';
+import type { SessionGuard } from '../sessions/session-guard.js';
+import type { BusyMode } from '../sessions/session-lanes.js';
+import type { GatewayStore } from '../store/gateway-store.js';
+import type { DisplaySettings } from '../turn/turn-display.js';
 import type { LaunchPorts } from './launch.js';
-import type { MediaSettings } from './media/inbound-media.js';
-import type { GatewayMetrics } from './metrics/gateway-metrics.js';
-import type { DisplaySettings } from './pipeline/turn-display.js';
-import type { ResetPolicy } from './reset-policy.js';
-import type { SessionGuard } from './session-guard.js';
-import type { BusyMode } from './session-lanes.js';
-import type { GatewayStore } from './store/gateway-store.js';
 
 export interface GatewaySettings {
   /** the turns' settings, config.yaml's as every surface has them (`turnConfig` of @hermes/agent) */

@@ -1,8 +1,8 @@
 /** Jobs a lane will never run (`/stop`, `/new`, shutdown): awaited ones are answered, chat messages marked. */
 
 import type { CommitWork, StoreWrite } from '@hermes/store';
-import type { GatewayTurnJob } from './pipeline/input.js';
-import { settleInbox } from './pipeline/outcome.js';
+import type { GatewayTurnJob } from '../pipeline/input.js';
+import { settleInbox } from '../pipeline/outcome.js';
 
 /** At stop (`stopping`) chat messages stay pending: the next start redoes them. */
 export function finishDropped(commit: CommitWork, jobs: readonly GatewayTurnJob[], stopping = false): Promise<unknown> {

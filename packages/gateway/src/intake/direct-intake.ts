@@ -7,12 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { MessageEvent } from '@hermes/protocol';
-import { parseCommand } from '../commands.js';
+import { parseCommand } from '../commands/commands.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
-import type { BusyMode, SubmitOutcome } from '../session-lanes.js';
-import { type CommandAnswer, type CommandPorts, runCommandStage } from './command.js';
-import { type DispatchPorts, dispatchHook } from './dispatch.js';
-import type { DirectOutcome, DirectSink, DirectTurnJob, GatewayTurnJob } from './input.js';
+import { type CommandAnswer, type CommandPorts, runCommandStage } from '../pipeline/command.js';
+import { type DispatchPorts, dispatchHook } from '../pipeline/dispatch.js';
+import type { DirectOutcome, DirectSink, DirectTurnJob, GatewayTurnJob } from '../pipeline/input.js';
+import type { BusyMode, SubmitOutcome } from '../sessions/session-lanes.js';
 
 export interface IntakePorts {
   dispatch: DispatchPorts;

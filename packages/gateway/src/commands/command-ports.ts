@@ -2,16 +2,16 @@
 import type { TurnService } from '@hermes/agent';
 import type { PlatformState } from '@hermes/protocol';
 import type { UnitOfWork } from '@hermes/store';
-import type { ChatApprovals } from './approvals/chat-approvals.js';
+import type { ChatApprovals } from '../approvals/chat-approvals.js';
+import type { DeliveryTarget } from '../delivery/deliver.js';
+import type { GatewayEvents } from '../gateway-hooks/gateway-events.js';
+import type { CommandAnswer, CommandPorts } from '../pipeline/command.js';
+import { type LaneJob, replyTarget, type StageInput } from '../pipeline/input.js';
+import { settleInbox } from '../pipeline/outcome.js';
+import type { SessionStage } from '../pipeline/session.js';
+import type { GatewayDeps } from '../runner/gateway-deps.js';
+import type { BusyMode, SubmitOutcome } from '../sessions/session-lanes.js';
 import { commandServices } from './command-services.js';
-import type { DeliveryTarget } from './delivery/deliver.js';
-import type { GatewayDeps } from './gateway-deps.js';
-import type { GatewayEvents } from './gateway-events.js';
-import type { CommandAnswer, CommandPorts } from './pipeline/command.js';
-import { type LaneJob, replyTarget, type StageInput } from './pipeline/input.js';
-import { settleInbox } from './pipeline/outcome.js';
-import type { SessionStage } from './pipeline/session.js';
-import type { BusyMode, SubmitOutcome } from './session-lanes.js';
 
 export interface CommandPortsHost {
   deps: Pick<

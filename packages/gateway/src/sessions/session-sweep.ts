@@ -8,7 +8,7 @@
  */
 import { type Logger, SESSION_KEYS } from '@hermes/protocol';
 import type { AsyncStore, SessionRow } from '@hermes/store';
-import type { SessionStage } from './pipeline/session.js';
+import type { SessionStage } from '../pipeline/session.js';
 import { idleWindowMs, type ResetPolicy, resetCutoff } from './reset-policy.js';
 import { type BoundGuard, tryGuardSession } from './session-guard.js';
 

@@ -7,7 +7,7 @@
  * one they wrote in: the model cannot message strangers.
  */
 import type { ToolDefinition } from '@hermes/protocol';
-import type { DeliveryResult, DeliveryTarget } from './delivery/deliver.js';
+import type { DeliveryResult, DeliveryTarget } from './deliver.js';
 
 /** What `send_message` (and cron's target check) asks of the gateway; `Gateway` satisfies it. */
 export interface MessagingGatewayPort {

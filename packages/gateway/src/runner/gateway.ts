@@ -16,43 +16,43 @@ import {
   sessionKeyFor,
 } from '@hermes/protocol';
 import type { UnitOfWork } from '@hermes/store';
-import { ChatApprovals } from './approvals/chat-approvals.js';
-import { type DeliveryTarget, deliver } from './delivery/deliver.js';
-import { deliverStreamed, resendAnswer } from './delivery/deliver-streamed.js';
-import { SendRateLimiter } from './delivery/send-rate-limiter.js';
-import { gatewayHandleDeps, lazyDispatchHandles, PendingIngests } from './dispatch-handles.js';
-import { streamingPorts } from './display-settings.js';
-import { finishDropped } from './dropped-jobs.js';
-import { chatCommandAnswer, gatewayCommandPorts } from './gateway-command-ports.js';
-import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
-import { GatewayEvents } from './gateway-events.js';
-import { runHookAgent } from './hook-agent.js';
-import { hookSend } from './hook-send.js';
-import { KnownChats } from './known-chats.js';
-import { launchPlatforms } from './launch.js';
-import { cachePorts, mediaStep } from './media/inbound-media.js';
-import { GatewayMetrics } from './metrics/gateway-metrics.js';
-import { acceptEvent } from './pipeline/accept.js';
-import { MessageBatcher, mayBeCutPart } from './pipeline/batch.js';
-import { type ChatIntakePorts, runChatStages } from './pipeline/chat-intake.js';
-import { chatTurnJob } from './pipeline/chat-reply.js';
-import { type CommandPorts, runCommandStage } from './pipeline/command.js';
-import { submitDirect } from './pipeline/direct-intake.js';
+import { ChatApprovals } from '../approvals/chat-approvals.js';
+import { chatCommandAnswer, gatewayCommandPorts } from '../commands/command-ports.js';
+import { type DeliveryTarget, deliver } from '../delivery/deliver.js';
+import { deliverStreamed, resendAnswer } from '../delivery/deliver-streamed.js';
+import { KnownChats } from '../delivery/known-chats.js';
+import { SendRateLimiter } from '../delivery/send-rate-limiter.js';
+import { GatewayEvents } from '../gateway-hooks/gateway-events.js';
+import { runHookAgent } from '../gateway-hooks/hook-agent.js';
+import { hookSend } from '../gateway-hooks/hook-send.js';
+import { type ChatIntakePorts, runChatStages } from '../intake/chat-intake.js';
+import { submitDirect } from '../intake/direct-intake.js';
+import { apologise, type PendingRow, recoverUnfinished } from '../intake/recover.js';
+import { cachePorts, mediaStep } from '../media/inbound-media.js';
+import { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import { acceptEvent } from '../pipeline/accept.js';
+import { MessageBatcher, mayBeCutPart } from '../pipeline/batch.js';
+import { type CommandPorts, runCommandStage } from '../pipeline/command.js';
+import { gatewayHandleDeps, lazyDispatchHandles, PendingIngests } from '../pipeline/dispatch-handles.js';
 import {
   type DirectTurnJob,
   type GatewayTurnJob,
   type LaneJob,
   replyTarget,
   type StageInput,
-} from './pipeline/input.js';
-import { type PipelineOutcome, settleInbox } from './pipeline/outcome.js';
-import { apologise, type PendingRow, recoverUnfinished } from './pipeline/recover.js';
-import { SessionStage } from './pipeline/session.js';
-import { runTurnStage, type TurnStagePorts } from './pipeline/turn.js';
+} from '../pipeline/input.js';
+import { type PipelineOutcome, settleInbox } from '../pipeline/outcome.js';
+import { SessionStage } from '../pipeline/session.js';
+import { finishDropped } from '../sessions/dropped-jobs.js';
+import { clusterGuard, guardSession } from '../sessions/session-guard.js';
+import { type BusyMode, busyModeFor, SessionLanes } from '../sessions/session-lanes.js';
+import { SessionSweep } from '../sessions/session-sweep.js';
+import { chatTurnJob } from '../turn/chat-reply.js';
+import { streamingPorts } from '../turn/display-settings.js';
+import { runTurnStage, type TurnStagePorts } from '../turn/turn.js';
+import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
+import { launchPlatforms } from './launch.js';
 import { type RouteDefinition, setUpPlatforms } from './platform-setup.js';
-import { clusterGuard, guardSession } from './session-guard.js';
-import { type BusyMode, busyModeFor, SessionLanes } from './session-lanes.js';
-import { SessionSweep } from './session-sweep.js';
 
 export const ADAPTER_STOP_TIMEOUT_MS = 5_000;
 

@@ -3,7 +3,7 @@
  * channel), `<platform>` (its home channel, `<PLATFORM>_HOME_CHANNEL`, set by /sethome) or
  * `<platform>:<chat_id>[:<thread_id>]`. Resolved at each fire, so a later /sethome is followed.
  */
-import type { DeliveryTarget } from '../delivery/deliver.js';
+import type { DeliveryTarget } from '../../delivery/deliver.js';
 
 export interface TargetPorts {
   env: Readonly<Record<string, string | undefined>>;

@@ -14,14 +14,14 @@ import { randomUUID } from 'node:crypto';
 import { type ChatMessage, type Logger, planFor, SESSION_KEYS, STATELESS_SESSION } from '@hermes/protocol';
 import type { AsyncStore } from '@hermes/store';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { registerModelsRoutes } from './api/models-route.js';
-import { registerResponsesRoute } from './api/responses-route.js';
-import { bodySchema, chatCompletionsBodySchema, withTextContent } from './api/schemas.js';
-import { type ApiErrorType, DISPATCH_REFUSAL, STOPPING, sendApiError } from './http/api-error.js';
-import { bearerMatches } from './http/bearer.js';
-import { startEventStream } from './http/event-stream.js';
-import { awaitedSink } from './pipeline/direct-intake.js';
-import type { DirectSink, DirectTurnJob } from './pipeline/input.js';
+import { type ApiErrorType, DISPATCH_REFUSAL, STOPPING, sendApiError } from '../../http/api-error.js';
+import { bearerMatches } from '../../http/bearer.js';
+import { startEventStream } from '../../http/event-stream.js';
+import { awaitedSink } from '../../intake/direct-intake.js';
+import type { DirectSink, DirectTurnJob } from '../../pipeline/input.js';
+import { registerModelsRoutes } from './models-route.js';
+import { registerResponsesRoute } from './responses-route.js';
+import { bodySchema, chatCompletionsBodySchema, withTextContent } from './schemas.js';
 
 /** The largest chat completions request body (a long conversation with its history). */
 export const COMPLETIONS_BODY_LIMIT = 4 * 1024 * 1024;

@@ -6,19 +6,19 @@ import { createServer, type Server } from 'node:http';
 import { Readable } from 'node:stream';
 import { ERROR_CODES, HermesError, isLoopbackHost } from '@hermes/protocol';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { type ApiPlatformDeps, registerApiPlatform } from './api-platform.js';
-import { consoleSession, sameOrigin } from './console/auth.js';
-import type { ConsoleServerOptions } from './console/ports.js';
-import { registerConsole } from './console/register.js';
-import { webIdentityOf } from './console/web-identity.js';
-import type { EventLoopStatus } from './event-loop-watchdog.js';
-import type { Gateway } from './gateway.js';
-import { installApiErrors, sendApiError } from './http/api-error.js';
-import { bearerMatches } from './http/bearer.js';
-import { addMultipartParser } from './http/multipart-body.js';
-import { createRequestGuard, type GuardChecks, type RouteGuard } from './http/request-guard.js';
-import { registerMetricsRoute } from './metrics/metrics-route.js';
-import type { RouteDefinition } from './platform-setup.js';
+import { consoleSession, sameOrigin } from '../console/auth.js';
+import type { ConsoleServerOptions } from '../console/ports.js';
+import { registerConsole } from '../console/register.js';
+import { webIdentityOf } from '../console/web-identity.js';
+import type { EventLoopStatus } from '../metrics/event-loop-watchdog.js';
+import { registerMetricsRoute } from '../metrics/metrics-route.js';
+import type { Gateway } from '../runner/gateway.js';
+import type { RouteDefinition } from '../runner/platform-setup.js';
+import { type ApiPlatformDeps, registerApiPlatform } from '../surfaces/api/api-platform.js';
+import { installApiErrors, sendApiError } from './api-error.js';
+import { bearerMatches } from './bearer.js';
+import { addMultipartParser } from './multipart-body.js';
+import { createRequestGuard, type GuardChecks, type RouteGuard } from './request-guard.js';
 
 /** The HTTP server's limits (`gateway.*` in config.yaml); each has a default. */
 export interface HttpLimits {

@@ -7,11 +7,11 @@
 
 import { type Logger, planFor, SESSION_KEYS, type ToolDefinition } from '@hermes/protocol';
 import type { CronJobRow } from '@hermes/store';
-import type { DeliveryTarget } from '../delivery/deliver.js';
-import type { GatewayEvents } from '../gateway-events.js';
-import { awaitedSink } from '../pipeline/direct-intake.js';
-import type { DirectOutcome, DirectTurnJob } from '../pipeline/input.js';
-import { type MessagingGatewayPort, resolveTarget } from '../send-message-tool.js';
+import type { DeliveryTarget } from '../../delivery/deliver.js';
+import { type MessagingGatewayPort, resolveTarget } from '../../delivery/send-message-tool.js';
+import type { GatewayEvents } from '../../gateway-hooks/gateway-events.js';
+import { awaitedSink } from '../../intake/direct-intake.js';
+import type { DirectOutcome, DirectTurnJob } from '../../pipeline/input.js';
 import type { CronClock } from './clock.js';
 import type { CronJobsPort } from './cron-jobs-port.js';
 import { createCronjobTool } from './cronjob-tool.js';

@@ -7,7 +7,7 @@ import type { UnitOfWork } from '@hermes/store';
 import type { DeliveryOptions, WrittenRow } from '../delivery/deliver.js';
 import { deliverStreamed } from '../delivery/deliver-streamed.js';
 import type { StreamIds } from '../delivery/stream-ids.js';
-import { replyTarget } from './input.js';
+import { replyTarget } from '../pipeline/input.js';
 
 /** a message whose turn was cut off this many starts in a row is answered with an apology instead */
 export const MAX_RESUME_ATTEMPTS = 3;

@@ -11,11 +11,17 @@ import type { ChatApprovals } from '../approvals/chat-approvals.js';
 import type { DeliveryResult, DeliveryTarget } from '../delivery/deliver.js';
 import type { EditCadence } from '../delivery/live-stream.js';
 import type { StreamIds } from '../delivery/stream-ids.js';
-import { failureReply } from '../failure-reply.js';
 import { hasAttachments, type PreparedMessage } from '../media/inbound-media.js';
-import type { RunControl } from '../session-lanes.js';
-import { type ChatTurnJob, type GatewayTurnJob, type LaneJob, type OutboxSink, replyTarget } from './input.js';
-import { type PipelineOutcome, settleInbox } from './outcome.js';
+import {
+  type ChatTurnJob,
+  type GatewayTurnJob,
+  type LaneJob,
+  type OutboxSink,
+  replyTarget,
+} from '../pipeline/input.js';
+import { type PipelineOutcome, settleInbox } from '../pipeline/outcome.js';
+import type { RunControl } from '../sessions/session-lanes.js';
+import { failureReply } from './failure-reply.js';
 import type { SinkReply } from './turn.js';
 import { type DisplaySettings, TurnDisplay } from './turn-display.js';
 

@@ -12,9 +12,9 @@ import type {
   RouteRequest,
   RouteResponse,
 } from '@hermes/protocol';
-import type { Env } from './authorize.js';
-import { commandList } from './commands.js';
-import type { AdapterState } from './store/gateway-store.js';
+import { commandList } from '../commands/commands.js';
+import type { Env } from '../pipeline/allowlist.js';
+import type { AdapterState } from '../store/gateway-store.js';
 
 export interface RouteDefinition {
   method: 'GET' | 'POST';

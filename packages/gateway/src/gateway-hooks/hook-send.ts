@@ -3,8 +3,8 @@
  * platform with a home channel) or `telegram:CHAT_ID[:THREAD_ID]`.
  */
 import type { HookSendResult } from '@hermes/protocol';
-import type { Env } from './authorize.js';
-import type { DeliveryResult, DeliveryTarget } from './delivery/deliver.js';
+import type { DeliveryResult, DeliveryTarget } from '../delivery/deliver.js';
+import type { Env } from '../pipeline/allowlist.js';
 
 export async function hookSend(
   ports: {

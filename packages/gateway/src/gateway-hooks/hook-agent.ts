@@ -4,9 +4,9 @@
  * events, metrics); nothing is stored; cut off when the gateway stops. The answer is the return value.
  */
 import { type HookAgentResult, type Logger, planFor, SESSION_KEYS } from '@hermes/protocol';
-import { failureMessage } from './failure-reply.js';
-import { awaitedSink } from './pipeline/direct-intake.js';
-import type { DirectOutcome, DirectTurnJob } from './pipeline/input.js';
+import { awaitedSink } from '../intake/direct-intake.js';
+import type { DirectOutcome, DirectTurnJob } from '../pipeline/input.js';
+import { failureMessage } from '../turn/failure-reply.js';
 
 export interface HookAgentOptions {
   name: string;

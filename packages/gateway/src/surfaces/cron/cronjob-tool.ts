@@ -6,7 +6,7 @@
  */
 
 import type { ToolDefinition } from '@hermes/protocol';
-import type { DeliveryTarget } from '../delivery/deliver.js';
+import type { DeliveryTarget } from '../../delivery/deliver.js';
 import type { CronJobsPort } from './cron-jobs-port.js';
 import { addJob, jobJson, resumeJob } from './jobs.js';
 import { SCHEDULE_FORMS, ScheduleError } from './schedule.js';

@@ -8,7 +8,7 @@
  * fails and is logged).
  */
 import type { InboundSink, Logger, PlatformAdapter } from '@hermes/protocol';
-import type { PendingRow } from './pipeline/recover.js';
+import type { PendingRow } from '../intake/recover.js';
 
 export interface LaunchPorts {
   adapters: ReadonlyMap<string, PlatformAdapter>;

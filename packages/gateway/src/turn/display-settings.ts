@@ -1,10 +1,10 @@
 /** display.* per platform: `gateway.platforms.<name>.streaming` (a boolean) overrides `display.streaming`. */
-import { EditCadence } from './delivery/live-stream.js';
-import { streamIds } from './delivery/stream-ids.js';
-import type { GatewaySettings } from './gateway-deps.js';
-import type { ChatReplyPorts } from './pipeline/chat-reply.js';
-import { DISPLAY_DEFAULTS, type DisplaySettings } from './pipeline/turn-display.js';
-import type { GatewayStore } from './store/gateway-store.js';
+import { EditCadence } from '../delivery/live-stream.js';
+import { streamIds } from '../delivery/stream-ids.js';
+import type { GatewaySettings } from '../runner/gateway-deps.js';
+import type { GatewayStore } from '../store/gateway-store.js';
+import type { ChatReplyPorts } from './chat-reply.js';
+import { DISPLAY_DEFAULTS, type DisplaySettings } from './turn-display.js';
 
 /** Resolves the display settings of every platform once; unknown platforms get the global ones. */
 export function displayResolver(settings: GatewaySettings): (platform: string) => DisplaySettings {

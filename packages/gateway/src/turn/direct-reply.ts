@@ -6,8 +6,8 @@
  */
 
 import type { CommitWork } from '@hermes/store';
-import type { RunControl } from '../session-lanes.js';
-import type { DirectSink } from './input.js';
+import type { DirectSink } from '../pipeline/input.js';
+import type { RunControl } from '../sessions/session-lanes.js';
 import type { SinkReply } from './turn.js';
 
 export function openDirectReply(

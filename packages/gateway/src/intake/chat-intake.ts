@@ -6,13 +6,13 @@
  */
 import type { MessageEvent } from '@hermes/protocol';
 import type { CommitWork } from '@hermes/store';
-import { parseCommand } from '../commands.js';
+import { parseCommand } from '../commands/commands.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
-import { addressRules } from './address.js';
-import { type AuthorizePorts, authorize } from './authorize.js';
-import { type DispatchPorts, dispatchHook } from './dispatch.js';
-import type { LaneJob, StageInput } from './input.js';
-import { type PipelineOutcome, settleInbox } from './outcome.js';
+import { addressRules } from '../pipeline/address.js';
+import { type AuthorizePorts, authorize } from '../pipeline/authorize.js';
+import { type DispatchPorts, dispatchHook } from '../pipeline/dispatch.js';
+import type { LaneJob, StageInput } from '../pipeline/input.js';
+import { type PipelineOutcome, settleInbox } from '../pipeline/outcome.js';
 
 export interface ChatIntakePorts {
   dispatch: DispatchPorts;

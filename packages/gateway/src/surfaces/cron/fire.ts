@@ -7,9 +7,9 @@
 
 import type { Logger } from '@hermes/protocol';
 import type { CronFireStatus, CronJobRow } from '@hermes/store';
-import type { DeliveryResult, DeliveryTarget } from '../delivery/deliver.js';
-import type { GatewayEvents } from '../gateway-events.js';
-import { SILENT_MARKER } from '../pipeline/chat-reply.js';
+import type { DeliveryResult, DeliveryTarget } from '../../delivery/deliver.js';
+import type { GatewayEvents } from '../../gateway-hooks/gateway-events.js';
+import { SILENT_MARKER } from '../../turn/chat-reply.js';
 import type { CronJobsPort } from './cron-jobs-port.js';
 
 export interface CronTurnResult {

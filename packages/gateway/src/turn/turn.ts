@@ -9,14 +9,14 @@
 import type { ServedTurn, TurnApproval, TurnImage, TurnService } from '@hermes/agent';
 import type { ChatMessage, Logger } from '@hermes/protocol';
 import type { CommitWork, StoreWrite } from '@hermes/store';
-import { failureMessage } from '../failure-reply.js';
-import type { GatewayEvents } from '../gateway-events.js';
+import type { GatewayEvents } from '../gateway-hooks/gateway-events.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
-import type { RunControl } from '../session-lanes.js';
+import type { GatewayTurnJob } from '../pipeline/input.js';
+import type { SessionStage } from '../pipeline/session.js';
+import type { RunControl } from '../sessions/session-lanes.js';
 import { type ChatReplyPorts, openChatReply } from './chat-reply.js';
 import { openDirectReply } from './direct-reply.js';
-import type { GatewayTurnJob } from './input.js';
-import type { SessionStage } from './session.js';
+import { failureMessage } from './failure-reply.js';
 
 export { SILENT_MARKER } from './chat-reply.js';
 export { TYPING_DELAY_MS, TYPING_INTERVAL_MS } from './turn-display.js';
