@@ -7,11 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ModelClient, ToolRegistry, turnConfig } from '@hermes/agent';
 import { defaultConfig } from '@hermes/config';
-import { addPlatformRoutes, buildServer, DISPLAY_DEFAULTS, type DisplaySettings, Gateway } from '@hermes/gateway';
+import {
+  addPlatformRoutes,
+  buildServer,
+  DISPLAY_DEFAULTS,
+  type DisplaySettings,
+  Gateway,
+  gatewaySettings,
+} from '@hermes/gateway';
 import { HookBus } from '@hermes/plugins';
 import { silentLogger, type ToolDefinition } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
-import { gatewaySettings } from '../../apps/hermes/src/gateway-app.js';
 import type { FakeOpenAI } from '../fakes/openai-server.js';
 import { sqliteGatewayStore } from '../helpers/gateway-store.js';
 import type { ContractUser, PlatformDriver } from './driver.js';

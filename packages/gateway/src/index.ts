@@ -1,97 +1,58 @@
-// @hermes/gateway: the runner, the HTTP server (health, API platform, webhooks), the pipeline
-// stages, session lanes, commands and delivery.
+// @hermes/gateway's public surface: what the CLI, the bundled platforms' tests and the end-to-end
+// suites use, nothing else (the cluster has its own entry point, `@hermes/gateway/cluster`).
 
-export { type GroupSessions, sessionKeyFor } from '@hermes/protocol';
-// Pipeline stages
-export { type ChatApprovalPorts, ChatApprovals, DEFAULT_APPROVAL_TIMEOUT_MS } from './approvals/chat-approvals.js';
+export { ChatApprovals } from './approvals/chat-approvals.js';
+export { BUILTIN_COMMANDS } from './commands/commands.js';
+// The operator console's options (built by the CLI from its runtime)
+export { LogRing } from './console/log-ring.js';
+export type { ConsolePluginsPort, ConsoleServerOptions } from './console/ports.js';
+// Delivery (the platforms' send tests) and the send_message tool
+export { deliver, idempotencyKey, resendPending } from './delivery/deliver.js';
+export type { MediaSourceOptions } from './delivery/media/media-source.js';
+export { createSendMessageTool } from './delivery/send-message-tool.js';
+// Gateway hooks (HOOK.yaml): `hermes hooks list|install|approve|test`
 export {
-  BUILTIN_COMMANDS,
-  type CommandContext,
-  type CommandServices,
-  parseCommand,
-  runCommand,
-} from './commands/commands.js';
-// The operator console (session and CSRF checks shared with the web chat)
-export * from './console/index.js';
-// Delivery
-export {
-  type DeliveryObserver,
-  type DeliveryResult,
-  type DeliveryTarget,
-  deliver,
-  idempotencyKey,
-  resendPending,
-  type SendFailure,
-} from './delivery/deliver.js';
-export { extractMediaLines } from './delivery/media/media-lines.js';
-export { type MediaSourceOptions, type ResolvedMedia, resolveMedia } from './delivery/media/media-source.js';
-export { createSendMessageTool, resolveTarget, type SendMessageDeps } from './delivery/send-message-tool.js';
-export { splitMessage } from './delivery/split-message.js';
-export {
-  eventMatches,
-  type GatewayEventHandler,
-  GatewayEvents,
-  type GatewayEventType,
-} from './gateway-hooks/gateway-events.js';
-export * from './gateway-hooks/index.js';
-export { DISPATCH_REFUSAL } from './http/api-error.js';
-export { bearerMatches } from './http/bearer.js';
-export { addPlatformRoutes, buildServer, type GatewayServer, isLoopback, type ServerOptions } from './http/server.js';
-// The way in for surfaces without an inbox: a job whose sink's outcome is awaited
+  approveGatewayHook,
+  filterApprovedHooks,
+  gatewayHookConsent,
+  pendingMessage,
+  pendingReason,
+} from './gateway-hooks/consent.js';
+export { discoverGatewayHooks, type GatewayHookSpec } from './gateway-hooks/discover.js';
+export { HookManifestError, parseHookManifest } from './gateway-hooks/manifest.js';
+export { testGatewayHooks } from './gateway-hooks/test-hooks.js';
+export { addPlatformRoutes, buildServer, type GatewayServer, isLoopback } from './http/server.js';
+// Surfaces without an inbox: a job whose sink's outcome is awaited (the API platform's shape)
 export { awaitedSink } from './intake/direct-intake.js';
-// Metrics (GET /metrics)
-export { cleanMediaCache, startMediaCleanup } from './media/cache-cleanup.js';
+export { GatewayMetrics } from './metrics/gateway-metrics.js';
+export type { DirectOutcome } from './pipeline/input.js';
+// The whole gateway from config: what `hermes gateway run` builds
 export {
-  formatBytes,
-  hasAttachments,
-  INLINE_TEXT_MAX_BYTES,
-  type MediaSettings,
-  type PreparedMessage,
-  prepareInbound,
-} from './media/inbound-media.js';
-export { type SttSettings, TranscriptionError, transcribe } from './media/transcribe.js';
-export {
-  type EventLoopStatus,
-  EventLoopWatchdog,
-  type EventLoopWatchdogOptions,
-} from './metrics/event-loop-watchdog.js';
-export * from './metrics/index.js';
-export { allowedByEnv } from './pipeline/allowlist.js';
-export { isAddressed } from './pipeline/group-policy.js';
-export type { DirectOutcome, DirectSink, DirectTurnJob, LaneJob, StageInput } from './pipeline/input.js';
-export { inboxStatus, type PipelineOutcome, type SkipReason } from './pipeline/outcome.js';
+  type BuiltGateway,
+  buildGateway,
+  type GatewayClusterPort,
+  type GatewayParts,
+  type GatewayService,
+  KEYLESS_WARNING,
+} from './runner/build-gateway.js';
+// Its parts, for tests that compose a gateway by hand
 export { Gateway } from './runner/gateway.js';
-// The gateway and its server
-export type { GatewayDeps, GatewayMediaSettings, GatewaySettings } from './runner/gateway-deps.js';
+export type { GatewayDeps, GatewaySettings } from './runner/gateway-deps.js';
+export { gatewaySettings, withWebChatSwitch } from './runner/gateway-settings.js';
 export type { RouteDefinition } from './runner/platform-setup.js';
-export { needsReset, type ResetPolicy } from './sessions/reset-policy.js';
-export {
-  type BusyMode,
-  type LaneStats,
-  type RunControl,
-  SessionLanes,
-  type SubmitOutcome,
-} from './sessions/session-lanes.js';
-// The store as the gateway uses it (every type of it is @hermes/store's)
-export { type AdapterState, type GatewayStore, type GatewayStoreOptions, gatewayStore } from './store/gateway-store.js';
+export { type GatewayStore, gatewayStore } from './store/gateway-store.js';
 export { PlatformStateCache } from './store/platform-state-cache.js';
+export { completionJob } from './surfaces/api/api-platform.js';
+// Scheduled jobs: `hermes cron ...` edits jobs without a running gateway
 export {
-  type ApiPipeline,
-  type ApiPlatformDeps,
-  completionJob,
-  registerApiPlatform,
-} from './surfaces/api/api-platform.js';
-// The API platform's request schemas and its other routes (models, responses)
-export { listedModels, MODEL_ALIAS, registerModelsRoutes } from './surfaces/api/models-route.js';
-export { registerResponsesRoute } from './surfaces/api/responses-route.js';
-export {
-  bodySchema,
-  chatCompletionsBodySchema,
-  responsesBodySchema,
-  warmSchemaValidator,
-  withTextContent,
-} from './surfaces/api/schemas.js';
-// Scheduled jobs (cron/)
-export * from './surfaces/cron/index.js';
-export { SILENT_MARKER } from './turn/turn.js';
+  addJob,
+  type CronService,
+  createCronjobTool,
+  createCronService,
+  cronClock,
+  jobJson,
+  machineTimezone,
+  resumeJob,
+  ScheduleError,
+} from './surfaces/cron/index.js';
 export { DISPLAY_DEFAULTS, type DisplaySettings } from './turn/turn-display.js';

@@ -3,7 +3,8 @@
 import type { Logger } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../../test/helpers/wait-for.js';
-import { EventLoopWatchdog, GatewayMetrics } from '../src/index.js';
+import { EventLoopWatchdog } from '../src/metrics/event-loop-watchdog.js';
+import { GatewayMetrics } from '../src/metrics/gateway-metrics.js';
 import { parseExposition, sampleValue } from './metrics-scrape.js';
 
 function recordingLogger(): { logger: Logger; lines: string[] } {

@@ -5,15 +5,13 @@ import { createModuleImporter, HookBus } from '@hermes/plugins';
 import { gatewayEventExample, type Logger, silentLogger } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import { flushImmediates, waitFor } from '../../../test/helpers/wait-for.js';
-import {
-  attachGatewayHooks,
-  discoverGatewayHooks,
-  GatewayEvents,
-  hookApi,
-  loadGatewayHooks,
-  parseHookManifest,
-  testGatewayHooks,
-} from '../src/index.js';
+import { hookApi } from '../src/gateway-hooks/api.js';
+import { attachGatewayHooks } from '../src/gateway-hooks/attach.js';
+import { discoverGatewayHooks } from '../src/gateway-hooks/discover.js';
+import { GatewayEvents } from '../src/gateway-hooks/gateway-events.js';
+import { loadGatewayHooks } from '../src/gateway-hooks/load.js';
+import { parseHookManifest } from '../src/gateway-hooks/manifest.js';
+import { testGatewayHooks } from '../src/gateway-hooks/test-hooks.js';
 
 function hooksDir(hooks: Record<string, { manifest?: string; handler?: string; file?: string }>): string {
   const dir = mkdtempSync(join(tmpdir(), 'hermes-ghooks-'));

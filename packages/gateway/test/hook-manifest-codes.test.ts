@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ERROR_CODES, HermesError } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
-import { discoverGatewayHooks, HookManifestError, parseHookManifest } from '../src/index.js';
+import { discoverGatewayHooks } from '../src/gateway-hooks/discover.js';
+import { HookManifestError, parseHookManifest } from '../src/gateway-hooks/manifest.js';
 
 /** Every HOOK.yaml refusal is a HermesError with the stable HERMES_HOOK_MANIFEST code, naming file, key or line. */
 function refusal(text: string): HookManifestError {

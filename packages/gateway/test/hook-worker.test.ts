@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GatewayHookApi, Logger } from '@hermes/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FaultCounter, type GatewayHookSpec, GatewayHookWorker } from '../src/index.js';
+import type { GatewayHookSpec } from '../src/gateway-hooks/discover.js';
+import { FaultCounter } from '../src/gateway-hooks/hook-faults.js';
+import { GatewayHookWorker } from '../src/gateway-hooks/hook-worker-host.js';
 
 function recordingLogger(): { logger: Logger; lines: string[] } {
   const lines: string[] = [];

@@ -7,7 +7,8 @@ import type { Attachment, MessageEvent } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TRANSCRIPT } from '../../../test/fakes/openai-server.js';
 import { useFakeOpenAI } from '../../../test/helpers/use-fake-openai.js';
-import { cleanMediaCache, type MediaSettings, prepareInbound } from '../src/index.js';
+import { cleanMediaCache } from '../src/media/cache-cleanup.js';
+import { type MediaSettings, prepareInbound } from '../src/media/inbound-media.js';
 
 const openai = useFakeOpenAI();
 const dir = mkdtempSync(join(tmpdir(), 'hermes-media-'));

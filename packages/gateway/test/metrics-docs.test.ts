@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { GatewayMetrics, METRICS } from '../src/index.js';
+import { METRICS } from '../src/metrics/catalog.js';
+import { GatewayMetrics } from '../src/metrics/gateway-metrics.js';
 import { exposedNames, metricTypes } from './metrics-scrape.js';
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(`../../../${path}`, import.meta.url)), 'utf8');

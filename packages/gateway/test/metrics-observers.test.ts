@@ -4,7 +4,9 @@ import { HookBus, type HookCallbackOutcome } from '@hermes/plugins';
 import type { HookName, PlatformState } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import { useFakeOpenAI } from '../../../test/helpers/use-fake-openai.js';
-import { GatewayMetrics, METRICS, ownerMetricLabel, ReconnectTracker } from '../src/index.js';
+import { METRICS } from '../src/metrics/catalog.js';
+import { GatewayMetrics, ownerMetricLabel } from '../src/metrics/gateway-metrics.js';
+import { ReconnectTracker } from '../src/metrics/reconnect-tracker.js';
 import { parseExposition, type Sample, sampleValue } from './metrics-scrape.js';
 
 const openai = useFakeOpenAI();

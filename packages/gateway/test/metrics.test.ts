@@ -11,7 +11,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type MemoryPlatform, memoryPlatform } from '../../../test/gateway/memory-platform.js';
 import { sqliteGatewayStore } from '../../../test/helpers/gateway-store.js';
 import { useFakeOpenAI } from '../../../test/helpers/use-fake-openai.js';
-import { buildServer, deliver, Gateway, GatewayMetrics, type GatewaySettings } from '../src/index.js';
+import { deliver } from '../src/delivery/deliver.js';
+import { buildServer } from '../src/http/server.js';
+import { GatewayMetrics } from '../src/metrics/gateway-metrics.js';
+import { Gateway } from '../src/runner/gateway.js';
+import type { GatewaySettings } from '../src/runner/gateway-deps.js';
 import { parseExposition, type Sample, sampleValue } from './metrics-scrape.js';
 
 const openai = useFakeOpenAI();

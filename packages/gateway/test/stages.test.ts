@@ -1,17 +1,13 @@
 import { HookBus } from '@hermes/plugins';
-import { gatewayEventExample, type MessageEvent, type SessionSource } from '@hermes/protocol';
+import { gatewayEventExample, type MessageEvent, type SessionSource, sessionKeyFor } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../../test/helpers/wait-for.js';
-import {
-  allowedByEnv,
-  eventMatches,
-  GatewayEvents,
-  isAddressed,
-  needsReset,
-  parseCommand,
-  SessionLanes,
-  sessionKeyFor,
-} from '../src/index.js';
+import { parseCommand } from '../src/commands/commands.js';
+import { eventMatches, GatewayEvents } from '../src/gateway-hooks/gateway-events.js';
+import { allowedByEnv } from '../src/pipeline/allowlist.js';
+import { isAddressed } from '../src/pipeline/group-policy.js';
+import { needsReset } from '../src/sessions/reset-policy.js';
+import { SessionLanes } from '../src/sessions/session-lanes.js';
 
 const src = (over: Partial<SessionSource> = {}): SessionSource => ({
   platform: 'telegram',

@@ -3,7 +3,7 @@
 import { HookBus } from '@hermes/plugins';
 import { gatewayEventExample } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
-import { GatewayEvents } from '../src/index.js';
+import { GatewayEvents } from '../src/gateway-hooks/gateway-events.js';
 
 describe('typed emit', () => {
   it('accepts the table contexts and rejects others at compile time', async () => {

@@ -12,7 +12,11 @@ import { openStore, type Store } from '@hermes/store';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type MemoryPlatform, memoryPlatform } from '../../../../test/gateway/memory-platform.js';
 import { sqliteGatewayStore } from '../../../../test/helpers/gateway-store.js';
-import { buildServer, type ConsolePluginRow, Gateway, GatewayMetrics, LogRing } from '../../src/index.js';
+import { LogRing } from '../../src/console/log-ring.js';
+import type { ConsolePluginRow } from '../../src/console/ports.js';
+import { buildServer } from '../../src/http/server.js';
+import { GatewayMetrics } from '../../src/metrics/gateway-metrics.js';
+import { Gateway } from '../../src/runner/gateway.js';
 
 export const SECRET_TOKEN = 'console-login-token-0123456789';
 export const API_KEY = 'sk-console-api-key-abcdef0123456789';

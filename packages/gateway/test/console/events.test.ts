@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LogRing } from '../../src/console/log-ring.js';
 import { MetricsSampler, medianMs } from '../../src/console/metrics-sampler.js';
-import type { ConsoleMetricsSnapshot } from '../../src/index.js';
+import type { ConsoleMetricsSnapshot } from '../../src/metrics/gateway-metrics.js';
 import { type ConsoleHarness, startConsole } from './console-harness.js';
 
 let h: ConsoleHarness;
