@@ -128,6 +128,8 @@ export {
 } from './platform.js';
 // THE session-key space: every surface's keys, named once
 export { type GroupSessions, platformOfKey, SESSION_KEYS, sessionKeyFor } from './session-keys.js';
+// Full-text search over stored transcripts (the store answers, session_search asks)
+export type { SessionSearchHit, SessionSearchOptions } from './session-search.js';
 // SIGTERM, a grace period, then SIGKILL
 export {
   type Terminable,

@@ -5,26 +5,10 @@
  * doubled), so `"`, `*`, `NEAR(`, `-`, `:` and `AND` are plain text. All words must match; when
  * nothing does, any word may (ranked by bm25 either way).
  */
+import type { SessionSearchHit, SessionSearchOptions } from '@hermes/protocol';
 import type { SqliteDatabase } from './sqlite.js';
 
-export interface SessionSearchHit {
-  sessionId: string;
-  platform: string;
-  title: string | null;
-  /** when the session started (ms since the epoch) */
-  sessionCreatedAt: number;
-  /** when the matching message was written (ms since the epoch) */
-  at: number;
-  role: 'user' | 'assistant';
-  /** the match in context, matched words in [brackets], cuts marked with … */
-  snippet: string;
-}
-
-export interface SessionSearchOptions {
-  limit: number;
-  /** leave this session out (the one asking: its messages are already in the model's context) */
-  excludeSessionId?: string;
-}
+export type { SessionSearchHit, SessionSearchOptions };
 
 export interface SessionSearchRepo {
   /** The best matches first (bm25); [] when the query has no word to search for. */

@@ -1,7 +1,7 @@
 /** Brave Search: the Web Search API, GET /res/v1/web/search with an X-Subscription-Token header. */
 
 import type { WebApiSpec, WebSearchOptions } from '@hermes/plugin-sdk';
-import { ApiWebProvider, asArray, asObject, asString, searchAnswer } from '@hermes/plugin-sdk';
+import { ApiWebProvider, asObject, asString, countWithin, headerAuth, hitsOf, searchAnswer } from '@hermes/plugin-sdk';
 
 /** The most results the Web Search API returns per request. */
 const MAX_COUNT = 20;
@@ -23,7 +23,7 @@ const BRAVE_API: WebApiSpec = {
   keyVar: 'BRAVE_SEARCH_API_KEY',
   baseUrlVars: ['BRAVE_SEARCH_BASE_URL'],
   defaultBaseUrl: 'https://api.search.brave.com',
-  auth: (key) => ({ 'X-Subscription-Token': key }),
+  auth: headerAuth('X-Subscription-Token'),
 };
 
 /** Search-only provider for the Brave Search Web Search API (GET /res/v1/web/search). */
@@ -37,11 +37,10 @@ export class BraveSearchProvider extends ApiWebProvider {
   override search(query: string, limit: number, { signal }: WebSearchOptions) {
     return searchAnswer(async () => {
       const answer = await this.api.request('res/v1/web/search', {
-        query: { q: query, count: Math.max(1, Math.min(limit, MAX_COUNT)) },
+        query: { q: query, count: countWithin(limit, MAX_COUNT) },
         signal,
       });
-      const results = asArray(asObject(asObject(answer).web).results).map(asObject);
-      return results.map((r) => ({ title: plain(r.title), url: asString(r.url), description: plain(r.description) }));
+      return hitsOf(asObject(asObject(answer).web).results, (r) => plain(r.description), plain);
     });
   }
 }

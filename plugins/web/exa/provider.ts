@@ -12,8 +12,12 @@ import {
   ApiWebProvider,
   asArray,
   asObject,
+  asObjects,
   asString,
+  countWithin,
   failedPage,
+  headerAuth,
+  hitsOf,
   pagesAnswer,
   searchAnswer,
   webProviderError,
@@ -44,11 +48,15 @@ function statusError(status: Record<string, unknown>): string {
   return `Exa could not fetch this URL: ${tag}${code}`;
 }
 
+/** A search hit's description: Exa's summary, else its highlights, else the page text asked for, on one line. */
+function snippetOf(item: Record<string, unknown>): string {
+  const text = asString(item.summary) || asArray(item.highlights).map(asString).join(' … ') || asString(item.text);
+  return text.replace(/\s+/g, ' ').trim();
+}
+
 /** The `statuses` of a /contents answer that report an error. */
 function failedStatuses(answer: Record<string, unknown>): Record<string, unknown>[] {
-  return asArray(answer.statuses)
-    .map(asObject)
-    .filter((s) => asString(s.status) === 'error');
+  return asObjects(answer.statuses).filter((s) => asString(s.status) === 'error');
 }
 
 /** Exa's API: the key in x-api-key; EXA_BASE_URL for a proxy or a test fake. */
@@ -57,7 +65,7 @@ const EXA_API: WebApiSpec = {
   keyVar: 'EXA_API_KEY',
   baseUrlVars: ['EXA_BASE_URL'],
   defaultBaseUrl: 'https://api.exa.ai',
-  auth: (key) => ({ 'x-api-key': key }),
+  auth: headerAuth('x-api-key'),
 };
 
 export class ExaProvider extends ApiWebProvider {
@@ -71,28 +79,20 @@ export class ExaProvider extends ApiWebProvider {
         'search',
         {
           query,
-          numResults: Math.max(1, Math.min(limit, MAX_RESULTS)),
+          numResults: countWithin(limit, MAX_RESULTS),
           type: 'auto',
           contents: { text: { maxCharacters: SNIPPET_CHARS } },
         },
         signal,
       );
-      return asArray(answer.results)
-        .map(asObject)
-        .map((r) => ({
-          title: asString(r.title),
-          url: asString(r.url),
-          description: (asString(r.summary) || asArray(r.highlights).map(asString).join(' … ') || asString(r.text))
-            .replace(/\s+/g, ' ')
-            .trim(),
-        }));
+      return hitsOf(answer.results, snippetOf);
     });
   }
 
   override extract(urls: string[], { signal }: WebExtractOptions) {
     return pagesAnswer(async () => {
       const answer = await this.api.post('contents', { urls, text: true }, signal);
-      const pages = asArray(answer.results).map((r) => pageOf(asObject(r)));
+      const pages = asObjects(answer.results).map(pageOf);
       const failed = failedStatuses(answer).map((s) => failedPage(asString(s.id), statusError(s)));
       return [...pages, ...failed];
     });
@@ -110,13 +110,13 @@ export class ExaProvider extends ApiWebProvider {
         },
         signal,
       );
-      const [root] = asArray(answer.results).map(asObject);
+      const [root] = asObjects(answer.results);
       if (!root) {
         const [failed] = failedStatuses(answer);
         const why = failed ? statusError(failed) : 'Exa returned no page for the start URL';
         throw webProviderError(why);
       }
-      const pages = [pageOf(root), ...asArray(root.subpages).map((s) => pageOf(asObject(s)))];
+      const pages = [pageOf(root), ...asObjects(root.subpages).map(pageOf)];
       return pages.slice(0, limit);
     });
   }

@@ -19,8 +19,8 @@ import type {
 import {
   ApiWebProvider,
   abortableSleep,
-  asArray,
   asObject,
+  asObjects,
   asString,
   bearerAuth,
   errorText,
@@ -69,7 +69,7 @@ function pageOf(doc: Record<string, unknown>, fallbackUrl: string, format: 'mark
 
 /** A search hit of v2 (grouped by source) or v1 (older self-hosted: a flat list). */
 function searchItems(data: unknown): Record<string, unknown>[] {
-  return (Array.isArray(data) ? data : asArray(asObject(data).web)).map(asObject);
+  return asObjects(Array.isArray(data) ? data : asObject(data).web);
 }
 
 /** The `next` piece of a large crawl result: an absolute URL, else a path under the base URL. */
@@ -158,12 +158,12 @@ export class FirecrawlProvider extends ApiWebProvider {
         const state = asString(status.status);
         if (state === 'failed') throw webProviderError(`Firecrawl crawl ${id} failed`);
         if (state !== 'completed') continue;
-        const docs = asArray(status.data).map(asObject);
+        const docs = asObjects(status.data);
         // a large result comes in pieces: `next` is the URL of the following one
         let more = asString(status.next);
         while (more && docs.length < limit) {
           const piece = await this.#call(nextPiece(more), { method: 'GET', signal });
-          docs.push(...asArray(piece.data).map(asObject));
+          docs.push(...asObjects(piece.data));
           more = asString(piece.next);
         }
         id = '';

@@ -8,9 +8,9 @@
 import type { WebApiSpec, WebSearchOptions } from '@hermes/plugin-sdk';
 import {
   ApiWebProvider,
-  asArray,
   asObject,
   asString,
+  hitsOf,
   searchAnswer,
   WebApiError,
   webProviderError,
@@ -37,11 +37,8 @@ export class SearxngProvider extends ApiWebProvider {
       } catch (err) {
         throw withJsonHint(err);
       }
-      const results = asArray(asObject(answer).results)
-        .map(asObject)
-        .filter((r) => asString(r.url) !== '')
-        .slice(0, limit);
-      return results.map((r) => ({ title: asString(r.title), url: asString(r.url), description: asString(r.content) }));
+      const hits = hitsOf(asObject(answer).results, (r) => asString(r.content));
+      return hits.filter((hit) => hit.url !== '').slice(0, limit);
     });
   }
 }

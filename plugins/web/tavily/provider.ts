@@ -7,11 +7,12 @@
 import type { WebApiSpec, WebCrawlOptions, WebExtractOptions, WebPage, WebSearchOptions } from '@hermes/plugin-sdk';
 import {
   ApiWebProvider,
-  asArray,
-  asObject,
+  asObjects,
   asString,
   bearerAuth,
+  countWithin,
   failedPage,
+  hitsOf,
   pagesAnswer,
   searchAnswer,
 } from '@hermes/plugin-sdk';
@@ -51,21 +52,20 @@ export class TavilyProvider extends ApiWebProvider {
     return searchAnswer(async () => {
       const answer = await this.api.post(
         'search',
-        { query, max_results: Math.max(1, Math.min(limit, MAX_RESULTS)), search_depth: 'basic', topic: 'general' },
+        { query, max_results: countWithin(limit, MAX_RESULTS), search_depth: 'basic', topic: 'general' },
         signal,
       );
-      const results = asArray(answer.results).map(asObject);
-      return results.map((r) => ({ title: asString(r.title), url: asString(r.url), description: asString(r.content) }));
+      return hitsOf(answer.results, (r) => asString(r.content));
     });
   }
 
   override extract(urls: string[], { format, signal }: WebExtractOptions) {
     return pagesAnswer(async () => {
       const answer = await this.api.post('extract', { urls, format, extract_depth: 'basic' }, signal);
-      const pages = asArray(answer.results).map((r) => pageOf(asObject(r)));
-      const failed = asArray(answer.failed_results)
-        .map(asObject)
-        .map((f) => failedPage(asString(f.url), asString(f.error) || 'Tavily could not extract this URL'));
+      const pages = asObjects(answer.results).map(pageOf);
+      const failed = asObjects(answer.failed_results).map((f) =>
+        failedPage(asString(f.url), asString(f.error) || 'Tavily could not extract this URL'),
+      );
       return [...pages, ...failed];
     });
   }
@@ -76,7 +76,7 @@ export class TavilyProvider extends ApiWebProvider {
         'crawl',
         {
           url,
-          max_depth: Math.max(1, Math.min(depth, MAX_DEPTH)),
+          max_depth: countWithin(depth, MAX_DEPTH),
           limit,
           format,
           extract_depth: 'basic',
@@ -84,9 +84,7 @@ export class TavilyProvider extends ApiWebProvider {
         },
         signal,
       );
-      return asArray(answer.results)
-        .map((r) => pageOf(asObject(r)))
-        .slice(0, limit);
+      return asObjects(answer.results).map(pageOf).slice(0, limit);
     });
   }
 }

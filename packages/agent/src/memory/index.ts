@@ -32,6 +32,5 @@ export {
   SESSION_SEARCH_DEFAULT_LIMIT,
   SESSION_SEARCH_MAX_LIMIT,
   SESSION_SEARCH_TOOL,
-  type SessionSearchHitLike,
   type SessionSearchSource,
 } from './session-search-tool.js';

@@ -4,27 +4,16 @@
  * is left out (its messages are already in the model's context). The query is plain words: FTS5
  * syntax in it is searched as text, never an error.
  */
-import type { MaybePromise, ToolDefinition } from '@hermes/protocol';
+import type { MaybePromise, SessionSearchHit, SessionSearchOptions, ToolDefinition } from '@hermes/protocol';
 import { parseArgs, requiredString, ToolArgumentError } from '../tools/tool-args.js';
 
 export const SESSION_SEARCH_TOOL = 'session_search';
 export const SESSION_SEARCH_DEFAULT_LIMIT = 5;
 export const SESSION_SEARCH_MAX_LIMIT = 20;
 
-/** One hit, as the store's session search answers it. */
-export interface SessionSearchHitLike {
-  sessionId: string;
-  platform: string;
-  title: string | null;
-  sessionCreatedAt: number;
-  at: number;
-  role: 'user' | 'assistant';
-  snippet: string;
-}
-
 /** What the tool searches (the store's `sessionSearch` satisfies it). */
 export interface SessionSearchSource {
-  search(query: string, options: { limit: number; excludeSessionId?: string }): MaybePromise<SessionSearchHitLike[]>;
+  search(query: string, options: SessionSearchOptions): MaybePromise<SessionSearchHit[]>;
 }
 
 function readLimit(args: Record<string, unknown>): number {

@@ -14,9 +14,7 @@ export { CONSOLE_CSP, SECURITY_HEADERS } from './headers.js';
 export { type ConsoleLogRecord, LOG_RING_SIZE, LogRing } from './log-ring.js';
 export { type MetricsSample, MetricsSampler } from './metrics-sampler.js';
 export type {
-  ConsoleApprovedUser,
   ConsolePairingPort,
-  ConsolePendingPairing,
   ConsolePluginRow,
   ConsolePluginsPort,
   ConsoleServerOptions,

@@ -3,26 +3,11 @@
  * console-setup.ts) from the runtime: every one optional, so an embedding without it shows less.
  */
 import type { ChatMessage } from '@hermes/protocol';
+import type { ApprovedUser, PendingPairing } from '@hermes/store';
 import type { LogRing } from './log-ring.js';
 
-export interface ConsolePendingPairing {
-  platform: string;
-  code: string;
-  userId: string;
-  userName: string | null;
-  createdAt: number;
-  expiresAt: number;
-}
-
-export interface ConsoleApprovedUser {
-  platform: string;
-  userId: string;
-  userName: string | null;
-  approvedAt: number;
-}
-
 export interface ConsolePairingPort {
-  list(): Promise<{ pending: ConsolePendingPairing[]; approved: ConsoleApprovedUser[] }>;
+  list(): Promise<{ pending: PendingPairing[]; approved: ApprovedUser[] }>;
   approve(
     platform: string,
     code: string,

@@ -8,7 +8,7 @@ import {
   type WebSearchHit,
   type WebSearchResponse,
 } from '@hermes/protocol';
-import { errorText } from './web-api.js';
+import { asObjects, asString, errorText } from './web-api.js';
 
 /** A search hit before numbering: `position` only when the service gives its own. */
 export type SearchHitFields = Omit<WebSearchHit, 'position'> & { position?: number | undefined };
@@ -21,6 +21,22 @@ export function webProviderError(message: string): HermesError {
 /** `{success: false, error}` with the message of anything thrown. */
 export function webFailure(err: unknown): WebFailure {
   return { success: false, error: errorText(err) };
+}
+
+/**
+ * The hits of an API answer's result list (`results` of Exa, Tavily, Brave): each item's `title` and
+ * `url`, and the description `describe` reads from it; `text` reads the title (default `asString`).
+ */
+export function hitsOf(
+  results: unknown,
+  describe: (item: Record<string, unknown>) => string,
+  text: (value: unknown) => string = asString,
+): SearchHitFields[] {
+  return asObjects(results).map((item) => ({
+    title: text(item.title),
+    url: asString(item.url),
+    description: describe(item),
+  }));
 }
 
 /** Runs `find` and answers the search envelope: its hits numbered from 1 (unless a hit brings its own), or the failure of what it threw. */

@@ -2,6 +2,7 @@
 
 export {
   failedPage,
+  hitsOf,
   pagesAnswer,
   type SearchHitFields,
   searchAnswer,
@@ -15,7 +16,9 @@ export {
   apiUrl,
   asArray,
   asObject,
+  asObjects,
   asString,
+  countWithin,
   envValue,
   errorText,
   requestJson,
@@ -23,4 +26,4 @@ export {
   WebApiError,
   type WebApiRequest,
 } from './web-api.js';
-export { bearerAuth, type ProviderEnv, WebApiClient, type WebApiSpec } from './web-api-client.js';
+export { bearerAuth, headerAuth, type ProviderEnv, WebApiClient, type WebApiSpec } from './web-api-client.js';

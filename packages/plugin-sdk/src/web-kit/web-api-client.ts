@@ -27,6 +27,11 @@ export function bearerAuth(key: string): Record<string, string> {
   return { authorization: `Bearer ${key}` };
 }
 
+/** `auth` for a service that takes the key in a header of its own (`x-api-key: <key>`). */
+export function headerAuth(header: string): (key: string) => Record<string, string> {
+  return (key) => ({ [header]: key });
+}
+
 /** The trimmed value of the first of `names` that is set and not blank. */
 function firstSet(env: ProviderEnv, names: readonly string[]): string | undefined {
   for (const name of names) {

@@ -167,6 +167,16 @@ export function asArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
+/** The objects of an array in an API answer (`{}` for an item that is not one; none when `value` is no array). */
+export function asObjects(value: unknown): Record<string, unknown>[] {
+  return asArray(value).map(asObject);
+}
+
+/** `count` brought within 1..`max`: how many results to ask of a service that takes at most `max`. */
+export function countWithin(count: number, max: number): number {
+  return Math.max(1, Math.min(count, max));
+}
+
 /** `value` when it is a string, a number as text, else ''. */
 export function asString(value: unknown): string {
   if (typeof value === 'string') return value;

@@ -1,7 +1,15 @@
 // The web-provider kit's API client: which variables it needs, where it sends, which headers carry the key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFake, sendJson, startHttpFake } from '../../../../test/fakes/web/http-fake.js';
-import { bearerAuth, ERROR_CODES, HermesError, WebApiClient, WebApiError, type WebApiSpec } from '../../src/index.js';
+import {
+  bearerAuth,
+  ERROR_CODES,
+  HermesError,
+  headerAuth,
+  WebApiClient,
+  WebApiError,
+  type WebApiSpec,
+} from '../../src/index.js';
 
 const SPEC: WebApiSpec = {
   service: 'Fake API',
@@ -54,6 +62,16 @@ describe('WebApiClient', () => {
     expect(fake.requests.at(-1)).toMatchObject({ method: 'GET', path: '/v1/items' });
     expect(fake.requests.at(-1)?.query.get('page')).toBe('2');
     expect(fake.requests.at(-1)?.headers).toMatchObject({ authorization: 'Bearer k2', 'x-extra': 'yes' });
+  });
+
+  it('headerAuth sends the key in the header it names, and no Authorization header', async () => {
+    const api = new WebApiClient(
+      { ...SPEC, auth: headerAuth('x-api-key') },
+      { FAKE_API_KEY: 'k3', FAKE_BASE_URL: fake.url },
+    );
+    await api.post('search', {}, AbortSignal.timeout(2_000));
+    expect(fake.requests.at(-1)?.headers['x-api-key']).toBe('k3');
+    expect(fake.requests.at(-1)?.headers.authorization).toBeUndefined();
   });
 
   it('a URL object is used as it is; HTTP errors reject as requestJson does, naming the service', async () => {
