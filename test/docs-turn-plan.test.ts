@@ -40,6 +40,6 @@ describe('the surface × stage table', () => {
     const callers = sources(root('packages/gateway/src'))
       .filter((file) => /\bturns\.run\(/.test(readFileSync(file, 'utf8')))
       .map((file) => file.slice(root('packages/gateway/src/').length));
-    expect(callers).toEqual(['pipeline/turn.ts']);
+    expect(callers).toEqual(['turn/turn.ts']);
   });
 });

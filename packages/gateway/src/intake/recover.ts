@@ -3,11 +3,12 @@
  * written), processed again, or, cut off too many starts in a row, answered with an apology.
  */
 import type { Logger, MessageEvent } from '@hermes/protocol';
-import type { UnitOfWork } from '@hermes/store';
+import type { CommitWork, UnitOfWork } from '@hermes/store';
 import type { DeliveryOptions, WrittenRow } from '../delivery/deliver.js';
-import { deliverStreamed } from '../delivery/deliver-streamed.js';
+import { deliverStreamed, resendAnswer } from '../delivery/deliver-streamed.js';
 import type { StreamIds } from '../delivery/stream-ids.js';
 import { replyTarget } from '../pipeline/input.js';
+import { settleInbox } from '../pipeline/outcome.js';
 
 /** a message whose turn was cut off this many starts in a row is answered with an apology instead */
 export const MAX_RESUME_ATTEMPTS = 3;
@@ -78,4 +79,36 @@ export async function apologise(
   await deliverStreamed(options, replyTarget(event, inboxId), interruptedApology(event), streamed, {
     onSettled: [...settle, ...forget],
   });
+}
+
+/** What the gateway gives recovery: its store, its delivery of answers, and its pipeline after the accept. */
+export interface RecoverySources {
+  logger: Logger;
+  commit: CommitWork;
+  /** the rows an answer of this inbox row already wrote to the outbox */
+  written(inboxId: number): Promise<WrittenRow[]>;
+  /** the delivery options of an answer */
+  delivery(): DeliveryOptions;
+  streamIds: StreamIds;
+  track(work: Promise<void>): void;
+  process(inboxId: number, event: MessageEvent, sessionKey: string | null): Promise<void>;
+}
+
+/** The recovery ports over the gateway's parts: marks, resends and apologies through its delivery. */
+export function recoveryPorts(src: RecoverySources): RecoverPorts {
+  const { commit, streamIds } = src;
+  return {
+    logger: src.logger,
+    markFailed: (id) => commit([{ kind: 'inbox.mark', id, status: 'failed' }]),
+    markProcessing: (id) => commit([{ kind: 'inbox.mark', id, status: 'processing' }]),
+    written: (id) => src.written(id),
+    track: (work) => src.track(work),
+    tellInterrupted: (inboxId, event) =>
+      apologise(src.delivery(), streamIds, event, inboxId, settleInbox(inboxId, { kind: 'interrupted' })),
+    resend: async (inboxId, event, rows) => {
+      await resendAnswer(src.delivery(), { ...replyTarget(event), inboxId }, rows, streamIds);
+      await commit(settleInbox(inboxId, { kind: 'answered' }));
+    },
+    process: (inboxId, event, sessionKey) => src.process(inboxId, event, sessionKey),
+  };
 }

@@ -15,19 +15,18 @@ import {
   type PlatformState,
   sessionKeyFor,
 } from '@hermes/protocol';
-import type { UnitOfWork } from '@hermes/store';
 import { ChatApprovals } from '../approvals/chat-approvals.js';
 import { chatCommandAnswer, gatewayCommandPorts } from '../commands/command-ports.js';
-import { type DeliveryTarget, deliver } from '../delivery/deliver.js';
-import { deliverStreamed, resendAnswer } from '../delivery/deliver-streamed.js';
+import type { DeliveryTarget } from '../delivery/deliver.js';
+import { deliverStreamed } from '../delivery/deliver-streamed.js';
+import { GatewayDelivery } from '../delivery/gateway-delivery.js';
 import { KnownChats } from '../delivery/known-chats.js';
-import { SendRateLimiter } from '../delivery/send-rate-limiter.js';
 import { GatewayEvents } from '../gateway-hooks/gateway-events.js';
 import { runHookAgent } from '../gateway-hooks/hook-agent.js';
 import { hookSend } from '../gateway-hooks/hook-send.js';
 import { type ChatIntakePorts, runChatStages } from '../intake/chat-intake.js';
 import { submitDirect } from '../intake/direct-intake.js';
-import { apologise, type PendingRow, recoverUnfinished } from '../intake/recover.js';
+import { type PendingRow, recoverUnfinished, recoveryPorts } from '../intake/recover.js';
 import { cachePorts, mediaStep } from '../media/inbound-media.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { acceptEvent } from '../pipeline/accept.js';
@@ -50,11 +49,10 @@ import { SessionSweep } from '../sessions/session-sweep.js';
 import { chatTurnJob } from '../turn/chat-reply.js';
 import { streamingPorts } from '../turn/display-settings.js';
 import { runTurnStage, type TurnStagePorts } from '../turn/turn.js';
+import { drain } from './drain.js';
 import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
 import { launchPlatforms } from './launch.js';
 import { type RouteDefinition, setUpPlatforms } from './platform-setup.js';
-
-export const ADAPTER_STOP_TIMEOUT_MS = 5_000;
 
 export class Gateway {
   readonly adapters: Map<string, PlatformAdapter>;
@@ -80,8 +78,8 @@ export class Gateway {
   readonly #origins = new Map<string, DeliveryTarget>();
   /** chats authorized users wrote from since start: send_message may address them */
   readonly #knownChats = new KnownChats();
-  /** every platform's send limits (capabilities.sendRate), shared by all deliveries */
-  readonly #rateLimiter = new SendRateLimiter();
+  /** every send: one delivery path with the platforms' shared send limits */
+  readonly #delivery: GatewayDelivery;
   readonly #turnPorts: TurnStagePorts;
   readonly #chatIntake: ChatIntakePorts;
   /** one user's messages in one chat within gateway.batch_ms become one job (pipeline/batch.ts) */
@@ -103,6 +101,14 @@ export class Gateway {
     const hookTimeout = settings.hookTimeoutMs !== undefined ? { timeoutMs: settings.hookTimeoutMs } : {};
     this.events = new GatewayEvents(deps.hooks, hookTimeout); // on the hook bus: its observer times them
     this.turns = deps.turns ?? gatewayTurnService(deps);
+    this.#delivery = new GatewayDelivery({
+      adapters: () => this.adapters,
+      commit: store.commit,
+      logger: deps.logger,
+      observer: this.metrics,
+      ...(deps.redact ? { redact: deps.redact } : {}),
+      ...(settings.outboundMedia ? { outboundMedia: settings.outboundMedia } : {}),
+    });
     this.#sessions = new SessionStage({
       sessions: store.sessions,
       hooks: deps.hooks,
@@ -112,7 +118,7 @@ export class Gateway {
       now: this.#now,
     });
     const adapters = { get: (name: string) => this.adapters.get(name) };
-    const sendText = (event: MessageEvent, text: string) => deliver(this.#deliveryOptions(), replyTarget(event), text);
+    const sendText = (event: MessageEvent, text: string) => this.#delivery.send(replyTarget(event), text);
     const { approvalTimeoutMs: timeoutMs } = settings;
     this.approvals = new ChatApprovals({ hooks: deps.hooks, logger: deps.logger, adapters, sendText, timeoutMs });
     const guard = clusterGuard(deps.sessionGuard, this.#sessions.cache, settings.busyMode, () => this.#lanes);
@@ -147,7 +153,8 @@ export class Gateway {
       now: this.#now,
       chat: {
         adapters: new Map(),
-        deliver: (target, text, writes, ids) => deliverStreamed(this.#deliveryOptions(true), target, text, ids, writes),
+        deliver: (target, text, writes, ids) =>
+          deliverStreamed(this.#delivery.options(true), target, text, ids, writes),
         ...streamingPorts(settings, store),
         origins: this.#origins,
         turns: this.turns,
@@ -166,9 +173,13 @@ export class Gateway {
       commit: store.commit,
       remember: (event) => this.#knownChats.remember(event),
       pairingReply: (input, text) =>
-        this.#send(replyTarget(input.event, input.inboxId), text, settleInbox(input.inboxId, { kind: 'answered' })),
+        this.#delivery.send(
+          replyTarget(input.event, input.inboxId),
+          text,
+          settleInbox(input.inboxId, { kind: 'answered' }),
+        ),
       command: (input, command) => {
-        const answer = chatCommandAnswer({ deps, send: this.#send }, input, (j, m) => this.#submitChat(j, m));
+        const answer = chatCommandAnswer({ deps, send: this.#delivery.send }, input, (j, m) => this.#submitChat(j, m));
         const job = chatTurnJob({ ...input, text: input.event.text });
         return runCommandStage(this.commandPorts(input.event.source.userId), job, answer, command);
       },
@@ -236,34 +247,28 @@ export class Gateway {
     return { connected };
   }
 
-  /**
-   * Graceful stop: new messages are still accepted into the inbox but not started (the next start
-   * answers them); running turns finish and deliver, up to `drainMs`; what is still running then is
-   * cut off and stays pending for the next start; then the platforms disconnect.
-   */
+  /** Graceful stop (drain.ts): running turns get up to `drainMs`, then the platforms disconnect. */
   async stop(drainMs = 0): Promise<void> {
     this.#accepting = false;
-    await this.#sweep.stop();
-    this.#batcher.flushAll(); // waiting parts of a paste are answered in the drain (else: at the next start)
-    // messages still in the stages before the batcher reach it while draining: flushed then too
-    const drained = Promise.all([...this.#processing]).then(() => {
-      this.#batcher.flushAll();
-      return this.#lanes.idle();
-    });
-    const timeout = new Promise<void>((resolve) => setTimeout(resolve, drainMs).unref());
-    await Promise.race([drained, timeout]);
-    await finishDropped(this.#deps.store.commit, this.#lanes.abortAll(), true);
-    this.#oneShots.abort(new Error('gateway stopping'));
-    await Promise.race([this.#lanes.idle(), new Promise<void>((r) => setTimeout(r, 2_000).unref())]);
-    const stops = Promise.all([...this.adapters.values()].map((a) => a.stop().catch(() => undefined)));
-    await Promise.race([stops, new Promise<void>((r) => setTimeout(r, ADAPTER_STOP_TIMEOUT_MS).unref())]);
+    await drain(
+      {
+        sweep: this.#sweep,
+        batcher: this.#batcher,
+        processing: () => [...this.#processing],
+        lanes: this.#lanes,
+        abortAll: () => finishDropped(this.#deps.store.commit, this.#lanes.abortAll(), true),
+        abortOneShots: () => this.#oneShots.abort(new Error('gateway stopping')),
+        adapters: this.adapters.values(),
+      },
+      drainMs,
+    );
     this.metrics.stopSampling();
     for (const claim of this.#claims.splice(0)) claim.release();
   }
 
   /**
    * A job of a surface without an inbox (the API platform, cron, a hook's `runAgent`) through its
-   * plan's stages (pipeline/direct-intake.ts), its lane and the turn stage; its sink gets the outcome.
+   * plan's stages (intake/direct-intake.ts), its lane and the turn stage; its sink gets the outcome.
    */
   submitTurn(submitted: Omit<DirectTurnJob, 'acceptedAt'>): void {
     const job: DirectTurnJob = { ...submitted, acceptedAt: this.metrics.now() };
@@ -334,35 +339,24 @@ export class Gateway {
   }
 
   #recover(unfinished: readonly PendingRow[]): void {
-    const { store, logger } = this.#deps;
-    const recovered = recoverUnfinished(
-      {
-        logger,
-        markFailed: (id) => store.commit([{ kind: 'inbox.mark', id, status: 'failed' }]),
-        markProcessing: (id) => store.commit([{ kind: 'inbox.mark', id, status: 'processing' }]),
-        written: (id) => store.outbox.forInbox(id),
-        track: (work) => this.#track(work),
-        tellInterrupted: (inboxId, event) => {
-          const settle = settleInbox(inboxId, { kind: 'interrupted' });
-          return apologise(this.#deliveryOptions(), this.#turnPorts.chat.streamIds, event, inboxId, settle);
-        },
-        resend: async (inboxId, event, rows) => {
-          const target = { ...replyTarget(event), inboxId };
-          await resendAnswer(this.#deliveryOptions(true), target, rows, this.#turnPorts.chat.streamIds);
-          await store.commit(settleInbox(inboxId, { kind: 'answered' }));
-        },
-        // under the key stored at accept (computed only for rows an older version stored without it)
-        process: async (inboxId, event, stored) => {
-          const sessionKey = stored ?? sessionKeyFor(event.source, this.#deps.settings.groupSessions);
-          await this.#process({ inboxId, event, sessionKey, acceptedAt: this.metrics.now() });
-        },
+    const { store, logger, settings } = this.#deps;
+    const ports = recoveryPorts({
+      logger,
+      commit: store.commit,
+      written: (id) => store.outbox.forInbox(id),
+      delivery: () => this.#delivery.options(true),
+      streamIds: this.#turnPorts.chat.streamIds,
+      track: (work) => this.#track(work),
+      // under the key stored at accept (computed only for rows an older version stored without it)
+      process: async (inboxId, event, stored) => {
+        const sessionKey = stored ?? sessionKeyFor(event.source, settings.groupSessions);
+        await this.#process({ inboxId, event, sessionKey, acceptedAt: this.metrics.now() });
       },
-      unfinished,
-    );
-    this.#track(recovered);
+    });
+    this.#track(recoverUnfinished(ports, unfinished));
   }
 
-  /** The stages after the accept (pipeline/chat-intake.ts). */
+  /** The stages after the accept (intake/chat-intake.ts). */
   #process(input: StageInput): Promise<PipelineOutcome> {
     return runChatStages(this.#chatIntake, input);
   }
@@ -372,24 +366,14 @@ export class Gateway {
     return this.#lanes.submit(job.sessionKey, chatTurnJob(job), mode);
   }
 
-  readonly #send = (target: DeliveryTarget, text: string, onSettled?: UnitOfWork) =>
-    deliver(this.#deliveryOptions(), target, text, onSettled ? { onSettled } : {});
-
   /** The command ports (`/stop`, `/new`… and the console's stop/reset); `userId`: who sent it */
   commandPorts(userId: string): CommandPorts {
     const { approvals, events, turns } = this;
     const host = { deps: this.#deps, events, lanes: this.#lanes, batcher: this.#batcher, sessions: this.#sessions };
     return gatewayCommandPorts(
-      { ...host, approvals, turns, send: this.#send, platformStates: () => this.platformStates() },
+      { ...host, approvals, turns, send: this.#delivery.send, platformStates: () => this.platformStates() },
       userId,
     );
-  }
-
-  #deliveryOptions(withMedia = false) {
-    const { store, logger, redact, settings } = this.#deps;
-    const base = { adapters: this.adapters, logger, observer: this.metrics };
-    const media = withMedia && settings.outboundMedia ? { media: settings.outboundMedia } : {}; // MEDIA lines: answers, not commands
-    return { ...base, ...media, commit: store.commit, rateLimiter: this.#rateLimiter, ...(redact ? { redact } : {}) };
   }
 
   /** The chat a running session answers (send_message's `origin`). */
@@ -404,6 +388,6 @@ export class Gateway {
 
   /** Sends Markdown text (and `media`, file paths) to a chat through the one delivery path (format, split, outbox, retry). */
   sendTo(target: DeliveryTarget, markdown: string, media?: readonly string[]) {
-    return deliver(this.#deliveryOptions(true), target, markdown, media ? { media } : {});
+    return this.#delivery.sendAnswer(target, markdown, media);
   }
 }

@@ -3,7 +3,7 @@
  * (`GatewayTurnJob`) gets its session (the session stage, when its plan has it; a conversation its
  * sink keeps; else a turn nothing is stored for), the `agent:*` gateway events and the platform
  * metrics, runs through the turn service, and its result goes to its sink: a chat's outbox
- * (pipeline/chat-reply.ts) or an awaited answer (pipeline/direct-reply.ts), with the user-facing
+ * (turn/chat-reply.ts) or an awaited answer (turn/direct-reply.ts), with the user-facing
  * failure text made here, once.
  */
 import type { ServedTurn, TurnApproval, TurnImage, TurnService } from '@hermes/agent';

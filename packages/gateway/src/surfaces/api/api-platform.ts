@@ -5,7 +5,7 @@
  * `API_SERVER_KEY` makes a bearer key mandatory (checked before the body is read, by the server's
  * request guard). `usage` is what the model reported, summed over the turn's model calls.
  * This file checks and answers the HTTP request; the request itself is a turn job of surface
- * `completions` through the gateway's stages (`Gateway.submitTurn`, pipeline/direct-intake.ts):
+ * `completions` through the gateway's stages (`Gateway.submitTurn`, intake/direct-intake.ts):
  * pre_gateway_dispatch (a skip is a 403, no model call), commands (their answer is the HTTP answer),
  * session lanes and busy mode, gateway.max_concurrent_runs, the session stage, events and metrics.
  */
