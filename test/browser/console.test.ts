@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE_PNG, imagePartsOf } from '../fakes/openai-server.js';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
-import { tempHome } from '../helpers/run-hermes.js';
+import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { type RunningGateway, spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 import { ensureChromium, launchChromium } from './chromium.js';
@@ -37,13 +37,23 @@ async function until(check: () => boolean, what: string, timeoutMs = 10_000): Pr
   }
 }
 
-const open = (path: string, via?: string): Promise<Page> => openPage(browser, gw.url, path, problems, via);
+let home: string;
+/**
+ * A page logged in as the operator: its context first visits a one-time link of `hermes console url`
+ * (with the terminal tool on, a loopback browser is not the operator without a login).
+ */
+async function open(path: string): Promise<Page> {
+  const link = await runHermes(['console', 'url'], { env: { HERMES_HOME: home } });
+  if (link.code !== 0) throw new Error(`hermes console url: ${link.stderr}`);
+  const url = new URL(link.stdout.trim());
+  return openPage(browser, gw.url, path, problems, `${url.pathname}${url.search}`);
+}
 
 describe.skipIf('skip' in found)('the console and the web chat in Chromium', () => {
   beforeAll(async () => {
     if (!('path' in found)) return;
     tg = await startFakeTelegram({ token: TOKEN, longPollCapMs: 200 });
-    const home = tempHome();
+    home = tempHome();
     writeFileSync(join(home, 'config.yaml'), CONFIG);
     gw = await spawnGateway({
       HERMES_HOME: home,
@@ -102,14 +112,14 @@ describe.skipIf('skip' in found)('the console and the web chat in Chromium', () 
     await page.close();
   });
 
-  it('web chat as the loopback operator: a typed message is answered, the answer streaming into one bubble; a picked file reaches the model', async () => {
+  it('web chat as the operator (logged in with a link): a typed message is answered, the answer streaming into one bubble; a picked file reaches the model', async () => {
     const page = await open('/chat');
     await page.getByText('connected', { exact: true }).waitFor();
     const me = (await page.evaluate(
       "fetch('/chat/api/session', { credentials: 'same-origin' }).then((r) => r.json())",
     )) as { userId: string; operator: boolean };
     // on loopback with no token the console asks no login: every browser is its operator
-    expect(me).toMatchObject({ userId: 'console:loopback', operator: true });
+    expect(me).toMatchObject({ userId: expect.stringMatching(/^console:link:[0-9a-f]{6}$/), operator: true });
     const answer = 'Streaming into the browser, word by word, until the answer is whole.';
     openai.server.script({ text: answer, chunkDelayMs: 120 });
     // every text a bot bubble showed, to see the partial ones

@@ -134,11 +134,20 @@ function hookResult(prompt: string): { status: string; text: string | null; erro
     .find((e) => e.prompt === prompt)?.result;
 }
 
-/** The web chat on 127.0.0.1 (no console token: a loopback browser is the operator, admitted without pairing). */
+/**
+ * The web chat on 127.0.0.1 as the operator: logged in to the console with a one-time link of
+ * `hermes console url` (with the terminal tool on, loopback is no login), so admitted without pairing.
+ */
 async function openWebChat(): Promise<typeof web> {
-  const session = await fetch(`${gw.url}/chat/api/session`);
-  const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const { csrf } = (await session.json()) as { csrf: string };
+  const link = await runHermes(['console', 'url'], { env: { HERMES_HOME: home } });
+  expect(link.code, link.stderr).toBe(0);
+  const login = await fetch(link.stdout.trim(), { redirect: 'manual' });
+  expect(login.status).toBe(303);
+  const consoleCookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const session = await fetch(`${gw.url}/chat/api/session`, { headers: { cookie: consoleCookie } });
+  const cookie = [consoleCookie, (session.headers.get('set-cookie') ?? '').split(';')[0] ?? ''].join('; ');
+  const { csrf, operator } = (await session.json()) as { csrf: string; operator: boolean };
+  expect(operator).toBe(true);
   const stream = readSse(`${gw.url}/chat/api/stream`, { cookie });
   await stream.opened;
   return {

@@ -99,6 +99,15 @@ describe('hermes gateway run: health and the API platform', () => {
       }),
     ).rejects.toThrow(/exited 78: .*refusing to listen on 0\.0\.0\.0 without API_SERVER_KEY/);
   });
+  it('refuses gateway.allowed_hosts beyond loopback without a key (exit 78): a reverse proxy would open it to anyone', async () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'config.yaml'), 'gateway:\n  allowed_hosts: [bot.example.org]\n');
+    await expect(
+      spawnGateway({ HERMES_HOME: home, OPENAI_BASE_URL: openai.server.url, HERMES_INFERENCE_MODEL: 'm' }),
+    ).rejects.toThrow(
+      /exited 78: .*refusing to answer gateway\.allowed_hosts bot\.example\.org without API_SERVER_KEY/,
+    );
+  });
   it('reports the tokens the model reported as usage (summed over the turn), streaming included', async () => {
     const gw = await spawnGateway({
       HERMES_HOME: tempHome(),

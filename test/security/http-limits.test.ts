@@ -42,22 +42,15 @@ describe('keyless daemon on loopback: Host, Origin, error shapes', () => {
     daemon = await startDaemon({
       modelUrl: model.url,
       env: {},
-      config: { gateway: { allowed_hosts: ['hermes.internal.example'], cors_origins: [ALLOWED_ORIGIN] } },
+      config: { gateway: { cors_origins: [ALLOWED_ORIGIN] } },
     });
   });
   afterAll(async () => {
     await daemon.stop();
   });
 
-  it('answers loopback Hosts and allowed_hosts; any other Host gets 421 (DNS rebinding)', async () => {
-    for (const host of [
-      'localhost',
-      'localhost:8642',
-      '127.0.0.1',
-      '127.0.0.1:1',
-      '[::1]:8642',
-      'hermes.internal.example',
-    ]) {
+  it('answers loopback Hosts; any other Host gets 421 (DNS rebinding)', async () => {
+    for (const host of ['localhost', 'localhost:8642', '127.0.0.1', '127.0.0.1:1', '[::1]:8642']) {
       expect((await rawRequest(daemon.url, 'GET', '/health', { host }))?.status, host).toBe(200);
     }
     const before = model.requests.length;
@@ -161,7 +154,16 @@ describe('keyless daemon on loopback: Host, Origin, error shapes', () => {
 describe('with API_SERVER_KEY: the key is checked before the body is read', () => {
   let daemon: Daemon;
   beforeAll(async () => {
-    daemon = await startDaemon({ modelUrl: model.url, env: { API_SERVER_KEY: KEY } });
+    daemon = await startDaemon({
+      modelUrl: model.url,
+      env: { API_SERVER_KEY: KEY },
+      config: { gateway: { allowed_hosts: ['hermes.internal.example'] } },
+    });
+  });
+
+  it('answers gateway.allowed_hosts (with a key only: keyless, the start is refused)', async () => {
+    expect((await rawRequest(daemon.url, 'GET', '/health', { host: 'hermes.internal.example' }))?.status).toBe(200);
+    expect((await rawRequest(daemon.url, 'GET', '/health', { host: 'evil.example.com' }))?.status).toBe(421);
   });
   afterAll(async () => {
     await daemon.stop();

@@ -61,6 +61,8 @@ describe('terminal environment', () => {
     // the shell itself adds a few (PWD, SHLVL, _); nothing else comes from the gateway
     const fromGateway = Object.keys(vars).filter((k) => k in gatewayEnv);
     expect(fromGateway.sort()).toEqual(['HOME', 'LANG', 'LC_ALL', 'PATH', 'TERM']);
+    // and the mark operator-only commands refuse under (`hermes console url`)
+    expect(vars.HERMES_AGENT_TERMINAL).toBe('1');
   });
 
   it('adds the names of tools.terminal.env_passthrough', async () => {

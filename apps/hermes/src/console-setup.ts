@@ -6,7 +6,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONSOLE_DIST } from '@hermes/console';
-import { type ConsolePluginsPort, type ConsoleServerOptions, isLoopback, LogRing } from '@hermes/gateway';
+import {
+  type ConsolePluginsPort,
+  type ConsoleServerOptions,
+  isLoopback,
+  LogRing,
+  loginLinksPath,
+} from '@hermes/gateway';
 import { setPluginEnabled } from './commands/plugins-config.js';
 import type { AgentRuntime } from './runtime.js';
 
@@ -32,11 +38,16 @@ export async function consoleOptions(
     return null;
   }
   const logs = new LogRing();
+  // without the terminal tool nothing the model runs can reach the console from this machine
+  const toolsets = rt.config.agent.toolsets;
+  const terminalOn = toolsets.includes('*') || toolsets.includes('terminal');
   rt.logTap(logs.push);
   const { store } = rt;
   return {
     dist,
     ...(settings.token !== undefined ? { token: settings.token } : {}),
+    loopbackOperator: !terminalOn,
+    loginLinks: loginLinksPath(rt.home),
     logs,
     env: rt.env,
     pairing: {

@@ -192,6 +192,15 @@ pairing
 
 addHooksCommands(program, globals);
 
+const consoleCmd = program.command('console').description('the operator console (web): its login');
+consoleCmd
+  .command('url')
+  .description('print a one-time login URL for the console (valid 10 minutes, once)')
+  .action(async (_opts, cmd: Command) => {
+    const { consoleUrl } = await import('./commands/console-url.js');
+    await consoleUrl(globals(cmd));
+  });
+
 const gatewayCmd = program.command('gateway').description('run and manage the messaging gateway');
 gatewayCmd
   .command('run')

@@ -4,6 +4,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createLoginLink, loginLinksPath } from '@hermes/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Daemon, startDaemon } from '../../../test/bad-input/lib/daemon.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../../../test/fakes/openai-server.js';
@@ -29,12 +30,21 @@ describe('the console in gateway run', () => {
     await daemon.stop();
   });
 
-  it('serves the page and the API on loopback, reading the real store and log', async () => {
+  it('serves the page and the API on loopback after a login (the terminal tool is on), reading the real store and log', async () => {
     const page = await fetch(`${daemon.url}/`);
     expect(await page.text()).toContain('console page');
-    const session = await fetch(`${daemon.url}/console/api/session`);
-    const { csrf } = (await session.json()) as { csrf: string };
-    const cookie = String(session.headers.get('set-cookie')).split(';')[0] ?? '';
+    expect(await (await fetch(`${daemon.url}/console/api/session`)).json()).toMatchObject({
+      loggedIn: false,
+      loginRequired: true,
+    });
+    // what `hermes console url` makes: a one-time link
+    const link = await fetch(`${daemon.url}/console/login?token=${createLoginLink(loginLinksPath(daemon.home))}`, {
+      redirect: 'manual',
+    });
+    expect(link.status).toBe(303);
+    const cookie = String(link.headers.get('set-cookie')).split(';')[0] ?? '';
+    const session = await fetch(`${daemon.url}/console/api/session`, { headers: { cookie } });
+    const { csrf, actor } = (await session.json()) as { csrf: string; actor: string };
     const get = async (path: string) => (await fetch(`${daemon.url}${path}`, { headers: { cookie } })).json();
     const post = async (path: string, body: unknown) =>
       fetch(`${daemon.url}${path}`, {
@@ -58,7 +68,26 @@ describe('the console in gateway run', () => {
     expect(await enabled.json()).toEqual({ ok: true, restartNeeded: true });
     expect(readFileSync(join(daemon.home, 'config.yaml'), 'utf8')).toMatch(/enabled:\s*\n?\s*-?\s*\[?calculator/);
     expect((await post('/console/api/plugins/enable', { name: 'no-such-plugin' })).status).toBe(400);
-    expect(daemon.logText()).toContain('console: loopback plugin.enable calculator');
+    expect(daemon.logText()).toContain(`console: ${actor} plugin.enable calculator from 127.0.0.1`);
+  });
+});
+
+describe('the terminal tool off (agent.toolsets without it)', () => {
+  it('a loopback request is the operator: no login asked', async () => {
+    const daemon = await startDaemon({
+      modelUrl: model.url,
+      env: { HERMES_CONSOLE_DIST: dist },
+      config: { agent: { toolsets: ['web', 'memory'] } },
+    });
+    try {
+      expect(await (await fetch(`${daemon.url}/console/api/session`)).json()).toMatchObject({
+        loggedIn: true,
+        loginRequired: false,
+        actor: 'loopback',
+      });
+    } finally {
+      await daemon.stop();
+    }
   });
 });
 

@@ -11,7 +11,7 @@ export const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/
 
 const LOCALE_NAME = /^LC_[A-Z_]+$/;
 
-/** The scrubbed environment: PATH, HOME, LANG, TERM, LC_* and the `passthrough` names, from `source`. */
+/** The scrubbed environment: PATH, HOME, LANG, TERM, LC_* and the `passthrough` names, from `source`, and HERMES_AGENT_TERMINAL=1. */
 export function terminalEnv(source: NodeJS.ProcessEnv, passthrough: readonly string[] = []): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(source)) {
@@ -21,5 +21,7 @@ export function terminalEnv(source: NodeJS.ProcessEnv, passthrough: readonly str
     }
   }
   env.PATH ??= DEFAULT_PATH;
+  // marks the agent's own commands: `hermes console url` (and other operator-only commands) refuse under it
+  env.HERMES_AGENT_TERMINAL = '1';
   return env;
 }

@@ -34,7 +34,7 @@ export function registerActionRoutes(app: FastifyInstance, ctx: ConsoleContext):
       const status = result.reason === 'rate_limited' ? 429 : 404;
       return reply.code(status).send({ error: `no pending pairing ${platform} ${code} (${result.reason})` });
     }
-    logAction(ctx, actor, 'pairing.approve', `${platform}:${result.userId}`);
+    logAction(ctx, actor, 'pairing.approve', `${platform}:${result.userId}`, request.ip);
     return { ok: true, userId: result.userId };
   });
 
@@ -45,7 +45,7 @@ export function registerActionRoutes(app: FastifyInstance, ctx: ConsoleContext):
     if (!options.pairing) return unavailable(reply, 'pairing');
     if (!(await options.pairing.deny(platform, code)))
       return reply.code(404).send({ error: `no pending pairing ${platform} ${code}` });
-    logAction(ctx, actor, 'pairing.deny', `${platform}:${code}`);
+    logAction(ctx, actor, 'pairing.deny', `${platform}:${code}`, request.ip);
     return { ok: true };
   });
 
@@ -55,7 +55,7 @@ export function registerActionRoutes(app: FastifyInstance, ctx: ConsoleContext):
     if (platform === null || userId === null) return missing(reply, 'platform and userId');
     if (!options.pairing) return unavailable(reply, 'pairing');
     const revoked = await options.pairing.revoke(platform, userId);
-    logAction(ctx, actor, 'pairing.revoke', `${platform}:${userId}`);
+    logAction(ctx, actor, 'pairing.revoke', `${platform}:${userId}`, request.ip);
     return { ok: true, revoked };
   });
 
@@ -63,7 +63,7 @@ export function registerActionRoutes(app: FastifyInstance, ctx: ConsoleContext):
     const key = bodyString(request.body, 'key');
     if (key === null) return missing(reply, 'key');
     const stopped = await ctx.gateway.commandPorts(`console:${actor}`).services.stopRun(key);
-    logAction(ctx, actor, 'session.stop', key);
+    logAction(ctx, actor, 'session.stop', key, request.ip);
     return { stopped };
   });
 
@@ -71,7 +71,7 @@ export function registerActionRoutes(app: FastifyInstance, ctx: ConsoleContext):
     const key = bodyString(request.body, 'key');
     if (key === null) return missing(reply, 'key');
     await ctx.gateway.commandPorts(`console:${actor}`).services.resetSession(key, platformOfKey(key));
-    logAction(ctx, actor, 'session.reset', key);
+    logAction(ctx, actor, 'session.reset', key, request.ip);
     return { ok: true };
   });
 
@@ -88,7 +88,7 @@ export function registerActionRoutes(app: FastifyInstance, ctx: ConsoleContext):
       } catch (err) {
         return reply.code(400).send({ error: err instanceof Error ? err.message : String(err) });
       }
-      logAction(ctx, actor, `plugin.${verb}`, name);
+      logAction(ctx, actor, `plugin.${verb}`, name, request.ip);
       return { ok: true, restartNeeded: true };
     });
   }

@@ -35,8 +35,13 @@ export function actorOf(request: FastifyRequest): string {
 }
 
 /** Logs an action at info with who did it: `console: <actor> <action> <target>`. */
-export function logAction(ctx: ConsoleContext, actor: string, action: string, target: string): void {
-  ctx.logger.info({ actor, action, target }, `console: ${actor} ${action} ${target}`);
+/** The audit line of a console action: the session's actor (how it logged in, which session) and the client's address. */
+export function logAction(ctx: ConsoleContext, actor: string, action: string, target: string, ip?: string): void {
+  const from = ip === undefined ? '' : ` from ${ip}`;
+  ctx.logger.info(
+    { actor, action, target, ...(ip === undefined ? {} : { ip }) },
+    `console: ${actor} ${action} ${target}${from}`,
+  );
 }
 
 /** A string field of a JSON body, or null. */

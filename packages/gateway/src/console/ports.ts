@@ -58,6 +58,14 @@ export interface ConsoleServerOptions {
   dist: string;
   /** `gateway.console.token`: a login secret besides API_SERVER_KEY */
   token?: string;
+  /**
+   * True when a request on loopback is the operator without a login: only when the terminal tool
+   * is off (with it, anything the model runs on this machine could reach the console). Default: a
+   * login on every host.
+   */
+  loopbackOperator?: boolean;
+  /** the one-time login links' file (`hermes console url`; absent: no links) */
+  loginLinks?: string;
   pairing?: ConsolePairingPort;
   sessions?: ConsoleSessionsPort;
   plugins?: ConsolePluginsPort;

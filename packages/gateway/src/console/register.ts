@@ -29,7 +29,9 @@ export function registerConsole(
   o: RegisterConsoleOptions,
 ): ConsoleAuth {
   const tokens = [o.options.token, o.apiKey];
-  const auth = new ConsoleAuth({ loginRequired: !o.loopback || tokens.some((t) => t), tokens });
+  // no login only on loopback with the terminal tool off and no token set (docs/console.md)
+  const operatorOnLoopback = o.loopback && o.options.loopbackOperator === true;
+  const auth = new ConsoleAuth({ loginRequired: !operatorOnLoopback || tokens.some((t) => t), tokens });
   installConsoleAuth(app, auth);
   const ctx: ConsoleContext = {
     gateway,

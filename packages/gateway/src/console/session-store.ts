@@ -12,14 +12,17 @@ export const MAX_SESSIONS = 1000;
 export interface ConsoleSessionRecord {
   id: string;
   csrf: string;
-  /** `loopback`, or `token:<first 6 hex chars of sha256(session id)>` */
+  /** `loopback`, or `token:` / `link:` and the first 6 hex chars of sha256(session id) */
   actor: string;
   expiresAt: number;
 }
 
-/** The actor name of a session logged in with a token: never the token, never the whole id. */
-export function tokenActor(sessionId: string): string {
-  return `token:${createHash('sha256').update(sessionId).digest('hex').slice(0, 6)}`;
+/** How a session logged in: on loopback without a login, with a token, or with a one-time link. */
+export type LoginKind = 'loopback' | 'token' | 'link';
+
+/** The actor name of a session logged in with a token or a link: never the secret, never the whole id. */
+export function tokenActor(sessionId: string, kind: 'token' | 'link' = 'token'): string {
+  return `${kind}:${createHash('sha256').update(sessionId).digest('hex').slice(0, 6)}`;
 }
 
 export class ConsoleSessionStore {
@@ -30,13 +33,13 @@ export class ConsoleSessionStore {
     this.#now = now;
   }
 
-  /** A new session; `loopback` names the actor `loopback`, else `token:…`. */
-  create(kind: 'loopback' | 'token'): ConsoleSessionRecord {
+  /** A new session; `loopback` names the actor `loopback`, else `token:…` or `link:…`. */
+  create(kind: LoginKind): ConsoleSessionRecord {
     const id = randomBytes(32).toString('base64url');
     const record: ConsoleSessionRecord = {
       id,
       csrf: randomBytes(32).toString('base64url'),
-      actor: kind === 'loopback' ? 'loopback' : tokenActor(id),
+      actor: kind === 'loopback' ? 'loopback' : tokenActor(id, kind),
       expiresAt: this.#now() + SESSION_TTL_MS,
     };
     if (this.#sessions.size >= MAX_SESSIONS) {

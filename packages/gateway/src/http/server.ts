@@ -98,6 +98,14 @@ export function buildServer(gateway: Gateway, options: ServerOptions): GatewaySe
     );
   }
   const limits = options.limits ?? {};
+  // a name beyond loopback (a reverse proxy's) reaches whoever reaches the proxy: never keyless
+  const exposed = (limits.allowedHosts ?? []).filter((h) => !isLoopbackHost(h));
+  if (exposed.length > 0 && !options.api.apiKey) {
+    throw new HermesError(
+      ERROR_CODES.CONFIG_KEY,
+      `refusing to answer gateway.allowed_hosts ${exposed.join(', ')} without API_SERVER_KEY: set it (the API, the console and the web chat would be open to whoever reaches that name), or remove them`,
+    );
+  }
   const app = Fastify({
     logger: false,
     bodyLimit: DEFAULT_BODY_LIMIT,

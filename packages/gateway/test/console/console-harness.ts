@@ -52,6 +52,10 @@ export async function startConsole(
     host?: string;
     apiKey?: string;
     token?: string;
+    /** a loopback request is the operator (as with the terminal tool off); default true here */
+    loopbackOperator?: boolean;
+    /** the one-time login links' file */
+    loginLinks?: string;
     intervals?: { platformsMs?: number; metricsMs?: number };
   } = {},
 ): Promise<ConsoleHarness> {
@@ -116,10 +120,13 @@ export async function startConsole(
       transcripts: sqliteGatewayStore(store).transcripts,
       redact,
     } as Parameters<typeof buildServer>[1]['api'],
-    limits: { allowedHosts: [PUBLIC_HOST] },
+    // a public name needs the key (a keyless start with one is refused)
+    limits: { allowedHosts: apiKey ? [PUBLIC_HOST] : [] },
     console: {
       dist,
       ...(options.token ? { token: options.token } : {}),
+      loopbackOperator: options.loopbackOperator ?? true,
+      ...(options.loginLinks ? { loginLinks: options.loginLinks } : {}),
       logs,
       logger: log.logger.child({ component: 'console' }),
       env: { TELEGRAM_ALLOWED_USERS: '11, 22', GATEWAY_ALLOWED_USERS: 'ops', PATH: '/bin' },
