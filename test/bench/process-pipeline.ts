@@ -20,9 +20,9 @@ const TURNS_PER_FRESH_CHAT = 10;
 /** Hermes's gateway.max_concurrent_runs here: as many turns at once as there are chats (default 8) */
 export const PIPELINE_MAX_CONCURRENT_RUNS = 64;
 /** messages per system before any round counts (first contact: JIT, connection pools, SQLite pages) */
-const FIRST_WARMUP = smokeOr(2000, 64);
+export const FIRST_WARMUP = smokeOr(2000, 64);
 /** messages before each round at 64 chats and at 1 chat, not counted */
-const ROUND_WARMUP = { many: smokeOr(300, 64), one: smokeOr(50, 10) };
+export const ROUND_WARMUP = { many: smokeOr(300, 64), one: smokeOr(50, 10) };
 
 export interface PipelineOptions {
   rounds: number;
@@ -53,7 +53,12 @@ interface Scenario {
   messages: number;
 }
 
-async function measure<C>(system: RunningSystem<C>, model: ModelProcess, scenario: Scenario): Promise<Round | null> {
+/** One system's round: warm-up (not counted), then `messages` measured from its own CPU time. */
+export async function measure<C>(
+  system: RunningSystem<C>,
+  model: ModelProcess,
+  scenario: Scenario,
+): Promise<Round | null> {
   const load = (messages: number) =>
     runClosedLoop(system.traffic, {
       chats: Array.from({ length: scenario.chats }, () => system.traffic.newChat()),
@@ -122,7 +127,7 @@ async function runPlatform<C>(rig: PlatformRig<C>, options: PipelineOptions): Pr
   }
 }
 
-const RIGS: Record<string, PlatformRig<never>> = {
+export const RIGS: Record<string, PlatformRig<never>> = {
   telegram: telegramRig as PlatformRig<never>,
   discord: discordRig as PlatformRig<never>,
   slack: slackRig as PlatformRig<never>,

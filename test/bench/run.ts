@@ -1,6 +1,6 @@
 // Benchmarks that print figures: `npm run bench` (all but growth and cluster), or `npm run bench -- NAME...` for
 // some of them (cold-start, hook-bus, plugin-load, redaction, pipeline, growth, soak, footprint,
-// cluster). growth and cluster run only when named.
+// cluster, builds). growth, cluster and builds run only when named.
 // Ratios are measured side by side in one run.
 import { smokeNotice } from './smoke.js';
 
@@ -15,9 +15,10 @@ const BENCHES: Record<string, () => Promise<void>> = {
   soak: async () => (await import('./soak.js')).runSoak(),
   footprint: async () => (await import('./soak.js')).runFootprint(),
   cluster: async () => (await import('./cluster.js')).runCluster(),
+  builds: async () => (await import('./builds.js')).runBuilds(),
 };
 
-const ON_REQUEST_ONLY = new Set(['growth', 'cluster']);
+const ON_REQUEST_ONLY = new Set(['growth', 'cluster', 'builds']);
 
 const asked = process.argv.slice(2);
 const unknown = asked.filter((name) => !(name in BENCHES));
@@ -27,6 +28,6 @@ if (unknown.length > 0) {
 }
 smokeNotice();
 for (const [name, run] of Object.entries(BENCHES)) {
-  // growth and cluster take minutes: only when asked for by name
+  // growth and cluster take minutes, builds needs another build: only when asked for by name
   if (asked.length === 0 ? !ON_REQUEST_ONLY.has(name) : asked.includes(name)) await run();
 }

@@ -25,6 +25,8 @@ interface Bench {
   unavailable?: () => string | null;
   /** then also true */
   check?: () => void;
+  /** its own knobs (every other BENCH_* of the caller is dropped) */
+  env?: Record<string, string>;
 }
 
 const BENCHES: Bench[] = [
@@ -106,6 +108,18 @@ const BENCHES: Bench[] = [
       ),
     ],
   },
+  {
+    // this build against itself: the table and the ratio row, on one platform
+    name: 'builds',
+    env: { BENCH_BASE_BIN: join(ROOT, 'apps/hermes/bin/hermes.js'), BENCH_PLATFORMS: 'telegram' },
+    prints: [
+      /#### telegram/,
+      ...['base build', 'this build'].map(
+        (b) => new RegExp(`\\| ${b} \\| ${N} \\| ${N} \\| ${N} / ${N} \\| ${N} \\| ${N} \\|`),
+      ),
+      new RegExp(`\\| this / base \\| ${N}x \\| ${N}x \\| \\| ${N}x \\| \\|`),
+    ],
+  },
 ];
 
 interface Run {
@@ -119,7 +133,7 @@ interface Run {
 let running: ChildProcess | null = null;
 
 /** `node --import tsx test/bench/run.ts NAME` under BENCH_SMOKE=1, in a process group of its own. */
-function runBench(name: string): Promise<Run> {
+function runBench(name: string, knobs: Record<string, string> = {}): Promise<Run> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     // the caller's bench knobs (a BENCH_MESSAGES=3000 left exported) must not make a smoke run long
@@ -128,7 +142,7 @@ function runBench(name: string): Promise<Run> {
   const started = performance.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/run.ts', name], {
     cwd: ROOT,
-    env: { ...env, BENCH_SMOKE: '1', BENCH_GROWTH_PNG: GROWTH_PNG },
+    env: { ...env, ...knobs, BENCH_SMOKE: '1', BENCH_GROWTH_PNG: GROWTH_PNG },
     stdio: ['ignore', 'pipe', 'pipe'],
     // its own group: a test that times out kills the bench and every process it started
     detached: true,
@@ -167,7 +181,7 @@ describe('every bench, shrunk (BENCH_SMOKE=1), runs to its table', () => {
         console.warn(`bench ${bench.name} skipped: ${reason}`);
         ctx.skip(`cannot run here: ${reason}`);
       }
-      const run = await runBench(bench.name);
+      const run = await runBench(bench.name, bench.env);
       const output = `exit ${run.code ?? run.signal} after ${run.seconds.toFixed(1)} s\n--- stdout\n${run.stdout.slice(-6000)}\n--- stderr\n${run.stderr.slice(-6000)}`;
       console.log(`bench ${bench.name} (smoke): ${run.seconds.toFixed(1)} s`);
       expect(run.code, output).toBe(0);
