@@ -3,6 +3,7 @@
 // checked before the body is read, a slow body cut by the request timeout, the connection cap, and
 // every error on /v1 in OpenAI's shape, the disk-full 500 included.
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Daemon, startDaemon } from '../bad-input/lib/daemon.js';
 import { until } from '../bad-input/lib/wait.js';
@@ -232,21 +233,54 @@ describe('timeouts and the connection cap', () => {
     }
   });
 
-  it('refuses connections past gateway.max_connections, and serves again once one closes', async () => {
+  it('at gateway.max_connections the oldest idle or slow connection makes room: /health answers within 1 s', async () => {
     const daemon = await startDaemon({ modelUrl: model.url, env: {}, config: { gateway: { max_connections: 3 } } });
-    const held = [];
+    const held: Socket[] = [];
     try {
       const count = () => (nodeServer(daemon) as unknown as { _connections: number })._connections;
+      // three slow clients: one idle, two sending their headers a byte at a time
       for (let i = 0; i < 3; i++) held.push(await openSocket(daemon.url));
+      held[1]?.write('GET /health HTTP/1.1\r\nHo');
+      held[2]?.write('POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n');
       await until('3 connections accepted', () => count() === 3);
+      const oldestGone = closed(held[0] as Socket);
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        expect((await rawRequest(daemon.url, 'GET', '/health', { host: '127.0.0.1' }))?.status).toBe(200);
+        expect(performance.now() - started).toBeLessThan(1_000);
+      }
+      await oldestGone; // the oldest slow connection was closed to admit the first /health
+    } finally {
+      for (const s of held) s.destroy();
+      await daemon.stop();
+    }
+  });
+
+  it('closes a new connection only when every connection serves a received request', async () => {
+    model.respond(() => ({ hang: true }));
+    const daemon = await startDaemon({ modelUrl: model.url, env: {}, config: { gateway: { max_connections: 2 } } });
+    const held: Socket[] = [];
+    try {
+      const body = chatBody('wait');
+      for (let i = 0; i < 2; i++) {
+        const socket = await openSocket(daemon.url);
+        socket.write(
+          head('POST', CHAT, {
+            host: '127.0.0.1',
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          }),
+        );
+        socket.write(body);
+        held.push(socket);
+      }
+      await until('two turns running', () => model.requests.filter((r) => r.rawBody.includes('wait')).length >= 2);
       const extra = await openSocket(daemon.url);
       const answer = readResponse(extra);
       extra.write(head('GET', '/health', { host: '127.0.0.1' }));
       expect(await answer).toBeNull();
-      held.pop()?.destroy();
-      await until('a free slot', () => count() === 2);
-      expect((await rawRequest(daemon.url, 'GET', '/health', { host: '127.0.0.1' }))?.status).toBe(200);
     } finally {
+      model.respond(() => ({ text: 'ok' }));
       for (const s of held) s.destroy();
       await daemon.stop();
     }

@@ -142,6 +142,9 @@ const gatewaySchema = z.object({
   max_connections: z.int().min(1).default(256),
   /** seconds a client has to send a whole request (headers and body) */
   request_timeout_s: z.number().gt(0).default(30),
+  /** open Server-Sent Event streams (web chat, console) at most, and per client address */
+  max_streams: z.int().min(1).default(64),
+  max_streams_per_client: z.int().min(1).default(8),
   platforms: z.record(z.string(), platformSchema).default({}),
   /** one user's messages in one chat arriving within this many ms are one turn (a split paste); 0: off */
   batch_ms: z.int().min(0).max(60_000).default(800),

@@ -44,6 +44,8 @@ describe('docs examples', () => {
       cors_origins: [],
       max_connections: 256,
       request_timeout_s: 30,
+      max_streams: 64,
+      max_streams_per_client: 8,
       platforms: {},
       batch_ms: 800,
       cluster: { failover_s: 10, instance_id: 'gw-1' },

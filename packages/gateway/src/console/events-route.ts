@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { RouteGuard } from '../http/request-guard.js';
+import { streamLimiterOf } from '../http/stream-limiter.js';
 import type { ConsoleContext } from './context.js';
 import { SECURITY_HEADERS } from './headers.js';
 import { LEVEL_NUMBERS } from './log-ring.js';
@@ -21,6 +22,8 @@ export function registerEventsRoute(app: FastifyInstance, ctx: ConsoleContext): 
     for (const close of [...open]) close(true);
   });
   app.get('/console/api/events', { config: { guard: 'console' satisfies RouteGuard } }, async (request, reply) => {
+    const admitted = streamLimiterOf(request).admit(request.ip);
+    if ('refused' in admitted) return reply.code(429).header('retry-after', '5').send({ error: admitted.refused });
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -56,6 +59,7 @@ export function registerEventsRoute(app: FastifyInstance, ctx: ConsoleContext): 
       }) ?? (() => {});
     /** `destroy`: the server is closing; the socket goes at once (a client may keep it half-open) */
     const close = (destroy = false) => {
+      admitted.release();
       open.delete(close);
       clearInterval(platformsTimer);
       clearInterval(metricsTimer);

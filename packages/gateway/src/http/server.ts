@@ -17,8 +17,16 @@ import type { RouteDefinition } from '../runner/platform-setup.js';
 import { type ApiPlatformDeps, registerApiPlatform } from '../surfaces/api/api-platform.js';
 import { installApiErrors, sendApiError } from './api-error.js';
 import { bearerMatches } from './bearer.js';
+import { admitConnections } from './connection-admission.js';
 import { addMultipartParser } from './multipart-body.js';
 import { createRequestGuard, type GuardChecks, type RouteGuard } from './request-guard.js';
+import {
+  DEFAULT_STREAM_LIMITS,
+  installStreamLimiter,
+  StreamLimiter,
+  type StreamLimits,
+  streamLimiterOf,
+} from './stream-limiter.js';
 
 /** The HTTP server's limits (`gateway.*` in config.yaml); each has a default. */
 export interface HttpLimits {
@@ -30,6 +38,8 @@ export interface HttpLimits {
   maxConnections?: number;
   /** `gateway.request_timeout_s` in ms: time to send a whole request (headers and body) */
   requestTimeoutMs?: number;
+  /** `gateway.max_streams` / `gateway.max_streams_per_client`: open SSE streams (web chat, console) */
+  streams?: StreamLimits;
 }
 
 export interface ServerOptions {
@@ -73,7 +83,8 @@ function limitedServer(limits: HttpLimits) {
       },
       handler,
     );
-    server.maxConnections = limits.maxConnections ?? 256;
+    // at the cap the oldest slow or idle connection makes room (connection-admission.ts)
+    admitConnections(server, limits.maxConnections ?? 256);
     return server;
   };
 }
@@ -112,6 +123,7 @@ export function buildServer(gateway: Gateway, options: ServerOptions): GatewaySe
     serverFactory: limitedServer(limits),
   }) as unknown as FastifyInstance;
   installApiErrors(app, options.api.logger);
+  installStreamLimiter(app, new StreamLimiter(limits.streams ?? DEFAULT_STREAM_LIMITS));
   app.addHook(
     'onRequest',
     createRequestGuard({
@@ -241,7 +253,15 @@ export function addPlatformRoutes(app: FastifyInstance, gateway: Gateway): void 
           signal: closed.signal,
         });
         if (res.headers) for (const [k, v] of Object.entries(res.headers)) reply.header(k, v);
-        if (res.stream !== undefined) return reply.code(res.status).send(Readable.from(res.stream));
+        if (res.stream !== undefined) {
+          const admitted = streamLimiterOf(req).admit(req.ip);
+          if ('refused' in admitted) {
+            closed.abort(); // the producer the route opened stops at once
+            return reply.code(429).header('retry-after', '5').send({ error: admitted.refused });
+          }
+          reply.raw.once('close', () => admitted.release());
+          return reply.code(res.status).send(Readable.from(res.stream));
+        }
         return reply.code(res.status).send(res.body ?? '');
       },
     });

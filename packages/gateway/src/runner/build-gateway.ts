@@ -219,6 +219,7 @@ export async function buildGateway(config: HermesConfig, parts: GatewayParts): P
       corsOrigins: config.gateway.cors_origins,
       maxConnections: config.gateway.max_connections,
       requestTimeoutMs: config.gateway.request_timeout_s * 1000,
+      streams: { total: config.gateway.max_streams, perClient: config.gateway.max_streams_per_client },
     },
   });
   addPlatformRoutes(server.app, gateway);
