@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const openai = useFakeOpenAI();
 const env = (home: string, extra: Record<string, string> = {}) => ({
@@ -44,14 +45,6 @@ const count = (home: string, line: string) =>
     .filter((l) => l === line).length;
 const gatewayLog = (home: string) => readFileSync(join(home, 'logs', 'gateway.log'), 'utf8');
 
-async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** One gateway start: waits until the `control` hook (approved) has run `runs` times in all, then stops. */
 /** Starts the gateway, waits for the control hook's `runs`-th run (and each `also` hook's count: the hooks share a worker thread), stops it. */
 async function startOnce(
@@ -63,9 +56,9 @@ async function startOnce(
 ) {
   const gw = await spawnGateway(env(home, extra), 15_000, args);
   try {
-    await until(`control hook run ${runs}`, () => count(home, 'ran control gateway:startup') >= runs);
+    await waitFor(() => count(home, 'ran control gateway:startup') >= runs, { what: `control hook run ${runs}` });
     for (const [name, n] of Object.entries(also)) {
-      await until(`${name} hook run ${n}`, () => count(home, `ran ${name} gateway:startup`) >= n);
+      await waitFor(() => count(home, `ran ${name} gateway:startup`) >= n, { what: `${name} hook run ${n}` });
     }
   } finally {
     expect(await gw.stop()).toBe(0);
