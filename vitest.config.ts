@@ -32,10 +32,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // one test file at a time for now: every file has its own fakes on port 0, HERMES_HOME, lock
-    // folder and temp paths, and its tests wait on events and conditions (test/helpers/wait-for.ts),
-    // so two at once (`maxWorkers: 2`) is meant to work, but it has not yet passed a clean-clone run on
-    // an idle 2-core machine; until it has, CI keeps the one-at-a-time run that has
-    maxWorkers: 1,
+    // two test files at once (the 2-core CI machine): every file has its own fakes on port 0,
+    // HERMES_HOME, lock folder and temp paths, and its tests wait on events and conditions with
+    // generous timeouts (test/helpers/wait-for.ts: 30 s by default), never on fixed sleeps
+    maxWorkers: 2,
   },
 });

@@ -7,7 +7,7 @@ import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.j
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
-import { quietPeriod, waitFor } from '../helpers/wait-for.js';
+import { quietPeriod, waitFor, waitForValue } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken1234';
 const openai = useFakeOpenAI();
@@ -35,11 +35,15 @@ describe('Telegram through hermes gateway run', () => {
     const gw = await spawnGateway(env(home, { TELEGRAM_ALLOWED_USERS: '42' }));
     try {
       await waitFor(() => tg.pendingPolls() > 0);
-      const health = (await (await fetch(`${gw.url}/health`)).json()) as {
-        status: string;
-        platforms: Record<string, { state: string }>;
-      };
-      expect(health.platforms.telegram?.state).toBe('connected');
+      const health = await waitForValue(
+        async () =>
+          (await (await fetch(`${gw.url}/health`)).json()) as {
+            status: string;
+            platforms: Record<string, { state: string }>;
+          },
+        (body) => body.platforms.telegram?.state === 'connected',
+        { what: 'telegram connected in /health' },
+      );
       expect(health.status).toBe('ok');
       openai.server.script({ text: 'Hello from **Hermes**' });
       tg.pushMessage({ chatId: 42, userId: 42, text: 'hi bot' });
