@@ -32,9 +32,12 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // two test files at once (the 2-core CI machine): every file has its own fakes on port 0,
-    // HERMES_HOME, lock folder and temp paths, and its tests wait on events and conditions with
-    // generous timeouts (test/helpers/wait-for.ts: 30 s by default), never on fixed sleeps
-    maxWorkers: 2,
+    // one test file at a time for now: every file has its own fakes on port 0, HERMES_HOME, lock
+    // folder and temp paths, and its tests wait on events and conditions (test/helpers/wait-for.ts,
+    // 30 s by default), never on fixed sleeps, so two at once (`maxWorkers: 2`) is meant to work; but
+    // it has not yet passed a whole run on a 2-core machine (the last try, on a machine shared with
+    // other builds, failed on timeouts in web-tools, hook-consent, extension-isolation, turn-settings,
+    // metrics and telegram inbound); until it has, CI keeps the one-at-a-time run that has
+    maxWorkers: 1,
   },
 });

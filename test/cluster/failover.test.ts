@@ -106,13 +106,17 @@ describe.skipIf(postgresUnavailableReason() !== null)('two gateway instances on 
         await pace(SEND_EVERY_MS);
       }
     })();
-    const streamFrom = stream.sent.size;
-    await waitFor(
-      'the steady stream under way',
-      () => stream.sent.size,
-      (n) => n >= streamFrom + STREAM_STRETCH,
-      30_000,
-    );
+    /** waits while the stream sends STREAM_STRETCH more messages */
+    const streamOn = (what: string) => {
+      const from = stream.sent.size;
+      return waitFor(
+        what,
+        () => stream.sent.size,
+        (n) => n >= from + STREAM_STRETCH,
+        30_000,
+      );
+    };
+    await streamOn('the steady stream under way');
     const killedAt = Date.now();
     first.gateway.child.kill('SIGKILL');
     // while no instance holds the platforms: one message from everyone (Telegram and Slack keep them
@@ -134,13 +138,7 @@ describe.skipIf(postgresUnavailableReason() !== null)('two gateway instances on 
     const holding = await waitFor('gw-b holding every platform', second.health, (h) => holdsAll(h, 'gw-b'), 30_000);
     expect(holding?.cluster?.members.find((m) => m.instance === 'gw-a')?.platforms ?? []).toEqual([]);
 
-    const heldFrom = stream.sent.size;
-    await waitFor(
-      'the stream going on to gw-b',
-      () => stream.sent.size,
-      (n) => n >= heldFrom + STREAM_STRETCH,
-      30_000,
-    );
+    await streamOn('the stream going on to gw-b');
     sending = false;
     await sender;
     await waitFor('every message answered', pendingAfterPump, (n) => n === 0, 30_000).catch(() => undefined);

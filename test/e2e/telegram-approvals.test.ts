@@ -132,7 +132,7 @@ describe('approvals in a Telegram chat through hermes gateway run', () => {
     const { target, env } = setUp('gateway:\n  batch_ms: 0\n');
     const command = `rm -rf ${target}/*`;
     openai.server.script({ toolCalls: [{ name: 'terminal', arguments: { command } }] }, { text: 'yolo done' });
-    const yolo = await spawnGateway(env, 15_000, ['--yolo']);
+    const yolo = await spawnGateway(env, 30_000, ['--yolo']);
     try {
       expect(yolo.stderr()).toContain('--yolo: dangerous terminal commands run without asking');
       tg.pushMessage({ chatId: 42, userId: 42, text: 'clean up' });

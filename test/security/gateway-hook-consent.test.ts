@@ -54,7 +54,7 @@ async function startOnce(
   args: string[] = [],
   also: Record<string, number> = {},
 ) {
-  const gw = await spawnGateway(env(home, extra), 15_000, args);
+  const gw = await spawnGateway(env(home, extra), 30_000, args);
   try {
     await waitFor(() => count(home, 'ran control gateway:startup') >= runs, { what: `control hook run ${runs}` });
     for (const [name, n] of Object.entries(also)) {
@@ -145,7 +145,7 @@ describe('gateway hook consent', () => {
     expect(store.approvals).toEqual([
       expect.objectContaining({ kind: 'gateway', name: 'control', via: 'hermes hooks approve' }),
     ]);
-  }, 60_000);
+  }, 120_000);
 
   it('--accept-hooks and HERMES_ACCEPT_HOOKS=1 load pending hooks and record the consent', async () => {
     const home = tempHome();
@@ -169,7 +169,7 @@ describe('gateway hook consent', () => {
     const stderr = await startOnce(home, 3, {}, [], { other: 3 });
     expect(stderr).not.toContain('not loaded');
     expect(count(home, 'ran other gateway:startup')).toBe(3);
-  }, 60_000);
+  }, 120_000);
 
   it('hooks install approves exactly what it wrote: the example loads without a flag; an edit makes it pending', async () => {
     const home = tempHome();
@@ -187,5 +187,5 @@ describe('gateway hook consent', () => {
     expect((await hermes(home, ['hooks', 'install', 'command-logger', '--force'])).code).toBe(0);
     expect(existsSync(join(home, 'hooks', 'command-logger', 'leftover.ts'))).toBe(false);
     expect(await consentOf(home)).toEqual({ 'command-logger': 'approved' });
-  }, 30_000);
+  }, 120_000);
 });
