@@ -11,6 +11,7 @@ import { type FakeTelegram, startFakeTelegram } from './fakes/telegram-server.js
 import { runHermes, tempHome } from './helpers/run-hermes.js';
 import { spawnGateway } from './helpers/spawn-gateway.js';
 import { useFakeOpenAI } from './helpers/use-fake-openai.js';
+import { waitFor } from './helpers/wait-for.js';
 
 const DOC = readFileSync(fileURLToPath(new URL('../docs/cron.md', import.meta.url)), 'utf8');
 const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken1234';
@@ -35,14 +36,6 @@ function block(marker: string): string {
 
 /** A command line's words: "double-quoted" ones kept whole. */
 const words = (line: string) => [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '');
-
-async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('docs/cron.md', () => {
   it('every `hermes cron add` line it shows is accepted as written', async () => {
@@ -101,10 +94,10 @@ describe('docs/cron.md', () => {
       HERMES_CRON_CLOCK_SPEED: '300', // test-only: 5 minutes a second
     });
     try {
-      await until(() => fires().filter((f) => f.status === 'silent').length >= 2);
+      await waitFor(() => fires().filter((f) => f.status === 'silent').length >= 2);
       expect(tg.sent).toEqual([]);
       full = true;
-      await until(() => tg.sent.length > 0);
+      await waitFor(() => tg.sent.length > 0);
       expect(tg.sent[0]).toMatchObject({ chat_id: -1001, text: 'Disk / is 97% full.' });
     } finally {
       expect(await gw.stop()).toBe(0);

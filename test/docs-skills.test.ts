@@ -14,6 +14,7 @@ import { type FakeTelegram, startFakeTelegram } from './fakes/telegram-server.js
 import { runHermes, tempHome } from './helpers/run-hermes.js';
 import { spawnGateway } from './helpers/spawn-gateway.js';
 import { useFakeOpenAI } from './helpers/use-fake-openai.js';
+import { waitFor } from './helpers/wait-for.js';
 
 const DOC = readFileSync(fileURLToPath(new URL('../docs/skills.md', import.meta.url)), 'utf8');
 const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken1234';
@@ -57,14 +58,6 @@ const env = (home: string, extra: Record<string, string> = {}) => ({
   HERMES_INFERENCE_MODEL: 'test-model',
   ...extra,
 });
-
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('skills (acceptance, docs/skills.md)', () => {
   it('hermes skills list shows the doc’s skill from the user folder, and a broken one with file and line', async () => {
@@ -136,18 +129,18 @@ describe('skills (acceptance, docs/skills.md)', () => {
       env(home, { TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: tg.apiRoot, TELEGRAM_ALLOWED_USERS: '42' }),
     );
     try {
-      await until(() => tg.pendingPolls() > 0);
+      await waitFor(() => tg.pendingPolls() > 0);
       const before = chatRequests().length;
       openai.server.script({ text: '**Yesterday** fixed the login bug' });
       tg.pushMessage({ chatId: 42, userId: 42, text: '/standup yesterday I fixed the login bug' });
-      await until(() => tg.sent.length > 0);
+      await waitFor(() => tg.sent.length > 0);
       expect(tg.sent[0]?.text).toContain('fixed the login bug');
       const message = lastUser(before);
       expect(message).toContain('The user invoked the skill /standup');
       expect(message).toContain('1. Read the layout with skill_view {"name": "standup", "file": "template.md"}');
       expect(message).toContain("The user's text:\nyesterday I fixed the login bug");
       tg.pushMessage({ chatId: 42, userId: 42, text: '/help' });
-      await until(() => tg.sent.length > 1);
+      await waitFor(() => tg.sent.length > 1);
       expect(tg.sent[1]?.text).toContain('/standup · Write my daily standup from what I tell you I did');
       expect(chatRequests().length).toBe(before + 1);
     } finally {

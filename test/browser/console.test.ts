@@ -9,6 +9,7 @@ import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.j
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { type RunningGateway, spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { ensureChromium, launchChromium } from './chromium.js';
 import { openPage, shot } from './pages.js';
 
@@ -28,14 +29,6 @@ let browser: Browser;
 let dashboard: Page | undefined;
 /** what the pages did that the tests check for: CSP violations, POSTs without the CSRF header */
 const problems: string[] = [];
-
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 let home: string;
 /**
@@ -76,7 +69,7 @@ describe.skipIf('skip' in found)('the console and the web chat in Chromium', () 
 
   it('a Telegram stranger asks to pair: the request shows on Pairing, Approve lets them in, they get answered', async () => {
     tg.pushMessage({ chatId: STRANGER, userId: STRANGER, firstName: 'Stranger', text: 'hello?' });
-    await until(() => tg.sent.some((m) => /pairing code/.test(m.text)), 'the pairing code message');
+    await waitFor(() => tg.sent.some((m) => /pairing code/.test(m.text)), { what: 'the pairing code message' });
 
     const page = await open('/#/pairing');
     const row = page.getByTestId(`pending-telegram-${STRANGER}`);
@@ -88,9 +81,9 @@ describe.skipIf('skip' in found)('the console and the web chat in Chromium', () 
 
     openai.server.script({ text: 'Welcome aboard, you are paired.' });
     tg.pushMessage({ chatId: STRANGER, userId: STRANGER, firstName: 'Stranger', text: 'now?' });
-    await until(
+    await waitFor(
       () => [...tg.sent].some((m) => tg.textOf(STRANGER, m.message_id) === 'Welcome aboard, you are paired.'),
-      'the answer to the paired user',
+      { what: 'the answer to the paired user' },
     );
     await shot(page, 'pairing-approved');
     await page.close();

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { tempHome } from '../helpers/run-hermes.js';
 import { type RunningGateway, spawnGateway } from '../helpers/spawn-gateway.js';
+import { waitForValue } from '../helpers/wait-for.js';
 
 /** `cluster` in GET /health and `hermes gateway status --json` (absent on SQLite). */
 export interface ClusterHealth {
@@ -90,20 +91,12 @@ export async function stopInstance(instance: ClusterInstance): Promise<void> {
   else console.log(`kept ${instance.home}`);
 }
 
-/** The first value `read` gives that `ok` accepts, polling every 100 ms; throws naming `what` after `timeoutMs`. */
-export async function waitFor<T>(
+/** The first value `read` gives that `ok` accepts, polling every 100 ms; throws naming `what` and the last value after `timeoutMs`. */
+export function waitFor<T>(
   what: string,
   read: () => Promise<T> | T,
   ok: (value: T) => boolean,
   timeoutMs: number,
 ): Promise<T> {
-  const started = Date.now();
-  let last: T | undefined;
-  for (;;) {
-    last = await read();
-    if (ok(last)) return last;
-    if (Date.now() - started > timeoutMs)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return waitForValue(read, ok, { what, timeoutMs, stepMs: 100 });
 }

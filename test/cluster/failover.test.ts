@@ -25,7 +25,10 @@ const USERS_PER_PLATFORM = 4;
 const RESENT_WINDOW_MS = 1_000;
 const PLATFORMS = ['telegram', 'discord', 'slack'] as const;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** messages the steady stream sends before the kill, and again once the standby holds every platform */
+const STREAM_STRETCH = 16;
+/** the sender's pace (a load generator's rate, not a wait on anything) */
+const pace = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function transcriptRows(url: string): Promise<{ role: string; content: string | null }[]> {
   const client = new pg.Client({ connectionString: url });
@@ -92,7 +95,7 @@ describe.skipIf(postgresUnavailableReason() !== null)('two gateway instances on 
       return stream.unanswered().length;
     };
     stream.sendFromEveryone();
-    await waitFor('the first round answered', pendingAfterPump, (n) => n === 0, 20_000);
+    await waitFor('the first round answered', pendingAfterPump, (n) => n === 0, 30_000);
 
     // a steady stream from here on: before, during and after the kill
     let sending = true;
@@ -100,10 +103,20 @@ describe.skipIf(postgresUnavailableReason() !== null)('two gateway instances on 
       while (sending) {
         stream.sendNext();
         pump();
-        await sleep(SEND_EVERY_MS);
+        await pace(SEND_EVERY_MS);
       }
     })();
-    await sleep(2_000);
+    /** waits while the stream sends STREAM_STRETCH more messages */
+    const streamOn = (what: string) => {
+      const from = stream.sent.size;
+      return waitFor(
+        what,
+        () => stream.sent.size,
+        (n) => n >= from + STREAM_STRETCH,
+        30_000,
+      );
+    };
+    await streamOn('the steady stream under way');
     const killedAt = Date.now();
     first.gateway.child.kill('SIGKILL');
     // while no instance holds the platforms: one message from everyone (Telegram and Slack keep them
@@ -122,10 +135,10 @@ describe.skipIf(postgresUnavailableReason() !== null)('two gateway instances on 
     );
     for (const [name, ms] of Object.entries(took))
       expect(ms, name).toBeLessThanOrEqual((FAILOVER_S + MARGIN_S) * 1_000);
-    const holding = await waitFor('gw-b holding every platform', second.health, (h) => holdsAll(h, 'gw-b'), 10_000);
+    const holding = await waitFor('gw-b holding every platform', second.health, (h) => holdsAll(h, 'gw-b'), 30_000);
     expect(holding?.cluster?.members.find((m) => m.instance === 'gw-a')?.platforms ?? []).toEqual([]);
 
-    await sleep(2_000);
+    await streamOn('the stream going on to gw-b');
     sending = false;
     await sender;
     await waitFor('every message answered', pendingAfterPump, (n) => n === 0, 30_000).catch(() => undefined);

@@ -11,6 +11,7 @@ import { usePostgres } from '../helpers/postgres.js';
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken1234';
 const openai = useFakeOpenAI();
@@ -37,14 +38,6 @@ function env(home: string, url: string, extra: Record<string, string> = {}): Rec
   };
 }
 
-async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 async function rows<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -68,10 +61,10 @@ describe('gateway run on PostgreSQL', () => {
     writeFileSync(join(home, 'config.yaml'), 'state:\n  backend: postgres\n');
     const gw = await spawnGateway(env(home, url, { HERMES_INSTANCE_ID: 'gw-one' }), 30_000);
     try {
-      await until(() => tg.pendingPolls() > 0);
+      await waitFor(() => tg.pendingPolls() > 0);
       openai.server.script({ text: 'stored in postgres' });
       tg.pushMessage({ chatId: 42, userId: 42, text: 'hello pg' });
-      await until(() => tg.sent.length > 0);
+      await waitFor(() => tg.sent.length > 0);
       expect(tg.sent[0]?.text).toBe('stored in postgres');
       const health = (await (await fetch(`${gw.url}/health`)).json()) as Health;
       expect(health.platforms.telegram?.state).toBe('connected');
@@ -112,10 +105,10 @@ describe('gateway run on PostgreSQL', () => {
     // a first chat on state.db
     const first = await spawnGateway(env(home, url));
     try {
-      await until(() => tg.pendingPolls() > 0);
+      await waitFor(() => tg.pendingPolls() > 0);
       openai.server.script({ text: 'first answer' });
       tg.pushMessage({ chatId: 42, userId: 42, text: 'remember the word albatross' });
-      await until(() => tg.sent.length > 0);
+      await waitFor(() => tg.sent.length > 0);
     } finally {
       expect(await first.stop()).toBe(0);
     }
@@ -125,11 +118,11 @@ describe('gateway run on PostgreSQL', () => {
     const sentBefore = tg.sent.length; // not reset: update ids go on, as Telegram's do
     const second = await spawnGateway(env(home, url));
     try {
-      await until(() => tg.pendingPolls() > 0);
+      await waitFor(() => tg.pendingPolls() > 0);
       openai.server.script({ text: 'albatross it was' });
       const before = openai.server.requests.length;
       tg.pushMessage({ chatId: 42, userId: 42, text: 'which word?' });
-      await until(() => tg.sent.length > sentBefore).catch((err: unknown) => {
+      await waitFor(() => tg.sent.length > sentBefore).catch((err: unknown) => {
         throw new Error(`${String(err)}\n${second.stderr()}`);
       });
       const request = openai.server.requests.slice(before).find((r) => r.path.endsWith('/chat/completions'));

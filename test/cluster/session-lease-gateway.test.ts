@@ -4,6 +4,7 @@
 // exchange although another instance ran it (its cached transcript is read again under the lease).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptToolTurn } from '../fakes/openai-reply.js';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
@@ -56,6 +57,21 @@ async function ask(gw: RunningGateway, text: string): Promise<string> {
   return body.choices?.[0]?.message.content ?? `HTTP ${res.status}`;
 }
 
+/** Advisory locks asked for and not yet granted in the database at `url` (a session lease being waited on). */
+async function waitingAdvisoryLocks(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const res = await client.query<{ n: string }>(
+      "SELECT count(*)::text AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted" +
+        ' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())',
+    );
+    return Number(res.rows[0]?.n);
+  } finally {
+    await client.end();
+  }
+}
+
 describe('one run per session across two instances', () => {
   it('runs two requests of one session one after the other, the second with the first in its history', async () => {
     const url = await postgres.server.newDatabase('lease');
@@ -63,12 +79,17 @@ describe('one run per session across two instances', () => {
     const queue = 'display:\n  busy_input_mode: queue\n';
     const [a, b] = await Promise.all([instance(url, 'gw-a', queue), instance(url, 'gw-b', queue)]);
     const spans: { text: string; start: number; end: number }[] = [];
+    let releaseFirst = (): void => undefined;
+    const firstHeld = new Promise<void>((resolve) => {
+      releaseFirst = resolve;
+    });
     openai.server.respond(async (request) => {
       const messages = (request.body as { messages: { role: string; content: string }[] }).messages;
       const last = messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
       const span = { text: last, start: Date.now(), end: 0 };
       spans.push(span);
-      await new Promise((r) => setTimeout(r, 700));
+      // the first answers only once the second waits on the session lease: the two overlap however slow the machine
+      if (spans.length === 1) await firstHeld;
       span.end = Date.now();
       const seen = messages.filter((m) => m.role !== 'system').map((m) => m.content);
       return { text: `${last} after [${seen.slice(0, -1).join(' | ')}]` };
@@ -77,6 +98,10 @@ describe('one run per session across two instances', () => {
       const first = ask(a, 'one');
       await waitFor(() => spans.length > 0, { what: 'the first at its model call' });
       const second = ask(b, 'two');
+      await waitFor(async () => (await waitingAdvisoryLocks(url)) > 0, {
+        what: "gw-b waiting on the first's session lease",
+      });
+      releaseFirst();
       const [answerOne, answerTwo] = await Promise.all([first, second]);
       expect(answerOne).toBe('one after []');
       expect(answerTwo).toBe('two after [one | one after []]');
@@ -101,14 +126,6 @@ async function post(gw: RunningGateway, text: string): Promise<number> {
   return res.status;
 }
 
-async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 const modelCalls = () => openai.server.requests.filter((r) => r.path.endsWith('/chat/completions'));
 
 describe('/stop and the interrupt busy mode across two instances (Telegram webhook)', () => {
@@ -120,9 +137,9 @@ describe('/stop and the interrupt busy mode across two instances (Telegram webho
       const before = modelCalls().length;
       openai.server.script({ text: 'the long answer', delayMs: 8_000 });
       expect(await post(a, 'think for a long time')).toBe(200);
-      await until(() => modelCalls().length > before);
+      await waitFor(() => modelCalls().length > before);
       expect(await post(b, '/stop')).toBe(200);
-      await until(() => tg.sent.some((m) => m.text === 'Stopped.'));
+      await waitFor(() => tg.sent.some((m) => m.text === 'Stopped.'));
       // the run's model request was cut: its answer can never come
       await waitFor(() => modelCalls().at(-1)?.closedUnanswered, { what: 'the model request aborted' });
       expect(tg.sent.map((m) => m.text)).not.toContain('the long answer');
@@ -140,10 +157,10 @@ describe('/stop and the interrupt busy mode across two instances (Telegram webho
       const before = modelCalls().length;
       openai.server.script({ text: 'stale answer', delayMs: 8_000 }, { text: 'fresh answer' });
       expect(await post(a, 'first question')).toBe(200);
-      await until(() => modelCalls().length > before);
+      await waitFor(() => modelCalls().length > before);
       const started = Date.now();
       expect(await post(b, 'never mind, second question')).toBe(200);
-      await until(() => tg.sent.some((m) => m.text === 'fresh answer'));
+      await waitFor(() => tg.sent.some((m) => m.text === 'fresh answer'));
       expect(Date.now() - started).toBeLessThan(6_000); // not after the 8 s the first run would take
       expect(tg.sent.map((m) => m.text)).not.toContain('stale answer');
     } finally {
@@ -157,13 +174,13 @@ describe('/stop and the interrupt busy mode across two instances (Telegram webho
     const [a, b] = await Promise.all([instance(url, 'gw-a', WEBHOOK), instance(url, 'gw-b', WEBHOOK)]);
     try {
       expect(await post(a, '/sethome')).toBe(200);
-      await until(() => tg.sent.some((m) => m.text === 'This chat is now the telegram home channel.'));
+      await waitFor(() => tg.sent.some((m) => m.text === 'This chat is now the telegram home channel.'));
       // on the other instance, send_message to "telegram" (the home channel) now has somewhere to go
       openai.server.script(
         ...scriptToolTurn('send_message', { action: 'send', target: 'telegram', message: 'hello home' }, 'done'),
       );
       expect(await post(b, 'tell the home channel hello')).toBe(200);
-      await until(() => tg.sent.some((m) => m.text === 'done'));
+      await waitFor(() => tg.sent.some((m) => m.text === 'done'));
       expect(tg.sent.filter((m) => m.text === 'hello home').map((m) => m.chat_id)).toEqual([42]);
     } finally {
       expect(await Promise.all([a.stop(), b.stop()])).toEqual([0, 0]);

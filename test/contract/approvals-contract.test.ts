@@ -12,7 +12,7 @@ import { selectedDrivers } from './drivers/index.js';
 import { type ContractGateway, startContractGateway } from './harness.js';
 import { eventually } from './recorders.js';
 
-const until = (what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> =>
+const until = (what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> =>
   eventually(check, timeoutMs, what);
 
 const chatRequests = (model: FakeOpenAI): RecordedRequest[] =>

@@ -10,7 +10,7 @@ import { type ContractGateway, startContractGateway } from './harness.js';
 import { eventually } from './recorders.js';
 import { answers, settleWithMarker } from './settle.js';
 
-const WAIT_MS = 10_000;
+const WAIT_MS = 30_000;
 const until = (what: string, check: () => boolean): Promise<void> => eventually(check, WAIT_MS, what);
 const chatRequests = (model: FakeOpenAI): RecordedRequest[] =>
   model.requests.filter((r) => r.path.endsWith('/chat/completions'));

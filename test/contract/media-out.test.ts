@@ -16,7 +16,7 @@ import { selectedDrivers } from './drivers/index.js';
 import { type ContractGateway, startContractGateway } from './harness.js';
 import { eventually } from './recorders.js';
 
-const WAIT_MS = 10_000;
+const WAIT_MS = 30_000;
 const until = (what: string, check: () => boolean) => eventually(check, WAIT_MS, what);
 const sha = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 

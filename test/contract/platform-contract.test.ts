@@ -8,7 +8,7 @@ import { type ContractGateway, startContractGateway } from './harness.js';
 import { eventually } from './recorders.js';
 import { answers, settleWithMarker } from './settle.js';
 
-const WAIT_MS = 10_000;
+const WAIT_MS = 30_000;
 
 const until = (what: string, check: () => boolean, timeoutMs = WAIT_MS): Promise<void> =>
   eventually(check, timeoutMs, what);

@@ -2,6 +2,7 @@
 // records (and can fail or hold) accepts, in-memory platform state, and polling helpers. Shared by
 // the per-platform tests (plugins/platforms/*/test) and the contract suite's adapter harness.
 import type { InboundSink, Logger, MessageEvent, PlatformContext } from '@hermes/protocol';
+import { waitFor } from '../helpers/wait-for.js';
 
 export interface LogLine {
   level: string;
@@ -107,24 +108,17 @@ export function memoryState(initial: Record<string, string> = {}): PlatformConte
   return { values, get: (key) => values.get(key), set: (key, value) => void values.set(key, value) };
 }
 
-/** Polls `check` until it returns true (or fails after `timeoutMs`, naming `what` it waited for, told at that moment). */
+/** Polls `check` until it returns true (or fails after `timeoutMs`, default 30 s, naming `what` it waited for, told at that moment). */
 export async function eventually(
   check: () => boolean,
-  timeoutMs = 5000,
+  timeoutMs?: number,
   what?: string | (() => string),
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) {
-      const named = typeof what === 'function' ? what() : what;
-      throw new Error(named === undefined ? 'eventually: condition not met in time' : `timed out waiting for ${named}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await waitFor(check, { timeoutMs, what, stepMs: 5 });
 }
 
 /** Resolves with the next event the recorder accepts (removing it). */
-export async function nextEvent(events: MessageEvent[], timeoutMs = 5000): Promise<MessageEvent> {
+export async function nextEvent(events: MessageEvent[], timeoutMs?: number): Promise<MessageEvent> {
   await eventually(() => events.length > 0, timeoutMs);
   const event = events.shift();
   if (event === undefined) throw new Error('no event');

@@ -5,7 +5,7 @@ import type { ContractUser, PlatformDriver, SentText } from './driver.js';
 import type { ContractGateway } from './harness.js';
 import { eventually } from './recorders.js';
 
-const MARKER_WAIT_MS = 10_000;
+const MARKER_WAIT_MS = 30_000;
 
 /** the gateway's answer to /help (a command: the model is never asked) */
 const isMarkerAnswer = (message: SentText): boolean => message.text.includes('Commands:');

@@ -9,7 +9,7 @@ import { selectedDrivers } from './drivers/index.js';
 import { type ContractGateway, startContractGateway } from './harness.js';
 import { eventually } from './recorders.js';
 
-const WAIT_MS = 10_000;
+const WAIT_MS = 30_000;
 const STREAM: Partial<DisplaySettings> = { streaming: true, streamIntervalMs: 100 };
 const squash = (s: string) => s.replace(/\s+/g, '');
 /** the text a rendered message shows, markup aside (Telegram HTML tags, Slack/Discord asterisks) */

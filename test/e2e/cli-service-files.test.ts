@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { launchdPlist, systemdUnit } from '../../apps/hermes/src/service/service-unit.js';
 import { HERMES_BIN, runHermes, tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const doc = readFileSync(fileURLToPath(new URL('../../docs/service.md', import.meta.url)), 'utf8');
 const block = (lang: string) => new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\``, 'm').exec(doc)?.[1] ?? '';
@@ -98,13 +99,7 @@ describe('hermes logs', () => {
     });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const until = async (text: string) => {
-      const started = Date.now();
-      while (!out.includes(text)) {
-        if (Date.now() - started > 10_000) throw new Error(`no "${text}" in: ${out}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
+    const until = (text: string) => waitFor(() => out.includes(text), { what: `"${text}" from hermes logs --follow` });
     try {
       await until('before');
       appendFileSync(file, line(30, 'appended'));

@@ -11,6 +11,7 @@ import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.j
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken1234';
 const HOME_CHAT = -1001;
@@ -34,14 +35,6 @@ const env = (home: string, extra: Record<string, string> = {}) => ({
   TELEGRAM_HOME_CHANNEL: String(HOME_CHAT),
   ...extra,
 });
-
-async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** The jobs as state.db holds them now (read beside the running gateway). */
 function jobs(home: string) {
@@ -78,7 +71,7 @@ describe('scheduled jobs through hermes gateway run', () => {
     openai.server.respond(() => ({ text: answer }));
     const gw = await spawnGateway(env(home, { HERMES_CRON_CLOCK_SPEED: '60' })); // a minute a second
     try {
-      await until(() => tg.sent.length > 0);
+      await waitFor(() => tg.sent.length > 0);
       expect(tg.sent[0]).toMatchObject({ chat_id: HOME_CHAT, text: 'Disk /var is 93% full.' });
       const request = chatRequests()[0]?.body as { messages: { role: string; content: string }[] };
       expect(request.messages.at(-1)).toMatchObject({ role: 'user', content: 'check the disk and report' });
@@ -87,7 +80,7 @@ describe('scheduled jobs through hermes gateway run', () => {
       // from now on the check finds nothing: the next runs post nothing
       answer = '[SILENT]';
       const sentBefore = tg.sent.length;
-      await until(() => (jobs(home)[0]?.fires ?? []).filter((f) => f.status === 'silent').length >= 2);
+      await waitFor(() => (jobs(home)[0]?.fires ?? []).filter((f) => f.status === 'silent').length >= 2);
       expect(tg.sent.length).toBe(sentBefore);
       expect(jobs(home)[0]).toMatchObject({ id, lastStatus: 'silent', failures: 0 });
     } finally {
@@ -103,15 +96,15 @@ describe('scheduled jobs through hermes gateway run', () => {
     const later = { HERMES_CRON_CLOCK_OFFSET_MS: String(3.5 * 3_600_000) };
     const first = await spawnGateway(env(home, later));
     try {
-      await until(() => schedulerStarts(home) === 1);
-      await until(() => tg.sent.length > 0);
-      await until(() => jobs(home)[0]?.fires[0]?.status === 'delivered');
+      await waitFor(() => schedulerStarts(home) === 1);
+      await waitFor(() => tg.sent.length > 0);
+      await waitFor(() => jobs(home)[0]?.fires[0]?.status === 'delivered');
     } finally {
       expect(await first.stop()).toBe(0);
     }
     const second = await spawnGateway(env(home, later));
     try {
-      await until(() => schedulerStarts(home) === 2);
+      await waitFor(() => schedulerStarts(home) === 2);
     } finally {
       expect(await second.stop()).toBe(0);
     }
@@ -126,12 +119,12 @@ describe('scheduled jobs through hermes gateway run', () => {
     openai.server.respond(() => ({ text: 'status: all green' }));
     const gw = await spawnGateway(env(home)); // the real clock: the job's first slot is a day away
     try {
-      await until(() => schedulerStarts(home) === 1);
+      await waitFor(() => schedulerStarts(home) === 1);
       const id = await addJob(home, ['every 1d', 'post the status', '--deliver', 'telegram']);
       const run = await runHermes(['cron', 'run', id], { env: { HERMES_HOME: home } });
       expect(run.code).toBe(0);
-      await until(() => tg.sent.length > 0); // the scheduler re-reads its table every 2 s
-      await until(() => jobs(home)[0]?.fires[0]?.status === 'delivered');
+      await waitFor(() => tg.sent.length > 0); // the scheduler re-reads its table every 2 s
+      await waitFor(() => jobs(home)[0]?.fires[0]?.status === 'delivered');
       expect(tg.sent.map((m) => [m.chat_id, m.text])).toEqual([[HOME_CHAT, 'status: all green']]);
       const [job] = jobs(home);
       expect(job).toMatchObject({ runRequestedAt: null, lastStatus: 'delivered' });
@@ -158,8 +151,8 @@ describe('scheduled jobs through hermes gateway run', () => {
     const gw = await spawnGateway(env(home, { HERMES_CRON_CLOCK_SPEED: '60' }));
     try {
       tg.pushMessage({ chatId: 42, userId: 42, text: 'remind me in 2 minutes to stretch' });
-      await until(() => tg.sent.some((m) => m.text === 'Time to stretch! 🧘'));
-      await until(() => jobs(home)[0]?.fires[0]?.status === 'delivered');
+      await waitFor(() => tg.sent.some((m) => m.text === 'Time to stretch! 🧘'));
+      await waitFor(() => jobs(home)[0]?.fires[0]?.status === 'delivered');
       const [job] = jobs(home);
       expect(job).toMatchObject({
         schedule: 'in 2 minutes',

@@ -7,6 +7,7 @@ import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.j
 import { tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken5678';
 const openai = useFakeOpenAI();
@@ -28,14 +29,6 @@ interface Health {
 async function health(url: string): Promise<{ code: number; body: Health }> {
   const res = await fetch(`${url}/health`);
   return { code: res.status, body: (await res.json()) as Health };
-}
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe('gateway run: healthy before the platforms connect', () => {
@@ -67,12 +60,12 @@ describe('gateway run: healthy before the platforms connect', () => {
       openai.server.script({ text: 'answered after connecting' });
       tg.pushMessage({ chatId: 42, userId: 42, text: 'hello early' });
       held.release();
-      await until(async () => (await health(gw.url)).body.status === 'ok');
+      await waitFor(async () => (await health(gw.url)).body.status === 'ok');
       const after = await health(gw.url);
       expect(after.code).toBe(200);
       expect(after.body.platforms.telegram?.state).toBe('connected');
-      await until(() => gw.stderr().includes('hermes gateway platforms started: telegram connected'));
-      await until(() => tg.sent.length > 0);
+      await waitFor(() => gw.stderr().includes('hermes gateway platforms started: telegram connected'));
+      await waitFor(() => tg.sent.length > 0);
       expect(tg.sent[0]).toMatchObject({ chat_id: 42, text: 'answered after connecting' });
     } finally {
       held.release();

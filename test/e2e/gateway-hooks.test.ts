@@ -8,7 +8,7 @@ import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.j
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
-import { quietPeriod } from '../helpers/wait-for.js';
+import { quietPeriod, waitFor } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken5678';
 const openai = useFakeOpenAI();
@@ -30,14 +30,6 @@ const env = (home: string, extra: Record<string, string> = {}) => ({
   TELEGRAM_ALLOWED_USERS: '42',
   ...extra,
 });
-
-async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** The gateway's log file (the console is off when stderr is not a terminal). */
 function gatewayLog(home: string): string {
@@ -92,21 +84,23 @@ describe('gateway hooks in hermes gateway run', () => {
     expect((await runHermes(['hooks', 'approve', '--all'], { env: { HERMES_HOME: home } })).code).toBe(0);
     const gw = await spawnGateway(env(home, { HOOK_LOG: log }));
     try {
-      await until('gateway:startup', () => existsSync(log) && readFileSync(log, 'utf8').includes('gateway:startup'));
+      await waitFor(() => existsSync(log) && readFileSync(log, 'utf8').includes('gateway:startup'), {
+        what: 'gateway:startup',
+      });
       openai.server.script(...scriptToolTurn('read_file', { path: join(home, 'cache', 'notes.txt') }, 'read it'));
       const sentAt = Date.now();
       tg.pushMessage({ chatId: 42, userId: 42, text: 'read my notes' });
-      await until('the answer', () => tg.sent.length > 0);
+      await waitFor(() => tg.sent.length > 0, { what: 'the answer' });
       // the hanging hook (timeout 1 s) and the throwing one do not hold the reply
       expect(Date.now() - sentAt).toBeLessThan(3_000);
       expect(tg.sent[0]?.text).toBe('read it');
       tg.pushMessage({ chatId: 42, userId: 42, text: '/new' });
-      await until('the /new reply', () => tg.sent.length > 1);
-      await until('command:new logged', () => readFileSync(log, 'utf8').includes('command:new'));
-      await until('session:reset logged', () => readFileSync(log, 'utf8').includes('session:reset'));
-      await until('the hanging hook reported', () =>
-        gatewayLog(home).includes('gateway:c-hanger on agent:start timed out'),
-      );
+      await waitFor(() => tg.sent.length > 1, { what: 'the /new reply' });
+      await waitFor(() => readFileSync(log, 'utf8').includes('command:new'), { what: 'command:new logged' });
+      await waitFor(() => readFileSync(log, 'utf8').includes('session:reset'), { what: 'session:reset logged' });
+      await waitFor(() => gatewayLog(home).includes('gateway:c-hanger on agent:start timed out'), {
+        what: 'the hanging hook reported',
+      });
     } finally {
       expect(await gw.stop()).toBe(0);
     }
@@ -162,11 +156,11 @@ describe('gateway hooks in hermes gateway run', () => {
       const health = await fetch(`${gw.url}/health`);
       expect(health.status).toBe(200);
       expect(tg.sent).toHaveLength(0);
-      await until('the checklist message', () => tg.sent.length > 0);
+      await waitFor(() => tg.sent.length > 0, { what: 'the checklist message' });
       expect(tg.sent[0]).toMatchObject({ chat_id: 42, text: 'Overnight: 2 jobs failed' });
       const request = openai.server.requests.find((r) => r.path.endsWith('/chat/completions'));
       expect(JSON.stringify(request?.body?.messages)).toContain('Tell me on Telegram that the overnight jobs failed.');
-      await until('the outcome logged', () => gatewayLog(home).includes('boot-md completed: Reported.'));
+      await waitFor(() => gatewayLog(home).includes('boot-md completed: Reported.'), { what: 'the outcome logged' });
     } finally {
       await gw.stop();
     }
@@ -180,7 +174,9 @@ describe('gateway hooks in hermes gateway run', () => {
     openai.server.script({ text: '[SILENT]' });
     const gw = await spawnGateway(env(home, { TELEGRAM_HOME_CHANNEL: '42' }));
     try {
-      await until('the outcome logged', () => gatewayLog(home).includes('boot-md completed (nothing to report)'));
+      await waitFor(() => gatewayLog(home).includes('boot-md completed (nothing to report)'), {
+        what: 'the outcome logged',
+      });
       expect(tg.sent).toHaveLength(0);
     } finally {
       await gw.stop();

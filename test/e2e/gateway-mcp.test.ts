@@ -10,6 +10,7 @@ import { processesWith } from '../fakes/mcp/processes.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
 import { tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const SERVER = fileURLToPath(new URL('../fakes/mcp/server.mjs', import.meta.url));
 const API_KEY = 'api-key-mcp-0123456789';
@@ -19,14 +20,6 @@ beforeAll(async () => {
   model = await startFakeOpenAI();
 });
 afterAll(() => model?.close());
-
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const toolResults = (i: number) =>
   (model.requests.filter((r) => r.path.endsWith('/chat/completions'))[i]?.body as { messages: ChatMessage[] }).messages
@@ -61,13 +54,16 @@ describe('MCP servers in the gateway', () => {
       const health = await fetch(`${gw.url}/health`);
       expect(health.status).toBe(200);
       const log = join(home, 'logs', 'gateway.log');
-      await until(() => {
-        try {
-          return readFileSync(log, 'utf8').includes('MCP server fake connected');
-        } catch {
-          return false;
-        }
-      }, 'the fake MCP server to connect');
+      await waitFor(
+        () => {
+          try {
+            return readFileSync(log, 'utf8').includes('MCP server fake connected');
+          } catch {
+            return false;
+          }
+        },
+        { what: 'the fake MCP server to connect' },
+      );
       expect(processesWith(marker)).toHaveLength(2);
 
       model.reset();

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
 import { HERMES_BIN, runHermes, tempHome } from '../helpers/run-hermes.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
-import { quietPeriod } from '../helpers/wait-for.js';
+import { quietPeriod, waitFor, waitForValue } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenfaketokenservice0001';
 const openai = useFakeOpenAI();
@@ -59,14 +59,6 @@ async function status(home: string): Promise<{ code: number | null; status: Stat
   return { code: r.code, status: JSON.parse(r.stdout) as Status };
 }
 
-async function until(what: string, check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** A live process (a zombie left for init to reap counts as gone). */
 const alive = (pid: number) => {
   try {
@@ -86,11 +78,11 @@ describe('hermes gateway start | status | restart | stop', () => {
     const started = await runHermes(['gateway', 'start'], { env: env(home), timeoutMs: 60_000 });
     expect(started.code, started.stderr).toBe(0);
     // healthy (200) before Telegram has connected: `degraded` until it has
-    let first = await status(home);
-    for (let i = 0; i < 200 && first.status.platforms?.telegram !== 'connected'; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      first = await status(home);
-    }
+    const first = await waitForValue(
+      () => status(home),
+      (s) => s.status.platforms?.telegram === 'connected',
+      { what: 'status showing Telegram connected' },
+    );
     expect(first.code).toBe(0);
     expect(first.status).toMatchObject({ running: true, platforms: { telegram: 'connected' } });
     const pid = first.status.pid ?? 0;
@@ -146,7 +138,7 @@ describe('hermes gateway start | status | restart | stop', () => {
     expect(second.code).toBe(1);
     expect(second.stderr).toContain(`a gateway is already running for ${home} (pid ${running.pid}`);
     process.kill(running.pid ?? 0, 'SIGKILL');
-    await until('the killed gateway to go', () => !alive(running.pid ?? 0));
+    await waitFor(() => !alive(running.pid ?? 0), { what: 'the killed gateway to go' });
     const stale = await status(home);
     expect(stale.status).toMatchObject({ running: false, stale_lock: true });
     const again = await runHermes(['gateway', 'start'], { env: env(home), timeoutMs: 60_000 });
@@ -176,14 +168,20 @@ describe('nothing lost, nothing repeated', () => {
     const chats = [501, 502, 503, 504, 505, 506];
     // a turn is running when the restart begins: it finishes and is delivered before the old process exits
     tg.pushMessage({ chatId: chats[0] ?? 0, userId: chats[0] ?? 0, text: 'before' });
-    await until('the first turn to start', () => openai.server.requests.length > 0);
+    await waitFor(() => openai.server.requests.length > 0, { what: 'the first turn to start' });
+    const oldPid = (await status(home)).status.pid ?? 0;
     const restart = runHermes(['gateway', 'restart'], { env: env(home), timeoutMs: 60_000 });
-    for (const [i, chat] of chats.slice(1).entries()) {
-      await new Promise((r) => setTimeout(r, 150));
-      tg.pushMessage({ chatId: chat, userId: chat, text: `during ${i}` });
-    }
+    const during = chats.slice(1);
+    const send = (from: number, to: number) => {
+      for (const [i, chat] of during.slice(from, to).entries())
+        tg.pushMessage({ chatId: chat, userId: chat, text: `during ${from + i}` });
+    };
+    // two while the old process drains its running turn, three once it is gone and the new one starts
+    send(0, 2);
+    await waitFor(() => !alive(oldPid), { what: 'the old gateway process to exit' });
+    send(2, during.length);
     expect((await restart).code).toBe(0);
-    await until('every answer', () => chats.every((c) => repliesTo(c) >= 1), 30_000);
+    await waitFor(() => chats.every((c) => repliesTo(c) >= 1), { what: 'every answer' });
     await quietPeriod(1_000, 'a second answer (a redone turn, a re-fetched update) would show now');
     expect(chats.map(repliesTo)).toEqual(chats.map(() => 1));
     expect(tg.sent.find((m) => m.chat_id === chats[0])?.text).toBe('re: before');
@@ -201,15 +199,15 @@ describe('nothing lost, nothing repeated', () => {
       stdio: 'ignore',
     });
     const chats = [601, 602, 603];
-    await until('the gateway polling', () => tg.pendingPolls() > 0);
+    await waitFor(() => tg.pendingPolls() > 0, { what: 'the gateway polling' });
     for (const chat of chats) tg.pushMessage({ chatId: chat, userId: chat, text: `question ${chat}` });
-    await until('all turns running', () => openai.server.requests.length >= chats.length);
+    await waitFor(() => openai.server.requests.length >= chats.length, { what: 'all turns running' });
     child.kill('SIGKILL');
     await new Promise<void>((resolve) => child.once('exit', () => resolve()));
     expect(tg.sent).toHaveLength(0);
     slow = false;
     expect((await runHermes(['gateway', 'start'], { env: env(home), timeoutMs: 60_000 })).code).toBe(0);
-    await until('every answer', () => chats.every((c) => repliesTo(c) >= 1), 30_000);
+    await waitFor(() => chats.every((c) => repliesTo(c) >= 1), { what: 'every answer' });
     await quietPeriod(1_000, 'a second answer (a redone turn, a re-fetched update) would show now');
     expect(chats.map(repliesTo)).toEqual([1, 1, 1]);
     expect(tg.sent.map((m) => m.text).sort()).toEqual(chats.map((c) => `re: question ${c}`));

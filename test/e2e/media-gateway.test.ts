@@ -10,6 +10,7 @@ import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.j
 import { tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken5678';
 const openai = useFakeOpenAI();
@@ -21,14 +22,6 @@ afterAll(async () => {
   await tg.close();
 });
 beforeEach(() => tg.reset());
-
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const chats = () => openai.server.requests.filter((r) => r.path.endsWith('/chat/completions'));
 
@@ -52,18 +45,18 @@ describe('inbound media through hermes gateway run (telegram)', () => {
       TELEGRAM_ALLOWED_USERS: '42',
     });
     try {
-      await until(() => tg.pendingPolls() > 0);
-      await until(() => !existsSync(stale));
+      await waitFor(() => tg.pendingPolls() > 0);
+      await waitFor(() => !existsSync(stale));
       openai.server.script({ text: 'a photo of text' }, { text: 'noted your voice' });
       tg.pushMessage({ chatId: 42, userId: 42, photo: { data: photo, fileName: 'photo.jpg' } });
-      await until(() => tg.sent.length > 0);
+      await waitFor(() => tg.sent.length > 0);
       expect(tg.sent[0]?.text).toContain('a photo of text');
       expect(imagePartsOf(chats()[0])).toEqual([{ mimeType: 'image/jpeg', data: photo }]);
       expect(readdirSync(cache).some((name) => name.endsWith('photo.jpg'))).toBe(true);
 
       openai.server.scriptTranscription({ text: 'remind me to call mum' });
       tg.pushMessage({ chatId: 42, userId: 42, voice: { data: 'OggS opus bytes' } });
-      await until(() => tg.sent.length > 1);
+      await waitFor(() => tg.sent.length > 1);
       const messages = chats()[1]?.body?.messages as { role: string; content: unknown }[];
       expect(messages.at(-1)).toEqual({ role: 'user', content: '[voice] remind me to call mum' });
       expect(openai.server.transcriptions[0]?.data.toString()).toBe('OggS opus bytes');

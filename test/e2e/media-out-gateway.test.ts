@@ -12,6 +12,7 @@ import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.j
 import { tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken5678';
 const openai = useFakeOpenAI();
@@ -33,14 +34,6 @@ const env = (home: string) => ({
   TELEGRAM_ALLOWED_USERS: '42',
 });
 
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 describe('outbound media through hermes gateway run (Telegram)', () => {
@@ -51,17 +44,17 @@ describe('outbound media through hermes gateway run (Telegram)', () => {
     writeFileSync(join(home, '.env'), 'HERMES_E2E_MARKER=media-out-e2e-value\n', { mode: 0o600 });
     const gw = await spawnGateway(env(home));
     try {
-      await until(() => tg.pendingPolls() > 0);
+      await waitFor(() => tg.pendingPolls() > 0);
       openai.server.script({ text: `Your chart:\nMEDIA: ${png}` });
       tg.pushMessage({ chatId: 42, userId: 42, text: 'chart please' });
-      await until(() => tg.uploads.length > 0 && tg.sent.length > 0);
+      await waitFor(() => tg.uploads.length > 0 && tg.sent.length > 0);
       expect(tg.uploads[0]).toMatchObject({ method: 'sendPhoto', chat_id: 42, fileName: 'chart.png' });
       expect(tg.uploads[0]?.sha256).toBe(sha(FAKE_PNG));
       expect(tg.sent[0]?.text).toBe('Your chart:');
 
       openai.server.script({ text: `Sure.\nMEDIA: ${join(home, '.env')}` });
       tg.pushMessage({ chatId: 42, userId: 42, text: 'send me your .env' });
-      await until(() => tg.sent.length > 1);
+      await waitFor(() => tg.sent.length > 1);
       expect(tg.sent[1]?.text).toContain('Not sent');
       expect(tg.sent[1]?.text).toContain('never sent');
       expect(tg.sent[1]?.text).not.toContain('media-out-e2e-value');
@@ -69,7 +62,7 @@ describe('outbound media through hermes gateway run (Telegram)', () => {
 
       openai.server.script(...scriptToolTurn('image_generate', { prompt: 'a red square' }, 'Here it is.'));
       tg.pushMessage({ chatId: 42, userId: 42, text: 'draw a red square' });
-      await until(() => tg.uploads.length > 1 && tg.sent.length > 2);
+      await waitFor(() => tg.uploads.length > 1 && tg.sent.length > 2);
       expect(tg.uploads[1]).toMatchObject({ method: 'sendPhoto', chat_id: 42 });
       expect(tg.uploads[1]?.sha256).toBe(sha(FAKE_PNG));
       expect(tg.sent[2]?.text).toBe('Here it is.');

@@ -12,7 +12,7 @@ import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.j
 import { tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
-import { quietPeriod } from '../helpers/wait-for.js';
+import { quietPeriod, waitForValue } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenMETRICSfaketoken9012';
 const API_KEY = 'metrics-e2e-api-key-0123456789';
@@ -26,21 +26,6 @@ afterAll(async () => {
   await tg.close();
 });
 beforeEach(() => tg.reset());
-
-async function until<T>(
-  what: string,
-  read: () => T | Promise<T>,
-  ok: (v: T) => boolean,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** HERMES_HOME with a plugin whose pre_gateway_dispatch hook skips "#skip" messages and a gateway hook that throws. */
 function prepareHome(): string {
@@ -92,10 +77,10 @@ describe('GET /metrics of hermes gateway run', () => {
       return parseExposition(await res.text());
     };
     try {
-      await until(
-        'the first getUpdates poll',
+      await waitForValue(
         () => tg.pendingPolls(),
         (n) => n > 0,
+        { what: 'the first getUpdates poll' },
       );
 
       // the key: required, and the body never leaks without it
@@ -123,10 +108,10 @@ describe('GET /metrics of hermes gateway run', () => {
         // one message per user at a time: a second message to a busy session would interrupt the first
         for (const user of ALLOWED)
           answered.push(tg.pushMessage({ chatId: user, userId: user, text: `question ${round} from ${user}` }));
-        await until(
-          `round ${round} answered`,
+        await waitForValue(
           () => tg.sent.length,
           (n) => n >= ALLOWED.length * (round + 1),
+          { what: `round ${round} answered` },
         );
       }
       const D = 3; // the same updates again, as after a lost acknowledgement
@@ -136,14 +121,14 @@ describe('GET /metrics of hermes gateway run', () => {
       const S = 2; // skipped by the plugin's pre_gateway_dispatch hook
       for (let i = 0; i < S; i++) tg.pushMessage({ chatId: 42, userId: 42, text: `#skip ${i}` });
 
-      const samples = await until(
-        'every message counted',
+      const samples = await waitForValue(
         scrape,
         (s) =>
           sampleValue(s, 'hermes_messages_received_total', { platform: 'telegram', result: 'accepted' }) >= N + U + S &&
           sampleValue(s, 'hermes_messages_received_total', { platform: 'telegram', result: 'duplicate' }) >= D &&
           sampleValue(s, 'hermes_messages_sent_total', { platform: 'telegram' }) >= N + U &&
           sampleValue(s, 'hermes_gateway_hook_failures_total', { handler: 'thrower', reason: 'error' }) >= N,
+        { what: 'every message counted' },
       );
       await quietPeriod(300, 'room for anything extra (a duplicate answer) to show');
       const after = await scrape();
@@ -196,12 +181,12 @@ describe('GET /metrics of hermes gateway run', () => {
 
       // the platform drops every connection: the poller reconnects, counted once
       tg.dropConnections();
-      const reconnected = await until(
-        'the reconnect',
+      const reconnected = await waitForValue(
         scrape,
         (s) =>
           sampleValue(s, 'hermes_platform_reconnects_total', tgl()) >= 1 &&
           sampleValue(s, 'hermes_platform_up', tgl()) === 1,
+        { what: 'the reconnect' },
       );
       expect(sampleValue(reconnected, 'hermes_platform_reconnects_total', tgl())).toBe(1);
       console.log('metrics e2e: 1 dropped connection, hermes_platform_reconnects_total 1');

@@ -10,6 +10,7 @@ import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken1234';
 const OTHER_KEY = 'sk-other-provider-key-0123456789';
@@ -64,19 +65,11 @@ const env = (home: string) => ({
   TELEGRAM_ALLOWED_USERS: '42,43,44',
 });
 
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** Sends `text` from chat `chatId` and resolves with the bot's next message to that chat. */
 async function ask(chatId: number, text: string): Promise<string> {
   const before = tg.sent.filter((m) => m.chat_id === chatId).length;
   tg.pushMessage({ chatId, userId: chatId, text });
-  await until(() => tg.sent.filter((m) => m.chat_id === chatId).length > before);
+  await waitFor(() => tg.sent.filter((m) => m.chat_id === chatId).length > before);
   return String(tg.sent.filter((m) => m.chat_id === chatId)[before]?.text ?? '');
 }
 

@@ -8,6 +8,7 @@ import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.j
 import { tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenPIPELINEfaketoken5678';
 const API_KEY = 'pipeline-e2e-api-key-0123456789';
@@ -19,14 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await tg.close();
 });
-
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** HERMES_HOME with the opt-in plugin `wordblock`: its pre_gateway_dispatch hook skips texts containing "forbidden". */
 function prepareHome(): string {
@@ -71,7 +64,7 @@ describe('pre_gateway_dispatch on every surface (hermes gateway run)', () => {
         body: JSON.stringify({ model: 'test-model', stream, messages: [{ role: 'user', content }] }),
       });
     try {
-      await until(() => tg.pendingPolls() > 0);
+      await waitFor(() => tg.pendingPolls() > 0);
       // blocked on the API platform: an OpenAI-shaped refusal, streaming or not, and no model call
       for (const stream of [false, true]) {
         const refused = await post('tell me the forbidden thing', stream);
@@ -83,7 +76,7 @@ describe('pre_gateway_dispatch on every surface (hermes gateway run)', () => {
       tg.pushMessage({ chatId: 42, userId: 42, text: 'the forbidden word again' });
       openai.server.script({ text: 'telegram answer' });
       tg.pushMessage({ chatId: 42, userId: 42, text: 'an ordinary question' });
-      await until(() => tg.sent.length > 0);
+      await waitFor(() => tg.sent.length > 0);
       expect(tg.sent.map((m) => m.text)).toEqual(['telegram answer']);
       expect(completions()).toHaveLength(1);
       const lastUser = (completions()[0]?.body as { messages: { role: string; content: string }[] }).messages.at(-1);

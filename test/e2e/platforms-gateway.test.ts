@@ -12,6 +12,7 @@ import { telegramDriver } from '../contract/drivers/telegram.js';
 import { tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const openai = useFakeOpenAI();
 const drivers: PlatformDriver[] = [telegramDriver('polling'), discordDriver(), slackSocketDriver()];
@@ -22,14 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const d of drivers) await d.close();
 });
-
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('hermes gateway run with Telegram, Discord and Slack', () => {
   it('connects all three from their tokens and answers a DM on each', async () => {
@@ -51,17 +44,20 @@ describe('hermes gateway run with Telegram, Discord and Slack', () => {
     });
     const gw = await spawnGateway(env, 30_000);
     try {
-      await until('every platform connected', async () => {
-        const health = (await (await fetch(`${gw.url}/health`)).json()) as {
-          status: string;
-          platforms: Record<string, { state: string }>;
-        };
-        return drivers.every((d) => health.platforms[d.platform]?.state === 'connected');
-      });
+      await waitFor(
+        async () => {
+          const health = (await (await fetch(`${gw.url}/health`)).json()) as {
+            status: string;
+            platforms: Record<string, { state: string }>;
+          };
+          return drivers.every((d) => health.platforms[d.platform]?.state === 'connected');
+        },
+        { what: 'every platform connected' },
+      );
       for (const d of drivers) {
         await d.waitReady();
         const ref = await d.dm(d.user(0), `hello ${d.platform}`);
-        await until(`the ${d.platform} answer`, () => d.sent().length > 0);
+        await waitFor(() => d.sent().length > 0, { what: `the ${d.platform} answer` });
         expect(d.sent()[0]).toMatchObject({ chatId: ref.chatId });
         expect(d.sent()[0]?.text).toContain(`echo: hello ${d.platform}`);
       }

@@ -13,6 +13,7 @@ import { type FakeSlack, type PostedMessage, type SlackFile, startFakeSlack } fr
 import { tempHome } from '../helpers/run-hermes.js';
 import { type RunningGateway, spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const BOT_TOKEN = 'xoxb-7770187770-7770187771-E2eRichBotToken';
 const APP_TOKEN = 'xapp-1-A0E2ERICH1-7770187772-E2eRichAppToken';
@@ -66,14 +67,7 @@ const sha = (data: Buffer | string) => createHash('sha256').update(data).digest(
 const shown = (m: PostedMessage): string =>
   slack.updates.findLast((u) => u.channel === m.channel && u.ts === m.ts)?.text ?? m.text;
 
-async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-const answered = (text: string) => until(text, () => slack.posted.some((m) => shown(m) === text));
+const answered = (text: string) => waitFor(() => slack.posted.some((m) => shown(m) === text), { what: text });
 
 /** a DM from Ada sharing `files` (subtype file_share, each served at its url_private) */
 function shareFiles(files: SlackFile[]): void {
@@ -107,7 +101,7 @@ describe('rich messages through hermes gateway run (Slack, Socket Mode)', () => 
     // streamed in pieces: the line must not show mid-stream either
     openai.server.script({ text: `Your chart:\nMEDIA: ${png}`, chunkDelayMs: 300 });
     slack.pushMessage({ channel: ADA.dm, user: ADA.id, text: 'chart please', channelType: 'im' });
-    await until('the shared file', () => slack.sharedFiles.length > 0);
+    await waitFor(() => slack.sharedFiles.length > 0, { what: 'the shared file' });
     await answered('Your chart:');
     expect(slack.sharedFiles).toHaveLength(1);
     expect(slack.sharedFiles[0]).toMatchObject({ channel: ADA.dm, name: 'chart.png', size: FAKE_PNG.length });
@@ -123,7 +117,7 @@ describe('rich messages through hermes gateway run (Slack, Socket Mode)', () => 
     const final = 'Streaming works: *every* word arrives, edit by edit.';
     openai.server.script({ text: answer, chunkDelayMs: 300 });
     slack.pushMessage({ channel: ADA.dm, user: ADA.id, text: 'stream it', channelType: 'im' });
-    await until('the final edit', () => slack.updates.some((u) => u.text === final));
+    await waitFor(() => slack.updates.some((u) => u.text === final), { what: 'the final edit' });
     expect(slack.posted).toHaveLength(1);
     const ts = slack.posted[0]?.ts;
     expect(slack.updates.length).toBeGreaterThanOrEqual(2);

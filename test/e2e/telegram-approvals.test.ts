@@ -8,6 +8,7 @@ import { type FakeTelegram, type SentMessage, startFakeTelegram } from '../fakes
 import { tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken1234';
 const openai = useFakeOpenAI();
@@ -37,14 +38,6 @@ function setUp(config: string): { home: string; target: string; env: Record<stri
   return { home, target, env };
 }
 
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 type Keyboard = { inline_keyboard: { text: string; callback_data: string }[][] };
 /** the message sent with the inline keyboard (its text and keyboard change once answered) */
 const prompt = (): SentMessage | undefined => tg.sent.find((m) => m.body.reply_markup !== undefined);
@@ -64,7 +57,7 @@ describe('approvals in a Telegram chat through hermes gateway run', () => {
     const gw = await spawnGateway(env);
     try {
       tg.pushMessage({ chatId: 42, userId: 42, text: 'clean up the victim folder' });
-      await until(() => prompt() !== undefined);
+      await waitFor(() => prompt() !== undefined);
       const asked = prompt() as SentMessage;
       expect(asked.text).toContain(command);
       expect((asked.reply_markup as Keyboard).inline_keyboard.flat().map((b) => b.text)).toEqual([
@@ -80,11 +73,11 @@ describe('approvals in a Telegram chat through hermes gateway run', () => {
         messageId: asked.message_id,
         data: button(asked, 'Allow once'),
       });
-      await until(() => tg.sent.some((m) => m.text === 'deleted'));
+      await waitFor(() => tg.sent.some((m) => m.text === 'deleted'));
       expect(existsSync(join(target, 'keep.txt'))).toBe(false);
       expect(JSON.parse(lastMessages()[1]?.content ?? '{}')).toMatchObject({ exit_code: 0 });
       expect(tg.callbackAnswers.get(press.callback_query?.id ?? '')).toBe('Approved once.');
-      await until(() => prompt()?.reply_markup === undefined);
+      await waitFor(() => prompt()?.reply_markup === undefined);
       expect(prompt()?.edits).toEqual([`Approved once.`]);
     } finally {
       expect(await gw.stop()).toBe(0);
@@ -98,20 +91,20 @@ describe('approvals in a Telegram chat through hermes gateway run', () => {
     const gw = await spawnGateway(env);
     try {
       tg.pushMessage({ chatId: -100, chatType: 'supergroup', userId: 42, text: `@${tg.bot.username} clean up` });
-      await until(() => prompt() !== undefined);
+      await waitFor(() => prompt() !== undefined);
       const asked = prompt() as SentMessage;
       const data = button(asked, 'Allow once');
       const other = tg.pushCallbackQuery({ chatId: -100, userId: 43, messageId: asked.message_id, data });
-      await until(() => tg.callbackAnswers.has(other.callback_query?.id ?? ''));
+      await waitFor(() => tg.callbackAnswers.has(other.callback_query?.id ?? ''));
       expect(tg.callbackAnswers.get(other.callback_query?.id ?? '')).toMatch(/^Not yours/);
-      await until(() => tg.sent.some((m) => m.text === 'could not'));
+      await waitFor(() => tg.sent.some((m) => m.text === 'could not'));
       expect(existsSync(join(target, 'keep.txt'))).toBe(true);
       expect(JSON.parse(lastMessages()[1]?.content ?? '{}')).toMatchObject({ denied: true });
-      await until(() => prompt()?.reply_markup === undefined);
+      await waitFor(() => prompt()?.reply_markup === undefined);
       expect(prompt()?.text).toBe('No answer in time: denied.');
       // a press after the answer is told so, and changes nothing
       const late = tg.pushCallbackQuery({ chatId: -100, userId: 42, messageId: asked.message_id, data });
-      await until(() => tg.callbackAnswers.has(late.callback_query?.id ?? ''));
+      await waitFor(() => tg.callbackAnswers.has(late.callback_query?.id ?? ''));
       expect(tg.callbackAnswers.get(late.callback_query?.id ?? '')).toMatch(/no longer waiting/);
     } finally {
       expect(await gw.stop()).toBe(0);
@@ -125,9 +118,9 @@ describe('approvals in a Telegram chat through hermes gateway run', () => {
     const gw = await spawnGateway(env);
     try {
       tg.pushMessage({ chatId: 42, userId: 42, text: 'clean up' });
-      await until(() => prompt() !== undefined);
+      await waitFor(() => prompt() !== undefined);
       tg.pushMessage({ chatId: 42, userId: 42, text: '/deny' });
-      await until(() => tg.sent.some((m) => m.text === 'denied, ok'));
+      await waitFor(() => tg.sent.some((m) => m.text === 'denied, ok'));
       expect(tg.sent.some((m) => m.text === 'Denied.')).toBe(true);
       expect(existsSync(join(target, 'keep.txt'))).toBe(true);
     } finally {
@@ -139,11 +132,11 @@ describe('approvals in a Telegram chat through hermes gateway run', () => {
     const { target, env } = setUp('gateway:\n  batch_ms: 0\n');
     const command = `rm -rf ${target}/*`;
     openai.server.script({ toolCalls: [{ name: 'terminal', arguments: { command } }] }, { text: 'yolo done' });
-    const yolo = await spawnGateway(env, 15_000, ['--yolo']);
+    const yolo = await spawnGateway(env, 30_000, ['--yolo']);
     try {
       expect(yolo.stderr()).toContain('--yolo: dangerous terminal commands run without asking');
       tg.pushMessage({ chatId: 42, userId: 42, text: 'clean up' });
-      await until(() => tg.sent.some((m) => m.text === 'yolo done'));
+      await waitFor(() => tg.sent.some((m) => m.text === 'yolo done'));
       expect(prompt()).toBeUndefined();
       expect(existsSync(join(target, 'keep.txt'))).toBe(false);
     } finally {

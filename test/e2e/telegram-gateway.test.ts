@@ -7,7 +7,7 @@ import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.j
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
-import { quietPeriod } from '../helpers/wait-for.js';
+import { quietPeriod, waitFor, waitForValue } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken1234';
 const openai = useFakeOpenAI();
@@ -29,32 +29,28 @@ const env = (home: string, extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 describe('Telegram through hermes gateway run', () => {
   it('polling: an allowed DM is answered; health shows telegram connected', async () => {
     const home = tempHome();
     const gw = await spawnGateway(env(home, { TELEGRAM_ALLOWED_USERS: '42' }));
     try {
-      await until(() => tg.pendingPolls() > 0);
-      const health = (await (await fetch(`${gw.url}/health`)).json()) as {
-        status: string;
-        platforms: Record<string, { state: string }>;
-      };
-      expect(health.platforms.telegram?.state).toBe('connected');
+      await waitFor(() => tg.pendingPolls() > 0);
+      const health = await waitForValue(
+        async () =>
+          (await (await fetch(`${gw.url}/health`)).json()) as {
+            status: string;
+            platforms: Record<string, { state: string }>;
+          },
+        (body) => body.platforms.telegram?.state === 'connected',
+        { what: 'telegram connected in /health' },
+      );
       expect(health.status).toBe('ok');
       openai.server.script({ text: 'Hello from **Hermes**' });
       tg.pushMessage({ chatId: 42, userId: 42, text: 'hi bot' });
-      await until(() => tg.sent.length > 0);
+      await waitFor(() => tg.sent.length > 0);
       expect(tg.sent[0]).toMatchObject({ chat_id: 42, text: 'Hello from <b>Hermes</b>', parse_mode: 'HTML' });
       tg.pushMessage({ chatId: 42, userId: 42, text: '/sethome' });
-      await until(() => tg.sent.length > 1);
+      await waitFor(() => tg.sent.length > 1);
       expect(tg.sent[1]?.text).toBe('This chat is now the telegram home channel.');
       expect(readFileSync(join(home, '.env'), 'utf8')).toContain('TELEGRAM_HOME_CHANNEL=42');
     } finally {
@@ -68,7 +64,7 @@ describe('Telegram through hermes gateway run', () => {
     const gw = await spawnGateway(env(home));
     try {
       tg.pushMessage({ chatId: 77, userId: 77, text: 'hello?', username: 'eve' });
-      await until(() => tg.sent.length > 0);
+      await waitFor(() => tg.sent.length > 0);
       const code = /pairing code is ([A-Z0-9]{8})/.exec(tg.sent[0]?.text ?? '')?.[1] ?? '';
       expect(code).toHaveLength(8);
       expect(openai.server.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(0);
@@ -78,7 +74,7 @@ describe('Telegram through hermes gateway run', () => {
       expect(approve.code).toBe(0);
       openai.server.script({ text: 'welcome aboard' });
       tg.pushMessage({ chatId: 77, userId: 77, text: 'hello again' });
-      await until(() => tg.sent.length > 1);
+      await waitFor(() => tg.sent.length > 1);
       expect(tg.sent[1]?.text).toBe('welcome aboard');
     } finally {
       await gw.stop();
@@ -110,7 +106,7 @@ describe('Telegram through hermes gateway run', () => {
       expect((await post(null)).status).toBe(401);
       openai.server.script({ text: 'webhook answer' });
       expect((await post('s3cret-token-value')).status).toBe(200);
-      await until(() => tg.sent.length > 0);
+      await waitFor(() => tg.sent.length > 0);
       expect(tg.sent[0]?.text).toBe('webhook answer');
       // the refused posts were never taken in: the model saw the accepted one only
       expect(openai.server.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(1);
@@ -124,13 +120,13 @@ describe('Telegram through hermes gateway run', () => {
     const gw = await spawnGateway(env(home, { TELEGRAM_ALLOWED_USERS: '42' }));
     openai.server.script({ hang: true });
     tg.pushMessage({ chatId: 42, userId: 42, text: 'first message' });
-    await until(() => openai.server.requests.some((r) => r.path.endsWith('/chat/completions')));
+    await waitFor(() => openai.server.requests.some((r) => r.path.endsWith('/chat/completions')));
     await gw.stop('SIGKILL');
     expect(tg.sent).toHaveLength(0);
     openai.server.script({ text: 'answer after the crash' });
     const again = await spawnGateway(env(home, { TELEGRAM_ALLOWED_USERS: '42' }));
     try {
-      await until(() => tg.sent.length > 0);
+      await waitFor(() => tg.sent.length > 0);
       await quietPeriod(600, 'time for a duplicate (recovery, a re-fetched update) to show up'); // no marker: either may come
       expect(tg.sent.map((m) => m.text)).toEqual(['answer after the crash']);
     } finally {
@@ -154,7 +150,7 @@ describe('Telegram through hermes gateway run', () => {
       // the last chunk is here once the sent text ends with the answer's end
       const squash = (text: string) => text.replace(/\s+/g, '');
       const end = squash(long.slice(-40));
-      await until(() => tg.sent.length >= 3 && squash(tg.sent.map((m) => m.text).join('')).includes(end), 15_000);
+      await waitFor(() => tg.sent.length >= 3 && squash(tg.sent.map((m) => m.text).join('')).includes(end));
       for (const m of tg.sent) expect(m.text.length).toBeLessThanOrEqual(4096);
       for (const m of tg.sent)
         expect((m.text.match(/<pre>/g) ?? []).length).toBe((m.text.match(/<\/pre>/g) ?? []).length);

@@ -51,32 +51,24 @@ gateway:
       streaming: true
 `;
 
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 describe('Telegram streaming through hermes gateway run', () => {
   it('the answer is one message edited at least twice, ending with the full text; 👀 then 👍 on the question', async () => {
     const home = tempHome();
     writeFileSync(join(home, 'config.yaml'), CONFIG);
     const gw = await spawnGateway(env(home));
     try {
-      await until(() => tg.pendingPolls() > 0);
+      await waitFor(() => tg.pendingPolls() > 0);
       openai.server.script({ text: 'Streaming works: **every** word arrives, edit by edit.', chunkDelayMs: 300 });
       const update = tg.pushMessage({ chatId: 42, userId: 42, text: 'stream it' });
       const question = update.message?.message_id;
-      await until(() => tg.edits.some((e) => e.parse_mode === 'HTML'));
+      await waitFor(() => tg.edits.some((e) => e.parse_mode === 'HTML'));
       expect(tg.sent).toHaveLength(1);
       const id = tg.sent[0]?.message_id;
       expect(tg.edits.length).toBeGreaterThanOrEqual(2);
       expect(tg.edits.every((e) => e.message_id === id)).toBe(true);
       expect(tg.edits.at(-1)?.text).toBe('Streaming works: <b>every</b> word arrives, edit by edit.');
       expect(tg.textOf(42, id ?? 0)).toBe('Streaming works: every word arrives, edit by edit.');
-      await until(() => tg.reactions.filter((r) => r.message_id === question).length >= 2);
+      await waitFor(() => tg.reactions.filter((r) => r.message_id === question).length >= 2);
       expect(tg.reactions.filter((r) => r.message_id === question).map((r) => r.emoji)).toEqual([['👀'], ['👍']]);
     } finally {
       expect(await gw.stop()).toBe(0);
@@ -88,16 +80,16 @@ describe('Telegram streaming through hermes gateway run', () => {
     writeFileSync(join(home, 'config.yaml'), CONFIG);
     const answer = 'After a crash the answer is still whole and posted once.';
     const first = await spawnGateway(env(home));
-    await until(() => tg.pendingPolls() > 0);
+    await waitFor(() => tg.pendingPolls() > 0);
     openai.server.script({ text: answer, chunkDelayMs: 1_000 });
     tg.pushMessage({ chatId: 42, userId: 42, text: 'crash during this' });
-    await until(() => tg.sent.length === 1);
+    await waitFor(() => tg.sent.length === 1);
     await waitFor(() => streamIdsStored(home), { what: "the streamed message's id committed" });
     await first.stop('SIGKILL');
     openai.server.script({ text: answer, chunkDelayMs: 20 });
     const second = await spawnGateway(env(home));
     try {
-      await until(() => tg.edits.some((e) => e.parse_mode === 'HTML'));
+      await waitFor(() => tg.edits.some((e) => e.parse_mode === 'HTML'));
       expect(tg.sent).toHaveLength(1);
       expect(tg.textOf(42, tg.sent[0]?.message_id ?? 0)).toBe(answer);
     } finally {

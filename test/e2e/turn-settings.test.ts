@@ -15,6 +15,7 @@ import { type FakeOpenAI, type RecordedRequest, type Reply, startFakeOpenAI } fr
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenSETTINGSfaketoken4321';
 const PRIMARY_KEY = 'sk-primary-profile-key-0123456789';
@@ -179,14 +180,6 @@ const EXPECTED: Record<Scenario, { primary: SettingsView[]; fallback: SettingsVi
 
 const SCENARIOS: readonly Scenario[] = ['normal', 'fallback'];
 
-async function until(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** The cron jobs' last statuses as state.db holds them now (read beside the running gateway). */
 function cronStatuses(home: string): (string | null)[] {
   const store = openStore(join(home, 'state.db'), { backgroundCheckpoints: false });
@@ -231,8 +224,9 @@ describe('model settings reach the model the same from every surface', () => {
         const chatId = 42 + i;
         const before = tg.sent.filter((m) => m.chat_id === chatId).length;
         tg.pushMessage({ chatId, userId: chatId, text: prompt('telegram', scenario) });
-        await until('the Telegram answer', () =>
-          tg.sent.some((m, at) => at >= before && m.chat_id === chatId && String(m.text).includes('done SURF')),
+        await waitFor(
+          () => tg.sent.some((m, at) => at >= before && m.chat_id === chatId && String(m.text).includes('done SURF')),
+          { what: 'the Telegram answer' },
         );
         seen.set(`telegram ${scenario}`, requestsOf('telegram', scenario));
 
@@ -258,7 +252,7 @@ describe('model settings reach the model the same from every surface', () => {
         seen.set(`responses ${scenario}`, requestsOf('responses', scenario));
       }
       // `delivered` once the run ended and its (empty: --deliver none) delivery is done
-      await until('both cron jobs to run', () => cronStatuses(home).join() === 'delivered,delivered');
+      await waitFor(() => cronStatuses(home).join() === 'delivered,delivered', { what: 'both cron jobs to run' });
       for (const scenario of SCENARIOS) seen.set(`cron ${scenario}`, requestsOf('cron', scenario));
     } finally {
       await gw.stop();

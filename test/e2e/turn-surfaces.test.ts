@@ -14,6 +14,7 @@ import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { type RunningGateway, spawnGateway } from '../helpers/spawn-gateway.js';
 import { readSse } from '../helpers/sse-client.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenTURNSURFACESfaketoken90';
 const HOME_CHAT = -1001;
@@ -45,14 +46,6 @@ export async function handle(_event: string, context: Record<string, unknown>, h
   appendFileSync(process.env.HOOK_LOG as string, JSON.stringify({ prompt, result }) + '\\n');
 }
 `;
-
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const lastUser = (r: RecordedRequest): string => {
   const messages = (r.body as { messages?: { role: string; content: unknown }[] } | undefined)?.messages ?? [];
@@ -242,11 +235,11 @@ describe('one turn path for every surface (hermes gateway run)', () => {
     await everySurface({
       telegram: async () => {
         telegram('forbidden telegram');
-        await until('the telegram skip counted', async () => (await ignored('telegram')) === 1);
+        await waitFor(async () => (await ignored('telegram')) === 1, { what: 'the telegram skip counted' });
       },
       web: async () => {
         expect(await web.post('forbidden web')).toBe(202);
-        await until('the web skip counted', async () => (await ignored('web')) === 1);
+        await waitFor(async () => (await ignored('web')) === 1, { what: 'the web skip counted' });
       },
       completions: async () => {
         const refused = await completions('forbidden completions');
@@ -261,7 +254,7 @@ describe('one turn path for every surface (hermes gateway run)', () => {
       },
       cron: async () => {
         await fireJob('skip');
-        await until('the cron fire', () => fireEnded('skip'));
+        await waitFor(() => fireEnded('skip'), { what: 'the cron fire' });
         expect(fires(jobIds.skip ?? '')[0]).toMatchObject({
           status: 'silent',
           error: expect.stringMatching(/pre_gateway_dispatch/),
@@ -270,7 +263,7 @@ describe('one turn path for every surface (hermes gateway run)', () => {
       },
       hook: async () => {
         hookRun('forbidden hook');
-        await until('the hook run', () => hookResult('forbidden hook') !== undefined);
+        await waitFor(() => hookResult('forbidden hook') !== undefined, { what: 'the hook run' });
         expect(hookResult('forbidden hook')).toMatchObject({
           status: 'failed',
           text: null,
@@ -287,11 +280,11 @@ describe('one turn path for every surface (hermes gateway run)', () => {
     await everySurface({
       telegram: async () => {
         telegram('rewrite-me telegram');
-        await until('the telegram answer', () => telegramSent().includes('answer to: rewritten telegram'));
+        await waitFor(() => telegramSent().includes('answer to: rewritten telegram'), { what: 'the telegram answer' });
       },
       web: async () => {
         expect(await web.post('rewrite-me web')).toBe(202);
-        await until('the web answer', () => web.texts().includes('answer to: rewritten web'));
+        await waitFor(() => web.texts().includes('answer to: rewritten web'), { what: 'the web answer' });
       },
       completions: async () => {
         expect(await completionText(await completions('rewrite-me completions'))).toBe(
@@ -304,12 +297,12 @@ describe('one turn path for every surface (hermes gateway run)', () => {
       },
       cron: async () => {
         await fireJob('rewrite');
-        await until('the cron fire', () => fireEnded('rewrite'));
+        await waitFor(() => fireEnded('rewrite'), { what: 'the cron fire' });
         expect(tg.sent.filter((m) => m.chat_id === HOME_CHAT).at(-1)?.text).toBe('answer to: rewritten cron');
       },
       hook: async () => {
         hookRun('rewrite-me hook');
-        await until('the hook run', () => hookResult('rewrite-me hook') !== undefined);
+        await waitFor(() => hookResult('rewrite-me hook') !== undefined, { what: 'the hook run' });
         expect(hookResult('rewrite-me hook')).toMatchObject({ status: 'completed', text: 'answer to: rewritten hook' });
       },
     });
@@ -321,11 +314,13 @@ describe('one turn path for every surface (hermes gateway run)', () => {
     await everySurface({
       telegram: async () => {
         telegram('/ping');
-        await until('the telegram answer', () => tg.sent.some((m) => m.chat_id === 42 && m.text === 'pong'));
+        await waitFor(() => tg.sent.some((m) => m.chat_id === 42 && m.text === 'pong'), {
+          what: 'the telegram answer',
+        });
       },
       web: async () => {
         expect(await web.post('/ping')).toBe(202);
-        await until('the web answer', () => web.texts().includes('pong'));
+        await waitFor(() => web.texts().includes('pong'), { what: 'the web answer' });
       },
       completions: async () => {
         expect(await completionText(await completions('/ping'))).toBe('pong');
@@ -355,12 +350,12 @@ describe('one turn path for every surface (hermes gateway run)', () => {
       },
       cron: async () => {
         await fireJob('command');
-        await until('the cron fire', () => fireEnded('command'));
+        await waitFor(() => fireEnded('command'), { what: 'the cron fire' });
         expect(tg.sent.filter((m) => m.chat_id === HOME_CHAT).at(-1)?.text).toBe('pong');
       },
       hook: async () => {
         hookRun('/ping');
-        await until('the hook run', () => hookResult('/ping') !== undefined);
+        await waitFor(() => hookResult('/ping') !== undefined, { what: 'the hook run' });
         expect(hookResult('/ping')).toMatchObject({ status: 'completed', text: 'pong' });
       },
     });
@@ -374,19 +369,18 @@ describe('one turn path for every surface (hermes gateway run)', () => {
     const whileHeld = async (surface: string, submit: () => Promise<unknown>, answered: () => boolean) => {
       round++;
       telegram(`hold ${round}`);
-      await until(`the hold of ${surface}`, () => holds.length > 0);
+      await waitFor(() => holds.length > 0, { what: `the hold of ${surface}` });
       const pending = submit();
       try {
-        await until(
-          `${surface} queued for a run slot`,
-          async () => (await metric(/^hermes_turns_queued (\d+)$/m)) >= 1,
-        );
+        await waitFor(async () => (await metric(/^hermes_turns_queued (\d+)$/m)) >= 1, {
+          what: `${surface} queued for a run slot`,
+        });
         expect(asked()).not.toContain(`lane ${surface}`);
       } finally {
         release();
       }
       await pending;
-      await until(`${surface} answered`, answered);
+      await waitFor(answered, { what: `${surface} answered` });
       expect(asked().indexOf(`lane ${surface}`)).toBeGreaterThan(asked().indexOf(`hold ${round}`));
     };
     let completion: string | undefined;

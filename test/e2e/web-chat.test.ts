@@ -11,6 +11,7 @@ import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { readSse, type SseEvent } from '../helpers/sse-client.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const openai = useFakeOpenAI();
 
@@ -30,22 +31,15 @@ const PNG = Buffer.from(
   'base64',
 );
 
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** Waits until the gateway runs and queues no turn (its /metrics gauges). */
 async function idle(url: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const metrics = await (await fetch(`${url}/metrics`)).text();
-    if (/^hermes_turns_running 0$/m.test(metrics) && /^hermes_turns_queued 0$/m.test(metrics)) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('the gateway stayed busy');
+  await waitFor(
+    async () => {
+      const metrics = await (await fetch(`${url}/metrics`)).text();
+      return /^hermes_turns_running 0$/m.test(metrics) && /^hermes_turns_queued 0$/m.test(metrics);
+    },
+    { what: 'the gateway idle (no turn running or queued)' },
+  );
 }
 
 const dataOf = (event: SseEvent | undefined) => JSON.parse(event?.data ?? '{}') as { id: string; text: string };
@@ -86,7 +80,7 @@ describe('the web chat through hermes gateway run', () => {
       const answer = 'Streaming to the browser: every word arrives, edit by edit, until the end.';
       openai.server.script({ text: answer, chunkDelayMs: 120 });
       expect((await post('stream it')).status).toBe(202);
-      await until(() => stream.events.some((e) => e.event === 'edit' && dataOf(e).text === answer));
+      await waitFor(() => stream.events.some((e) => e.event === 'edit' && dataOf(e).text === answer));
       await idle(gw.url); // the turn is over: the next message does not interrupt it
       const turn = stream.events.slice(1);
       expect(turn[0]?.event).toBe('message');
@@ -101,7 +95,7 @@ describe('the web chat through hermes gateway run', () => {
       form.set('file', new Blob([PNG], { type: 'image/png' }), 'pixel.png');
       const uploaded = await fetch(`${gw.url}/chat/api/messages`, { method: 'POST', headers, body: form });
       expect(uploaded.status).toBe(202);
-      await until(() => stream.events.some((e) => dataOf(e).text === 'A one-pixel image.'));
+      await waitFor(() => stream.events.some((e) => dataOf(e).text === 'A one-pixel image.'));
       expect(imagePartsOf(openai.server.requests.at(-1))).toEqual([{ mimeType: 'image/png', data: PNG }]);
       await idle(gw.url);
 
@@ -111,15 +105,15 @@ describe('the web chat through hermes gateway run', () => {
       openai.server.script({ text: 'Kept for you while you were away.' });
       expect((await post('answer while I reload')).status).toBe(202);
       // the turn ended, its answer sent, while no stream was open
-      await until(() => openai.server.pending() === 0);
+      await waitFor(() => openai.server.pending() === 0);
       await idle(gw.url);
       stream = readSse(`${gw.url}/chat/api/stream`, { cookie, 'last-event-id': lastSeen });
-      await until(() => stream.events.some((e) => dataOf(e).text === 'Kept for you while you were away.'));
+      await waitFor(() => stream.events.some((e) => dataOf(e).text === 'Kept for you while you were away.'));
       expect(stream.events.some((e) => e.id === lastSeen)).toBe(false); // nothing seen before is sent again
 
       // /new goes through the commands
       expect((await post('/new')).status).toBe(202);
-      await until(() => stream.events.some((e) => dataOf(e).text === 'Started a new session.'));
+      await waitFor(() => stream.events.some((e) => dataOf(e).text === 'Started a new session.'));
 
       // bad requests: a clear 4xx each, and the gateway goes on
       expect((await post('   ')).status).toBe(400);
@@ -144,12 +138,12 @@ describe('the web chat through hermes gateway run', () => {
       });
       openai.server.script({ text: 'Still here.' });
       expect((await post('still there?')).status).toBe(202);
-      await until(() => stream.events.some((e) => dataOf(e).text === 'Still here.'));
+      await waitFor(() => stream.events.some((e) => dataOf(e).text === 'Still here.'));
 
       // a stream still open does not hold the gateway's stop: it is ended
       stopped = true;
       expect(await gw.stop()).toBe(0);
-      await until(() => stream.ended());
+      await waitFor(() => stream.ended());
     } finally {
       if (!stopped) await gw.stop();
     }

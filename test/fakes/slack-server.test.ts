@@ -3,6 +3,7 @@
 import { verifySlackRequest } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { quietPeriod, waitFor } from '../helpers/wait-for.js';
 import { type FakeSlack, startFakeSlack } from './slack-server.js';
 
 let fake: FakeSlack;
@@ -69,14 +70,6 @@ async function connect(): Promise<Client> {
     ws.once('error', reject);
   });
   return client;
-}
-
-async function until(check: () => boolean, timeoutMs = 2_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 describe('fake slack: Web API', () => {
@@ -190,7 +183,7 @@ describe('fake slack: Web API', () => {
 describe('fake slack: Socket Mode', () => {
   it('greets with hello, delivers envelopes, records acks, counts connections', async () => {
     const client = await connect();
-    await until(() => client.frames.length === 1);
+    await waitFor(() => client.frames.length === 1);
     expect(client.frames[0]).toMatchObject({
       type: 'hello',
       num_connections: 1,
@@ -198,7 +191,7 @@ describe('fake slack: Socket Mode', () => {
       connection_info: { app_id: fake.bot.appId },
     });
     const { message } = fake.pushMessage({ channel: 'D1', user: 'U1', text: 'hi' });
-    await until(() => client.frames.length === 2);
+    await waitFor(() => client.frames.length === 2);
     expect(client.frames[1]).toEqual(message);
     expect(message).toMatchObject({
       type: 'events_api',
@@ -223,22 +216,22 @@ describe('fake slack: Socket Mode', () => {
       payload: { event_id: message.payload.event_id },
     });
     expect(again.envelope_id).not.toBe(message.envelope_id);
-    await until(() => client.frames.length === 4);
+    await waitFor(() => client.frames.length === 4);
   });
 
   it('holds events while no socket is live and delivers them to the next one', async () => {
     fake.pushMessage({ channel: 'D1', user: 'U1', text: 'early' });
     expect(fake.queued()).toHaveLength(1);
     const client = await connect();
-    await until(() => client.frames.length === 2);
+    await waitFor(() => client.frames.length === 2);
     expect(fake.queued()).toHaveLength(0);
   });
 
   it('answers pings with pongs, and pings on its own', async () => {
     const client = await connect();
     client.ws.ping();
-    await until(() => client.pongs === 1);
-    await until(() => client.pings >= 1);
+    await waitFor(() => client.pongs === 1);
+    await waitFor(() => client.pings >= 1);
   });
 
   it('accepts each connection ticket once', async () => {
@@ -258,25 +251,26 @@ describe('fake slack: Socket Mode', () => {
   it('sends a disconnect envelope', async () => {
     const client = await connect();
     fake.disconnect('refresh_requested');
-    await until(() => client.frames.length === 2);
+    await waitFor(() => client.frames.length === 2);
     expect(client.frames[1]).toMatchObject({ type: 'disconnect', reason: 'refresh_requested' });
   });
 
   it('goes deaf on silence(): no pong, no ping, no event, no close handshake — but sees the TCP close', async () => {
     const client = await connect();
-    await until(() => client.frames.length === 1);
+    await waitFor(() => client.frames.length === 1);
     fake.silence();
     const pings = client.pings;
     client.ws.ping();
     fake.pushMessage({ channel: 'D1', user: 'U1', text: 'lost' });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // nothing may come back: no marker can show that a pong or an event will never come
+    await quietPeriod(150, 'a pong, a ping or the event would arrive now');
     expect([client.pongs, client.pings - pings, client.frames.length]).toEqual([0, 0, 1]);
     expect(fake.queued()).toHaveLength(1);
     client.ws.close(1000);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await quietPeriod(100, 'the close handshake is never answered');
     expect(client.ws.readyState).toBe(WebSocket.CLOSING);
     client.ws.terminate();
-    await until(() => fake.openConnections() === 0);
+    await waitFor(() => fake.openConnections() === 0);
     expect(fake.closes).toEqual([{ connection: 1, code: 1006 }]);
     expect(fake.maxOpenConnections()).toBe(1);
   });

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/run-hermes.js';
 import { type RunningGateway, spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { rawRequest } from '../security/lib/raw-http.js';
 
 const KEY = 'sk-api-client-test-0123456789';
@@ -263,7 +264,7 @@ describe('the API platform through the openai client', () => {
     openai.server.script({ text: 'slow a', delayMs: 300 }, { text: 'quick b' }, { text: 'c' });
     const a = client.responses.create({ model: 'hermes', input: 'a?', previous_response_id: root.id });
     // b starts once a's model request is under way (a has not stored anything yet)
-    for (let i = 0; i < 200 && openai.server.requests.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => openai.server.requests.length >= 2, { what: "a's model request" });
     expect(openai.server.requests).toHaveLength(2);
     const b = await client.responses.create({ model: 'hermes', input: 'b?', previous_response_id: root.id });
     expect(b.output_text).toBe('quick b');

@@ -34,14 +34,6 @@ const request = (text: string, key: string | null, signal = new AbortController(
   signal,
 });
 
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe('API requests through the pipeline', () => {
   it('a keyed session: session:start once, agent:start/step/end each turn, history kept and stored', async () => {
     h = await startHarness(openai.server);
@@ -52,7 +44,7 @@ describe('API requests through the pipeline', () => {
     const second = await runApi(h.gateway, request('second', 'alice'));
     expect(first.kind === 'ran' && first.result.finalText).toBe('one');
     expect(second.kind === 'ran' && second.result.finalText).toBe('two');
-    await until(() => events.filter((e) => e.type === 'agent:end').length === 2);
+    await waitFor(() => events.filter((e) => e.type === 'agent:end').length === 2);
     expect(events.map((e) => e.type).filter((t) => t !== 'agent:step')).toEqual([
       'session:start',
       'agent:start',
@@ -111,7 +103,7 @@ describe('API requests through the pipeline', () => {
     h = await startHarness(openai.server, { settings: { busyMode: 'interrupt' } });
     openai.server.script({ hang: true }, { text: 'the newer answer' });
     const first = runApi(h.gateway, request('slow', 'carol'));
-    await until(() => completions().length === 1);
+    await waitFor(() => completions().length === 1);
     const second = await runApi(h.gateway, request('fast', 'carol'));
     const cut = await first;
     expect(cut.kind === 'ran' && cut.result.status).toBe('interrupted');
@@ -131,7 +123,7 @@ describe('API requests through the pipeline', () => {
     const a = runApi(h.gateway, request('1', 'dave'));
     const b = runApi(h.gateway, request('2', 'dave'));
     const c = runApi(h.gateway, request('3', null));
-    await until(() => completions().length === 1);
+    await waitFor(() => completions().length === 1);
     // one run slot: the other two wait (the gauge the metrics read), and nothing else reaches the model
     const queued = async () => (await h?.gateway.metrics.scrape())?.match(/^hermes_turns_queued (\d+)$/m)?.[1];
     await waitFor(async () => (await queued()) === '2', { what: 'the other two requests waiting' });

@@ -8,6 +8,7 @@ import { createTerminalTool } from '@hermes/agent';
 import type { ApprovalChoice, HookPayloads } from '@hermes/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { type Harness, startHarness } from './harness.js';
 
 const openai = useFakeOpenAI();
@@ -16,12 +17,6 @@ afterEach(async () => {
   await h?.stop();
   h = null;
 });
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i += 1) await sleep(10);
-  if (!check()) throw new Error('timed out waiting');
-}
 
 function victim(): { target: string; command: string } {
   const target = join(mkdtempSync(join(tmpdir(), 'hermes-approve-')), 'victim');
@@ -65,11 +60,11 @@ describe('approvals in a chat', () => {
       { text: 'second done, unasked' },
     );
     await h.platform.inject('clean up');
-    await until(() => texts().some((t) => t.startsWith('Approval needed')));
+    await waitFor(() => texts().some((t) => t.startsWith('Approval needed')));
     expect(texts()[0]).toContain('/approve');
     expect(existsSync(join(target, 'keep.txt'))).toBe(true);
     await h.platform.inject('/approve session');
-    await until(() => texts().includes('first done'));
+    await waitFor(() => texts().includes('first done'));
     expect(texts()).toContain('Approved for this session.');
     expect(existsSync(join(target, 'keep.txt'))).toBe(false);
     expect(seen).toEqual([
@@ -79,7 +74,7 @@ describe('approvals in a chat', () => {
     // the same pattern later in the session runs without asking again
     writeFileSync(join(target, 'again.txt'), 'x');
     await h.platform.inject('and again');
-    await until(() => texts().includes('second done, unasked'));
+    await waitFor(() => texts().includes('second done, unasked'));
     expect(texts().filter((t) => t.startsWith('Approval needed'))).toHaveLength(1);
     expect(existsSync(join(target, 'again.txt'))).toBe(false);
   });
@@ -90,16 +85,16 @@ describe('approvals in a chat', () => {
     openai.server.script({ toolCalls: [{ name: 'terminal', arguments: { command } }] }, { text: 'denied then' });
     const group = { chatId: 'g1', chatType: 'group' as const, mentioned: true };
     await h.platform.inject('/approve');
-    await until(() => texts().includes('Nothing is waiting for approval here.'));
+    await waitFor(() => texts().includes('Nothing is waiting for approval here.'));
     await h.platform.inject('clean up', group);
-    await until(() => texts().some((t) => t.startsWith('Approval needed')));
+    await waitFor(() => texts().some((t) => t.startsWith('Approval needed')));
     await h.platform.inject('/approve', { ...group, userId: 'u2', userName: 'Mallory' });
-    await until(() => texts().some((t) => t.startsWith('Not yours')));
+    await waitFor(() => texts().some((t) => t.startsWith('Not yours')));
     expect(existsSync(join(target, 'keep.txt'))).toBe(true);
     await h.platform.inject('/approve nonsense', group);
-    await until(() => texts().some((t) => t.startsWith('Usage: /approve')));
+    await waitFor(() => texts().some((t) => t.startsWith('Usage: /approve')));
     await h.platform.inject('/deny', group);
-    await until(() => texts().includes('denied then'));
+    await waitFor(() => texts().includes('denied then'));
     expect(existsSync(join(target, 'keep.txt'))).toBe(true);
   });
 
@@ -112,11 +107,11 @@ describe('approvals in a chat', () => {
       { text: 'still here' },
     );
     await h.platform.inject('clean up');
-    await until(() => texts().includes('timed out'));
+    await waitFor(() => texts().includes('timed out'));
     expect(texts()).toContain('No answer in time: denied.');
     expect(existsSync(join(target, 'keep.txt'))).toBe(true);
     await h.platform.inject('hello?');
-    await until(() => texts().includes('still here'));
+    await waitFor(() => texts().includes('still here'));
     expect(h.gateway.approvals.waiting).toBe(0);
   });
 });

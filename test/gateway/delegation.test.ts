@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fakes/openai-server.js';
 import { fileBlocks } from '../helpers/doc-blocks.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { type Harness, startHarness } from './harness.js';
 
 const openai = useFakeOpenAI();
@@ -112,7 +113,9 @@ describe('delegate_task through the gateway', () => {
       return { toolCalls: [{ name: 'delegate_task', arguments: THREE }] };
     });
     await h.platform.inject('count the fruit');
-    while (openai.server.requests.filter(isChild).length < 3) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => openai.server.requests.filter(isChild).length >= 3, {
+      what: 'the three children at their model',
+    });
     await h.platform.inject('/stop');
     await h.gateway.idle();
 

@@ -4,6 +4,7 @@
 import { awaitedSink, completionJob, type DirectOutcome, type Gateway } from '@hermes/gateway';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { type Harness, startHarness } from './harness.js';
 
 const openai = useFakeOpenAI();
@@ -19,14 +20,6 @@ function completion(gateway: Gateway, text: string, key: string | null): Promise
   return outcome;
 }
 
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe('surfaces without an inbox', () => {
   it("a hook's runAgent: agent:start and agent:end as platform gateway, counted in its metrics", async () => {
     h = await startHarness(openai.server);
@@ -35,7 +28,7 @@ describe('surfaces without an inbox', () => {
     openai.server.script({ text: 'all checked' });
     const result = await h.gateway.runOneShot('check the logs', { name: 'boot-md' });
     expect(result).toEqual({ status: 'completed', text: 'all checked' });
-    await until(() => events.some((e) => e.type === 'agent:end'));
+    await waitFor(() => events.some((e) => e.type === 'agent:end'));
     expect(events.map((e) => e.type).filter((t) => t !== 'agent:step')).toEqual(['agent:start', 'agent:end']);
     expect(events[0]?.context).toMatchObject({
       platform: 'gateway',
@@ -68,7 +61,7 @@ describe('surfaces without an inbox', () => {
     h = await startHarness(openai.server, { settings: { busyMode: 'queue' } });
     openai.server.script({ hang: true });
     const running = completion(h.gateway, 'the slow one', 'alice');
-    await until(() => openai.server.requests.length === 1);
+    await waitFor(() => openai.server.requests.length === 1);
     const queued = completion(h.gateway, 'queued behind it', 'alice');
     await h.stop();
     h = null;

@@ -8,6 +8,7 @@ import type { MessageEvent, PlatformAdapter } from '@hermes/protocol';
 import { openStore } from '@hermes/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { type Harness, startHarness } from './harness.js';
 import { memoryPlatform } from './memory-platform.js';
 
@@ -81,7 +82,7 @@ describe('Gateway.launch', () => {
     await connected;
     expect(h.gateway.platformStates().memory?.state).toBe('connected');
     // gateway:startup fires once every adapter has started (handlers run in the background)
-    for (let i = 0; i < 100 && startups.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => startups.length > 0, { what: 'gateway:startup' });
     expect(startups).toHaveLength(1);
     await h.gateway.idle();
     expect(platform.sent.map((m) => m.text)).toEqual(['yes, answered after the restart']);

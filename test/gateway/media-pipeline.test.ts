@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { imagePartsOf } from '../fakes/openai-server.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { type Harness, startHarness } from './harness.js';
 
 const openai = useFakeOpenAI();
@@ -19,14 +20,6 @@ afterEach(async () => {
 const media = { maxBytes: 1024 * 1024, cacheDays: 7, stt: null };
 const chats = () => openai.server.requests.filter((r) => r.path.endsWith('/chat/completions'));
 
-async function until(check: () => boolean): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > 5_000) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe('media in the pipeline', () => {
   it('steer mode: a photo sent mid-turn gets its own turn with the image, not a caption steered in', async () => {
     h = await startHarness(openai.server, { settings: { busyMode: 'steer', media } });
@@ -35,9 +28,9 @@ describe('media in the pipeline', () => {
     writeFileSync(path, 'GIF89a tiny gif');
     openai.server.script({ text: 'first answer', delayMs: 300 }, { text: 'about the gif' });
     await h.platform.inject('hello');
-    await until(() => chats().length === 1);
+    await waitFor(() => chats().length === 1);
     await h.platform.injectFiles('', [{ kind: 'photo', path, fileName: 'p.gif', mimeType: 'image/gif' }]);
-    await until(() => h !== null && h.platform.sent.length >= 2);
+    await waitFor(() => h !== null && h.platform.sent.length >= 2);
     expect(chats()).toHaveLength(2);
     expect(imagePartsOf(chats()[1])).toEqual([{ mimeType: 'image/gif', data: Buffer.from('GIF89a tiny gif') }]);
   });
@@ -49,7 +42,7 @@ describe('media in the pipeline', () => {
     writeFileSync(path, 'OggS');
     openai.server.script({ text: 'ok' });
     await h.platform.injectFiles('', [{ kind: 'audio', path, fileName: 'v.ogg', mimeType: 'audio/ogg' }]);
-    await until(() => h !== null && h.platform.sent.length >= 1);
+    await waitFor(() => h !== null && h.platform.sent.length >= 1);
     const messages = chats()[0]?.body?.messages as { role: string; content: string }[];
     expect(messages.at(-1)?.content).toBe(`[audio v.ogg (not transcribed: no transcription endpoint): ${path}]`);
   });

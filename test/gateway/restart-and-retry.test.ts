@@ -21,7 +21,6 @@ afterEach(async () => {
 });
 
 const chat = () => openai.server.requests.filter((r) => r.path.endsWith('/chat/completions'));
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 describe('restart and send faults', () => {
   it('a message accepted while the platforms are still starting is answered once, never also resumed', async () => {
@@ -48,14 +47,15 @@ describe('restart and send faults', () => {
     };
     openai.server.script({ text: 'answered once', delayMs: 300 });
     const starting = startHarness(openai.server, { platform });
-    for (;;) {
-      try {
-        await platform.inject('hello while starting', {}, 'race-1');
-        break;
-      } catch {
-        await sleep(10); // not connected yet
-      }
-    }
+    // refused until the platform is connected
+    await waitFor(
+      () =>
+        platform.inject('hello while starting', {}, 'race-1').then(
+          () => true,
+          () => false,
+        ),
+      { what: 'the message taken in (the platform connected)' },
+    );
     await waitFor(() => chat().length > 0, { what: 'the turn running, its inbox row still unanswered' });
     open();
     h = await starting;

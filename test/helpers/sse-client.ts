@@ -1,6 +1,7 @@
 // A Server-Sent Events client for tests: node:http (close() destroys the socket, as a browser
 // leaving the page does), the events parsed as they come.
 import { type ClientRequest, get, type IncomingMessage } from 'node:http';
+import { waitFor } from './wait-for.js';
 
 /** One SSE event as read off the stream. */
 export interface SseEvent {
@@ -55,12 +56,8 @@ export function readSse(url: string, headers: Record<string, string>) {
     opened,
     events,
     ended: () => ended,
-    async next(count: number, timeoutMs = 5_000): Promise<SseEvent[]> {
-      const started = Date.now();
-      while (events.length < count) {
-        if (Date.now() - started > timeoutMs) throw new Error(`only ${events.length} of ${count} events came`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
+    async next(count: number, timeoutMs?: number): Promise<SseEvent[]> {
+      await waitFor(() => events.length >= count, { what: `${count} events (${events.length} came)`, timeoutMs });
       return events.slice(0, count);
     },
     close: () => {

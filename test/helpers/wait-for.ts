@@ -3,15 +3,15 @@
 import { setImmediate as nextImmediate } from 'node:timers/promises';
 
 export interface WaitForOptions {
-  /** how long to wait before failing (default 10 s: generous, as a loaded machine is slow) */
+  /** how long to wait before failing (default 30 s: generous, as two test files at once on two cores are slow) */
   timeoutMs?: number;
-  /** what is awaited, for the timeout's message */
-  what?: string;
+  /** what is awaited, for the timeout's message, or a function telling it at that moment (default: the condition's source text) */
+  what?: string | (() => string);
   /** how often the condition is asked (default 10 ms) */
   stepMs?: number;
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_STEP_MS = 10;
 
 type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
@@ -28,7 +28,8 @@ export async function waitFor<T>(condition: () => T | Promise<T>, options: WaitF
     const value = await condition();
     if (value) return value as Truthy<T>;
     if (Date.now() >= deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${options.what ?? 'a condition'}`);
+      const what = typeof options.what === 'function' ? options.what() : options.what;
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what ?? String(condition)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, stepMs));
   }
@@ -48,4 +49,29 @@ export async function flushImmediates(rounds = 1): Promise<void> {
  */
 export function quietPeriod(ms: number, _reason: string): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Reads until `ok(value)` holds and resolves with that value; a timeout's message ends with the
+ * last value read (a metric that never reached its count shows where it stopped).
+ */
+export async function waitForValue<T>(
+  read: () => T | Promise<T>,
+  ok: (value: T) => boolean,
+  options: WaitForOptions = {},
+): Promise<T> {
+  let last: { value: T } | undefined;
+  try {
+    const found = await waitFor(
+      async () => {
+        last = { value: await read() };
+        return ok(last.value) ? last : undefined;
+      },
+      { ...options, what: options.what ?? String(read) },
+    );
+    return found.value;
+  } catch (error) {
+    if (last === undefined || !(error instanceof Error) || !error.message.startsWith('timed out')) throw error;
+    throw new Error(`${error.message}: last read ${JSON.stringify(last.value)}`);
+  }
 }

@@ -4,6 +4,7 @@ import { ChatApprovals } from '@hermes/gateway';
 import type { ApprovalChoice, ApprovalPress, MessageEvent, PlatformAdapter } from '@hermes/protocol';
 import { silentLogger } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait-for.js';
 
 const request = {
   command: 'rm -rf /srv/data',
@@ -50,7 +51,7 @@ async function ask(
   shown: string[],
 ): Promise<{ id: string; choice: Promise<ApprovalChoice> }> {
   const choice = approvals.forTurn('tg:g1:u1', event(), new AbortController().signal)(request);
-  for (let i = 0; i < 50 && shown.length === 0; i += 1) await new Promise((r) => setTimeout(r, 5));
+  await waitFor(() => shown.length > 0, { what: 'the approval prompt shown' });
   return { id: shown.at(-1) ?? '', choice };
 }
 
@@ -91,7 +92,7 @@ describe('chat approvals: who may answer', () => {
     expect(shown).toHaveLength(1);
     // another user: asked
     const other = approvals.forTurn('tg:g1:u2', event('u2'), new AbortController().signal)(request);
-    for (let i = 0; i < 50 && shown.length === 1; i += 1) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => shown.length > 1, { what: "the other user's approval prompt" });
     expect(shown).toHaveLength(2);
     approvals.press(press(shown[1] ?? '', { userId: 'u2', answer: 'deny' }));
     expect(await other).toBe('deny');

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { PlatformLeases } from '../../packages/gateway/src/cluster/platform-leases.js';
 import { SessionLeases } from '../../packages/gateway/src/cluster/session-leases.js';
 import { postgresUnavailableReason, usePostgres } from '../helpers/postgres.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const SECRET = 'Sup3r-s3cret-db-pass';
 const skip = postgresUnavailableReason() !== null;
@@ -26,11 +27,6 @@ function recorder(): { logger: Logger; lines: string[] } {
     child: () => logger,
   };
   return { logger, lines };
-}
-
-async function waitFor(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 20));
-  expect(cond()).toBe(true);
 }
 
 async function logsOfFailedStart(url: string): Promise<string[]> {

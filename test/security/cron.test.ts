@@ -14,6 +14,7 @@ import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.j
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 describe('the cronjob tool keeps to its chat', () => {
   const store = openStore(':memory:');
@@ -106,8 +107,7 @@ describe('a scheduled run cannot approve dangerous commands', () => {
       HERMES_CRON_CLOCK_SPEED: '60',
     });
     try {
-      const started = Date.now();
-      while (tg.sent.length === 0 && Date.now() - started < 15_000) await new Promise((r) => setTimeout(r, 25));
+      await waitFor(() => tg.sent.length > 0, { what: "the cron job's delivery" });
       expect(tg.sent[0]?.text).toContain('denied');
     } finally {
       expect(await gw.stop()).toBe(0);

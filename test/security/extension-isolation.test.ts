@@ -11,6 +11,7 @@ import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.j
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken5678';
 const openai = useFakeOpenAI();
@@ -35,14 +36,6 @@ const env = (home: string) => ({
   TELEGRAM_API_ROOT: tg.apiRoot,
   TELEGRAM_ALLOWED_USERS: '42',
 });
-
-async function until(what: string, check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** The messages of the gateway's log (the console is off when stderr is not a terminal). */
 function logMessages(home: string): string[] {
@@ -99,27 +92,31 @@ describe('gateway hooks run in a worker thread', () => {
     );
     const gw = await spawnGateway(env(home));
     try {
-      await until('the timer crash logged', () =>
-        logged(home, 'gateway hook a-timer-thrower crashed: thrown from a hook timer'),
-      );
+      await waitFor(() => logged(home, 'gateway hook a-timer-thrower crashed: thrown from a hook timer'), {
+        what: 'the timer crash logged',
+      });
       tg.pushMessage({ chatId: 42, userId: 42, text: '/status' });
-      await until('the exit logged', () => logged(home, 'gateway hook b-exiter worker thread exited with code 7'));
-      await until('the /status reply', () => tg.sent.length > 0);
+      await waitFor(() => logged(home, 'gateway hook b-exiter worker thread exited with code 7'), {
+        what: 'the exit logged',
+      });
+      await waitFor(() => tg.sent.length > 0, { what: 'the /status reply' });
 
       tg.pushMessage({ chatId: 42, userId: 42, text: 'are you there?' });
-      await until('the reply', () => tg.sent.some((m) => m.text === 'still here'));
+      await waitFor(() => tg.sent.some((m) => m.text === 'still here'), { what: 'the reply' });
       // the spinner runs on agent:start: its worker is busy for 20 s, the gateway is not
-      await until('the spinner spinning', () => logged(home, 'c-spinner spinning'));
+      await waitFor(() => logged(home, 'c-spinner spinning'), { what: 'the spinner spinning' });
       const during = await health(gw.url);
       expect(during.status).toBe(200);
       expect(during.ms).toBeLessThan(1_000);
-      await until('the busy worker terminated', () =>
-        logged(home, "gateway hook c-spinner blocks the hooks' worker thread"),
-      );
-      await until('the worker restarting', () =>
-        logMessages(home).some((m) =>
-          /gateway hook c-spinner worker thread was terminated; restarting in \d+ ms/.test(m),
-        ),
+      await waitFor(() => logged(home, "gateway hook c-spinner blocks the hooks' worker thread"), {
+        what: 'the busy worker terminated',
+      });
+      await waitFor(
+        () =>
+          logMessages(home).some((m) =>
+            /gateway hook c-spinner worker thread was terminated; restarting in \d+ ms/.test(m),
+          ),
+        { what: 'the worker restarting' },
       );
       expect((await health(gw.url)).ms).toBeLessThan(1_000);
       expect(gw.child.exitCode).toBe(null);
@@ -145,7 +142,7 @@ describe('plugins', () => {
         'plugin exiter failed to load: process.exit(0) refused: only Hermes itself may end the process',
       ]);
       tg.pushMessage({ chatId: 42, userId: 42, text: 'hello' });
-      await until('the reply', () => tg.sent.some((m) => m.text === 'still here'));
+      await waitFor(() => tg.sent.some((m) => m.text === 'still here'), { what: 'the reply' });
     } finally {
       expect(await gw.stop()).toBe(0);
     }
@@ -187,17 +184,17 @@ export function register(ctx) {
     const gw = await spawnGateway(env(home));
     try {
       tg.pushMessage({ chatId: 42, userId: 42, text: 'first' });
-      await until('the reply', () => tg.sent.some((m) => m.text === 'still here'));
-      await until('the plugin disabled', () => logged(home, 'plugin flaky: hooks disabled after 5 faults'));
+      await waitFor(() => tg.sent.some((m) => m.text === 'still here'), { what: 'the reply' });
+      await waitFor(() => logged(home, 'plugin flaky: hooks disabled after 5 faults'), { what: 'the plugin disabled' });
       const h = await health(gw.url);
       expect(h.status).toBe(200);
       expect(h.body).toMatchObject({ status: 'degraded', event_loop: { stalls_last_minute: 1 } });
       // a new session: the flaky hook is not called again; the gateway still answers
       tg.pushMessage({ chatId: 42, userId: 42, text: '/new' });
-      await until('the /new reply', () => tg.sent.length > 1);
+      await waitFor(() => tg.sent.length > 1, { what: 'the /new reply' });
       const before = tg.sent.length;
       tg.pushMessage({ chatId: 42, userId: 42, text: 'second' });
-      await until('the second reply', () => tg.sent.length > before);
+      await waitFor(() => tg.sent.length > before, { what: 'the second reply' });
       expect(readFileSync(calls, 'utf8')).toBe('x');
       const metrics = await (await fetch(`${gw.url}/metrics`)).text();
       expect(metrics).toMatch(/^hermes_event_loop_stalls_total [12]$/m);

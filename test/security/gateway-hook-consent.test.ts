@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const openai = useFakeOpenAI();
 const env = (home: string, extra: Record<string, string> = {}) => ({
@@ -44,14 +45,6 @@ const count = (home: string, line: string) =>
     .filter((l) => l === line).length;
 const gatewayLog = (home: string) => readFileSync(join(home, 'logs', 'gateway.log'), 'utf8');
 
-async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** One gateway start: waits until the `control` hook (approved) has run `runs` times in all, then stops. */
 /** Starts the gateway, waits for the control hook's `runs`-th run (and each `also` hook's count: the hooks share a worker thread), stops it. */
 async function startOnce(
@@ -61,11 +54,11 @@ async function startOnce(
   args: string[] = [],
   also: Record<string, number> = {},
 ) {
-  const gw = await spawnGateway(env(home, extra), 15_000, args);
+  const gw = await spawnGateway(env(home, extra), 30_000, args);
   try {
-    await until(`control hook run ${runs}`, () => count(home, 'ran control gateway:startup') >= runs);
+    await waitFor(() => count(home, 'ran control gateway:startup') >= runs, { what: `control hook run ${runs}` });
     for (const [name, n] of Object.entries(also)) {
-      await until(`${name} hook run ${n}`, () => count(home, `ran ${name} gateway:startup`) >= n);
+      await waitFor(() => count(home, `ran ${name} gateway:startup`) >= n, { what: `${name} hook run ${n}` });
     }
   } finally {
     expect(await gw.stop()).toBe(0);
@@ -152,7 +145,7 @@ describe('gateway hook consent', () => {
     expect(store.approvals).toEqual([
       expect.objectContaining({ kind: 'gateway', name: 'control', via: 'hermes hooks approve' }),
     ]);
-  }, 60_000);
+  }, 120_000);
 
   it('--accept-hooks and HERMES_ACCEPT_HOOKS=1 load pending hooks and record the consent', async () => {
     const home = tempHome();
@@ -176,7 +169,7 @@ describe('gateway hook consent', () => {
     const stderr = await startOnce(home, 3, {}, [], { other: 3 });
     expect(stderr).not.toContain('not loaded');
     expect(count(home, 'ran other gateway:startup')).toBe(3);
-  }, 60_000);
+  }, 120_000);
 
   it('hooks install approves exactly what it wrote: the example loads without a flag; an edit makes it pending', async () => {
     const home = tempHome();
@@ -194,5 +187,5 @@ describe('gateway hook consent', () => {
     expect((await hermes(home, ['hooks', 'install', 'command-logger', '--force'])).code).toBe(0);
     expect(existsSync(join(home, 'hooks', 'command-logger', 'leftover.ts'))).toBe(false);
     expect(await consentOf(home)).toEqual({ 'command-logger': 'approved' });
-  }, 30_000);
+  }, 120_000);
 });

@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { webFactory } from '../../plugins/platforms/web/index.js';
 import { sqliteGatewayStore } from '../helpers/gateway-store.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const HOST = 'chat.example.org';
 const TOKEN = 'web-chat-console-token-0123456789';
@@ -131,14 +132,6 @@ async function call(
   };
 }
 
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('web chat security on a public host', () => {
   it('a visitor is a stranger: its message asks for pairing and starts no session', async () => {
     setup = await start();
@@ -154,7 +147,7 @@ describe('web chat security on a public host', () => {
       { text: 'let me in' },
     );
     expect(sent.status).toBe(202);
-    await until(() => store.pairing.list().pending.length === 1);
+    await waitFor(() => store.pairing.list().pending.length === 1);
     expect(store.pairing.list().pending[0]).toMatchObject({ platform: 'web', userId: browserId });
     expect(store.sessions.list({ limit: 10 })).toHaveLength(0);
   });
@@ -218,7 +211,7 @@ describe('web chat security on a public host', () => {
     );
     expect(sent.status).toBe(202);
     const browserId = visitor.cookie.split('=')[1] ?? '';
-    await until(
+    await waitFor(
       () => setup?.store.sessions.list({ limit: 10 }).some((s) => s.sessionKey === `web:${browserId}:dm`) === true,
     );
     expect(setup.store.pairing.list().pending).toHaveLength(0);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GatewayHookApi, Logger } from '@hermes/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../test/helpers/wait-for.js';
 import type { GatewayHookSpec } from '../src/gateway-hooks/discover.js';
 import { FaultCounter } from '../src/gateway-hooks/hook-faults.js';
 import { GatewayHookWorker } from '../src/gateway-hooks/hook-worker-host.js';
@@ -25,14 +26,6 @@ function specs(hooks: Record<string, string>): GatewayHookSpec[] {
     const dir = join(root, name);
     return { name, description: name, events: ['agent:end'], dir, handlerFile: join(dir, 'handler.ts'), warnings: [] };
   });
-}
-
-async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 const workers: GatewayHookWorker[] = [];
@@ -95,13 +88,13 @@ describe('GatewayHookWorker', () => {
       quiet: `let runs = 0; export function handle() { runs += 1; }`,
     });
     await w.run('crasher', 'agent:end', { how: 'timer' });
-    await until('the restart', () => lines.some((l) => l.includes('restarting')));
+    await waitFor(() => lines.some((l) => l.includes('restarting')), { what: 'the restart' });
     expect(lines).toContain('gateway hook crasher crashed: from a timer');
     await expect(w.run('crasher', 'agent:end', { how: 'exit' })).rejects.toThrow('exited with code 3');
     expect(lines).toContain('gateway hook crasher worker thread exited with code 3; restarting in 100 ms');
     // from a timer, with no run in flight: traced by where process.exit was called
     await w.run('crasher', 'agent:end', { how: 'later' });
-    await until('the exit logged', () => lines.some((l) => l.includes('code 4')));
+    await waitFor(() => lines.some((l) => l.includes('code 4')), { what: 'the exit logged' });
     expect(lines).toContain('gateway hook crasher worker thread exited with code 4; restarting in 200 ms');
     await w.run('quiet', 'agent:end', {});
   });
@@ -139,10 +132,9 @@ describe('GatewayHookWorker', () => {
     ]);
     expect(w.active).toEqual(['fine']);
     await w.run('exiter', 'agent:end', {}); // off: resolves at once
-    await until(
-      'the restart',
-      () => w.active.length === 1 && lines.filter((l) => l.includes('restarting')).length === 3,
-    );
+    await waitFor(() => w.active.length === 1 && lines.filter((l) => l.includes('restarting')).length === 3, {
+      what: 'the restart',
+    });
     await w.run('fine', 'agent:end', {});
   });
 });

@@ -4,6 +4,7 @@ import { HookBus, type HookCallbackOutcome } from '@hermes/plugins';
 import type { HookName, PlatformState } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import { useFakeOpenAI } from '../../../test/helpers/use-fake-openai.js';
+import { waitForValue } from '../../../test/helpers/wait-for.js';
 import { METRICS } from '../src/metrics/catalog.js';
 import { GatewayMetrics, ownerMetricLabel } from '../src/metrics/gateway-metrics.js';
 import { ReconnectTracker } from '../src/metrics/reconnect-tracker.js';
@@ -12,16 +13,6 @@ import { parseExposition, type Sample, sampleValue } from './metrics-scrape.js';
 const openai = useFakeOpenAI();
 
 const scrape = async (metrics: GatewayMetrics): Promise<Sample[]> => parseExposition(await metrics.scrape());
-
-async function until<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000) {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('the registry', () => {
   it('is per gateway (counters never shared) and carries the process metrics', async () => {
@@ -156,10 +147,10 @@ describe('observers', () => {
     openai.server.script({ hang: true });
     const controller = new AbortController();
     const pending = client.complete({ body, sessionId: 's', signal: controller.signal });
-    await until(
-      'the hanging request',
+    await waitForValue(
       async () => openai.server.requests.length,
       (n) => n >= 3,
+      { what: 'the hanging request' },
     );
     controller.abort();
     await expect(pending).rejects.toThrow(/interrupted/);

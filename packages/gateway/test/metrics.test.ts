@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type MemoryPlatform, memoryPlatform } from '../../../test/gateway/memory-platform.js';
 import { sqliteGatewayStore } from '../../../test/helpers/gateway-store.js';
 import { useFakeOpenAI } from '../../../test/helpers/use-fake-openai.js';
+import { waitForValue } from '../../../test/helpers/wait-for.js';
 import { deliver } from '../src/delivery/deliver.js';
 import { buildServer } from '../src/http/server.js';
 import { GatewayMetrics } from '../src/metrics/gateway-metrics.js';
@@ -93,16 +94,6 @@ async function startGateway(
 
 const scrape = async (metrics: GatewayMetrics): Promise<Sample[]> => parseExposition(await metrics.scrape());
 
-async function until<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000) {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('pipeline metrics', () => {
   it('counters match the messages sent: accepted, duplicates, unknown users, skips, sends, a 429, turns, model and hook calls', async () => {
     running = await startGateway({ maxRetries: 1 });
@@ -147,10 +138,10 @@ describe('pipeline metrics', () => {
     await gateway.idle();
 
     // gateway hook handlers run on a later tick: wait for the last one
-    const samples = await until(
-      'the gateway hook handlers',
+    const samples = await waitForValue(
       () => scrape(metrics),
       (s) => sampleValue(s, 'hermes_gateway_hook_failures_total', { handler: 'thrower', reason: 'error' }) >= N,
+      { what: 'the gateway hook handlers' },
     );
     const v = (name: string, labels: Record<string, string> = {}) => sampleValue(samples, name, labels);
     const mem = (extra: Record<string, string> = {}) => ({ platform: 'memory', ...extra });
@@ -209,10 +200,10 @@ describe('pipeline metrics', () => {
     await platform.inject('first', { chatId: 'A' });
     await platform.inject('second', { chatId: 'A' });
     await platform.inject('third', { chatId: 'B', userId: 'u2' });
-    const busy = await until(
-      'one running turn and two waiting messages',
+    const busy = await waitForValue(
       () => scrape(metrics),
       (s) => sampleValue(s, 'hermes_turns_running') === 1 && sampleValue(s, 'hermes_turns_queued') === 2,
+      { what: 'one running turn and two waiting messages' },
     );
     expect(sampleValue(busy, 'hermes_turns_running')).toBe(1);
     await gateway.idle();
@@ -223,10 +214,10 @@ describe('pipeline metrics', () => {
     openai.server.respond(() => ({ text: 'answer' }));
     platform.failures.push({ ok: false, error: 'rate_limited', message: 'Too Many Requests', retryAfterMs: 1_500 });
     await platform.inject('fourth', { chatId: 'A' });
-    const waiting = await until(
-      'the outbox row waiting out the 429',
+    const waiting = await waitForValue(
       () => scrape(metrics),
       (s) => sampleValue(s, 'hermes_send_rate_limited_total', { platform: 'memory' }) === 1,
+      { what: 'the outbox row waiting out the 429' },
     );
     expect(sampleValue(waiting, 'hermes_outbox_pending_messages', { platform: 'memory' })).toBe(1);
     await gateway.idle();

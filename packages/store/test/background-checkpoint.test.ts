@@ -1,19 +1,10 @@
 import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { quietPeriod } from '../../../test/helpers/wait-for.js';
+import { quietPeriod, waitFor } from '../../../test/helpers/wait-for.js';
 import { backgroundCheckpoints } from '../src/background-checkpoint.js';
 import { useStores } from './use-store.js';
 
 const { open, freshPath } = useStores();
-
-async function eventually(check: () => boolean, timeoutMs = 10_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return check();
-}
 
 describe('background WAL checkpoints', () => {
   it('start once the WAL grows, switch the automatic checkpoint off, and copy the WAL into the database', async () => {
@@ -32,11 +23,11 @@ describe('background WAL checkpoints', () => {
         for (let i = from; i < to; i++) store.inbox.accept('telegram', `m${i}`, payload);
       };
       accept(0, 200);
-      expect(await eventually(() => checkpoints.running)).toBe(true);
+      await waitFor(() => checkpoints.running, { what: 'the background checkpoints to start' });
       expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
       accept(200, 600);
       // the worker's checkpoints copy the pages into the database file itself
-      expect(await eventually(() => statSync(path).size >= 600 * 1_000)).toBe(true);
+      await waitFor(() => statSync(path).size >= 600 * 1_000, { what: 'the WAL copied into the database file' });
     } finally {
       checkpoints.close();
     }

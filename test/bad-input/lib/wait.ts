@@ -1,12 +1,9 @@
 // Waiting for conditions (never fixed sleeps as assertions) and per-input deadlines.
+import { waitFor } from '../../helpers/wait-for.js';
 
 /** Resolves once `check()` is true; rejects naming `what` after `timeoutMs`. */
 export async function until(what: string, check: () => boolean, timeoutMs = 10_000, stepMs = 10): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, stepMs));
-  }
+  await waitFor(check, { what, timeoutMs, stepMs });
 }
 
 /** True once `check()` holds, false when `timeoutMs` passed first. */

@@ -2,7 +2,8 @@
 // documented `webhookCallback(bot, 'fastify')`), asking the model once per message and replying
 // with its answer. Settings from the environment:
 //   BENCH_TELEGRAM_TOKEN, BENCH_TELEGRAM_API_ROOT, BENCH_TELEGRAM_BOT (the getMe JSON, so no getMe
-//   call), BENCH_WEBHOOK_PATH, BENCH_WEBHOOK_SECRET, BENCH_MODEL_URL (…/v1).
+//   call), BENCH_WEBHOOK_PATH, BENCH_WEBHOOK_SECRET, BENCH_MODEL_URL (…/v1), and optionally
+//   BENCH_WEBHOOK_TIMEOUT_MS (grammy's webhook timeout; its default, 10 s, when unset).
 // Prints {"ready":true,"port":N} once it listens on 127.0.0.1.
 import Fastify from 'fastify';
 import { Bot, webhookCallback } from 'grammy';
@@ -23,7 +24,12 @@ bot.catch((error) => {
 const app = Fastify({ logger: false });
 app.post(
   setting('BENCH_WEBHOOK_PATH'),
-  webhookCallback(bot, 'fastify', { secretToken: setting('BENCH_WEBHOOK_SECRET') }),
+  webhookCallback(bot, 'fastify', {
+    secretToken: setting('BENCH_WEBHOOK_SECRET'),
+    ...(process.env.BENCH_WEBHOOK_TIMEOUT_MS
+      ? { timeoutMilliseconds: Number(process.env.BENCH_WEBHOOK_TIMEOUT_MS) }
+      : {}),
+  }),
 );
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();

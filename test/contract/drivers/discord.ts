@@ -16,7 +16,7 @@ type Rows = { components: { label: string; custom_id: string }[] }[];
 
 const TOKEN = 'MTc3NzAwMTc3NzAwMTc3NzAwMQ.GcOnTr.CONTRACT-discord-token-0123456789abcdefgh';
 const FIRST_USER_ID = 377_000_000_000_000_001n;
-const READY_TIMEOUT_MS = 5_000;
+const READY_TIMEOUT_MS = 30_000;
 
 /** The visible text of Discord markdown: emphasis, code, heading, quote and link markup removed. */
 export function visibleText(content: string): string {
@@ -117,7 +117,7 @@ export function discordDriver(): PlatformDriver {
       if (customId === undefined) throw new Error(`no button ${label} under ${promptId}`);
       const press = discord.buttonPress({ messageId: promptId, customId, user });
       const reply = () => discord.sent.find((m) => m.interactionId === press.id);
-      await discord.until(() => reply() !== undefined, 10_000, 'the answer to a button press');
+      await discord.until(() => reply() !== undefined, 30_000, 'the answer to a button press');
       return reply()?.content ?? '';
     },
     sent: (): SentText[] => {

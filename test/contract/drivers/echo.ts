@@ -4,6 +4,7 @@
 import { ECHO_CAPABILITIES, echoFactory } from '../../../docs/platforms/examples/echo-platform/index.js';
 import { type EchoUpdate, type FakeEcho, startFakeEcho } from '../../fakes/echo-server.js';
 import type { ContractUser, InboundRef, PlatformDriver, SentText } from '../driver.js';
+import { eventually } from '../recorders.js';
 
 const TOKEN = 'echo-contract-token';
 const GROUP_CHAT = 'group-1';
@@ -39,11 +40,7 @@ export function echoDriver(): PlatformDriver {
     settings: () => ({ api_url: need().url }),
     useGatewayUrl() {},
     async waitReady() {
-      const started = Date.now();
-      while (need().pendingPolls() === 0) {
-        if (Date.now() - started > 5_000) throw new Error('echo driver: no long poll within 5 s');
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await eventually(() => need().pendingPolls() > 0, undefined, 'echo driver: a long poll');
     },
     dm: async (user, text) =>
       inject({ chat: { id: user.id, type: 'dm' }, from: { id: user.id, name: user.name }, text }),

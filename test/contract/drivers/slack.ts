@@ -116,7 +116,7 @@ function slackDriver(mode: Mode): PlatformDriver {
       gatewayUrl = url;
     },
     async waitReady() {
-      if (mode === 'socket') await need().waitForLiveSocket(5_000);
+      if (mode === 'socket') await need().waitForLiveSocket(30_000);
     },
     // a DM channel per user, as Slack has one IM channel per user and bot
     dm: (user, text) => inject(user, { channel: `D${user.id.slice(1)}`, user: user.id, text, channelType: 'im' }),
@@ -165,7 +165,7 @@ function slackDriver(mode: Mode): PlatformDriver {
         if (res.status !== 200) throw new Error(`interactivity request answered ${res.status}`);
       }
       const mine = () => slack.ephemerals.slice(before).find((e) => e.user === user.id);
-      await eventually(() => mine() !== undefined, 10_000, 'the ephemeral answer to a press');
+      await eventually(() => mine() !== undefined, 30_000, 'the ephemeral answer to a press');
       return mine()?.text ?? '';
     },
     sent: (): SentText[] =>

@@ -115,11 +115,7 @@ export function telegramDriver(mode: Mode = 'polling'): PlatformDriver {
     },
     async waitReady() {
       if (mode === 'webhook') return;
-      const started = Date.now();
-      while (need().pendingPolls() === 0) {
-        if (Date.now() - started > 5_000) throw new Error('telegram driver: no getUpdates poll within 5 s');
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await eventually(() => need().pendingPolls() > 0, undefined, 'telegram driver: a getUpdates poll');
     },
     dm: (user, text) => inject({ chatId: Number(user.id), userId: Number(user.id), text, firstName: user.name }),
     group: (user, text, { mention }) =>
@@ -188,7 +184,7 @@ export function telegramDriver(mode: Mode = 'polling'): PlatformDriver {
         if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
       }
       const id = update.callback_query?.id ?? '';
-      await eventually(() => tg.callbackAnswers.has(id), 10_000, 'answerCallbackQuery');
+      await eventually(() => tg.callbackAnswers.has(id), 30_000, 'answerCallbackQuery');
       return tg.callbackAnswers.get(id) ?? '';
     },
     sent: (): SentText[] =>

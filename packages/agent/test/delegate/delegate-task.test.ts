@@ -2,6 +2,7 @@ import { HookBus } from '@hermes/plugins';
 import type { ApprovalRequest } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import { useFakeOpenAI } from '../../../../test/helpers/use-fake-openai.js';
+import { waitFor } from '../../../../test/helpers/wait-for.js';
 import { CHILD_INSTRUCTIONS } from '../../src/index.js';
 import {
   delegateResult,
@@ -101,12 +102,16 @@ describe('delegate_task', () => {
     const turns = delegatingService(openai.server.url, bus, { delegation: { maxParallelChildren: 2 } });
     const parent = parentReplies({ tasks: ['a', 'b', 'c', 'd', 'e'].map((goal) => ({ goal })) });
     let running = 0;
+    let started = 0;
     let most = 0;
     openai.server.respond(async (r) => {
       if (!isChild(r)) return parent(r);
       running++;
+      started++;
       most = Math.max(most, running);
-      await new Promise((resolve) => setTimeout(resolve, 80));
+      // each child holds its slot until a second runs beside it (or it is the last): a limit of one
+      // would never let that happen, and this wait fails; a limit above two shows in `most`
+      await waitFor(() => running >= 2 || started === 5, { what: 'a second child running at once' });
       running--;
       return { text: `did ${goalOf(r)}` };
     });

@@ -27,7 +27,7 @@ export function admitConnections(server: Server, max: number): AdmissionStats {
   // insertion order is connection age: the first evictable entry is the oldest
   const open = new Map<Socket, Tracked>();
   const stats: AdmissionStats = { evicted: 0, refused: 0 };
-  const serving = (t: Tracked) => t.request !== null && t.request.complete;
+  const serving = (t: Tracked) => t.request?.complete === true;
   server.on('connection', (socket: Socket) => {
     if (open.size >= max) {
       let victim: Tracked | undefined;

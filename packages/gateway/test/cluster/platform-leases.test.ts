@@ -4,6 +4,7 @@ import { openPgStore } from '@hermes/store';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresUnavailableReason, usePostgres } from '../../../../test/helpers/postgres.js';
+import { waitFor } from '../../../../test/helpers/wait-for.js';
 import { ClusterMembership, clusterMembers, platformHolders } from '../../src/cluster/membership.js';
 import { PlatformLeases } from '../../src/cluster/platform-leases.js';
 import { leaseTimings } from '../../src/cluster/timings.js';
@@ -141,11 +142,3 @@ describe('lease timings', () => {
     expect(() => leaseTimings(0)).toThrow(/gateway\.cluster\.failover_s/);
   });
 });
-
-async function waitFor(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

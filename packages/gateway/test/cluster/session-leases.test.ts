@@ -3,6 +3,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresUnavailableReason, usePostgres } from '../../../../test/helpers/postgres.js';
+import { waitFor } from '../../../../test/helpers/wait-for.js';
 import { SessionLeases } from '../../src/cluster/session-leases.js';
 import { startWorker } from './worker-process.js';
 
@@ -95,12 +96,13 @@ describe.skipIf(skip)('session leases (PostgreSQL)', () => {
 
 /** Waits until `count` advisory locks are granted (the lease under test is in place). */
 async function waitForLock(pool: pg.Pool, count: number): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    const res = await pool.query<{ n: string }>(
-      "SELECT count(*)::text AS n FROM pg_locks WHERE locktype = 'advisory' AND granted",
-    );
-    if (Number(res.rows[0]?.n) >= count) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('advisory lock never granted');
+  await waitFor(
+    async () => {
+      const res = await pool.query<{ n: string }>(
+        "SELECT count(*)::text AS n FROM pg_locks WHERE locktype = 'advisory' AND granted",
+      );
+      return Number(res.rows[0]?.n) >= count;
+    },
+    { what: `${count} advisory locks granted` },
+  );
 }

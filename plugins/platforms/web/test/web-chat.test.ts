@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../../test/helpers/wait-for.js';
 import { openBrowser, readSse, startWebHarness, type WebHarness } from './harness.js';
 
 let h: WebHarness;
@@ -75,7 +76,7 @@ describe('web chat: messages and streams', () => {
     const a = readSse(`${h.url}/chat/api/stream`, { cookie: browser.cookie });
     const b = readSse(`${h.url}/chat/api/stream`, { cookie: browser.cookie });
     await Promise.all([a.opened, b.opened]);
-    await until(() => h.streams.openStreams(browser.userId) === 2);
+    await waitFor(() => h.streams.openStreams(browser.userId) === 2);
     const sent = await h.adapter.send({ chatId: browser.userId, text: 'Hel', formatted: true });
     if (!sent.ok) throw new Error('send failed');
     const id = sent.messageIds[0] as string;
@@ -100,7 +101,7 @@ describe('web chat: messages and streams', () => {
     const got = await first.next(2);
     expect(got.map((e) => JSON.parse(e.data).text)).toEqual(['one', 'two']);
     first.close();
-    await until(() => h.streams.openStreams(chatId) === 0);
+    await waitFor(() => h.streams.openStreams(chatId) === 0);
     await h.adapter.send({ chatId, text: 'three', formatted: true }); // the browser is reloading
     // a reload: the page's EventSource resumes from the last id it saw
     const resumed = readSse(`${h.url}/chat/api/stream`, { cookie: browser.cookie, 'last-event-id': got[0]?.id ?? '' });
@@ -120,7 +121,7 @@ describe('web chat: messages and streams', () => {
     const stream = readSse(`${h.url}/chat/api/stream`, { cookie: browser.cookie });
     await stream.opened;
     await h.adapter.stop();
-    await until(() => stream.ended());
+    await waitFor(() => stream.ended());
     expect((await browser.post({ text: 'late' })).status).toBe(503);
     expect(h.recorder.events).toHaveLength(0);
   });
@@ -222,12 +223,4 @@ function getWithHost(url: string, host: string): Promise<Response> {
       res.on('end', () => resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0 })));
     }).on('error', reject);
   });
-}
-
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
