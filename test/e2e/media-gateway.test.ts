@@ -72,4 +72,40 @@ describe('inbound media through hermes gateway run (telegram)', () => {
     expect(stored).toContain('photo.jpg');
     expect(stored).not.toContain(photo.toString('base64').slice(0, 200));
   });
+
+  it("stores nothing for a stranger, and each user's files up to media.daily_upload_mb a day", async () => {
+    const home = tempHome();
+    // 0.01 MB: one small photo fits, a second one the same day does not
+    writeFileSync(join(home, 'config.yaml'), 'media:\n  daily_upload_mb: 0.01\n');
+    const cache = join(home, 'cache', 'media');
+    const photo = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('x'.repeat(6_000))]);
+    const gw = await spawnGateway({
+      HERMES_HOME: home,
+      OPENAI_BASE_URL: openai.server.url,
+      HERMES_INFERENCE_MODEL: 'test-model',
+      TELEGRAM_BOT_TOKEN: TOKEN,
+      TELEGRAM_API_ROOT: tg.apiRoot,
+      TELEGRAM_ALLOWED_USERS: '42',
+    });
+    const cached = () => (existsSync(cache) ? readdirSync(cache).filter((n) => n.endsWith('.jpg')) : []);
+    try {
+      await waitFor(() => tg.pendingPolls() > 0);
+      // a stranger (not allowlisted, not paired) gets the pairing code; the photo is never fetched
+      tg.pushMessage({ chatId: 777, userId: 777, photo: { data: photo, fileName: 'stranger.jpg' } });
+      await waitFor(() => tg.sent.some((m) => /pairing code/.test(m.text)));
+      expect(tg.calls.filter((c) => c.method === 'getFile')).toEqual([]);
+      expect(cached()).toEqual([]);
+
+      openai.server.script({ text: 'first photo seen' }, { text: 'second photo?' });
+      tg.pushMessage({ chatId: 42, userId: 42, photo: { data: photo, fileName: 'one.jpg' } });
+      await waitFor(() => tg.sent.some((m) => /first photo seen/.test(m.text)));
+      expect(cached()).toHaveLength(1);
+      tg.pushMessage({ chatId: 42, userId: 42, photo: { data: photo, fileName: 'two.jpg' } });
+      await waitFor(() => tg.sent.some((m) => /upload quota/.test(m.text)));
+      expect(tg.sent.find((m) => /upload quota/.test(m.text))?.text).toMatch(/resets at 00:00 UTC/);
+      expect(cached()).toHaveLength(1);
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+  });
 });

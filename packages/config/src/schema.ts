@@ -220,6 +220,8 @@ const mediaSchema = z.object({
     .default(20 * 1024 * 1024),
   /** files in HERMES_HOME/cache/media older than this many days are removed */
   cache_days: z.number().gt(0).default(7),
+  /** MB of files one user may store a day (strangers none) */
+  daily_upload_mb: z.number().gt(0).default(200),
 });
 
 const sttSchema = z.object({

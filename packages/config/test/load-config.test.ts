@@ -76,7 +76,7 @@ describe('loadConfig: defaults', () => {
     expect(config.security).toEqual({ allow_private_urls: false });
     expect(config.tools).toEqual({ terminal: { backend: 'local', env_passthrough: [], network: false } });
     expect(config.state).toEqual({ backend: 'sqlite' });
-    expect(config.media).toEqual({ max_bytes: 20 * 1024 * 1024, cache_days: 7 });
+    expect(config.media).toEqual({ max_bytes: 20 * 1024 * 1024, cache_days: 7, daily_upload_mb: 200 });
     expect(config.stt).toEqual({ model: 'whisper-1', timeout_s: 60 });
     expect(config).toEqual(defaultConfig());
   });

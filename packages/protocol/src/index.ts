@@ -101,6 +101,7 @@ export type {
 export type { ModelProviderProfile } from './model-provider.js';
 // Platforms
 export {
+  type DownloadGate,
   definePlatform,
   type EditMessage,
   type InboundSink,

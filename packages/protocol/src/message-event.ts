@@ -24,6 +24,8 @@ export interface Attachment {
   fileName?: string;
   mimeType?: string;
   size?: number;
+  /** why the file was not downloaded though it could have been (the sender is a stranger, or over their daily upload quota) */
+  refused?: string;
 }
 
 interface EventBase {

@@ -197,6 +197,12 @@ export interface WebIdentity {
   csrf?: string;
 }
 
+/** The gateway's rule for storing a sender's files (PlatformContext.downloads). */
+export interface DownloadGate {
+  admit(userId: string, reportedBytes: number | undefined): Promise<string | null>;
+  record(userId: string, bytes: number): void;
+}
+
 export interface PlatformContext {
   /** `gateway.platforms.<name>` from config.yaml (unchecked; the factory's `readSettings` checks it) */
   settings: PlatformSettings;
@@ -206,6 +212,13 @@ export interface PlatformContext {
   cacheDir: string;
   /** media.max_bytes: a file the platform reports as larger is not downloaded (absent: no cap) */
   mediaMaxBytes?: number;
+  /**
+   * Whether a sender's files may be stored (absent: always): nothing is downloaded or stored for a
+   * stranger (not allowlisted, not paired), and each user has a daily upload quota. `admit` answers
+   * null to go on, else the reason (the file is delivered with `path: null` and `refused`);
+   * `record` counts the bytes stored.
+   */
+  downloads?: DownloadGate;
   /** persisted key/value state of this platform (update offsets, ...) */
   state: { get(key: string): string | undefined; set(key: string, value: string): void };
   /** the gateway's commands (built-in and plugin), e.g. for native slash-command registration */

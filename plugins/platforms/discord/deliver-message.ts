@@ -46,10 +46,12 @@ export async function deliverMessage(
     options.now(),
   );
   if (normalized === null) return;
-  const downloaded = await options.attachments.fetchAll(normalized.files, signal, (file) => ({
-    messageId: message.id,
-    attachmentId: file.id,
-  }));
+  const downloaded = await options.attachments.fetchAll(
+    normalized.files,
+    signal,
+    (file) => ({ messageId: message.id, attachmentId: file.id }),
+    normalized.event.source.userId, // a stranger's files are not stored
+  );
   if (!downloaded) return; // stopped mid-download: nothing is delivered after stop()
   options.onUserMessage?.(message.channelId);
   const state = options.cursors?.stateWith(message.channelId, message.id, message.guildId);

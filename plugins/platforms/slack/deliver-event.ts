@@ -87,10 +87,12 @@ export async function deliverSlackEvent(
       deps.logger.debug({ reason: normalized.ignored }, 'slack: event ignored');
       return;
     }
-    await deps.attachments.fetchAll(normalized.files, signal, (file) => ({
-      messageId: normalized.event.messageId,
-      fileId: file.ref.id,
-    }));
+    await deps.attachments.fetchAll(
+      normalized.files,
+      signal,
+      (file) => ({ messageId: normalized.event.messageId, fileId: file.ref.id }),
+      normalized.event.source.userId, // a stranger's files are not stored
+    );
     if (signal.aborted) return; // nothing is delivered after stop()
     await acceptWithRetry(deps, normalized.event, signal);
   });

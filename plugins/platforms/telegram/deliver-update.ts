@@ -50,10 +50,12 @@ export async function deliverUpdate(
   const normalized = mergeAlbum(members);
   if (normalized === null) return;
   const updateId = updates.at(-1)?.update_id;
-  const downloaded = await options.attachments.fetchAll(normalized.files, signal, (file) => ({
-    updateId,
-    fileId: file.fileId,
-  }));
+  const downloaded = await options.attachments.fetchAll(
+    normalized.files,
+    signal,
+    (file) => ({ updateId, fileId: file.fileId }),
+    normalized.event.source.userId, // a stranger's files are not stored
+  );
   // stopped mid-download: the update is not confirmed, so it is fetched again after a restart
   if (!downloaded) throw new Error(`telegram: stopped before update ${updateId} was delivered`);
   await options.sink.accept(normalized.event, state === undefined ? undefined : { state });

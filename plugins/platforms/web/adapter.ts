@@ -46,7 +46,7 @@ export function createWebAdapter(context: PlatformContext, deps: WebAdapterDeps 
     identities: createChatIdentities(context),
     streams,
     sink: () => sink,
-    limits: { cacheDir: context.cacheDir, maxFileBytes: context.mediaMaxBytes },
+    limits: { cacheDir: context.cacheDir, maxFileBytes: context.mediaMaxBytes, downloads: context.downloads },
     logger: context.logger,
     now: kit.now,
   };

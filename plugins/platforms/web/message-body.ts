@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { attachmentKind, safeFileName, storeCached } from '@hermes/plugin-sdk';
-import type { Attachment, RouteRequest } from '@hermes/protocol';
+import type { Attachment, DownloadGate, RouteRequest } from '@hermes/protocol';
 
 /** The longest text one message may carry, in characters. */
 export const MAX_TEXT_LENGTH = 32_000;
@@ -19,6 +19,8 @@ export interface BodyLimits {
   /** media.max_bytes (absent: no cap of the plugin's own) */
   maxFileBytes?: number | undefined;
   cacheDir: string;
+  /** the gateway's rule for storing a sender's files: a visitor's (stranger's) upload is not stored */
+  downloads?: DownloadGate | undefined;
 }
 
 const bad = (error: string): ParsedMessage => ({ ok: false, status: 400, error });
@@ -32,7 +34,12 @@ function checkText(value: unknown, where: string): string | ParsedMessage {
   return value;
 }
 
-async function fromMultipart(body: Buffer, contentType: string, limits: BodyLimits): Promise<ParsedMessage> {
+async function fromMultipart(
+  body: Buffer,
+  contentType: string,
+  limits: BodyLimits,
+  sender: string,
+): Promise<ParsedMessage> {
   let form: FormData;
   try {
     form = await new Response(body, { headers: { 'content-type': contentType } }).formData();
@@ -54,9 +61,18 @@ async function fromMultipart(body: Buffer, contentType: string, limits: BodyLimi
   }
   const fileName = safeFileName(file.name || 'upload');
   const mimeType = file.type || 'application/octet-stream';
+  const refused = (await limits.downloads?.admit(sender, file.size)) ?? null;
+  if (refused !== null) {
+    return {
+      ok: true,
+      text,
+      attachment: { kind: attachmentKind(mimeType), path: null, fileName, mimeType, size: file.size, refused },
+    };
+  }
   const dest = join(limits.cacheDir, `web-${randomBytes(8).toString('hex')}-${fileName}`);
   const bytes = Buffer.from(await file.arrayBuffer());
   await storeCached(dest, (partial) => writeFile(partial, bytes, { mode: 0o600 }));
+  limits.downloads?.record(sender, file.size);
   return {
     ok: true,
     text,
@@ -68,12 +84,13 @@ async function fromMultipart(body: Buffer, contentType: string, limits: BodyLimi
 export async function parseMessageBody(
   request: Pick<RouteRequest, 'headers' | 'body'>,
   limits: BodyLimits,
+  sender = '',
 ): Promise<ParsedMessage> {
   const raw = request.headers['content-type'];
   const contentType = (Array.isArray(raw) ? raw[0] : raw) ?? '';
   let parsed: ParsedMessage;
   if (Buffer.isBuffer(request.body) && contentType.toLowerCase().startsWith('multipart/form-data')) {
-    parsed = await fromMultipart(request.body, contentType, limits);
+    parsed = await fromMultipart(request.body, contentType, limits, sender);
   } else if (typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body)) {
     const text = checkText((request.body as { text?: unknown }).text, '"text"');
     parsed = typeof text === 'string' ? { ok: true, text } : text;

@@ -77,7 +77,7 @@ export function messagesRoute(deps: ChatRoutesDeps): Route {
     }
     const sink = deps.sink();
     if (sink === null) return NOT_READY;
-    const parsed = await parseMessageBody(request, deps.limits);
+    const parsed = await parseMessageBody(request, deps.limits, identity.userId);
     if (!parsed.ok) return { status: parsed.status, body: { error: parsed.error }, headers: NO_STORE };
     const messageId = randomUUID();
     const event = textOrMediaEvent(

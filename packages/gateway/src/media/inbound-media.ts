@@ -142,6 +142,11 @@ export async function prepareInbound(
   const limit = formatBytes(settings.maxBytes);
   for (const file of event.attachments ?? []) {
     const name = file.fileName ?? 'file';
+    if (file.refused !== undefined) {
+      parts.notices.push(`${name} was not stored: ${file.refused}.`);
+      parts.notes.push(`[the user sent ${name}, which was not stored: ${file.refused}]`);
+      continue;
+    }
     if (file.size !== undefined && file.size > settings.maxBytes) {
       parts.notices.push(
         `${name} is ${formatBytes(file.size)}, over the ${limit} limit (media.max_bytes); it was not passed on.`,

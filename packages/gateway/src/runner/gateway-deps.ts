@@ -49,6 +49,8 @@ export interface GatewaySettings {
 export interface GatewayMediaSettings extends MediaSettings {
   /** media.cache_days: cached files older than this are removed */
   cacheDays: number;
+  /** media.daily_upload_mb in bytes: what one user may store a day (absent: no quota; strangers never) */
+  dailyUploadBytes?: number;
 }
 
 export interface GatewayDeps {

@@ -26,6 +26,7 @@ export function gatewaySettings(
     media: {
       maxBytes: config.media.max_bytes,
       cacheDays: config.media.cache_days,
+      dailyUploadBytes: config.media.daily_upload_mb * 1024 * 1024,
       stt: {
         baseUrl: config.stt.base_url ?? config.model.base_url,
         model: config.stt.model,

@@ -27,6 +27,7 @@ import { hookSend } from '../gateway-hooks/hook-send.js';
 import { type ChatIntakePorts, runChatStages } from '../intake/chat-intake.js';
 import { submitDirect } from '../intake/direct-intake.js';
 import { type PendingRow, recoverUnfinished, recoveryPorts } from '../intake/recover.js';
+import { downloadGates } from '../media/download-gate.js';
 import { cachePorts, mediaStep } from '../media/inbound-media.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { acceptEvent } from '../pipeline/accept.js';
@@ -192,6 +193,13 @@ export class Gateway {
       env: deps.env,
       logger: deps.logger,
       ...cachePorts(settings),
+      // nothing stored for strangers; each user's daily upload quota (media/download-gate.ts)
+      downloads: downloadGates({
+        env: deps.env,
+        pairing: store.pairing,
+        dailyBytes: settings.media?.dailyUploadBytes ?? Number.POSITIVE_INFINITY,
+        now: this.#now,
+      }),
       platformState: store.adapterState,
       pluginCommands: deps.pluginCommands,
       ...(deps.claimPlatform ? { claimPlatform: deps.claimPlatform } : {}),

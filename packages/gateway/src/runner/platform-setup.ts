@@ -4,6 +4,7 @@
  * reported in /health, and never takes the gateway down.
  */
 import type {
+  DownloadGate,
   Logger,
   PlatformAdapter,
   PlatformFactory,
@@ -36,6 +37,8 @@ export interface PlatformSetupPorts {
   logger: Logger;
   cacheDir: string;
   mediaMaxBytes?: number | undefined;
+  /** each platform's download gate (absent: every file is stored) */
+  downloads?: (platform: string) => DownloadGate;
   platformState: AdapterState;
   pluginCommands: () => ReadonlyMap<string, { description: string }>;
   claimPlatform?: (platform: string, key: string) => { ok: true; release(): void } | { ok: false; reason: string };
@@ -71,6 +74,7 @@ export function setUpPlatforms(ports: PlatformSetupPorts): PlatformSetup {
         logger: ports.logger.child({ platform: factory.name }),
         cacheDir: ports.cacheDir,
         ...(ports.mediaMaxBytes === undefined ? {} : { mediaMaxBytes: ports.mediaMaxBytes }),
+        ...(ports.downloads === undefined ? {} : { downloads: ports.downloads(factory.name) }),
         state: {
           get: (k) => ports.platformState.get(factory.name, k),
           set: (k, value) => ports.platformState.set(factory.name, k, value),

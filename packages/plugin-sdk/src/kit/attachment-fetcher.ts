@@ -3,7 +3,8 @@
  * `attachment.path`; one that fails is logged and left with `path: null`, so the message is still
  * delivered rather than blocking the chat.
  */
-import type { Attachment, Logger } from '@hermes/protocol';
+import { statSync } from 'node:fs';
+import type { Attachment, DownloadGate, Logger } from '@hermes/protocol';
 
 export interface AttachmentFetcherOptions<F> {
   /** the platform's name, the prefix of the warning */
@@ -15,15 +16,23 @@ export interface AttachmentFetcherOptions<F> {
   describe?: (error: unknown) => string;
   /** a file whose reported size is larger is not downloaded (`path` stays null; the gateway tells the user) */
   maxBytes?: number | undefined;
+  /** the gateway's rule for storing a sender's files (PlatformContext.downloads): strangers' never are */
+  downloads?: DownloadGate | undefined;
 }
 
 export interface AttachmentFetcher<F> {
   /**
    * Downloads each file in order. Resolves true when every file was tried, false when `signal`
    * aborted a download (the event is then not delivered). `logFields` names a failed file in the
-   * warning (its message and file ids).
+   * warning (its message and file ids). `sender`: the user id the files came from, asked of the
+   * gateway's download gate before each file (a refused file keeps `path: null` and gets `refused`).
    */
-  fetchAll(files: readonly F[], signal: AbortSignal, logFields: (file: F) => Record<string, unknown>): Promise<boolean>;
+  fetchAll(
+    files: readonly F[],
+    signal: AbortSignal,
+    logFields: (file: F) => Record<string, unknown>,
+    sender?: string,
+  ): Promise<boolean>;
 }
 
 const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -34,7 +43,8 @@ export function createAttachmentFetcher<F extends { attachment: Attachment }>(
 ): AttachmentFetcher<F> {
   const describe = options.describe ?? errorMessage;
   return {
-    async fetchAll(files, signal, logFields) {
+    async fetchAll(files, signal, logFields, sender) {
+      const gate = sender === undefined ? undefined : options.downloads;
       for (const file of files) {
         const size = file.attachment.size;
         if (options.maxBytes !== undefined && size !== undefined && size > options.maxBytes) {
@@ -44,8 +54,16 @@ export function createAttachmentFetcher<F extends { attachment: Attachment }>(
           );
           continue;
         }
+        const refused = gate && sender !== undefined ? await gate.admit(sender, size) : null;
+        if (refused !== null) {
+          file.attachment.refused = refused;
+          options.logger.info({ ...logFields(file) }, `${options.platform}: attachment not downloaded: ${refused}`);
+          continue;
+        }
         try {
-          file.attachment.path = await options.download(file, signal);
+          const path = await options.download(file, signal);
+          file.attachment.path = path;
+          if (gate && sender !== undefined) gate.record(sender, size ?? statSync(path).size);
         } catch (error) {
           if (signal.aborted) return false;
           options.logger.warn(

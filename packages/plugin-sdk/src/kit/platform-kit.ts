@@ -101,7 +101,14 @@ export function createPlatformKit(
       return intake.signal;
     },
     attachmentFetcher: (download) =>
-      createAttachmentFetcher({ platform, logger, describe, download, maxBytes: context.mediaMaxBytes }),
+      createAttachmentFetcher({
+        platform,
+        logger,
+        describe,
+        download,
+        maxBytes: context.mediaMaxBytes,
+        downloads: context.downloads,
+      }),
     adapter: (parts) => ({
       name: platform,
       capabilities,
