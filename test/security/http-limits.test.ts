@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Daemon, startDaemon } from '../bad-input/lib/daemon.js';
 import { until } from '../bad-input/lib/wait.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
+import { readSse } from '../helpers/sse-client.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { closed, head, openSocket, rawRequest, readResponse } from './lib/raw-http.js';
 
 const KEY = 'sk-http-limits-key-0123456789abcdef';
@@ -282,6 +284,44 @@ describe('timeouts and the connection cap', () => {
     } finally {
       model.respond(() => ({ text: 'ok' }));
       for (const s of held) s.destroy();
+      await daemon.stop();
+    }
+  });
+
+  it('caps SSE streams per client (429 past gateway.max_streams_per_client); /health answers within 1 s meanwhile', async () => {
+    const daemon = await startDaemon({
+      modelUrl: model.url,
+      env: {},
+      config: { gateway: { max_streams: 10, max_streams_per_client: 3 } },
+    });
+    const streams: ReturnType<typeof readSse>[] = [];
+    try {
+      const session = await fetch(`${daemon.url}/chat/api/session`);
+      const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      for (let i = 0; i < 3; i++) {
+        const stream = readSse(`${daemon.url}/chat/api/stream`, { cookie });
+        streams.push(stream);
+        await stream.opened;
+      }
+      const refused = await fetch(`${daemon.url}/chat/api/stream`, { headers: { cookie } });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('5');
+      expect(await refused.json()).toEqual({ error: 'too many open streams from this address (3 at most)' });
+      const started = performance.now();
+      expect((await fetch(`${daemon.url}/health`)).status).toBeLessThan(600);
+      expect(performance.now() - started).toBeLessThan(1_000);
+      // a stream that ends frees its place
+      streams.pop()?.close();
+      await waitFor(
+        async () => {
+          const again = await fetch(`${daemon.url}/chat/api/stream`, { headers: { cookie } });
+          await again.body?.cancel();
+          return again.status === 200;
+        },
+        { what: 'a stream place free again' },
+      );
+    } finally {
+      for (const s of streams) s.close();
       await daemon.stop();
     }
   });

@@ -252,7 +252,6 @@ export function addPlatformRoutes(app: FastifyInstance, gateway: Gateway): void 
           query,
           signal: closed.signal,
         });
-        if (res.headers) for (const [k, v] of Object.entries(res.headers)) reply.header(k, v);
         if (res.stream !== undefined) {
           const admitted = streamLimiterOf(req).admit(req.ip);
           if ('refused' in admitted) {
@@ -260,8 +259,9 @@ export function addPlatformRoutes(app: FastifyInstance, gateway: Gateway): void 
             return reply.code(429).header('retry-after', '5').send({ error: admitted.refused });
           }
           reply.raw.once('close', () => admitted.release());
-          return reply.code(res.status).send(Readable.from(res.stream));
         }
+        if (res.headers) for (const [k, v] of Object.entries(res.headers)) reply.header(k, v);
+        if (res.stream !== undefined) return reply.code(res.status).send(Readable.from(res.stream));
         return reply.code(res.status).send(res.body ?? '');
       },
     });
