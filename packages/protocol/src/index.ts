@@ -127,6 +127,7 @@ export {
   type WebIdentity,
 } from './platform.js';
 // THE session-key space: every surface's keys, named once
+export { API_IDENTITY, CLI_IDENTITY, identityKey, isIdentityKey, safeIdentityName, type TurnUser } from './identity.js';
 export { type GroupSessions, platformOfKey, SESSION_KEYS, sessionKeyFor } from './session-keys.js';
 // Full-text search over stored transcripts (the store answers, session_search asks)
 export type { SessionSearchHit, SessionSearchOptions } from './session-search.js';

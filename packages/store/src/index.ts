@@ -36,6 +36,7 @@ export {
   type InboxStatus,
 } from './inbox-repo.js';
 // Memory: each session's system-prompt memory block
+export { type IdentityLinksRepo, LINK_CODE_TTL_MS } from './identity-links-repo.js';
 export type { MemorySnapshotsRepo } from './memory-snapshots-repo.js';
 // Schema
 export type { Migration, SqliteMigration } from './migration.js';
