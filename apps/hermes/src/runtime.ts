@@ -45,6 +45,7 @@ import type { GlobalOptions } from './main.js';
 import { createMcpManager } from './mcp-setup.js';
 import { imageGenerateTool } from './media-setup.js';
 import { setupMemory } from './memory-setup.js';
+import { setupUsers } from './users-setup.js';
 import { pluginAliases, pluginSources } from './plugin-sources.js';
 import { lazyPrimaryCaller, sessionModels } from './providers-setup.js';
 import { loadSettings, type Settings, userHome } from './settings.js';
@@ -268,6 +269,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   });
   phases?.mark('plugins');
   skills = loadSkillCatalog(settings, registries, logger.child({ component: 'skills' }));
+  await setupUsers(store, config, logger.child({ component: 'users' }));
   const memory = setupMemory({
     settings,
     registries,

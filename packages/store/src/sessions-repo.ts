@@ -59,6 +59,8 @@ export interface SessionsRepo {
   touch(id: string): boolean;
   /** Most recently updated sessions first, optionally of one platform. */
   list(options: ListSessionsOptions): SessionRow[];
+  /** Gives the sessions stored before identities (no user) to `userKey` (`users.owner`); how many. */
+  claimUnowned(userKey: string): number;
 }
 
 export interface SessionRecord {
@@ -122,7 +124,10 @@ export function createSessionsRepo(db: SqliteDatabase, now: () => number): Sessi
     `SELECT ${COLUMNS} FROM sessions WHERE platform = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?`,
   );
 
+  const claimUnowned = db.prepare<[string]>('UPDATE sessions SET user_key = ? WHERE user_key IS NULL');
+
   return {
+    claimUnowned: (userKey) => claimUnowned.run(userKey).changes,
     create(session) {
       const at = now();
       const record: SessionRecord = {

@@ -163,6 +163,10 @@ export class Gateway {
         ...(settings.media ? { media: mediaStep(settings.media) } : {}),
         approvals: this.approvals,
       },
+      users: {
+        ownerOf: (identity) => store.identityLinks.ownerOf(identity),
+        ...(deps.tierOf ? { tierOf: deps.tierOf } : {}),
+      },
     };
     this.#chatIntake = {
       dispatch: { hooks: deps.hooks, handles: this.#handles },

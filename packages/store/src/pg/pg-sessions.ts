@@ -8,6 +8,7 @@ import { type PgQueryable, pgChanges, pgErrorCode, pgRow, pgRows } from './pg-db
 /** `sessions` on PostgreSQL; `ord` (insertion order) breaks ties the way SQLite's rowid does. */
 export function createPgSessionsRepo(db: PgQueryable, now: () => number): AsyncMethods<SessionsRepo> {
   return {
+    claimUnowned: (userKey) => pgChanges(db, 'UPDATE sessions SET user_key = $1 WHERE user_key IS NULL', [userKey]),
     async create(session) {
       const at = now();
       const id = session.id ?? newSessionId();
