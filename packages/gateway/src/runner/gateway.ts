@@ -49,6 +49,8 @@ import { SessionSweep } from '../sessions/session-sweep.js';
 import { chatTurnJob } from '../turn/chat-reply.js';
 import { streamingPorts } from '../turn/display-settings.js';
 import { runTurnStage, type TurnStagePorts } from '../turn/turn.js';
+import { identityOfWho } from '../users/identity.js';
+import { moveToUserCache } from '../users/user-media.js';
 import { drain } from './drain.js';
 import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
 import { launchPlatforms } from './launch.js';
@@ -306,8 +308,9 @@ export class Gateway {
   }
 
   /** Accepts an inbound event: persisted in the inbox (dedupe) before it is processed. */
-  async accept(inbound: MessageEvent, options: { state?: Record<string, string> } = {}): Promise<void> {
+  async accept(received: MessageEvent, options: { state?: Record<string, string> } = {}): Promise<void> {
     const acceptedAt = this.metrics.now();
+    const inbound = await this.#intoUserCache(received);
     // the one place a message's session key is computed: every later stage reads it from its input
     const sessionKey = sessionKeyFor(inbound.source, this.#deps.settings.groupSessions);
     const accepted = await acceptEvent(
@@ -324,6 +327,14 @@ export class Gateway {
     counters.accepted.inc();
     if (!this.#accepting) return; // stays in the inbox for the next start
     this.#track(this.#process({ inboxId: accepted.inboxId, event: accepted.event, sessionKey, acceptedAt }));
+  }
+
+  /** A message with files: the files moved into their sender's cache folder (users/user-media.ts). */
+  async #intoUserCache(event: MessageEvent): Promise<MessageEvent> {
+    if (!event.attachments?.some((a) => a.path !== null)) return event;
+    const { store, settings, logger } = this.#deps;
+    const owner = await store.identityLinks.ownerOf(identityOfWho(event.platform, event.source.userId));
+    return moveToUserCache(event, settings.cacheDir, owner, logger);
   }
 
   /** Resolves when every accepted event went through the pipeline and no lane is busy. */

@@ -121,7 +121,7 @@ async function runTurn(ports: TurnStagePorts, job: GatewayTurnJob, control: RunC
     const sink = out.kind === 'outbox' ? null : out;
     reply =
       out.kind === 'outbox'
-        ? await openChatReply(ports.chat, job, out, session.id, control)
+        ? await openChatReply(ports.chat, job, out, session.id, control, user.key)
         : openDirectReply(ports, out, session.id, control);
     const { onDelta, onStep, takeSteering } = reply;
     const result = await ports.turns.run({
