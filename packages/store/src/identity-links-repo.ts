@@ -31,7 +31,9 @@ export function createIdentityLinksRepo(db: SqliteDatabase, now: () => number): 
   const owned = db
     .prepare<[string], string>('SELECT identity FROM identity_links WHERE owner = ? ORDER BY linked_at, identity')
     .pluck();
-  const move = db.prepare<[string, number, string]>('UPDATE identity_links SET owner = ?, linked_at = ? WHERE owner = ?');
+  const move = db.prepare<[string, number, string]>(
+    'UPDATE identity_links SET owner = ?, linked_at = ? WHERE owner = ?',
+  );
   const upsert = db.prepare<[string, string, number]>(
     `INSERT INTO identity_links (identity, owner, linked_at) VALUES (?, ?, ?)
      ON CONFLICT (identity) DO UPDATE SET owner = excluded.owner, linked_at = excluded.linked_at`,

@@ -17,7 +17,9 @@ export interface MemorySnapshotsRepo {
 /** Builds the repository; statements prepared once. */
 export function createMemorySnapshotsRepo(db: SqliteDatabase, now: () => number): MemorySnapshotsRepo {
   const get = db
-    .prepare<[string, string | null], string>('SELECT block FROM memory_snapshots WHERE session_id = ? AND user_key IS ?')
+    .prepare<[string, string | null], string>(
+      'SELECT block FROM memory_snapshots WHERE session_id = ? AND user_key IS ?',
+    )
     .pluck();
   const put = db.prepare<[string, string, string, number, string | null, string]>(
     `INSERT OR IGNORE INTO memory_snapshots (session_id, provider, block, created_at, user_key)

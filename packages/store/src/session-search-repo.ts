@@ -51,7 +51,9 @@ export const toHit = (row: HitRow): SessionSearchHit => ({
 
 /** Builds the repository; the statement is prepared once. */
 export function createSessionSearchRepo(db: SqliteDatabase): SessionSearchRepo {
-  const select = (ownerFilter: string) => `SELECT m.session_id, s.platform, s.title, s.created_at AS session_created_at, m.created_at, m.role,
+  const select = (
+    ownerFilter: string,
+  ) => `SELECT m.session_id, s.platform, s.title, s.created_at AS session_created_at, m.created_at, m.role,
             snippet(messages_fts, 0, '[', ']', '…', 16) AS snippet
        FROM messages_fts
        JOIN messages m ON m.id = messages_fts.rowid
@@ -62,7 +64,7 @@ export function createSessionSearchRepo(db: SqliteDatabase): SessionSearchRepo {
   type Params = { match: string; exclude: string; limit: number; owner?: string };
   const search = db.prepare<[Params], HitRow>(select(''));
   const searchOwned = db.prepare<[Params], HitRow>(
-    select(` AND (s.user_key = @owner OR s.user_key IN (SELECT identity FROM identity_links WHERE owner = @owner))`),
+    select(` AND COALESCE((SELECT l.owner FROM identity_links l WHERE l.identity = s.user_key), s.user_key) = @owner`),
   );
   const run = (match: string, options: SessionSearchOptions): SessionSearchHit[] => {
     const params = { match, exclude: options.excludeSessionId ?? '', limit: options.limit };

@@ -76,7 +76,8 @@ export interface SessionRecord {
   user_key: string | null;
 }
 
-export const COLUMNS = 'id, session_key, platform, model, title, created_at, updated_at, ended_at, end_reason, user_key';
+export const COLUMNS =
+  'id, session_key, platform, model, title, created_at, updated_at, ended_at, end_reason, user_key';
 
 export function toRow(record: SessionRecord): SessionRow {
   return {

@@ -15,7 +15,8 @@ import {
 } from '../session-search-repo.js';
 import { type PgQueryable, pgRows } from './pg-db.js';
 
-const OWNED = ` AND (s.user_key = $4 OR s.user_key IN (SELECT identity FROM identity_links WHERE owner = $4))`;
+// the session's user resolved to its owner (identity links) is the one asking
+const OWNED = ` AND COALESCE((SELECT l.owner FROM identity_links l WHERE l.identity = s.user_key), s.user_key) = $4`;
 
 const searchSql = (joiner: '&' | '|', owned: boolean) => `
   WITH q AS (

@@ -17,7 +17,15 @@ export function createPgSessionsRepo(db: PgQueryable, now: () => number): AsyncM
           db,
           `INSERT INTO sessions (id, session_key, platform, model, title, created_at, updated_at, user_key)
            VALUES ($1, $2, $3, $4, $5, $6, $6, $7) RETURNING ${COLUMNS}`,
-          [id, session.key, session.platform, session.model ?? null, session.title ?? null, at, session.userKey ?? null],
+          [
+            id,
+            session.key,
+            session.platform,
+            session.model ?? null,
+            session.title ?? null,
+            at,
+            session.userKey ?? null,
+          ],
         );
         if (!record) throw new Error('INSERT … RETURNING gave no row');
         return toRow(record);
