@@ -10,7 +10,7 @@ export function addMemoryCommands(program: Command, globals: (cmd: Command) => G
     .command('show')
     .description("print the entries of MEMORY.md and a user's profile with their size and limit")
     .option('--target <target>', 'memory or user (default: both)')
-    .option('--user <identity>', "whose profile, e.g. telegram:111 (default: users.owner)")
+    .option('--user <identity>', 'whose profile, e.g. telegram:111 (default: users.owner)')
     .action(async (opts: { target?: string; user?: string }, cmd: Command) => {
       const { memoryShow } = await import('./commands/memory.js');
       await memoryShow(globals(cmd), opts);
@@ -19,7 +19,7 @@ export function addMemoryCommands(program: Command, globals: (cmd: Command) => G
     .command('clear')
     .description("delete every entry of MEMORY.md and a user's profile (asks first)")
     .option('--target <target>', 'memory or user (default: both)')
-    .option('--user <identity>', "whose profile, e.g. telegram:111 (default: users.owner)")
+    .option('--user <identity>', 'whose profile, e.g. telegram:111 (default: users.owner)')
     .option('-y, --yes', 'do not ask')
     .action(async (opts: { target?: string; user?: string; yes?: boolean }, cmd: Command) => {
       const { memoryClear } = await import('./commands/memory.js');

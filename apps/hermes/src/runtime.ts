@@ -45,13 +45,13 @@ import type { GlobalOptions } from './main.js';
 import { createMcpManager } from './mcp-setup.js';
 import { imageGenerateTool } from './media-setup.js';
 import { setupMemory } from './memory-setup.js';
-import { setupUsers } from './users-setup.js';
 import { pluginAliases, pluginSources } from './plugin-sources.js';
 import { lazyPrimaryCaller, sessionModels } from './providers-setup.js';
 import { loadSettings, type Settings, userHome } from './settings.js';
 import { loadSkillCatalog } from './skills-setup.js';
 import type { StartupPhases } from './startup-phases.js';
 import { openStateStore } from './state-store.js';
+import { setupUsers } from './users-setup.js';
 
 export { type LoadSettingsOptions, loadSettings, type Settings, userHome } from './settings.js';
 

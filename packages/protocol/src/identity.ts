@@ -33,7 +33,10 @@ export function safeIdentityName(key: string): string {
     hash ^= key.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
-  const readable = key.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_').slice(0, 64);
+  const readable = key
+    .replace(/[^A-Za-z0-9_.-]/g, '_')
+    .replace(/^\.+/, '_')
+    .slice(0, 64);
   return `${readable}-${hash.toString(16).padStart(8, '0')}`;
 }
 

@@ -75,6 +75,8 @@ export {
   type SubagentStatus,
   type ToolCallPayload,
 } from './hooks.js';
+// A user identity `<platform>:<userId>` and the turn's user (users apart)
+export { API_IDENTITY, CLI_IDENTITY, identityKey, isIdentityKey, safeIdentityName, type TurnUser } from './identity.js';
 export type { GeneratedImage, ImageGenProvider, ImageGenRequest } from './image-gen.js';
 // Logging surface
 export { type LogFn, type Logger, silentLogger } from './logger.js';
@@ -127,7 +129,6 @@ export {
   type WebIdentity,
 } from './platform.js';
 // THE session-key space: every surface's keys, named once
-export { API_IDENTITY, CLI_IDENTITY, identityKey, isIdentityKey, safeIdentityName, type TurnUser } from './identity.js';
 export { type GroupSessions, platformOfKey, SESSION_KEYS, sessionKeyFor } from './session-keys.js';
 // Full-text search over stored transcripts (the store answers, session_search asks)
 export type { SessionSearchHit, SessionSearchOptions } from './session-search.js';

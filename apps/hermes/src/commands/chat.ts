@@ -43,7 +43,12 @@ function askApproval(
 export async function runChat(options: GlobalOptions): Promise<void> {
   const rt = await createAgentRuntime(options, { yolo: options.yolo ?? false });
   const newSession = () =>
-    rt.store.sessions.create({ key: cliSessionKey('cli-chat'), platform: 'cli', model: rt.model, userKey: CLI_IDENTITY });
+    rt.store.sessions.create({
+      key: cliSessionKey('cli-chat'),
+      platform: 'cli',
+      model: rt.model,
+      userKey: CLI_IDENTITY,
+    });
   let session: Awaited<ReturnType<typeof newSession>>;
   try {
     cliTurnService(rt); // an unknown context.engine stops the start

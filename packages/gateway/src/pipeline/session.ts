@@ -80,11 +80,11 @@ export class SessionStage {
         events.emit('session:end', { ...ended, reason: 'new' });
       }
       const created = await sessions.create({
-      key: sessionKey,
-      platform,
-      model: this.#ports.model,
-      userKey: identityOfWho(platform, userId),
-    });
+        key: sessionKey,
+        platform,
+        model: this.#ports.model,
+        userKey: identityOfWho(platform, userId),
+      });
       this.cache.replaced(sessionKey, { id: created.id, updatedAt: created.updatedAt, history: [] });
       await hooks.invoke('on_session_reset', { sessionId: created.id, platform });
       events.emit('session:reset', { platform, user_id: userId, session_key: sessionKey });

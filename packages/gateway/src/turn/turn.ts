@@ -14,9 +14,9 @@ import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { GatewayTurnJob } from '../pipeline/input.js';
 import type { SessionStage } from '../pipeline/session.js';
 import type { RunControl } from '../sessions/session-lanes.js';
+import { type TurnUserPorts, turnUser } from '../users/turn-user.js';
 import { type ChatReplyPorts, openChatReply } from './chat-reply.js';
 import { openDirectReply } from './direct-reply.js';
-import { type TurnUserPorts, turnUser } from '../users/turn-user.js';
 import { failureMessage } from './failure-reply.js';
 
 export { SILENT_MARKER } from './chat-reply.js';

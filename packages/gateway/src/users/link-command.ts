@@ -43,7 +43,8 @@ export async function linkCommand(ports: LinkPorts, ctx: CommandContext): Promis
   }
   const issuer = await ports.links.takeCode(code);
   if (issuer === undefined) return 'That code is unknown or expired. Send /link in your other chat for a new one.';
-  if (issuer === identity) return 'That code was made for this account: send it from your account on the other platform.';
+  if (issuer === identity)
+    return 'That code was made for this account: send it from your account on the other platform.';
   const owner = await ports.links.link(issuer, identity);
   return `Linked: this account (${identity}) is now one user with ${issuer === owner ? issuer : `${issuer} (${owner})`}.`;
 }

@@ -34,7 +34,10 @@ export async function moveToUserCache(
         await rename(attachment.path, target);
         return { ...attachment, path: target };
       } catch (err) {
-        logger.warn({ err, file: attachment.path }, "media: a received file could not move into its sender's cache folder");
+        logger.warn(
+          { err, file: attachment.path },
+          "media: a received file could not move into its sender's cache folder",
+        );
         return attachment;
       }
     }),

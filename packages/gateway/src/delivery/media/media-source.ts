@@ -81,7 +81,11 @@ async function homesOf(options: MediaSourceOptions): Promise<string[]> {
  * With a media cache: null when `real` is in the asker's own folder (sendable), a refusal when it
  * is anywhere else in the cache (another user's files), undefined when it is outside the cache.
  */
-async function cacheVerdict(real: string, options: MediaSourceOptions, asker: MediaAsker): Promise<string | null | undefined> {
+async function cacheVerdict(
+  real: string,
+  options: MediaSourceOptions,
+  asker: MediaAsker,
+): Promise<string | null | undefined> {
   if (options.mediaCache === undefined) return undefined;
   const cache = await realpath(options.mediaCache).catch(() => path.resolve(options.mediaCache ?? ''));
   const segments = segmentsUnder(cache, real);
