@@ -49,8 +49,7 @@ import { SessionSweep } from '../sessions/session-sweep.js';
 import { chatTurnJob } from '../turn/chat-reply.js';
 import { streamingPorts } from '../turn/display-settings.js';
 import { runTurnStage, type TurnStagePorts } from '../turn/turn.js';
-import { identityOfWho } from '../users/identity.js';
-import { moveToUserCache } from '../users/user-media.js';
+import { intoUserCache } from '../users/user-media.js';
 import { drain } from './drain.js';
 import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
 import { launchPlatforms } from './launch.js';
@@ -310,15 +309,12 @@ export class Gateway {
   /** Accepts an inbound event: persisted in the inbox (dedupe) before it is processed. */
   async accept(received: MessageEvent, options: { state?: Record<string, string> } = {}): Promise<void> {
     const acceptedAt = this.metrics.now();
-    const inbound = await this.#intoUserCache(received);
+    const { store, settings, logger } = this.#deps;
+    const ownerOf = (identity: string) => store.identityLinks.ownerOf(identity);
+    const inbound = await intoUserCache(received, { ownerOf, cacheDir: settings.cacheDir, logger });
     // the one place a message's session key is computed: every later stage reads it from its input
-    const sessionKey = sessionKeyFor(inbound.source, this.#deps.settings.groupSessions);
-    const accepted = await acceptEvent(
-      { commit: this.#deps.store.commit, logger: this.#deps.logger },
-      inbound,
-      sessionKey,
-      options.state,
-    );
+    const sessionKey = sessionKeyFor(inbound.source, settings.groupSessions);
+    const accepted = await acceptEvent({ commit: store.commit, logger }, inbound, sessionKey, options.state);
     const counters = this.metrics.platform(inbound.platform);
     if (accepted.kind === 'duplicate') {
       counters.duplicate.inc();
@@ -327,14 +323,6 @@ export class Gateway {
     counters.accepted.inc();
     if (!this.#accepting) return; // stays in the inbox for the next start
     this.#track(this.#process({ inboxId: accepted.inboxId, event: accepted.event, sessionKey, acceptedAt }));
-  }
-
-  /** A message with files: the files moved into their sender's cache folder (users/user-media.ts). */
-  async #intoUserCache(event: MessageEvent): Promise<MessageEvent> {
-    if (!event.attachments?.some((a) => a.path !== null)) return event;
-    const { store, settings, logger } = this.#deps;
-    const owner = await store.identityLinks.ownerOf(identityOfWho(event.platform, event.source.userId));
-    return moveToUserCache(event, settings.cacheDir, owner, logger);
   }
 
   /** Resolves when every accepted event went through the pipeline and no lane is busy. */

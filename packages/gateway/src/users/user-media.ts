@@ -8,10 +8,21 @@ import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger, MessageEvent } from '@hermes/protocol';
 import { safeIdentityName } from '@hermes/protocol';
+import { identityOfWho } from './identity.js';
 
 /** The cache folder of an owner identity. */
 export function userMediaDir(cacheDir: string, owner: string): string {
   return path.join(cacheDir, safeIdentityName(owner));
+}
+
+/** A message with files: the files moved into their sender's (owner's) folder; any other message as it is. */
+export async function intoUserCache(
+  event: MessageEvent,
+  ports: { ownerOf(identity: string): Promise<string>; cacheDir: string; logger: Logger },
+): Promise<MessageEvent> {
+  if (!event.attachments?.some((a) => a.path !== null)) return event;
+  const owner = await ports.ownerOf(identityOfWho(event.platform, event.source.userId));
+  return moveToUserCache(event, ports.cacheDir, owner, ports.logger);
 }
 
 /** The event with its files that lie directly in `cacheDir` moved into `owner`'s folder (a file that cannot move stays, logged). */
