@@ -96,16 +96,16 @@ async function cacheVerdict(
 
 /** Why `real` (symlink-free) must not be sent, or null. */
 async function forbidden(real: string, options: MediaSourceOptions, asker: MediaAsker): Promise<string | null> {
+  const homes = await homesOf(options);
+  const inCache = homes.some((home) => segmentsUnder(home, real)?.[0] === 'cache');
+  if (!inCache && homes.some((home) => segmentsUnder(home, real) !== null)) {
+    return 'files in HERMES_HOME (its .env, config.yaml, state.db, ...) are never sent; only HERMES_HOME/cache is';
+  }
   const cached = await cacheVerdict(real, options, asker);
   if (cached !== undefined) return cached;
   if (options.fileGuard !== undefined) {
     const guarded = await guardOf(options.fileGuard).check(real);
     if (!guarded.ok) return `read_file may not read it either (${guarded.error})`;
-  }
-  const homes = await homesOf(options);
-  const inCache = homes.some((home) => segmentsUnder(home, real)?.[0] === 'cache');
-  if (!inCache && homes.some((home) => segmentsUnder(home, real) !== null)) {
-    return 'files in HERMES_HOME (its .env, config.yaml, state.db, ...) are never sent; only HERMES_HOME/cache is';
   }
   return protectedReason(real, { hermesHomes: [], homeDir: options.homeDir ?? os.homedir() });
 }
