@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ChatMessage } from '@hermes/protocol';
+import { type ChatMessage, safeIdentityName } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import { fileBlocks } from './helpers/doc-blocks.js';
 import { runHermes, tempHome } from './helpers/run-hermes.js';
@@ -49,15 +49,19 @@ describe('memory (acceptance)', () => {
     // the session that wrote it keeps the prompt it began with
     expect(systemOf(1)).toBe(systemOf(0));
     expect(systemOf(0)).not.toContain('Prefers tea');
-    expect(readFileSync(join(home, 'memories', 'USER.md'), 'utf8')).toBe('Prefers tea over coffee\n');
+    expect(readFileSync(join(home, 'memories', 'users', `${safeIdentityName('cli:local')}.md`), 'utf8')).toBe(
+      'Prefers tea over coffee\n',
+    );
 
     openai.server.script({ text: 'Tea, then.' });
     const second = await runHermes(['-z', 'what should I drink?'], { env: env(home) });
     expect(second.stdout).toBe('Tea, then.\n');
-    expect(systemOf(2)).toContain('## About the user (USER.md): 23/1375 chars\nPrefers tea over coffee');
+    expect(systemOf(2)).toContain('## About the user (their profile): 23/1375 chars\nPrefers tea over coffee');
 
     const shown = await runHermes(['memory', 'show', '--target', 'user'], { env: env(home) });
-    expect(shown.stdout).toContain('USER.md: 1 entry, 23/1375 chars\n  Prefers tea over coffee');
+    expect(shown.stdout).toContain(
+      `${safeIdentityName('cli:local')}.md: 1 entry, 23/1375 chars\n  Prefers tea over coffee`,
+    );
     const refused = await runHermes(['memory', 'clear'], { env: env(home) });
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('pass --yes');
@@ -65,7 +69,7 @@ describe('memory (acceptance)', () => {
     expect(no.stdout).toContain('nothing cleared');
     const cleared = await runHermes(['memory', 'clear', '--yes'], { env: env(home) });
     expect(cleared.code).toBe(0);
-    expect(readFileSync(join(home, 'memories', 'USER.md'), 'utf8')).toBe('');
+    expect(readFileSync(join(home, 'memories', 'users', `${safeIdentityName('cli:local')}.md`), 'utf8')).toBe('');
   });
 
   it('the plugin of docs/memory.md, selected, replaces the builtin provider', async () => {

@@ -106,7 +106,7 @@ describe(`chaos: Telegram, Discord, Slack and the API platform on ${GATEWAYS} un
       Object.assign(env, p.env());
     }
     const streamed = MODES.streaming === 'on';
-    const media = new ChaosMedia(createRng(SEED ^ 0x3ed1a));
+    const media = new ChaosMedia(createRng(SEED ^ 0x3ed1a), home);
     const model = new ModelChaos(createRng(SEED ^ 0x5eed), { streamed, mediaLine: media.mediaLine });
     /** streaming mode: replies are taken from what each message shows, once it is whole */
     const streams = new Map(platforms.map((p) => [p, new StreamedReplies()]));

@@ -5,8 +5,7 @@
 // it as a native attachment, which the fakes record (Telegram `uploads`, Discord attachments on a
 // sent message, Slack `sharedFiles`). The ledger counts each attachment: uploaded once, sent twice
 // after a kill -9, not uploaded (lost), or uploaded twice (duplicated).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAKE_PNG } from '../fakes/openai-server.js';
 import type { Rng } from './rng.js';
@@ -27,16 +26,18 @@ export interface ChaosPhoto {
 export const ATTACHMENT_PATTERN = /^chaos-m(\d+)\.png$/;
 
 export class ChaosMedia {
-  /** where the MEDIA files live: outside HERMES_HOME, as a tool's output would */
-  readonly dir = mkdtempSync(join(tmpdir(), 'hermes-chaos-media-'));
+  /** where the MEDIA files live: HERMES_HOME/cache/chaos-media, in read_file's roots (which MEDIA obeys) */
+  readonly dir: string;
   /** messages offered with a photo */
   readonly photos = new Set<number>();
   /** messages whose answer carries a MEDIA line */
   readonly attachments = new Set<number>();
   readonly #rng: Rng;
 
-  constructor(rng: Rng) {
+  constructor(rng: Rng, home: string) {
     this.#rng = rng;
+    this.dir = join(home, 'cache', 'chaos-media');
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
   }
 
   /** Draws whether message `key` carries a photo (DMs on the chat platforms only). */

@@ -4,8 +4,7 @@
 // attachment without the line; with streaming on the answer is one message edited at least twice,
 // ending with the full text. One gateway for the file, streaming on for Discord throughout.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeDiscord, type SentMessage, startFakeDiscord } from '../fakes/discord-server.js';
@@ -30,10 +29,11 @@ gateway:
 const openai = useFakeOpenAI();
 let discord: FakeDiscord;
 let gw: RunningGateway;
+let home: string;
 
 beforeAll(async () => {
   discord = await startFakeDiscord({ token: TOKEN });
-  const home = tempHome();
+  home = tempHome();
   writeFileSync(join(home, 'config.yaml'), config(discord.apiBase));
   gw = await spawnGateway({
     HERMES_HOME: home,
@@ -89,7 +89,9 @@ describe('rich messages through hermes gateway run (Discord)', () => {
   });
 
   it('an answer with a MEDIA line arrives as an attachment, the line never shown', async () => {
-    const png = join(mkdtempSync(join(tmpdir(), 'hermes-e2e-discord-')), 'chart.png');
+    // in read_file's roots (HERMES_HOME/cache), which MEDIA lines obey
+    mkdirSync(join(home, 'cache', 'charts'), { recursive: true });
+    const png = join(home, 'cache', 'charts', 'chart.png');
     writeFileSync(png, FAKE_PNG);
     // streamed in pieces: the line must not show mid-stream either
     openai.server.script({ text: `Your chart:\nMEDIA: ${png}`, chunkDelayMs: 300 });

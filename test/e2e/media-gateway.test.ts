@@ -1,6 +1,6 @@
 // The inbound-media acceptance path: `hermes gateway run` with real grammy against the fake Bot API
 // and the fake model: a photo reaches the model as an image part whose bytes equal the photo's, a
-// voice note becomes "[voice] <transcript>", files land in HERMES_HOME/cache/media (old ones removed
+// voice note becomes "[voice] <transcript>", files land in HERMES_HOME/cache/media/<sender> (old ones removed
 // after media.cache_days) and state.db keeps the path, never the image bytes.
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,7 +52,12 @@ describe('inbound media through hermes gateway run (telegram)', () => {
       await waitFor(() => tg.sent.length > 0);
       expect(tg.sent[0]?.text).toContain('a photo of text');
       expect(imagePartsOf(chats()[0])).toEqual([{ mimeType: 'image/jpeg', data: photo }]);
-      expect(readdirSync(cache).some((name) => name.endsWith('photo.jpg'))).toBe(true);
+      // in the sender's own folder of the cache (users apart)
+      expect(
+        readdirSync(cache, { recursive: true }).some((name) =>
+          /^telegram_42-[0-9a-f]{8}\/.*photo\.jpg$/.test(String(name)),
+        ),
+      ).toBe(true);
 
       openai.server.scriptTranscription({ text: 'remind me to call mum' });
       tg.pushMessage({ chatId: 42, userId: 42, voice: { data: 'OggS opus bytes' } });

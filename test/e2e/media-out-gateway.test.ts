@@ -3,8 +3,7 @@
 // HERMES_HOME/.env uploads nothing; image_generate (the bundled openai image-gen plugin against the
 // fake model's /images/generations) arrives as a photo.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAKE_PNG, scriptToolTurn } from '../fakes/openai-server.js';
@@ -39,7 +38,9 @@ const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 describe('outbound media through hermes gateway run (Telegram)', () => {
   it('a MEDIA line arrives as a photo without the line; one naming HERMES_HOME/.env uploads nothing; image_generate sends a photo', async () => {
     const home = tempHome();
-    const png = join(mkdtempSync(join(tmpdir(), 'hermes-e2e-media-')), 'chart.png');
+    // in read_file's roots (HERMES_HOME/cache), which MEDIA lines obey
+    mkdirSync(join(home, 'cache', 'charts'), { recursive: true });
+    const png = join(home, 'cache', 'charts', 'chart.png');
     writeFileSync(png, FAKE_PNG);
     writeFileSync(join(home, '.env'), 'HERMES_E2E_MARKER=media-out-e2e-value\n', { mode: 0o600 });
     const gw = await spawnGateway(env(home));

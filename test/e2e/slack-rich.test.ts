@@ -4,8 +4,7 @@
 // shared file without the line; with streaming on the answer is one message edited at least twice,
 // ending with the full text. One gateway for the file, streaming on for Slack throughout.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAKE_PNG, imagePartsOf, type RecordedRequest } from '../fakes/openai-server.js';
@@ -33,11 +32,12 @@ gateway:
 const openai = useFakeOpenAI();
 let slack: FakeSlack;
 let gw: RunningGateway;
+let home: string;
 
 beforeAll(async () => {
   slack = await startFakeSlack({ botToken: BOT_TOKEN, appToken: APP_TOKEN, pingIntervalMs: 5_000 });
   slack.addUser({ id: ADA.id, name: 'ada' });
-  const home = tempHome();
+  home = tempHome();
   writeFileSync(join(home, 'config.yaml'), config(slack.apiUrl));
   gw = await spawnGateway({
     HERMES_HOME: home,
@@ -96,7 +96,9 @@ describe('rich messages through hermes gateway run (Slack, Socket Mode)', () => 
   });
 
   it('an answer with a MEDIA line arrives as a shared file, the line never shown', async () => {
-    const png = join(mkdtempSync(join(tmpdir(), 'hermes-e2e-slack-')), 'chart.png');
+    // in read_file's roots (HERMES_HOME/cache), which MEDIA lines obey
+    mkdirSync(join(home, 'cache', 'charts'), { recursive: true });
+    const png = join(home, 'cache', 'charts', 'chart.png');
     writeFileSync(png, FAKE_PNG);
     // streamed in pieces: the line must not show mid-stream either
     openai.server.script({ text: `Your chart:\nMEDIA: ${png}`, chunkDelayMs: 300 });

@@ -60,7 +60,7 @@ describe('memory in the gateway', () => {
     await h.gateway.idle();
     expect(h.platform.sent.at(-1)?.text).toBe('You keep bees.');
     const next = messagesOf(3);
-    expect(String(next[0]?.content)).toContain('## About the user (USER.md): 14/1375 chars\nAda keeps bees');
+    expect(String(next[0]?.content)).toContain('## About the user (their profile): 14/1375 chars\nAda keeps bees');
     const result = JSON.parse(String(messagesOf(4).find((m) => m.role === 'tool')?.content)) as {
       results: { session_id: string; snippet: string }[];
     };

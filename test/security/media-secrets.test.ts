@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSafeDownload } from '@hermes/agent';
+import { safeIdentityName } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import { type MediaSourceOptions, resolveMedia } from '../../packages/gateway/src/delivery/media/media-source.js';
 
@@ -107,5 +108,55 @@ describe('outbound media: what is never sent', () => {
     const result = await resolveMedia('https://127.0.0.1:1/secret.png', { ...options, download });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.note).toMatch(/127\.0\.0\.1/);
+  });
+});
+
+describe("outbound media: read_file's roots and the asker's own cache folder (users apart)", () => {
+  function perUser() {
+    const { home, userHome, outside, options } = setup();
+    const cache = join(home, 'cache', 'media');
+    const alice = join(cache, safeIdentityName('telegram:111'));
+    mkdirSync(alice, { recursive: true });
+    writeFileSync(join(alice, 'statement.pdf'), 'pdf');
+    writeFileSync(join(cache, 'loose.pdf'), 'pdf');
+    mkdirSync(join(userHome, '.config', 'gh'), { recursive: true });
+    writeFileSync(join(userHome, '.pgpass'), 'db:*:*:app:pw');
+    writeFileSync(join(userHome, '.config', 'gh', 'hosts.yml'), 'oauth_token: x');
+    writeFileSync(join(userHome, 'notes.txt'), 'notes');
+    const guarded: MediaSourceOptions = {
+      ...options,
+      mediaCache: cache,
+      // read_file's guard: the working directory is the user's home, HERMES_HOME protected
+      fileGuard: { cwd: userHome, hermesHomes: [home], homeDir: userHome },
+    };
+    return { alice: join(alice, 'statement.pdf'), cache, userHome, outside, guarded };
+  }
+
+  it("sends a user's cached file to that user (or a linked account's owner) only", async () => {
+    const { alice, cache, guarded } = perUser();
+    expect(await resolveMedia(alice, guarded, { owner: 'telegram:111' })).toMatchObject({ ok: true });
+    for (const owner of ['telegram:222', undefined]) {
+      const result = await resolveMedia(alice, guarded, { owner });
+      expect(result, String(owner)).toMatchObject({ ok: false });
+      if (!result.ok) expect(result.note).toContain('sent only to the user who sent them');
+    }
+    expect(await resolveMedia(join(cache, 'loose.pdf'), guarded, { owner: 'telegram:111' })).toMatchObject({
+      ok: false,
+    });
+  });
+
+  it('refuses what read_file refuses: outside its roots, ~/.pgpass, ~/.config/gh, /etc/shadow', async () => {
+    const { userHome, outside, guarded } = perUser();
+    const asker = { owner: 'telegram:111' };
+    expect(await resolveMedia(join(userHome, 'notes.txt'), guarded, asker)).toMatchObject({ ok: true });
+    for (const ref of [
+      join(outside, 'report.pdf'),
+      join(userHome, '.pgpass'),
+      join(userHome, '.config', 'gh', 'hosts.yml'),
+      '/etc/shadow',
+    ]) {
+      const result = await resolveMedia(ref, guarded, asker);
+      expect(result, ref).toMatchObject({ ok: false });
+    }
   });
 });

@@ -5,7 +5,7 @@
 // results (where secrets read by tools would be).
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChatMessage } from '@hermes/protocol';
+import { type ChatMessage, safeIdentityName } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
@@ -54,7 +54,14 @@ describe('memory security', () => {
     openai.server.script(
       { toolCalls: [{ name: 'memory', arguments: { action: 'add', target: 'user', content: 'private note' } }] },
       { text: 'ok' },
-      { toolCalls: [{ name: 'read_file', arguments: { path: join(dir, 'memories', 'USER.md') } }] },
+      {
+        toolCalls: [
+          {
+            name: 'read_file',
+            arguments: { path: join(dir, 'memories', 'users', `${safeIdentityName('cli:local')}.md`) },
+          },
+        ],
+      },
       { text: 'done' },
     );
     await runHermes(['-z', 'note'], { env });

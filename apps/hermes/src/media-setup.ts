@@ -7,7 +7,7 @@ import { createImageGenerateTool, createSafeDownload } from '@hermes/agent';
 import type { MediaSourceOptions } from '@hermes/gateway';
 import type { PluginRegistries } from '@hermes/plugins';
 import type { ToolDefinition } from '@hermes/protocol';
-import type { Settings } from './settings.js';
+import { type Settings, userHome } from './settings.js';
 
 /** HERMES_HOME, and with a profile the root above it too: nothing under either but a cache/ is sent. */
 export function hermesHomesOf(settings: Pick<Settings, 'home' | 'profile'>): string[] {
@@ -35,10 +35,26 @@ export function imageGenerateTool(settings: Settings, registries: PluginRegistri
   });
 }
 
-/** What the gateway checks an answer's MEDIA files with. */
+/** read_file's guard options (runtime.ts gives the file tools the same cwd, roots, HERMES_HOMEs and home). */
+export function fileGuardOf(settings: Settings): NonNullable<MediaSourceOptions['fileGuard']> {
+  const { config } = settings;
+  return {
+    cwd: config.terminal.cwd ?? process.cwd(),
+    ...(config.tools.file_roots ? { roots: config.tools.file_roots } : {}),
+    hermesHomes: hermesHomesOf(settings),
+    homeDir: userHome(settings.env),
+  };
+}
+
+/**
+ * What the gateway checks an answer's MEDIA files with: exactly read_file's guard, and the media
+ * cache of per-user folders (the asking user's own is sendable, no other).
+ */
 export function outboundMediaOptions(settings: Settings): MediaSourceOptions {
   return {
     hermesHomes: hermesHomesOf(settings),
+    fileGuard: fileGuardOf(settings),
+    mediaCache: join(settings.home, 'cache', 'media'),
     downloadDir: join(settings.home, 'cache', 'media', 'outbound'),
     maxBytes: settings.config.media.max_bytes,
     download: guardedDownload(settings),

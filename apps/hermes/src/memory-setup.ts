@@ -30,6 +30,7 @@ export function setupMemory(options: MemorySetupOptions): MemoryManager {
       home,
       limits: { memory: config.memory.memory_char_limit, user: config.memory.user_char_limit },
       redact: options.redact,
+      owner: config.users.owner,
     }),
   );
   const manager = new MemoryManager({

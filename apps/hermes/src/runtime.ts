@@ -51,6 +51,7 @@ import { loadSettings, type Settings, userHome } from './settings.js';
 import { loadSkillCatalog } from './skills-setup.js';
 import type { StartupPhases } from './startup-phases.js';
 import { openStateStore } from './state-store.js';
+import { setupUsers } from './users-setup.js';
 
 export { type LoadSettingsOptions, loadSettings, type Settings, userHome } from './settings.js';
 
@@ -268,6 +269,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   });
   phases?.mark('plugins');
   skills = loadSkillCatalog(settings, registries, logger.child({ component: 'skills' }));
+  await setupUsers(store, config, logger.child({ component: 'users' }));
   const memory = setupMemory({
     settings,
     registries,

@@ -5,7 +5,15 @@
  * lanes, gateway events or metrics; the session is the command's own).
  */
 import { compressText, createTurnService, type TurnResult, type TurnService } from '@hermes/agent';
-import { type ApprovalChoice, type ApprovalRequest, planFor, SESSION_KEYS, type TurnJob } from '@hermes/protocol';
+import {
+  type ApprovalChoice,
+  type ApprovalRequest,
+  CLI_IDENTITY,
+  planFor,
+  SESSION_KEYS,
+  type TurnJob,
+  type TurnUser,
+} from '@hermes/protocol';
 import type { AgentRuntime } from './runtime.js';
 import { runtimeTurnConfig } from './turn-setup.js';
 
@@ -50,6 +58,11 @@ export function cliTurnService(rt: AgentRuntime): TurnService {
   return service;
 }
 
+/** The local user of `hermes chat` and `hermes -z`: `cli:local` (or the owner it is linked to), an admin. */
+export async function cliUser(rt: AgentRuntime): Promise<TurnUser> {
+  return { key: await rt.store.identityLinks.ownerOf(CLI_IDENTITY), tier: 'admin' };
+}
+
 /** Runs one turn and appends its messages to the session's transcript. */
 export async function runCliTurn(rt: AgentRuntime, job: TurnJob<CliSink>): Promise<TurnResult> {
   // the MCP servers' first connection attempts (each bounded by its connect_timeout_s), so their tools are offered
@@ -57,6 +70,7 @@ export async function runCliTurn(rt: AgentRuntime, job: TurnJob<CliSink>): Promi
   const { sink } = job;
   return cliTurnService(rt).run({
     sessionId: sink.sessionId,
+    user: await cliUser(rt),
     platform: job.who.platform,
     userMessage: job.input.text,
     persist: 'after',

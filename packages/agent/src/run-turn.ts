@@ -13,6 +13,7 @@ import {
   type HookName,
   type Logger,
   type ToolDefinition,
+  type TurnUser,
 } from '@hermes/protocol';
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import { isContextLengthError } from './context/context-error.js';
@@ -47,6 +48,8 @@ export interface TurnOptions {
   logger: Logger;
   requestApproval: (request: ApprovalRequest) => Promise<ApprovalChoice>;
   cwd: string;
+  /** who the turn is for (owner identity and tier): the tools' `context.user` */
+  user?: TurnUser;
   signal?: AbortSignal;
   maxIterations?: number;
   toolTimeoutMs?: number;
@@ -245,6 +248,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         logger: options.logger,
         hooks,
         requestApproval: options.requestApproval,
+        ...(options.user ? { user: options.user } : {}),
       };
       const results = await Promise.all(
         step.toolCalls.map((call) =>

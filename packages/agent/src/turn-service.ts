@@ -11,6 +11,7 @@ import type {
   ChatMessage,
   Logger,
   ToolDefinition,
+  TurnUser,
 } from '@hermes/protocol';
 import { type ApprovalPrompt, createApprovalGate } from './approvals.js';
 import type { ContextSettings } from './context/context-settings.js';
@@ -105,6 +106,8 @@ export interface TurnRequest {
   modelOf?: string;
   /** false: no memory block, prefetch or sync for this turn (a delegate_task child) */
   memory?: false;
+  /** who the turn is for: the owner identity (links resolved) and tier; per-user memory, search and files follow it */
+  user?: TurnUser;
 }
 
 export interface ServedTurn extends TurnResult {
@@ -175,7 +178,11 @@ export class TurnService {
     const vision = s.vision ?? 'auto';
     const imageMode: ImageMode =
       vision === false || (vision === 'auto' && this.#noVision.has(model)) ? 'notes' : 'parts';
-    const memorySession = { sessionId: request.sessionId, platform: request.platform };
+    const memorySession = {
+      sessionId: request.sessionId,
+      platform: request.platform,
+      ...(request.user ? { user: request.user } : {}),
+    };
     const memoryManager = request.memory === false ? undefined : s.memory;
     const memory = memoryManager
       ? await memoryManager.beforeTurn({ ...memorySession, userMessage: request.userMessage })
@@ -209,6 +216,7 @@ export class TurnService {
       logger,
       requestApproval,
       cwd: s.cwd,
+      ...(request.user ? { user: request.user } : {}),
       maxIterations: request.maxIterations ?? s.maxIterations,
       toolTimeoutMs: s.toolTimeoutMs,
       ...(s.maxTokens !== undefined ? { maxTokens: s.maxTokens } : {}),

@@ -242,12 +242,24 @@ const imageGenSchema = z.object({
   base_url: z.string().min(1).optional(),
 });
 
+/** `<platform>:<userId>`: a user identity (docs/security.md, "Users apart") */
+const identityKeySchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]*:\S+$/, 'an identity key <platform>:<userId>, e.g. telegram:111 or slack:U123');
+
+const usersSchema = z.object({
+  /** who the state of before users apart belongs to: the old global USER.md and the sessions stored without a user */
+  owner: identityKeySchema.default('cli:local'),
+  /** identities that are one person: each list's later entries are linked to its first (at every start) */
+  links: z.array(z.array(identityKeySchema).min(2, 'a link joins at least two identities')).default([]),
+});
+
 const memorySchema = z.object({
-  /** the memory provider: builtin (HERMES_HOME/memories/MEMORY.md, USER.md) or a plugins/memory/<name>/ plugin's */
+  /** the memory provider: builtin (HERMES_HOME/memories/MEMORY.md, a profile per user) or a plugins/memory/<name>/ plugin's */
   provider: z.string().min(1).default('builtin'),
   /** the most characters MEMORY.md's entries may take (the builtin provider) */
   memory_char_limit: z.int().min(100).max(100_000).default(2200),
-  /** the most characters USER.md's entries may take (the builtin provider) */
+  /** the most characters each user's profile may take (the builtin provider) */
   user_char_limit: z.int().min(100).max(100_000).default(1375),
 });
 
@@ -342,6 +354,7 @@ export const configSchema = z.object({
   security: securitySchema.prefault({}),
   image_gen: imageGenSchema.prefault({}),
   memory: memorySchema.prefault({}),
+  users: usersSchema.prefault({}),
   tools: toolsSchema.prefault({}),
   state: stateSchema.prefault({}),
   media: mediaSchema.prefault({}),

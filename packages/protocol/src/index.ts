@@ -75,6 +75,8 @@ export {
   type SubagentStatus,
   type ToolCallPayload,
 } from './hooks.js';
+// A user identity `<platform>:<userId>` and the turn's user (users apart)
+export { API_IDENTITY, CLI_IDENTITY, identityKey, isIdentityKey, safeIdentityName, type TurnUser } from './identity.js';
 export type { GeneratedImage, ImageGenProvider, ImageGenRequest } from './image-gen.js';
 // Logging surface
 export { type LogFn, type Logger, silentLogger } from './logger.js';

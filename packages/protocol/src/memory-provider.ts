@@ -11,6 +11,11 @@ export interface MemorySession {
   sessionId: string;
   /** `cli`, `telegram`, `api`, ... */
   platform: string;
+  /**
+   * Who the turn is for: the owner identity key (links resolved) and its tier. A provider keeps
+   * per-user data under `user.key`; absent only for callers that predate identities.
+   */
+  user?: { key: string; tier: 'admin' | 'user' };
 }
 
 /** Before a turn: what the user just said. */

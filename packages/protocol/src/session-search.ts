@@ -21,4 +21,6 @@ export interface SessionSearchOptions {
   limit: number;
   /** leave this session out (the one asking: its messages are already in the model's context) */
   excludeSessionId?: string;
+  /** only sessions of this owner identity: those whose user's identity is it or is linked to it */
+  owner?: string;
 }

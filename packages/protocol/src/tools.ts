@@ -35,6 +35,8 @@ export interface ToolContext {
   signal: AbortSignal;
   logger: Logger;
   hooks: HookInvoker;
+  /** Who the turn is for: the owner identity key (linked identities resolved) and its tier (default 'user'). */
+  user?: { key: string; tier: 'admin' | 'user' };
   /** Ask for approval of a dangerous command; fires pre_approval_request / post_approval_response. */
   requestApproval(request: ApprovalRequest): Promise<ApprovalChoice>;
 }

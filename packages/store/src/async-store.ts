@@ -9,6 +9,7 @@ import type { ChildSessionsRepo } from './child-sessions-repo.js';
 import { type Commit, sqliteCommit } from './commit.js';
 import type { ContextSummariesRepo } from './context-summaries-repo.js';
 import type { CronJobsRepo } from './cron-jobs-repo.js';
+import type { IdentityLinksRepo } from './identity-links-repo.js';
 import type { InboxRepo } from './inbox-repo.js';
 import type { MemorySnapshotsRepo } from './memory-snapshots-repo.js';
 import type { Store } from './open-store.js';
@@ -45,6 +46,8 @@ export interface AsyncStore {
   readonly apiResponses: AsyncMethods<ApiResponsesRepo>;
   readonly sessionSearch: AsyncMethods<SessionSearchRepo>;
   readonly memorySnapshots: AsyncMethods<MemorySnapshotsRepo>;
+  /** identity links and `/link` codes: whose data a user's identity reaches */
+  readonly identityLinks: AsyncMethods<IdentityLinksRepo>;
   /** Retention: deletes idle sessions' transcripts and finished rows older than a cutoff. */
   readonly pruner: AsyncMethods<Pruner>;
   /**
@@ -85,6 +88,7 @@ export function asyncSqliteStore(store: Store): AsyncStore {
     apiResponses: asyncMethods(store.apiResponses),
     sessionSearch: asyncMethods(store.sessionSearch),
     memorySnapshots: asyncMethods(store.memorySnapshots),
+    identityLinks: asyncMethods(store.identityLinks),
     pruner: asyncMethods(store.pruner),
     commit: sqliteCommit(store),
     schemaVersion: async () => store.schemaVersion(),

@@ -13,6 +13,8 @@ export interface NewChildSession {
   goal: string;
   role?: string | null;
   model?: string;
+  /** the parent turn's user (owner identity): the child's session is theirs */
+  userKey?: string;
 }
 
 /** One child of a session, with its session's message count. */
@@ -71,6 +73,7 @@ export function childSession(child: NewChildSession): NewSession {
     key: `delegate:${child.parentId}`,
     platform: child.platform,
     ...(child.model !== undefined ? { model: child.model } : {}),
+    ...(child.userKey !== undefined ? { userKey: child.userKey } : {}),
   };
 }
 

@@ -25,6 +25,8 @@ export type {
   CronKind,
   NewCronJob,
 } from './cron-jobs-repo.js';
+// Memory: each session's system-prompt memory block
+export { type IdentityLinksRepo, LINK_CODE_TTL_MS } from './identity-links-repo.js';
 // Gateway inbox: inbound dedupe keys and the accepted-message log
 export {
   type AcceptOptions,
@@ -35,7 +37,6 @@ export {
   type InboxRow,
   type InboxStatus,
 } from './inbox-repo.js';
-// Memory: each session's system-prompt memory block
 export type { MemorySnapshotsRepo } from './memory-snapshots-repo.js';
 // Schema
 export type { Migration, SqliteMigration } from './migration.js';

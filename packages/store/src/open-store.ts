@@ -4,6 +4,7 @@ import { backgroundCheckpoints } from './background-checkpoint.js';
 import { type ChildSessionsRepo, createChildSessionsRepo } from './child-sessions-repo.js';
 import { type ContextSummariesRepo, createContextSummariesRepo } from './context-summaries-repo.js';
 import { type CronJobsRepo, createCronJobsRepo } from './cron-jobs-repo.js';
+import { createIdentityLinksRepo, type IdentityLinksRepo } from './identity-links-repo.js';
 import { createInboxRepo, type InboxRepo } from './inbox-repo.js';
 import { createMemorySnapshotsRepo, type MemorySnapshotsRepo } from './memory-snapshots-repo.js';
 import { migrate, readSchemaVersion } from './migrate.js';
@@ -68,6 +69,8 @@ export interface Store {
   readonly sessionSearch: SessionSearchRepo;
   /** The memory block of each session's system prompt, taken at its start. */
   readonly memorySnapshots: MemorySnapshotsRepo;
+  /** identity links and `/link` codes (users apart) */
+  readonly identityLinks: IdentityLinksRepo;
   /** Retention: deletes idle sessions' transcripts and finished rows older than a cutoff. */
   readonly pruner: Pruner;
   /** Runs `fn` (synchronous) in one IMMEDIATE transaction, or a savepoint when already inside one. */
@@ -158,6 +161,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     apiResponses: createApiResponsesRepo(db, now),
     sessionSearch: createSessionSearchRepo(db),
     memorySnapshots: createMemorySnapshotsRepo(db, now),
+    identityLinks: createIdentityLinksRepo(db, now),
     pruner: createPruner(db, now),
     transaction: <T>(fn: () => T) => inTransaction.immediate(fn) as T,
     schemaVersion: () => schemaVersion.get() ?? 0,

@@ -3,7 +3,8 @@
  * migration 0006 built and its triggers keep current: a query never rebuilds anything. The
  * model's query is never passed as FTS5 syntax: each word becomes a quoted phrase (quotes
  * doubled), so `"`, `*`, `NEAR(`, `-`, `:` and `AND` are plain text. All words must match; when
- * nothing does, any word may (ranked by bm25 either way).
+ * nothing does, any word may (ranked by bm25 either way). With `owner`, only the sessions opened for
+ * that owner identity or an identity linked to it are searched (users apart).
  */
 import type { SessionSearchHit, SessionSearchOptions } from '@hermes/protocol';
 import type { SqliteDatabase } from './sqlite.js';
@@ -50,18 +51,27 @@ export const toHit = (row: HitRow): SessionSearchHit => ({
 
 /** Builds the repository; the statement is prepared once. */
 export function createSessionSearchRepo(db: SqliteDatabase): SessionSearchRepo {
-  const search = db.prepare<[string, string, number], HitRow>(
-    `SELECT m.session_id, s.platform, s.title, s.created_at AS session_created_at, m.created_at, m.role,
+  const select = (
+    ownerFilter: string,
+  ) => `SELECT m.session_id, s.platform, s.title, s.created_at AS session_created_at, m.created_at, m.role,
             snippet(messages_fts, 0, '[', ']', '…', 16) AS snippet
        FROM messages_fts
        JOIN messages m ON m.id = messages_fts.rowid
        JOIN sessions s ON s.id = m.session_id
-      WHERE messages_fts MATCH ? AND m.session_id <> ?
+      WHERE messages_fts MATCH @match AND m.session_id <> @exclude${ownerFilter}
       ORDER BY bm25(messages_fts)
-      LIMIT ?`,
+      LIMIT @limit`;
+  type Params = { match: string; exclude: string; limit: number; owner?: string };
+  const search = db.prepare<[Params], HitRow>(select(''));
+  const searchOwned = db.prepare<[Params], HitRow>(
+    select(` AND COALESCE((SELECT l.owner FROM identity_links l WHERE l.identity = s.user_key), s.user_key) = @owner`),
   );
-  const run = (match: string, options: SessionSearchOptions): SessionSearchHit[] =>
-    search.all(match, options.excludeSessionId ?? '', options.limit).map(toHit);
+  const run = (match: string, options: SessionSearchOptions): SessionSearchHit[] => {
+    const params = { match, exclude: options.excludeSessionId ?? '', limit: options.limit };
+    const rows =
+      options.owner === undefined ? search.all(params) : searchOwned.all({ ...params, owner: options.owner });
+    return rows.map(toHit);
+  };
   return {
     search(query, options) {
       const phrases = ftsPhrases(query);

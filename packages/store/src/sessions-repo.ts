@@ -13,6 +13,8 @@ export interface SessionRow {
   updatedAt: number;
   endedAt: number | null;
   endReason: string | null;
+  /** the identity key of the user it was opened for (NULL: stored before identities, or nobody's) */
+  userKey: string | null;
 }
 
 export interface NewSession {
@@ -21,6 +23,8 @@ export interface NewSession {
   platform: string;
   model?: string;
   title?: string;
+  /** the identity key of the user it is opened for (`session_search` answers a user from their own sessions) */
+  userKey?: string;
   /** Defaults to `sess_` + 16 random hex characters. */
   id?: string;
 }
@@ -55,6 +59,8 @@ export interface SessionsRepo {
   touch(id: string): boolean;
   /** Most recently updated sessions first, optionally of one platform. */
   list(options: ListSessionsOptions): SessionRow[];
+  /** Gives the sessions stored before identities (no user) to `userKey` (`users.owner`); how many. */
+  claimUnowned(userKey: string): number;
 }
 
 export interface SessionRecord {
@@ -67,9 +73,11 @@ export interface SessionRecord {
   updated_at: number;
   ended_at: number | null;
   end_reason: string | null;
+  user_key: string | null;
 }
 
-export const COLUMNS = 'id, session_key, platform, model, title, created_at, updated_at, ended_at, end_reason';
+export const COLUMNS =
+  'id, session_key, platform, model, title, created_at, updated_at, ended_at, end_reason, user_key';
 
 export function toRow(record: SessionRecord): SessionRow {
   return {
@@ -82,6 +90,7 @@ export function toRow(record: SessionRecord): SessionRow {
     updatedAt: record.updated_at,
     endedAt: record.ended_at,
     endReason: record.end_reason,
+    userKey: record.user_key,
   };
 }
 
@@ -89,7 +98,7 @@ export function toRow(record: SessionRecord): SessionRow {
 export function createSessionsRepo(db: SqliteDatabase, now: () => number): SessionsRepo {
   const insert = db.prepare<[SessionRecord]>(
     `INSERT INTO sessions (${COLUMNS}) VALUES
-     (@id, @session_key, @platform, @model, @title, @created_at, @updated_at, @ended_at, @end_reason)`,
+     (@id, @session_key, @platform, @model, @title, @created_at, @updated_at, @ended_at, @end_reason, @user_key)`,
   );
   const byId = db.prepare<[string], SessionRecord>(`SELECT ${COLUMNS} FROM sessions WHERE id = ?`);
   const activeByKey = db.prepare<[string], SessionRecord>(
@@ -116,7 +125,10 @@ export function createSessionsRepo(db: SqliteDatabase, now: () => number): Sessi
     `SELECT ${COLUMNS} FROM sessions WHERE platform = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?`,
   );
 
+  const claimUnowned = db.prepare<[string]>('UPDATE sessions SET user_key = ? WHERE user_key IS NULL');
+
   return {
+    claimUnowned: (userKey) => claimUnowned.run(userKey).changes,
     create(session) {
       const at = now();
       const record: SessionRecord = {
@@ -129,6 +141,7 @@ export function createSessionsRepo(db: SqliteDatabase, now: () => number): Sessi
         updated_at: at,
         ended_at: null,
         end_reason: null,
+        user_key: session.userKey ?? null,
       };
       try {
         insert.run(record);

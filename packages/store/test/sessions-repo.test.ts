@@ -28,6 +28,7 @@ describe('store.sessions', () => {
       updatedAt: 1_000,
       endedAt: null,
       endReason: null,
+      userKey: null,
     });
     expect(store.sessions.get(row.id)).toEqual(row);
     expect(store.sessions.create({ key: 'telegram:42', platform: 'telegram' }).id).not.toBe(row.id);

@@ -5,7 +5,7 @@
  */
 import { createInterface, type Interface } from 'node:readline/promises';
 import { userFacingError } from '@hermes/agent';
-import type { ApprovalChoice, ApprovalRequest } from '@hermes/protocol';
+import { type ApprovalChoice, type ApprovalRequest, CLI_IDENTITY } from '@hermes/protocol';
 import type { GlobalOptions } from '../main.js';
 import { pluginSummary } from '../plugin-summary.js';
 import { createAgentRuntime } from '../runtime.js';
@@ -43,7 +43,12 @@ function askApproval(
 export async function runChat(options: GlobalOptions): Promise<void> {
   const rt = await createAgentRuntime(options, { yolo: options.yolo ?? false });
   const newSession = () =>
-    rt.store.sessions.create({ key: cliSessionKey('cli-chat'), platform: 'cli', model: rt.model });
+    rt.store.sessions.create({
+      key: cliSessionKey('cli-chat'),
+      platform: 'cli',
+      model: rt.model,
+      userKey: CLI_IDENTITY,
+    });
   let session: Awaited<ReturnType<typeof newSession>>;
   try {
     cliTurnService(rt); // an unknown context.engine stops the start

@@ -1,6 +1,7 @@
 /** `hermes -z PROMPT`: one turn, only the final answer on stdout; failures are one line on stderr. */
 import { join } from 'node:path';
 import { userFacingError } from '@hermes/agent';
+import { CLI_IDENTITY } from '@hermes/protocol';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
 import { createAgentRuntime } from '../runtime.js';
@@ -21,7 +22,7 @@ export async function runOneShot(prompt: string, options: GlobalOptions): Promis
   try {
     cliTurnService(rt); // an unknown context.engine stops here, before a session is made
     const key = cliSessionKey('cli-oneshot');
-    const session = await rt.store.sessions.create({ key, platform: 'cli', model: rt.model });
+    const session = await rt.store.sessions.create({ key, platform: 'cli', model: rt.model, userKey: CLI_IDENTITY });
     // non-interactive: dangerous commands are denied unless --yolo
     const sink = { kind: 'stdout' as const, sessionId: session.id, requestApproval: rt.approvalGate(session.id) };
     const result = await runCliTurn(rt, cliTurnJob('cli-oneshot', prompt, { ...sink, signal: controller.signal }));

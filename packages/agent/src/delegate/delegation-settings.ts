@@ -14,6 +14,7 @@ export interface ChildSessionsPort {
     taskIndex: number;
     goal: string;
     model?: string;
+    userKey?: string;
   }): MaybePromise<string>;
   finish(childId: string, status: SubagentStatus, durationMs: number): MaybePromise<void>;
 }

@@ -75,6 +75,7 @@ export async function runChild(run: ChildRun, task: ChildTask, index: number): P
         taskIndex: index,
         goal: task.goal,
         model: run.turns.model,
+        ...(parent.user ? { userKey: parent.user.key } : {}),
       })) ?? null;
     const result = await run.turns.run({
       sessionId: sessionId ?? `${parent.sessionId}:child-${index + 1}`,
@@ -89,6 +90,7 @@ export async function runChild(run: ChildRun, task: ChildTask, index: number): P
       instructions: CHILD_INSTRUCTIONS,
       tools: run.tools,
       modelOf: parent.sessionId, // the parent chat's model (`/model`)
+      ...(parent.user ? { user: parent.user } : {}),
       memory: false, // no memory block, prefetch or sync: a child reads none and writes none
     });
     const done = { ...base, sessionId, durationMs: elapsed(), iterations: result.iterations };

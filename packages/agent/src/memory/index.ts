@@ -13,9 +13,12 @@ export { applyMemoryEdit, type EditOutcome, type MemoryAction, type MemoryEdit, 
 export {
   ENTRY_SEPARATOR,
   joinEntries,
+  LEGACY_USER_FILE,
+  MEMORY_FILE,
   MEMORY_TARGETS,
   MemoryFiles,
   type MemoryTarget,
+  PROFILES_DIR,
   parseEntries,
 } from './memory-files.js';
 export {

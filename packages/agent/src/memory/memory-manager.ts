@@ -2,7 +2,8 @@
  * The active memory provider around each turn: the session's memory block (taken once when the
  * session starts, stored in state.db and reused, so the system prompt stays byte-identical across
  * turns and restarts), prefetch before the turn (this request's context only), sync after a
- * completed turn and onSessionEnd after every run. A provider method that throws, rejects or
+ * completed turn and onSessionEnd after every run. The block is per session AND user (a group
+ * chat's session holds one block per user who spoke in it: each sees only their own profile). A provider method that throws, rejects or
  * outlasts its deadline is logged and skipped: the turn always goes on.
  */
 import type {
@@ -22,10 +23,13 @@ export const MEMORY_TOOLSET = 'memory';
 export const MEMORY_CALL_TIMEOUT_MS = 10_000;
 const CACHED_BLOCKS = 1_000;
 
-/** Where each session's block is kept (the store's memory snapshots satisfy it). */
+/**
+ * Where each session's block is kept, with the owner identity it was taken for (the store's
+ * memory snapshots satisfy it: the first user's block is stored, a later user's is kept in memory).
+ */
 export interface MemorySnapshots {
-  get(sessionId: string): MaybePromise<string | undefined>;
-  put(sessionId: string, provider: string, block: string): MaybePromise<boolean>;
+  get(sessionId: string, userKey?: string): MaybePromise<string | undefined>;
+  put(sessionId: string, provider: string, block: string, userKey?: string): MaybePromise<boolean>;
 }
 
 export interface MemoryManagerOptions {
@@ -94,15 +98,19 @@ export class MemoryManager {
     }
   }
 
-  /** The session's block: remembered, else stored, else asked of the provider now and stored. */
+  /** The session's block for its user: remembered, else stored, else asked of the provider now and stored. */
   async block(session: MemorySession): Promise<string> {
-    const known = this.#blocks.get(session.sessionId) ?? (await this.#snapshots?.get(session.sessionId));
-    if (known !== undefined) return this.#remember(session.sessionId, known);
+    const userKey = session.user?.key;
+    const cacheKey = userKey === undefined ? session.sessionId : `${session.sessionId}\n${userKey}`;
+    const known = this.#blocks.get(cacheKey) ?? (await this.#snapshots?.get(session.sessionId, userKey));
+    if (known !== undefined) return this.#remember(cacheKey, known);
     const asked = await this.#call('systemPromptBlock', session.sessionId, (p) => p.systemPromptBlock(session));
     const block = typeof asked === 'string' ? asked.trim() : '';
     // a failed ask is not stored: the next turn asks again
-    if (asked !== undefined && this.provider) await this.#snapshots?.put(session.sessionId, this.provider.name, block);
-    return this.#remember(session.sessionId, block);
+    if (asked !== undefined && this.provider) {
+      await this.#snapshots?.put(session.sessionId, this.provider.name, block, userKey);
+    }
+    return this.#remember(cacheKey, block);
   }
 
   #remember(sessionId: string, block: string): string {
@@ -131,6 +139,7 @@ export class MemoryManager {
       const turn: MemoryTurnEnd = {
         sessionId: end.sessionId,
         platform: end.platform,
+        ...(end.user ? { user: end.user } : {}),
         userMessage: end.userMessage,
         assistantResponse: end.assistantResponse,
       };
@@ -140,6 +149,7 @@ export class MemoryManager {
       const session: MemorySessionEnd = {
         sessionId: end.sessionId,
         platform: end.platform,
+        ...(end.user ? { user: end.user } : {}),
         completed: end.completed,
         interrupted: end.interrupted,
       };

@@ -1,6 +1,7 @@
 /**
- * The `session_search` tool `{query, limit?}`: full-text search over every stored transcript (the
- * store's FTS5 index), answering with session ids, dates and ranked snippets. The session asking
+ * The `session_search` tool `{query, limit?}`: full-text search over the asking user's stored
+ * transcripts (the store's FTS5 index; the sessions opened for the turn's owner identity or an
+ * identity linked to it, never another user's), answering with session ids, dates and ranked snippets. The session asking
  * is left out (its messages are already in the model's context). The query is plain words: FTS5
  * syntax in it is searched as text, never an error.
  */
@@ -36,7 +37,7 @@ export function createSessionSearchTool(source: SessionSearchSource): ToolDefini
     schema: {
       name: SESSION_SEARCH_TOOL,
       description:
-        'Search the transcripts of earlier sessions (not this one) by words. Answers the best matches first, ' +
+        "Search the transcripts of this user's earlier sessions (not this one) by words. Answers the best matches first, " +
         'each with its session id, dates and a snippet where [matched words] are bracketed. Plain words work best.',
       parameters: {
         type: 'object',
@@ -56,8 +57,12 @@ export function createSessionSearchTool(source: SessionSearchSource): ToolDefini
       const parsed = parseArgs(() => ({ query: requiredString(args, 'query'), limit: readLimit(args) }));
       if (!parsed.ok) return { success: false, error: parsed.error, code: parsed.code };
       const { query, limit } = parsed.value;
+      if (context.user === undefined) {
+        return { success: false, error: 'session_search is per user and this turn has no user identity' };
+      }
       const hits = await source.search(query, {
         limit,
+        owner: context.user.key,
         ...(context.sessionId ? { excludeSessionId: context.sessionId } : {}),
       });
       return {

@@ -24,9 +24,18 @@ const HERMES_HOME_ENTRIES: readonly { name: string; why: string }[] = [
 
 /** Entries of the user's home directory that are never read or written (keys, credentials, shell start-up files). */
 export const HOME_PROTECTED_ENTRIES: readonly { name: string; why: string }[] = [
-  ...['.ssh', '.gnupg', '.aws', '.netrc', '.git-credentials', '.docker/config.json', '.kube', '.config/gcloud'].map(
-    (name) => ({ name, why: 'it holds keys or credentials' }),
-  ),
+  ...[
+    '.ssh',
+    '.gnupg',
+    '.aws',
+    '.netrc',
+    '.git-credentials',
+    '.docker/config.json',
+    '.kube',
+    '.config/gcloud',
+    '.pgpass',
+    '.config/gh',
+  ].map((name) => ({ name, why: 'it holds keys or credentials' })),
   ...[
     '.bashrc',
     '.bash_profile',

@@ -22,9 +22,15 @@ describe('session_search tool', () => {
         ];
       },
     });
-    const result = await tool.handler({ query: 'zebra', limit: 500 }, { sessionId: 'sess_now' } as ToolContext);
+    const result = await tool.handler({ query: 'zebra', limit: 500 }, {
+      sessionId: 'sess_now',
+      user: { key: 'telegram:1', tier: 'user' },
+    } as ToolContext);
     expect(calls).toEqual([
-      { query: 'zebra', options: { limit: SESSION_SEARCH_MAX_LIMIT, excludeSessionId: 'sess_now' } },
+      {
+        query: 'zebra',
+        options: { limit: SESSION_SEARCH_MAX_LIMIT, excludeSessionId: 'sess_now', owner: 'telegram:1' },
+      },
     ]);
     expect(result).toEqual({
       success: true,
@@ -44,7 +50,7 @@ describe('session_search tool', () => {
 
   it('bad arguments are named; no hit says so', async () => {
     const tool = createSessionSearchTool({ search: () => [] });
-    const ctx = { sessionId: 's' } as ToolContext;
+    const ctx = { sessionId: 's', user: { key: 'cli:local', tier: 'admin' } } as ToolContext;
     expect(await tool.handler({}, ctx)).toMatchObject({ success: false, error: expect.stringContaining('"query"') });
     expect(await tool.handler({ query: 'x', limit: 0 }, ctx)).toMatchObject({
       success: false,
@@ -54,6 +60,11 @@ describe('session_search tool', () => {
       success: true,
       results: [],
       note: expect.any(String),
+    });
+    // users apart: a turn without a user searches nothing
+    expect(await tool.handler({ query: 'x' }, { sessionId: 's' } as ToolContext)).toMatchObject({
+      success: false,
+      error: expect.stringContaining('no user identity'),
     });
   });
 
@@ -71,7 +82,10 @@ describe('session_search tool', () => {
         },
       ],
     });
-    const result = (await tool.handler({ query: 'x' }, { sessionId: '' } as ToolContext)) as {
+    const result = (await tool.handler({ query: 'x' }, {
+      sessionId: '',
+      user: { key: 'cli:local', tier: 'admin' },
+    } as ToolContext)) as {
       results: { session_id: string }[];
     };
     expect(result.results.map((r) => r.session_id)).toEqual(['sess_b']);

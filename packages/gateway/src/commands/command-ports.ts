@@ -11,6 +11,7 @@ import { settleInbox } from '../pipeline/outcome.js';
 import type { SessionStage } from '../pipeline/session.js';
 import type { GatewayDeps } from '../runner/gateway-deps.js';
 import type { BusyMode, SubmitOutcome } from '../sessions/session-lanes.js';
+import { linkCommand } from '../users/link-command.js';
 import { commandServices } from './command-services.js';
 
 export interface CommandPortsHost {
@@ -62,6 +63,7 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
         host.approvals.forgetSession(key);
         return host.sessions.reset(key, platform, userId);
       },
+      link: (c) => linkCommand({ links: store.identityLinks, now: Date.now }, c),
       answerApproval: (c, answer) => host.approvals.answerText(c.platform, c.chatId, c.userId, answer),
       ...(host.deps.models
         ? {

@@ -73,6 +73,7 @@ export interface CommandServicePorts extends StatusPorts {
   answerApproval: CommandServices['answerApproval'];
   /** the skills invocable as `/name` */
   skills?: CommandServices['skills'];
+  link: CommandServices['link'];
 }
 
 /** The services the command table runs on (all but `enqueue`, which the command stage adds). */
@@ -96,6 +97,7 @@ export function commandServices(ports: CommandServicePorts): Omit<CommandService
     },
     pluginCommands: ports.pluginCommands,
     answerApproval: ports.answerApproval,
+    link: ports.link,
     ...(ports.skills ? { skills: ports.skills } : {}),
   };
 }

@@ -28,6 +28,8 @@ export interface CommandServices {
   pluginCommands(): ReadonlyMap<string, { description: string; handler: (args: string) => unknown }>;
   /** the skills invocable as `/name` (absent: none) */
   skills?: SkillCommands;
+  /** `/link`, `/link CODE`: joins the sender's identities on two platforms (users/link-command.ts) */
+  link(ctx: CommandContext): Promise<string>;
 }
 
 export interface BuiltinCommand {
@@ -66,6 +68,10 @@ export const BUILTIN_COMMANDS: Readonly<Record<string, BuiltinCommand>> = {
   sethome: {
     description: 'make this chat the home channel for deliveries',
     run: (c, s) => s.setHome(c.platform, c.chatId),
+  },
+  link: {
+    description: '/link gives a code; /link CODE on another platform makes both accounts one user',
+    run: (c, s) => s.link(c),
   },
 };
 

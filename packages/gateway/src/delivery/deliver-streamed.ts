@@ -51,7 +51,7 @@ export async function deliverStreamed(
   const adapter = options.adapters.get(target.platform);
   if (!adapter?.edit || streamedIds.length === 0) return deliver(options, target, markdown, writes);
   // the text chunks are edited into the streamed messages; files (MEDIA lines) follow as their own rows
-  const pieces = await answerPieces(options, adapter, markdown, writes.media);
+  const pieces = await answerPieces(options, adapter, markdown, writes.media, target.mediaOwner);
   const textChunks = pieces.filter((piece) => !piece.media).length;
   const enqueued = await commitFor(options.commit, writes.withEnqueue ?? [], {
     kind: 'outbox.enqueue',

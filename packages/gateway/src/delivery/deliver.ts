@@ -37,6 +37,8 @@ export interface DeliveryTarget {
   replyToMessageId?: string;
   /** the inbox row this answers, so a redone reply never duplicates chunks */
   inboxId?: number;
+  /** an answer's: the owner identity it is for (its MEDIA files may come from that user's cache folder only) */
+  mediaOwner?: string;
 }
 
 export interface DeliveryResult {
@@ -109,7 +111,7 @@ export async function deliver(
     options.observer?.messageFailed(target.platform, 'not_connected');
     return result;
   }
-  const chunks = await answerPieces(options, adapter, markdown, writes.media);
+  const chunks = await answerPieces(options, adapter, markdown, writes.media, target.mediaOwner);
   // with an inbox id, rows written before a restart are reused and the ones already sent skipped
   const enqueued = await commitFor(options.commit, writes.withEnqueue ?? [], {
     kind: 'outbox.enqueue',
@@ -149,11 +151,12 @@ export async function answerPieces(
   adapter: PlatformAdapter,
   markdown: string,
   media?: readonly string[],
+  owner?: string,
 ): Promise<Piece[]> {
   const redacted = options.redact ? options.redact(markdown) : markdown;
   const parts =
     options.media && (media?.length || redacted.includes('MEDIA:'))
-      ? await answerParts(redacted, options.media, media)
+      ? await answerParts(redacted, options.media, media, { owner })
       : { text: redacted, files: [] as string[] };
   const files = parts.files.map((file): Piece => ({ text: file, formatted: false, media: true }));
   return [...formatChunks(adapter, parts.text), ...files];

@@ -99,7 +99,9 @@ export function createSendMessageTool(deps: SendMessageDeps): ToolDefinition {
         return { error: 'message: expected a non-empty string (or media to send)' };
       const target = resolveTarget(deps, args.target, context.sessionId);
       if (typeof target === 'string') return { error: target };
-      const result = await deps.gateway.sendTo(target, message, media as string[]);
+      // files from the media cache: the asking user's own folder only (media-source.ts)
+      const owned = context.user ? { ...target, mediaOwner: context.user.key } : target;
+      const result = await deps.gateway.sendTo(owned, message, media as string[]);
       return result.failed > 0
         ? { error: `not delivered: ${result.errors.join('; ')}` }
         : { sent: true, chunks: result.sent };

@@ -5,7 +5,7 @@ import type { Logger } from '@hermes/protocol';
 
 const DAY_MS = 86_400_000;
 
-/** Removes the files directly in `dir` last modified more than `days` ago; resolves with how many. */
+/** Removes the files in `dir` and its folders (each user's, outbound downloads) last modified more than `days` ago; resolves with how many. */
 export async function cleanMediaCache(dir: string, days: number, now: number = Date.now()): Promise<number> {
   const cutoff = now - days * DAY_MS;
   let removed = 0;
@@ -19,7 +19,8 @@ export async function cleanMediaCache(dir: string, days: number, now: number = D
     const path = join(dir, name);
     try {
       const info = await stat(path);
-      if (info.isFile() && info.mtimeMs < cutoff) {
+      if (info.isDirectory()) removed += await cleanMediaCache(path, days, now);
+      else if (info.isFile() && info.mtimeMs < cutoff) {
         await rm(path, { force: true });
         removed += 1;
       }

@@ -2,13 +2,15 @@
  * Stage 7, session: the active session of a key (cached while warm), replaced by a fresh one per
  * the reset policy or on `/new`; fires `on_session_finalize` (with its reason), `on_session_reset`
  * and the `session:*` gateway events, in the seed's order: finalize, reset, then `on_session_start`
- * on the new session's first turn. The idle sweep (session-sweep.ts) finalizes through `finalizeIdle`.
+ * on the new session's first turn. A session is created for its sender's identity (`user_key`:
+ * `session_search` answers each user from their own sessions). The idle sweep (session-sweep.ts) finalizes through `finalizeIdle`.
  */
 import type { HookBus } from '@hermes/plugins';
 import type { AsyncStore } from '@hermes/store';
 import type { GatewayEvents } from '../gateway-hooks/gateway-events.js';
 import { POLICY_END_REASONS, type PolicyReason, type ResetPolicy, resetReason } from '../sessions/reset-policy.js';
 import { type CachedSession, SessionCache } from '../sessions/session-cache.js';
+import { identityOfWho } from '../users/identity.js';
 
 /** a cached session idle longer than this is looked up again before use (retention may have deleted it) */
 export const CACHED_SESSION_TRUST_MS = 60 * 60 * 1000;
@@ -77,7 +79,12 @@ export class SessionStage {
         const ended = { platform, user_id: userId, session_id: active.id, session_key: sessionKey };
         events.emit('session:end', { ...ended, reason: 'new' });
       }
-      const created = await sessions.create({ key: sessionKey, platform, model: this.#ports.model });
+      const created = await sessions.create({
+        key: sessionKey,
+        platform,
+        model: this.#ports.model,
+        userKey: identityOfWho(platform, userId),
+      });
       this.cache.replaced(sessionKey, { id: created.id, updatedAt: created.updatedAt, history: [] });
       await hooks.invoke('on_session_reset', { sessionId: created.id, platform });
       events.emit('session:reset', { platform, user_id: userId, session_key: sessionKey });
@@ -133,7 +140,12 @@ export class SessionStage {
     }
     // no active session: a reset too when the policy ended the last one (the idle sweep, finalized then)
     const replacing = previous !== null || (await this.#endedByPolicy(sessionKey));
-    const created = await sessions.create({ key: sessionKey, platform, model: this.#ports.model });
+    const created = await sessions.create({
+      key: sessionKey,
+      platform,
+      model: this.#ports.model,
+      userKey: identityOfWho(platform, userId),
+    });
     const cached = this.cache.replaced(sessionKey, { id: created.id, updatedAt: created.updatedAt, history: [] });
     if (replacing) await hooks.invoke('on_session_reset', { sessionId: created.id, platform });
     return { id: created.id, isNew: true, cached };

@@ -88,6 +88,8 @@ export interface GatewayDeps {
   /** the turn service (absent: one is built from the settings, tools, client and hooks) */
   turns?: TurnService;
   now?: () => number;
+  /** the tier of a user identity (access tiers); absent: every gateway user is `user` */
+  tierOf?: (identity: string, owner: string) => 'admin' | 'user';
   /** the process's secret redactor: applied to every answer before it is stored or sent (default: none) */
   redact?: (text: string) => string;
   /** memory.provider around each turn (absent: no memory block, prefetch or sync) */

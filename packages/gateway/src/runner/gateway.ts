@@ -50,6 +50,7 @@ import { SessionSweep } from '../sessions/session-sweep.js';
 import { chatTurnJob } from '../turn/chat-reply.js';
 import { streamingPorts } from '../turn/display-settings.js';
 import { runTurnStage, type TurnStagePorts } from '../turn/turn.js';
+import { intoUserCache } from '../users/user-media.js';
 import { drain } from './drain.js';
 import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
 import { launchPlatforms } from './launch.js';
@@ -163,6 +164,10 @@ export class Gateway {
         now: this.#now,
         ...(settings.media ? { media: mediaStep(settings.media) } : {}),
         approvals: this.approvals,
+      },
+      users: {
+        ownerOf: (identity) => store.identityLinks.ownerOf(identity),
+        ...(deps.tierOf ? { tierOf: deps.tierOf } : {}),
       },
     };
     this.#chatIntake = {
@@ -310,16 +315,14 @@ export class Gateway {
   }
 
   /** Accepts an inbound event: persisted in the inbox (dedupe) before it is processed. */
-  async accept(inbound: MessageEvent, options: { state?: Record<string, string> } = {}): Promise<void> {
+  async accept(received: MessageEvent, options: { state?: Record<string, string> } = {}): Promise<void> {
     const acceptedAt = this.metrics.now();
+    const { store, settings, logger } = this.#deps;
+    const ownerOf = (identity: string) => store.identityLinks.ownerOf(identity);
+    const inbound = await intoUserCache(received, { ownerOf, cacheDir: settings.cacheDir, logger });
     // the one place a message's session key is computed: every later stage reads it from its input
-    const sessionKey = sessionKeyFor(inbound.source, this.#deps.settings.groupSessions);
-    const accepted = await acceptEvent(
-      { commit: this.#deps.store.commit, logger: this.#deps.logger },
-      inbound,
-      sessionKey,
-      options.state,
-    );
+    const sessionKey = sessionKeyFor(inbound.source, settings.groupSessions);
+    const accepted = await acceptEvent({ commit: store.commit, logger }, inbound, sessionKey, options.state);
     const counters = this.metrics.platform(inbound.platform);
     if (accepted.kind === 'duplicate') {
       counters.duplicate.inc();

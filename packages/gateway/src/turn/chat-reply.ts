@@ -88,11 +88,13 @@ export async function openChatReply(
   sink: OutboxSink,
   sessionId: string,
   control: RunControl,
+  owner: string,
 ): Promise<SinkReply> {
   const { event, inboxId } = sink;
   const platform = event.platform;
   ports.origins.set(sessionId, replyTarget(event));
-  const target = replyTarget(event, inboxId);
+  // the answer's MEDIA files may come from its user's own cache folder (and read_file's roots)
+  const target = { ...replyTarget(event, inboxId), mediaOwner: owner };
   const settings = ports.display(platform);
   let display: TurnDisplay | null = null;
   try {

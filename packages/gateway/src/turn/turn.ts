@@ -14,6 +14,7 @@ import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { GatewayTurnJob } from '../pipeline/input.js';
 import type { SessionStage } from '../pipeline/session.js';
 import type { RunControl } from '../sessions/session-lanes.js';
+import { type TurnUserPorts, turnUser } from '../users/turn-user.js';
 import { type ChatReplyPorts, openChatReply } from './chat-reply.js';
 import { openDirectReply } from './direct-reply.js';
 import { failureMessage } from './failure-reply.js';
@@ -76,6 +77,8 @@ export interface TurnStagePorts {
   now: () => number;
   /** what a chat's answer needs (display, media, approvals, delivery) */
   chat: ChatReplyPorts;
+  /** who a job is for: its identity's owner and tier */
+  users: TurnUserPorts;
 }
 
 /** The job's session: the session stage's, its sink's conversation, or a turn nothing is stored for. */
@@ -106,6 +109,7 @@ export async function runTurnStage(ports: TurnStagePorts, job: GatewayTurnJob, c
 async function runTurn(ports: TurnStagePorts, job: GatewayTurnJob, control: RunControl): Promise<void> {
   const { who, plan } = job;
   const session = await openSession(ports, job);
+  const user = await turnUser(ports.users, who.platform, who.userId);
   const events = plan.events.apply ? ports.events : null;
   const base = { platform: who.platform, user_id: who.userId, session_id: session.id };
   if (session.isNew) events?.emit('session:start', { ...base, session_key: session.key });
@@ -117,12 +121,13 @@ async function runTurn(ports: TurnStagePorts, job: GatewayTurnJob, control: RunC
     const sink = out.kind === 'outbox' ? null : out;
     reply =
       out.kind === 'outbox'
-        ? await openChatReply(ports.chat, job, out, session.id, control)
+        ? await openChatReply(ports.chat, job, out, session.id, control, user.key)
         : openDirectReply(ports, out, session.id, control);
     const { onDelta, onStep, takeSteering } = reply;
     const result = await ports.turns.run({
       sessionId: session.id,
       platform: who.platform,
+      user,
       userMessage: reply.userMessage ?? job.input.text,
       ...(reply.images && reply.images.length > 0 ? { images: reply.images } : {}),
       ...(session.history ? { history: session.history } : {}),

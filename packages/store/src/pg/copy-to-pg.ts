@@ -26,6 +26,8 @@ export const COPY_TABLES: readonly { readonly name: string; readonly order: stri
   { name: 'context_summaries', order: 'id', identity: 'id' },
   { name: 'cron_jobs', order: 'rowid' },
   { name: 'cron_fires', order: 'id', identity: 'id' },
+  { name: 'identity_links', order: 'rowid' },
+  { name: 'identity_link_codes', order: 'rowid' },
 ];
 
 /** Tables of state.db that are not copied: the bookkeeping (PostgreSQL has its own) and the FTS5 index (PostgreSQL's is a generated column). */

@@ -8,6 +8,7 @@ import { maskDatabaseUrl } from './mask-url.js';
 import { createPgChildSessionsRepo } from './pg-child-sessions.js';
 import { createPgCronJobsRepo } from './pg-cron-jobs.js';
 import { inPgTransaction, openPgPool, type PgQueryable, pgStateError } from './pg-db.js';
+import { createPgIdentityLinksRepo } from './pg-identity-links.js';
 import { createPgInboxRepo } from './pg-inbox.js';
 import { migratePg, readPgSchemaVersion } from './pg-migrate.js';
 import { createPgOutboxRepo } from './pg-outbox.js';
@@ -65,6 +66,7 @@ function pgRepos(db: PgQueryable, now: () => number, options: PgStoreOptions): P
     apiResponses: createPgApiResponsesRepo(db, now),
     sessionSearch: createPgSessionSearchRepo(db),
     memorySnapshots: createPgMemorySnapshotsRepo(db, now),
+    identityLinks: createPgIdentityLinksRepo(db, now),
     pruner: createPgPruner(db, now),
   };
 }

@@ -2,7 +2,7 @@
  * `session_search` on PostgreSQL: the generated `messages.search` tsvector (config `simple`: no
  * stemming, like FTS5's unicode61) and its GIN index (migration 6). The model's words are never
  * tsquery syntax: each goes through `plainto_tsquery`, and the pieces are joined with & (all words),
- * falling back to | (any word) when nothing matches; ranked by ts_rank.
+ * falling back to | (any word) when nothing matches; ranked by ts_rank. `owner`: that user's sessions only.
  */
 import type { AsyncMethods } from '../async-store.js';
 import {
@@ -15,7 +15,10 @@ import {
 } from '../session-search-repo.js';
 import { type PgQueryable, pgRows } from './pg-db.js';
 
-const searchSql = (joiner: '&' | '|') => `
+// the session's user resolved to its owner (identity links) is the one asking
+const OWNED = ` AND COALESCE((SELECT l.owner FROM identity_links l WHERE l.identity = s.user_key), s.user_key) = $4`;
+
+const searchSql = (joiner: '&' | '|', owned: boolean) => `
   WITH q AS (
     SELECT string_agg('(' || plainto_tsquery('simple', w)::text || ')', ' ${joiner} ')::tsquery AS tsq
       FROM unnest($1::text[]) AS w WHERE plainto_tsquery('simple', w)::text <> ''
@@ -26,7 +29,7 @@ const searchSql = (joiner: '&' | '|') => `
     FROM q
     JOIN messages m ON m.search @@ q.tsq
     JOIN sessions s ON s.id = m.session_id
-   WHERE q.tsq IS NOT NULL AND m.session_id <> $2
+   WHERE q.tsq IS NOT NULL AND m.session_id <> $2${owned ? OWNED : ''}
    ORDER BY ts_rank(m.search, q.tsq) DESC, m.id
    LIMIT $3`;
 
@@ -36,7 +39,9 @@ export function createPgSessionSearchRepo(db: PgQueryable): AsyncMethods<Session
     joiner: '&' | '|',
     options: SessionSearchOptions,
   ): Promise<SessionSearchHit[]> => {
-    const rows = await pgRows<HitRow>(db, searchSql(joiner), [words, options.excludeSessionId ?? '', options.limit]);
+    const params: unknown[] = [words, options.excludeSessionId ?? '', options.limit];
+    if (options.owner !== undefined) params.push(options.owner);
+    const rows = await pgRows<HitRow>(db, searchSql(joiner, options.owner !== undefined), params);
     return rows.map(toHit);
   };
   return {

@@ -8,15 +8,24 @@ import { type PgQueryable, pgChanges, pgErrorCode, pgRow, pgRows } from './pg-db
 /** `sessions` on PostgreSQL; `ord` (insertion order) breaks ties the way SQLite's rowid does. */
 export function createPgSessionsRepo(db: PgQueryable, now: () => number): AsyncMethods<SessionsRepo> {
   return {
+    claimUnowned: (userKey) => pgChanges(db, 'UPDATE sessions SET user_key = $1 WHERE user_key IS NULL', [userKey]),
     async create(session) {
       const at = now();
       const id = session.id ?? newSessionId();
       try {
         const record = await pgRow<SessionRecord>(
           db,
-          `INSERT INTO sessions (id, session_key, platform, model, title, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING ${COLUMNS}`,
-          [id, session.key, session.platform, session.model ?? null, session.title ?? null, at],
+          `INSERT INTO sessions (id, session_key, platform, model, title, created_at, updated_at, user_key)
+           VALUES ($1, $2, $3, $4, $5, $6, $6, $7) RETURNING ${COLUMNS}`,
+          [
+            id,
+            session.key,
+            session.platform,
+            session.model ?? null,
+            session.title ?? null,
+            at,
+            session.userKey ?? null,
+          ],
         );
         if (!record) throw new Error('INSERT … RETURNING gave no row');
         return toRow(record);

@@ -8,17 +8,19 @@ import { type PgQueryable, pgChanges, pgRow } from './pg-db.js';
 
 export function createPgMemorySnapshotsRepo(db: PgQueryable, now: () => number): AsyncMethods<MemorySnapshotsRepo> {
   return {
-    async get(sessionId) {
-      const row = await pgRow<{ block: string }>(db, 'SELECT block FROM memory_snapshots WHERE session_id = $1', [
-        sessionId,
-      ]);
+    async get(sessionId, userKey) {
+      const row = await pgRow<{ block: string }>(
+        db,
+        'SELECT block FROM memory_snapshots WHERE session_id = $1 AND user_key IS NOT DISTINCT FROM $2',
+        [sessionId, userKey ?? null],
+      );
       return row?.block;
     },
-    async put(sessionId, provider, block) {
-      const sql = `INSERT INTO memory_snapshots (session_id, provider, block, created_at)
-                   SELECT $1::text, $2::text, $3::text, $4::bigint WHERE EXISTS (SELECT 1 FROM sessions WHERE id = $1::text)
+    async put(sessionId, provider, block, userKey) {
+      const sql = `INSERT INTO memory_snapshots (session_id, provider, block, created_at, user_key)
+                   SELECT $1::text, $2::text, $3::text, $4::bigint, $5::text WHERE EXISTS (SELECT 1 FROM sessions WHERE id = $1::text)
                    ON CONFLICT (session_id) DO NOTHING`;
-      return (await pgChanges(db, sql, [sessionId, provider, block, now()])) > 0;
+      return (await pgChanges(db, sql, [sessionId, provider, block, now(), userKey ?? null])) > 0;
     },
   };
 }

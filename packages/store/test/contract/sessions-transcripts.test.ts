@@ -37,6 +37,7 @@ forEachBackend((open) => {
       updatedAt: clock.t,
       endedAt: null,
       endReason: null,
+      userKey: null,
     });
     const b = await store.sessions.create({ key: 'telegram:dm:1', platform: 'telegram', id: 'sess_b' });
     expect((await store.sessions.activeByKey('telegram:dm:1'))?.id).toBe('sess_b');

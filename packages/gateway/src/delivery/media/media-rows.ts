@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { OutboundMedia } from '@hermes/protocol';
 import { extractMediaLines } from './media-lines.js';
-import { type MediaSourceOptions, resolveMedia } from './media-source.js';
+import { type MediaAsker, type MediaSourceOptions, resolveMedia } from './media-source.js';
 import { mediaKindOf, mimeTypeOf } from './media-type.js';
 
 export interface AnswerParts {
@@ -17,11 +17,12 @@ export interface AnswerParts {
   files: string[];
 }
 
-/** Takes the MEDIA lines out of an answer and checks each file; `extra` are paths given apart (send_message). */
+/** Takes the MEDIA lines out of an answer and checks each file for `asker`; `extra` are paths given apart (send_message). */
 export async function answerParts(
   markdown: string,
   options: MediaSourceOptions,
   extra: readonly string[] = [],
+  asker: MediaAsker = {},
 ): Promise<AnswerParts> {
   const { text, refs } = extractMediaLines(markdown);
   const all = [...refs, ...extra];
@@ -29,7 +30,7 @@ export async function answerParts(
   const files: string[] = [];
   const notes: string[] = [];
   for (const ref of all) {
-    const resolved = await resolveMedia(ref, options);
+    const resolved = await resolveMedia(ref, options, asker);
     if (resolved.ok) files.push(resolved.path);
     else notes.push(resolved.note);
   }

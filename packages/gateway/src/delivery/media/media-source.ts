@@ -1,7 +1,9 @@
 /**
  * What a `MEDIA:` reference may send. A local file: an absolute path, resolved (symlinks, `..`)
  * before it is judged; never anything under HERMES_HOME except `cache/` (the .env, config.yaml,
- * state.db, ...), never the user's keys or a process's /proc entry; a regular, non-empty file within
+ * state.db, ...), never the user's keys or a process's /proc entry; with `fileGuard`, exactly what
+ * `read_file` may read (`tools.file_roots`, the protected paths), plus the asking user's own
+ * folder of the media cache, and never another user's (`mediaCache`); a regular, non-empty file within
  * the size cap. An https URL: downloaded through the SSRF guard (the web tools' address check) with
  * the same cap, into the cache, and sent from there.
  */
@@ -9,7 +11,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, realpath, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { protectedReason, type SafeDownload, segmentsUnder } from '@hermes/agent';
+import { createFileGuard, type FileGuard, protectedReason, type SafeDownload, segmentsUnder } from '@hermes/agent';
+import { safeIdentityName } from '@hermes/protocol';
 import { extensionOf, mediaKindOf, mimeTypeOf } from './media-type.js';
 
 export interface MediaSourceOptions {
@@ -23,7 +26,26 @@ export interface MediaSourceOptions {
   download?: SafeDownload;
   /** the user's home directory (default os.homedir()) */
   homeDir?: string;
+  /** the file tools' guard (read_file's roots and protected paths): a local file must pass it too */
+  fileGuard?: Parameters<typeof createFileGuard>[0];
+  /** HERMES_HOME/cache/media: of its folders, only the asking user's own is sent from */
+  mediaCache?: string;
 }
+
+/** Whose answer it is: the owner identity whose media-cache folder may be sent from. */
+export interface MediaAsker {
+  owner?: string | undefined;
+}
+
+const guards = new WeakMap<object, FileGuard>();
+const guardOf = (options: Parameters<typeof createFileGuard>[0]): FileGuard => {
+  let guard = guards.get(options);
+  if (guard === undefined) {
+    guard = createFileGuard(options);
+    guards.set(options, guard);
+  }
+  return guard;
+};
 
 /** A file ready to upload, or the note that says why it is not sent. */
 export type ResolvedMedia =
@@ -34,11 +56,15 @@ const MB = 1024 * 1024;
 const sizeText = (bytes: number) => (bytes >= MB ? `${(bytes / MB).toFixed(1)} MB` : `${bytes} bytes`);
 const refused = (ref: string, why: string): ResolvedMedia => ({ ok: false, note: `⚠️ Not sent: ${ref}: ${why}` });
 
-/** Resolves one reference; never throws. */
-export async function resolveMedia(ref: string, options: MediaSourceOptions): Promise<ResolvedMedia> {
+/** Resolves one reference for `asker`; never throws. */
+export async function resolveMedia(
+  ref: string,
+  options: MediaSourceOptions,
+  asker: MediaAsker = {},
+): Promise<ResolvedMedia> {
   try {
     if (/^https?:\/\//i.test(ref)) return await fromUrl(ref, options);
-    return await fromPath(ref, options);
+    return await fromPath(ref, options, asker);
   } catch (error) {
     return refused(ref, error instanceof Error ? error.message : String(error));
   }
@@ -51,17 +77,40 @@ async function homesOf(options: MediaSourceOptions): Promise<string[]> {
   return [...new Set([...homes, ...real])];
 }
 
+/**
+ * With a media cache: null when `real` is in the asker's own folder (sendable), a refusal when it
+ * is anywhere else in the cache (another user's files), undefined when it is outside the cache.
+ */
+async function cacheVerdict(
+  real: string,
+  options: MediaSourceOptions,
+  asker: MediaAsker,
+): Promise<string | null | undefined> {
+  if (options.mediaCache === undefined) return undefined;
+  const cache = await realpath(options.mediaCache).catch(() => path.resolve(options.mediaCache ?? ''));
+  const segments = segmentsUnder(cache, real);
+  if (segments === null) return undefined;
+  if (asker.owner !== undefined && segments.length > 1 && segments[0] === safeIdentityName(asker.owner)) return null;
+  return "files in the media cache are sent only to the user who sent them (this one is not in this user's folder)";
+}
+
 /** Why `real` (symlink-free) must not be sent, or null. */
-async function forbidden(real: string, options: MediaSourceOptions): Promise<string | null> {
+async function forbidden(real: string, options: MediaSourceOptions, asker: MediaAsker): Promise<string | null> {
   const homes = await homesOf(options);
   const inCache = homes.some((home) => segmentsUnder(home, real)?.[0] === 'cache');
   if (!inCache && homes.some((home) => segmentsUnder(home, real) !== null)) {
     return 'files in HERMES_HOME (its .env, config.yaml, state.db, ...) are never sent; only HERMES_HOME/cache is';
   }
+  const cached = await cacheVerdict(real, options, asker);
+  if (cached !== undefined) return cached;
+  if (options.fileGuard !== undefined) {
+    const guarded = await guardOf(options.fileGuard).check(real);
+    if (!guarded.ok) return `read_file may not read it either (${guarded.error})`;
+  }
   return protectedReason(real, { hermesHomes: [], homeDir: options.homeDir ?? os.homedir() });
 }
 
-async function fromPath(ref: string, options: MediaSourceOptions): Promise<ResolvedMedia> {
+async function fromPath(ref: string, options: MediaSourceOptions, asker: MediaAsker): Promise<ResolvedMedia> {
   if (!path.isAbsolute(ref)) return refused(ref, 'give an absolute path or an https URL');
   let real: string;
   try {
@@ -69,7 +118,7 @@ async function fromPath(ref: string, options: MediaSourceOptions): Promise<Resol
   } catch {
     return refused(ref, 'no such file');
   }
-  const why = await forbidden(real, options);
+  const why = await forbidden(real, options, asker);
   if (why !== null) return refused(ref, why);
   const info = await stat(real);
   if (!info.isFile()) return refused(ref, 'not a regular file');

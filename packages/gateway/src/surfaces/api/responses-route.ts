@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ServedTurn } from '@hermes/agent';
-import { type ChatMessage, planFor, SESSION_KEYS } from '@hermes/protocol';
+import { API_IDENTITY, type ChatMessage, planFor, SESSION_KEYS } from '@hermes/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DISPATCH_REFUSAL, STOPPING, sendApiError } from '../../http/api-error.js';
 import { startEventStream } from '../../http/event-stream.js';
@@ -50,7 +50,7 @@ function conversation(
   busy: Set<string>,
 ): SinkConversation {
   const key = SESSION_KEYS.apiResponse(id);
-  const fresh = () => deps.sessions.create({ key, platform: 'api', model: deps.model });
+  const fresh = () => deps.sessions.create({ key, platform: 'api', model: deps.model, userKey: API_IDENTITY });
   const opened = (sessionId: string, earlier: readonly ChatMessage[], isNew: boolean) => {
     if (stored) busy.add(sessionId);
     return { sessionId, sessionKey: key, isNew, history: [...earlier, ...input.history] };
