@@ -12,6 +12,7 @@ import {
   type HookInvoker,
   type HookName,
   type Logger,
+  type ToolContext,
   type ToolDefinition,
 } from '@hermes/protocol';
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
@@ -42,6 +43,8 @@ export interface TurnOptions {
   userMessage: string;
   sessionId: string;
   platform: string;
+  /** who the turn is for (ToolContext.user) */
+  user?: ToolContext['user'];
   tools: readonly ToolDefinition[];
   hooks: HookInvoker & { count?(hook: HookName): number };
   logger: Logger;
@@ -245,6 +248,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         logger: options.logger,
         hooks,
         requestApproval: options.requestApproval,
+        ...(options.user ? { user: options.user } : {}),
       };
       const results = await Promise.all(
         step.toolCalls.map((call) =>

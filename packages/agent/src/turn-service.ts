@@ -10,6 +10,7 @@ import type {
   ApprovalSurface,
   ChatMessage,
   Logger,
+  ToolContext,
   ToolDefinition,
 } from '@hermes/protocol';
 import { type ApprovalPrompt, createApprovalGate } from './approvals.js';
@@ -68,6 +69,12 @@ export interface TurnServiceSettings {
   skillsIndex?: string;
   /** context.*, model.context_length: compress the history before a request would pass the threshold (absent: never) */
   context?: ContextSettings;
+  /**
+   * The tools a user's turn may use out of `tools` (the gateway's access tiers: a `user` gets no
+   * terminal by default); applied to every turn run for a user, delegate_task children included.
+   * Absent: every tool for everyone.
+   */
+  toolAccess?: (tools: readonly ToolDefinition[], user: NonNullable<ToolContext['user']>) => ToolDefinition[];
 }
 
 /** Who answers a dangerous command's approval request. */
@@ -78,6 +85,8 @@ export type TurnApproval =
 export interface TurnRequest {
   sessionId: string;
   platform: string;
+  /** who the turn is for: the identity key and tier its tools see (ToolContext.user) */
+  user?: ToolContext['user'];
   userMessage: string;
   /** the earlier messages; absent: read from the transcripts (a stored session) */
   history?: readonly ChatMessage[];
@@ -110,6 +119,8 @@ export interface TurnRequest {
 export interface ServedTurn extends TurnResult {
   /** the history the turn ran on (for a caller that caches it) */
   history: readonly ChatMessage[];
+  /** the model the turn asked (the session's `/model` choice or the primary; before any fallback) */
+  model: string;
 }
 
 export class TurnService {
@@ -127,10 +138,13 @@ export class TurnService {
     this.#delegateTool = settings.delegation ? createDelegateTaskTool(this, settings.delegation) : null;
   }
 
-  /** The tools a turn may use now: the registry's available ones, and delegate_task when enabled. */
-  async availableTools(): Promise<ToolDefinition[]> {
+  /**
+   * The tools a turn may use now: the registry's available ones, and delegate_task when enabled;
+   * for `user`, those of them their access tier allows (settings.toolAccess).
+   */
+  async availableTools(user?: ToolContext['user']): Promise<ToolDefinition[]> {
     const s = this.settings;
-    return withDelegateTool(
+    const all = withDelegateTool(
       await s.tools.available({
         env: s.env,
         toolsets: s.toolsets,
@@ -139,6 +153,12 @@ export class TurnService {
       this.#delegateTool,
       s.toolsets,
     );
+    return this.#forUser(all, user);
+  }
+
+  #forUser(tools: readonly ToolDefinition[], user: ToolContext['user']): ToolDefinition[] {
+    const access = this.settings.toolAccess;
+    return access && user ? access(tools, user) : [...tools];
   }
 
   /** The session's system prompt before memory: the configured or default one, and the skills index when skill_view is offered. */
@@ -180,7 +200,7 @@ export class TurnService {
     const memory = memoryManager
       ? await memoryManager.beforeTurn({ ...memorySession, userMessage: request.userMessage })
       : null;
-    const tools = request.tools ?? (await this.availableTools());
+    const tools = request.tools ? this.#forUser(request.tools, request.user) : await this.availableTools(request.user);
     const prompt = this.#systemPrompt(request.platform, tools);
     const base = memory?.block ? `${prompt}\n\n${memory.block}` : prompt;
     const systemPrompt = request.instructions ? `${base}\n\n${request.instructions}` : base;
@@ -204,6 +224,7 @@ export class TurnService {
       userMessage: request.userMessage,
       sessionId: request.sessionId,
       platform: request.platform,
+      ...(request.user ? { user: request.user } : {}),
       tools,
       hooks: s.hooks,
       logger,
@@ -239,8 +260,8 @@ export class TurnService {
     // the fallback's note goes to the reader once, never into the transcript the model sees
     const note = picked?.note() ?? null;
     if (note !== null && result.finalText !== null)
-      return { ...result, finalText: `${result.finalText}\n\n${note}`, history };
-    return { ...result, history };
+      return { ...result, finalText: `${result.finalText}\n\n${note}`, history, model };
+    return { ...result, history, model };
   }
 
   /**

@@ -37,6 +37,8 @@ export interface ToolContext {
   hooks: HookInvoker;
   /** Ask for approval of a dangerous command; fires pre_approval_request / post_approval_response. */
   requestApproval(request: ApprovalRequest): Promise<ApprovalChoice>;
+  /** who the turn is for: the identity key and its access tier (absent: a turn of no user, e.g. a test) */
+  user?: { key: string; tier: 'admin' | 'user' };
 }
 
 export type ToolHandler = (

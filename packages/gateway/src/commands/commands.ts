@@ -8,6 +8,8 @@ export interface CommandContext {
   userId: string;
   sessionKey: string;
   args: string;
+  /** the sender's access tier (absent: admin) */
+  tier?: 'admin' | 'user';
 }
 
 export interface CommandServices {
@@ -96,6 +98,15 @@ function helpText(services: CommandServices): string {
 export async function skillTurnText(name: string, args: string, services: CommandServices): Promise<string | null> {
   if (!services.skills || name in BUILTIN_COMMANDS || services.pluginCommands().has(name)) return null;
   return services.skills.message(name, args);
+}
+
+/** True when `/name` is a built-in, plugin or skill command (those win over quick_commands). */
+export function isCommand(name: string, services: Pick<CommandServices, 'pluginCommands' | 'skills'>): boolean {
+  return (
+    name in BUILTIN_COMMANDS ||
+    services.pluginCommands().has(name) ||
+    (services.skills?.list() ?? []).some((s) => s.name === name)
+  );
 }
 
 /** Parses `/name args` (a `@bot` suffix already stripped); null when the text is not a command. */

@@ -9,6 +9,7 @@
 import type { ServedTurn, TurnApproval, TurnImage, TurnService } from '@hermes/agent';
 import type { ChatMessage, Logger } from '@hermes/protocol';
 import type { CommitWork, StoreWrite } from '@hermes/store';
+import type { GatewayAccess } from '../access/gateway-access.js';
 import type { GatewayEvents } from '../gateway-hooks/gateway-events.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { GatewayTurnJob } from '../pipeline/input.js';
@@ -76,6 +77,22 @@ export interface TurnStagePorts {
   now: () => number;
   /** what a chat's answer needs (display, media, approvals, delivery) */
   chat: ChatReplyPorts;
+  /** the user's tier (their tools) and limits (access/) */
+  access: GatewayAccess;
+}
+
+/** A turn refused by the user's limits: its text is the answer, nothing was asked of the model. */
+function refusedTurn(text: string): ServedTurn {
+  return {
+    status: 'completed',
+    finalText: text,
+    messages: [],
+    iterations: 0,
+    error: null,
+    usage: null,
+    history: [],
+    model: '',
+  };
 }
 
 /** The job's session: the session stage's, its sink's conversation, or a turn nothing is stored for. */
@@ -115,14 +132,25 @@ async function runTurn(ports: TurnStagePorts, job: GatewayTurnJob, control: RunC
   try {
     const { sink: out } = job;
     const sink = out.kind === 'outbox' ? null : out;
+    const user = await ports.access.userOf(who);
+    // over a limit: the user is told when it resets, and no model request is made
+    const admission = await ports.access.admit(user);
     reply =
       out.kind === 'outbox'
-        ? await openChatReply(ports.chat, job, out, session.id, control)
+        ? await openChatReply(ports.chat, job, out, session.id, control, admission.ok)
         : openDirectReply(ports, out, session.id, control);
+    if (!admission.ok) {
+      await reply.ended?.();
+      control.settle();
+      const { text } = admission;
+      await reply.finish({ result: refusedTurn(text), text, keep: null, failure: () => text });
+      return;
+    }
     const { onDelta, onStep, takeSteering } = reply;
     const result = await ports.turns.run({
       sessionId: session.id,
       platform: who.platform,
+      user,
       userMessage: reply.userMessage ?? job.input.text,
       ...(reply.images && reply.images.length > 0 ? { images: reply.images } : {}),
       ...(session.history ? { history: session.history } : {}),
@@ -143,6 +171,9 @@ async function runTurn(ports: TurnStagePorts, job: GatewayTurnJob, control: RunC
       ...(sink?.logger ? { logger: sink.logger } : {}),
     });
     await reply.ended?.();
+    await ports.access.record(user, result.usage, result.model).catch((err: unknown) => {
+      ports.logger.warn({ err, user: user.key }, "cannot record a turn's usage");
+    });
     const counters = plan.metrics.apply ? ports.metrics.platform(who.platform) : null;
     counters?.turnEnded(result.status);
     control.settle(); // only the answer is left: a new message now queues behind it

@@ -12,6 +12,8 @@ import { contextSummaries } from './0010-context-summaries.js';
 import { cronJobs } from './0011-cron-jobs.js';
 import { inboxOwner } from './0012-inbox-owner.js';
 import { clusterTables } from './0013-cluster-tables.js';
+import { usersPlaceholder } from './0014-users-placeholder.js';
+import { usageCounters } from './0015-usage-counters.js';
 
 /**
  * Every schema step, oldest first. To change the schema, add a file `NNNN-what-it-does.ts` next to
@@ -32,4 +34,6 @@ export const MIGRATIONS: readonly Migration[] = [
   cronJobs,
   inboxOwner,
   clusterTables,
+  usersPlaceholder,
+  usageCounters,
 ];
