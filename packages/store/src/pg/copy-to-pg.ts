@@ -26,6 +26,7 @@ export const COPY_TABLES: readonly { readonly name: string; readonly order: stri
   { name: 'context_summaries', order: 'id', identity: 'id' },
   { name: 'cron_jobs', order: 'rowid' },
   { name: 'cron_fires', order: 'id', identity: 'id' },
+  { name: 'usage_counters', order: 'user_key, period' },
 ];
 
 /** Tables of state.db that are not copied: the bookkeeping (PostgreSQL has its own) and the FTS5 index (PostgreSQL's is a generated column). */
