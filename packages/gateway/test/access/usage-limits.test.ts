@@ -1,7 +1,8 @@
 // Budgets and rate limits per user on a real state.db: the minute window from the first turn, the
 // UTC day's tokens and cost, per-user overrides, the reset time in the message, the metrics.
-import { asyncSqliteStore, openStore } from '@hermes/store';
+import { type AsyncStore, asyncSqliteStore, openPgStore, openStore } from '@hermes/store';
 import { afterEach, describe, expect, it } from 'vitest';
+import { postgresUnavailableReason, usePostgres } from '../../../../test/helpers/postgres.js';
 import type { AccessSettings, UsageLimits } from '../../src/access/access-settings.js';
 import { admitTurn, type LimitName, recordUsage, type UsagePorts } from '../../src/access/usage-limits.js';
 
@@ -11,8 +12,8 @@ afterEach(async () => {
   for (const s of opened.splice(0)) await s.close();
 });
 
-function setUp(user: UsageLimits, users: AccessSettings['users'] = {}) {
-  const store = asyncSqliteStore(openStore(':memory:'));
+function setUp(user: UsageLimits, users: AccessSettings['users'] = {}, given?: AsyncStore) {
+  const store = given ?? asyncSqliteStore(openStore(':memory:'));
   opened.push(store);
   const clock = { t: T0 };
   const events: string[] = [];
@@ -101,5 +102,28 @@ describe('usage limits', () => {
     expect(await admitTurn(ports, bob)).toMatchObject({ ok: false, limit: 'turns_per_minute' });
     await recordUsage(ports, { key: 'telegram:9', tier: 'user' }, usage(8, 8), 'm-1');
     expect(await admitTurn(ports, { key: 'telegram:9', tier: 'user' })).toMatchObject({ limit: 'tokens_per_day' });
+  });
+});
+
+describe.skipIf(postgresUnavailableReason() !== null)('usage limits on PostgreSQL', () => {
+  const pg = usePostgres();
+
+  it('two gateway instances on one database share the counts: 10 turns at once, 3 a minute, 3 admitted', async () => {
+    const url = await pg.server.newDatabase('limits');
+    const [a, b] = await Promise.all([
+      openPgStore(url, { maxConnections: 3 }),
+      openPgStore(url, { maxConnections: 3 }),
+    ]);
+    const one = setUp({ turnsPerMinute: 3 }, {}, a);
+    const two = setUp({ turnsPerMinute: 3 }, {}, b);
+    const admits = Array.from({ length: 10 }, (_, i) => admitTurn((i % 2 === 0 ? one : two).ports, bob));
+    const results = await Promise.all(admits);
+    expect(results.filter((r) => r.ok)).toHaveLength(3);
+    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.limit === 'turns_per_minute')).toBe(true);
+    // tokens one instance recorded limit the user on the other
+    const day = { ...setUp({ tokensPerDay: 100 }, {}, a).ports };
+    const other = setUp({ tokensPerDay: 100 }, {}, b).ports;
+    await recordUsage(day, { key: 'slack:U5', tier: 'user' }, usage(80, 40), 'm-1');
+    expect(await admitTurn(other, { key: 'slack:U5', tier: 'user' })).toMatchObject({ limit: 'tokens_per_day' });
   });
 });
