@@ -10,6 +10,7 @@ import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.j
 import { tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const TOKEN = '123456789:AAHfaketokenfaketokenfaketoken1234';
 const ADMIN = 42;
@@ -37,12 +38,13 @@ const env = (home: string, extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
+/** A gateway on a fresh home (with this config.yaml), once grammy polls. */
+async function start(extra: Record<string, string> = {}, config?: string) {
+  const home = tempHome();
+  if (config !== undefined) writeFileSync(join(home, 'config.yaml'), config);
+  const gw = await spawnGateway(env(home, extra));
+  await waitFor(() => tg.pendingPolls() > 0, { what: 'the first getUpdates poll' });
+  return { home, gw };
 }
 
 const chatRequests = (): RecordedRequest[] =>
@@ -59,17 +61,14 @@ const lastUserText = (r: RecordedRequest | undefined): string => {
 async function say(user: number, text: string): Promise<string> {
   const before = tg.sent.filter((m) => m.chat_id === user).length;
   tg.pushMessage({ chatId: user, userId: user, text });
-  await until(() => tg.sent.filter((m) => m.chat_id === user).length > before);
+  await waitFor(() => tg.sent.filter((m) => m.chat_id === user).length > before, { what: `an answer to ${user}` });
   return tg.sent.filter((m) => m.chat_id === user)[before]?.text ?? '';
 }
 
 describe('access tiers through hermes gateway run', () => {
   it('a user cannot run /model (told why) and gets no terminal or write_file; the owner can; quick commands work', async () => {
-    const home = tempHome();
-    writeFileSync(join(home, 'config.yaml'), 'quick_commands:\n  greet: "Say hello to me in French"\n  m: "/model"\n');
-    const gw = await spawnGateway(env(home));
+    const { gw } = await start({}, 'quick_commands:\n  greet: "Say hello to me in French"\n  m: "/model"\n');
     try {
-      await until(() => tg.pendingPolls() > 0);
       // the user: /model refused with the reason, nothing asked of the model
       expect(await say(USER, '/model')).toBe(
         "/model is for admins of this bot (it switches this chat's model); ask the bot's owner.",
@@ -102,10 +101,8 @@ describe('access tiers through hermes gateway run', () => {
   });
 
   it('TELEGRAM_ADMIN_USERS names the admins: then the first allowed id is a user like the rest', async () => {
-    const home = tempHome();
-    const gw = await spawnGateway(env(home, { TELEGRAM_ADMIN_USERS: String(USER) }));
+    const { gw } = await start({ TELEGRAM_ADMIN_USERS: String(USER) });
     try {
-      await until(() => tg.pendingPolls() > 0);
       expect(await say(ADMIN, '/model')).toMatch(/^\/model is for admins of this bot/);
       expect(await say(USER, '/model')).toContain('test-model');
     } finally {
@@ -114,15 +111,12 @@ describe('access tiers through hermes gateway run', () => {
   });
 
   it('turns per minute: over the limit the user is told when it resets and the model gets no request; then it resets', async () => {
-    const home = tempHome();
-    writeFileSync(
-      join(home, 'config.yaml'),
+    // the limits' clock runs 20 times faster (test-only): a minute passes in 3 s
+    const { gw } = await start(
+      { HERMES_LIMITS_CLOCK_SPEED: '20' },
       'access:\n  tiers:\n    user:\n      limits:\n        turns_per_minute: 1\n',
     );
-    // the limits' clock runs 20 times faster (test-only): a minute passes in 3 s
-    const gw = await spawnGateway(env(home, { HERMES_LIMITS_CLOCK_SPEED: '20' }));
     try {
-      await until(() => tg.pendingPolls() > 0);
       expect(await say(USER, 'first')).toBe('model answer');
       const asked = chatRequests().length;
       const refusal = await say(USER, 'second');
@@ -151,25 +145,21 @@ describe('access tiers through hermes gateway run', () => {
   });
 
   it('tokens per day: the count survives a restart (state.db), per-user overrides win over the tier', async () => {
-    const home = tempHome();
-    writeFileSync(
-      join(home, 'config.yaml'),
-      [
-        'access:',
-        '  tiers:',
-        '    user:',
-        '      limits:',
-        '        tokens_per_day: 30',
-        '  users:',
-        `    "telegram:${ADMIN}":`,
-        '      limits:',
-        '        tokens_per_day: 30',
-        '',
-      ].join('\n'),
-    );
-    let gw = await spawnGateway(env(home));
+    const config = [
+      'access:',
+      '  tiers:',
+      '    user:',
+      '      limits:',
+      '        tokens_per_day: 30',
+      '  users:',
+      `    "telegram:${ADMIN}":`,
+      '      limits:',
+      '        tokens_per_day: 30',
+      '',
+    ].join('\n');
+    const started = await start({}, config);
+    let gw = started.gw;
     try {
-      await until(() => tg.pendingPolls() > 0);
       expect(await say(USER, 'one')).toBe('model answer'); // 40 tokens reported: over 30 from now on
       const asked = chatRequests().length;
       expect(await say(USER, 'two')).toMatch(/^You have reached your limit of 30 tokens a day\. It resets in /);
@@ -178,8 +168,8 @@ describe('access tiers through hermes gateway run', () => {
       expect(await say(ADMIN, 'two')).toMatch(/^You have reached your limit of 30 tokens a day/);
       expect(chatRequests()).toHaveLength(asked + 1);
       await gw.stop();
-      gw = await spawnGateway(env(home));
-      await until(() => tg.pendingPolls() > 0);
+      gw = await spawnGateway(env(started.home));
+      await waitFor(() => tg.pendingPolls() > 0, { what: 'the first poll after the restart' });
       expect(await say(USER, 'after the restart')).toMatch(/^You have reached your limit of 30 tokens a day/);
       expect(chatRequests()).toHaveLength(asked + 1);
     } finally {
