@@ -86,6 +86,7 @@ describe('access tiers through hermes gateway run', () => {
       expect(await say(USER, '/greet')).toBe('model answer');
       expect(lastUserText(chatRequests().at(-1))).toContain('Say hello to me in French');
       expect(await say(USER, '/m')).toMatch(/^\/model is for admins of this bot/);
+      expect(await say(USER, '/help')).toContain('Quick commands:\n/greet · Say hello to me in French\n/m · /model');
       // the owner (first allowed id, no admin configured): /model runs, terminal is offered
       const modelText = await say(ADMIN, '/model');
       expect(modelText).not.toMatch(/for admins/);

@@ -30,6 +30,8 @@ export interface CommandServices {
   pluginCommands(): ReadonlyMap<string, { description: string; handler: (args: string) => unknown }>;
   /** the skills invocable as `/name` (absent: none) */
   skills?: SkillCommands;
+  /** quick_commands: `/name` aliases, listed by /help (absent: none) */
+  quickCommands?: Readonly<Record<string, string>>;
 }
 
 export interface BuiltinCommand {
@@ -88,7 +90,9 @@ function helpText(services: CommandServices): string {
   const skills = services.skills?.list() ?? [];
   const skillLines = skills.map((s) => `/${s.name} · ${s.description}`);
   const skillPart = skillLines.length > 0 ? `\n\nSkills (/name then your text):\n${skillLines.join('\n')}` : '';
-  return `Commands:\n${lines.join('\n')}${skillPart}`;
+  const quick = Object.entries(services.quickCommands ?? {}).map(([name, value]) => `/${name} · ${value}`);
+  const quickPart = quick.length > 0 ? `\n\nQuick commands:\n${quick.join('\n')}` : '';
+  return `Commands:\n${lines.join('\n')}${skillPart}${quickPart}`;
 }
 
 /**

@@ -103,6 +103,7 @@ export async function runCommandStage(
   });
   const services: CommandServices = {
     ...servicesFor(ports.services, job),
+    ...(ports.quickCommands ? { quickCommands: ports.quickCommands } : {}),
     enqueue: (c, mode) => {
       if (!c.args) return `Usage: /${mode} TEXT`;
       const outcome = answer.handOn(c.args, mode);
