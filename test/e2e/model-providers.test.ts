@@ -63,6 +63,8 @@ const env = (home: string) => ({
   TELEGRAM_BOT_TOKEN: TOKEN,
   TELEGRAM_API_ROOT: tg.apiRoot,
   TELEGRAM_ALLOWED_USERS: '42,43,44',
+  // each chat switches its own model: /model is for admins (docs/security.md "Tiers and budgets")
+  TELEGRAM_ADMIN_USERS: '42,43,44',
 });
 
 /** Sends `text` from chat `chatId` and resolves with the bot's next message to that chat. */

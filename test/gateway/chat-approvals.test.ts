@@ -1,12 +1,14 @@
 // Approvals asked in a chat, in-process: a platform without buttons is asked in text and answered
 // with /approve or /deny; the approval hooks fire with surface "gateway"; "this session" is
-// remembered for the session; another user's /approve is "not yours"; a timeout denies.
+// remembered for the session; another (non-admin) user's /approve is "not yours"; a timeout denies.
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTerminalTool } from '@hermes/agent';
+import { defaultConfig } from '@hermes/config';
 import type { ApprovalChoice, HookPayloads } from '@hermes/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
+import { accessSettings } from '../../packages/gateway/src/access/access-settings.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { type Harness, startHarness } from './harness.js';
@@ -26,7 +28,12 @@ function victim(): { target: string; command: string } {
 }
 
 async function harness(settings: { approvalTimeoutMs?: number; groupSessions?: 'shared' } = {}): Promise<Harness> {
-  const started = await startHarness(openai.server, { settings, env: { MEMORY_ALLOWED_USERS: 'u1,u2' } });
+  // the access tiers as gateway run has them: u1 (first allowed, no admin named) is the owner, u2 a user
+  const access = accessSettings(defaultConfig());
+  const started = await startHarness(openai.server, {
+    settings: { ...settings, access },
+    env: { MEMORY_ALLOWED_USERS: 'u1,u2' },
+  });
   started.tools.register(createTerminalTool({ cwd: process.cwd() }));
   return started;
 }

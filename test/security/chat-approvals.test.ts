@@ -98,6 +98,16 @@ describe('chat approvals: who may answer', () => {
     expect(await other).toBe('deny');
   });
 
+  it("an admin of the bot may answer another user's approval with /approve or /deny; a user may not", async () => {
+    const { approvals, shown } = setUp();
+    const { choice } = await ask(approvals, shown);
+    expect(approvals.answerText('tg', 'g1', 'u2', 'once', false)).toMatch(/^Not yours/);
+    expect(approvals.waiting).toBe(1);
+    expect(approvals.answerText('tg', 'g1', 'u2', 'deny', true)).not.toMatch(/^Not yours/);
+    expect(await choice).toBe('deny');
+    expect(approvals.waiting).toBe(0);
+  });
+
   it('an unanswered approval is a timeout (denied); the turn ending first denies it', async () => {
     const { approvals, shown } = setUp(50);
     const { choice } = await ask(approvals, shown);

@@ -105,6 +105,8 @@ export interface TurnServiceDeps {
   memory?: TurnServiceSettings['memory'] | undefined;
   /** each session's model and model.fallback (absent: every turn uses `client` and the model) */
   models?: TurnServiceSettings['models'] | undefined;
+  /** the tools each user's access tier allows (absent: all for everyone) */
+  toolAccess?: TurnServiceSettings['toolAccess'] | undefined;
 }
 
 /** A turn service with config.yaml's turn settings and the process's objects: how every surface gets one. */
@@ -122,6 +124,7 @@ export function createTurnService(config: TurnConfig, deps: TurnServiceDeps): Tu
     ...(deps.redact ? { redact: deps.redact } : {}),
     ...(deps.memory ? { memory: deps.memory } : {}),
     ...(deps.models ? { models: deps.models } : {}),
+    ...(deps.toolAccess ? { toolAccess: deps.toolAccess } : {}),
     ...(delegation ? { delegation: { ...delegation, ...(childSessions ? { sessions: childSessions } : {}) } } : {}),
   });
 }

@@ -10,6 +10,7 @@ import type {
   ApprovalSurface,
   ChatMessage,
   Logger,
+  ToolContext,
   ToolDefinition,
   TurnUser,
 } from '@hermes/protocol';
@@ -69,6 +70,12 @@ export interface TurnServiceSettings {
   skillsIndex?: string;
   /** context.*, model.context_length: compress the history before a request would pass the threshold (absent: never) */
   context?: ContextSettings;
+  /**
+   * The tools a user's turn may use out of `tools` (the gateway's access tiers: a `user` gets no
+   * terminal by default); applied to every turn run for a user, delegate_task children included.
+   * Absent: every tool for everyone.
+   */
+  toolAccess?: (tools: readonly ToolDefinition[], user: NonNullable<ToolContext['user']>) => ToolDefinition[];
 }
 
 /** Who answers a dangerous command's approval request. */
@@ -113,6 +120,8 @@ export interface TurnRequest {
 export interface ServedTurn extends TurnResult {
   /** the history the turn ran on (for a caller that caches it) */
   history: readonly ChatMessage[];
+  /** the model the turn asked (the session's `/model` choice or the primary; before any fallback) */
+  model: string;
 }
 
 export class TurnService {
@@ -130,10 +139,13 @@ export class TurnService {
     this.#delegateTool = settings.delegation ? createDelegateTaskTool(this, settings.delegation) : null;
   }
 
-  /** The tools a turn may use now: the registry's available ones, and delegate_task when enabled. */
-  async availableTools(): Promise<ToolDefinition[]> {
+  /**
+   * The tools a turn may use now: the registry's available ones, and delegate_task when enabled;
+   * for `user`, those of them their access tier allows (settings.toolAccess).
+   */
+  async availableTools(user?: ToolContext['user']): Promise<ToolDefinition[]> {
     const s = this.settings;
-    return withDelegateTool(
+    const all = withDelegateTool(
       await s.tools.available({
         env: s.env,
         toolsets: s.toolsets,
@@ -142,6 +154,12 @@ export class TurnService {
       this.#delegateTool,
       s.toolsets,
     );
+    return this.#forUser(all, user);
+  }
+
+  #forUser(tools: readonly ToolDefinition[], user: ToolContext['user']): ToolDefinition[] {
+    const access = this.settings.toolAccess;
+    return access && user ? access(tools, user) : [...tools];
   }
 
   /** The session's system prompt before memory: the configured or default one, and the skills index when skill_view is offered. */
@@ -187,7 +205,7 @@ export class TurnService {
     const memory = memoryManager
       ? await memoryManager.beforeTurn({ ...memorySession, userMessage: request.userMessage })
       : null;
-    const tools = request.tools ?? (await this.availableTools());
+    const tools = request.tools ? this.#forUser(request.tools, request.user) : await this.availableTools(request.user);
     const prompt = this.#systemPrompt(request.platform, tools);
     const base = memory?.block ? `${prompt}\n\n${memory.block}` : prompt;
     const systemPrompt = request.instructions ? `${base}\n\n${request.instructions}` : base;
@@ -211,6 +229,7 @@ export class TurnService {
       userMessage: request.userMessage,
       sessionId: request.sessionId,
       platform: request.platform,
+      ...(request.user ? { user: request.user } : {}),
       tools,
       hooks: s.hooks,
       logger,
@@ -247,8 +266,8 @@ export class TurnService {
     // the fallback's note goes to the reader once, never into the transcript the model sees
     const note = picked?.note() ?? null;
     if (note !== null && result.finalText !== null)
-      return { ...result, finalText: `${result.finalText}\n\n${note}`, history };
-    return { ...result, history };
+      return { ...result, finalText: `${result.finalText}\n\n${note}`, history, model };
+    return { ...result, history, model };
   }
 
   /**

@@ -334,6 +334,43 @@ const cronSchema = z.object({
   max_failures: z.int().min(1).default(3),
 });
 
+const limitsSchema = z.object({
+  /** turns a user may start within a minute of their window's first turn (absent: no limit) */
+  turns_per_minute: z.int().min(1).optional(),
+  /** model tokens (prompt + completion, as the provider reports them) a user may use per UTC day */
+  tokens_per_day: z.int().min(1).optional(),
+  /** cost per UTC day, from access.prices and the reported usage (absent, or no price for the model: no limit) */
+  cost_per_day: z.number().gt(0).optional(),
+});
+
+/** What one access tier may use: toolsets (names or tool names, `*` = every toolset agent.toolsets offers), tools never offered, limits. */
+const tierSchema = (defaults: { excludeTools: string[]; limits: z.input<typeof limitsSchema> }) =>
+  z.object({
+    toolsets: z.array(z.string().min(1)).default(['*']),
+    exclude_tools: z.array(z.string().min(1)).default(defaults.excludeTools),
+    limits: limitsSchema.prefault(defaults.limits),
+  });
+
+const accessSchema = z.object({
+  /** identity keys of the admins (besides GATEWAY_ADMIN_USERS and <PLATFORM>_ADMIN_USERS) */
+  admins: z.array(identityKeySchema).default([]),
+  tiers: z
+    .object({
+      admin: tierSchema({ excludeTools: [], limits: {} }).prefault({}),
+      user: tierSchema({ excludeTools: ['terminal', 'write_file'], limits: { turns_per_minute: 20 } }).prefault({}),
+    })
+    .prefault({}),
+  /** per-user overrides by identity key: their limits replace their tier's, key by key */
+  users: z.record(identityKeySchema, z.object({ limits: limitsSchema.prefault({}) })).default({}),
+  /** prices per million tokens by model id, for cost_per_day (a model without a price costs nothing) */
+  prices: z
+    .record(
+      z.string().min(1),
+      z.object({ input_per_million: z.number().min(0), output_per_million: z.number().min(0) }),
+    )
+    .default({}),
+});
+
 const securitySchema = z.object({
   allow_private_urls: z.boolean().default(false),
 });
@@ -370,6 +407,15 @@ export const configSchema = z.object({
     )
     .default({}),
   cron: cronSchema.prefault({}),
+  /** access tiers (admin, user): who is admin, each tier's tools and limits, per-user limits */
+  access: accessSchema.prefault({}),
+  /** `/name` aliases on every surface with commands: a text sent to the model, or a `/command [args]` */
+  quick_commands: z
+    .record(
+      z.string().regex(/^[a-z0-9_-]{1,32}$/, 'a command name of 1-32 lowercase letters, digits, "_" or "-"'),
+      z.string().min(1),
+    )
+    .default({}),
 });
 
 /** The parsed, still mutable config (internal: callers get the frozen `HermesConfig`). */

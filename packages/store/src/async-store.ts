@@ -21,6 +21,7 @@ import type { SessionModelsRepo } from './session-models-repo.js';
 import type { SessionSearchRepo } from './session-search-repo.js';
 import type { SessionsRepo } from './sessions-repo.js';
 import type { TranscriptsRepo } from './transcripts-repo.js';
+import type { UsageCountersRepo } from './usage-counters-repo.js';
 
 /** `T`'s methods, each returning a Promise of what the synchronous one returns. */
 export type AsyncMethods<T> = {
@@ -37,6 +38,7 @@ export interface AsyncStore {
   readonly transcripts: AsyncMethods<TranscriptsRepo>;
   readonly childSessions: AsyncMethods<ChildSessionsRepo>;
   readonly sessionModels: AsyncMethods<SessionModelsRepo>;
+  readonly usageCounters: AsyncMethods<UsageCountersRepo>;
   readonly contextSummaries: AsyncMethods<ContextSummariesRepo>;
   readonly cronJobs: AsyncMethods<CronJobsRepo>;
   readonly inbox: AsyncMethods<InboxRepo>;
@@ -79,6 +81,7 @@ export function asyncSqliteStore(store: Store): AsyncStore {
     transcripts: asyncMethods(store.transcripts),
     childSessions: asyncMethods(store.childSessions),
     sessionModels: asyncMethods(store.sessionModels),
+    usageCounters: asyncMethods(store.usageCounters),
     contextSummaries: asyncMethods(store.contextSummaries),
     cronJobs: asyncMethods(store.cronJobs),
     inbox: asyncMethods(store.inbox),

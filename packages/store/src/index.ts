@@ -100,3 +100,10 @@ export {
   type WriteResult,
   type WriteResults,
 } from './unit-of-work.js';
+export type {
+  UsageCounter,
+  UsageCountersRepo,
+  UsageDelta,
+  UsagePeriod,
+  UsageWindow,
+} from './usage-counters-repo.js';

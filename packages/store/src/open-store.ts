@@ -21,6 +21,7 @@ import { createSessionSearchRepo, type SessionSearchRepo } from './session-searc
 import { createSessionsRepo, type SessionsRepo } from './sessions-repo.js';
 import { describeError, isSqliteError, openSqlite, type SqliteDatabase } from './sqlite.js';
 import { createTranscriptsRepo, type TranscriptsRepo } from './transcripts-repo.js';
+import { createUsageCountersRepo, type UsageCountersRepo } from './usage-counters-repo.js';
 
 export interface StoreOptions {
   /** Milliseconds since the epoch; every stored timestamp comes from here. Defaults to `Date.now`. */
@@ -51,6 +52,8 @@ export interface Store {
   readonly childSessions: ChildSessionsRepo;
   /** the model each switched session uses (`/model`) */
   readonly sessionModels: SessionModelsRepo;
+  /** per-user usage counters: budgets and rate limits (access.tiers.*.limits) */
+  readonly usageCounters: UsageCountersRepo;
   /** The context engine's summaries beside the transcripts (the newest per session is used). */
   readonly contextSummaries: ContextSummariesRepo;
   /** Scheduled jobs and their fires (`hermes cron`, the `cronjob` tool). */
@@ -152,6 +155,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     childSessions: createChildSessionsRepo(db, now, sessions, options.redact),
     transcripts: createTranscriptsRepo(db, now, options.redact),
     sessionModels: createSessionModelsRepo(db, now),
+    usageCounters: createUsageCountersRepo(db),
     contextSummaries: createContextSummariesRepo(db, now, options.redact),
     cronJobs: createCronJobsRepo(db, now),
     inbox: createInboxRepo(db, now, platformState),

@@ -17,8 +17,8 @@ export const DELEGATION_TOOLSET = 'delegation';
 
 /** A turn service that can run children and tell which tools its turns may use. */
 export interface DelegatingTurns extends ChildTurns {
-  /** the tools a turn of this service may use (the registry's available ones) */
-  availableTools(): Promise<ToolDefinition[]>;
+  /** the tools a turn of this service may use (the registry's available ones; for `user`, their tier's) */
+  availableTools(user?: ToolContext['user']): Promise<ToolDefinition[]>;
   /** the process's secret redactor: children's summaries pass it before the parent sees them */
   redact(text: string): string;
   /** the memory provider's writing tools (whatever their names): never a child's */
@@ -99,7 +99,7 @@ export function createDelegateTaskTool(turns: DelegatingTurns, settings: Delegat
       if (!parsed.ok) return { error: parsed.error, code: parsed.code };
       const tasks = parsed.value;
       const memoryWrites = new Set(turns.memoryWriteTools?.() ?? []);
-      const parentTools = (await turns.availableTools()).filter((tool) => !memoryWrites.has(tool.name));
+      const parentTools = (await turns.availableTools(ctx.user)).filter((tool) => !memoryWrites.has(tool.name));
       const outcomes = await runBounded(tasks, limits.maxParallelChildren, (task, index) =>
         runChild(
           { turns, limits, sessions: settings.sessions, parent: ctx, tools: childTools(parentTools, task.toolsets) },

@@ -80,6 +80,7 @@ export async function runChild(run: ChildRun, task: ChildTask, index: number): P
     const result = await run.turns.run({
       sessionId: sessionId ?? `${parent.sessionId}:child-${index + 1}`,
       platform: parent.platform,
+      ...(parent.user ? { user: parent.user } : {}),
       userMessage: childUserMessage(task),
       history: [],
       persist: sessionId === null ? 'none' : 'after',

@@ -120,11 +120,13 @@ export class ChatApprovals {
   }
 
   /** `/approve [session|always]` or `/deny` typed in a chat: answers the oldest approval waiting there. */
-  answerText(platform: string, chatId: string, userId: string, answer: ApprovalAnswer): string {
+  answerText(platform: string, chatId: string, userId: string, answer: ApprovalAnswer, admin = false): string {
     const inChat = [...this.#pending.values()].filter((p) => p.platform === platform && p.chatId === chatId);
     if (inChat.length === 0) return 'Nothing is waiting for approval here.';
-    const mine = inChat.find((p) => p.userId === userId);
-    if (mine === undefined) return 'Not yours: only the user who asked can answer this approval.';
+    // an admin of the bot may answer another user's approval (the oldest waiting in this chat)
+    const mine = inChat.find((p) => p.userId === userId) ?? (admin ? inChat[0] : undefined);
+    if (mine === undefined)
+      return 'Not yours: only the user who asked (or an admin of this bot) can answer this approval.';
     mine.settle(answer);
     return outcomeText(answer);
   }

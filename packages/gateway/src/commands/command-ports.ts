@@ -2,6 +2,7 @@
 import type { TurnService } from '@hermes/agent';
 import type { PlatformState } from '@hermes/protocol';
 import type { UnitOfWork } from '@hermes/store';
+import type { GatewayAccess } from '../access/gateway-access.js';
 import type { ChatApprovals } from '../approvals/chat-approvals.js';
 import type { DeliveryTarget } from '../delivery/deliver.js';
 import type { GatewayEvents } from '../gateway-hooks/gateway-events.js';
@@ -37,6 +38,8 @@ export interface CommandPortsHost {
   platformStates(): Record<string, PlatformState>;
   /** the turn service (`/compress`) */
   turns: Pick<TurnService, 'compress'>;
+  /** the senders' tiers (admin-only commands) */
+  access: Pick<GatewayAccess, 'userOf'>;
   /** delivers text; `onSettled` is committed with its last row's mark */
   send(target: DeliveryTarget, text: string, onSettled?: UnitOfWork): Promise<unknown>;
 }
@@ -49,6 +52,8 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
     events: host.events,
     busy: (key) => host.lanes.busy(key),
     busyMode: settings.busyMode,
+    access: host.access,
+    ...(settings.quickCommands ? { quickCommands: settings.quickCommands } : {}),
     services: commandServices({
       sessions: store.sessions,
       transcripts: store.transcripts,
@@ -64,7 +69,8 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
         return host.sessions.reset(key, platform, userId);
       },
       link: (c) => linkCommand({ links: store.identityLinks, now: Date.now }, c),
-      answerApproval: (c, answer) => host.approvals.answerText(c.platform, c.chatId, c.userId, answer),
+      answerApproval: (c, answer) =>
+        host.approvals.answerText(c.platform, c.chatId, c.userId, answer, (c.tier ?? 'admin') === 'admin'),
       ...(host.deps.models
         ? {
             modelCommand: {

@@ -8,6 +8,8 @@ export interface CommandContext {
   userId: string;
   sessionKey: string;
   args: string;
+  /** the sender's access tier (absent: admin) */
+  tier?: 'admin' | 'user';
 }
 
 export interface CommandServices {
@@ -30,6 +32,8 @@ export interface CommandServices {
   skills?: SkillCommands;
   /** `/link`, `/link CODE`: joins the sender's identities on two platforms (users/link-command.ts) */
   link(ctx: CommandContext): Promise<string>;
+  /** quick_commands: `/name` aliases, listed by /help (absent: none) */
+  quickCommands?: Readonly<Record<string, string>>;
 }
 
 export interface BuiltinCommand {
@@ -92,7 +96,9 @@ function helpText(services: CommandServices): string {
   const skills = services.skills?.list() ?? [];
   const skillLines = skills.map((s) => `/${s.name} · ${s.description}`);
   const skillPart = skillLines.length > 0 ? `\n\nSkills (/name then your text):\n${skillLines.join('\n')}` : '';
-  return `Commands:\n${lines.join('\n')}${skillPart}`;
+  const quick = Object.entries(services.quickCommands ?? {}).map(([name, value]) => `/${name} · ${value}`);
+  const quickPart = quick.length > 0 ? `\n\nQuick commands:\n${quick.join('\n')}` : '';
+  return `Commands:\n${lines.join('\n')}${skillPart}${quickPart}`;
 }
 
 /**
@@ -102,6 +108,15 @@ function helpText(services: CommandServices): string {
 export async function skillTurnText(name: string, args: string, services: CommandServices): Promise<string | null> {
   if (!services.skills || name in BUILTIN_COMMANDS || services.pluginCommands().has(name)) return null;
   return services.skills.message(name, args);
+}
+
+/** True when `/name` is a built-in, plugin or skill command (those win over quick_commands). */
+export function isCommand(name: string, services: Pick<CommandServices, 'pluginCommands' | 'skills'>): boolean {
+  return (
+    name in BUILTIN_COMMANDS ||
+    services.pluginCommands().has(name) ||
+    (services.skills?.list() ?? []).some((s) => s.name === name)
+  );
 }
 
 /** Parses `/name args` (a `@bot` suffix already stripped); null when the text is not a command. */

@@ -146,6 +146,30 @@ export const METRICS = {
     labels: [],
     help: 'The longest event-loop delay of the main thread in the last minute (timer drift, sampled every 100 ms).',
   },
+  userTurns: {
+    name: 'hermes_user_turns_total',
+    type: 'counter',
+    labels: ['user', 'tier'],
+    help: 'Turns a user started (admitted by their limits), by identity key (<platform>:<userId>) and access tier. One series per user who ran a turn since start: strangers never get one.',
+  },
+  userTokens: {
+    name: 'hermes_user_tokens_total',
+    type: 'counter',
+    labels: ['user'],
+    help: "Model tokens (prompt + completion, as the provider reported them) of a user's turns, by identity key.",
+  },
+  userCost: {
+    name: 'hermes_user_cost_total',
+    type: 'counter',
+    labels: ['user'],
+    help: "The cost of a user's turns by access.prices (0 for a model without a price), by identity key.",
+  },
+  userLimited: {
+    name: 'hermes_user_limited_total',
+    type: 'counter',
+    labels: ['user', 'limit'],
+    help: 'Turns refused because the user was over a limit (no model request made). limit: turns_per_minute, tokens_per_day, cost_per_day.',
+  },
 } as const satisfies Record<string, MetricSpec>;
 
 /** The metrics prom-client's collectDefaultMetrics adds (process and Node.js runtime), documented by name. */

@@ -49,6 +49,10 @@ export interface GatewayCounters {
   hookFailures: CellCounter;
   gatewayHookFailures: CellCounter;
   eventLoopStalls: CellCounter;
+  userTurns: CellCounter;
+  userTokens: CellCounter;
+  userCost: CellCounter;
+  userLimited: CellCounter;
 }
 
 /** The cells of one platform, looked up once per message. */
@@ -161,6 +165,10 @@ export class GatewayMetrics implements DeliveryObserver {
       hookFailures: new CellCounter(own, METRICS.hookFailures),
       gatewayHookFailures: new CellCounter(own, METRICS.gatewayHookFailures),
       eventLoopStalls: new CellCounter(own, METRICS.eventLoopStalls),
+      userTurns: new CellCounter(own, METRICS.userTurns),
+      userTokens: new CellCounter(own, METRICS.userTokens),
+      userCost: new CellCounter(own, METRICS.userCost),
+      userLimited: new CellCounter(own, METRICS.userLimited),
     };
     this.#eventLoopStalls = this.#counters.eventLoopStalls.cell();
     this.#turnDuration = specHistogram(own, METRICS.turnDuration);
@@ -236,6 +244,22 @@ export class GatewayMetrics implements DeliveryObserver {
       this.#platforms.set(name, p);
     }
     return p;
+  }
+
+  /** A turn a user started (access/usage-limits.ts). */
+  userTurn(userKey: string, tier: string): void {
+    this.#counters.userTurns.cell(userKey, tier).inc();
+  }
+
+  /** A user's turn's reported tokens and their cost. */
+  userUsage(userKey: string, tokens: number, cost: number): void {
+    this.#counters.userTokens.cell(userKey).inc(tokens);
+    this.#counters.userCost.cell(userKey).inc(cost);
+  }
+
+  /** A turn refused by the user's `limit`. */
+  userLimited(userKey: string, limit: string): void {
+    this.#counters.userLimited.cell(userKey, limit).inc();
   }
 
   messageSent(platform: string): void {

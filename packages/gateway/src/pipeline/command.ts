@@ -4,10 +4,21 @@
  * the job's answer goes (a chat's outbox, the HTTP answer, a cron target, `runAgent`'s text).
  * `/queue` and `/steer` hand their text to the session's lane, which answers it; so does a skill's
  * `/name text`, as a turn on the skill's instructions and the text. A job without a session (its
- * plan says why) answers the session commands with that reason.
+ * plan says why) answers the session commands with that reason. A `quick_commands` alias stands for
+ * its command or text; an admin-only command from a `user`-tier sender is answered with why
+ * (access/command-access.ts) and runs nothing.
  */
 import type { Logger, TurnJob } from '@hermes/protocol';
-import { type CommandContext, type CommandServices, runCommand, skillTurnText } from '../commands/commands.js';
+import { commandRefusal } from '../access/command-access.js';
+import type { GatewayAccess } from '../access/gateway-access.js';
+import { quickCommand } from '../access/quick-commands.js';
+import {
+  type CommandContext,
+  type CommandServices,
+  isCommand,
+  runCommand,
+  skillTurnText,
+} from '../commands/commands.js';
 import type { GatewayEvents } from '../gateway-hooks/gateway-events.js';
 import type { BusyMode, SubmitOutcome } from '../sessions/session-lanes.js';
 import type { PipelineOutcome } from './outcome.js';
@@ -21,6 +32,10 @@ export interface CommandPorts {
   busyMode?: BusyMode;
   /** whether the session key's turn is running here (the console's session list) */
   busy?(sessionKey: string): boolean;
+  /** the sender's tier (absent: admin) */
+  access?: Pick<GatewayAccess, 'userOf'>;
+  /** quick_commands: `/name` aliases of a command or a text */
+  quickCommands?: Readonly<Record<string, string>>;
 }
 
 /** How a command's job is answered: the surface's side. */
@@ -60,15 +75,25 @@ export async function runCommandStage(
   ports: CommandPorts,
   job: CommandJob,
   answer: CommandAnswer,
-  command: { name: string; args: string },
+  typed: { name: string; args: string },
 ): Promise<PipelineOutcome> {
   const { who, sessionKey } = job;
+  const quick = isCommand(typed.name, ports.services)
+    ? null
+    : quickCommand(ports.quickCommands ?? {}, typed.name, typed.args);
+  if (quick?.kind === 'text') {
+    answer.handOn(quick.text, ports.busyMode ?? 'queue');
+    return { kind: 'handed_on' };
+  }
+  const command = quick ?? typed;
+  const tier = ports.access ? (await ports.access.userOf(who)).tier : 'admin';
   const ctx: CommandContext = {
     platform: who.platform,
     chatId: who.chatId,
     userId: who.userId,
     sessionKey,
     args: command.args,
+    tier,
   };
   ports.events.emit(`command:${command.name}`, {
     platform: who.platform,
@@ -78,12 +103,18 @@ export async function runCommandStage(
   });
   const services: CommandServices = {
     ...servicesFor(ports.services, job),
+    ...(ports.quickCommands ? { quickCommands: ports.quickCommands } : {}),
     enqueue: (c, mode) => {
       if (!c.args) return `Usage: /${mode} TEXT`;
       const outcome = answer.handOn(c.args, mode);
       return outcome === 'started' ? '' : mode === 'steer' ? 'Handed to the running answer.' : 'Queued.';
     },
   };
+  const refusal = commandRefusal(command.name, tier);
+  if (refusal !== null) {
+    await answer.reply(refusal, { kind: 'answered' });
+    return { kind: 'answered' };
+  }
   let reply: string;
   try {
     const skillText = await skillTurnText(command.name, command.args, services);

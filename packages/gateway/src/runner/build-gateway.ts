@@ -30,7 +30,7 @@ import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { SessionGuard } from '../sessions/session-guard.js';
 import type { GatewayStore } from '../store/gateway-store.js';
 import { warmSchemaValidator } from '../surfaces/api/schemas.js';
-import { cronClock } from '../surfaces/cron/clock.js';
+import { cronClock, envClock } from '../surfaces/cron/clock.js';
 import { createCronService } from '../surfaces/cron/cron-service.js';
 import { machineTimezone } from '../surfaces/cron/schedule.js';
 import { Gateway } from './gateway.js';
@@ -157,6 +157,7 @@ export async function buildGateway(config: HermesConfig, parts: GatewayParts): P
     ...(parts.memory ? { memory: parts.memory } : {}),
     ...(parts.skills ? { skills: parts.skills } : {}),
     setHomeChannel: parts.setHomeChannel,
+    limitsNow: envClock(process.env, 'LIMITS').now, // HERMES_LIMITS_CLOCK_*: test-only
   });
   parts.tools.register(createSendMessageTool({ gateway, env }));
   const cron = createCronService({

@@ -11,6 +11,8 @@ import {
 } from '@hermes/agent';
 import type { HookBus } from '@hermes/plugins';
 import type { GroupSessions, Logger, PlatformFactory } from '@hermes/protocol';
+import type { AccessSettings } from '../access/access-settings.js';
+import { tierToolAccess } from '../access/tool-access.js';
 import type { MediaSourceOptions } from '../delivery/media/media-source.js';
 import type { MediaSettings } from '../media/inbound-media.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
@@ -44,6 +46,10 @@ export interface GatewaySettings {
   batchMs?: number;
   /** display.streaming, stream_interval_ms, reactions, tool_progress (default: all off) */
   display?: DisplaySettings;
+  /** access.*: tiers, their tools and limits (absent: everyone is admin, nothing is limited) */
+  access?: AccessSettings;
+  /** quick_commands: `/name` aliases (absent: none) */
+  quickCommands?: Readonly<Record<string, string>>;
 }
 
 export interface GatewayMediaSettings extends MediaSettings {
@@ -96,9 +102,12 @@ export interface GatewayDeps {
   memory?: MemoryManager;
   /** the skills invocable as `/name` in chats (absent: none) */
   skills?: SkillCommands;
+  /** the usage limits' clock (default `now`; `gateway run`: HERMES_LIMITS_CLOCK_*, test-only) */
+  limitsNow?: () => number;
 }
 
 /** The gateway's turn service: config's turn settings with the gateway's client, tools, hooks and store. */
 export function gatewayTurnService(deps: GatewayDeps): TurnService {
-  return createTurnService(deps.settings.turn, deps);
+  const { access } = deps.settings;
+  return createTurnService(deps.settings.turn, { ...deps, ...(access ? { toolAccess: tierToolAccess(access) } : {}) });
 }

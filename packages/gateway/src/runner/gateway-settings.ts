@@ -5,6 +5,7 @@
 import type { TurnConfig } from '@hermes/agent';
 import type { HermesConfig } from '@hermes/config';
 import { isLoopbackHost } from '@hermes/protocol';
+import { accessSettings } from '../access/access-settings.js';
 import type { GatewaySettings } from './gateway-deps.js';
 
 type PlatformSettings = GatewaySettings['platformSettings'];
@@ -42,6 +43,8 @@ export function gatewaySettings(
       reactions: config.display.reactions,
       toolProgress: config.display.tool_progress,
     },
+    access: accessSettings(config),
+    quickCommands: config.quick_commands,
   };
 }
 

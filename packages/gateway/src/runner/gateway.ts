@@ -15,6 +15,7 @@ import {
   type PlatformState,
   sessionKeyFor,
 } from '@hermes/protocol';
+import { type GatewayAccess, gatewayAccess } from '../access/gateway-access.js';
 import { ChatApprovals } from '../approvals/chat-approvals.js';
 import { chatCommandAnswer, gatewayCommandPorts } from '../commands/command-ports.js';
 import type { DeliveryTarget } from '../delivery/deliver.js';
@@ -83,6 +84,8 @@ export class Gateway {
   /** every send: one delivery path with the platforms' shared send limits */
   readonly #delivery: GatewayDelivery;
   readonly #turnPorts: TurnStagePorts;
+  /** the users' tiers and limits (access/) */
+  readonly #access: GatewayAccess;
   readonly #chatIntake: ChatIntakePorts;
   /** one user's messages in one chat within gateway.batch_ms become one job (pipeline/batch.ts) */
   readonly #batcher: MessageBatcher;
@@ -144,7 +147,15 @@ export class Gateway {
     const limit = (platform: string) => this.adapters.get(platform)?.capabilities.maxMessageLength ?? Infinity;
     const opens = (job: LaneJob) => mayBeCutPart(job.event.text, limit(job.event.platform));
     this.#batcher = new MessageBatcher({ batchMs: settings.batchMs ?? 0, submit, onDrop, opens });
+    this.#access = gatewayAccess({
+      settings: settings.access,
+      env: deps.env,
+      store,
+      now: deps.limitsNow ?? this.#now,
+      metrics: this.metrics,
+    });
     this.#turnPorts = {
+      access: this.#access,
       turns: this.turns,
       sessions: this.#sessions,
       events: this.events,
@@ -380,7 +391,14 @@ export class Gateway {
   /** The command ports (`/stop`, `/new`… and the console's stop/reset); `userId`: who sent it */
   commandPorts(userId: string): CommandPorts {
     const { approvals, events, turns } = this;
-    const host = { deps: this.#deps, events, lanes: this.#lanes, batcher: this.#batcher, sessions: this.#sessions };
+    const host = {
+      deps: this.#deps,
+      events,
+      lanes: this.#lanes,
+      batcher: this.#batcher,
+      sessions: this.#sessions,
+      access: this.#access,
+    };
     return gatewayCommandPorts(
       { ...host, approvals, turns, send: this.#delivery.send, platformStates: () => this.platformStates() },
       userId,

@@ -89,6 +89,8 @@ export async function openChatReply(
   sessionId: string,
   control: RunControl,
   owner: string,
+  /** false: the message's files are not prepared (a turn refused by the user's limits) */
+  withMedia = true,
 ): Promise<SinkReply> {
   const { event, inboxId } = sink;
   const platform = event.platform;
@@ -119,7 +121,9 @@ export async function openChatReply(
     shown.start();
     // plain text costs nothing here: only a message with files goes through the media step
     const media =
-      ports.media && hasAttachments(event) ? await ports.media(event, job.input.text, control.signal) : null;
+      withMedia && ports.media && hasAttachments(event)
+        ? await ports.media(event, job.input.text, control.signal)
+        : null;
     if (media && media.notices.length > 0)
       ports.logger.info({ platform, notices: media.notices }, 'media: files not passed on as sent');
     const settleJoined = (outcome: PipelineOutcome): StoreWrite[] =>

@@ -9,6 +9,7 @@
 import type { ServedTurn, TurnApproval, TurnImage, TurnService } from '@hermes/agent';
 import type { ChatMessage, Logger } from '@hermes/protocol';
 import type { CommitWork, StoreWrite } from '@hermes/store';
+import type { GatewayAccess } from '../access/gateway-access.js';
 import type { GatewayEvents } from '../gateway-hooks/gateway-events.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { GatewayTurnJob } from '../pipeline/input.js';
@@ -79,6 +80,22 @@ export interface TurnStagePorts {
   chat: ChatReplyPorts;
   /** who a job is for: its identity's owner and tier */
   users: TurnUserPorts;
+  /** the user's tier (their tools) and limits (access/) */
+  access: GatewayAccess;
+}
+
+/** A turn refused by the user's limits: its text is the answer, nothing was asked of the model. */
+function refusedTurn(text: string): ServedTurn {
+  return {
+    status: 'completed',
+    finalText: text,
+    messages: [],
+    iterations: 0,
+    error: null,
+    usage: null,
+    history: [],
+    model: '',
+  };
 }
 
 /** The job's session: the session stage's, its sink's conversation, or a turn nothing is stored for. */
@@ -109,7 +126,9 @@ export async function runTurnStage(ports: TurnStagePorts, job: GatewayTurnJob, c
 async function runTurn(ports: TurnStagePorts, job: GatewayTurnJob, control: RunControl): Promise<void> {
   const { who, plan } = job;
   const session = await openSession(ports, job);
-  const user = await turnUser(ports.users, who.platform, who.userId);
+  // the owner of the sender's identity (linked identities are one user) with the tier access gives them
+  const owner = await turnUser(ports.users, who.platform, who.userId);
+  const user = { key: owner.key, tier: (await ports.access.userOf(who)).tier };
   const events = plan.events.apply ? ports.events : null;
   const base = { platform: who.platform, user_id: who.userId, session_id: session.id };
   if (session.isNew) events?.emit('session:start', { ...base, session_key: session.key });
@@ -119,10 +138,19 @@ async function runTurn(ports: TurnStagePorts, job: GatewayTurnJob, control: RunC
   try {
     const { sink: out } = job;
     const sink = out.kind === 'outbox' ? null : out;
+    // over a limit: the user is told when it resets, and no model request is made
+    const admission = await ports.access.admit(user);
     reply =
       out.kind === 'outbox'
-        ? await openChatReply(ports.chat, job, out, session.id, control, user.key)
+        ? await openChatReply(ports.chat, job, out, session.id, control, user.key, admission.ok)
         : openDirectReply(ports, out, session.id, control);
+    if (!admission.ok) {
+      await reply.ended?.();
+      control.settle();
+      const { text } = admission;
+      await reply.finish({ result: refusedTurn(text), text, keep: null, failure: () => text });
+      return;
+    }
     const { onDelta, onStep, takeSteering } = reply;
     const result = await ports.turns.run({
       sessionId: session.id,
@@ -148,6 +176,9 @@ async function runTurn(ports: TurnStagePorts, job: GatewayTurnJob, control: RunC
       ...(sink?.logger ? { logger: sink.logger } : {}),
     });
     await reply.ended?.();
+    await ports.access.record(user, result.usage, result.model).catch((err: unknown) => {
+      ports.logger.warn({ err, user: user.key }, "cannot record a turn's usage");
+    });
     const counters = plan.metrics.apply ? ports.metrics.platform(who.platform) : null;
     counters?.turnEnded(result.status);
     control.settle(); // only the answer is left: a new message now queues behind it

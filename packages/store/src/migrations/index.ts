@@ -13,6 +13,7 @@ import { cronJobs } from './0011-cron-jobs.js';
 import { inboxOwner } from './0012-inbox-owner.js';
 import { clusterTables } from './0013-cluster-tables.js';
 import { identityLinks } from './0014-identity-links.js';
+import { usageCounters } from './0015-usage-counters.js';
 
 /**
  * Every schema step, oldest first. To change the schema, add a file `NNNN-what-it-does.ts` next to
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   inboxOwner,
   clusterTables,
   identityLinks,
+  usageCounters,
 ];

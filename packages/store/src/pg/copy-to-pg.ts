@@ -28,6 +28,7 @@ export const COPY_TABLES: readonly { readonly name: string; readonly order: stri
   { name: 'cron_fires', order: 'id', identity: 'id' },
   { name: 'identity_links', order: 'rowid' },
   { name: 'identity_link_codes', order: 'rowid' },
+  { name: 'usage_counters', order: 'user_key, period' },
 ];
 
 /** Tables of state.db that are not copied: the bookkeeping (PostgreSQL has its own) and the FTS5 index (PostgreSQL's is a generated column). */

@@ -24,6 +24,7 @@ import {
   createPgSessionModelsRepo,
 } from './pg-small-repos.js';
 import { createPgTranscriptsRepo } from './pg-transcripts.js';
+import { createPgUsageCountersRepo } from './pg-usage-counters.js';
 
 export interface PgStoreOptions {
   /** Milliseconds since the epoch; every stored timestamp comes from here. Defaults to `Date.now`. */
@@ -57,6 +58,7 @@ function pgRepos(db: PgQueryable, now: () => number, options: PgStoreOptions): P
     transcripts: createPgTranscriptsRepo(db, now, options.redact),
     childSessions: createPgChildSessionsRepo(db, now, options.redact),
     sessionModels: createPgSessionModelsRepo(db, now),
+    usageCounters: createPgUsageCountersRepo(db),
     contextSummaries: createPgContextSummariesRepo(db, now, options.redact),
     cronJobs: createPgCronJobsRepo(db, now),
     inbox: createPgInboxRepo(db, now),

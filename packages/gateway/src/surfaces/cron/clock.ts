@@ -15,9 +15,23 @@ export const realClock: CronClock = { now: Date.now, realDelay: (ms) => ms };
 
 /** The clock from the environment (the real one unless a test-only variable is set); throws on a bad value. */
 export function cronClock(env: Readonly<Record<string, string | undefined>>, real: () => number = Date.now): CronClock {
-  const speed = number(env.HERMES_CRON_CLOCK_SPEED, 'HERMES_CRON_CLOCK_SPEED', 1);
-  const offset = number(env.HERMES_CRON_CLOCK_OFFSET_MS, 'HERMES_CRON_CLOCK_OFFSET_MS', 0);
-  if (speed <= 0) throw new Error(`HERMES_CRON_CLOCK_SPEED must be above 0 (got ${speed})`);
+  return envClock(env, 'CRON', real);
+}
+
+/**
+ * A clock with the TEST-ONLY knobs `HERMES_<NAME>_CLOCK_SPEED` and `HERMES_<NAME>_CLOCK_OFFSET_MS`
+ * (the scheduler's: CRON; the usage limits': LIMITS); the real clock when neither is set.
+ */
+export function envClock(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+  real: () => number = Date.now,
+): CronClock {
+  const speedVar = `HERMES_${name}_CLOCK_SPEED`;
+  const offsetVar = `HERMES_${name}_CLOCK_OFFSET_MS`;
+  const speed = number(env[speedVar], speedVar, 1);
+  const offset = number(env[offsetVar], offsetVar, 0);
+  if (speed <= 0) throw new Error(`${speedVar} must be above 0 (got ${speed})`);
   if (speed === 1 && offset === 0) return { now: real, realDelay: (ms) => ms };
   const start = real();
   return {

@@ -1,0 +1,102 @@
+/**
+ * Per-user usage counters (budgets and rate limits): one row per identity key and period, restarted
+ * by the first write after its window is over. Each add is one statement, so gateway instances on
+ * one PostgreSQL database never lose each other's counts.
+ */
+import type { SqliteDatabase } from './sqlite.js';
+
+/** `minute`: a window from its first turn; `day`: the UTC day. */
+export type UsagePeriod = 'minute' | 'day';
+
+export interface UsageCounter {
+  userKey: string;
+  period: UsagePeriod;
+  /** when this window started (milliseconds since the epoch) */
+  startedAt: number;
+  turns: number;
+  tokens: number;
+  cost: number;
+}
+
+export interface UsageDelta {
+  turns?: number;
+  tokens?: number;
+  cost?: number;
+}
+
+/** Which window a write belongs to: a counter that started before `staleBefore` restarts at `start`. */
+export interface UsageWindow {
+  start: number;
+  staleBefore: number;
+}
+
+export interface UsageCountersRepo {
+  /** Adds `delta` to the user's counter of `period` (restarted first when its window is over); the counter after. */
+  add(userKey: string, period: UsagePeriod, window: UsageWindow, delta: UsageDelta): UsageCounter;
+  /** The user's counter of `period` when its window started at or after `staleBefore`. */
+  get(userKey: string, period: UsagePeriod, staleBefore: number): UsageCounter | undefined;
+}
+
+export interface UsageRecord {
+  user_key: string;
+  period: string;
+  started_at: number | string;
+  turns: number | string;
+  tokens: number | string;
+  cost: number | string;
+}
+
+/** A row as a counter (PostgreSQL hands BIGINT columns back as strings). */
+export function usageCounter(r: UsageRecord): UsageCounter {
+  return {
+    userKey: r.user_key,
+    period: r.period === 'day' ? 'day' : 'minute',
+    startedAt: Number(r.started_at),
+    turns: Number(r.turns),
+    tokens: Number(r.tokens),
+    cost: Number(r.cost),
+  };
+}
+
+/** The upsert both backends run, with `$n` placeholders: key, period, start, turns, tokens, cost, staleBefore. */
+export const USAGE_ADD_SQL = `
+INSERT INTO usage_counters (user_key, period, started_at, turns, tokens, cost) VALUES ($1, $2, $3, $4, $5, $6)
+ON CONFLICT (user_key, period) DO UPDATE SET
+  started_at = CASE WHEN usage_counters.started_at < $7 THEN excluded.started_at ELSE usage_counters.started_at END,
+  turns = CASE WHEN usage_counters.started_at < $7 THEN excluded.turns ELSE usage_counters.turns + excluded.turns END,
+  tokens = CASE WHEN usage_counters.started_at < $7 THEN excluded.tokens ELSE usage_counters.tokens + excluded.tokens END,
+  cost = CASE WHEN usage_counters.started_at < $7 THEN excluded.cost ELSE usage_counters.cost + excluded.cost END
+RETURNING user_key, period, started_at, turns, tokens, cost`;
+
+export const USAGE_GET_SQL =
+  'SELECT user_key, period, started_at, turns, tokens, cost FROM usage_counters WHERE user_key = $1 AND period = $2 AND started_at >= $3';
+
+/** The add statement's parameters, in placeholder order. */
+export function usageAddParams(
+  userKey: string,
+  period: UsagePeriod,
+  window: UsageWindow,
+  delta: UsageDelta,
+): [string, string, number, number, number, number, number] {
+  return [userKey, period, window.start, delta.turns ?? 0, delta.tokens ?? 0, delta.cost ?? 0, window.staleBefore];
+}
+
+/** Builds the repository over `usage_counters`; every statement is prepared here, once. */
+export function createUsageCountersRepo(db: SqliteDatabase): UsageCountersRepo {
+  // one SQL text for both backends: `$n` becomes the named parameter `@pn` here
+  const named = (sql: string) => sql.replace(/\$(\d)/g, '@p$1');
+  const bind = (values: readonly unknown[]) => Object.fromEntries(values.map((v, i) => [`p${i + 1}`, v]));
+  const add = db.prepare<[Record<string, unknown>], UsageRecord>(named(USAGE_ADD_SQL));
+  const get = db.prepare<[Record<string, unknown>], UsageRecord>(named(USAGE_GET_SQL));
+  return {
+    add(userKey, period, window, delta) {
+      const row = add.get(bind(usageAddParams(userKey, period, window, delta)));
+      if (!row) throw new Error('usage_counters: the upsert returned no row');
+      return usageCounter(row);
+    },
+    get(userKey, period, staleBefore) {
+      const row = get.get(bind([userKey, period, staleBefore]));
+      return row ? usageCounter(row) : undefined;
+    },
+  };
+}
