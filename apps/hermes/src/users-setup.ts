@@ -1,5 +1,5 @@
 /**
- * Users apart at start (docs/security.md): `users.links` applied to the store's identity links
+ * Users apart at start (docs/security.md): `gateway.identity_links` applied to the store's identity links
  * (each list's later identities linked to its first; linking twice changes nothing), and the
  * sessions stored before identities given to `users.owner`, so `session_search` finds them for
  * that user only.
@@ -9,7 +9,7 @@ import type { Logger } from '@hermes/protocol';
 import type { AsyncStore } from '@hermes/store';
 
 export async function setupUsers(store: AsyncStore, config: HermesConfig, logger: Logger): Promise<void> {
-  for (const [first, ...others] of config.users.links) {
+  for (const [first, ...others] of config.gateway.identity_links) {
     if (first === undefined) continue;
     for (const other of others) await store.identityLinks.link(first, other);
   }

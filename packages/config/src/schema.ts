@@ -122,7 +122,16 @@ const platformSchema = z.looseObject({
   enabled: z.boolean().optional(),
 });
 
+/** `<platform>:<userId>`: a user identity (docs/security.md, "Users apart") */
+const identityKeySchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]*:\S+$/, 'an identity key <platform>:<userId>, e.g. telegram:111 or slack:U123');
+
 const gatewaySchema = z.object({
+  /** identities that are one person: each list's later entries are linked to its first (at every start) */
+  identity_links: z.array(z.array(identityKeySchema).min(2, 'a link joins at least two identities')).default([]),
+  /** identity keys of the admins (besides GATEWAY_ADMIN_USERS and <PLATFORM>_ADMIN_USERS) */
+  admins: z.array(identityKeySchema).default([]),
   host: z.string().min(1).default('127.0.0.1'),
   port: z.int().min(0).max(65_535).default(8642),
   drain_timeout_s: z.number().min(0).default(30),
@@ -242,16 +251,9 @@ const imageGenSchema = z.object({
   base_url: z.string().min(1).optional(),
 });
 
-/** `<platform>:<userId>`: a user identity (docs/security.md, "Users apart") */
-const identityKeySchema = z
-  .string()
-  .regex(/^[a-z][a-z0-9_-]*:\S+$/, 'an identity key <platform>:<userId>, e.g. telegram:111 or slack:U123');
-
 const usersSchema = z.object({
   /** who the state of before users apart belongs to: the old global USER.md and the sessions stored without a user */
   owner: identityKeySchema.default('cli:local'),
-  /** identities that are one person: each list's later entries are linked to its first (at every start) */
-  links: z.array(z.array(identityKeySchema).min(2, 'a link joins at least two identities')).default([]),
 });
 
 const memorySchema = z.object({
@@ -352,8 +354,6 @@ const tierSchema = (defaults: { excludeTools: string[]; limits: z.input<typeof l
   });
 
 const accessSchema = z.object({
-  /** identity keys of the admins (besides GATEWAY_ADMIN_USERS and <PLATFORM>_ADMIN_USERS) */
-  admins: z.array(identityKeySchema).default([]),
   tiers: z
     .object({
       admin: tierSchema({ excludeTools: [], limits: {} }).prefault({}),

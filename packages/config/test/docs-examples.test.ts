@@ -33,6 +33,8 @@ describe('docs examples', () => {
     const { home } = homeWithConfig(full ?? '');
     const { config } = loadConfig({ home, env: {} });
     expect(config.gateway).toEqual({
+      identity_links: [],
+      admins: [],
       host: '127.0.0.1',
       port: 8642,
       drain_timeout_s: 30,

@@ -48,6 +48,8 @@ describe('loadConfig: defaults', () => {
     });
     expect(config.session_reset).toEqual({ mode: 'none', idle_minutes: 1440, at_hour: 4 });
     expect(config.gateway).toEqual({
+      identity_links: [],
+      admins: [],
       host: '127.0.0.1',
       port: 8642,
       drain_timeout_s: 30,
@@ -252,7 +254,7 @@ describe('loadConfig: warnings', () => {
     expect(config.model.default).toBe('x');
     expect(warnings.map((w) => w.message)).toEqual([
       `${file}:3: unknown key "timout_s" in model (valid keys: default, base_url, api_key, timeout_s, max_tokens, temperature, vision, provider, fallback, context_length). Did you mean "timeout_s"?`,
-      `${file}:4: unknown key "modle" at top level (valid keys: model, agent, terminal, logging, plugins, hooks, hooks_auto_accept, display, session_reset, gateway, approvals, web, security, image_gen, memory, tools, state, media, stt, context, auxiliary, skills, mcp_servers, cron, access, quick_commands). Did you mean "model"?`,
+      `${file}:4: unknown key "modle" at top level (valid keys: model, agent, terminal, logging, plugins, hooks, hooks_auto_accept, display, session_reset, gateway, approvals, web, security, image_gen, memory, users, tools, state, media, stt, context, auxiliary, skills, mcp_servers, cron, access, quick_commands). Did you mean "model"?`,
     ]);
     expect(warnings[1]).toMatchObject({ kind: 'unknown_key', key: 'modle', line: 4, suggestion: 'model' });
   });

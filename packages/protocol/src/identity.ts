@@ -2,7 +2,7 @@
  * A user identity: the platform and the user id there, written `<platform>:<userId>` (the
  * "identity key": `telegram:111`, `slack:U123`, `api:default`, `web:<browser id>`, `cli:local`).
  * Every per-user thing (memory profile, sessions searched, media cache) is keyed by the owner of
- * an identity: itself, or the identity it was linked to (`/link`, `users.links`; the store's
+ * an identity: itself, or the identity it was linked to (`/link`, `gateway.identity_links`; the store's
  * `identityLinks.ownerOf`).
  */
 

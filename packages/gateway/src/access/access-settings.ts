@@ -24,7 +24,7 @@ export interface ModelPrice {
 }
 
 export interface AccessSettings {
-  /** identity keys of the admins from config (access.admins) */
+  /** identity keys of the admins from config (gateway.admins) */
   admins: readonly string[];
   tiers: Readonly<Record<Tier, TierSettings>>;
   /** per-user overrides by identity key: each limit given replaces the tier's */
@@ -50,7 +50,7 @@ function tier(t: HermesConfig['access']['tiers']['user']): TierSettings {
 export function accessSettings(config: HermesConfig): AccessSettings {
   const a = config.access;
   return {
-    admins: a.admins,
+    admins: config.gateway.admins,
     tiers: { admin: tier(a.tiers.admin), user: tier(a.tiers.user) },
     users: Object.fromEntries(Object.entries(a.users).map(([key, u]) => [key, { limits: limits(u.limits) }])),
     prices: Object.fromEntries(

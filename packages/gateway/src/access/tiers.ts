@@ -1,7 +1,7 @@
 /**
  * Who is an admin (docs/security.md "Tiers and budgets"). Always admins: the API platform's key
  * holder, the console operator (web chat `console:*`), cron jobs, gateway hooks and the CLI.
- * Configured admins: `access.admins` (identity keys), `GATEWAY_ADMIN_USERS` (identity keys) and
+ * Configured admins: `gateway.admins` (identity keys), `GATEWAY_ADMIN_USERS` (identity keys) and
  * `<PLATFORM>_ADMIN_USERS` (user ids of that platform). With none configured, the owner is admin:
  * the first id of the platform's `<PLATFORM>_ALLOWED_USERS` (or of `GATEWAY_ALLOWED_USERS`), and,
  * when no allowlist names anyone, the first user approved by pairing. Everyone else is a `user`.
@@ -15,7 +15,7 @@ const OPERATOR_PLATFORMS: ReadonlySet<string> = new Set(['api', 'cron', 'gateway
 
 export interface TierPorts {
   env: Env;
-  /** access.admins */
+  /** gateway.admins */
   admins: readonly string[];
   pairing: Pick<AsyncStore['pairing'], 'list'>;
 }

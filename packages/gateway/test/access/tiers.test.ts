@@ -18,7 +18,7 @@ const ports = (over: Partial<TierPorts> = {}): TierPorts => ({
 });
 
 describe('tierOf', () => {
-  it('configured admins: access.admins, GATEWAY_ADMIN_USERS (identity keys), <PLATFORM>_ADMIN_USERS (ids)', async () => {
+  it('configured admins: gateway.admins, GATEWAY_ADMIN_USERS (identity keys), <PLATFORM>_ADMIN_USERS (ids)', async () => {
     const p = ports({
       admins: ['slack:U1'],
       env: { GATEWAY_ADMIN_USERS: 'discord:9', TELEGRAM_ADMIN_USERS: '5, 6', TELEGRAM_ALLOWED_USERS: '1,5,6,7' },

@@ -3,7 +3,7 @@ import { ddl } from './dialect.js';
 
 /**
  * Users apart (issue 28): which identity (`<platform>:<userId>`) is linked to which owner
- * identity (`/link`, `users.links`), the one-time codes of `/link` (10 minutes), which identity
+ * identity (`/link`, `gateway.identity_links`), the one-time codes of `/link` (10 minutes), which identity
  * each session was opened for (`sessions.user_key`, NULL for sessions stored before this step),
  * and whose memory block a session's snapshot holds (`memory_snapshots.user_key`; a snapshot
  * taken before this step matches no user and is taken again).
