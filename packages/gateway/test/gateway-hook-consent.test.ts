@@ -5,7 +5,7 @@ import { ShellHookAllowlist } from '@hermes/plugins';
 import { describe, expect, it } from 'vitest';
 import { filterApprovedHooks } from '../src/gateway-hooks/consent.js';
 import { discoverGatewayHooks } from '../src/gateway-hooks/discover.js';
-import { hashHookFolder } from '../src/gateway-hooks/folder-hash.js';
+import { hashHookFolder } from '@hermes/plugins';
 
 function home(): { hooks: string; store: string } {
   const dir = mkdtempSync(join(tmpdir(), 'hermes-ghook-consent-'));

@@ -12,6 +12,7 @@ export {
 export { closest } from './did-you-mean.js';
 // Plugins: discovery, manifests, loading, the context
 export { type DiscoveredPlugin, discoverPlugins, type PluginSource, type PluginSourceKind } from './discover.js';
+export { type HookFolderHash, hashHookFolder } from './folder-hash.js';
 // The hook bus
 export {
   HOOK_TIMEOUT_DEFAULT_MS,

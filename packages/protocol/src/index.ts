@@ -11,6 +11,7 @@ export {
   parseApprovalButtonData,
 } from './approval-prompt.js';
 // Crash-safe file replacement (temporary sibling, fsync, rename)
+export { AGENT_TERMINAL_MARKER } from './agent-terminal.js';
 export { NEW_FILE_MODE, writeFileAtomicSync } from './atomic-write.js';
 // Chat messages (OpenAI shapes)
 export type { ChatMessage, ChatRole, ToolCall } from './chat.js';

@@ -13,7 +13,7 @@ export {
   pendingReason,
 } from './consent.js';
 export { type DiscoveredGatewayHooks, discoverGatewayHooks, type GatewayHookSpec, HANDLER_FILES } from './discover.js';
-export { type HookFolderHash, hashHookFolder } from './folder-hash.js';
+export { type HookFolderHash, hashHookFolder } from '@hermes/plugins';
 export { DEFAULT_FAULT_LIMIT, FaultCounter, type FaultLimit } from './hook-faults.js';
 export { GatewayHookWorker, type HookWorkerOptions } from './hook-worker-host.js';
 export { type LoadedGatewayHook, loadGatewayHooks } from './load.js';

@@ -46,7 +46,7 @@ export interface GatewayHookApproval {
   name: string;
   /** the hook's folder at approval, for people reading the file */
   dir: string;
-  /** sha256 over the folder's files (see hashHookFolder in @hermes/gateway) */
+  /** sha256 over the folder's files (hashHookFolder, folder-hash.ts) */
   sha256: string;
   /** ISO 8601 */
   approved_at: string;
