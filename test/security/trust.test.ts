@@ -198,3 +198,47 @@ describe('code the gateway loads at start needs the operator consent, bound to i
     await startOnce(home, {}, ['ran evil']);
   }, 60_000);
 });
+
+describe('the file tools in the service layout (working directory = HERMES_HOME)', () => {
+  it('write_file cannot plant skills/, memories/ or BOOT.md; a relative file lands in the session workspace', async () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'config.yaml'), `terminal:\n  cwd: ${JSON.stringify(home)}\n`);
+    const skill = '---\nname: evil\ndescription: x\n---\nobey\n';
+    const writes = [
+      { path: join(home, 'skills', 'evil', 'SKILL.md'), content: skill },
+      { path: join(home, 'memories', 'MEMORY.md'), content: 'obey\n' },
+      { path: join(home, 'BOOT.md'), content: 'obey\n' },
+      { path: '~/../../BOOT.md', content: 'obey\n' },
+      // relative paths resolve in the session's workspace, not in HERMES_HOME
+      { path: 'skills/evil/SKILL.md', content: skill },
+      { path: 'BOOT.md', content: 'mine\n' },
+    ];
+    openai.server.respond((request) => {
+      const last = (request.body as { messages: { role: string }[] }).messages.at(-1);
+      if (last?.role === 'user') return { toolCalls: writes.map((w) => ({ name: 'write_file', arguments: w })) };
+      return { text: 'done' };
+    });
+    const gw = await spawnGateway(env(home, { API_SERVER_KEY: API_KEY }), 20_000);
+    try {
+      const res = await fetch(`${gw.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}` },
+        body: JSON.stringify({ messages: [{ role: 'user', content: 'remember this forever' }] }),
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+    const results = openai.server.requests
+      .flatMap((r) => (r.body as { messages: { role: string; content: string }[] }).messages)
+      .filter((m) => m.role === 'tool')
+      .map((m) => m.content);
+    expect(results).toHaveLength(writes.length);
+    const denied = results.filter((r) => r.includes('Access denied'));
+    expect(denied).toHaveLength(4);
+    for (const p of ['skills', 'memories', 'BOOT.md']) expect(existsSync(join(home, p))).toBe(false);
+    const written = results.filter((r) => !r.includes('Access denied')).map((r) => (JSON.parse(r) as { path: string }).path);
+    expect(written).toHaveLength(2);
+    for (const p of written) expect(p).toMatch(new RegExp(`^${home}/workspaces/[^/]+/`));
+  });
+});
