@@ -163,7 +163,10 @@ describe('code the gateway loads at start needs the operator consent, bound to i
     expect(piped.stderr).toContain('pass --yes');
     const enabledByAgent = await hermes(home, ['plugins', 'enable', 'evil', '--yes'], { HERMES_AGENT_TERMINAL: '1' });
     expect(enabledByAgent.stdout).toContain('plugin:evil: not approved');
-    const listed = JSON.parse((await hermes(home, ['trust', 'list', '--json'])).stdout) as { id: string; state: string }[];
+    const listed = JSON.parse((await hermes(home, ['trust', 'list', '--json'])).stdout) as {
+      id: string;
+      state: string;
+    }[];
     expect(Object.fromEntries(listed.map((r) => [r.id, r.state]))).toEqual({
       'config:hooks_auto_accept': 'new',
       'plugin:evil': 'new',
@@ -237,7 +240,9 @@ describe('the file tools in the service layout (working directory = HERMES_HOME)
     const denied = results.filter((r) => r.includes('Access denied'));
     expect(denied).toHaveLength(4);
     for (const p of ['skills', 'memories', 'BOOT.md']) expect(existsSync(join(home, p))).toBe(false);
-    const written = results.filter((r) => !r.includes('Access denied')).map((r) => (JSON.parse(r) as { path: string }).path);
+    const written = results
+      .filter((r) => !r.includes('Access denied'))
+      .map((r) => (JSON.parse(r) as { path: string }).path);
     expect(written).toHaveLength(2);
     for (const p of written) expect(p).toMatch(new RegExp(`^${home}/workspaces/[^/]+/`));
   });

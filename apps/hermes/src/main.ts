@@ -9,10 +9,10 @@ import { CliExit, errorLine, exitCodeFor } from './cli-error.js';
 import { addCronCommands } from './cron-cli.js';
 import { addHooksCommands } from './hooks-cli.js';
 import { addMcpCommands } from './mcp-cli.js';
-import { addTrustCommands } from './trust-cli.js';
 import { addMemoryCommands } from './memory-cli.js';
 import { addSkillsCommands } from './skills-cli.js';
 import { addStateBackendCommands } from './state-pg-cli.js';
+import { addTrustCommands } from './trust-cli.js';
 import { VERSION } from './version.js';
 
 export interface GlobalOptions {

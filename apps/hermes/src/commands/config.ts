@@ -1,9 +1,9 @@
 /** `hermes config show|path|set`. */
 import { configPaths, loadConfig, renderConfig, resolveHome, setConfigValue } from '@hermes/config';
 import type { GlobalOptions } from '../main.js';
+import { loadSettings } from '../runtime.js';
 import { recordConsent } from '../trust/record-consent.js';
 import { hatchItems, mcpItem, type TrustItem } from '../trust/trust-items.js';
-import { loadSettings } from '../runtime.js';
 
 /** Prints the effective configuration, secrets masked. */
 export async function configShow(options: GlobalOptions): Promise<void> {

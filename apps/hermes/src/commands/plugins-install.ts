@@ -34,8 +34,7 @@ export async function pluginsInstall(src: string, flags: InstallFlags, options: 
     await promptForEnv(home, envNeeds(manifest), prompter);
     if (await decideEnable(manifest.name, flags.enable, prompter)) {
       applyToggle(home, manifest.name, true, { dir, source: 'user' }, flags.yes === true);
-    }
-    else process.stdout.write(`not enabled; run: hermes plugins enable ${manifest.name}\n`);
+    } else process.stdout.write(`not enabled; run: hermes plugins enable ${manifest.name}\n`);
   } finally {
     prompter.close();
   }

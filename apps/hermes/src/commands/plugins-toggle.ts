@@ -2,11 +2,11 @@
 import { loadDotEnv } from '@hermes/config';
 import type { PluginSourceKind } from '@hermes/plugins';
 import type { GlobalOptions } from '../main.js';
+import { recordConsent } from '../trust/record-consent.js';
+import { pluginItem } from '../trust/trust-items.js';
 import { setPluginEnabled } from './plugins-config.js';
 import { discoverPlugins } from './plugins-discover.js';
 import { envNeeds } from './plugins-entry.js';
-import { pluginItem } from '../trust/trust-items.js';
-import { recordConsent } from '../trust/record-consent.js';
 import { requireKnownPlugin } from './plugins-known.js';
 
 /** Enables or disables a plugin key (idempotent) and prints what changed; enabling a non-bundled `plugin` records consent for its files when a human runs it. */

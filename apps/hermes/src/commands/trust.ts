@@ -37,7 +37,9 @@ export async function trustList(options: GlobalOptions, opts: { json?: boolean }
   for (const s of states) process.stdout.write(`${s.item.id.padEnd(width)}  ${stateWords(s)}  ${s.item.what}\n`);
   const pending = states.filter((s) => s.state !== 'approved');
   if (pending.length > 0) {
-    process.stdout.write(`\n${pending.length} pending: approve one with \`${approveCommand('<id>')}\` or all with \`hermes trust approve --all\`\n`);
+    process.stdout.write(
+      `\n${pending.length} pending: approve one with \`${approveCommand('<id>')}\` or all with \`hermes trust approve --all\`\n`,
+    );
   }
 }
 
@@ -55,7 +57,8 @@ export async function trustApprove(
 ): Promise<void> {
   requireHuman(opts.yes === true);
   const { store, states } = currentStates(options);
-  if (opts.all !== true && ids.length === 0) throw new HermesError(ERROR_CODES.USAGE, 'name the items to approve, or pass --all');
+  if (opts.all !== true && ids.length === 0)
+    throw new HermesError(ERROR_CODES.USAGE, 'name the items to approve, or pass --all');
   const chosen = opts.all === true ? states.filter((s) => s.state !== 'approved') : [];
   for (const id of opts.all === true ? [] : ids) {
     const found = states.find((s) => s.item.id === id);

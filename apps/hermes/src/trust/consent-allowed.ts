@@ -14,7 +14,10 @@ export function consentAllowed(
   isTTY: boolean = stdin.isTTY === true,
 ): ConsentAllowed {
   if ((env[AGENT_TERMINAL_MARKER] ?? '') !== '') {
-    return { ok: false, why: `run by the agent's terminal tool (${AGENT_TERMINAL_MARKER} is set): only the operator approves` };
+    return {
+      ok: false,
+      why: `run by the agent's terminal tool (${AGENT_TERMINAL_MARKER} is set): only the operator approves`,
+    };
   }
   if (!yes && !isTTY) return { ok: false, why: 'not run at a terminal: run it in a terminal or pass --yes' };
   return { ok: true };

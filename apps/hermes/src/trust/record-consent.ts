@@ -6,7 +6,7 @@
 import { consentAllowed } from './consent-allowed.js';
 import { approveCommand } from './trust-gate.js';
 import type { TrustItem } from './trust-items.js';
-import { type TrustVia, TrustStore } from './trust-store.js';
+import { TrustStore, type TrustVia } from './trust-store.js';
 
 /** Records consent for `items` (or explains why not) and returns one line per item to print. */
 export function recordConsent(home: string, items: readonly TrustItem[], via: TrustVia, yes: boolean): string[] {

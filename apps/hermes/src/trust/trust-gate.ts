@@ -22,7 +22,8 @@ export interface TrustState {
 export function trustStates(store: TrustStore, items: readonly TrustItem[]): TrustState[] {
   return items.map((item) => {
     const approval = store.find(item.id);
-    const state: TrustStateName = approval === undefined ? 'new' : approval.sha256 === item.sha256 ? 'approved' : 'changed';
+    const state: TrustStateName =
+      approval === undefined ? 'new' : approval.sha256 === item.sha256 ? 'approved' : 'changed';
     return { item, state };
   });
 }
@@ -46,10 +47,7 @@ export interface TrustGate {
 }
 
 /** Checks `items` (all of them by default) against HERMES_HOME/trust.json. */
-export function trustGate(
-  settings: Settings,
-  items: readonly TrustItem[] = trustItems(settings),
-): TrustGate {
+export function trustGate(settings: Settings, items: readonly TrustItem[] = trustItems(settings)): TrustGate {
   const { store, problem } = TrustStore.load(settings.home);
   const pending = trustStates(store, items).filter((s) => s.state !== 'approved');
   const blocked = new Set(pending.map((s) => s.item.id));

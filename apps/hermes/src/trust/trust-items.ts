@@ -42,7 +42,12 @@ function stableJson(value: unknown): string {
 export function mcpItem(name: string, server: HermesConfig['mcp_servers'][string]): TrustItem {
   const { command, args, env, cwd, url, headers } = server;
   const what = url !== undefined ? `MCP server ${name} (${url})` : `MCP server ${name} (runs ${command ?? ''})`;
-  return { id: `mcp:${name}`, kind: 'mcp', what, sha256: sha256(stableJson({ command, args, env, cwd, url, headers })) };
+  return {
+    id: `mcp:${name}`,
+    kind: 'mcp',
+    what,
+    sha256: sha256(stableJson({ command, args, env, cwd, url, headers })),
+  };
 }
 
 /** A plugin's item: its folder's files. */

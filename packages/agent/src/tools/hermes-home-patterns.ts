@@ -9,7 +9,6 @@ import type { DangerousPattern } from './dangerous-patterns.js';
 import type { DangerousMatch } from './match-dangerous.js';
 import { HERMES_HOME_OPEN_DIRS, segmentsUnder } from './protected-paths.js';
 
-
 const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** `p` and its real path (when it exists and differs). */

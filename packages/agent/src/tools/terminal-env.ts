@@ -12,7 +12,6 @@ export const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/
 
 const LOCALE_NAME = /^LC_[A-Z_]+$/;
 
-
 /** The scrubbed environment: PATH, HOME, LANG, TERM, LC_* and the `passthrough` names, from `source`, plus the agent-terminal marker. */
 export function terminalEnv(source: NodeJS.ProcessEnv, passthrough: readonly string[] = []): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};

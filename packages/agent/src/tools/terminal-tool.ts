@@ -14,10 +14,10 @@ import { resolveToolPath } from './resolve-tool-path.js';
 import { runShellCommand, type ShellRunResult } from './run-shell-command.js';
 import { BWRAP, bwrapArgs, probeSandbox, type SandboxProbe } from './sandbox.js';
 import { terminalEnv } from './terminal-env.js';
-import { callWorkDir, workspacesRoot } from './workspace.js';
 import { finishTerminalOutput, type Redactor } from './terminal-output.js';
 import { optionalNumber, optionalString, parseArgs, requiredString } from './tool-args.js';
 import { errorResult, jsonResult } from './tool-result.js';
+import { callWorkDir, workspacesRoot } from './workspace.js';
 
 export const TERMINAL_TIMEOUT_MS = 60_000;
 export const TERMINAL_MIN_TIMEOUT_MS = 1_000;

@@ -2,8 +2,8 @@
 import { stat } from 'node:fs/promises';
 import type { ToolContext, ToolDefinition } from '@hermes/protocol';
 import { errnoCode, errorMessage } from './errno.js';
-import { sessionFileGuard } from './file-guard-session.js';
 import type { FileToolOptions } from './file-guard-session.js';
+import { sessionFileGuard } from './file-guard-session.js';
 import { parseArgs, requiredString } from './tool-args.js';
 import { errorResult, jsonResult } from './tool-result.js';
 import { writeFileAtomic } from './write-file-atomic.js';
