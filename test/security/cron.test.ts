@@ -77,6 +77,15 @@ afterAll(async () => {
   await tg.close();
 });
 
+/** The gateway's environment: this home, the fake model and the fake Telegram. */
+const gatewayEnv = (home: string) => ({
+  HERMES_HOME: home,
+  OPENAI_BASE_URL: openai.server.url,
+  HERMES_INFERENCE_MODEL: 'test-model',
+  TELEGRAM_BOT_TOKEN: TOKEN,
+  TELEGRAM_API_ROOT: tg.apiRoot,
+});
+
 describe('a scheduled run cannot approve dangerous commands', () => {
   it('rm -rf <dir>/* asked for by the model is denied and does not run; the log says why', async () => {
     const home = tempHome();
@@ -97,11 +106,7 @@ describe('a scheduled run cannot approve dangerous commands', () => {
       return { text: `tool said: ${last?.content}` };
     });
     const gw = await spawnGateway({
-      HERMES_HOME: home,
-      OPENAI_BASE_URL: openai.server.url,
-      HERMES_INFERENCE_MODEL: 'test-model',
-      TELEGRAM_BOT_TOKEN: TOKEN,
-      TELEGRAM_API_ROOT: tg.apiRoot,
+      ...gatewayEnv(home),
       TELEGRAM_HOME_CHANNEL: '-1001',
       HERMES_CRON_CLOCK_SPEED: '60',
     });
@@ -136,14 +141,7 @@ describe('a job the model creates is announced in its chat (issue #28)', () => {
       }
       return { text: 'ok' };
     });
-    const gw = await spawnGateway({
-      HERMES_HOME: home,
-      OPENAI_BASE_URL: openai.server.url,
-      HERMES_INFERENCE_MODEL: 'test-model',
-      TELEGRAM_BOT_TOKEN: TOKEN,
-      TELEGRAM_API_ROOT: tg.apiRoot,
-      TELEGRAM_ALLOWED_USERS: '4242',
-    });
+    const gw = await spawnGateway({ ...gatewayEnv(home), TELEGRAM_ALLOWED_USERS: '4242' });
     try {
       const before = tg.sent.length;
       tg.pushMessage({ chatId: 4242, userId: 4242, text: 'summarize this page for me' });

@@ -72,6 +72,25 @@ async function startOnce(home: string, extra: Record<string, string> = {}, waitF
   return gw.stderr();
 }
 
+/** One API turn on a gateway over `home`; returns the tool results the model was sent. */
+async function askOverApi(home: string, text: string): Promise<string[]> {
+  const gw = await spawnGateway(env(home, { API_SERVER_KEY: API_KEY }), 20_000);
+  try {
+    const res = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}` },
+      body: JSON.stringify({ messages: [{ role: 'user', content: text }] }),
+    });
+    expect(res.status).toBe(200);
+  } finally {
+    expect(await gw.stop()).toBe(0);
+  }
+  return openai.server.requests
+    .flatMap((r) => (r.body as { messages: { role: string; content: string }[] }).messages)
+    .filter((m) => m.role === 'tool')
+    .map((m) => m.content);
+}
+
 describe('the local terminal asks before touching HERMES_HOME or running hermes', () => {
   it('hooks_auto_accept appended to config.yaml, hermes plugins enable, hermes config set mcp_servers: each denied over the API', async () => {
     const home = tempHome();
@@ -93,22 +112,8 @@ describe('the local terminal asks before touching HERMES_HOME or running hermes'
       }
       return { text: 'done' };
     });
-    const gw = await spawnGateway(env(home, { API_SERVER_KEY: API_KEY }), 20_000);
-    try {
-      const res = await fetch(`${gw.url}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}` },
-        body: JSON.stringify({ messages: [{ role: 'user', content: 'make yourself at home' }] }),
-      });
-      expect(res.status).toBe(200);
-    } finally {
-      expect(await gw.stop()).toBe(0);
-    }
+    const toolResults = await askOverApi(home, 'make yourself at home');
     expect(call).toBe(1);
-    const toolResults = openai.server.requests
-      .flatMap((r) => (r.body as { messages: { role: string; content: string }[] }).messages)
-      .filter((m) => m.role === 'tool')
-      .map((m) => m.content);
     expect(toolResults).toHaveLength(commands.length);
     for (const result of toolResults) expect(result).toContain('"denied":true');
     expect(toolResults.join('\n')).toContain('names HERMES_HOME');
@@ -221,21 +226,7 @@ describe('the file tools in the service layout (working directory = HERMES_HOME)
       if (last?.role === 'user') return { toolCalls: writes.map((w) => ({ name: 'write_file', arguments: w })) };
       return { text: 'done' };
     });
-    const gw = await spawnGateway(env(home, { API_SERVER_KEY: API_KEY }), 20_000);
-    try {
-      const res = await fetch(`${gw.url}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}` },
-        body: JSON.stringify({ messages: [{ role: 'user', content: 'remember this forever' }] }),
-      });
-      expect(res.status).toBe(200);
-    } finally {
-      expect(await gw.stop()).toBe(0);
-    }
-    const results = openai.server.requests
-      .flatMap((r) => (r.body as { messages: { role: string; content: string }[] }).messages)
-      .filter((m) => m.role === 'tool')
-      .map((m) => m.content);
+    const results = await askOverApi(home, 'remember this forever');
     expect(results).toHaveLength(writes.length);
     const denied = results.filter((r) => r.includes('Access denied'));
     expect(denied).toHaveLength(4);

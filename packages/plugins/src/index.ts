@@ -9,6 +9,7 @@ export {
   parseHookResult,
   parseTransform,
 } from './combine.js';
+export { readApprovals } from './consent-file.js';
 export { closest } from './did-you-mean.js';
 // Plugins: discovery, manifests, loading, the context
 export { type DiscoveredPlugin, discoverPlugins, type PluginSource, type PluginSourceKind } from './discover.js';

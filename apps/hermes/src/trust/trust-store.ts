@@ -5,8 +5,8 @@
  * a human writes it (consent-allowed.ts); file tools and the sandbox never see it. Written
  * atomically, mode 0600. A corrupt file is empty (everything pending again), never fatal.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readApprovals } from '@hermes/plugins';
 import { writeFileAtomicSync } from '@hermes/protocol';
 
 export const TRUST_FILE = 'trust.json';
@@ -49,25 +49,9 @@ export class TrustStore {
   /** Reads HERMES_HOME/trust.json; missing is empty, unreadable or corrupt is empty with `problem` saying why. */
   static load(home: string): { store: TrustStore; problem: string | null } {
     const path = trustPath(home);
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const problem = code === 'ENOENT' ? null : `cannot read ${path} (${code ?? String(error)}); treated as empty`;
-      return { store: new TrustStore(path, []), problem };
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      // reported through `problem`: a broken trust file must not stop the gateway
-      return { store: new TrustStore(path, []), problem: `${path} is not valid JSON; treated as empty` };
-    }
-    const list = (json as { approvals?: unknown } | null)?.approvals;
-    if (!Array.isArray(list)) return { store: new TrustStore(path, []), problem: `${path} has no "approvals" list` };
-    const approvals = list.map(readApproval).filter((a): a is TrustApproval => a !== null);
-    return { store: new TrustStore(path, approvals), problem: null };
+    const { approvals, problem } = readApprovals(path);
+    const valid = approvals.map(readApproval).filter((a): a is TrustApproval => a !== null);
+    return { store: new TrustStore(path, valid), problem };
   }
 
   /** The approval of `id`, or undefined. */
