@@ -233,7 +233,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   let injector: ((text: string) => boolean) | null = null;
   const cwd = config.terminal.cwd ?? process.cwd();
   phases?.mark('tools');
-  // consent bound to content (trust.json): a pending plugin, MCP server, skill or BOOT.md is not loaded
+  // consent bound to content (trust.json): a pending plugin, MCP server or skill is not loaded
   const trust = trustGate(settings);
   reportTrust(trust, logger.child({ component: 'trust' }));
   const plugins = await loadPlugins({

@@ -5,7 +5,7 @@ import type { GlobalOptions } from './main.js';
 export function addTrustCommands(program: Command, globals: (cmd: Command) => GlobalOptions): void {
   const trust = program
     .command('trust')
-    .description('consent for what the gateway loads at start: plugins, MCP servers, skills, BOOT.md, hook hatches');
+    .description('consent for what the gateway loads at start: plugins, MCP servers, skills, hook hatches');
   trust
     .command('list')
     .description('every item that needs consent and its state (approved, pending new or changed)')

@@ -1,18 +1,18 @@
 /**
  * What needs the operator's consent before the gateway loads or runs it at start, each with the
  * hash of its content now: the non-bundled plugins in plugins.enabled, each `mcp_servers` entry,
- * the skills of HERMES_HOME/skills, HERMES_HOME/BOOT.md, `hooks_auto_accept: true` and
- * HERMES_ACCEPT_HOOKS when it comes from HERMES_HOME/.env. Everything the model could write.
+ * the skills of HERMES_HOME/skills, `hooks_auto_accept: true` and HERMES_ACCEPT_HOOKS when it
+ * comes from HERMES_HOME/.env. (BOOT.md is not here yet: docs/security.md says so.)
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HermesConfig } from '@hermes/config';
 import { acceptHooksFromEnv, type DiscoveredPlugin, discoverPlugins, hashHookFolder } from '@hermes/plugins';
 import { pluginSources } from '../plugin-sources.js';
 import type { Settings } from '../settings.js';
 
-export type TrustKind = 'plugin' | 'mcp' | 'skill' | 'file' | 'config' | 'env';
+export type TrustKind = 'plugin' | 'mcp' | 'skill' | 'config' | 'env';
 
 export interface TrustItem {
   /** `<kind>:<name>`, what `hermes trust approve` takes */
@@ -95,19 +95,6 @@ function isDirectory(p: string): boolean {
   }
 }
 
-/** HERMES_HOME/BOOT.md's item when it exists (the boot-md hook runs it as instructions at each start). */
-export function bootMdItem(home: string): TrustItem | null {
-  const file = join(home, 'BOOT.md');
-  if (!existsSync(file)) return null;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    text = '\0unreadable';
-  }
-  return { id: 'file:BOOT.md', kind: 'file', what: `${file} (run at every gateway start)`, sha256: sha256(text) };
-}
-
 /** The escape hatches that approve hooks without asking, when they need consent themselves. */
 export function hatchItems(settings: Pick<Settings, 'config' | 'dotenv'>): TrustItem[] {
   const items: TrustItem[] = [];
@@ -133,7 +120,6 @@ export function hatchItems(settings: Pick<Settings, 'config' | 'dotenv'>): Trust
 
 /** Every item that needs consent now. */
 export function trustItems(settings: Settings): TrustItem[] {
-  const boot = bootMdItem(settings.home);
   return [
     ...hatchItems(settings),
     ...enabledForeignPlugins(settings).map(pluginItem),
@@ -141,6 +127,5 @@ export function trustItems(settings: Settings): TrustItem[] {
       .filter(([, s]) => s.enabled)
       .map(([name, s]) => mcpItem(name, s)),
     ...skillItems(settings.home),
-    ...(boot ? [boot] : []),
   ];
 }

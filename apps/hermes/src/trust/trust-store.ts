@@ -1,6 +1,6 @@
 /**
  * HERMES_HOME/trust.json: the operator's consent for what makes the gateway load or run code at
- * start (plugins, MCP servers, skills, BOOT.md, hooks_auto_accept, HERMES_ACCEPT_HOOKS from .env),
+ * start (plugins, MCP servers, skills, hooks_auto_accept, HERMES_ACCEPT_HOOKS from .env),
  * one approval per item id bound to the sha256 of the item's content. Only the `hermes` CLI run by
  * a human writes it (consent-allowed.ts); file tools and the sandbox never see it. Written
  * atomically, mode 0600. A corrupt file is empty (everything pending again), never fatal.
