@@ -8,7 +8,7 @@ import { loadConfig } from '@hermes/config';
 import type { ChatMessage } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import { fileBlocks } from './helpers/doc-blocks.js';
-import { runHermes, tempHome } from './helpers/run-hermes.js';
+import { runHermes, tempHome, trustHome } from './helpers/run-hermes.js';
 import { useFakeOpenAI } from './helpers/use-fake-openai.js';
 
 const DOC = readFileSync(fileURLToPath(new URL('../docs/mcp.md', import.meta.url)), 'utf8');
@@ -30,6 +30,8 @@ function exampleHome(): string {
   }
   // what `npm install @modelcontextprotocol/sdk zod` in HERMES_HOME/mcp provides
   symlinkSync(NODE_MODULES, join(home, 'mcp', 'node_modules'), 'dir');
+  // the operator's consent for the servers (docs/mcp.md says to run it)
+  trustHome(home);
   return home;
 }
 

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { ChatMessage } from '@hermes/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeTelegram, startFakeTelegram } from './fakes/telegram-server.js';
-import { runHermes, tempHome } from './helpers/run-hermes.js';
+import { runHermes, tempHome, trustHome } from './helpers/run-hermes.js';
 import { spawnGateway } from './helpers/spawn-gateway.js';
 import { useFakeOpenAI } from './helpers/use-fake-openai.js';
 import { waitFor } from './helpers/wait-for.js';
@@ -46,6 +46,8 @@ function homeWithSkills(): string {
   }
   mkdirSync(join(home, 'skills', 'broken'));
   writeFileSync(join(home, 'skills', 'broken', 'SKILL.md'), '---\nname: Broken Skill\ndescription: x\n---\nbody\n');
+  // the operator's consent for the skill folders (docs/skills.md says to run it)
+  trustHome(home);
   return home;
 }
 

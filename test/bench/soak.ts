@@ -18,7 +18,7 @@ import { slackSocketDriver } from '../contract/drivers/slack.js';
 import { telegramDriver } from '../contract/drivers/telegram.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
 import { startFakeTelegram } from '../fakes/telegram-server.js';
-import { HERMES_BIN } from '../helpers/run-hermes.js';
+import { HERMES_BIN, trustHome } from '../helpers/run-hermes.js';
 import { startModelProcess } from './model-process.js';
 import { percentile, runLoad, watchReplies, webhookClient } from './pipeline-load.js';
 import { HERMES_ANSWER, startHermesFor, WEBHOOK_PATH, WEBHOOK_SECRET } from './pipeline-systems.js';
@@ -265,6 +265,8 @@ export async function runFootprint(): Promise<void> {
       join(home, 'config.yaml'),
       stringify({ plugins: { enabled }, gateway: { platforms }, hooks_auto_accept: true }),
     );
+    // the operator's consent for the plugins and for hooks_auto_accept itself (docs/security.md)
+    trustHome(home);
     // twice: the first run also fills jiti's transform cache (as the first start after an install does)
     const logFile = join(home, 'logs', 'gateway.log');
     for (const label of ['first start (cold transform cache)', 'next start']) {

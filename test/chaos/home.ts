@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { trustHome } from '../helpers/run-hermes.js';
 
 export const CONTROL_FILE = 'chaos-control.json';
 export const EFFECTS_FILE = 'chaos-effects.log';
@@ -131,6 +132,8 @@ export function prepareHome(
   writeFileSync(join(hook, 'HOOK.yaml'), HOOK_YAML);
   writeFileSync(join(hook, 'handler.mjs'), HOOK_SOURCE);
   writeControl(home, { hangUntil: 0, throwUntil: 0 });
+  // the operator's consent for the plugin and for hooks_auto_accept itself (docs/security.md)
+  trustHome(home);
 }
 
 /** Replaces the control file atomically (the plugin and hook read it on every call). */

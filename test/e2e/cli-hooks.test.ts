@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatMessage } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
-import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { runHermes, tempHome, trustHome } from '../helpers/run-hermes.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 
 const openai = useFakeOpenAI();
@@ -59,6 +59,7 @@ describe('plugin hooks through the real CLI', () => {
     const hookLog = join(home, 'hooks.jsonl');
     writePlugin(home, 'observer', { 'index.ts': OBSERVER_TS });
     writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [observer]\n');
+    trustHome(home);
     // inside the file tools' default roots (HERMES_HOME itself is not one)
     mkdirSync(join(home, 'cache'), { recursive: true });
     const file = join(home, 'cache', 'data.txt');
@@ -168,6 +169,7 @@ describe('plugin hooks through the real CLI', () => {
 `,
     });
     writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [broken]\n  hook_timeout_ms: 300\n');
+    trustHome(home);
     openai.server.script(
       { toolCalls: [{ name: 'terminal', arguments: { command: 'echo ok' } }] },
       { text: 'survived' },
@@ -189,6 +191,7 @@ describe('plugin hooks through the real CLI', () => {
     const hookLog = join(home, 'hooks.jsonl');
     writePlugin(home, 'observer', { 'index.ts': OBSERVER_TS });
     writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [observer]\n');
+    trustHome(home);
     openai.server.script({ text: 'first answer' }, { text: 'second answer' });
     const r = await runHermes(['chat'], {
       input: 'first question\nsecond question\n/exit\n',

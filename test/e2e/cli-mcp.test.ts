@@ -10,7 +10,7 @@ import { type FakeMcpHttp, startFakeMcpHttp } from '../fakes/mcp/http-server.js'
 import { processesWith } from '../fakes/mcp/processes.js';
 import type { FakeOpenAI } from '../fakes/openai-server.js';
 import { startFakeOpenAI } from '../fakes/openai-server.js';
-import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { runHermes, tempHome, trustHome } from '../helpers/run-hermes.js';
 
 const SERVER = fileURLToPath(new URL('../fakes/mcp/server.mjs', import.meta.url));
 /** an extra argument of every server this file starts, for the orphan check */
@@ -33,6 +33,7 @@ function home(extra = ''): string {
     args: [${JSON.stringify(SERVER)}, ${MARKER}]
 ${extra}`,
   );
+  trustHome(dir);
   return dir;
 }
 

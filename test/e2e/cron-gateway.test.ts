@@ -161,7 +161,13 @@ describe('scheduled jobs through hermes gateway run', () => {
         state: 'done',
       });
       expect(job?.fires).toHaveLength(1);
-      expect(tg.sent.map((m) => [m.chat_id, m.text])).toEqual([
+      // the gateway's own announcement of the new job, then the model's answer, then the reminder
+      const [announced, ...answers] = tg.sent.map((m) => [m.chat_id, m.text] as const);
+      expect(announced?.[0]).toBe(42);
+      expect(announced?.[1]).toContain('⏰ The assistant scheduled a job here: ');
+      expect(announced?.[1]).toContain(`(in 2 minutes, next run `);
+      expect(announced?.[1]).toContain(`hermes cron remove ${job?.id}`);
+      expect(answers).toEqual([
         [42, 'Sure, I will remind you in 2 minutes.'],
         [42, 'Time to stretch! 🧘'],
       ]);

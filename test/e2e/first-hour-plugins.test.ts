@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HERMES_BIN, type RunResult, runHermes, tempHome } from '../helpers/run-hermes.js';
+import { HERMES_BIN, type RunResult, runHermes, tempHome, trustHome } from '../helpers/run-hermes.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 
 const openai = useFakeOpenAI();
@@ -27,6 +27,7 @@ function homeWithBrokenPlugin(): string {
   );
   writeFileSync(join(off, 'index.ts'), 'export function register(): void {}\n');
   writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [broken]\n  disabled: [off]\n');
+  trustHome(home);
   return home;
 }
 
@@ -76,6 +77,7 @@ describe('a broken plugin, reported one way', () => {
   it('chat on a terminal: the same one line (no log block, no stack); /plugins reads env missing once; /help lists the commands', async () => {
     const home = homeWithBrokenPlugin();
     writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [broken, web/tavily]\n  disabled: [off]\n');
+    trustHome(home);
     const r = await runOnTty(['chat'], env(home), '/plugins\n/help\n/exit\n');
     expect(r.stdout.split('\n').filter((l) => l.includes('failed to load'))).toEqual([LINE]);
     expect(r.stdout).not.toMatch(/\n\s+at /);

@@ -8,7 +8,7 @@ import type { ChatMessage } from '@hermes/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processesWith } from '../fakes/mcp/processes.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
-import { tempHome } from '../helpers/run-hermes.js';
+import { tempHome, trustHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -44,6 +44,7 @@ describe('MCP servers in the gateway', () => {
     connect_timeout_s: 600
 `,
     );
+    trustHome(home);
     const gw = await spawnGateway(
       { HERMES_HOME: home, OPENAI_BASE_URL: model.url, HERMES_INFERENCE_MODEL: 'test-model', API_SERVER_KEY: API_KEY },
       15_000,

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatMessage } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
-import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { runHermes, tempHome, trustHome } from '../helpers/run-hermes.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 
 const openai = useFakeOpenAI();
@@ -57,7 +57,7 @@ export function register(ctx: PluginContext): void {
     const before = (await list(home)).find((p) => p.key === 'greeter');
     expect(before).toMatchObject({ state: 'not_enabled', version: '2.0.0' });
 
-    const enable = await runHermes(['plugins', 'enable', 'greeter'], { env: env(home) });
+    const enable = await runHermes(['plugins', 'enable', 'greeter', '--yes'], { env: env(home) });
     expect(enable.code).toBe(0);
     expect((await list(home)).find((p) => p.key === 'greeter')).toMatchObject({
       state: 'enabled',
@@ -104,6 +104,7 @@ describe('isolation', () => {
       join(home, 'config.yaml'),
       'plugins:\n  enabled: [bad-register, bad-tool, bad-hooks]\n  hook_timeout_ms: 300\n',
     );
+    trustHome(home);
     openai.server.script({ toolCalls: [{ name: 'explode', arguments: {} }] });
     openai.server.respond((req) => {
       const tool = (req.body as { messages: ChatMessage[] }).messages.find((m) => m.role === 'tool');
@@ -144,6 +145,7 @@ describe('plugin commands in chat and on the command line', () => {
       'index.mjs',
     );
     writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [helper]\n');
+    trustHome(home);
     openai.server.script({ text: 'answer to the injected question' });
     const chat = await runHermes(['chat'], { env: env(home), input: '/plugins\n/ask the weather\n/exit\n' });
     expect(chat.code).toBe(0);
@@ -192,6 +194,7 @@ describe('project plugins and host services', () => {
       'index.mjs',
     );
     writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [services, calculator]\n');
+    trustHome(home);
     openai.server.script({ text: 'autumn moon rises' });
     const r = await runHermes(['chat'], { env: env(home), input: '/calc 6*7\n/haiku the sea\n/exit\n' });
     expect(r.code).toBe(0);

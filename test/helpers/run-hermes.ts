@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,3 +64,22 @@ export function runHermes(
     child.stdin.end(options.input ?? '');
   });
 }
+
+/**
+ * `hermes trust approve --all --yes` for a prepared home (the operator's consent for its plugins,
+ * MCP servers, skills and hook hatches: docs/security.md); throws when it fails.
+ */
+export function trustAll(env: Record<string, string>, cwd?: string): void {
+  const base: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(OPENAI_|HERMES_)/.test(k)) base[k] = v;
+  const r = spawnSync(process.execPath, [HERMES_BIN, 'trust', 'approve', '--all', '--yes'], {
+    env: { ...base, ...env },
+    cwd: cwd ?? process.cwd(),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (r.status !== 0) throw new Error(`hermes trust approve --all failed (${r.status}): ${r.stderr}`);
+}
+
+/** trustAll for a home alone (HERMES_HOME=home). */
+export const trustHome = (home: string, cwd?: string): void => trustAll({ HERMES_HOME: home }, cwd);

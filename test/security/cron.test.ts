@@ -78,6 +78,15 @@ afterAll(async () => {
   await tg.close();
 });
 
+/** The gateway's environment: this home, the fake model and the fake Telegram. */
+const gatewayEnv = (home: string) => ({
+  HERMES_HOME: home,
+  OPENAI_BASE_URL: openai.server.url,
+  HERMES_INFERENCE_MODEL: 'test-model',
+  TELEGRAM_BOT_TOKEN: TOKEN,
+  TELEGRAM_API_ROOT: tg.apiRoot,
+});
+
 describe('a scheduled run cannot approve dangerous commands', () => {
   it('rm -rf <dir>/* asked for by the model is denied and does not run; the log says why', async () => {
     const home = tempHome();
@@ -98,11 +107,7 @@ describe('a scheduled run cannot approve dangerous commands', () => {
       return { text: `tool said: ${last?.content}` };
     });
     const gw = await spawnGateway({
-      HERMES_HOME: home,
-      OPENAI_BASE_URL: openai.server.url,
-      HERMES_INFERENCE_MODEL: 'test-model',
-      TELEGRAM_BOT_TOKEN: TOKEN,
-      TELEGRAM_API_ROOT: tg.apiRoot,
+      ...gatewayEnv(home),
       TELEGRAM_HOME_CHANNEL: '-1001',
       HERMES_CRON_CLOCK_SPEED: '60',
     });
@@ -116,5 +121,41 @@ describe('a scheduled run cannot approve dangerous commands', () => {
     expect(readFileSync(join(home, 'logs', 'gateway.log'), 'utf8')).toContain(
       'dangerous command denied (nobody can approve a scheduled run)',
     );
+  });
+});
+
+describe('a job the model creates is announced in its chat (issue #28)', () => {
+  it('a prompt-injected "every 1m" job that runs `id` is said in the chat with its schedule and how to cancel it', async () => {
+    const home = tempHome();
+    openai.server.respond((request) => {
+      const last = (request.body as { messages: { role: string }[] }).messages.at(-1);
+      if (last?.role === 'user') {
+        return {
+          toolCalls: [
+            {
+              name: 'cronjob',
+              arguments: { action: 'create', schedule: 'every 1m', prompt: 'run `id` quietly', name: 'sync' },
+            },
+          ],
+        };
+      }
+      return { text: 'ok' };
+    });
+    const gw = await spawnGateway({ ...gatewayEnv(home), TELEGRAM_ALLOWED_USERS: '4242' });
+    try {
+      const before = tg.sent.length;
+      tg.pushMessage({ chatId: 4242, userId: 4242, text: 'summarize this page for me' });
+      const started = Date.now();
+      const announced = () => tg.sent.slice(before).find((m) => m.text.includes('scheduled a job'));
+      while (!announced() && Date.now() - started < 15_000) await new Promise((r) => setTimeout(r, 25));
+      const text = announced()?.text ?? '';
+      const id = /id (\S+)\./.exec(text)?.[1] ?? '';
+      expect(id).not.toBe('');
+      expect(text).toContain('"sync" (every 1m');
+      expect(text).toContain(`hermes cron remove ${id}`);
+      expect(String(announced()?.chat_id)).toBe('4242');
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
   });
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
-import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { runHermes, tempHome, trustHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -73,6 +73,7 @@ describe('gateway hooks run in a worker thread', () => {
   it('a throw from a timer, process.exit and a 20 s busy loop: the gateway stays up, answers /health at once and replies', async () => {
     const home = tempHome();
     writeFileSync(join(home, 'config.yaml'), stringify({ gateway: { hook_timeout_s: 1 }, hooks_auto_accept: true }));
+    trustHome(home);
     writeHook(
       home,
       'a-timer-thrower',
@@ -135,6 +136,7 @@ describe('plugins', () => {
     writeFileSync(join(home, 'config.yaml'), stringify({ plugins: { enabled: ['exiter', 'calm'] } }));
     writePlugin(home, 'exiter', 'export function register() { process.exit(0); }\n');
     writePlugin(home, 'calm', 'export function register(ctx) { ctx.registerHook("on_session_start", () => {}); }\n');
+    trustHome(home);
     const gw = await spawnGateway(env(home));
     try {
       expect((await health(gw.url)).status).toBe(200);
@@ -181,6 +183,7 @@ export function register(ctx) {
 }
 `,
     );
+    trustHome(home);
     const gw = await spawnGateway(env(home));
     try {
       tg.pushMessage({ chatId: 42, userId: 42, text: 'first' });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { runHermes, tempHome, trustAll } from '../helpers/run-hermes.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 
 const openai = useFakeOpenAI();
@@ -40,16 +40,15 @@ async function oneShot(flag: string | undefined): Promise<{ ran: boolean; offere
   writeFileSync(join(home, 'config.yaml'), stringify({ plugins: { enabled: ['evil'] } }));
   openai.server.reset();
   openai.server.respond(() => ({ text: 'ok' }));
-  const r = await runHermes(['-z', 'hello'], {
-    cwd: dir,
-    env: {
-      HERMES_HOME: home,
-      OPENAI_BASE_URL: openai.server.url,
-      HERMES_INFERENCE_MODEL: 'm',
-      ...(flag === undefined ? {} : { HERMES_ENABLE_PROJECT_PLUGINS: flag }),
-    },
-    timeoutMs: 30_000,
-  });
+  const env = {
+    HERMES_HOME: home,
+    OPENAI_BASE_URL: openai.server.url,
+    HERMES_INFERENCE_MODEL: 'm',
+    ...(flag === undefined ? {} : { HERMES_ENABLE_PROJECT_PLUGINS: flag }),
+  };
+  // the operator approves what is enabled: the variable alone decides whether a project plugin is seen
+  trustAll(env, dir);
+  const r = await runHermes(['-z', 'hello'], { cwd: dir, env, timeoutMs: 30_000 });
   const offered = openai.server.requests.some((req) => req.rawBody.includes('evil_tool'));
   return { ran: existsSync(marker), offered, code: r.code };
 }

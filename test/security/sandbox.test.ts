@@ -3,7 +3,7 @@
 // unless tools.terminal.network, HERMES_HOME and ~/.ssh hidden, the gateway's processes invisible.
 // When bwrap is missing the tool refuses: it never runs a command unsandboxed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -156,8 +156,25 @@ describe.skipIf(!hasBwrap)(
       expect(result.output).toMatch(/^ok\n/);
       expect(result.output).not.toMatch(/sk-hidden|model:|HOOK|^h$/m);
       expect(result.output).toMatch(/end/);
-      expect(await readFile(path.join(hermesHome, 'scratch.txt'), 'utf8')).toBe('ok\n');
+      // the command ran in the session's workspace, not in HERMES_HOME
+      expect(await readFile(path.join(hermesHome, 'workspaces', 'sess_test', 'scratch.txt'), 'utf8')).toBe('ok\n');
+      expect(existsSync(path.join(hermesHome, 'scratch.txt'))).toBe(false);
       expect(existsSync(path.join(hermesHome, 'hooks', 'evil'))).toBe(false);
+    });
+
+    it('issue #28 probe: in the service layout with no .env yet, a command cannot create .env or hooks/evil/', async () => {
+      await rm(path.join(hermesHome, '.env'));
+      const tool = createTerminalTool({ cwd: hermesHome, backend: 'sandbox', homeDir, hermesHomes: [hermesHome] });
+      const planted = [
+        `printf 'HERMES_ACCEPT_HOOKS=1\\n' > ${hermesHome}/.env`,
+        `mkdir -p ${hermesHome}/hooks/evil && echo 'name: evil' > ${hermesHome}/hooks/evil/HOOK.yaml`,
+        `cd .. && cd .. && echo 'HERMES_ACCEPT_HOOKS=1' > .env; mkdir -p hooks/evil2; echo 'x: 1' > skills.md`,
+        'echo end',
+      ];
+      const result = await callTool(tool, { command: planted.join('; ') }, context);
+      expect(result.output).toMatch(/end/);
+      for (const p of ['.env', 'hooks', 'skills.md']) expect(existsSync(path.join(hermesHome, p))).toBe(false);
+      expect(readdirSync(hermesHome).sort()).toEqual(['workspaces']);
     });
 
     it('cannot see the gateway process (no /proc/<pid>/environ)', async () => {

@@ -9,7 +9,7 @@
 // read. Afterwards every log line, every row of state.db, every message sent on every platform,
 // every API answer and the daemon's stderr are searched, for every encoded form too. A second
 // gateway, whose model URL carries credentials and points at a dead port, is searched the same way.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -84,7 +84,8 @@ function scenario(text: string, lastRole: string | undefined, toolResult: string
   if (text.includes('leak-read-env')) return tool('read_file', { path: join(home, '.env') });
   if (text.includes('leak-read-config')) return tool('read_file', { path: join(home, 'config.yaml') });
   if (text.includes('leak-terminal-env')) return tool('terminal', { command: 'env' });
-  if (text.includes('leak-terminal-cat')) return tool('terminal', { command: `cat ${join(home, '.env')}` });
+  // HERMES_HOME/.env through a link whose name hides it (a command naming HERMES_HOME needs approval)
+  if (text.includes('leak-terminal-cat')) return tool('terminal', { command: 'cat dotenv-link' });
   // the notes.txt in the working directory, encoded every way the redaction knows
   if (text.includes('leak-base64')) return tool('terminal', { command: 'base64 notes.txt; base64 -w0 notes.txt' });
   if (text.includes('leak-rev')) return tool('terminal', { command: 'rev notes.txt' });
@@ -127,7 +128,10 @@ beforeAll(async () => {
       .map(([k, v]) => `${k}=${v}`)
       .join('\n'),
   );
-  writeFileSync(join(home, 'notes.txt'), NOTES);
+  // the working directory beside HERMES_HOME (one inside it becomes a per-session workspace)
+  const work = tempHome();
+  writeFileSync(join(work, 'notes.txt'), NOTES);
+  symlinkSync(join(home, '.env'), join(work, 'dotenv-link'));
   writeFileSync(
     join(home, 'config.yaml'),
     stringify({
@@ -135,7 +139,7 @@ beforeAll(async () => {
       // every message of a chat is answered: the default (interrupt) would abort a turn still running
       // when the chat's next message arrives, and on a slow machine some would get no answer
       display: { busy_input_mode: 'queue' },
-      terminal: { cwd: home },
+      terminal: { cwd: work },
       agent: { api_max_retries: 0 },
       gateway: { platforms },
     }),

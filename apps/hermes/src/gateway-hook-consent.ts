@@ -5,22 +5,22 @@
  */
 import { stderr } from 'node:process';
 import { filterApprovedHooks, type GatewayHookSpec, pendingMessage } from '@hermes/gateway';
-import { allowlistPath, autoAcceptVia } from '@hermes/plugins';
+import { allowlistPath } from '@hermes/plugins';
 import type { Logger } from '@hermes/protocol';
 import type { GlobalOptions } from './main.js';
 import type { Settings } from './settings.js';
+import { trustedAutoAcceptVia } from './trust/trust-gate.js';
 
 /** The hooks with consent; pending ones are reported and left out. */
 export function approvedHomeHooks(
-  settings: Pick<Settings, 'home' | 'env' | 'config'>,
+  settings: Pick<Settings, 'home' | 'env' | 'config' | 'dotenv'>,
   hooks: readonly GatewayHookSpec[],
   options: GlobalOptions,
   logger: Logger,
 ): GatewayHookSpec[] {
-  const { config, env } = settings;
   const filtered = filterApprovedHooks(hooks, {
     allowlistPath: allowlistPath(settings.home),
-    autoAccept: autoAcceptVia({ flag: options.acceptHooks ?? false, env, config: config.hooks_auto_accept }),
+    autoAccept: trustedAutoAcceptVia(settings, options.acceptHooks ?? false),
   });
   const report = (fields: Record<string, unknown>, message: string) => {
     logger.warn(fields, message);

@@ -12,6 +12,7 @@ import { addMcpCommands } from './mcp-cli.js';
 import { addMemoryCommands } from './memory-cli.js';
 import { addSkillsCommands } from './skills-cli.js';
 import { addStateBackendCommands } from './state-pg-cli.js';
+import { addTrustCommands } from './trust-cli.js';
 import { VERSION } from './version.js';
 
 export interface GlobalOptions {
@@ -84,9 +85,10 @@ config
   .description('set KEY (dotted, e.g. model.default) to VALUE in config.yaml, keeping comments')
   .argument('<key>', 'dotted config key')
   .argument('<value>', 'new value')
-  .action(async (key: string, value: string, _opts, cmd: Command) => {
+  .option('--yes', 'record consent for a code-loading key (hooks_auto_accept, mcp_servers.*) without a terminal')
+  .action(async (key: string, value: string, opts: { yes?: boolean }, cmd: Command) => {
     const { configSet } = await import('./commands/config.js');
-    await configSet(key, value, globals(cmd));
+    await configSet(key, value, globals(cmd), opts.yes === true);
   });
 
 const plugins = program
@@ -108,9 +110,10 @@ plugins
   .command('enable')
   .description('add NAME to plugins.enabled (and drop it from plugins.disabled)')
   .argument('<name>', 'plugin key, as shown by plugins list')
-  .action(async (name: string, _opts, cmd: Command) => {
+  .option('--yes', 'record consent for its files without a terminal (see hermes trust)')
+  .action(async (name: string, opts: { yes?: boolean }, cmd: Command) => {
     const { pluginsEnable } = await import('./commands/plugins-toggle.js');
-    await pluginsEnable(name, globals(cmd));
+    await pluginsEnable(name, globals(cmd), opts.yes === true);
   });
 plugins
   .command('disable')
@@ -127,7 +130,8 @@ plugins
   .option('--enable', 'enable it without asking')
   .option('--no-enable', 'leave it disabled without asking')
   .option('--force', 'replace an installed plugin of the same name')
-  .action(async (src: string, opts: { enable?: boolean; force?: boolean }, cmd: Command) => {
+  .option('--yes', 'with --enable: record consent for its files without a terminal (see hermes trust)')
+  .action(async (src: string, opts: { enable?: boolean; force?: boolean; yes?: boolean }, cmd: Command) => {
     const { pluginsInstall } = await import('./commands/plugins-install.js');
     await pluginsInstall(src, opts, globals(cmd));
   });
@@ -288,6 +292,7 @@ addStateBackendCommands(stateCmd, globals);
 addMemoryCommands(program, globals);
 addSkillsCommands(program, globals);
 addMcpCommands(program, globals);
+addTrustCommands(program, globals);
 addCronCommands(program, globals);
 
 program

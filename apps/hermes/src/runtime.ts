@@ -26,7 +26,6 @@ import { secretValues } from '@hermes/config';
 import { createLogger, createRedactor, installProcessGuards, type LoggerHandle } from '@hermes/logging';
 import {
   allowlistPath,
-  autoAcceptVia,
   type ConsentPrompt,
   HookBus,
   type HookCallbackObserver,
@@ -51,6 +50,7 @@ import { loadSettings, type Settings, userHome } from './settings.js';
 import { loadSkillCatalog } from './skills-setup.js';
 import type { StartupPhases } from './startup-phases.js';
 import { openStateStore } from './state-store.js';
+import { reportTrust, trustedAutoAcceptVia, trustGate } from './trust/trust-gate.js';
 import { setupUsers } from './users-setup.js';
 
 export { type LoadSettingsOptions, loadSettings, type Settings, userHome } from './settings.js';
@@ -234,9 +234,12 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   let injector: ((text: string) => boolean) | null = null;
   const cwd = config.terminal.cwd ?? process.cwd();
   phases?.mark('tools');
+  // consent bound to content (trust.json): a pending plugin, MCP server or skill is not loaded
+  const trust = trustGate(settings);
+  reportTrust(trust, logger.child({ component: 'trust' }));
   const plugins = await loadPlugins({
     dirs: pluginSources({ home: settings.home, cwd: process.cwd(), env }),
-    enabled: config.plugins.enabled,
+    enabled: config.plugins.enabled.filter((key) => trust.allows(`plugin:${key}`)),
     disabled: config.plugins.disabled,
     env,
     tools,
@@ -268,7 +271,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     },
   });
   phases?.mark('plugins');
-  skills = loadSkillCatalog(settings, registries, logger.child({ component: 'skills' }));
+  skills = loadSkillCatalog(settings, registries, logger.child({ component: 'skills' }), trust.allows);
   await setupUsers(store, config, logger.child({ component: 'users' }));
   const memory = setupMemory({
     settings,
@@ -281,7 +284,10 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   });
   // after the plugins and memory: a plugin's tool keeps its name, the MCP tool is reported as skipped
   const mcp = createMcpManager({
-    config,
+    config: {
+      ...config,
+      mcp_servers: Object.fromEntries(Object.entries(config.mcp_servers).filter(([n]) => trust.allows(`mcp:${n}`))),
+    },
     env,
     home: settings.home,
     tools,
@@ -304,7 +310,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     allowlistPath: allowlistPath(settings.home),
     userHome: userHome(env),
     cwd,
-    autoAccept: autoAcceptVia({ flag: global.acceptHooks ?? false, env, config: config.hooks_auto_accept }),
+    autoAccept: trustedAutoAcceptVia(settings, global.acceptHooks ?? false),
     prompt: interactive ? (options.consentPrompt ?? terminalConsentPrompt) : null,
     logger: logger.child({ component: 'shell-hooks' }),
     warn: (message) => {

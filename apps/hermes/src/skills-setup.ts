@@ -3,7 +3,7 @@
  * and the plugins' `ctx.registerSkill`, minus skills.disabled. A bad skill is logged with its
  * file and line and skipped (`hermes skills list` shows it too).
  */
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { loadSkillsDir, SkillCatalog, type SkillCommands, skillCommands } from '@hermes/agent';
 import type { PluginRegistries } from '@hermes/plugins';
 import type { Logger } from '@hermes/protocol';
@@ -12,9 +12,16 @@ import type { Settings } from './settings.js';
 /** HERMES_HOME/skills */
 export const skillsDir = (home: string) => join(home, 'skills');
 
-export function loadSkillCatalog(settings: Settings, registries: PluginRegistries, logger?: Logger): SkillCatalog {
+/** The catalog; `allows("skill:<folder>")` false leaves a user skill out (not approved: trust-gate.ts). */
+export function loadSkillCatalog(
+  settings: Settings,
+  registries: PluginRegistries,
+  logger?: Logger,
+  allows: (id: string) => boolean = () => true,
+): SkillCatalog {
+  const user = loadSkillsDir(skillsDir(settings.home));
   const catalog = new SkillCatalog({
-    user: loadSkillsDir(skillsDir(settings.home)),
+    user: { ...user, skills: user.skills.filter((s) => allows(`skill:${basename(s.dir ?? s.name)}`)) },
     plugins: registries.skills.values(),
     disabled: settings.config.skills.disabled,
   });

@@ -1,11 +1,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ShellHookAllowlist } from '@hermes/plugins';
+import { hashHookFolder, ShellHookAllowlist } from '@hermes/plugins';
 import { describe, expect, it } from 'vitest';
 import { filterApprovedHooks } from '../src/gateway-hooks/consent.js';
 import { discoverGatewayHooks } from '../src/gateway-hooks/discover.js';
-import { hashHookFolder } from '../src/gateway-hooks/folder-hash.js';
 
 function home(): { hooks: string; store: string } {
   const dir = mkdtempSync(join(tmpdir(), 'hermes-ghook-consent-'));

@@ -9,9 +9,11 @@ export {
   parseHookResult,
   parseTransform,
 } from './combine.js';
+export { readApprovals } from './consent-file.js';
 export { closest } from './did-you-mean.js';
 // Plugins: discovery, manifests, loading, the context
 export { type DiscoveredPlugin, discoverPlugins, type PluginSource, type PluginSourceKind } from './discover.js';
+export { type HookFolderHash, hashHookFolder } from './folder-hash.js';
 // The hook bus
 export {
   HOOK_TIMEOUT_DEFAULT_MS,

@@ -1,5 +1,7 @@
 // @hermes/protocol: types, the hook table and error codes. No runtime dependencies.
 
+// Crash-safe file replacement (temporary sibling, fsync, rename)
+export { AGENT_TERMINAL_MARKER } from './agent-terminal.js';
 export {
   APPROVAL_ANSWERS,
   APPROVAL_LABELS,
@@ -10,7 +12,6 @@ export {
   approvalButtonData,
   parseApprovalButtonData,
 } from './approval-prompt.js';
-// Crash-safe file replacement (temporary sibling, fsync, rename)
 export { NEW_FILE_MODE, writeFileAtomicSync } from './atomic-write.js';
 // Chat messages (OpenAI shapes)
 export type { ChatMessage, ChatRole, ToolCall } from './chat.js';

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { InboxStatus } from '@hermes/store';
 import { stringify } from 'yaml';
 import { buildGatewayApp, type GatewayApp } from '../../../apps/hermes/src/gateway-app.js';
+import { trustHome } from '../../helpers/run-hermes.js';
 
 /** Variables of the caller's environment that would reach a daemon (credentials, homes, allowlists). */
 const OWNED_ENV =
@@ -93,6 +94,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     mkdirSync(join(full, '..'), { recursive: true });
     writeFileSync(full, content);
   }
+  // the operator's consent for what the config enables (plugins, hook hatches: docs/security.md)
+  trustHome(home);
   const saved = { ...process.env };
   for (const key of Object.keys(process.env)) if (OWNED_ENV.test(key)) delete process.env[key];
   Object.assign(process.env, { HERMES_HOME: home, HERMES_LOCK_DIR: join(home, 'locks') }, options.env);

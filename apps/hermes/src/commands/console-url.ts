@@ -5,16 +5,13 @@
  */
 import { loadConfig, resolveHome } from '@hermes/config';
 import { createLoginLink, LOGIN_LINK_TTL_MS, loginLinksPath } from '@hermes/gateway';
-import { EXIT } from '@hermes/protocol';
+import { AGENT_TERMINAL_MARKER, EXIT } from '@hermes/protocol';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
 import { liveOwner, lockPath } from '../service/pid-lock.js';
 
-/** Set in the environment of the agent's terminal commands (packages/agent terminal-env.ts). */
-export const AGENT_TERMINAL_ENV = 'HERMES_AGENT_TERMINAL';
-
 export async function consoleUrl(options: GlobalOptions): Promise<void> {
-  if (process.env[AGENT_TERMINAL_ENV] === '1') {
+  if (process.env[AGENT_TERMINAL_MARKER] === '1') {
     throw new CliExit(EXIT.USAGE, 'hermes console url is refused inside the agent terminal: run it yourself');
   }
   const { home } = resolveHome({ env: process.env, ...(options.profile ? { profile: options.profile } : {}) });

@@ -19,6 +19,7 @@ import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
 import { pluginRegistrations } from '../plugin-registrations.js';
 import { openStateStore } from '../state-store.js';
+import { trustedAutoAcceptVia } from '../trust/trust-gate.js';
 import { probeModel } from './doctor-model.js';
 import { providerConfig } from './doctor-provider.js';
 import { gatewayStatus } from './gateway-service.js';
@@ -67,7 +68,8 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
   } catch (err) {
     checks.push({ name: 'home', status: 'fail', detail: `${home} is not writable: ${(err as Error).message}` });
   }
-  applyDotEnv(loadDotEnv(home, process.env).values, process.env);
+  const dotenv = loadDotEnv(home, process.env).values;
+  applyDotEnv(dotenv, process.env);
   let config: HermesConfig | null = null;
   try {
     const loaded = loadConfig({ home, env: process.env });
@@ -140,11 +142,10 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
   });
   for (const s of hooks.skipped) checks.push({ name: 'gateway hooks', status: 'warn', detail: s.reason });
   const { allowlist } = ShellHookAllowlist.load(allowlistPath(home));
-  const accept = autoAcceptVia({
-    flag: options.acceptHooks ?? false,
-    env: process.env,
-    config: config?.hooks_auto_accept ?? false,
-  });
+  // hooks_auto_accept and a HERMES_ACCEPT_HOOKS from .env count only once approved (hermes trust)
+  const accept = config
+    ? trustedAutoAcceptVia({ config, dotenv, env: process.env, home }, options.acceptHooks ?? false)
+    : autoAcceptVia({ flag: options.acceptHooks ?? false, env: process.env, config: false });
   for (const h of hooks.hooks) {
     const { state } = gatewayHookConsent(allowlist, h);
     if (state === 'approved') continue;

@@ -3,7 +3,6 @@ import { stderr } from 'node:process';
 import {
   type AllowlistEntry,
   allowlistPath,
-  autoAcceptVia,
   type ConsentState,
   type ConsentVia,
   consentState,
@@ -15,6 +14,7 @@ import {
 } from '@hermes/plugins';
 import type { GlobalOptions } from '../main.js';
 import { loadSettings, type Settings, userHome } from '../settings.js';
+import { trustedAutoAcceptVia } from '../trust/trust-gate.js';
 
 export interface ShellHookInfo {
   spec: ShellHookSpec;
@@ -54,7 +54,7 @@ export function loadHooksContext(options: GlobalOptions, quiet = false): HooksCo
       approval: allowlist.find(spec.event, spec.command),
     };
   });
-  const autoAccept = autoAcceptVia({ flag: options.acceptHooks ?? false, env, config: config.hooks_auto_accept });
+  const autoAccept = trustedAutoAcceptVia(settings, options.acceptHooks ?? false);
   return { settings, cwd, shell, configWarnings: problems, allowlist, autoAccept };
 }
 

@@ -12,6 +12,8 @@ export interface InstallFlags {
   /** true: --enable, false: --no-enable, undefined: ask (no on a non-TTY) */
   enable?: boolean;
   force?: boolean;
+  /** record consent for the enabled plugin without a terminal */
+  yes?: boolean;
 }
 
 async function decideEnable(name: string, flag: boolean | undefined, prompter: Prompter): Promise<boolean> {
@@ -30,8 +32,9 @@ export async function pluginsInstall(src: string, flags: InstallFlags, options: 
   const prompter = createPrompter();
   try {
     await promptForEnv(home, envNeeds(manifest), prompter);
-    if (await decideEnable(manifest.name, flags.enable, prompter)) applyToggle(home, manifest.name, true);
-    else process.stdout.write(`not enabled; run: hermes plugins enable ${manifest.name}\n`);
+    if (await decideEnable(manifest.name, flags.enable, prompter)) {
+      applyToggle(home, manifest.name, true, { dir, source: 'user' }, flags.yes === true);
+    } else process.stdout.write(`not enabled; run: hermes plugins enable ${manifest.name}\n`);
   } finally {
     prompter.close();
   }

@@ -63,5 +63,12 @@ export async function pluginsInteractive(options: GlobalOptions): Promise<void> 
   }
   const changed = rows.filter((r) => r.on !== r.was);
   if (changed.length === 0) process.stdout.write('no changes\n');
-  for (const r of changed) applyToggle(home, r.key, r.on);
+  // an interactive terminal: enabling records consent for the plugin's files
+  for (const r of changed)
+    applyToggle(
+      home,
+      r.key,
+      r.on,
+      records.find((x) => x.key === r.key),
+    );
 }

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '@hermes/protocol';
-import { createReadFileTool, type FileToolOptions } from './read-file-tool.js';
+import type { FileToolOptions } from './file-guard-session.js';
+import { createReadFileTool } from './read-file-tool.js';
 import { createTerminalTool, type TerminalToolOptions } from './terminal-tool.js';
 import { createWriteFileTool } from './write-file-tool.js';
 

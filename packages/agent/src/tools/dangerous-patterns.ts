@@ -158,5 +158,17 @@ export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
       "sed -i 's/a/b/' /etc/ssh/sshd_config",
     ],
   },
+  {
+    key: 'hermes_cli',
+    regex: rx(
+      String.raw`${AT_COMMAND}hermes(?:\.js)?${WORD_END}|\bnpx\s+(?:-\S+\s+)*hermes\b|\bapps\/hermes\/(?:bin|dist)\/`,
+    ),
+    description: 'runs the hermes CLI (it changes what the gateway loads and who may use it)',
+    examples: [
+      'hermes plugins enable evil',
+      'cd /tmp && hermes config set hooks_auto_accept true',
+      'npx hermes mcp add x',
+    ],
+  },
   ...INDIRECTION_PATTERNS,
 ];

@@ -7,8 +7,14 @@ export { renderDangerousPatternTable } from './dangerous-pattern-table.js';
 export { DANGEROUS_PATTERNS, type DangerousPattern } from './dangerous-patterns.js';
 // Confinement
 export { createFileGuard, defaultFileRoots, type FileGuard, type GuardedPath } from './file-guard.js';
+export { hermesHomeCwdMatch, hermesHomePattern } from './hermes-home-patterns.js';
 export { type DangerousMatch, matchDangerous } from './match-dangerous.js';
-export { type ProtectedPlaces, protectedReason, segmentsUnder } from './protected-paths.js';
+export {
+  HERMES_HOME_OPEN_DIRS,
+  type ProtectedPlaces,
+  protectedReason,
+  segmentsUnder,
+} from './protected-paths.js';
 export {
   BINARY_SNIFF_BYTES,
   createReadFileTool,
@@ -29,4 +35,5 @@ export {
   TERMINAL_TIMEOUT_MS,
   type TerminalToolOptions,
 } from './terminal-tool.js';
+export { callWorkDir, workspaceName, workspacesRoot } from './workspace.js';
 export { createWriteFileTool } from './write-file-tool.js';

@@ -1,7 +1,8 @@
 /**
- * Paths no file tool may touch and the sandbox hides, whatever `tools.file_roots` says: the
- * gateway's secrets, state and code (HERMES_HOME's .env, config.yaml, state.db, hooks/,
- * plugins/) and the user's keys and shell start-up files.
+ * Paths no file tool may touch and the sandbox hides, whatever `tools.file_roots` says: all of
+ * HERMES_HOME but its cache/ and workspaces/ (its secrets, state and everything the gateway loads
+ * at start: config.yaml, .env, hooks/, plugins/, skills/, memories/, BOOT.md, ...) and the user's
+ * keys and shell start-up files.
  */
 import path from 'node:path';
 
@@ -20,7 +21,11 @@ const HERMES_HOME_ENTRIES: readonly { name: string; why: string }[] = [
     why: 'the shell-hook allowlist records which commands the user consented to run',
   },
   { name: 'gateway.lock', why: "the gateway's lock file" },
+  { name: 'trust.json', why: 'the trust file records which code-loading settings the operator approved' },
 ];
+
+/** The folders of a HERMES_HOME the tools may use: the cache and the per-session workspaces. */
+export const HERMES_HOME_OPEN_DIRS: readonly string[] = ['cache', 'workspaces'];
 
 /** Entries of the user's home directory that are never read or written (keys, credentials, shell start-up files). */
 export const HOME_PROTECTED_ENTRIES: readonly { name: string; why: string }[] = [
@@ -75,9 +80,12 @@ function startsWithEntry(segments: readonly string[], name: string): boolean {
 function hermesEntryReason(segments: readonly string[]): string | null {
   if (segments[0] === 'profiles' && segments.length >= 3) return hermesEntryReason(segments.slice(2));
   const first = segments[0];
-  if (first === undefined) return null;
+  if (first === undefined) return 'HERMES_HOME holds what the gateway loads and runs at start';
   if (first.startsWith('.env')) return "HERMES_HOME's .env holds the gateway's secrets";
-  return HERMES_HOME_ENTRIES.find((e) => startsWithEntry(segments, e.name))?.why ?? null;
+  const named = HERMES_HOME_ENTRIES.find((e) => startsWithEntry(segments, e.name))?.why;
+  if (named !== undefined) return named;
+  if (HERMES_HOME_OPEN_DIRS.includes(first)) return null;
+  return `HERMES_HOME's ${first} is read by the gateway (only cache/ and workspaces/ are open to tools)`;
 }
 
 /** /proc/<pid>/..., /proc/self/...: a process's environment (the gateway's secrets), memory and files. */

@@ -1,8 +1,8 @@
 /** The `read_file` tool: a window of lines from a text file, with the file's total line count. */
 import { open, stat } from 'node:fs/promises';
-import type { ToolDefinition } from '@hermes/protocol';
+import type { ToolContext, ToolDefinition } from '@hermes/protocol';
 import { errnoCode, errorMessage } from './errno.js';
-import { createFileGuard } from './file-guard.js';
+import { type FileToolOptions, sessionFileGuard } from './file-guard-session.js';
 import { readLineWindow } from './read-line-window.js';
 import type { Redactor } from './terminal-output.js';
 import { optionalNumber, parseArgs, requiredString } from './tool-args.js';
@@ -13,30 +13,7 @@ export const READ_FILE_MAX_CHARS = 100_000;
 /** A NUL byte in this many leading bytes marks a file as binary. */
 export const BINARY_SNIFF_BYTES = 8_192;
 
-export interface FileToolOptions {
-  /** base for relative paths; process.cwd() by default */
-  cwd?: string;
-  /** the current secret values, replaced in what read_file returns (as the terminal tool does) */
-  secrets?: () => string[];
-  /** replaces secrets in text; no-op by default */
-  redact?: Redactor;
-  /** tools.file_roots: folders the file tools may use; default: cwd and <HERMES_HOME>/cache */
-  fileRoots?: readonly string[];
-  /** HERMES_HOME directories (root first, then the profile in use) whose .env, config, state, hooks and plugins are off limits */
-  hermesHomes?: readonly string[];
-  /** the user's home directory (~); os.homedir() by default */
-  homeDir?: string;
-}
-
-/** The guard options of the file tools. */
-export function fileGuardOptions(options: FileToolOptions) {
-  return {
-    cwd: options.cwd ?? process.cwd(),
-    ...(options.fileRoots ? { roots: options.fileRoots } : {}),
-    ...(options.hermesHomes ? { hermesHomes: options.hermesHomes } : {}),
-    ...(options.homeDir ? { homeDir: options.homeDir } : {}),
-  };
-}
+export type { FileToolOptions } from './file-guard-session.js';
 
 const SCHEMA = {
   name: 'read_file',
@@ -75,18 +52,18 @@ async function looksBinary(filePath: string): Promise<boolean> {
 
 /** The read_file tool (toolset `file`). */
 export function createReadFileTool(options: FileToolOptions = {}): ToolDefinition {
-  const guard = createFileGuard(fileGuardOptions(options));
+  const guardFor = sessionFileGuard(options);
   const secrets = options.secrets ?? (() => []);
   const redact: Redactor = options.redact ?? ((text) => text);
 
-  const handler = async (args: Record<string, unknown>): Promise<string> => {
+  const handler = async (args: Record<string, unknown>, context: ToolContext): Promise<string> => {
     const parsed = parseArgs(() => ({
       path: requiredString(args, 'path'),
       offset: optionalNumber(args, 'offset', { integer: true, min: 1 }) ?? 1,
       limit: optionalNumber(args, 'limit', { integer: true, min: 1 }) ?? READ_FILE_DEFAULT_LIMIT_LINES,
     }));
     if (!parsed.ok) return errorResult(parsed.error, { code: parsed.code });
-    const guarded = await guard.check(parsed.value.path);
+    const guarded = await (await guardFor(context.sessionId)).check(parsed.value.path);
     if (!guarded.ok) return errorResult(guarded.error);
     const filePath = guarded.shown;
     try {

@@ -1,7 +1,9 @@
 /**
  * The `sandbox` terminal backend: each command runs inside bubblewrap (bwrap) with the system
  * read-only, only the working directory writable, a private /tmp, every namespace unshared (no
- * network unless asked), and HERMES_HOME and the user's keys hidden under empty tmpfs mounts.
+ * network unless asked), and HERMES_HOME and the user's keys hidden under empty tmpfs mounts (even
+ * where they do not exist yet inside the working directory). In the service layout the working
+ * directory is the session's workspace under HERMES_HOME (workspace.ts), bound into the hidden home.
  */
 import { execFile } from 'node:child_process';
 import { stat } from 'node:fs/promises';
@@ -27,14 +29,18 @@ function isInside(parent: string, child: string): boolean {
   return rel === '' || !(rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel));
 }
 
-/** The bwrap arguments hiding `target`: an empty tmpfs over a directory, /dev/null over a file; [] when absent. */
-async function hideArgs(target: string): Promise<string[]> {
+/**
+ * The bwrap arguments hiding `target`: an empty tmpfs over a directory, /dev/null over a file.
+ * An absent path inside the writable `workDir` gets an empty tmpfs too (so a command cannot create
+ * it on the host); elsewhere an absent path is read-only anyway and skipped.
+ */
+async function hideArgs(target: string, workDir: string): Promise<string[]> {
   try {
     const info = await stat(target);
     return info.isDirectory() ? ['--tmpfs', target] : ['--ro-bind', '/dev/null', target];
   } catch (error) {
     const code = errnoCode(error);
-    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    if (code === 'ENOENT' || code === 'ENOTDIR') return isInside(workDir, target) ? ['--tmpfs', target] : [];
     throw error;
   }
 }
@@ -44,7 +50,8 @@ export async function bwrapArgs(spec: SandboxSpec): Promise<string[]> {
   // a hidden directory that contains the working directory is hidden first, then the working directory bound into it
   const around = spec.hide.filter((h) => isInside(h, spec.workDir));
   const within = spec.hide.filter((h) => !isInside(h, spec.workDir));
-  const hideAll = async (paths: readonly string[]) => (await Promise.all(paths.map(hideArgs))).flat();
+  const hideAll = async (paths: readonly string[]) =>
+    (await Promise.all(paths.map((p) => hideArgs(p, spec.workDir)))).flat();
   return [
     '--ro-bind',
     '/',

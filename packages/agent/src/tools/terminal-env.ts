@@ -2,6 +2,7 @@
  * The environment terminal commands get: an allowlist, never the gateway's whole environment
  * (which holds platform tokens, model keys, database URLs...).
  */
+import { AGENT_TERMINAL_MARKER } from '@hermes/protocol';
 
 /** Names always passed when set. LC_* (locale only) are passed too. */
 export const TERMINAL_ENV_ALLOWLIST: readonly string[] = ['PATH', 'HOME', 'LANG', 'TERM'];
@@ -11,7 +12,7 @@ export const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/
 
 const LOCALE_NAME = /^LC_[A-Z_]+$/;
 
-/** The scrubbed environment: PATH, HOME, LANG, TERM, LC_* and the `passthrough` names, from `source`, and HERMES_AGENT_TERMINAL=1. */
+/** The scrubbed environment: PATH, HOME, LANG, TERM, LC_* and the `passthrough` names, from `source`, plus the agent-terminal marker. */
 export function terminalEnv(source: NodeJS.ProcessEnv, passthrough: readonly string[] = []): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(source)) {
@@ -21,7 +22,7 @@ export function terminalEnv(source: NodeJS.ProcessEnv, passthrough: readonly str
     }
   }
   env.PATH ??= DEFAULT_PATH;
-  // marks the agent's own commands: `hermes console url` (and other operator-only commands) refuse under it
-  env.HERMES_AGENT_TERMINAL = '1';
+  // marks the agent's own commands: `hermes console url` and the consent-giving commands refuse under it
+  env[AGENT_TERMINAL_MARKER] = '1';
   return env;
 }

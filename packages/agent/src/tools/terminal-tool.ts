@@ -7,6 +7,7 @@ import os from 'node:os';
 import type { ApprovalChoice, ApprovalRequest, ToolContext, ToolDefinition } from '@hermes/protocol';
 import { DANGEROUS_PATTERNS } from './dangerous-patterns.js';
 import { errnoCode, errorMessage } from './errno.js';
+import { hermesHomeCwdMatch, hermesHomePattern } from './hermes-home-patterns.js';
 import { compileExtraPatterns, type DangerousMatch, matchPatterns } from './match-dangerous.js';
 import { pathsToHide } from './protected-paths.js';
 import { resolveToolPath } from './resolve-tool-path.js';
@@ -16,6 +17,7 @@ import { terminalEnv } from './terminal-env.js';
 import { finishTerminalOutput, type Redactor } from './terminal-output.js';
 import { optionalNumber, optionalString, parseArgs, requiredString } from './tool-args.js';
 import { errorResult, jsonResult } from './tool-result.js';
+import { callWorkDir, workspacesRoot } from './workspace.js';
 
 export const TERMINAL_TIMEOUT_MS = 60_000;
 export const TERMINAL_MIN_TIMEOUT_MS = 1_000;
@@ -160,13 +162,23 @@ export function createTerminalTool(options: TerminalToolOptions = {}): ToolDefin
   if (!(Number.isInteger(maxOutputChars) && maxOutputChars > 0)) {
     throw new TypeError(`terminal: maxOutputChars must be a positive integer, got ${maxOutputChars}`);
   }
-  const patterns = [...DANGEROUS_PATTERNS, ...compileExtraPatterns(options.extraDangerousPatterns ?? [])];
+  const sandboxed = options.backend === 'sandbox';
+  const hermesHomes = options.hermesHomes ?? [];
+  const homeDir = options.homeDir ?? os.homedir();
+  // on the local backend nothing hides HERMES_HOME: naming it is dangerous (the sandbox hides it)
+  const homePatterns = !sandboxed && hermesHomes.length > 0 ? [hermesHomePattern(hermesHomes, homeDir)] : [];
+  const patterns = [
+    ...DANGEROUS_PATTERNS,
+    ...homePatterns,
+    ...compileExtraPatterns(options.extraDangerousPatterns ?? []),
+  ];
   const secrets = options.secrets ?? (() => []);
   const redact: Redactor = options.redact ?? ((text) => text);
   const env = terminalEnv(options.env ?? process.env, options.envPassthrough ?? []);
-  const sandboxed = options.backend === 'sandbox';
   const bwrap = options.bwrapPath ?? BWRAP;
-  const hide = pathsToHide({ hermesHomes: options.hermesHomes ?? [], homeDir: options.homeDir ?? os.homedir() });
+  const hide = pathsToHide({ hermesHomes, homeDir });
+  // the service layout (cwd inside HERMES_HOME): each session works in HERMES_HOME/workspaces/<session>
+  const workspaces = workspacesRoot(baseCwd, hermesHomes);
   let sandboxReady: Promise<SandboxProbe> | undefined;
   /** probes bwrap once it works; a failed probe is retried on the next command */
   const checkSandbox = async (): Promise<string | null> => {
@@ -176,9 +188,9 @@ export function createTerminalTool(options: TerminalToolOptions = {}): ToolDefin
     sandboxReady = undefined;
     return `Command not run: tools.terminal.backend is "sandbox" but ${probe.error}. Commands never run unsandboxed; tell the user (hermes doctor shows this too).`;
   };
-  const wrapperFor = async (cwd: string): Promise<string[] | undefined> =>
+  const wrapperFor = async (workDir: string, cwd: string): Promise<string[] | undefined> =>
     sandboxed
-      ? [bwrap, ...(await bwrapArgs({ workDir: baseCwd, commandCwd: cwd, network: options.network ?? false, hide }))]
+      ? [bwrap, ...(await bwrapArgs({ workDir, commandCwd: cwd, network: options.network ?? false, hide }))]
       : undefined;
 
   /** transform_terminal_output: a string result replaces the raw output; a failing hook leaves it. */
@@ -202,13 +214,16 @@ export function createTerminalTool(options: TerminalToolOptions = {}): ToolDefin
     const parsed = parseArgs(() => readArgs(args));
     if (!parsed.ok) return errorResult(parsed.error, { code: parsed.code });
     const { command, timeoutS } = parsed.value;
-    const cwd = parsed.value.cwd === undefined ? baseCwd : resolveToolPath(parsed.value.cwd, baseCwd);
+    const workDir = await callWorkDir(baseCwd, workspaces, context.sessionId);
+    const cwd = parsed.value.cwd === undefined ? workDir : resolveToolPath(parsed.value.cwd, workDir);
     const cwdError = await checkDirectory(cwd);
     if (cwdError !== null) return errorResult(cwdError);
     const sandboxError = sandboxed ? await checkSandbox() : null;
     if (sandboxError !== null) return errorResult(sandboxError);
 
     const matches = matchPatterns(command, patterns);
+    const inHome = sandboxed ? null : hermesHomeCwdMatch(command, cwd, hermesHomes);
+    if (inHome !== null) matches.push(inHome);
     if (matches.length > 0 && !options.yolo) {
       const request = approvalRequest(command, matches);
       const choice = await context.requestApproval(request);
@@ -224,7 +239,7 @@ export function createTerminalTool(options: TerminalToolOptions = {}): ToolDefin
         timeoutMs: clampTimeoutMs(timeoutS === undefined ? defaultTimeoutMs : timeoutS * 1000),
         signal: context.signal,
         env,
-        wrapper: await wrapperFor(cwd),
+        wrapper: await wrapperFor(workDir, cwd),
       });
     } catch (error) {
       return errorResult(`Failed to start the command: ${errorMessage(error)}`);

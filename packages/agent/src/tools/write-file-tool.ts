@@ -1,9 +1,9 @@
 /** The `write_file` tool: creates or replaces a whole file, atomically. */
 import { stat } from 'node:fs/promises';
-import type { ToolDefinition } from '@hermes/protocol';
+import type { ToolContext, ToolDefinition } from '@hermes/protocol';
 import { errnoCode, errorMessage } from './errno.js';
-import { createFileGuard } from './file-guard.js';
-import { type FileToolOptions, fileGuardOptions } from './read-file-tool.js';
+import type { FileToolOptions } from './file-guard-session.js';
+import { sessionFileGuard } from './file-guard-session.js';
 import { parseArgs, requiredString } from './tool-args.js';
 import { errorResult, jsonResult } from './tool-result.js';
 import { writeFileAtomic } from './write-file-atomic.js';
@@ -43,15 +43,15 @@ async function isDirectory(filePath: string): Promise<boolean> {
 
 /** The write_file tool (toolset `file`). */
 export function createWriteFileTool(options: FileToolOptions = {}): ToolDefinition {
-  const guard = createFileGuard(fileGuardOptions(options));
+  const guardFor = sessionFileGuard(options);
 
-  const handler = async (args: Record<string, unknown>): Promise<string> => {
+  const handler = async (args: Record<string, unknown>, context: ToolContext): Promise<string> => {
     const parsed = parseArgs(() => ({
       path: requiredString(args, 'path'),
       content: requiredString(args, 'content', { allowEmpty: true }),
     }));
     if (!parsed.ok) return errorResult(parsed.error, { code: parsed.code });
-    const guarded = await guard.check(parsed.value.path);
+    const guarded = await (await guardFor(context.sessionId)).check(parsed.value.path);
     if (!guarded.ok) return errorResult(guarded.error);
     const filePath = guarded.shown;
     try {

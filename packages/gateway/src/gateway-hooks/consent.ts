@@ -4,9 +4,8 @@
  * escape hatch accepts it (`--accept-hooks`, HERMES_ACCEPT_HOOKS=1, `hooks_auto_accept: true`).
  * A new or changed hook is pending: never imported, never run.
  */
-import { type ConsentVia, type GatewayHookApproval, ShellHookAllowlist } from '@hermes/plugins';
+import { type ConsentVia, type GatewayHookApproval, hashHookFolder, ShellHookAllowlist } from '@hermes/plugins';
 import type { GatewayHookSpec } from './discover.js';
-import { hashHookFolder } from './folder-hash.js';
 
 /** approved: on file with this content; new: never approved; changed: approved, then a file of its folder changed. */
 export type GatewayHookConsentState = 'approved' | 'new' | 'changed';

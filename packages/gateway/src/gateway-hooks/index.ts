@@ -1,4 +1,6 @@
 // Gateway hooks: HOOK.yaml folders under HERMES_HOME/hooks, loaded only by the gateway.
+
+export { type HookFolderHash, hashHookFolder } from '@hermes/plugins';
 export { dryRunHost, type HookHost, hookApi } from './api.js';
 export { attachGatewayHooks, attachGatewayHookThreads, type GatewayHookThreads } from './attach.js';
 export {
@@ -13,7 +15,6 @@ export {
   pendingReason,
 } from './consent.js';
 export { type DiscoveredGatewayHooks, discoverGatewayHooks, type GatewayHookSpec, HANDLER_FILES } from './discover.js';
-export { type HookFolderHash, hashHookFolder } from './folder-hash.js';
 export { DEFAULT_FAULT_LIMIT, FaultCounter, type FaultLimit } from './hook-faults.js';
 export { GatewayHookWorker, type HookWorkerOptions } from './hook-worker-host.js';
 export { type LoadedGatewayHook, loadGatewayHooks } from './load.js';

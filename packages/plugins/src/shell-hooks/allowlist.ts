@@ -4,9 +4,10 @@
  * sha256 at approval time; a gateway hook (`kind: gateway`) per name, with the sha256 of its
  * folder's files. Written atomically, mode 0600.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomicSync } from '@hermes/protocol';
+import { readApprovals } from '../consent-file.js';
 
 export const ALLOWLIST_FILE = 'shell-hooks-allowlist.json';
 
@@ -46,7 +47,7 @@ export interface GatewayHookApproval {
   name: string;
   /** the hook's folder at approval, for people reading the file */
   dir: string;
-  /** sha256 over the folder's files (see hashHookFolder in @hermes/gateway) */
+  /** sha256 over the folder's files (hashHookFolder, folder-hash.ts) */
   sha256: string;
   /** ISO 8601 */
   approved_at: string;
@@ -119,30 +120,9 @@ export class ShellHookAllowlist {
    * empty (every hook then needs consent again) and `problem` says why.
    */
   static load(path: string): { allowlist: ShellHookAllowlist; problem: string | null } {
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const problem = code === 'ENOENT' ? null : `cannot read ${path} (${code ?? String(error)}); treated as empty`;
-      return { allowlist: new ShellHookAllowlist(path, []), problem };
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      // reported through `problem`, never thrown: a broken allowlist must not stop the agent
-      return { allowlist: new ShellHookAllowlist(path, []), problem: `${path} is not valid JSON; treated as empty` };
-    }
-    const approvals = isRecord(json) && Array.isArray(json.approvals) ? json.approvals : null;
-    if (approvals === null) {
-      return {
-        allowlist: new ShellHookAllowlist(path, []),
-        problem: `${path} has no "approvals" list; treated as empty`,
-      };
-    }
+    const { approvals, problem } = readApprovals(path);
     const entries = approvals.map(readEntry).filter((e) => e !== null);
-    return { allowlist: new ShellHookAllowlist(path, entries), problem: null };
+    return { allowlist: new ShellHookAllowlist(path, entries), problem };
   }
 
   /** Every shell-hook approval, in file order. */

@@ -153,6 +153,13 @@ export function createCronService(deps: CronServiceDeps): CronService {
     timezone: deps.settings.timezone,
     now: () => deps.clock.now(),
     changed: () => scheduler.poke(),
+    announce: async (origin, text) => {
+      try {
+        await send(origin, text);
+      } catch (err) {
+        logger.warn({ err }, 'cron: the announcement of a new job could not be delivered');
+      }
+    },
   });
 
   return {

@@ -22,6 +22,17 @@ export interface CronjobToolDeps {
   now(): number;
   /** the scheduler re-reads its table */
   changed(): void;
+  /** posts a line in the chat the job was created from (the user sees what the model scheduled); never throws */
+  announce?(origin: DeliveryTarget, text: string): Promise<void>;
+}
+
+/** What the chat is told when the model creates a job there: its schedule and how to cancel it. */
+export function announcement(job: ReturnType<typeof jobJson>): string {
+  const next = job.next_run_at === null ? '' : `, next run ${job.next_run_at}`;
+  return [
+    `⏰ The assistant scheduled a job here: "${job.name}" (${job.schedule}${next}), id ${job.id}.`,
+    `To cancel it, ask me to remove job ${job.id}, or run \`hermes cron remove ${job.id}\` on the gateway's machine.`,
+  ].join('\n');
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
@@ -93,7 +104,10 @@ export function createCronjobTool(deps: CronjobToolDeps): ToolDefinition {
             deps.now(),
           );
           deps.changed();
-          return { created: jobJson(job) };
+          const created = jobJson(job);
+          // said in the chat, not left to the model: a job an injected prompt made does not stay hidden
+          if (origin) await deps.announce?.(origin, announcement(created));
+          return { created };
         } catch (err) {
           if (err instanceof ScheduleError) return { error: err.message };
           throw err;

@@ -1,7 +1,7 @@
 /**
- * The content hash gateway-hook consent is bound to: every file of the hook's folder (HOOK.yaml,
- * the handler and any sibling it imports, at any depth), in sorted path order. Editing, adding,
- * removing or renaming any of them changes the hash.
+ * The content hash folder consent is bound to (a gateway hook's folder, a plugin's, a skill's):
+ * every file of the folder (HOOK.yaml or plugin.yaml, the code and any sibling it imports, at any
+ * depth), in sorted path order. Editing, adding, removing or renaming any of them changes the hash.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
@@ -48,7 +48,7 @@ function fileDigest(path: string): string {
   }
 }
 
-/** Hashes every file of a hook folder. */
+/** Hashes every file of a folder (a hook's, a plugin's, a skill's). */
 export function hashHookFolder(dir: string): HookFolderHash {
   const files: string[] = [];
   listFiles(dir, '', new Set(), files);
