@@ -4,6 +4,7 @@
  * default root are the session's workspace (workspace.ts).
  */
 import path from 'node:path';
+import { safeIdentityName, type TurnUser } from '@hermes/protocol';
 import { createFileGuard, type FileGuard } from './file-guard.js';
 import type { Redactor } from './terminal-output.js';
 import { callWorkDir, workspacesRoot } from './workspace.js';
@@ -33,17 +34,41 @@ export function fileGuardOptions(options: FileToolOptions, cwd: string = options
   };
 }
 
-/** Returns the guard of a call by its session id. */
-export function sessionFileGuard(options: FileToolOptions): (sessionId: string) => Promise<FileGuard> {
+/**
+ * The users' received files (`<HERMES_HOME>/cache/media/<owner>/`, docs/security.md "Users apart"):
+ * a turn of one user never reads or writes another user's folder there.
+ */
+function keepToOwnMedia(guard: FileGuard, hermesHomes: readonly string[], user: TurnUser | undefined): FileGuard {
+  if (user === undefined || hermesHomes.length === 0) return guard;
+  const own = safeIdentityName(user.key);
+  return {
+    ...guard,
+    async check(p) {
+      const guarded = await guard.check(p);
+      if (!guarded.ok) return guarded;
+      for (const home of hermesHomes) {
+        const rel = path.relative(path.join(home, 'cache', 'media'), guarded.target);
+        if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue;
+        const folder = rel.split(path.sep)[0];
+        if (rel.includes(path.sep) && folder !== own)
+          return { ok: false, error: `${guarded.shown}: another user's file (each user's received files are theirs)` };
+      }
+      return guarded;
+    },
+  };
+}
+
+/** Returns the guard of a call by its session id and user. */
+export function sessionFileGuard(options: FileToolOptions): (sessionId: string, user?: TurnUser) => Promise<FileGuard> {
   const cwd = options.cwd ?? process.cwd();
   const hermesHomes = options.hermesHomes ?? [];
   const root = workspacesRoot(cwd, hermesHomes);
   const fixed = createFileGuard(fileGuardOptions(options));
-  if (root === null) return async () => fixed;
+  if (root === null) return async (_sessionId, user) => keepToOwnMedia(fixed, hermesHomes, user);
   const home = path.dirname(root);
-  return async (sessionId) => {
+  return async (sessionId, user) => {
     const dir = await callWorkDir(cwd, root, sessionId);
     const roots = options.fileRoots ?? [dir, path.join(home, 'cache')];
-    return createFileGuard({ ...fileGuardOptions(options, dir), roots });
+    return keepToOwnMedia(createFileGuard({ ...fileGuardOptions(options, dir), roots }), hermesHomes, user);
   };
 }

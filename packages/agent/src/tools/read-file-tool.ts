@@ -63,7 +63,7 @@ export function createReadFileTool(options: FileToolOptions = {}): ToolDefinitio
       limit: optionalNumber(args, 'limit', { integer: true, min: 1 }) ?? READ_FILE_DEFAULT_LIMIT_LINES,
     }));
     if (!parsed.ok) return errorResult(parsed.error, { code: parsed.code });
-    const guarded = await (await guardFor(context.sessionId)).check(parsed.value.path);
+    const guarded = await (await guardFor(context.sessionId, context.user)).check(parsed.value.path);
     if (!guarded.ok) return errorResult(guarded.error);
     const filePath = guarded.shown;
     try {

@@ -51,7 +51,7 @@ export function createWriteFileTool(options: FileToolOptions = {}): ToolDefiniti
       content: requiredString(args, 'content', { allowEmpty: true }),
     }));
     if (!parsed.ok) return errorResult(parsed.error, { code: parsed.code });
-    const guarded = await (await guardFor(context.sessionId)).check(parsed.value.path);
+    const guarded = await (await guardFor(context.sessionId, context.user)).check(parsed.value.path);
     if (!guarded.ok) return errorResult(guarded.error);
     const filePath = guarded.shown;
     try {
