@@ -178,6 +178,10 @@ describe('code the gateway loads at start needs the operator consent, bound to i
       'mcp:evil': 'new',
       'skill:evil': 'new',
     });
+    // hermes doctor lists what is pending, with the command to approve each
+    const doctor = await hermes(home, ['doctor']);
+    for (const id of ['config:hooks_auto_accept', 'plugin:evil', 'mcp:evil', 'skill:evil'])
+      expect(doctor.stdout).toContain(`hermes trust approve ${id}`);
 
     // the operator approves everything: all of it loads at the next start
     const approved = await hermes(home, ['trust', 'approve', '--all', '--yes']);

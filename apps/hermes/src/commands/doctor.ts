@@ -19,7 +19,7 @@ import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
 import { pluginRegistrations } from '../plugin-registrations.js';
 import { openStateStore } from '../state-store.js';
-import { trustedAutoAcceptVia } from '../trust/trust-gate.js';
+import { pendingLine, trustedAutoAcceptVia, trustGate } from '../trust/trust-gate.js';
 import { probeModel } from './doctor-model.js';
 import { providerConfig } from './doctor-provider.js';
 import { gatewayStatus } from './gateway-service.js';
@@ -158,6 +158,14 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
       status: 'warn',
       detail: `${h.name} pending (${pendingReason(state)}): ${next}`,
     });
+  }
+  if (config) {
+    // code-loading config the gateway leaves out until the operator approves it (hermes trust)
+    const gate = trustGate({ home, profile: null, paths, config, dotenv, env: process.env });
+    for (const w of gate.warnings) checks.push({ name: 'trust', status: 'warn', detail: w });
+    for (const p of gate.pending) checks.push({ name: 'trust', status: 'warn', detail: pendingLine(p) });
+    if (gate.pending.length === 0 && gate.warnings.length === 0)
+      checks.push({ name: 'trust', status: 'ok', detail: 'nothing pending approval (hermes trust list)' });
   }
   const service = await gatewayStatus(home);
   checks.push(
