@@ -159,3 +159,46 @@ describe('a job the model creates is announced in its chat (issue #28)', () => {
     }
   });
 });
+
+describe('a job the model creates runs as its creator (issue #28)', () => {
+  it("a user's job is theirs: listed with its creator, and its runs get the user's tools (no terminal)", async () => {
+    const home = tempHome();
+    openai.server.respond((request) => {
+      const messages = (request.body as { messages: { role: string; content: unknown }[] }).messages;
+      const last = messages.at(-1);
+      if (last?.role === 'user' && String(last.content).includes('remind me')) {
+        return {
+          toolCalls: [{ name: 'cronjob', arguments: { action: 'create', schedule: 'every 1m', prompt: 'report now' } }],
+        };
+      }
+      return { text: 'ok' };
+    });
+    // 4243 is allowed but not the owner (the first allowed id): a `user`, without the terminal tool
+    const gw = await spawnGateway({
+      ...gatewayEnv(home),
+      TELEGRAM_ALLOWED_USERS: '4200,4243',
+      HERMES_CRON_CLOCK_SPEED: '60',
+    });
+    try {
+      tg.pushMessage({ chatId: 4243, userId: 4243, text: 'remind me every minute' });
+      const run = await waitFor(
+        () =>
+          openai.server.requests.find((r) => {
+            const last = ((r.body?.messages ?? []) as { role: string; content: unknown }[]).at(-1);
+            return last?.role === 'user' && JSON.stringify(last.content).includes('report now');
+          }),
+        { what: "the job's first run" },
+      );
+      const tools = ((run.body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
+      expect(tools).not.toContain('cronjob'); // the run itself, not the chat turn that made it
+      expect(tools).not.toContain('terminal');
+      expect(tools).not.toContain('write_file');
+      const listed = await runHermes(['cron', 'list', '--json'], { env: { HERMES_HOME: home } });
+      const jobs = JSON.parse(listed.stdout) as { creator: string | null }[];
+      expect(jobs.map((j) => j.creator)).toEqual(['telegram:4243']);
+      expect((await runHermes(['cron', 'list'], { env: { HERMES_HOME: home } })).stdout).toContain('telegram:4243');
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+  });
+});

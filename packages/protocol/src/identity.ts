@@ -17,6 +17,13 @@ export function identityKey(platform: string, userId: string): string {
   return `${platform}:${userId}`;
 }
 
+/** The platform and user id of an identity key, or null when `key` is not shaped like one. */
+export function splitIdentity(key: string): { platform: string; userId: string } | null {
+  if (!isIdentityKey(key)) return null;
+  const at = key.indexOf(':');
+  return { platform: key.slice(0, at), userId: key.slice(at + 1) };
+}
+
 /** True for a string shaped like an identity key: a platform name, `:`, and a non-empty id. */
 export function isIdentityKey(value: string): boolean {
   return /^[a-z][a-z0-9_-]*:\S+$/.test(value);

@@ -77,7 +77,15 @@ export {
   type ToolCallPayload,
 } from './hooks.js';
 // A user identity `<platform>:<userId>` and the turn's user (users apart)
-export { API_IDENTITY, CLI_IDENTITY, identityKey, isIdentityKey, safeIdentityName, type TurnUser } from './identity.js';
+export {
+  API_IDENTITY,
+  CLI_IDENTITY,
+  identityKey,
+  isIdentityKey,
+  safeIdentityName,
+  splitIdentity,
+  type TurnUser,
+} from './identity.js';
 export type { GeneratedImage, ImageGenProvider, ImageGenRequest } from './image-gen.js';
 // Logging surface
 export { type LogFn, type Logger, silentLogger } from './logger.js';

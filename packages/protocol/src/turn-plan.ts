@@ -113,6 +113,11 @@ export interface TurnWho {
   platform: string;
   userId: string;
   chatId: string;
+  /**
+   * The user identity (`<platform>:<userId>`) the turn runs for when it is not the sender's: a cron
+   * job the model made runs as its creator (their tier, their tools, their data)
+   */
+  onBehalfOf?: string;
 }
 
 /** What the model is asked. */

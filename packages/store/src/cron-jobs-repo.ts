@@ -22,6 +22,8 @@ export interface NewCronJob {
   deliver: string;
   /** who created it: `cli`, or the chat it was asked for in (`telegram:42`) */
   owner: string;
+  /** the user whose model made it (`telegram:111`): its runs are that user's turns; absent: the operator's */
+  creator?: string | null;
   timezone: string;
   nextRunAt: number | null;
   /** when it was added (default: now); an interval's slots count from here */
@@ -29,8 +31,9 @@ export interface NewCronJob {
 }
 
 /** One row of `cron_jobs`; times are milliseconds since the epoch. */
-export interface CronJobRow extends Omit<NewCronJob, 'toolsets' | 'createdAt'> {
+export interface CronJobRow extends Omit<NewCronJob, 'toolsets' | 'createdAt' | 'creator'> {
   id: string;
+  creator: string | null;
   toolsets: string[] | null;
   state: CronJobState;
   /** `hermes cron run`: the running gateway fires the job once at its next check */
@@ -102,6 +105,7 @@ export interface JobRecord {
   toolsets: string | null;
   deliver: string;
   owner: string;
+  creator: string | null;
   timezone: string;
   state: CronJobState;
   next_run_at: number | null;
@@ -136,6 +140,7 @@ export const toJob = (r: JobRecord): CronJobRow => ({
   toolsets: r.toolsets === null ? null : toolsetList(r.toolsets),
   deliver: r.deliver,
   owner: r.owner,
+  creator: r.creator ?? null,
   timezone: r.timezone,
   state: r.state,
   nextRunAt: r.next_run_at,
@@ -176,9 +181,9 @@ export const newCronJobId = (): string => randomBytes(4).toString('hex');
 /** Builds the repository over `cron_jobs` and `cron_fires`; every statement is prepared here, once. */
 export function createCronJobsRepo(db: SqliteDatabase, now: () => number): CronJobsRepo {
   const insert = db.prepare(
-    `INSERT INTO cron_jobs (id, name, schedule, kind, expr, prompt, toolsets, deliver, owner, timezone, state,
+    `INSERT INTO cron_jobs (id, name, schedule, kind, expr, prompt, toolsets, deliver, owner, creator, timezone, state,
        next_run_at, created_at, updated_at)
-     VALUES (@id, @name, @schedule, @kind, @expr, @prompt, @toolsets, @deliver, @owner, @timezone, 'active',
+     VALUES (@id, @name, @schedule, @kind, @expr, @prompt, @toolsets, @deliver, @owner, @creator, @timezone, 'active',
        @next_run_at, @now, @now)`,
   );
   const select = db.prepare<[string], JobRecord>('SELECT * FROM cron_jobs WHERE id = ?');
@@ -264,6 +269,7 @@ export function createCronJobsRepo(db: SqliteDatabase, now: () => number): CronJ
         toolsets: job.toolsets === null ? null : JSON.stringify(job.toolsets),
         deliver: job.deliver,
         owner: job.owner,
+        creator: job.creator ?? null,
         timezone: job.timezone,
         next_run_at: job.nextRunAt,
         now: job.createdAt ?? now(),

@@ -5,7 +5,7 @@ const when = (t: number | null) => (t === null ? '-' : new Date(t).toISOString()
 
 export function renderJobs(jobs: readonly CronJobRow[]): string {
   const rows = [
-    ['ID', 'NAME', 'SCHEDULE', 'STATE', 'NEXT RUN', 'LAST', 'DELIVER'],
+    ['ID', 'NAME', 'SCHEDULE', 'STATE', 'NEXT RUN', 'LAST', 'DELIVER', 'MADE BY'],
     ...jobs.map((j) => [
       j.id,
       j.name,
@@ -14,6 +14,8 @@ export function renderJobs(jobs: readonly CronJobRow[]): string {
       when(j.nextRunAt),
       j.lastStatus ? `${j.lastStatus}${j.failures > 0 ? ` (${j.failures} failed in a row)` : ''}` : '-',
       j.deliver,
+      // the user whose model made it (its runs are theirs), else the operator
+      j.creator ?? 'operator',
     ]),
   ];
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];

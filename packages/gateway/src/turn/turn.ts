@@ -7,7 +7,7 @@
  * failure text made here, once.
  */
 import type { ServedTurn, TurnApproval, TurnImage, TurnService } from '@hermes/agent';
-import type { ChatMessage, Logger } from '@hermes/protocol';
+import { type ChatMessage, type Logger, splitIdentity } from '@hermes/protocol';
 import type { CommitWork, StoreWrite } from '@hermes/store';
 import type { GatewayAccess } from '../access/gateway-access.js';
 import type { GatewayEvents } from '../gateway-hooks/gateway-events.js';
@@ -127,8 +127,9 @@ async function runTurn(ports: TurnStagePorts, job: GatewayTurnJob, control: RunC
   const { who, plan } = job;
   const session = await openSession(ports, job);
   // the owner of the sender's identity (linked identities are one user) with the tier access gives them
-  const owner = await turnUser(ports.users, who.platform, who.userId);
-  const user = { key: owner.key, tier: (await ports.access.userOf(who)).tier };
+  const subject = who.onBehalfOf ? (splitIdentity(who.onBehalfOf) ?? who) : who;
+  const owner = await turnUser(ports.users, subject.platform, subject.userId);
+  const user = { key: owner.key, tier: (await ports.access.userOf(subject)).tier };
   const events = plan.events.apply ? ports.events : null;
   const base = { platform: who.platform, user_id: who.userId, session_id: session.id };
   if (session.isNew) events?.emit('session:start', { ...base, session_key: session.key });

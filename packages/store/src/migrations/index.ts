@@ -14,6 +14,7 @@ import { inboxOwner } from './0012-inbox-owner.js';
 import { clusterTables } from './0013-cluster-tables.js';
 import { identityLinks } from './0014-identity-links.js';
 import { usageCounters } from './0015-usage-counters.js';
+import { cronCreator } from './0016-cron-creator.js';
 
 /**
  * Every schema step, oldest first. To change the schema, add a file `NNNN-what-it-does.ts` next to
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   clusterTables,
   identityLinks,
   usageCounters,
+  cronCreator,
 ];

@@ -14,8 +14,8 @@ export function createPgCronJobsRepo(pool: PgQueryable, now: () => number): Asyn
       const at = job.createdAt ?? now();
       await pool.query(
         `INSERT INTO cron_jobs (id, name, schedule, kind, expr, prompt, toolsets, deliver, owner, timezone, state,
-           next_run_at, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', $11, $12, $12)`,
+           next_run_at, created_at, updated_at, creator)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', $11, $12, $12, $13)`,
         [
           id,
           job.name,
@@ -29,6 +29,7 @@ export function createPgCronJobsRepo(pool: PgQueryable, now: () => number): Asyn
           job.timezone,
           job.nextRunAt,
           at,
+          job.creator ?? null,
         ],
       );
       const row = await select(id);

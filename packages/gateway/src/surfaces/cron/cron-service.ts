@@ -117,7 +117,13 @@ export function createCronService(deps: CronServiceDeps): CronService {
     });
     gateway.submitTurn({
       surface: 'cron',
-      who: { platform: 'cron', userId: job.owner, chatId: job.id },
+      who: {
+        platform: 'cron',
+        userId: job.owner,
+        chatId: job.id,
+        // a job the model made runs as its creator: their tier, tools and memory owner
+        ...(job.creator ? { onBehalfOf: job.creator } : {}),
+      },
       sessionKey: SESSION_KEYS.cron(job.id),
       input: { text: job.prompt, instructions: cronInstructions(job) },
       sink,

@@ -98,6 +98,8 @@ export function createCronjobTool(deps: CronjobToolDeps): ToolDefinition {
               name: str(args.name),
               deliver,
               owner: owner ?? 'agent',
+              // the user whose model asked: the job's runs are theirs (their tier and tools)
+              ...(context.user ? { creator: context.user.key } : {}),
               toolsets,
               timezone: str(args.timezone) ?? deps.timezone,
             },

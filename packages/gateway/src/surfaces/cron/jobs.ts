@@ -22,6 +22,8 @@ export interface JobInput {
   /** `none`, `home`, `<platform>` or `<platform>:<chat_id>[:<thread_id>]` (origin already resolved) */
   deliver: string;
   owner: string;
+  /** the user whose model made it (`telegram:111`); its runs are that user's turns */
+  creator?: string | undefined;
   toolsets?: readonly string[] | null | undefined;
   /** the job's zone (default: cron.timezone) */
   timezone: string;
@@ -53,6 +55,7 @@ export async function addJob(jobs: CronJobsPort, input: JobInput, now: number): 
     toolsets: toolsets && toolsets.length > 0 ? toolsets : null,
     deliver: input.deliver,
     owner: input.owner,
+    ...(input.creator === undefined ? {} : { creator: input.creator }),
     timezone: input.timezone,
     nextRunAt: firstRun(schedule, input.timezone, now),
     createdAt: now, // the anchor of an interval's slots: the same time its first run was computed from
@@ -80,6 +83,7 @@ export function jobJson(job: CronJobRow) {
     toolsets: job.toolsets,
     deliver: job.deliver,
     owner: job.owner,
+    creator: job.creator,
     timezone: job.timezone,
     state: job.state,
     next_run_at: iso(job.nextRunAt),
