@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { METRICS } from '../../packages/gateway/src/metrics/catalog.js';
 import { metricTypes, parseExposition, type Sample, sampleValue } from '../../packages/gateway/test/metrics-scrape.js';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
-import { tempHome } from '../helpers/run-hermes.js';
+import { tempHome, trustHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 import { quietPeriod, waitForValue } from '../helpers/wait-for.js';
@@ -47,6 +47,7 @@ function prepareHome(): string {
 }
 `,
   );
+  trustHome(home); // the user plugin and hooks_auto_accept, approved by the operator
   const hook = join(home, 'hooks', 'thrower');
   mkdirSync(hook, { recursive: true });
   writeFileSync(

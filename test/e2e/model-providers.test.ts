@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
-import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { runHermes, tempHome, trustHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -52,6 +52,7 @@ function homeWithOther(extra = ''): string {
     join(home, 'config.yaml'),
     `plugins:\n  enabled: [model-providers/other]\nagent:\n  api_max_retries: 1\n${extra}`,
   );
+  trustHome(home); // the operator approves the user plugin (issue #28: consent bound to content)
   return home;
 }
 

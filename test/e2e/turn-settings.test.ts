@@ -13,7 +13,7 @@ import { openStore } from '@hermes/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, type RecordedRequest, type Reply, startFakeOpenAI } from '../fakes/openai-server.js';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
-import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { runHermes, tempHome, trustHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -105,6 +105,7 @@ function prepareHome(): string {
       '',
     ].join('\n'),
   );
+  trustHome(home); // the operator approves the user plugin (consent bound to content)
   return home;
 }
 

@@ -10,7 +10,7 @@ import { openStore } from '@hermes/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fakes/openai-server.js';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
-import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { runHermes, tempHome, trustHome } from '../helpers/run-hermes.js';
 import { type RunningGateway, spawnGateway } from '../helpers/spawn-gateway.js';
 import { readSse } from '../helpers/sse-client.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
@@ -188,6 +188,7 @@ beforeAll(async () => {
   );
   writeFileSync(join(hook, 'handler.ts'), HOOK);
   expect((await runHermes(['hooks', 'approve', '--all'], { env: { HERMES_HOME: home } })).code).toBe(0);
+  trustHome(home); // the user plugin turnplug, approved by the operator
   for (const [name, prompt] of [
     ['skip', 'forbidden cron report'],
     ['rewrite', 'rewrite-me cron'],
