@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
-import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { runHermes, tempHome, trustHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -59,6 +59,7 @@ function setUpHome(config: string): { home: string; hookLog: string; eventLog: s
   writeFileSync(join(dir, 'plugin.yaml'), 'name: recorder\nversion: 1.0.0\ndescription: records session hooks\n');
   writeFileSync(join(dir, 'index.ts'), RECORDER_TS);
   writeFileSync(join(home, 'config.yaml'), `plugins:\n  enabled: [recorder]\n${config}`);
+  trustHome(home); // the operator approves the user plugin (consent bound to content)
   return { home, hookLog: join(home, 'hooks.jsonl'), eventLog: join(home, 'events.jsonl') };
 }
 

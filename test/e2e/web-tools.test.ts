@@ -14,7 +14,7 @@ import type { HttpFake } from '../fakes/web/http-fake.js';
 import { startFakeSearxng } from '../fakes/web/searxng-server.js';
 import { type FakeSite, startFakeSite } from '../fakes/web/site-server.js';
 import { startFakeTavily } from '../fakes/web/tavily-server.js';
-import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { runHermes, tempHome, trustHome } from '../helpers/run-hermes.js';
 
 const KEY = 'e2e-web-key-0123456789';
 
@@ -230,7 +230,9 @@ export function register(ctx: PluginContext): void {
     );
     const bundledBefore = brave.requests.length;
     const env = { BRAVE_SEARCH_API_KEY: KEY, BRAVE_SEARCH_BASE_URL: brave.url };
-    const [s] = await run([search('override me')], { home, env, config: 'plugins:\n  enabled: [web/brave-free]\n' });
+    writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [web/brave-free]\n');
+    trustHome(home); // a user plugin loads once the operator approved it
+    const [s] = await run([search('override me')], { home, env });
     expect(s).toMatchObject({ success: true, provider: 'brave-free' });
     expect(titles(s)).toEqual(['from my own brave-free: override me']);
     expect(brave.requests.slice(bundledBefore).some((r) => r.query.get('q') === 'override me')).toBe(false);
