@@ -27,7 +27,11 @@ describe('docs/model-providers.md', () => {
     const dir = join(home, 'plugins', 'model-providers', 'acme');
     mkdirSync(dir, { recursive: true });
     for (const [file, body] of blocks) writeFileSync(join(dir, file), body);
-    writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [model-providers/acme]\n');
+    // the documented step: at a terminal it enables the plugin and approves its code (--yes here, no TTY)
+    const enabled = await runHermes(['plugins', 'enable', 'model-providers/acme', '--yes'], {
+      env: { HERMES_HOME: home },
+    });
+    expect(enabled.code, enabled.stderr).toBe(0);
     openai.server.script({ text: 'hello from acme' });
     const run = await runHermes(['--provider', 'acme', '-z', 'hello'], {
       env: { HERMES_HOME: home, ACME_BASE_URL: openai.server.url, ACME_API_KEY: KEY },

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
-import { tempHome } from '../helpers/run-hermes.js';
+import { tempHome, trustHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -40,6 +40,7 @@ function prepareHome(): string {
 }
 `,
   );
+  trustHome(home); // the operator approves the user plugin (consent bound to content)
   return home;
 }
 
