@@ -80,6 +80,9 @@ describe('memory (acceptance)', () => {
     mkdirSync(dir, { recursive: true });
     for (const [file, text] of blocks) writeFileSync(join(dir, file), text);
     writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [memory/recall]\nmemory:\n  provider: recall\n');
+    // the documented approval (no TTY here: --yes)
+    const approved = await runHermes(['trust', 'approve', 'plugin:memory/recall', '--yes'], { env: env(home) });
+    expect(approved.code, approved.stderr).toBe(0);
     // builtin notes that must not show while another provider is selected
     mkdirSync(join(home, 'memories'));
     writeFileSync(join(home, 'memories', 'MEMORY.md'), 'builtin note\n');
@@ -104,7 +107,8 @@ describe('memory (acceptance)', () => {
     expect(body(2).messages.at(-1)?.content).toBe(
       'what is the staging server called?\n\nRemembered facts about this: The staging server is called kestrel',
     );
-    expect(JSON.parse(readFileSync(join(dir, 'notes.json'), 'utf8'))).toEqual({
+    // kept in its data folder, outside its code (whose content the consent is bound to)
+    expect(JSON.parse(readFileSync(join(home, 'plugin-data', 'memory', 'recall', 'notes.json'), 'utf8'))).toEqual({
       facts: ['The staging server is called kestrel'],
       turns: 2,
     });

@@ -2,7 +2,7 @@
  * What every command that runs the agent needs, assembled once: HERMES_HOME, .env, config,
  * logger, the state store of state.backend (state.db or PostgreSQL), the hook bus, the tool registry with built-in and plugin tools, the model client.
  */
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { stderr } from 'node:process';
 import {
   type ApprovalPrompt,
@@ -249,6 +249,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     faults: pluginFaults,
     host: {
       registries,
+      dataRoot: join(settings.home, 'plugin-data'),
       llm: createPluginLlm(primaryCaller, model, 'plugin'),
       injectMessage: (text) => (injector ? injector(text) : false),
       dispatchTool: async (name, args, context) => {

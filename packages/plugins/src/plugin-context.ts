@@ -2,6 +2,7 @@
  * The `ctx` a plugin's register(ctx) receives: scoped to one plugin (its logger and errors carry
  * its key), recording every registration so a failed register() can be rolled back whole.
  */
+import { join } from 'node:path';
 import {
   type ContextEngine,
   HOOK_NAMES,
@@ -68,8 +69,14 @@ export interface RegisterSkillInput {
 export interface PluginContext {
   /** the plugin's key: `name`, or `category/name` */
   readonly key: string;
-  /** the plugin's folder, for its data files */
+  /** the plugin's folder: its code and the files it ships (read them from here) */
   readonly dir: string;
+  /**
+   * Where the plugin writes what it keeps at run time (HERMES_HOME/plugin-data/<key>/, created on
+   * first use by the plugin): outside its code folder, whose content the operator's consent is bound
+   * to (a file written there would make the plugin "changed since approval" at the next start)
+   */
+  readonly dataDir: string;
   readonly logger: Logger;
   registerTool(tool: RegisterToolInput): void;
   registerHook<K extends HookName>(event: K, callback: HookCallback<K>): void;
@@ -148,6 +155,7 @@ export function createPluginContext(options: {
   const ctx: PluginContext = {
     key,
     dir: options.dir,
+    dataDir: host?.dataRoot ? join(host.dataRoot, ...key.split('/')) : options.dir,
     logger,
     llm: host?.llm ?? unavailableLlm,
     registerTool(tool) {

@@ -127,6 +127,8 @@ export interface PluginHostServices {
   /** queues a message into the interactive chat; false where there is none */
   injectMessage?: (text: string, options?: { role?: 'user' | 'system' }) => boolean;
   llm?: PluginLlm;
+  /** where plugins keep run-time data: `<dataRoot>/<key>/` (HERMES_HOME/plugin-data); absent: their folder */
+  dataRoot?: string;
 }
 
 export type { ToolHandlerResult };
