@@ -92,7 +92,9 @@ describe('inbound media through hermes gateway run (telegram)', () => {
       TELEGRAM_API_ROOT: tg.apiRoot,
       TELEGRAM_ALLOWED_USERS: '42',
     });
-    const cached = () => (existsSync(cache) ? readdirSync(cache).filter((n) => n.endsWith('.jpg')) : []);
+    // each user's files are in their own folder of the cache (users apart)
+    const cached = () =>
+      existsSync(cache) ? readdirSync(cache, { recursive: true }).filter((n) => String(n).endsWith('.jpg')) : [];
     try {
       await waitFor(() => tg.pendingPolls() > 0);
       // a stranger (not allowlisted, not paired) gets the pairing code; the photo is never fetched
