@@ -2,7 +2,7 @@
  * Crash recovery at start: each accepted-but-unfinished inbox row is resent (its answer was already
  * written), processed again, or, cut off too many starts in a row, answered with an apology.
  */
-import type { Logger, MessageEvent } from '@hermes/protocol';
+import { type GroupSessions, type Logger, type MessageEvent, sessionKeyFor } from '@hermes/protocol';
 import type { CommitWork, UnitOfWork } from '@hermes/store';
 import type { DeliveryOptions, WrittenRow } from '../delivery/deliver.js';
 import { deliverStreamed, resendAnswer } from '../delivery/deliver-streamed.js';
@@ -84,24 +84,25 @@ export async function apologise(
 /** What the gateway gives recovery: its store, its delivery of answers, and its pipeline after the accept. */
 export interface RecoverySources {
   logger: Logger;
-  commit: CommitWork;
-  /** the rows an answer of this inbox row already wrote to the outbox */
-  written(inboxId: number): Promise<WrittenRow[]>;
+  store: { commit: CommitWork; outbox: { forInbox(inboxId: number): Promise<WrittenRow[]> } };
+  /** how chat session keys are made, for rows an older version stored without their key */
+  groupSessions: GroupSessions;
   /** the delivery options of an answer */
   delivery(): DeliveryOptions;
   streamIds: StreamIds;
   track(work: Promise<void>): void;
-  process(inboxId: number, event: MessageEvent, sessionKey: string | null): Promise<void>;
+  process(input: { inboxId: number; event: MessageEvent; sessionKey: string }): Promise<unknown>;
 }
 
 /** The recovery ports over the gateway's parts: marks, resends and apologies through its delivery. */
 export function recoveryPorts(src: RecoverySources): RecoverPorts {
-  const { commit, streamIds } = src;
+  const { streamIds } = src;
+  const { commit } = src.store;
   return {
     logger: src.logger,
     markFailed: (id) => commit([{ kind: 'inbox.mark', id, status: 'failed' }]),
     markProcessing: (id) => commit([{ kind: 'inbox.mark', id, status: 'processing' }]),
-    written: (id) => src.written(id),
+    written: (id) => src.store.outbox.forInbox(id),
     track: (work) => src.track(work),
     tellInterrupted: (inboxId, event) =>
       apologise(src.delivery(), streamIds, event, inboxId, settleInbox(inboxId, { kind: 'interrupted' })),
@@ -109,6 +110,9 @@ export function recoveryPorts(src: RecoverySources): RecoverPorts {
       await resendAnswer(src.delivery(), { ...replyTarget(event), inboxId }, rows, streamIds);
       await commit(settleInbox(inboxId, { kind: 'answered' }));
     },
-    process: (inboxId, event, sessionKey) => src.process(inboxId, event, sessionKey),
+    // under the key stored at accept (computed only for rows an older version stored without it)
+    process: async (inboxId, event, stored) => {
+      await src.process({ inboxId, event, sessionKey: stored ?? sessionKeyFor(event.source, src.groupSessions) });
+    },
   };
 }

@@ -28,8 +28,7 @@ import { hookSend } from '../gateway-hooks/hook-send.js';
 import { type ChatIntakePorts, runChatStages } from '../intake/chat-intake.js';
 import { submitDirect } from '../intake/direct-intake.js';
 import { type PendingRow, recoverUnfinished, recoveryPorts } from '../intake/recover.js';
-import { downloadGates } from '../media/download-gate.js';
-import { cachePorts, mediaStep } from '../media/inbound-media.js';
+import { mediaStep } from '../media/inbound-media.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { acceptEvent } from '../pipeline/accept.js';
 import { MessageBatcher, mayBeCutPart } from '../pipeline/batch.js';
@@ -55,7 +54,7 @@ import { intoUserCache } from '../users/user-media.js';
 import { drain } from './drain.js';
 import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
 import { launchPlatforms } from './launch.js';
-import { type RouteDefinition, setUpPlatforms } from './platform-setup.js';
+import { gatewayPlatformPorts, type RouteDefinition, setUpPlatforms } from './platform-setup.js';
 
 export class Gateway {
   readonly adapters: Map<string, PlatformAdapter>;
@@ -203,28 +202,12 @@ export class Gateway {
       batch: (job) => this.#batcher.add(job),
     };
     mkdirSync(settings.cacheDir, { recursive: true, mode: 0o700 }); // attachments users sent: owner-only
-    const setup = setUpPlatforms({
-      platforms: deps.platforms,
-      platformSettings: settings.platformSettings,
-      env: deps.env,
-      logger: deps.logger,
-      ...cachePorts(settings),
-      // nothing stored for strangers; each user's daily upload quota (media/download-gate.ts)
-      downloads: downloadGates({
-        env: deps.env,
-        pairing: store.pairing,
-        dailyBytes: settings.media?.dailyUploadBytes ?? Number.POSITIVE_INFINITY,
-        now: this.#now,
-      }),
-      platformState: store.adapterState,
-      pluginCommands: deps.pluginCommands,
-      ...(deps.claimPlatform ? { claimPlatform: deps.claimPlatform } : {}),
-      addRoute: (platform, route) => {
+    const setup = setUpPlatforms(
+      gatewayPlatformPorts(deps, this.#now, (platform, route) => {
         if (this.#started) throw new Error(`platform ${platform} added route ${route.path} after start`);
         this.routes.push(route);
-      },
-      now: this.#now,
-    });
+      }),
+    );
     this.adapters = setup.adapters;
     this.#failed = setup.failed;
     this.#claims = setup.claims;
@@ -361,19 +344,13 @@ export class Gateway {
   }
 
   #recover(unfinished: readonly PendingRow[]): void {
-    const { store, logger, settings } = this.#deps;
     const ports = recoveryPorts({
-      logger,
-      commit: store.commit,
-      written: (id) => store.outbox.forInbox(id),
+      ...this.#deps,
+      groupSessions: this.#deps.settings.groupSessions,
       delivery: () => this.#delivery.options(true),
       streamIds: this.#turnPorts.chat.streamIds,
       track: (work) => this.#track(work),
-      // under the key stored at accept (computed only for rows an older version stored without it)
-      process: async (inboxId, event, stored) => {
-        const sessionKey = stored ?? sessionKeyFor(event.source, settings.groupSessions);
-        await this.#process({ inboxId, event, sessionKey, acceptedAt: this.metrics.now() });
-      },
+      process: (input) => this.#process({ ...input, acceptedAt: this.metrics.now() }),
     });
     this.#track(recoverUnfinished(ports, unfinished));
   }

@@ -14,8 +14,11 @@ import type {
   RouteResponse,
 } from '@hermes/protocol';
 import { commandList } from '../commands/commands.js';
+import { downloadGates } from '../media/download-gate.js';
+import { cachePorts } from '../media/inbound-media.js';
 import type { Env } from '../pipeline/allowlist.js';
 import type { AdapterState } from '../store/gateway-store.js';
+import type { GatewayDeps } from './gateway-deps.js';
 
 export interface RouteDefinition {
   method: 'GET' | 'POST';
@@ -91,4 +94,32 @@ export function setUpPlatforms(ports: PlatformSetupPorts): PlatformSetup {
     }
   }
   return out;
+}
+
+/** The platform ports of a gateway's deps: its settings, store, the download gate of each platform. */
+export function gatewayPlatformPorts(
+  deps: GatewayDeps,
+  now: () => number,
+  addRoute: PlatformSetupPorts['addRoute'],
+): PlatformSetupPorts {
+  const { settings, store } = deps;
+  return {
+    platforms: deps.platforms,
+    platformSettings: settings.platformSettings,
+    env: deps.env,
+    logger: deps.logger,
+    ...cachePorts(settings),
+    // nothing stored for strangers; each user's daily upload quota (media/download-gate.ts)
+    downloads: downloadGates({
+      env: deps.env,
+      pairing: store.pairing,
+      dailyBytes: settings.media?.dailyUploadBytes ?? Number.POSITIVE_INFINITY,
+      now,
+    }),
+    platformState: store.adapterState,
+    pluginCommands: deps.pluginCommands,
+    ...(deps.claimPlatform ? { claimPlatform: deps.claimPlatform } : {}),
+    addRoute,
+    now,
+  };
 }
