@@ -75,7 +75,7 @@ describe('hermes -z', () => {
     expect(lines).toHaveLength(1);
     // a code and a plain sentence; the endpoint and its words are in the log
     expect(lines[0]).toMatch(
-      /^hermes: The model server answered with an error, HTTP 500 \(HERMES_MODEL_HTTP\)\. Details: .*cli\.log$/,
+      /^hermes: The model server answered with an error, HTTP 500: The server had an error while processing your request, \d attempts in \d+ s \(HERMES_MODEL_HTTP\)\. Details: .*cli\.log$/,
     );
     expect(chatRequests()).toHaveLength(2);
   });
@@ -89,10 +89,10 @@ describe('hermes -z', () => {
     });
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(
-      `hermes: The model server could not be reached (HERMES_MODEL_UNREACHABLE). Details: ${join(home, 'logs', 'cli.log')}`,
+      `hermes: The model server could not be reached: connection refused (HERMES_MODEL_UNREACHABLE). Details: ${join(home, 'logs', 'cli.log')}`,
     );
     expect(readFileSync(join(home, 'logs', 'cli.log'), 'utf8')).toContain(
-      `cannot reach model endpoint http://127.0.0.1:${port}/v1: ECONNREFUSED`,
+      `cannot reach model endpoint http://127.0.0.1:${port}/v1: connection refused (ECONNREFUSED)`,
     );
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });

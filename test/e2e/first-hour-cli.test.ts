@@ -72,7 +72,9 @@ describe('model endpoint errors', () => {
     });
     expect(r.code).not.toBe(0);
     // the user gets the plain sentence with its code; the log has the summarized page
-    expect(r.stderr).toContain('The model server answered with an error, HTTP 404 (HERMES_MODEL_HTTP)');
+    expect(r.stderr).toContain(
+      'The model server answered with an error, HTTP 404: HTML page "404 Not Found" (HERMES_MODEL_HTTP)',
+    );
     expect(readFileSync(join(zHome, 'logs', 'cli.log'), 'utf8')).toContain('HTML page \\"404 Not Found\\"');
     expect(readFileSync(join(zHome, 'logs', 'cli.log'), 'utf8')).not.toContain('The requested URL');
     expect(r.stderr).not.toContain('<');

@@ -16,16 +16,27 @@ const CONNECTIONS_PER_ORIGIN = 64;
 
 const HTTP_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
 
+/** Until a connection is up, unless the caller says otherwise (undici's default too). */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 /** A keep-alive connection pool for model requests. */
-export function createModelAgent(): Agent {
-  return new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connections: CONNECTIONS_PER_ORIGIN });
+export function createModelAgent(options: { connectTimeoutMs?: number } = {}): Agent {
+  return new Agent({
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    connections: CONNECTIONS_PER_ORIGIN,
+    connect: { timeout: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS },
+  });
 }
 
 /**
  * Builds a fetch-compatible function over `agent` (default: a pool of its own); `close()` frees
- * the pool.
+ * the pool. `bodyTimeoutMs`: an answer whose body stops for that long fails (undici's
+ * UND_ERR_BODY_TIMEOUT; default undici's 300 s).
  */
-export function createFastFetch(agent: Agent = createModelAgent()): { fetch: typeof fetch; close(): Promise<void> } {
+export function createFastFetch(
+  agent: Agent = createModelAgent(),
+  options: { bodyTimeoutMs?: number } = {},
+): { fetch: typeof fetch; close(): Promise<void> } {
   const fastFetch = async (input: FetchInput, init?: RequestInit): Promise<Response> => {
     const body = init?.body;
     const method = (init?.method ?? 'GET').toUpperCase();
@@ -41,6 +52,7 @@ export function createFastFetch(agent: Agent = createModelAgent()): { fetch: typ
         body: body ?? null,
         dispatcher: agent,
         signal: init?.signal ?? undefined,
+        ...(options.bodyTimeoutMs !== undefined ? { bodyTimeout: options.bodyTimeoutMs } : {}),
       });
     } catch (err) {
       if (err instanceof Error && err.name === 'AbortError') throw err;

@@ -1,26 +1,29 @@
 /**
  * The OpenAI-compatible Chat Completions client: one request per model step, streaming or not,
  * with our own retry loop (the SDK's is off) so every HTTP attempt fires pre_/post_api_request
- * and backoff honours `retry-after`. Errors come out as HermesError with stable codes.
+ * and backoff honours `retry-after`. Each attempt has a connect, a first-byte and an idle timeout;
+ * the attempts together have a time budget (model.retry_budget_s): no attempt starts, and no
+ * attempt waits for its first byte, past it. Errors come out as HermesError with stable codes and
+ * a `detail` that says what happened (model-failure.ts).
  */
 
 import { ERROR_CODES, HermesError, type HookInvoker, type Logger, silentLogger, type ToolCall } from '@hermes/protocol';
 import type OpenAI from 'openai';
-import type { ChatCompletionChunk, ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import { stepProblem } from './check-step.js';
 import { completionJson } from './completion-json.js';
-import { summarizeErrorText } from './error-summary.js';
+import { type AttemptTimeouts, classifyModelFailure, type ModelErrorKind } from './model-failure.js';
 import { loadModelSdk, type ModelSdk } from './model-sdk.js';
-import { abortableSleep, isRetryableStatus, retryAfterMs, retryDelayMs } from './retry-policy.js';
+import { abortableSleep, retryDelayMs } from './retry-policy.js';
+import { accumulateStream } from './stream-step.js';
+
+export type { ModelErrorKind } from './model-failure.js';
 
 /** Sent when no key is configured: local servers ignore it, and the SDK refuses an empty key. */
 export const PLACEHOLDER_API_KEY = 'not-needed';
 
 /** How one HTTP attempt ended: an answer, an error (retried or not), or cut off by the caller's AbortSignal. */
 export type ModelRequestOutcome = 'ok' | 'error' | 'interrupted';
-
-/** What went wrong: an HTTP error status, a timeout, no connection, or an unusable response body. */
-export type ModelErrorKind = 'http' | 'timeout' | 'connection' | 'response';
 
 /**
  * Told about every HTTP attempt (metrics): its duration, how it ended and, for an error, its kind
@@ -36,7 +39,14 @@ export type ModelRequestObserver = (
 export interface ModelClientOptions {
   baseUrl: string;
   apiKey: string;
+  /** until the answer's first byte (a JSON answer's first byte comes when the model has finished): model.timeout_s */
   timeoutMs: number;
+  /** until the TCP (and TLS) connection is up: model.connect_timeout_s (default 10 s; the process's first client sets it) */
+  connectTimeoutMs?: number;
+  /** between two chunks of an answer that has started: model.idle_timeout_s (default: timeoutMs) */
+  idleTimeoutMs?: number;
+  /** all attempts of one step together: model.retry_budget_s (default: no budget beyond maxRetries) */
+  retryBudgetMs?: number;
   maxRetries: number;
   hooks: HookInvoker;
   logger?: Logger;
@@ -90,18 +100,32 @@ export class ModelClient {
     this.#endpoint = directEndpoint(this.#url);
   }
 
-  /** One model step, retried on 429/5xx/timeouts up to maxRetries times. */
+  /**
+   * One model step, retried on 429/5xx/timeouts/connection failures up to maxRetries times and
+   * within the retry budget: a retry whose wait would end past the budget is not made, and an
+   * attempt's first-byte timeout is cut to what is left of it.
+   */
   async complete(request: ModelRequest): Promise<ModelStep> {
     const sleep = this.#options.sleep ?? abortableSleep;
     const attempts = this.#options.maxRetries + 1;
+    const started = Date.now();
+    const budgetEnds =
+      this.#options.retryBudgetMs === undefined ? Number.POSITIVE_INFINITY : started + this.#options.retryBudgetMs;
+    let first: HermesError | null = null;
     let last: HermesError | null = null;
+    let made = 0;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       if (request.signal?.aborted) throw new InterruptedError();
-      const result = await this.#attempt(request, attempt);
+      made = attempt;
+      const firstByteMs = Math.max(1, Math.min(this.#options.timeoutMs, budgetEnds - Date.now()));
+      const result = await this.#attempt(request, attempt, firstByteMs);
       if (result.ok) return result.step;
+      first ??= result.error;
       last = result.error;
       if (!result.retry || attempt === attempts) break;
       const delay = retryDelayMs(attempt, result.waitMs);
+      // a retry needs a second of the budget after its wait to be worth making
+      if (Date.now() + delay + 1_000 > budgetEnds) break;
       this.#logger.warn(
         { attempt, delayMs: delay, code: result.error.code },
         `model request failed (${result.error.message}); retrying in ${delay} ms`,
@@ -109,9 +133,23 @@ export class ModelClient {
       if (!(await sleep(delay, request.signal))) throw new InterruptedError();
     }
     const error = last ?? new HermesError(ERROR_CODES.MODEL_RESPONSE, 'model request failed');
-    throw attempts > 1 && error.retryable
-      ? new HermesError(error.code, `${error.message} (gave up after ${attempts} attempts)`, { cause: error })
-      : error;
+    if (!error.retryable || made === 1) throw error;
+    const took = Math.round((Date.now() - started) / 1000);
+    // the first attempt's words when the last failed the same way (its timeout was not cut by the budget)
+    const said = first?.code === error.code ? first.detail : error.detail;
+    throw new HermesError(error.code, `${error.message} (gave up after ${made} attempts in ${took} s)`, {
+      cause: error,
+      ...(said !== undefined ? { detail: `${said.replace(/\.$/, '')}, ${made} attempts in ${took} s` } : {}),
+    });
+  }
+
+  /** The timeouts of an attempt whose first-byte timeout is `firstByteMs`. */
+  #timeouts(firstByteMs: number): AttemptTimeouts {
+    return {
+      connectMs: this.#options.connectTimeoutMs ?? 10_000,
+      firstByteMs,
+      idleMs: this.#options.idleTimeoutMs ?? this.#options.timeoutMs,
+    };
   }
 
   /** The SDK client over the shared pool, built on first use. */
@@ -121,15 +159,16 @@ export class ModelClient {
       baseURL: this.#options.baseUrl,
       maxRetries: 0,
       timeout: this.#options.timeoutMs,
-      fetch: sdk.fetch,
+      fetch: sdk.fetchWith({ idleMs: this.#timeouts(this.#options.timeoutMs).idleMs }),
       ...(this.#options.headers ? { defaultHeaders: { ...this.#options.headers } } : {}),
     });
     return this.#client;
   }
 
-  async #attempt(request: ModelRequest, attempt: number): Promise<Attempt> {
+  async #attempt(request: ModelRequest, attempt: number, firstByteMs: number): Promise<Attempt> {
     const { hooks } = this.#options;
-    const sdk = await loadModelSdk();
+    const timeouts = this.#timeouts(firstByteMs);
+    const sdk = await loadModelSdk({ connectTimeoutMs: timeouts.connectMs });
     const streaming = request.onDelta !== undefined;
     const body: ChatCompletionCreateParams = streaming
       ? { ...request.body, stream: true, stream_options: { include_usage: true } }
@@ -149,7 +188,7 @@ export class ModelClient {
       let step: ModelStep;
       if (body.stream) {
         const { data, response } = await this.#sdkClient(sdk)
-          .chat.completions.create(body, { signal: request.signal })
+          .chat.completions.create(body, { signal: request.signal, timeout: firstByteMs })
           .withResponse();
         status = response.status;
         step = await accumulateStream(data, (text) => {
@@ -169,14 +208,15 @@ export class ModelClient {
             apiKey: this.#apiKey,
             ...(this.#options.headers ? { headers: this.#options.headers } : {}),
             body: completionJson(body),
-            timeoutMs: this.#options.timeoutMs,
+            firstByteMs,
+            idleMs: timeouts.idleMs,
             signal: request.signal,
           });
           status = posted.status;
           data = posted.data as OpenAI.ChatCompletion;
         } else {
           const answer = await this.#sdkClient(sdk)
-            .chat.completions.create(body, { signal: request.signal })
+            .chat.completions.create(body, { signal: request.signal, timeout: firstByteMs })
             .withResponse();
           status = answer.response.status;
           data = answer.data;
@@ -222,7 +262,13 @@ export class ModelClient {
         this.#options.observer?.(performance.now() - started, 'interrupted', null, status);
         throw new InterruptedError();
       }
-      const failure = this.#classify(sdk, err, status);
+      const failure = classifyModelFailure(err, {
+        sdk: sdk.OpenAI,
+        where: this.#options.baseUrl,
+        apiKey: this.#options.apiKey,
+        status,
+        timeouts,
+      });
       this.#options.observer?.(performance.now() - started, 'error', failure.kind, failure.status);
       await hooks.invoke('post_api_request', {
         method: 'POST',
@@ -237,130 +283,6 @@ export class ModelClient {
       return { ok: false, error: failure.error, waitMs: failure.waitMs, retry: failure.error.retryable && !emitted };
     }
   }
-
-  #classify(
-    sdk: ModelSdk,
-    err: unknown,
-    status: number,
-  ): { error: HermesError; status: number; waitMs: number | null; kind: ModelErrorKind } {
-    const where = this.#options.baseUrl;
-    if (err instanceof HermesError) {
-      const kind =
-        err.code === ERROR_CODES.MODEL_HTTP
-          ? 'http'
-          : err.code === ERROR_CODES.MODEL_UNREACHABLE
-            ? 'connection'
-            : 'response';
-      return { error: err, status, waitMs: null, kind };
-    }
-    if (err instanceof sdk.OpenAI.APIConnectionTimeoutError) {
-      const error = new HermesError(ERROR_CODES.MODEL_UNREACHABLE, `model request to ${where} timed out`, {
-        cause: err,
-        retryable: true,
-      });
-      return { error, status: 0, waitMs: null, kind: 'timeout' };
-    }
-    if (err instanceof sdk.OpenAI.APIConnectionError) {
-      const reason = causeText(err);
-      const error = new HermesError(ERROR_CODES.MODEL_UNREACHABLE, `cannot reach model endpoint ${where}: ${reason}`, {
-        cause: err,
-        retryable: true,
-      });
-      return { error, status: 0, waitMs: null, kind: 'connection' };
-    }
-    if (err instanceof sdk.OpenAI.APIError && typeof err.status === 'number') {
-      // an endpoint (or a proxy in front of it) may quote the key it was sent: the message goes to users
-      const key = this.#options.apiKey;
-      const detail = key.length >= 6 ? apiErrorDetail(err).split(key).join('[REDACTED]') : apiErrorDetail(err);
-      const error = new HermesError(
-        ERROR_CODES.MODEL_HTTP,
-        `model endpoint ${where} answered HTTP ${err.status}: ${detail}`,
-        {
-          cause: err,
-          retryable: isRetryableStatus(err.status),
-        },
-      );
-      return { error, status: err.status, waitMs: retryAfterMs(err.headers), kind: 'http' };
-    }
-    const message = err instanceof Error ? err.message : String(err);
-    const error = new HermesError(ERROR_CODES.MODEL_RESPONSE, `bad response from model endpoint ${where}: ${message}`, {
-      cause: err,
-      retryable: true,
-    });
-    return { error, status, waitMs: null, kind: 'response' };
-  }
-}
-
-function causeText(err: Error): string {
-  // APIConnectionError -> TypeError("fetch failed") -> the socket error (ECONNREFUSED, ENOTFOUND, ...)
-  const outer = err.cause instanceof Error ? err.cause : null;
-  const inner = outer?.cause instanceof Error ? (outer.cause as Error & { code?: unknown }) : null;
-  if (inner) return typeof inner.code === 'string' ? inner.code : inner.message;
-  return outer?.message ?? err.message;
-}
-
-function apiErrorDetail(err: InstanceType<typeof OpenAI.APIError>): string {
-  const body = err.error as { message?: unknown } | undefined;
-  const text = typeof body?.message === 'string' ? body.message : err.message.replace(/^\d{3}\s+/, '');
-  return summarizeErrorText(text);
-}
-
-/** Tool calls one streamed step may carry (indices 0 to this - 1). */
-export const MAX_STREAM_TOOL_CALLS = 1_000;
-
-/** Folds a chunk stream into one step, calling onText for each content delta. */
-async function accumulateStream(
-  stream: AsyncIterable<ChatCompletionChunk>,
-  onText: (t: string) => void,
-): Promise<ModelStep> {
-  let content = '';
-  let sawContent = false;
-  let finishReason: string | null = null;
-  let usage: ModelStep['usage'] = null;
-  let sawChoice = false;
-  const calls: { id: string; name: string; args: string }[] = [];
-  for await (const chunk of stream) {
-    if (chunk.usage) usage = chunk.usage;
-    const choice = chunk.choices?.[0];
-    if (!choice) continue;
-    sawChoice = true;
-    const delta = choice.delta;
-    if (typeof delta?.content === 'string' && delta.content.length > 0) {
-      sawContent = true;
-      content += delta.content;
-      onText(delta.content);
-    }
-    for (const piece of delta?.tool_calls ?? []) {
-      // the index addresses an array slot: a huge one would make a sparse array whose walk blocks the loop
-      if (!Number.isInteger(piece.index) || piece.index < 0 || piece.index >= MAX_STREAM_TOOL_CALLS) {
-        throw new HermesError(ERROR_CODES.MODEL_RESPONSE, `model stream sent tool call index ${String(piece.index)}`, {
-          retryable: true,
-        });
-      }
-      let slot = calls[piece.index];
-      if (!slot) {
-        slot = { id: '', name: '', args: '' };
-        calls[piece.index] = slot;
-      }
-      if (piece.id) slot.id = piece.id;
-      if (piece.function?.name) slot.name += piece.function.name;
-      if (piece.function?.arguments) slot.args += piece.function.arguments;
-    }
-    if (choice.finish_reason) finishReason = choice.finish_reason;
-  }
-  if (!sawChoice) throw new HermesError(ERROR_CODES.MODEL_RESPONSE, 'model stream had no choices', { retryable: true });
-  return {
-    content: sawContent ? content : null,
-    toolCalls: calls
-      .filter((c) => c !== undefined)
-      .map((c, i) => ({
-        id: c.id || `call_${i}`,
-        type: 'function' as const,
-        function: { name: c.name, arguments: c.args },
-      })),
-    finishReason,
-    usage,
-  };
 }
 
 /** origin and path of an http(s) URL without credentials; null otherwise */

@@ -13,22 +13,25 @@ export interface ModelSdk {
   postCompletion: typeof postCompletion;
   /** one keep-alive pool per process for every model client (idle sockets do not hold the process open) */
   agent: Agent;
-  /** a fetch over that pool for the SDK (streaming requests) */
-  fetch: typeof fetch;
+  /** a fetch over that pool for the SDK (streaming requests), giving up when an answer stops for `idleMs` */
+  fetchWith(options: { idleMs: number }): typeof fetch;
 }
 
 let loading: Promise<ModelSdk> | null = null;
 
-/** The SDK and the pool; loaded once per process, the same promise for every caller. */
-export function loadModelSdk(): Promise<ModelSdk> {
+/**
+ * The SDK and the pool; loaded once per process, the same promise for every caller. The pool's
+ * connect timeout is the first caller's (one model.connect_timeout_s per process).
+ */
+export function loadModelSdk(options: { connectTimeoutMs?: number } = {}): Promise<ModelSdk> {
   loading ??= Promise.all([import('openai'), import('./fast-fetch.js'), import('./post-completion.js')]).then(
     ([openai, fast, post]) => {
-      const agent = fast.createModelAgent();
+      const agent = fast.createModelAgent(options);
       return {
         OpenAI: openai.default,
         postCompletion: post.postCompletion,
         agent,
-        fetch: fast.createFastFetch(agent).fetch,
+        fetchWith: ({ idleMs }) => fast.createFastFetch(agent, { bodyTimeoutMs: idleMs }).fetch,
       };
     },
   );

@@ -19,11 +19,10 @@ export interface PostCompletionOptions {
   headers?: Readonly<Record<string, string>> | undefined;
   /** JSON text of the request body */
   body: string;
-  /**
-   * until the answer's headers (a JSON completion's come when the model has finished), then as
-   * long again between the answer's body chunks: undici's own timers, no extra timer per request
-   */
-  timeoutMs: number;
+  /** until the answer's headers (a JSON completion's come when the model has finished): undici's own timer */
+  firstByteMs: number;
+  /** between the answer's body chunks */
+  idleMs: number;
   signal?: AbortSignal | undefined;
 }
 
@@ -54,8 +53,8 @@ export async function postCompletion(options: PostCompletionOptions): Promise<Po
         'user-agent': USER_AGENT,
       },
       body: options.body,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
+      headersTimeout: options.firstByteMs,
+      bodyTimeout: options.idleMs,
       signal: signal ?? null,
     });
     text = await res.body.text();
@@ -80,9 +79,10 @@ export async function postCompletion(options: PostCompletionOptions): Promise<Po
 /** The SDK's reading of a failed exchange: the caller's abort, a timeout, or a connection error. */
 function connectionFailure(err: unknown, signal: AbortSignal | undefined): Error {
   if (signal?.aborted) return new OpenAI.APIUserAbortError();
-  // undici's HeadersTimeoutError, BodyTimeoutError and ConnectTimeoutError, as the SDK recognizes them
+  // undici's HeadersTimeoutError, BodyTimeoutError and ConnectTimeoutError, as the SDK recognizes
+  // them, with undici's error as the cause (its code says which timeout fired: model-failure.ts)
   const text = err instanceof Error ? `${String(err)}${'cause' in err ? String(err.cause) : ''}` : String(err);
-  if (/timed? ?out/i.test(text)) return new OpenAI.APIConnectionTimeoutError();
+  if (/timed? ?out/i.test(text)) return Object.assign(new OpenAI.APIConnectionTimeoutError(), { cause: err });
   // the global fetch's shape (TypeError "fetch failed" with the socket error as its cause), which
   // ModelClient unwraps for the error code (ECONNREFUSED, ENOTFOUND, ...)
   return new OpenAI.APIConnectionError({

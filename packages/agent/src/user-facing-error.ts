@@ -1,7 +1,8 @@
 /**
- * What a person is told when a turn fails: a stable code and one plain sentence, never the model's
- * URL, credentials, the endpoint's own words or a stack detail (those go, redacted, to the log).
- * Used by the gateway's apology, the API platform's error answers and the CLI's one-line errors.
+ * What a person is told when a turn fails: a stable code and one plain sentence saying what
+ * happened (which timeout, refused, DNS, TLS, the HTTP status and the provider's own message),
+ * never the model's URL, credentials or a stack (those go, redacted, to the log). Used by the
+ * gateway's apology, the API platform's error answers and the CLI's one-line errors.
  */
 import { ERROR_CODES, type ErrorCode, HermesError } from '@hermes/protocol';
 
@@ -42,8 +43,9 @@ function httpStatus(err: unknown): number | null {
 
 const SENTENCES: Partial<Record<ErrorCode, string>> = {
   [ERROR_CODES.MODEL_UNREACHABLE]: 'The model server could not be reached.',
+  [ERROR_CODES.MODEL_TIMEOUT]: 'The model server did not answer in time.',
   [ERROR_CODES.MODEL_AUTH]: 'The model server refused our credentials.',
-  [ERROR_CODES.MODEL_RATE_LIMITED]: 'The model server is busy (rate limited); please try again in a moment.',
+  [ERROR_CODES.MODEL_RATE_LIMITED]: 'The model server is rate limiting requests, try again in a moment.',
   [ERROR_CODES.MODEL_HTTP]: 'The model server answered with an error.',
   [ERROR_CODES.MODEL_RESPONSE]: 'The model server sent an answer that could not be used.',
   [ERROR_CODES.MAX_ITERATIONS]: 'The request took more steps than allowed and was stopped.',
@@ -59,7 +61,10 @@ const SENTENCES: Partial<Record<ErrorCode, string>> = {
 
 function classify(err: unknown): { code: ErrorCode; status: number | null } {
   if (!(err instanceof HermesError)) return { code: ERROR_CODES.INTERNAL, status: null };
-  const transport = err.code === ERROR_CODES.MODEL_UNREACHABLE || err.code === ERROR_CODES.MODEL_HTTP;
+  const transport =
+    err.code === ERROR_CODES.MODEL_UNREACHABLE ||
+    err.code === ERROR_CODES.MODEL_TIMEOUT ||
+    err.code === ERROR_CODES.MODEL_HTTP;
   if (!transport && isInternal(err)) return { code: ERROR_CODES.INTERNAL, status: null };
   const status = httpStatus(err);
   if (err.code === ERROR_CODES.MODEL_HTTP || err.code === ERROR_CODES.MODEL_AUTH) {
@@ -71,11 +76,30 @@ function classify(err: unknown): { code: ErrorCode; status: number | null } {
   return { code: SENTENCES[err.code] === undefined ? ERROR_CODES.INTERNAL : err.code, status };
 }
 
+/** Characters of a detail shown to people (the provider's message may be long). */
+export const DETAIL_CHARS = 200;
+
+/** The first HermesError `detail` down the cause chain (the outermost says the most: attempts, time). */
+function detailOf(err: unknown): string | null {
+  for (const e of causes(err)) {
+    if (e instanceof HermesError && e.detail !== undefined && e.detail.trim() !== '') {
+      const one = e.detail.replace(/\s+/g, ' ').trim();
+      return one.length > DETAIL_CHARS ? `${one.slice(0, DETAIL_CHARS - 1)}…` : one;
+    }
+  }
+  return null;
+}
+
 /** The code and plain sentence for a failed turn or command (`err` may be anything thrown). */
 export function userFacingError(err: unknown): UserFacingError {
   const { code, status } = classify(err);
   const sentence = SENTENCES[code] ?? 'Something went wrong inside Hermes.';
   const withStatus =
-    code === ERROR_CODES.MODEL_HTTP && status !== null ? sentence.replace(/\.$/, `, HTTP ${status}.`) : sentence;
-  return { code, message: `${withStatus.replace(/\.$/, '')} (${code}).`, status };
+    (code === ERROR_CODES.MODEL_HTTP || code === ERROR_CODES.MODEL_AUTH || code === ERROR_CODES.MODEL_RATE_LIMITED) &&
+    status !== null
+      ? sentence.replace(/\.$/, `, HTTP ${status}.`)
+      : sentence;
+  const detail = code === ERROR_CODES.INTERNAL ? null : detailOf(err);
+  const said = withStatus.replace(/\.$/, '') + (detail !== null ? `: ${detail.replace(/\.$/, '')}` : '');
+  return { code, message: `${said} (${code}).`, status };
 }

@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HookBus } from '@hermes/plugins';
-import { ERROR_CODES, type ToolDefinition } from '@hermes/protocol';
+import { ERROR_CODES, type HermesError, type ToolDefinition } from '@hermes/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionJson } from '../src/completion-json.js';
 import { InterruptedError, ModelClient } from '../src/index.js';
@@ -34,8 +34,22 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const modelClient = (baseUrl: string, timeoutMs = 5_000) =>
-  new ModelClient({ baseUrl, apiKey: 'sk-test', timeoutMs, maxRetries: 0, hooks: new HookBus({ timeoutMs: 1_000 }) });
+const modelClient = (
+  baseUrl: string,
+  timeoutMs = 5_000,
+  more: { idleTimeoutMs?: number; retryBudgetMs?: number; maxRetries?: number } = {},
+) =>
+  new ModelClient({
+    baseUrl,
+    apiKey: 'sk-test',
+    timeoutMs,
+    maxRetries: 0,
+    hooks: new HookBus({ timeoutMs: 1_000 }),
+    ...more,
+  });
+
+const chunk = (content: string) =>
+  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
 
 const completion = (content: string) =>
   JSON.stringify({
@@ -49,15 +63,60 @@ const completion = (content: string) =>
 const request = { body: { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] }, sessionId: 's' };
 
 describe('the model transport', () => {
-  it('a silent endpoint times out after timeoutMs, as a model_unreachable error (JSON and streaming)', async () => {
+  it('a silent endpoint times out after timeoutMs (the first byte), as a model_timeout error (JSON and streaming)', async () => {
     handler = () => {}; // never answers
     for (const streaming of [false, true]) {
       const error = await modelClient(url, 200)
         .complete(streaming ? { ...request, onDelta: () => {} } : request)
         .catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: ERROR_CODES.MODEL_UNREACHABLE });
+      expect(error).toMatchObject({ code: ERROR_CODES.MODEL_TIMEOUT, detail: 'no answer within 0.2 s' });
       expect(String((error as Error).message)).toMatch(/timed out/);
     }
+  });
+
+  it('an answer that starts and then stops times out after the idle timeout, saying so (JSON and streaming)', async () => {
+    handler = (_req, res, body) => {
+      const streamed = (JSON.parse(body) as { stream?: boolean }).stream === true;
+      res.writeHead(200, { 'content-type': streamed ? 'text/event-stream' : 'application/json' });
+      res.write(streamed ? chunk('Hel') : '{"id":"c1",'); // then nothing more
+    };
+    for (const streaming of [false, true]) {
+      const deltas: string[] = [];
+      const error = await modelClient(url, 5_000, { idleTimeoutMs: 300 })
+        .complete(streaming ? { ...request, onDelta: (t) => deltas.push(t) } : request)
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: ERROR_CODES.MODEL_TIMEOUT, detail: 'the answer stopped for 0.3 s' });
+      if (streaming) expect(deltas).toEqual(['Hel']);
+    }
+  });
+
+  it('the retry budget bounds all attempts: a hung endpoint fails within it, and says how many attempts it made', async () => {
+    handler = () => {}; // never answers
+    const started = Date.now();
+    const error = await modelClient(url, 600, { retryBudgetMs: 4_000, maxRetries: 5 })
+      .complete(request)
+      .catch((e: unknown) => e);
+    const took = Date.now() - started;
+    expect(error).toMatchObject({ code: ERROR_CODES.MODEL_TIMEOUT });
+    // 0.6 s, a wait of ~1 s, 0.6 s again; a second wait of 1.5-2.5 s would end within a second of the budget: not made
+    expect((error as HermesError).detail).toMatch(/^no answer within 0\.6 s, 2 attempts in [23] s$/);
+    expect(took).toBeLessThan(4_000 + 500);
+  });
+
+  it('an HTTP error keeps the provider message as the detail, with the key blanked', async () => {
+    handler = (_req, res) =>
+      res.writeHead(404, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          error: { message: "The model 'gpt-9' does not exist (key sk-test)", code: 'model_not_found' },
+        }),
+      );
+    const error = await modelClient(url)
+      .complete(request)
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: ERROR_CODES.MODEL_HTTP,
+      detail: "The model 'gpt-9' does not exist (key [REDACTED])",
+    });
   });
 
   it('a refused connection names the socket error', async () => {
@@ -69,7 +128,7 @@ describe('the model transport', () => {
       const error = await modelClient(`http://127.0.0.1:${port}/v1`)
         .complete(streaming ? { ...request, onDelta: () => {} } : request)
         .catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: ERROR_CODES.MODEL_UNREACHABLE });
+      expect(error).toMatchObject({ code: ERROR_CODES.MODEL_UNREACHABLE, detail: 'connection refused' });
       expect(String((error as Error).message)).toContain('ECONNREFUSED');
     }
   });

@@ -46,7 +46,14 @@ const modelSchema = z.object({
   default: z.string().default(''),
   base_url: baseUrl.default('https://api.openai.com/v1'),
   api_key: z.string().default(''),
-  timeout_s: z.number().gt(0).default(120),
+  /** until the answer's first byte (a non-streamed answer's first byte comes when the model has finished) */
+  timeout_s: z.number().gt(0).default(50),
+  /** until the connection to the model server is up */
+  connect_timeout_s: z.number().gt(0).default(10),
+  /** between two chunks of an answer that has started */
+  idle_timeout_s: z.number().gt(0).default(30),
+  /** every attempt of one model step together (agent.api_max_retries within it): a hung model fails within it */
+  retry_budget_s: z.number().gt(0).default(55),
   max_tokens: z.int().min(1).optional(),
   temperature: z.number().min(0).optional(),
   /** images to the model as content parts: true, false, or auto (on until the model refuses one with a 400) */

@@ -109,7 +109,7 @@ describe('setConfigValue', () => {
     const error = setError(home, 'model.defualt', 'x');
     expect(error.code).toBe(ERROR_CODES.CONFIG_KEY);
     expect(error.message).toBe(
-      'unknown key "defualt" in model (valid keys: default, base_url, api_key, timeout_s, max_tokens, temperature, vision, provider, fallback, context_length). Did you mean "default"?',
+      'unknown key "defualt" in model (valid keys: default, base_url, api_key, timeout_s, connect_timeout_s, idle_timeout_s, retry_budget_s, max_tokens, temperature, vision, provider, fallback, context_length). Did you mean "default"?',
     );
     expect(setError(home, 'modle.default', 'x').message).toMatch(
       /^unknown key "modle" at top level \(valid keys: model, agent, /,

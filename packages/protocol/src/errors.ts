@@ -4,6 +4,7 @@ export const ERROR_CODES = {
   CONFIG_TYPE: 'HERMES_CONFIG_TYPE',
   CONFIG_KEY: 'HERMES_CONFIG_KEY',
   MODEL_UNREACHABLE: 'HERMES_MODEL_UNREACHABLE',
+  MODEL_TIMEOUT: 'HERMES_MODEL_TIMEOUT',
   MODEL_HTTP: 'HERMES_MODEL_HTTP',
   MODEL_AUTH: 'HERMES_MODEL_AUTH',
   MODEL_RATE_LIMITED: 'HERMES_MODEL_RATE_LIMITED',
@@ -26,15 +27,27 @@ export const ERROR_CODES = {
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
-/** Base error: a stable code, a retry flag, and a one-line user-facing message. */
+export interface HermesErrorOptions {
+  cause?: unknown;
+  retryable?: boolean;
+  /**
+   * what happened, in a few words safe to show the person who asked (no URL, credential or stack):
+   * `connection refused`, `no answer within 50 s`, the provider's own message (redacted, shortened)
+   */
+  detail?: string;
+}
+
+/** Base error: a stable code, a retry flag, and a one-line message (for the log; `detail` for people). */
 export class HermesError extends Error {
   readonly code: ErrorCode;
   readonly retryable: boolean;
-  constructor(code: ErrorCode, message: string, options: { cause?: unknown; retryable?: boolean } = {}) {
+  readonly detail: string | undefined;
+  constructor(code: ErrorCode, message: string, options: HermesErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'HermesError';
     this.code = code;
     this.retryable = options.retryable ?? false;
+    this.detail = options.detail;
   }
 }
 

@@ -21,7 +21,7 @@ export type { DispatchGateway, DispatchHandles, DispatchSessionStore } from './d
 // "Did you mean": the edit distance every suggestion uses
 export { editDistance } from './edit-distance.js';
 // Errors and exit codes
-export { ERROR_CODES, type ErrorCode, EXIT, HermesError } from './errors.js';
+export { ERROR_CODES, type ErrorCode, EXIT, HermesError, type HermesErrorOptions } from './errors.js';
 // process.exit kept for Hermes itself
 export { ExitRefusedError, exitProcess, installExitGuard } from './exit-guard.js';
 // Gateway events: THE table and what derives from it
