@@ -26,6 +26,21 @@ export function sendApiError(
   return reply.code(status).type('application/json; charset=utf-8').send({ error: { message, type, code, param } });
 }
 
+/** The stable code a user-facing failure ends with (`... (HERMES_MODEL_TIMEOUT).`), else `fallback`. */
+export function failureCode(failure: string, fallback = 'server_error'): string {
+  return /\((HERMES_[A-Z_]+)\)\.?$/.exec(failure)?.[1] ?? fallback;
+}
+
+/** An error event of a chat completions stream, in OpenAI's shape: `data: {error: {message, type, code, param}}`. */
+export function streamErrorEvent(
+  message: string,
+  type: ApiErrorType,
+  code: string,
+  param: string | null = null,
+): string {
+  return `data: ${JSON.stringify({ error: { message, type, code, param } })}\n\n`;
+}
+
 interface Described {
   status: number;
   message: string;
@@ -44,7 +59,7 @@ function sqliteCode(error: unknown): string | undefined {
 }
 
 /** What to answer for an error thrown on a route (or by Fastify itself). */
-export function describeHttpError(error: FastifyError | Error): Described {
+export function describeHttpError(error: FastifyError | Error, contentType?: string): Described {
   const sqlite = sqliteCode(error);
   if (sqlite === 'SQLITE_FULL') {
     return {
@@ -67,7 +82,10 @@ export function describeHttpError(error: FastifyError | Error): Described {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return {
         status: 415,
-        message: `unsupported Content-Type: send application/json`,
+        message:
+          contentType === undefined
+            ? 'no Content-Type: send application/json'
+            : `unsupported Content-Type ${contentType.slice(0, 100)}: send application/json`,
         type: 'invalid_request_error',
         code: 'unsupported_media_type',
       };
@@ -98,7 +116,7 @@ export function describeHttpError(error: FastifyError | Error): Described {
 /** Installs the error and not-found handlers, and logs every refused or failed request. */
 export function installApiErrors(app: FastifyInstance, logger: Logger): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const described = describeHttpError(error);
+    const described = describeHttpError(error, request.headers['content-type']);
     const fields = { method: request.method, path: request.url.split('?')[0], status: described.status };
     if (described.status >= 500)
       logger.error({ ...fields, error: error.message, code: sqliteCode(error) }, 'http: request failed');

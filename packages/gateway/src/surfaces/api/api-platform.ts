@@ -14,7 +14,14 @@ import { randomUUID } from 'node:crypto';
 import { type ChatMessage, type Logger, planFor, SESSION_KEYS, STATELESS_SESSION } from '@hermes/protocol';
 import type { AsyncStore } from '@hermes/store';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ApiErrorType, DISPATCH_REFUSAL, STOPPING, sendApiError } from '../../http/api-error.js';
+import {
+  type ApiErrorType,
+  DISPATCH_REFUSAL,
+  failureCode,
+  STOPPING,
+  sendApiError,
+  streamErrorEvent,
+} from '../../http/api-error.js';
 import { bearerMatches } from '../../http/bearer.js';
 import { startEventStream } from '../../http/event-stream.js';
 import { awaitedSink } from '../../intake/direct-intake.js';
@@ -187,9 +194,7 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps,
     }
     if (outcome.kind === 'unavailable') {
       if (reply.sent || reply.raw.headersSent) {
-        reply.raw.end(
-          `data: ${JSON.stringify({ error: { message: STOPPING, type: 'server_error', code: 'unavailable' } })}\n\ndata: [DONE]\n\n`,
-        );
+        reply.raw.end(`${streamErrorEvent(STOPPING, 'server_error', 'unavailable')}data: [DONE]\n\n`);
         return reply;
       }
       return sendApiError(reply, 503, STOPPING, 'server_error', 'unavailable');
@@ -205,12 +210,12 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps,
       if (storeError !== null) {
         deps.logger.error({ error: String(storeError) }, 'api: the transcript could not be stored');
         reply.raw.end(
-          `data: ${JSON.stringify({ error: { message: 'the answer could not be stored (see the gateway log)', type: 'server_error', code: 'storage_error' } })}\n\n`,
+          streamErrorEvent('the answer could not be stored (see the gateway log)', 'server_error', 'storage_error'),
         );
         return reply;
       }
       if (failure !== null) {
-        reply.raw.write(`data: ${JSON.stringify({ error: { message: failure, type: 'server_error' } })}\n\n`);
+        reply.raw.write(streamErrorEvent(failure, 'server_error', failureCode(failure)));
       } else {
         if (outcome.kind === 'command') reply.raw.write(chunk({ content: answer.text }, null));
         reply.raw.write(chunk({}, 'stop'));
@@ -225,7 +230,7 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps,
     }
     // a storage failure (SQLITE_FULL included) is thrown: the server's error handler answers it
     if (storeError !== null) throw storeError;
-    if (failure !== null) return apiError(reply, 502, failure, 'server_error');
+    if (failure !== null) return sendApiError(reply, 502, failure, 'server_error', failureCode(failure));
     return reply.send({
       id,
       object: 'chat.completion',

@@ -11,14 +11,14 @@ import { randomUUID } from 'node:crypto';
 import type { ServedTurn } from '@hermes/agent';
 import { API_IDENTITY, type ChatMessage, planFor, SESSION_KEYS } from '@hermes/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DISPATCH_REFUSAL, STOPPING, sendApiError } from '../../http/api-error.js';
+import { DISPATCH_REFUSAL, failureCode, STOPPING, sendApiError } from '../../http/api-error.js';
 import { startEventStream } from '../../http/event-stream.js';
 import { awaitedSink } from '../../intake/direct-intake.js';
 import type { DirectOutcome, SinkConversation } from '../../pipeline/input.js';
 import type { ApiPipeline, ApiPlatformDeps } from './api-platform.js';
 import { type ResponsesTurnInput, responsesTurnInput } from './responses-input.js';
 import { type ResponseMeta, responseEvents, responseObject } from './responses-shape.js';
-import { bodySchema, responsesBodySchema } from './schemas.js';
+import { bodySchema, foreignResponsesItem, responsesBodySchema } from './schemas.js';
 
 interface ResponsesBody {
   input: unknown;
@@ -84,7 +84,7 @@ export function registerResponsesRoute(
   bodyLimit: number,
   pipeline: ApiPipeline,
 ): void {
-  const options = { bodyLimit, config: { guard: 'api' }, ...bodySchema(responsesBodySchema) };
+  const options = { bodyLimit, config: { guard: 'api' }, ...bodySchema(responsesBodySchema, foreignResponsesItem) };
   const busy = new Set<string>();
   app.post('/v1/responses', options, async (request: FastifyRequest, reply: FastifyReply) => {
     const body = request.body as ResponsesBody;
@@ -188,8 +188,9 @@ function answer(
     return reply;
   }
   if (outcome.kind === 'ran' && outcome.failure !== null) {
-    if (!events) return sendApiError(reply, 502, outcome.failure, 'server_error');
-    events.failed('server_error', outcome.failure, usage);
+    const code = failureCode(outcome.failure);
+    if (!events) return sendApiError(reply, 502, outcome.failure, 'server_error', code);
+    events.failed(code, outcome.failure, usage);
     reply.raw.end();
     return reply;
   }

@@ -7,7 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Ajv, ValidateFunction } from 'ajv';
-import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
+import type { FastifySchema, FastifySchemaCompiler, preValidationHookHandler } from 'fastify';
 
 const nullable = (type: string | string[]) => ({ type: [...(Array.isArray(type) ? type : [type]), 'null'] });
 
@@ -135,9 +135,65 @@ export const strictValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema
 };
 
 /** The route options that validate a body against `body`: spread them into the route's options. */
-export function bodySchema(body: object): { schema: FastifySchema; validatorCompiler: FastifySchemaCompiler<unknown> } {
-  return { schema: { body }, validatorCompiler: strictValidatorCompiler };
+export function bodySchema(
+  body: object,
+  check?: (body: unknown) => { message: string; param: string } | null,
+): {
+  schema: FastifySchema;
+  validatorCompiler: FastifySchemaCompiler<unknown>;
+  preValidation: preValidationHookHandler[];
+} {
+  const checks = [jsonOnly];
+  if (check) checks.push(namedCheck(check));
+  return { schema: { body }, validatorCompiler: strictValidatorCompiler, preValidation: checks };
 }
+
+/** A check the schema's own message would say too vaguely, answered 400 with its field named. */
+function namedCheck(check: (body: unknown) => { message: string; param: string } | null): preValidationHookHandler {
+  return (request, reply, done) => {
+    const problem = check(request.body);
+    if (problem === null) return done();
+    void reply
+      .code(400)
+      .type('application/json; charset=utf-8')
+      .send({ error: { message: problem.message, type: 'invalid_request_error', code: null, param: problem.param } });
+  };
+}
+
+/** The first `input` item of a Responses body that is not a message (a function_call_output...), named. */
+export function foreignResponsesItem(body: unknown): { message: string; param: string } | null {
+  const input = (body as { input?: unknown } | null)?.input;
+  if (!Array.isArray(input)) return null;
+  for (const [i, item] of input.entries()) {
+    const type = (item as { type?: unknown } | null)?.type;
+    if (typeof type === 'string' && type !== 'message') {
+      return {
+        message: `input[${i}]: a ${type} item is not supported: send message items {role, content} (the gateway runs its own tools; client-side function calls are not accepted)`,
+        param: `input[${i}].type`,
+      };
+    }
+  }
+  return null;
+}
+
+/** `application/json` or a `+json` type, parameters aside. */
+export function isJsonType(contentType: string | undefined): boolean {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+/**
+ * A body that is not JSON is answered 415 before it is validated (without a content-type Fastify
+ * leaves the body empty, and text/plain arrives as a string: either would read as a wrong field).
+ */
+const jsonOnly: preValidationHookHandler = (request, _reply, done) => {
+  if (isJsonType(request.headers['content-type'])) return done();
+  // answered by the error handler, which names the Content-Type sent (http/api-error.ts)
+  const err = new Error('unsupported Content-Type') as Error & { statusCode: number; code: string };
+  err.statusCode = 415;
+  err.code = 'FST_ERR_CTP_INVALID_MEDIA_TYPE';
+  done(err);
+};
 
 /** Text parts joined into one string (content already checked by the schema); a string is kept. */
 export function contentText(value: unknown): string | null {
