@@ -83,6 +83,15 @@ describe.skipIf(postgresUnavailableReason() !== null)('two gateway instances on 
     expect(standing?.cluster?.instance).toBe('gw-b');
     expect(standing?.cluster?.holders).toMatchObject({ telegram: 'gw-a', discord: 'gw-a', slack: 'gw-a' });
     expect(standing?.cluster?.members.map((m) => m.instance).sort()).toEqual(['gw-a', 'gw-b']);
+    // the standby's start lines say what /health says: the API platform listed, its platforms standing by
+    expect(second.gateway.stderr()).toMatch(/listening on \S+ \(platforms: [a-z, ]*, api\)/);
+    const started = await waitFor(
+      'gw-b platforms started line',
+      async () => /platforms started: .*\n/.exec(second.gateway.stderr())?.[0] ?? null,
+      (line) => line !== null,
+      30_000,
+    );
+    for (const p of PLATFORMS) expect(started).toContain(`${p} standby`);
 
     // every user once (so each chat is known to the cluster), answered by the holder
     const pump = (): void => {

@@ -7,6 +7,7 @@
  */
 import { BUILTIN_COMMANDS, type BuiltGateway, buildGateway, GatewayMetrics } from '@hermes/gateway';
 import type { PlatformFactory } from '@hermes/protocol';
+import { firstLine } from './console-lines.js';
 import { consoleOptions } from './console-setup.js';
 import { writeDotEnvValue } from './dotenv-write.js';
 import { approvedHomeHooks } from './gateway-hook-consent.js';
@@ -81,6 +82,8 @@ export async function buildGatewayApp(
     platforms,
     pluginCommands: () => rt.registries.commands,
     pluginSummary: () => pluginSummary(rt.plugins),
+    pluginFailures: () =>
+      rt.plugins.filter((p) => p.state === 'failed').map((p) => ({ name: p.key, error: firstLine(p.error ?? '') })),
     skills,
     outboundMedia: outboundMediaOptions(rt),
     setHomeChannel: (platform, chatId) => {

@@ -22,7 +22,14 @@ export {
 export { discoverGatewayHooks, type GatewayHookSpec } from './gateway-hooks/discover.js';
 export { HookManifestError, parseHookManifest } from './gateway-hooks/manifest.js';
 export { testGatewayHooks } from './gateway-hooks/test-hooks.js';
-export { addPlatformRoutes, buildServer, type GatewayServer, isLoopback } from './http/server.js';
+export {
+  addPlatformRoutes,
+  buildServer,
+  type GatewayServer,
+  type HealthPlatform,
+  isLoopback,
+  type PluginFailure,
+} from './http/server.js';
 // Surfaces without an inbox: a job whose sink's outcome is awaited (the API platform's shape)
 export { awaitedSink } from './intake/direct-intake.js';
 export { GatewayMetrics } from './metrics/gateway-metrics.js';

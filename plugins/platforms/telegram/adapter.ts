@@ -70,8 +70,11 @@ export function createTelegramAdapter(context: PlatformContext, deps: AdapterDep
   let sink: InboundSink | undefined;
 
   const init = async (signal: AbortSignal): Promise<void> => {
-    await bot.init(grammySignal(signal));
-    identity = { id: bot.botInfo.id, username: bot.botInfo.username };
+    // getMe ourselves, not bot.init(): grammy's init retries network errors on its own, silently and
+    // forever, so the state would stay `connecting`; retryUntilDone retries and says `error` with why
+    const me = await bot.api.getMe(grammySignal(signal));
+    bot.botInfo = me;
+    identity = { id: me.id, username: me.username };
   };
 
   const deliver = (

@@ -4,7 +4,11 @@
  * returns; node-fetch, its default in Node, builds a Headers object, a body stream and polyfilled
  * abort signals per call, about a tenth of the gateway's CPU per message (test/bench/profile-gateway.ts).
  * Bodies are strings (JSON calls) or byte streams (multipart uploads); redirects are not followed
- * (the Bot API answers directly); a compressed answer is inflated.
+ * (the Bot API answers directly); a compressed answer is inflated. An API that cannot be reached
+ * fails in seconds, not at the operating system's TCP timeout: the connection must be up within
+ * CONNECT_TIMEOUT_MS and, once the request is sent, the answer must start within
+ * ANSWER_TIMEOUT_MS (plus the long poll's own `timeout` for getUpdates), so the platform's state
+ * says `error` with the reason at the first failed attempt.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
@@ -29,6 +33,46 @@ export interface JsonResponse {
 }
 
 const defaultAgents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+
+/** Until the TCP connection to the Bot API is up. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+/** From the request sent to the answer's first byte (a getUpdates long poll adds its own timeout). */
+export const ANSWER_TIMEOUT_MS = 20_000;
+
+/** The `timeout` of a getUpdates long poll in ms (0 for every other call). */
+function longPollMs(url: string, body: GrammyInit['body']): number {
+  if (!url.endsWith('/getUpdates') || typeof body !== 'string') return 0;
+  const seconds = /"timeout":\s*(\d+)/.exec(body)?.[1];
+  return seconds === undefined ? 0 : Number(seconds) * 1000;
+}
+
+function timedOut(message: string): Error {
+  return Object.assign(new Error(message), { code: 'ETIMEDOUT' });
+}
+
+/** Fails `req` when it does not connect, or is not answered, in time. */
+function watchTimeouts(
+  req: ReturnType<typeof httpRequest>,
+  answerMs: number,
+  timeouts: { connectMs: number; answerMs: number },
+): void {
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (ms: number, error: () => Error) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => req.destroy(error()), ms);
+    timer.unref();
+  };
+  req.once('socket', (socket) => {
+    if (!socket.connecting) return;
+    arm(timeouts.connectMs, () => timedOut(`no connection to the Bot API within ${timeouts.connectMs / 1000} s`));
+    socket.once('connect', () => clearTimeout(timer));
+  });
+  req.once('finish', () =>
+    arm(answerMs, () => timedOut(`the Bot API did not answer within ${Math.round(answerMs / 1000)} s`)),
+  );
+  req.once('response', () => clearTimeout(timer));
+  req.once('close', () => clearTimeout(timer));
+}
 
 function decode(res: IncomingMessage, bytes: Buffer): string {
   const encoding = res.headers['content-encoding'];
@@ -55,7 +99,11 @@ function answer(res: IncomingMessage, text: string): JsonResponse {
 }
 
 /** One request; resolves once the whole answer is read. */
-export function jsonFetch(url: string, init: GrammyInit = {}): Promise<JsonResponse> {
+export function jsonFetch(
+  url: string,
+  init: GrammyInit = {},
+  timeouts = { connectMs: CONNECT_TIMEOUT_MS, answerMs: ANSWER_TIMEOUT_MS },
+): Promise<JsonResponse> {
   return new Promise((resolve, reject) => {
     const https = url.startsWith('https:');
     const options: RequestOptions = {
@@ -81,6 +129,7 @@ export function jsonFetch(url: string, init: GrammyInit = {}): Promise<JsonRespo
       });
     });
     req.on('error', reject);
+    watchTimeouts(req, timeouts.answerMs + longPollMs(url, body), timeouts);
     if (body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array) {
       req.end(body ?? undefined);
       return;
@@ -105,4 +154,4 @@ export function jsonFetch(url: string, init: GrammyInit = {}): Promise<JsonRespo
 }
 
 /** `jsonFetch` as the `fetch` grammy's client options declare (grammy reads only `json()` of the answer). */
-export const grammyFetch = jsonFetch as unknown as typeof fetch;
+export const grammyFetch = ((url: string, init?: GrammyInit) => jsonFetch(url, init)) as unknown as typeof fetch;

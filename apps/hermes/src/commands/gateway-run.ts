@@ -2,6 +2,7 @@
 import { homeModeWarning, makePrivateDir, resolveHome } from '@hermes/config';
 import { EXIT } from '@hermes/protocol';
 import { CliExit, exitCodeFor } from '../cli-error.js';
+import { pluginFailureLine } from '../console-lines.js';
 import { buildGatewayApp, KEYLESS_WARNING } from '../gateway-app.js';
 import type { GlobalOptions } from '../main.js';
 import { acquireLock, type LockInfo, liveOwner, lockPath, releaseLock, updateLock } from '../service/pid-lock.js';
@@ -73,12 +74,18 @@ export async function runGateway(options: GlobalOptions, run: RunOptions = {}): 
     const url = await app.listen();
     updateLock(path, { url });
     if (app.keyless) process.stderr.write(`hermes: warning: ${KEYLESS_WARNING}\n`);
+    const failed = app.rt.plugins.filter((p) => p.state === 'failed').map((p) => p.key);
     process.stderr.write(
-      `hermes gateway listening on ${url} (platforms: ${[...app.gateway.adapters.keys()].join(', ') || 'api only'})\n`,
+      `hermes gateway listening on ${url} (platforms: ${app.platformNames().join(', ')})${
+        failed.length > 0 ? `; degraded: plugin${failed.length > 1 ? 's' : ''} ${failed.join(', ')} failed to load` : ''
+      }\n`,
     );
+    for (const p of app.rt.plugins) if (p.state === 'failed') process.stderr.write(`hermes: ${pluginFailureLine(p)}\n`);
     // the platforms connect after the gateway is healthy (/health `degraded` until they have)
     void app.platformsStarted().then(() => {
-      const states = Object.entries(app.gateway.platformStates()).map(([name, st]) => `${name} ${st.state}`);
+      const states = Object.entries(app.platformStates()).map(
+        ([name, st]) => `${name} ${st.state}${st.error ? ` (${st.error})` : ''}`,
+      );
       process.stderr.write(`hermes gateway platforms started: ${states.join(', ') || 'none'}\n`);
     });
     const signal = await stopping;

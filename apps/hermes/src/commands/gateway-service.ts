@@ -34,6 +34,10 @@ export interface GatewayStatus {
   url: string | null;
   /** platform name -> state, from /health */
   platforms: Record<string, string>;
+  /** platform name -> why it is in `error` (the last failed attempt), from /health */
+  platform_errors?: Record<string, string>;
+  /** the enabled plugins that failed to load (`name: why`): the gateway is `degraded` */
+  plugins_failed?: string[];
   health: 'ok' | 'degraded' | 'starting' | 'draining' | 'unreachable' | null;
   /** a lock left by a gateway that is gone */
   stale_lock: boolean;
@@ -87,8 +91,12 @@ export async function gatewayStatus(home: string): Promise<GatewayStatus> {
   if (!owner.url) return status;
   const health = await fetchHealth(owner.url);
   if (!health) return status;
-  const platforms = (health.body.platforms ?? {}) as Record<string, { state?: string }>;
+  const platforms = (health.body.platforms ?? {}) as Record<string, { state?: string; error?: string }>;
   status.platforms = Object.fromEntries(Object.entries(platforms).map(([k, v]) => [k, String(v.state ?? '?')]));
+  const errors = Object.entries(platforms).filter(([, v]) => v.state === 'error' && typeof v.error === 'string');
+  if (errors.length > 0) status.platform_errors = Object.fromEntries(errors.map(([k, v]) => [k, String(v.error)]));
+  const failed = (health.body.plugins as { failed?: { name: string; error: string }[] } | undefined)?.failed ?? [];
+  if (failed.length > 0) status.plugins_failed = failed.map((f) => `${f.name}: ${f.error}`);
   if (health.body.cluster !== undefined) status.cluster = health.body.cluster;
   const state = String(health.body.state ?? '');
   status.health =
@@ -232,9 +240,10 @@ function statusLine(s: GatewayStatus, name: string | null = null): string {
   const where = label(s.home, name);
   if (!s.running) return `${where}: not running${s.stale_lock ? ' (stale lock from a gateway that is gone)' : ''}`;
   const platforms = Object.entries(s.platforms)
-    .map(([k, v]) => `${k} ${v}`)
+    .map(([k, v]) => `${k} ${v}${s.platform_errors?.[k] ? ` (${s.platform_errors[k]})` : ''}`)
     .join(', ');
-  return `${where}: running, pid ${s.pid}, up ${s.uptime_s} s, version ${s.version}, ${s.url ?? 'not listening yet'}, health ${s.health}${platforms ? `, platforms: ${platforms}` : ''}${clusterPart(s.cluster)}`;
+  const plugins = s.plugins_failed?.length ? `, plugins failed: ${s.plugins_failed.join('; ')}` : '';
+  return `${where}: running, pid ${s.pid}, up ${s.uptime_s} s, version ${s.version}, ${s.url ?? 'not listening yet'}, health ${s.health}${platforms ? `, platforms: ${platforms}` : ''}${plugins}${clusterPart(s.cluster)}`;
 }
 
 /** `, cluster: instance gw-a of 2 (telegram: gw-a, discord: gw-b)` when the gateway is in one. */

@@ -54,7 +54,18 @@ export interface ServerOptions {
   cluster?: { status(): Promise<unknown>; standby(platform: string): boolean };
   /** the operator console (`gateway.console`; absent: not served): its front-end's files and data ports */
   console?: ConsoleServerOptions & { logger?: ApiPlatformDeps['logger'] };
+  /** the enabled plugins that failed to load: any makes /health `degraded` (still 200), each named */
+  pluginFailures?: () => readonly PluginFailure[];
 }
+
+/** An enabled plugin that did not load, and why. */
+export interface PluginFailure {
+  name: string;
+  error: string;
+}
+
+/** A platform as /health shows it. */
+export type HealthPlatform = { state: string; since: number; error?: string };
 
 /** Body limit of every route that does not set its own (chat completions and platform webhooks: 4 MiB). */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
@@ -96,6 +107,8 @@ export function isLoopback(host: string): boolean {
 
 export interface GatewayServer {
   app: FastifyInstance;
+  /** each platform's state as /health shows it (a platform another instance holds: `standby`) */
+  platformStates(): Record<string, HealthPlatform>;
   /** `running` answers /health with 200; `starting` and `draining` with 503 */
   setState(state: 'starting' | 'running' | 'draining'): void;
 }
@@ -139,13 +152,18 @@ export function buildServer(gateway: Gateway, options: ServerOptions): GatewaySe
     sendApiError(reply, 404, `no route OPTIONS ${request.url.split('?')[0]}`, 'invalid_request_error', 'not_found'),
   );
   let state: 'starting' | 'running' | 'draining' = 'starting';
-  app.get('/health', { config: { guard: 'open' satisfies RouteGuard } }, async (_req, reply) => {
-    const platforms: Record<string, { state: string; since: number; error?: string }> = {};
+  const platformStates = (): Record<string, HealthPlatform> => {
+    const platforms: Record<string, HealthPlatform> = {};
     for (const [name, st] of Object.entries(gateway.platformStates())) {
       // another instance holds this platform's one connection: this one is ready to take it over
       platforms[name] = options.cluster?.standby(name) === true ? { state: 'standby', since: st.since } : st;
     }
+    return platforms;
+  };
+  app.get('/health', { config: { guard: 'open' satisfies RouteGuard } }, async (_req, reply) => {
+    const platforms = platformStates();
     const allConnected = Object.values(platforms).every((p) => p.state === 'connected' || p.state === 'standby');
+    const failedPlugins = options.pluginFailures?.() ?? [];
     const cluster = options.cluster
       ? await options.cluster
           .status()
@@ -154,11 +172,12 @@ export function buildServer(gateway: Gateway, options: ServerOptions): GatewaySe
     const eventLoop = options.eventLoop?.status();
     const stalled = (eventLoop?.stalls_last_minute ?? 0) > 0;
     const body = {
-      status: allConnected && !stalled ? 'ok' : 'degraded',
+      status: allConnected && !stalled && failedPlugins.length === 0 ? 'ok' : 'degraded',
       state,
       uptime_s: Math.round((Date.now() - options.startedAt) / 1000),
       version: options.version,
       platforms,
+      ...(failedPlugins.length > 0 ? { plugins: { failed: failedPlugins } } : {}),
       ...(cluster ? { cluster } : {}),
       ...(eventLoop ? { event_loop: eventLoop } : {}),
     };
@@ -202,6 +221,7 @@ export function buildServer(gateway: Gateway, options: ServerOptions): GatewaySe
   });
   return {
     app,
+    platformStates,
     setState: (next) => {
       state = next;
     },

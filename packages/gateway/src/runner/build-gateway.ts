@@ -23,7 +23,13 @@ import type { MediaSourceOptions } from '../delivery/media/media-source.js';
 import { createSendMessageTool } from '../delivery/send-message-tool.js';
 import type { GatewayHookSpec } from '../gateway-hooks/discover.js';
 import { attachHomeHooks, type HomeHookOptions } from '../gateway-hooks/home-hooks.js';
-import { addPlatformRoutes, buildServer, type GatewayServer } from '../http/server.js';
+import {
+  addPlatformRoutes,
+  buildServer,
+  type GatewayServer,
+  type HealthPlatform,
+  type PluginFailure,
+} from '../http/server.js';
 import { startMediaCleanup } from '../media/cache-cleanup.js';
 import { EventLoopWatchdog } from '../metrics/event-loop-watchdog.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
@@ -80,6 +86,8 @@ export interface GatewayParts {
   platforms: readonly PlatformFactory[];
   pluginCommands: GatewayDeps['pluginCommands'];
   pluginSummary: () => string;
+  /** the enabled plugins that failed to load (/health `degraded`, named in the start line) */
+  pluginFailures?: () => readonly PluginFailure[];
   skills?: SkillCommands;
   /** answers' MEDIA lines: checked, then sent as attachments */
   outboundMedia?: MediaSourceOptions;
@@ -115,6 +123,10 @@ export interface BuiltGateway {
   listen(): Promise<string>;
   /** resolves when every platform's adapter has started (connected or failed) */
   platformsStarted(): Promise<void>;
+  /** what listens: the chat platforms' adapters and the API platform (`api`, always served) */
+  platformNames(): string[];
+  /** each platform's state as /health shows it (`standby` where another instance holds it) */
+  platformStates(): Record<string, HealthPlatform>;
   /** graceful stop: no new turns, running ones get up to gateway.drain_timeout_s */
   stop(): Promise<void>;
 }
@@ -203,6 +215,7 @@ export async function buildGateway(config: HermesConfig, parts: GatewayParts): P
     host,
     eventLoop: watchdog,
     ...(cluster ? { cluster } : {}),
+    ...(parts.pluginFailures ? { pluginFailures: parts.pluginFailures } : {}),
     ...(consoleServer ? { console: { ...consoleServer, logger: logger.child({ component: 'console' }) } } : {}),
     version: parts.version,
     startedAt: Date.now(),
@@ -284,6 +297,8 @@ export async function buildGateway(config: HermesConfig, parts: GatewayParts): P
       return url;
     },
     platformsStarted: () => platformsUp,
+    platformNames: () => [...gateway.adapters.keys(), 'api'],
+    platformStates: () => server.platformStates(),
     async stop() {
       stopping = true;
       clearTimeout(warmTimer);
