@@ -21,6 +21,15 @@ function fences(markdown: string): { lang: string; body: string }[] {
 }
 
 describe('docs', () => {
+  it('docs/state.md says from its first lines that the gateway runs on PostgreSQL, as its later sections do', () => {
+    const text = doc('state.md');
+    const opening = text.split('\n## ')[0] ?? '';
+    expect(opening).not.toMatch(/gateway not yet/);
+    expect(opening).toMatch(/PostgreSQL database\]\(#postgresql\): every CLI command and the gateway/);
+    // the later section that says so, which the opening must not contradict
+    expect(text).toMatch(/several\s+gateway instances on one PostgreSQL/);
+  });
+
   it('docs/hooks.md embeds exactly the reference generated from the hook table', () => {
     const text = doc('hooks.md');
     const start = text.indexOf(HOOK_REFERENCE_BEGIN) + HOOK_REFERENCE_BEGIN.length;
