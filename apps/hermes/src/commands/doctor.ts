@@ -21,8 +21,10 @@ import { pluginRegistrations } from '../plugin-registrations.js';
 import { openStateStore } from '../state-store.js';
 import { pendingLine, trustedAutoAcceptVia, trustGate } from '../trust/trust-gate.js';
 import { probeModel } from './doctor-model.js';
+import { probePlatform, probesPlatform } from './doctor-platforms.js';
 import { providerConfig } from './doctor-provider.js';
 import { gatewayStatus } from './gateway-service.js';
+import { modelProviderEntries } from './model-list.js';
 
 interface Check {
   name: string;
@@ -124,10 +126,26 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
         detail: r.error ?? r.state,
       });
     }
-    // platforms: on when their token is set; a missing token is simply "not configured"
+    // model providers: whether their key is set, as `hermes model list` says (the active one's answer is the model check)
+    const providers = new Map((await modelProviderEntries(options)).map((e) => [e.plugin, e]));
+    // platforms: on when their token is set (then asked once who the token is); a missing token is simply "not configured"
     for (const r of records.filter(isPlatform)) {
       const name = `${r.manifest?.kind === 'backend' ? r.key : (r.manifest?.name ?? r.key)}`;
-      if (r.state === 'enabled')
+      const provider = providers.get(r.key);
+      if (r.state === 'enabled' && provider !== undefined) {
+        const key =
+          provider.api_key_env === null
+            ? 'no key needed'
+            : `${provider.api_key_env}: ${provider.key_set ? 'set' : 'not set'}`;
+        checks.push({
+          name: `${r.manifest?.kind} ${name}`,
+          status: 'ok',
+          detail: `model provider ${provider.name}${provider.active ? ' (active)' : ''}, ${key}`,
+        });
+      } else if (r.state === 'enabled' && r.manifest?.kind === 'platform' && probesPlatform(r.manifest.name)) {
+        const probed = await probePlatform(r.manifest.name, config, process.env);
+        checks.push(probed ?? { name: `platform ${name}`, status: 'ok', detail: 'configured' });
+      } else if (r.state === 'enabled')
         checks.push({ name: `${r.manifest?.kind} ${name}`, status: 'ok', detail: 'configured' });
       else if (r.state === 'env_missing')
         checks.push({ name: `${r.manifest?.kind} ${name}`, status: 'ok', detail: `not configured (${r.error})` });

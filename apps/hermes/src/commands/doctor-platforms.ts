@@ -1,0 +1,132 @@
+/**
+ * `hermes doctor`'s platform checks: each chat platform whose token is set is asked once who the
+ * token belongs to (Telegram `getMe`, Discord `GET /users/@me`, Slack `auth.test`), at the API the
+ * gateway would use (the same settings and variables). A token that is refused, or an API that
+ * cannot be reached within PLATFORM_PROBE_TIMEOUT_MS, fails the check; the token is never printed.
+ */
+import type { HermesConfig } from '@hermes/config';
+import type { Check } from './doctor-model.js';
+
+export const PLATFORM_PROBE_TIMEOUT_MS = 5_000;
+
+type Settings = Record<string, unknown>;
+
+const setting = (settings: Settings, key: string): string | undefined => {
+  const value = settings[key];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+};
+
+const trimmed = (value: string | undefined): string | undefined =>
+  value !== undefined && value.trim() !== '' ? value.trim() : undefined;
+
+interface Probe {
+  /** where the request goes (shown: no token in it) */
+  where: string;
+  request(signal: AbortSignal): Promise<Response>;
+  /** who the token belongs to, from a 2xx answer; throws with the API's own reason otherwise */
+  who(body: unknown): string;
+}
+
+function telegramProbe(token: string, settings: Settings, env: NodeJS.ProcessEnv): Probe {
+  const root = (trimmed(env.TELEGRAM_API_ROOT) ?? setting(settings, 'api_root') ?? 'https://api.telegram.org').replace(
+    /\/+$/,
+    '',
+  );
+  return {
+    where: root,
+    request: (signal) => fetch(`${root}/bot${token}/getMe`, { method: 'POST', signal }),
+    who: (body) => {
+      const b = body as { ok?: boolean; result?: { username?: string }; description?: string };
+      if (b.ok !== true) throw new Error(b.description ?? 'getMe was refused');
+      return `getMe: @${b.result?.username ?? '?'}`;
+    },
+  };
+}
+
+function discordProbe(token: string, settings: Settings, env: NodeJS.ProcessEnv): Probe {
+  const base = (setting(settings, 'api_base') ?? trimmed(env.DISCORD_API_BASE) ?? 'https://discord.com/api').replace(
+    /\/+$/,
+    '',
+  );
+  return {
+    where: base,
+    request: (signal) => fetch(`${base}/v10/users/@me`, { headers: { authorization: `Bot ${token}` }, signal }),
+    who: (body) => `GET /users/@me: ${(body as { username?: string }).username ?? '?'}`,
+  };
+}
+
+function slackProbe(token: string, settings: Settings, env: NodeJS.ProcessEnv): Probe {
+  const raw = setting(settings, 'api_url') ?? trimmed(env.SLACK_API_URL) ?? 'https://slack.com/api/';
+  const url = raw.endsWith('/') ? raw : `${raw}/`;
+  return {
+    where: url,
+    request: (signal) =>
+      fetch(`${url}auth.test`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: '',
+        signal,
+      }),
+    who: (body) => {
+      const b = body as { ok?: boolean; user?: string; team?: string; error?: string };
+      if (b.ok !== true) throw new Error(b.error ?? 'auth.test was refused');
+      return `auth.test: ${b.user ?? '?'} in ${b.team ?? '?'}`;
+    },
+  };
+}
+
+const PROBES: Record<string, { tokenEnv: string; probe: typeof telegramProbe }> = {
+  telegram: { tokenEnv: 'TELEGRAM_BOT_TOKEN', probe: telegramProbe },
+  discord: { tokenEnv: 'DISCORD_BOT_TOKEN', probe: discordProbe },
+  slack: { tokenEnv: 'SLACK_BOT_TOKEN', probe: slackProbe },
+};
+
+/** Whether doctor knows how to ask this platform about its token. */
+export const probesPlatform = (name: string): boolean => name in PROBES;
+
+function reason(err: unknown): string {
+  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
+    return `no answer within ${PLATFORM_PROBE_TIMEOUT_MS / 1000} s`;
+  }
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause : null;
+  const code = (cause as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : (cause?.message ?? (err instanceof Error ? err.message : String(err)));
+}
+
+/** One call with the platform's token; `null` when its token is not set (the platform is off). */
+export async function probePlatform(name: string, config: HermesConfig, env: NodeJS.ProcessEnv): Promise<Check | null> {
+  const entry = PROBES[name];
+  const token = entry ? trimmed(env[entry.tokenEnv]) : undefined;
+  if (!entry || token === undefined) return null;
+  const settings = ((config.gateway.platforms as Record<string, unknown>)[name] ?? {}) as Settings;
+  const probe = entry.probe(token, settings, env);
+  const hide = (text: string) => text.split(token).join('<token>');
+  try {
+    const res = await probe.request(AbortSignal.timeout(PLATFORM_PROBE_TIMEOUT_MS));
+    const text = await res.text();
+    let body: unknown = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: said below with the status
+    }
+    if (!res.ok) {
+      const said = (body as { description?: string; message?: string; error?: string } | null) ?? {};
+      const why = said.description ?? said.message ?? said.error ?? text.slice(0, 120);
+      return {
+        name: `platform ${name}`,
+        status: 'fail',
+        detail: hide(`${probe.where} refused the token: HTTP ${res.status} ${why}`),
+      };
+    }
+    return { name: `platform ${name}`, status: 'ok', detail: hide(`token accepted (${probe.who(body)})`) };
+  } catch (err) {
+    const why = reason(err);
+    const refused = err instanceof Error && !(err instanceof TypeError) && err.name === 'Error';
+    return {
+      name: `platform ${name}`,
+      status: 'fail',
+      detail: hide(refused ? `${probe.where} refused the token: ${why}` : `cannot reach ${probe.where}: ${why}`),
+    };
+  }
+}
