@@ -1,8 +1,8 @@
 // Runs HERMES_HOME/BOOT.md on every gateway start: a one-shot agent with the gateway's own model,
 // credentials and tools (send_message included), in the background so start-up never waits.
-// Reply [SILENT] in the checklist when there is nothing to report.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// Reply [SILENT] in the checklist when there is nothing to report. Only the BOOT.md the operator
+// approved runs (`hermes trust approve boot:BOOT.md`): hermes.trustedFile reads it once and hands
+// it out only when the hash of what it read is the approved one.
 import type { GatewayHookApi } from '@hermes/plugin-sdk';
 
 const SILENT = '[SILENT]';
@@ -34,12 +34,16 @@ async function runChecklist(checklist: string, hermes: GatewayHookApi): Promise<
 }
 
 export async function handle(_event: string, _context: Record<string, unknown>, hermes: GatewayHookApi) {
-  let checklist: string;
-  try {
-    checklist = (await readFile(join(hermes.home, 'BOOT.md'), 'utf8')).trim();
-  } catch {
-    return; // no BOOT.md: nothing to do
+  const file = await hermes.trustedFile('BOOT.md');
+  if (file.state === 'missing') return; // no BOOT.md: nothing to do
+  if (file.state !== 'approved') {
+    const checklist = file.state === 'new' ? 'not approved' : 'changed since it was approved';
+    hermes.logger.warn(
+      `BOOT.md not run: ${checklist} (sha256 ${file.sha256.slice(0, 12)}); run \`hermes trust approve boot:BOOT.md\` and restart`,
+    );
+    return;
   }
+  const checklist = file.content.trim();
   if (checklist === '') return;
   hermes.logger.info(`Running BOOT.md (${checklist.length} chars)`);
   // not awaited: the agent runs in the background and the gateway goes on starting

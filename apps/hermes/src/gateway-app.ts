@@ -21,6 +21,7 @@ import { type AgentRuntime, createAgentRuntime } from './runtime.js';
 import { platformClaimer } from './service/platform-claims.js';
 import { surfaceSkillCommands } from './skills-setup.js';
 import { StartupPhases } from './startup-phases.js';
+import { trustedFiles } from './trust/trust-gate.js';
 import { runtimeTurnConfig } from './turn-setup.js';
 import { VERSION } from './version.js';
 
@@ -98,6 +99,7 @@ export async function buildGatewayApp(
     hookConsent: {
       approve: (discovered, logger) => approvedHomeHooks(rt, discovered, options, logger),
       aliases: pluginAliases(),
+      trusted: trustedFiles(rt.home),
     },
     console: (gatewayHooks) => consoleOptions(rt, host, gatewayHooks),
     services: [

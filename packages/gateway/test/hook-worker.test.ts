@@ -45,6 +45,7 @@ function start(hooks: Record<string, string>, extra: { timeoutMs?: number; grace
       return { ok: true };
     },
     runAgent: async (prompt) => ({ status: 'completed', text: `answer to ${prompt}` }),
+    trustedFile: async () => ({ state: 'missing' }),
   });
   const w = new GatewayHookWorker(specs(hooks), {
     apiFor,

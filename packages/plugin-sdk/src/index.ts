@@ -56,6 +56,7 @@ export type {
   ToolHandler,
   ToolHandlerResult,
   ToolSchema,
+  TrustedFile,
 } from '@hermes/protocol';
 export { definePlatform } from '@hermes/protocol';
 

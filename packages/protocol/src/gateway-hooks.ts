@@ -19,6 +19,16 @@ export interface HookSendResult {
   error?: string;
 }
 
+/**
+ * A HERMES_HOME file that runs only with the operator's consent (BOOT.md), as `trustedFile` read
+ * it: `approved` with the content whose sha256 is the approved one, `missing`, or pending (`new`:
+ * never approved, `changed`: edited since) with the sha256 of what it read.
+ */
+export type TrustedFile =
+  | { state: 'approved'; content: string }
+  | { state: 'missing' }
+  | { state: 'new' | 'changed'; sha256: string };
+
 /** The third argument of `handle`: what a gateway hook may use, without importing gateway internals. */
 export interface GatewayHookApi {
   /** the hook's name (HOOK.yaml `name`) */
@@ -38,6 +48,12 @@ export interface GatewayHookApi {
    * `send_message`) and plugin hooks; nothing is stored as a session.
    */
   runAgent(prompt: string, options?: { maxIterations?: number }): Promise<HookAgentResult>;
+  /**
+   * Reads `HERMES_HOME/<file>` once and returns its content only when the sha256 of what was read
+   * is the one the operator approved (`hermes trust approve`, as the gateway read trust.json at
+   * start), so a file changed between the check and the read is never returned. Today: `BOOT.md`.
+   */
+  trustedFile(file: string): Promise<TrustedFile>;
 }
 
 /** The function a hook's handler file exports as `handle`, sync or async. */

@@ -47,6 +47,7 @@ export type {
   GatewayHookHandler,
   HookAgentResult,
   HookSendResult,
+  TrustedFile,
 } from './gateway-hooks.js';
 // The hook table
 export {

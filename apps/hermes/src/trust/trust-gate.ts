@@ -8,7 +8,7 @@ import { stderr } from 'node:process';
 import { autoAcceptVia, type ConsentVia } from '@hermes/plugins';
 import type { Logger } from '@hermes/protocol';
 import type { Settings } from '../settings.js';
-import { hatchItems, type TrustItem, trustItems } from './trust-items.js';
+import { BOOT_ITEM, hatchItems, type TrustItem, trustItems } from './trust-items.js';
 import { TrustStore } from './trust-store.js';
 
 export type TrustStateName = 'approved' | 'new' | 'changed';
@@ -61,7 +61,15 @@ export function reportTrust(gate: TrustGate, logger: Logger): void {
     if (!stderr.isTTY) stderr.write(`hermes: warning: ${message}\n`);
   };
   for (const w of gate.warnings) report({ component: 'trust' }, w);
-  for (const p of gate.pending) report({ component: 'trust', item: p.item.id, consent: p.state }, pendingLine(p));
+  // a pending BOOT.md is reported by the boot-md hook, the one that would run it
+  for (const p of gate.pending.filter((x) => x.item.kind !== 'boot'))
+    report({ component: 'trust', item: p.item.id, consent: p.state }, pendingLine(p));
+}
+
+/** The approved hashes of the HERMES_HOME files a gateway hook reads with `hermes.trustedFile` (BOOT.md). */
+export function trustedFiles(home: string): Record<string, string> {
+  const approval = TrustStore.load(home).store.find(BOOT_ITEM);
+  return approval === undefined ? {} : { 'BOOT.md': approval.sha256 };
 }
 
 /**

@@ -2,17 +2,17 @@
  * What needs the operator's consent before the gateway loads or runs it at start, each with the
  * hash of its content now: the non-bundled plugins in plugins.enabled, each `mcp_servers` entry,
  * the skills of HERMES_HOME/skills, `hooks_auto_accept: true` and HERMES_ACCEPT_HOOKS when it
- * comes from HERMES_HOME/.env. (BOOT.md is not here yet: docs/security.md says so.)
+ * comes from HERMES_HOME/.env, and HERMES_HOME/BOOT.md (the boot-md hook runs it at every start).
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HermesConfig } from '@hermes/config';
 import { acceptHooksFromEnv, type DiscoveredPlugin, discoverPlugins, hashHookFolder } from '@hermes/plugins';
 import { pluginSources } from '../plugin-sources.js';
 import type { Settings } from '../settings.js';
 
-export type TrustKind = 'plugin' | 'mcp' | 'skill' | 'config' | 'env';
+export type TrustKind = 'plugin' | 'mcp' | 'skill' | 'config' | 'env' | 'boot';
 
 export interface TrustItem {
   /** `<kind>:<name>`, what `hermes trust approve` takes */
@@ -24,7 +24,7 @@ export interface TrustItem {
   sha256: string;
 }
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+const sha256 = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
 
 /** JSON with object keys sorted, so the same entry always hashes the same. */
 function stableJson(value: unknown): string {
@@ -118,6 +118,30 @@ export function hatchItems(settings: Pick<Settings, 'config' | 'dotenv'>): Trust
   return items;
 }
 
+/** The id of HERMES_HOME/BOOT.md's item. */
+export const BOOT_ITEM = 'boot:BOOT.md';
+
+/**
+ * HERMES_HOME/BOOT.md, hashed byte for byte as the boot-md hook reads it (`hermes.trustedFile`),
+ * when there is one.
+ */
+export function bootItem(home: string): TrustItem[] {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(home, 'BOOT.md'));
+  } catch {
+    return []; // no BOOT.md: nothing runs
+  }
+  return [
+    {
+      id: BOOT_ITEM,
+      kind: 'boot',
+      what: `BOOT.md (${join(home, 'BOOT.md')}, run as an agent at every start by the boot-md hook)`,
+      sha256: sha256(bytes),
+    },
+  ];
+}
+
 /** Every item that needs consent now. */
 export function trustItems(settings: Settings): TrustItem[] {
   return [
@@ -127,5 +151,6 @@ export function trustItems(settings: Settings): TrustItem[] {
       .filter(([, s]) => s.enabled)
       .map(([name, s]) => mcpItem(name, s)),
     ...skillItems(settings.home),
+    ...bootItem(settings.home),
   ];
 }

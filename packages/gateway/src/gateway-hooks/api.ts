@@ -1,5 +1,6 @@
 /** Builds the API object a gateway hook's `handle` receives as its third argument. */
 import type { GatewayHookApi, HookAgentResult, HookSendResult, Logger } from '@hermes/protocol';
+import { readTrustedFile, type TrustedHashes } from './trusted-file.js';
 
 /** What the running gateway provides to hooks. */
 export interface HookHost {
@@ -7,6 +8,8 @@ export interface HookHost {
   logger: Logger;
   send(target: string, text: string): Promise<HookSendResult>;
   runAgent(prompt: string, options: { name: string; maxIterations?: number }): Promise<HookAgentResult>;
+  /** approved sha256 per HERMES_HOME file (BOOT.md), for `trustedFile`; absent: none approved */
+  trusted?: TrustedHashes;
 }
 
 /** The API of one hook: its logger and calls carry the hook's name. */
@@ -18,15 +21,17 @@ export function hookApi(host: HookHost, name: string): GatewayHookApi {
     home: host.home,
     send: (target, text) => host.send(target, text),
     runAgent: (prompt, options = {}) => host.runAgent(prompt, { name, ...options }),
+    trustedFile: (file) => readTrustedFile(host.home, host.trusted ?? {}, file),
   };
 }
 
 /** A dry-run host for `hermes hooks test`: sends and agent runs are recorded, not performed. */
-export function dryRunHost(home: string, logger: Logger): HookHost & { calls: string[] } {
+export function dryRunHost(home: string, logger: Logger, trusted: TrustedHashes = {}): HookHost & { calls: string[] } {
   const calls: string[] = [];
   return {
     home,
     logger,
+    trusted,
     calls,
     async send(target, text) {
       calls.push(`send ${target}: ${text}`);

@@ -36,7 +36,7 @@ export interface GatewayHookThreads {
 export function attachGatewayHookThreads(
   events: GatewayEvents,
   specs: readonly GatewayHookSpec[],
-  options: Omit<HookWorkerOptions, 'apiFor' | 'home'> & { host: HookHost },
+  options: Omit<HookWorkerOptions, 'apiFor' | 'home' | 'trusted'> & { host: HookHost },
 ): GatewayHookThreads {
   const { host, ...rest } = options;
   for (const spec of specs) for (const warning of spec.warnings) options.logger.warn({ hook: spec.name }, warning);
@@ -44,6 +44,7 @@ export function attachGatewayHookThreads(
   const worker = new GatewayHookWorker(specs, {
     ...rest,
     home: host.home,
+    trusted: { ...host.trusted },
     apiFor: (name) => apis.get(name) ?? hookApi(host, name),
   });
   worker.start();

@@ -21,6 +21,8 @@ export interface HomeHookOptions {
   /** module aliases a hook's handler may import (the bundled packages) */
   aliases: Record<string, string>;
   timeoutMs: number;
+  /** approved sha256 per HERMES_HOME file (BOOT.md) for `hermes.trustedFile`; absent: none approved */
+  trusted?: Readonly<Record<string, string>>;
 }
 
 export interface HomeHooks {
@@ -35,7 +37,13 @@ export function attachHomeHooks(options: HomeHookOptions): HomeHooks {
     logger.warn({ dir: s.dir, code: s.code }, `gateway hook folder skipped: ${s.reason}`);
   const hooks = options.approve(discovered.hooks, logger);
   if (hooks.length === 0) return { threads: null, hooks };
-  const host = { home: options.home, logger, send: options.send, runAgent: options.runAgent };
+  const host = {
+    home: options.home,
+    logger,
+    send: options.send,
+    runAgent: options.runAgent,
+    trusted: options.trusted ?? {},
+  };
   const threads = attachGatewayHookThreads(options.events, hooks, {
     host,
     logger,

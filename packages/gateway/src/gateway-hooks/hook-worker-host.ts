@@ -19,6 +19,8 @@ export interface HookWorkerOptions {
   /** each hook's API (main-thread side): its logger, send and runAgent */
   apiFor(hook: string): GatewayHookApi;
   home: string;
+  /** approved sha256 per HERMES_HOME file (BOOT.md), for `hermes.trustedFile` in the worker */
+  trusted?: Record<string, string>;
   logger: Logger;
   aliases: Record<string, string>;
   /** a run older than this makes the gateway check that the worker still answers (gateway.hook_timeout_s) */
@@ -82,7 +84,7 @@ export class GatewayHookWorker {
   constructor(specs: readonly GatewayHookSpec[], options: HookWorkerOptions) {
     this.#specs = new Map(specs.map((s) => [s.name, s]));
     const { faults, ...rest } = options;
-    this.#o = { graceMs: 5_000, backoffMs: 1_000, maxBackoffMs: 60_000, maxHeapMb: 256, ...rest };
+    this.#o = { graceMs: 5_000, backoffMs: 1_000, maxBackoffMs: 60_000, maxHeapMb: 256, trusted: {}, ...rest };
     this.#faults = new FaultCounter(faults ?? DEFAULT_FAULT_LIMIT);
   }
 
@@ -100,6 +102,7 @@ export class GatewayHookWorker {
       jiti: createRequire(import.meta.url).resolve('jiti'),
       hooks,
       home: this.#o.home,
+      trusted: this.#o.trusted,
       aliases: this.#o.aliases,
     };
     const worker = new Worker(BOOTSTRAP, {

@@ -16,6 +16,7 @@ import type {
   Logger,
 } from '@hermes/protocol';
 import { handleOf } from './load.js';
+import { readTrustedFile } from './trusted-file.js';
 import {
   cloneable,
   type FromHookWorker,
@@ -74,6 +75,7 @@ function apiFor(name: string): GatewayHookApi {
     logger: workerLogger(name, {}),
     send: (target, text) => call<HookSendResult>(name, 'send', [target, text]),
     runAgent: (prompt, options = {}) => call<HookAgentResult>(name, 'runAgent', [prompt, options]),
+    trustedFile: (file) => readTrustedFile(data.home, data.trusted, file),
   };
 }
 

@@ -10,6 +10,8 @@ export interface HookWorkerData {
   jiti: string;
   hooks: { name: string; handlerFile: string }[];
   home: string;
+  /** approved sha256 per HERMES_HOME file, for `hermes.trustedFile` */
+  trusted: Record<string, string>;
   /** module aliases for hook code, e.g. `@hermes/plugin-sdk` */
   aliases: Record<string, string>;
 }

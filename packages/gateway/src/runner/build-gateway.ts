@@ -96,7 +96,7 @@ export interface GatewayParts {
   claimPlatform?: GatewayDeps['claimPlatform'];
   cluster?: GatewayClusterPort;
   /** the gateway hooks the operator approved (HERMES_HOME/hooks) and the modules they may import */
-  hookConsent: Pick<HomeHookOptions, 'approve' | 'aliases'>;
+  hookConsent: Pick<HomeHookOptions, 'approve' | 'aliases' | 'trusted'>;
   /** the console's options given the hook list (null: not served) */
   console?: (gatewayHooks: ConsolePluginsPort['gatewayHooks']) => Promise<ConsoleServerOptions | null>;
   /** started once listening (state.retention_days' prune, ...) */
