@@ -53,6 +53,12 @@ async function installBootMd(home: string): Promise<void> {
   expect(r.code, r.stderr).toBe(0);
 }
 
+/** The operator approves BOOT.md as it is now (boot-md runs only an approved BOOT.md). */
+async function approveBootMd(home: string): Promise<void> {
+  const r = await runHermes(['trust', 'approve', 'boot:BOOT.md', '--yes'], { env: { HERMES_HOME: home } });
+  expect(r.code, r.stderr).toBe(0);
+}
+
 const LOGGER = `
 import { appendFileSync } from 'node:fs';
 import type { GatewayHookApi } from '@hermes/plugin-sdk';
@@ -144,6 +150,7 @@ describe('gateway hooks in hermes gateway run', () => {
     const home = tempHome();
     await installBootMd(home);
     writeFileSync(join(home, 'BOOT.md'), '# Startup\n1. Tell me on Telegram that the overnight jobs failed.\n');
+    await approveBootMd(home);
     const [call, final] = scriptToolTurn(
       'send_message',
       { action: 'send', target: 'telegram', message: 'Overnight: 2 jobs failed' },
@@ -171,6 +178,7 @@ describe('gateway hooks in hermes gateway run', () => {
     const home = tempHome();
     await installBootMd(home);
     writeFileSync(join(home, 'BOOT.md'), 'Check the logs. If all is well, say nothing.\n');
+    await approveBootMd(home);
     openai.server.script({ text: '[SILENT]' });
     const gw = await spawnGateway(env(home, { TELEGRAM_HOME_CHANNEL: '42' }));
     try {
