@@ -15,6 +15,7 @@ import {
 } from '@hermes/gateway';
 import { setPluginEnabled } from './commands/plugins-config.js';
 import type { AgentRuntime } from './runtime.js';
+import { consoleTrust } from './trust/console-trust.js';
 
 /** The front-end's dist directory (`@hermes/console`, built by `npm run build`), or null when it is not built. */
 function consoleDist(override: string | undefined): string | null {
@@ -85,5 +86,6 @@ export async function consoleOptions(
         setPluginEnabled(rt.home, name, on);
       },
     },
+    trust: consoleTrust(rt),
   };
 }

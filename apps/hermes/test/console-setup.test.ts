@@ -8,6 +8,7 @@ import { createLoginLink, loginLinksPath } from '@hermes/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Daemon, startDaemon } from '../../../test/bad-input/lib/daemon.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../../../test/fakes/openai-server.js';
+import { runHermes } from '../../../test/helpers/run-hermes.js';
 
 let model: FakeOpenAI;
 let dist: string;
@@ -69,6 +70,32 @@ describe('the console in gateway run', () => {
     expect(readFileSync(join(daemon.home, 'config.yaml'), 'utf8')).toMatch(/enabled:\s*\n?\s*-?\s*\[?calculator/);
     expect((await post('/console/api/plugins/enable', { name: 'no-such-plugin' })).status).toBe(400);
     expect(daemon.logText()).toContain(`console: ${actor} plugin.enable calculator from 127.0.0.1`);
+
+    // the Trust view: BOOT.md written after start is pending; approved in the console, the CLI
+    // reads the same trust.json; a POST without the CSRF token changes nothing
+    writeFileSync(join(daemon.home, 'BOOT.md'), 'Say hello.\n');
+    const trust = async () => (await get('/console/api/trust')) as { items: { id: string; state: string }[] };
+    expect((await trust()).items.find((i) => i.id === 'boot:BOOT.md')).toMatchObject({ state: 'new' });
+    const forged = await fetch(`${daemon.url}/console/api/trust/approve`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'boot:BOOT.md' }),
+    });
+    expect(forged.status).toBe(403);
+    expect((await trust()).items.find((i) => i.id === 'boot:BOOT.md')).toMatchObject({ state: 'new' });
+    const approved = await post('/console/api/trust/approve', { id: 'boot:BOOT.md' });
+    expect(await approved.json()).toMatchObject({ ok: true, item: { id: 'boot:BOOT.md', state: 'approved' } });
+    expect(daemon.logText()).toMatch(
+      new RegExp(`console: ${actor} trust\\.approve boot:BOOT\\.md sha256 [0-9a-f]{12} from 127\\.0\\.0\\.1`),
+    );
+    const listed = await runHermes(['trust', 'list'], { env: { HERMES_HOME: daemon.home } });
+    expect(listed.stdout).toMatch(/boot:BOOT\.md\s+approved/);
+    expect((await post('/console/api/trust/revoke', { id: 'boot:BOOT.md' })).status).toBe(200);
+    expect(daemon.logText()).toContain(`console: ${actor} trust.revoke boot:BOOT.md from 127.0.0.1`);
+    expect((await runHermes(['trust', 'list'], { env: { HERMES_HOME: daemon.home } })).stdout).toMatch(
+      /boot:BOOT\.md\s+pending \(new\)/,
+    );
+    expect((await post('/console/api/trust/approve', { id: 'plugin:nope' })).status).toBe(404);
   });
 });
 

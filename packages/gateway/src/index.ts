@@ -6,7 +6,12 @@ export { BUILTIN_COMMANDS } from './commands/commands.js';
 // The operator console's options (built by the CLI from its runtime)
 export { LogRing } from './console/log-ring.js';
 export { createLoginLink, LOGIN_LINK_TTL_MS, loginLinksPath } from './console/login-links.js';
-export type { ConsolePluginsPort, ConsoleServerOptions } from './console/ports.js';
+export type {
+  ConsolePluginsPort,
+  ConsoleServerOptions,
+  ConsoleTrustPort,
+  ConsoleTrustRow,
+} from './console/ports.js';
 // Delivery (the platforms' send tests) and the send_message tool
 export { deliver, idempotencyKey, resendPending } from './delivery/deliver.js';
 export type { MediaSourceOptions } from './delivery/media/media-source.js';

@@ -20,5 +20,7 @@ export type {
   ConsoleServerOptions,
   ConsoleSessionRow,
   ConsoleSessionsPort,
+  ConsoleTrustPort,
+  ConsoleTrustRow,
 } from './ports.js';
 export { SESSION_COOKIE } from './session-store.js';

@@ -52,6 +52,25 @@ export interface ConsolePluginsPort {
   setEnabled(name: string, enabled: boolean): void;
 }
 
+/** An item that needs the operator's consent before the gateway loads or runs it (`hermes trust list`). */
+export interface ConsoleTrustRow {
+  /** `<kind>:<name>`, e.g. `plugin:weather`, `boot:BOOT.md` */
+  id: string;
+  what: string;
+  state: 'approved' | 'new' | 'changed';
+  /** sha256 of its content now */
+  sha256: string;
+}
+
+/** The operator's consent (HERMES_HOME/trust.json), as `hermes trust list|approve|revoke`; a restart applies it. */
+export interface ConsoleTrustPort {
+  list(): ConsoleTrustRow[];
+  /** records the item's content as it is now; null when no item has this id */
+  approve(id: string): ConsoleTrustRow | null;
+  /** forgets the approval; false when there was none */
+  revoke(id: string): boolean;
+}
+
 /** The console's options in `buildServer`'s `console`. */
 export interface ConsoleServerOptions {
   /** the front-end's built files (index.html, chat.html, console.js…): `CONSOLE_DIST` of @hermes/console */
@@ -69,6 +88,7 @@ export interface ConsoleServerOptions {
   pairing?: ConsolePairingPort;
   sessions?: ConsoleSessionsPort;
   plugins?: ConsolePluginsPort;
+  trust?: ConsoleTrustPort;
   /** the ring buffer fed by the logger's tap */
   logs?: LogRing;
   /** the environment the allowlists are read from (`<PLATFORM>_ALLOWED_USERS`, `GATEWAY_ALLOWED_USERS`) */

@@ -10,6 +10,7 @@ import { registerEventsRoute } from './events-route.js';
 import { SECURITY_HEADERS } from './headers.js';
 import type { ConsoleServerOptions } from './ports.js';
 import { redactJson } from './redact-json.js';
+import { registerTrustRoutes } from './trust-routes.js';
 
 export interface RegisterConsoleOptions {
   options: ConsoleServerOptions;
@@ -55,6 +56,7 @@ export function registerConsole(
     registerAuthRoutes(scope, ctx);
     registerDataRoutes(scope, ctx);
     registerActionRoutes(scope, ctx);
+    registerTrustRoutes(scope, ctx);
     registerEventsRoute(scope, ctx);
   });
   return auth;
