@@ -13,7 +13,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type MemoryPlatform, memoryPlatform } from '../../../../test/gateway/memory-platform.js';
 import { sqliteGatewayStore } from '../../../../test/helpers/gateway-store.js';
 import { LogRing } from '../../src/console/log-ring.js';
-import type { ConsolePluginRow } from '../../src/console/ports.js';
+import type { ConsolePluginRow, ConsoleTrustRow } from '../../src/console/ports.js';
 import { buildServer } from '../../src/http/server.js';
 import { GatewayMetrics } from '../../src/metrics/gateway-metrics.js';
 import { Gateway } from '../../src/runner/gateway.js';
@@ -106,6 +106,10 @@ export async function startConsole(
   });
   await gateway.start();
   const pluginToggles: { name: string; on: boolean }[] = [];
+  const trustRows: ConsoleTrustRow[] = [
+    { id: 'boot:BOOT.md', what: 'BOOT.md', state: 'new', sha256: 'ab'.repeat(32) },
+    { id: 'skill:notes', what: 'skill notes', state: 'approved', sha256: 'cd'.repeat(32) },
+  ];
   const plugins: ConsolePluginRow[] = [{ name: 'calculator', kind: 'standalone', state: 'enabled', enabled: true }];
   const apiKey = options.apiKey;
   const server = buildServer(gateway, {
@@ -151,6 +155,21 @@ export async function startConsole(
         setEnabled: (name, on) => {
           if (name !== 'calculator') throw new Error(`no plugin named "${name}"`);
           pluginToggles.push({ name, on });
+        },
+      },
+      trust: {
+        list: () => trustRows,
+        approve: (id) => {
+          const found = trustRows.find((r) => r.id === id);
+          if (!found) return null;
+          found.state = 'approved';
+          return { ...found };
+        },
+        revoke: (id) => {
+          const found = trustRows.find((r) => r.id === id && r.state === 'approved');
+          if (!found) return false;
+          found.state = 'new';
+          return true;
         },
       },
     },
