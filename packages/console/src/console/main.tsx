@@ -9,6 +9,7 @@ import { Overview } from './overview.js';
 import { Pairing } from './pairing.js';
 import { Plugins } from './plugins.js';
 import { Sessions } from './sessions.js';
+import { Trust } from './trust.js';
 import { useEvents } from './use-events.js';
 import { PAGES, useRoute } from './use-route.js';
 
@@ -72,6 +73,7 @@ function App() {
         {route.page === 'pairing' ? <Pairing /> : null}
         {route.page === 'sessions' ? <Sessions openId={route.id} /> : null}
         {route.page === 'plugins' ? <Plugins /> : null}
+        {route.page === 'trust' ? <Trust /> : null}
         {route.page === 'logs' ? <Logs live={live.logs} /> : null}
       </main>
     </>

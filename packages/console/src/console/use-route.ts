@@ -1,12 +1,13 @@
-// Hash routes: #/overview, #/pairing, #/sessions, #/sessions/<id>, #/plugins, #/logs.
+// Hash routes: #/overview, #/pairing, #/sessions, #/sessions/<id>, #/plugins, #/trust, #/logs.
 import { useEffect, useState } from 'preact/hooks';
 
-export type Page = 'overview' | 'pairing' | 'sessions' | 'plugins' | 'logs';
+export type Page = 'overview' | 'pairing' | 'sessions' | 'plugins' | 'trust' | 'logs';
 export const PAGES: readonly { page: Page; label: string }[] = [
   { page: 'overview', label: 'Overview' },
   { page: 'pairing', label: 'Pairing' },
   { page: 'sessions', label: 'Sessions' },
   { page: 'plugins', label: 'Plugins & hooks' },
+  { page: 'trust', label: 'Trust' },
   { page: 'logs', label: 'Logs' },
 ];
 

@@ -98,3 +98,15 @@ export interface PluginsInfo {
   shellHooks: { event: string; command: string; state: string }[];
   gatewayHooks: { name: string; events: string[]; state: string; lastError?: string }[];
 }
+
+/** An item that needs the operator's consent before the gateway loads or runs it (`hermes trust list`). */
+export interface TrustRow {
+  id: string;
+  what: string;
+  state: 'approved' | 'new' | 'changed';
+  sha256: string;
+}
+
+export interface TrustInfo {
+  items: TrustRow[];
+}
