@@ -1,5 +1,5 @@
 // The console behind a login (API_SERVER_KEY set), in headless Chromium against a real `hermes
-// gateway run`: the login form, then the Sessions, Plugins & hooks and Logs pages, then log out.
+// gateway run`: the login form, then the Sessions, Plugins & hooks, Trust and Logs pages, then log out.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -26,6 +26,7 @@ describe.skipIf('skip' in found)('the console behind a login, in Chromium', () =
     if (!('path' in found)) return;
     home = tempHome();
     writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [calculator]\n');
+    writeFileSync(join(home, 'BOOT.md'), 'Say hello.\n');
     gw = await spawnGateway({
       HERMES_HOME: home,
       OPENAI_BASE_URL: openai.server.url,
@@ -84,6 +85,16 @@ describe.skipIf('skip' in found)('the console behind a login, in Chromium', () =
     await calculator.getByRole('button', { name: 'Disable' }).click();
     await page.getByTestId('restart-needed').waitFor();
     expect(readFileSync(join(home, 'config.yaml'), 'utf8')).toMatch(/disabled:[\s\S]*calculator/);
+
+    // Trust: the BOOT.md written before start is pending; Approve records it in trust.json
+    await page.getByRole('link', { name: 'Trust' }).click();
+    const boot = page.getByRole('row', { name: /boot:BOOT\.md/ });
+    await boot.getByText('pending (new)').waitFor();
+    await boot.getByRole('button', { name: 'Approve' }).click();
+    await boot.getByRole('button', { name: 'Revoke' }).waitFor();
+    expect(JSON.parse(readFileSync(join(home, 'trust.json'), 'utf8')).approvals).toContainEqual(
+      expect.objectContaining({ id: 'boot:BOOT.md', via: 'console' }),
+    );
 
     await page.getByRole('link', { name: 'Logs' }).click();
     await page.getByRole('cell', { name: /console: token:\w{6} plugin\.disable calculator/ }).waitFor();
