@@ -99,6 +99,7 @@ describe('gateway hooks run in a worker thread', () => {
       tg.pushMessage({ chatId: 42, userId: 42, text: '/status' });
       await waitFor(() => logged(home, 'gateway hook b-exiter worker thread exited with code 7'), {
         what: 'the exit logged',
+        timeoutMs: 60_000, // a worker thread's start on a loaded 2-core machine (a spinner hook holds a core)
       });
       await waitFor(() => tg.sent.length > 0, { what: 'the /status reply' });
 
