@@ -128,7 +128,7 @@ describe('gateway hooks run in a worker thread', () => {
     const messages = logMessages(home);
     // the main thread never stalled: the loops were in the worker
     expect(messages.filter((m) => m.startsWith('event loop blocked'))).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('plugins', () => {
