@@ -114,3 +114,48 @@ describe('API errors in OpenAI shape', () => {
     expect(openai.server.requests.length).toBe(before);
   });
 });
+
+describe('API over a user limit', () => {
+  it('429 with Retry-After and rate_limit_exceeded, streamed or not, on both routes; no model request is made', async () => {
+    const home = tempHome();
+    writeFileSync(
+      join(home, 'config.yaml'),
+      'access:\n  tiers:\n    admin:\n      limits:\n        turns_per_minute: 1\n    user:\n      limits:\n        turns_per_minute: 1\n',
+    );
+    const limited = await spawnGateway({
+      HERMES_HOME: home,
+      OPENAI_BASE_URL: openai.server.url,
+      HERMES_INFERENCE_MODEL: 'test-model',
+    });
+    try {
+      const json = { 'content-type': 'application/json' };
+      openai.server.script({ text: 'the one turn' });
+      const first = await fetch(`${limited.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: json,
+        body: chatBody(),
+      });
+      expect(first.status).toBe(200);
+      const asked = openai.server.requests.length;
+      const bodies = [
+        ['/v1/chat/completions', chatBody()],
+        ['/v1/chat/completions', chatBody({ stream: true })],
+        ['/v1/responses', JSON.stringify({ input: 'hi' })],
+        ['/v1/responses', JSON.stringify({ input: 'hi', stream: true })],
+      ] as const;
+      for (const [path, body] of bodies) {
+        const res = await fetch(`${limited.url}${path}`, { method: 'POST', headers: json, body });
+        expect(res.status).toBe(429);
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+        const { error } = (await res.json()) as OpenAiError;
+        expect(error.code).toBe('rate_limit_exceeded');
+        expect(error.type).toBe('requests');
+        expect(error.message).toMatch(/^You have reached your limit of 1 turns a minute\. It resets in \d+ (s|min)/);
+      }
+      expect(openai.server.requests.length).toBe(asked);
+    } finally {
+      expect(await limited.stop()).toBe(0);
+    }
+  });
+});

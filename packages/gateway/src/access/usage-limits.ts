@@ -34,7 +34,10 @@ export interface TurnUserRef {
   tier: Tier;
 }
 
-export type Admission = { ok: true } | { ok: false; limit: LimitName; text: string };
+export type Admission =
+  | { ok: true }
+  /** `retryAfterS`: seconds until the limit resets (the API's Retry-After) */
+  | { ok: false; limit: LimitName; text: string; retryAfterS: number };
 
 const dayStart = (t: number) => Math.floor(t / DAY_MS) * DAY_MS;
 
@@ -52,7 +55,9 @@ function resetText(now: number, resetsAt: number): string {
 
 function refuse(ports: UsagePorts, user: TurnUserRef, limit: LimitName, what: string, resetsAt: number): Admission {
   ports.metrics.userLimited(user.key, limit);
-  return { ok: false, limit, text: `You have reached your limit of ${what}. ${resetText(ports.now(), resetsAt)}` };
+  const now = ports.now();
+  const retryAfterS = Math.max(1, Math.ceil((resetsAt - now) / 1000));
+  return { ok: false, limit, text: `You have reached your limit of ${what}. ${resetText(now, resetsAt)}`, retryAfterS };
 }
 
 /** Whether `user` may start a turn now; counts the turn when they may (and when they are over turns per minute). */

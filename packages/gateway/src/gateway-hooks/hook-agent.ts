@@ -52,6 +52,8 @@ function hookAgentResult(outcome: DirectOutcome, logger: Logger): HookAgentResul
       return { status: 'interrupted', text: null, error: 'the gateway is stopping' };
     case 'command':
       return { status: 'completed', text: outcome.text };
+    case 'limited':
+      return { status: 'failed', text: null, error: outcome.text };
     case 'error':
       return { status: 'failed', text: null, error: failureMessage(outcome.error, 'failed', logger) };
     case 'ran': {

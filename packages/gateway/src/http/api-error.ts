@@ -7,7 +7,7 @@ import type { Logger } from '@hermes/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { describeValidation } from './validation-error.js';
 
-export type ApiErrorType = 'invalid_request_error' | 'authentication_error' | 'server_error';
+export type ApiErrorType = 'invalid_request_error' | 'authentication_error' | 'server_error' | 'requests';
 
 /** What a `pre_gateway_dispatch` skip answers (403, code `refused_by_hook`): no model call was made. */
 export const DISPATCH_REFUSAL = 'the request was refused by the gateway (a pre_gateway_dispatch hook skipped it)';
@@ -39,6 +39,15 @@ export function streamErrorEvent(
   param: string | null = null,
 ): string {
   return `data: ${JSON.stringify({ error: { message, type, code, param } })}\n\n`;
+}
+
+/**
+ * A user over one of their limits (access.*.limits): 429 with Retry-After in seconds, type
+ * `requests` and code `rate_limit_exceeded` as OpenAI answers a rate limit; no model request was made.
+ */
+export function limitedAnswer(reply: FastifyReply, limited: { text: string; retryAfterS: number }): FastifyReply {
+  reply.header('retry-after', String(limited.retryAfterS));
+  return sendApiError(reply, 429, limited.text, 'requests', 'rate_limit_exceeded');
 }
 
 interface Described {

@@ -87,9 +87,10 @@ export async function submitDirect(ports: IntakePorts, job: DirectTurnJob): Prom
     const { text } = dispatched.event;
     if (text !== job.input.text) admitted = { ...job, input: { ...job.input, text } };
   }
-  sink.onAdmitted?.();
   const command = plan.commands.apply ? parseCommand(admitted.input.text) : null;
   if (command) {
+    // a turn's sink is told once the user is within their limits (turn/turn.ts): a 429 is still possible then
+    sink.onAdmitted?.();
     await runCommandStage(ports.commands(who.userId), admitted, directAnswer(ports, admitted), command);
     return;
   }
@@ -105,5 +106,17 @@ export function awaitedSink(
   const outcome = new Promise<DirectOutcome>((r) => {
     resolve = r;
   });
-  return { sink: { ...options, kind, settle: (o) => resolve(o) }, outcome };
+  // once: a command that hands its text on to a turn was admitted already
+  let admitted = false;
+  const onAdmitted = options.onAdmitted;
+  const once = onAdmitted
+    ? {
+        onAdmitted: () => {
+          if (admitted) return;
+          admitted = true;
+          onAdmitted();
+        },
+      }
+    : {};
+  return { sink: { ...options, ...once, kind, settle: (o) => resolve(o) }, outcome };
 }

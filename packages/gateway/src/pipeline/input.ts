@@ -39,6 +39,8 @@ export type DirectOutcome =
   | { kind: 'unavailable' }
   /** a command answered it */
   | { kind: 'command'; text: string }
+  /** the user is over a limit (access.*.limits): no model request was made; `text` says when it resets */
+  | { kind: 'limited'; text: string; retryAfterS: number }
   /**
    * the turn ran: `text`, its answer redacted; `failure`, the user-facing text of a turn that did not
    * complete; `storeError`, why its transcript was not stored

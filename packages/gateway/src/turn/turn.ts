@@ -141,6 +141,15 @@ async function runTurn(ports: TurnStagePorts, job: GatewayTurnJob, control: RunC
     const sink = out.kind === 'outbox' ? null : out;
     // over a limit: the user is told when it resets, and no model request is made
     const admission = await ports.access.admit(user);
+    if (out.kind !== 'outbox') {
+      if (!admission.ok) {
+        // an awaited answer (the API: 429 with Retry-After) says it itself; nothing was started
+        control.settle();
+        out.settle({ kind: 'limited', text: admission.text, retryAfterS: admission.retryAfterS });
+        return;
+      }
+      out.onAdmitted?.();
+    }
     reply =
       out.kind === 'outbox'
         ? await openChatReply(ports.chat, job, out, session.id, control, user.key, admission.ok)

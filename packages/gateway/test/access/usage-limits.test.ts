@@ -57,6 +57,7 @@ describe('usage limits', () => {
       ok: false,
       limit: 'turns_per_minute',
       text: 'You have reached your limit of 2 turns a minute. It resets in 30 s (at 12:01:00 UTC).',
+      retryAfterS: 30,
     });
     // another user has their own window; an admin has no limit
     expect(await admitTurn(ports, { key: 'telegram:3', tier: 'user' })).toEqual({ ok: true });
@@ -79,6 +80,7 @@ describe('usage limits', () => {
       ok: false,
       limit: 'tokens_per_day',
       text: 'You have reached your limit of 1000 tokens a day. It resets in 12 h 0 min (at 00:00:00 UTC).',
+      retryAfterS: 12 * 3600,
     });
     clock.t = Date.UTC(2026, 0, 11, 0, 0, 1);
     expect((await admitTurn(ports, bob)).ok).toBe(true);

@@ -18,6 +18,7 @@ import {
   type ApiErrorType,
   DISPATCH_REFUSAL,
   failureCode,
+  limitedAnswer,
   STOPPING,
   sendApiError,
   streamErrorEvent,
@@ -200,6 +201,7 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps,
       return sendApiError(reply, 503, STOPPING, 'server_error', 'unavailable');
     }
     if (outcome.kind === 'error') throw outcome.error;
+    if (outcome.kind === 'limited') return limitedAnswer(reply, outcome);
     // a command's answer, or the turn's: answered alike
     const answer =
       outcome.kind === 'command'

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServedTurn } from '@hermes/agent';
 import { API_IDENTITY, type ChatMessage, planFor, SESSION_KEYS } from '@hermes/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DISPATCH_REFUSAL, failureCode, STOPPING, sendApiError } from '../../http/api-error.js';
+import { DISPATCH_REFUSAL, failureCode, limitedAnswer, STOPPING, sendApiError } from '../../http/api-error.js';
 import { startEventStream } from '../../http/event-stream.js';
 import { awaitedSink } from '../../intake/direct-intake.js';
 import type { DirectOutcome, SinkConversation } from '../../pipeline/input.js';
@@ -171,6 +171,10 @@ function answer(
   if (outcome.kind === 'unavailable') {
     if (!reply.raw.headersSent) return sendApiError(reply, 503, STOPPING, 'server_error', 'unavailable');
     return fail(503, 'unavailable', STOPPING, 'server_error');
+  }
+  if (outcome.kind === 'limited') {
+    if (!reply.raw.headersSent) return limitedAnswer(reply, outcome);
+    return fail(429, 'rate_limit_exceeded', outcome.text, 'invalid_request_error');
   }
   if (outcome.kind === 'error') {
     // a storage failure (SQLITE_FULL included): thrown to the error handler unless streaming

@@ -66,6 +66,8 @@ function cronTurnResult(outcome: DirectOutcome): CronTurnResult {
       return { status: 'interrupted', text: null };
     case 'command':
       return { status: 'completed', text: outcome.text };
+    case 'limited':
+      return { status: 'failed', text: outcome.text };
     case 'error':
       throw outcome.error;
     case 'ran': {
