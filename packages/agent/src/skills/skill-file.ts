@@ -41,7 +41,11 @@ function splitFrontMatter(text: string): { yaml: string; body: string; closed: b
 export function parseSkillFile(text: string, file: string, folder?: string): SkillParse {
   const parts = splitFrontMatter(text);
   if (parts === null) {
-    return fail(file, 1, "no front matter: the file must begin with a '---' line, then name: and description:");
+    return fail(
+      file,
+      1,
+      "no front matter: the file must begin with a '---' line, then the 'name' and 'description' keys",
+    );
   }
   if (!parts.closed) return fail(file, 1, "the front matter is not closed: add a '---' line after it");
   const lineCounter = new LineCounter();
@@ -56,14 +60,17 @@ export function parseSkillFile(text: string, file: string, folder?: string): Ski
     const line = lineCounter.linePos(yamlError.pos[0]).line + 1;
     return fail(file, line, `the front matter is not valid YAML: ${yamlError.message.split('\n')[0]}`);
   }
-  if (!isMap(doc.contents)) return fail(file, 2, 'the front matter must be a mapping with name: and description:');
+  if (!isMap(doc.contents)) {
+    return fail(file, 2, "the front matter must be a mapping with the 'name' and 'description' keys");
+  }
   const values = new Map<string, { value: unknown; line: number }>();
   for (const pair of doc.contents.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
     values.set(key, { value: isScalar(pair.value) ? pair.value.value : pair.value, line: lineOf(pair.key) });
   }
   const name = values.get('name');
-  if (name === undefined) return fail(file, 2, 'the front matter has no name:');
+  if (name === undefined)
+    return fail(file, 2, "the front matter has no 'name' key (add a line such as 'name: standup')");
   if (typeof name.value !== 'string' || !SKILL_NAME.test(name.value)) {
     return fail(
       file,
@@ -75,7 +82,12 @@ export function parseSkillFile(text: string, file: string, folder?: string): Ski
     return fail(file, name.line, `name "${name.value}" differs from its folder "${folder}": make them the same`);
   }
   const description = values.get('description');
-  if (description === undefined) return fail(file, 2, 'the front matter has no description:');
+  if (description === undefined)
+    return fail(
+      file,
+      2,
+      "the front matter has no 'description' key (add a line such as 'description: What the skill does')",
+    );
   if (typeof description.value !== 'string' || description.value.trim() === '') {
     return fail(file, description.line, 'description must be a non-empty string');
   }

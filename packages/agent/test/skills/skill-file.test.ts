@@ -34,7 +34,11 @@ describe('parseSkillFile', () => {
     ['unclosed front matter', '---\nname: standup\ndescription: d\n', `${F}:1: the front matter is not closed`],
     ['bad YAML', '---\nname: standup\ndescription: [oops\n---\nbody', `${F}:3: the front matter is not valid YAML`],
     ['not a mapping', '---\n- a\n---\nbody', `${F}:2: the front matter must be a mapping`],
-    ['no name', '---\ndescription: d\n---\nbody', `${F}:2: the front matter has no name:`],
+    [
+      'no name',
+      '---\ndescription: d\n---\nbody',
+      `${F}:2: the front matter has no 'name' key (add a line such as 'name: standup')`,
+    ],
     ['bad name', '---\ndescription: d\nname: Stand Up\n---\nbody', `${F}:3: bad name "Stand Up"`],
     ['path in the name', '---\nname: ../etc\ndescription: d\n---\nbody', `${F}:2: bad name "../etc"`],
     [
@@ -42,7 +46,11 @@ describe('parseSkillFile', () => {
       '---\nname: other\ndescription: d\n---\nbody',
       `${F}:2: name "other" differs from its folder "standup"`,
     ],
-    ['no description', '---\nname: standup\n---\nbody', `${F}:2: the front matter has no description:`],
+    [
+      'no description',
+      '---\nname: standup\n---\nbody',
+      `${F}:2: the front matter has no 'description' key (add a line such as 'description: What the skill does')`,
+    ],
     [
       'empty description',
       '---\nname: standup\ndescription: ""\n---\nbody',
@@ -53,5 +61,7 @@ describe('parseSkillFile', () => {
     const parsed = parseSkillFile(text, F, 'standup');
     expect(parsed.ok).toBe(false);
     expect(parsed.ok ? '' : parsed.error).toMatch(new RegExp(`^${start.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    // A refusal is a whole sentence: it never ends in a dangling colon.
+    expect(parsed.ok ? '' : parsed.error.trimEnd()).not.toMatch(/:$/);
   });
 });
