@@ -76,7 +76,17 @@ describe('a broken plugin, reported one way', () => {
 
   it('chat on a terminal: the same one line (no log block, no stack); /plugins reads env missing once; /help lists the commands', async () => {
     const home = homeWithBrokenPlugin();
-    writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [broken, web/tavily]\n  disabled: [off]\n');
+    const cmd = join(home, 'plugins', 'forecast');
+    mkdirSync(cmd, { recursive: true });
+    writeFileSync(join(cmd, 'plugin.yaml'), 'name: forecast\nversion: 1.0.0\n');
+    writeFileSync(
+      join(cmd, 'index.ts'),
+      "export function register(ctx: { registerCommand(c: object): void }): void {\n  ctx.registerCommand({ name: 'weather', description: 'the forecast for a city', handler: () => 'sunny' });\n}\n",
+    );
+    writeFileSync(
+      join(home, 'config.yaml'),
+      'plugins:\n  enabled: [broken, web/tavily, forecast]\n  disabled: [off]\n',
+    );
     trustHome(home);
     const r = await runOnTty(['chat'], env(home), '/plugins\n/help\n/exit\n');
     expect(r.stdout.split('\n').filter((l) => l.includes('failed to load'))).toEqual([LINE]);
@@ -84,6 +94,8 @@ describe('a broken plugin, reported one way', () => {
     expect(r.stdout).not.toContain('second line');
     expect(r.stdout).toContain('✗ web/tavily v1.0.0 (env missing: TAVILY_API_KEY)');
     expect(r.stdout).toContain('/plugins  the plugins and their state');
+    // a plugin's command with the description it registered (#29 item 11b)
+    expect(r.stdout).toContain('/weather  the forecast for a city (plugin forecast)');
     expect(r.stdout).not.toContain('Unknown command /help');
   });
 

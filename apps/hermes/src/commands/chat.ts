@@ -90,7 +90,9 @@ export async function runChat(options: GlobalOptions): Promise<void> {
       if (line === '') continue;
       if (line === '/exit' || line === '/quit') break;
       if (line === '/help') {
-        const own = [...rt.registries.commands.values()].map((c) => `  /${c.name}  (plugin ${c.plugin})\n`);
+        const own = [...rt.registries.commands.values()].map(
+          (c) => `  /${c.name}  ${c.description ? `${c.description} ` : ''}(plugin ${c.plugin})\n`,
+        );
         const skillList = skills.list().map((c) => `  /${c.name}  ${c.description}\n`);
         process.stdout.write(
           `Commands:\n  /new, /reset  start a new session\n  /compress  summarize older messages now\n  /plugins  the plugins and their state\n  /help  this list\n  /exit, /quit  leave (Ctrl+C interrupts a running answer)\n${own.join('')}${skillList.length > 0 ? `Skills (/name then your text):\n${skillList.join('')}` : ''}`,
