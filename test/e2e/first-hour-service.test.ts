@@ -65,6 +65,11 @@ describe('gateway install without a systemd user bus', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('not installed');
     expect(r.stderr).toContain('daemon-reload');
+    // systemctl's own words inside Hermes' one message, not printed raw before it (#29 item 11a)
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(
+      /^hermes: not installed \(.*daemon-reload` failed: Failed to connect to bus: No medium found; run `hermes gateway start` instead/,
+    );
     expect(existsSync(unitFile(fake.home))).toBe(false);
     expect(readFileSync(fake.log, 'utf8')).toContain('--user daemon-reload');
   });

@@ -150,11 +150,16 @@ function plan(manager: Manager, input: UnitInput): { file: string; content: stri
 
 function run(command: string[]): void {
   const r = spawnSync(command[0] ?? '', command.slice(1), { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
-  if (r.stderr) process.stderr.write(r.stderr);
+  // what the manager said goes inside Hermes' own message when it failed, never raw before it
+  const lines = `${r.stderr ?? ''}`
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   if (r.status !== 0) {
-    const said = `${r.stderr ?? ''}`.trim().split('\n')[0] || r.error?.message || `exit ${r.status ?? r.signal}`;
+    const said = lines.join('; ') || r.error?.message || `exit ${r.status ?? r.signal}`;
     throw new Error(`\`${command.join(' ')}\` failed: ${said}`);
   }
+  for (const line of lines) process.stderr.write(`hermes: ${command[0]}: ${line}\n`);
 }
 
 function noSystemd(reason: string): CliExit {
