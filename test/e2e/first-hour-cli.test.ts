@@ -25,6 +25,16 @@ describe('a mistyped command', () => {
     expect(r.stderr).not.toContain('too many arguments');
   });
 
+  it('a mistyped subcommand is said the same way, pointing at its own command help (#29 item 11d)', async () => {
+    const r = await runHermes(['gateway', 'stauts'], { env: { HERMES_HOME: tempHome() } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      "error: unknown command 'stauts' (did you mean `hermes gateway status`?)\n(run hermes gateway --help for usage)\n",
+    );
+    const none = await runHermes(['hooks', 'frobnicate'], { env: { HERMES_HOME: tempHome() } });
+    expect(none.stderr).toBe("error: unknown command 'frobnicate'\n(run hermes hooks --help for usage)\n");
+  });
+
   it('hermes help gateway is hermes gateway --help', async () => {
     const r = await runHermes(['help', 'gateway'], { env: { HERMES_HOME: tempHome() } });
     expect(r.code).toBe(0);

@@ -336,6 +336,10 @@ export async function main(argv: string[]): Promise<number> {
         return 2;
       }
     }
+    if (first !== undefined && program.commands.some((c) => c.name() === first && c.commands.length > 0)) {
+      const { sayUnknownSubcommandsAlike } = await import('./unknown-command.js');
+      sayUnknownSubcommandsAlike(program);
+    }
     await program.parseAsync(argv);
     return 0;
   } catch (err) {

@@ -27,6 +27,34 @@ export function suggestCommand(program: Command, word: string): string | null {
   return (best as { name: string } | null)?.name ?? null;
 }
 
+/**
+ * Every command with subcommands says an unknown subcommand the way an unknown first word is said
+ * (one line, the suggestion as the whole command to type) and points at its own help
+ * (`hermes gateway --help`), not commander's `(Did you mean status?)` and the top-level help.
+ */
+export function sayUnknownSubcommandsAlike(program: Command): void {
+  const visit = (cmd: Command, path: string): void => {
+    for (const sub of cmd.commands) {
+      if (sub.commands.length === 0) continue;
+      const at = `${path} ${sub.name()}`.trim();
+      sub.showHelpAfterError(`(run hermes ${at} --help for usage)`);
+      sub.configureOutput({
+        writeErr: (s) => process.stderr.write(s),
+        outputError: (text, write) =>
+          write(
+            text.replace(
+              /^error: unknown command '([^']+)'\n\(Did you mean ([^?]+)\?\)\n/,
+              (_all, word: string, near: string) =>
+                `error: unknown command '${word}' (did you mean \`hermes ${at} ${near}\`?)\n`,
+            ),
+          ),
+      });
+      visit(sub, at);
+    }
+  };
+  visit(program, '');
+}
+
 /** The message for an unknown first word. */
 export function unknownCommandMessage(program: Command, word: string): string {
   if (/\s/.test(word.trim())) {
