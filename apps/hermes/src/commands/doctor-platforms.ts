@@ -19,6 +19,9 @@ const setting = (settings: Settings, key: string): string | undefined => {
 const trimmed = (value: string | undefined): string | undefined =>
   value !== undefined && value.trim() !== '' ? value.trim() : undefined;
 
+/** The API answered, and said no to the token (as opposed to not answering). */
+class Refused extends Error {}
+
 interface Probe {
   /** where the request goes (shown: no token in it) */
   where: string;
@@ -37,7 +40,7 @@ function telegramProbe(token: string, settings: Settings, env: NodeJS.ProcessEnv
     request: (signal) => fetch(`${root}/bot${token}/getMe`, { method: 'POST', signal }),
     who: (body) => {
       const b = body as { ok?: boolean; result?: { username?: string }; description?: string };
-      if (b.ok !== true) throw new Error(b.description ?? 'getMe was refused');
+      if (b.ok !== true) throw new Refused(b.description ?? 'getMe was refused');
       return `getMe: @${b.result?.username ?? '?'}`;
     },
   };
@@ -69,7 +72,7 @@ function slackProbe(token: string, settings: Settings, env: NodeJS.ProcessEnv): 
       }),
     who: (body) => {
       const b = body as { ok?: boolean; user?: string; team?: string; error?: string };
-      if (b.ok !== true) throw new Error(b.error ?? 'auth.test was refused');
+      if (b.ok !== true) throw new Refused(b.error ?? 'auth.test was refused');
       return `auth.test: ${b.user ?? '?'} in ${b.team ?? '?'}`;
     },
   };
@@ -121,12 +124,14 @@ export async function probePlatform(name: string, config: HermesConfig, env: Nod
     }
     return { name: `platform ${name}`, status: 'ok', detail: hide(`token accepted (${probe.who(body)})`) };
   } catch (err) {
-    const why = reason(err);
-    const refused = err instanceof Error && !(err instanceof TypeError) && err.name === 'Error';
     return {
       name: `platform ${name}`,
       status: 'fail',
-      detail: hide(refused ? `${probe.where} refused the token: ${why}` : `cannot reach ${probe.where}: ${why}`),
+      detail: hide(
+        err instanceof Refused
+          ? `${probe.where} refused the token: ${err.message}`
+          : `cannot reach ${probe.where}: ${reason(err)}`,
+      ),
     };
   }
 }

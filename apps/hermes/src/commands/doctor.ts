@@ -24,7 +24,7 @@ import { probeModel } from './doctor-model.js';
 import { probePlatform, probesPlatform } from './doctor-platforms.js';
 import { providerConfig } from './doctor-provider.js';
 import { gatewayStatus } from './gateway-service.js';
-import { modelProviderEntries } from './model-list.js';
+import { providerEntries } from './model-list.js';
 
 interface Check {
   name: string;
@@ -127,7 +127,8 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
       });
     }
     // model providers: whether their key is set, as `hermes model list` says (the active one's answer is the model check)
-    const providers = new Map((await modelProviderEntries(options)).map((e) => [e.plugin, e]));
+    const active = options.provider ?? config.model.provider;
+    const providers = new Map(providerEntries(config, process.env, registries, active).map((e) => [e.plugin, e]));
     // platforms: on when their token is set (then asked once who the token is); a missing token is simply "not configured"
     for (const r of records.filter(isPlatform)) {
       const name = `${r.manifest?.kind === 'backend' ? r.key : (r.manifest?.name ?? r.key)}`;

@@ -4,6 +4,8 @@
  * context length; the active one (model.provider or --provider) is marked.
  */
 import { CUSTOM_PROVIDER, ModelProviders } from '@hermes/agent';
+import type { HermesConfig } from '@hermes/config';
+import type { PluginRegistries } from '@hermes/plugins';
 import type { GlobalOptions } from '../main.js';
 import { pluginRegistrations } from '../plugin-registrations.js';
 import { loadSettings } from '../runtime.js';
@@ -25,7 +27,16 @@ export interface ModelProviderEntry {
 export async function modelProviderEntries(options: GlobalOptions): Promise<ModelProviderEntry[]> {
   const { home, config, env } = loadSettings(options);
   const { registries } = await pluginRegistrations({ home, config, env });
-  const active = options.provider ?? config.model.provider;
+  return providerEntries(config, env, registries, options.provider ?? config.model.provider);
+}
+
+/** The entries of the providers `registries` hold (doctor passes the registrations it loaded already). */
+export function providerEntries(
+  config: HermesConfig,
+  env: NodeJS.ProcessEnv,
+  registries: PluginRegistries,
+  active: string,
+): ModelProviderEntry[] {
   const providers = new ModelProviders({
     registered: () => registries.modelProviders.values(),
     config: { ...config.model, provider: active, model: '' },

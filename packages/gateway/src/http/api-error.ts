@@ -26,11 +26,6 @@ export function sendApiError(
   return reply.code(status).type('application/json; charset=utf-8').send({ error: { message, type, code, param } });
 }
 
-/** The stable code a user-facing failure ends with (`... (HERMES_MODEL_TIMEOUT).`), else `fallback`. */
-export function failureCode(failure: string, fallback = 'server_error'): string {
-  return /\((HERMES_[A-Z_]+)\)\.?$/.exec(failure)?.[1] ?? fallback;
-}
-
 /** An error event of a chat completions stream, in OpenAI's shape: `data: {error: {message, type, code, param}}`. */
 export function streamErrorEvent(
   message: string,

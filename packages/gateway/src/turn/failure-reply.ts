@@ -14,6 +14,11 @@ export function failureMessage(error: unknown, status: string, logger: Logger): 
   return facing.message;
 }
 
+/** The stable code of a failed turn (`HERMES_MODEL_TIMEOUT`, ...): the one its failure message ends with. */
+export function failureCode(error: unknown, status: string): string {
+  return userFacingError(error ?? new Error(`turn ended ${status}`)).code;
+}
+
 /** A chat's answer to a failed turn: "Sorry, I could not answer: <the failure message>". */
 export function failureReply(message: string): string {
   return `Sorry, I could not answer: ${message}`;

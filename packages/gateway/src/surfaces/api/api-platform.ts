@@ -17,7 +17,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   type ApiErrorType,
   DISPATCH_REFUSAL,
-  failureCode,
   limitedAnswer,
   STOPPING,
   sendApiError,
@@ -27,6 +26,7 @@ import { bearerMatches } from '../../http/bearer.js';
 import { startEventStream } from '../../http/event-stream.js';
 import { awaitedSink } from '../../intake/direct-intake.js';
 import type { DirectSink, DirectTurnJob } from '../../pipeline/input.js';
+import { failureCode } from '../../turn/failure-reply.js';
 import { registerModelsRoutes } from './models-route.js';
 import { registerResponsesRoute } from './responses-route.js';
 import { bodySchema, chatCompletionsBodySchema, withTextContent } from './schemas.js';
@@ -208,6 +208,7 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps,
         ? { text: redact(outcome.text), failure: null, usage: NO_USAGE, storeError: null }
         : { ...outcome, usage: outcome.result.usage ?? NO_USAGE };
     const { usage, storeError, failure } = answer;
+    const code = outcome.kind === 'ran' ? failureCode(outcome.result.error, outcome.result.status) : 'server_error';
     if (stream) {
       if (storeError !== null) {
         deps.logger.error({ error: String(storeError) }, 'api: the transcript could not be stored');
@@ -217,7 +218,7 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps,
         return reply;
       }
       if (failure !== null) {
-        reply.raw.write(streamErrorEvent(failure, 'server_error', failureCode(failure)));
+        reply.raw.write(streamErrorEvent(failure, 'server_error', code));
       } else {
         if (outcome.kind === 'command') reply.raw.write(chunk({ content: answer.text }, null));
         reply.raw.write(chunk({}, 'stop'));
@@ -232,7 +233,7 @@ export function registerApiPlatform(app: FastifyInstance, deps: ApiPlatformDeps,
     }
     // a storage failure (SQLITE_FULL included) is thrown: the server's error handler answers it
     if (storeError !== null) throw storeError;
-    if (failure !== null) return sendApiError(reply, 502, failure, 'server_error', failureCode(failure));
+    if (failure !== null) return sendApiError(reply, 502, failure, 'server_error', code);
     return reply.send({
       id,
       object: 'chat.completion',

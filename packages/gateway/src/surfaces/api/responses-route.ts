@@ -11,10 +11,11 @@ import { randomUUID } from 'node:crypto';
 import type { ServedTurn } from '@hermes/agent';
 import { API_IDENTITY, type ChatMessage, planFor, SESSION_KEYS } from '@hermes/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DISPATCH_REFUSAL, failureCode, limitedAnswer, STOPPING, sendApiError } from '../../http/api-error.js';
+import { DISPATCH_REFUSAL, limitedAnswer, STOPPING, sendApiError } from '../../http/api-error.js';
 import { startEventStream } from '../../http/event-stream.js';
 import { awaitedSink } from '../../intake/direct-intake.js';
 import type { DirectOutcome, SinkConversation } from '../../pipeline/input.js';
+import { failureCode } from '../../turn/failure-reply.js';
 import type { ApiPipeline, ApiPlatformDeps } from './api-platform.js';
 import { type ResponsesTurnInput, responsesTurnInput } from './responses-input.js';
 import { type ResponseMeta, responseEvents, responseObject } from './responses-shape.js';
@@ -192,7 +193,7 @@ function answer(
     return reply;
   }
   if (outcome.kind === 'ran' && outcome.failure !== null) {
-    const code = failureCode(outcome.failure);
+    const code = failureCode(outcome.result.error, outcome.result.status);
     if (!events) return sendApiError(reply, 502, outcome.failure, 'server_error', code);
     events.failed(code, outcome.failure, usage);
     reply.raw.end();
