@@ -1,6 +1,14 @@
 // @hermes/protocol: types, the hook table and error codes. No runtime dependencies.
 
 // Crash-safe file replacement (temporary sibling, fsync, rename)
+export {
+  type ActionButton,
+  type ActionPress,
+  type ActionPressResult,
+  actionButtonData,
+  type ButtonMessage,
+  parseActionButtonData,
+} from './action-buttons.js';
 export { AGENT_TERMINAL_MARKER } from './agent-terminal.js';
 export {
   APPROVAL_ANSWERS,

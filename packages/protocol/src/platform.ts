@@ -2,6 +2,7 @@
  * The platform adapter contract. Adapters translate and nothing more: SDK event in, MessageEvent
  * out (raw payload kept); OutboundMessage in, SDK calls out, a typed SendResult back.
  */
+import type { ActionPress, ActionPressResult, ButtonMessage } from './action-buttons.js';
 import type { ApprovalPress, ApprovalPressResult, ApprovalPromptMessage } from './approval-prompt.js';
 import type { Logger } from './logger.js';
 import type { MessageEvent } from './message-event.js';
@@ -145,6 +146,8 @@ export interface InboundSink {
    * when the presser is the user it asked; the result's text is shown to the presser.
    */
   approvalPress?(press: ApprovalPress): Promise<ApprovalPressResult>;
+  /** A press of an action button (`sendButtons`' buttons): the gateway checks who pressed and acts. */
+  actionPress?(press: ActionPress): Promise<ActionPressResult>;
 }
 
 /** A plain HTTP route on the gateway's own server (for webhooks), free of any framework type. */
@@ -255,6 +258,8 @@ export interface PlatformAdapter {
   sendTyping?(chatId: string, threadId?: string): Promise<void>;
   /** Shows an approval prompt with native buttons (once / this session / always / deny); presses go to `sink.approvalPress`. */
   askApproval?(prompt: ApprovalPromptMessage): Promise<SendResult>;
+  /** Posts a plain-text message with a row of action buttons; presses go to `sink.actionPress`. */
+  sendButtons?(message: ButtonMessage): Promise<SendResult>;
   /** Replaces an answered or expired prompt's text and removes its buttons. */
   closeApproval?(chatId: string, messageId: string, text: string): Promise<void>;
   /**

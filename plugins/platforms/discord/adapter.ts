@@ -10,6 +10,7 @@ import {
   handleComponentPress,
   INTERACTION_MESSAGE_COMPONENT,
   parseComponentPress,
+  sendButtons,
 } from './approvals.js';
 import type { PendingAttachment } from './attachments.js';
 import type { BotIdentity } from './bot-identity.js';
@@ -282,6 +283,7 @@ export function createDiscordAdapter(context: PlatformContext, deps: AdapterDeps
     },
 
     askApproval: (prompt) => askApproval(rest, prompt),
+    sendButtons: (message) => sendButtons(rest, message),
     closeApproval: (_chatId, messageId, text) => closeApproval(rest, messageId, text),
 
     format: markdownToDiscord,

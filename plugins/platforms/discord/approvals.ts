@@ -1,11 +1,12 @@
 /**
- * Approvals in a Discord chat: the prompt as a channel message with a row of buttons (message
+ * Buttons in a Discord chat (approval prompts, action buttons such as a cron job's *Cancel*): the
+ * prompt as a channel message with a row of buttons (message
  * components), a press as an INTERACTION_CREATE of type 3 (MESSAGE_COMPONENT) answered with an
  * ephemeral reply only the presser sees, and the prompt edited (text replaced, buttons removed)
  * once it is answered or expired.
  */
 import { approvalButtons, pressApproval } from '@hermes/plugin-sdk';
-import type { ApprovalPromptMessage, InboundSink, Logger, SendResult } from '@hermes/protocol';
+import type { ApprovalPromptMessage, ButtonMessage, InboundSink, Logger, SendResult } from '@hermes/protocol';
 import { type REST, Routes } from 'discord.js';
 import { describeError } from './error-text.js';
 import { messageBody } from './message-body.js';
@@ -17,21 +18,25 @@ export const INTERACTION_MESSAGE_COMPONENT = 3;
 /** CHANNEL_MESSAGE_WITH_SOURCE, with the EPHEMERAL flag: only the presser sees it */
 const EPHEMERAL_REPLY = { type: 4, flags: 1 << 6 };
 /** button styles: primary, secondary, danger */
-const STYLE = { once: 1, session: 2, always: 2, deny: 4 } as const;
+const STYLE = { primary: 1, secondary: 2, danger: 4 } as const;
+const ANSWER_STYLE = { once: 'primary', session: 'secondary', always: 'secondary', deny: 'danger' } as const;
 
-/** The prompt with one button per answer; its id comes back as `<channel>/<message>` for closeApproval. */
-export async function askApproval(rest: REST, prompt: ApprovalPromptMessage): Promise<SendResult> {
-  const channelId = prompt.threadId ?? prompt.chatId;
-  const buttons = approvalButtons(prompt.approvalId).map((b) => ({
+/** A message with one row of buttons; its id comes back as `<channel>/<message>` for closeApproval. */
+export async function sendButtons(
+  rest: REST,
+  message: ButtonMessage & { replyToMessageId?: string | undefined },
+): Promise<SendResult> {
+  const channelId = message.threadId ?? message.chatId;
+  const buttons = message.buttons.map((b) => ({
     type: 2,
-    style: STYLE[b.answer],
+    style: STYLE[b.style ?? 'secondary'],
     label: b.label,
     custom_id: b.data,
   }));
   const body = {
-    ...messageBody(prompt.text, {
+    ...messageBody(message.text, {
       suppressEmbeds: true,
-      ...(prompt.replyToMessageId === undefined ? {} : { replyTo: prompt.replyToMessageId }),
+      ...(message.replyToMessageId === undefined ? {} : { replyTo: message.replyToMessageId }),
     }),
     components: [{ type: 1, components: buttons }],
   };
@@ -43,6 +48,16 @@ export async function askApproval(rest: REST, prompt: ApprovalPromptMessage): Pr
   } catch (error) {
     return toSendFailure(error);
   }
+}
+
+/** The prompt with one button per answer. */
+export function askApproval(rest: REST, prompt: ApprovalPromptMessage): Promise<SendResult> {
+  const buttons = approvalButtons(prompt.approvalId).map((b) => ({
+    label: b.label,
+    data: b.data,
+    style: ANSWER_STYLE[b.answer],
+  }));
+  return sendButtons(rest, { ...prompt, buttons });
 }
 
 export async function closeApproval(rest: REST, messageId: string, text: string): Promise<void> {
@@ -75,7 +90,7 @@ export function parseComponentPress(data: Record<string, unknown>): ComponentPre
   return { id, token, customId, channelId, userId };
 }
 
-/** Hands an approval press to the sink and answers the presser (ephemeral) with the gateway's text. */
+/** Hands a press to the sink and answers the presser (ephemeral) with the gateway's text. */
 export async function handleComponentPress(
   press: ComponentPress,
   options: { rest: REST; sink: InboundSink; logger: Logger },

@@ -3,7 +3,7 @@ import { type AdapterDeps, backoffDelayMs, createPlatformKit } from '@hermes/plu
 import type { InboundSink, PlatformAdapter, PlatformCapabilities, PlatformContext } from '@hermes/protocol';
 import { App, type Receiver, SocketModeReceiver, webApi } from '@slack/bolt';
 import { createAnsweredThreads } from './answered-threads.js';
-import { APPROVAL_ACTION, askApproval, closeApproval, handleBlockAction } from './approvals.js';
+import { APPROVAL_ACTION, askApproval, closeApproval, handleBlockAction, sendButtons } from './approvals.js';
 import type { PendingFile } from './attachments.js';
 import { boltLogger } from './bolt-logger.js';
 import { deliverSlackEvent, type InboundDeps } from './deliver-event.js';
@@ -152,7 +152,7 @@ export function createSlackAdapter(context: PlatformContext, deps: AdapterDeps =
     };
     built.event('message', onEvent);
     built.event('app_mention', onEvent);
-    // approval buttons: acked at once (Slack wants it within 3 s), never stored
+    // approval and action buttons: acked at once (Slack wants it within 3 s), never stored
     built.action(APPROVAL_ACTION, async ({ ack, body }) => {
       await ack();
       if (signal.aborted) return;
@@ -243,6 +243,7 @@ export function createSlackAdapter(context: PlatformContext, deps: AdapterDeps =
 
     sendMedia: (media) => sendMedia(client, media),
     askApproval: (prompt) => askApproval(client, prompt),
+    sendButtons: (message) => sendButtons(client, message),
     closeApproval: (_chatId, messageId, text) => closeApproval(client, messageId, text),
     edit: (message) => editMessage(client, message),
     react: (reaction) => setReaction(client, reaction),

@@ -1,11 +1,12 @@
 /**
- * Approvals in a Slack chat: the prompt as a message with Block Kit buttons (an `actions` block), a
+ * Buttons in a Slack chat (approval prompts, action buttons such as a cron job's *Cancel*): the
+ * prompt as a message with Block Kit buttons (an `actions` block), a
  * press as a `block_actions` payload (over Socket Mode, or over HTTP signed like events) answered
  * with chat.postEphemeral (only the presser sees it), and the prompt replaced by chat.update
  * (text changed, blocks removed) once it is answered or expired.
  */
 import { approvalButtons, pressApproval } from '@hermes/plugin-sdk';
-import type { ApprovalPromptMessage, InboundSink, Logger, SendResult } from '@hermes/protocol';
+import type { ApprovalPromptMessage, ButtonMessage, InboundSink, Logger, SendResult } from '@hermes/protocol';
 import type { webApi } from '@slack/bolt';
 import { describeError } from './error-text.js';
 import { escapeMrkdwn } from './format/escape-mrkdwn.js';
@@ -13,22 +14,28 @@ import { toMessageId } from './message-ids.js';
 import { PLATFORM } from './normalize.js';
 import { toSendFailure } from './send-errors.js';
 
-/** Every approval button's action_id starts so (the rest is the approval and the answer). */
-export const APPROVAL_ACTION = /^hapv:/;
+/** Every button's action_id starts so: `hapv:` an approval's answer, `hact:` an action button. */
+export const APPROVAL_ACTION = /^h(apv|act):/;
 
-export async function askApproval(client: webApi.WebClient, prompt: ApprovalPromptMessage): Promise<SendResult> {
-  const threadTs = prompt.threadId ?? prompt.replyToMessageId;
-  const text = escapeMrkdwn(prompt.text);
-  const buttons = approvalButtons(prompt.approvalId).map((b) => ({
+const STYLE = { primary: 'primary', danger: 'danger' } as const;
+
+/** A message with one row of buttons (approval answers or action buttons). */
+export async function sendButtons(
+  client: webApi.WebClient,
+  message: ButtonMessage & { replyToMessageId?: string | undefined },
+): Promise<SendResult> {
+  const threadTs = message.threadId ?? message.replyToMessageId;
+  const text = escapeMrkdwn(message.text);
+  const buttons = message.buttons.map((b) => ({
     type: 'button' as const,
     text: { type: 'plain_text' as const, text: b.label },
     action_id: b.data,
     value: b.data,
-    ...(b.answer === 'once' ? { style: 'primary' as const } : b.answer === 'deny' ? { style: 'danger' as const } : {}),
+    ...(b.style === 'primary' || b.style === 'danger' ? { style: STYLE[b.style] } : {}),
   }));
   try {
     const result = await client.chat.postMessage({
-      channel: prompt.chatId,
+      channel: message.chatId,
       text,
       blocks: [
         { type: 'section' as const, text: { type: 'mrkdwn' as const, text } },
@@ -39,10 +46,19 @@ export async function askApproval(client: webApi.WebClient, prompt: ApprovalProm
     const ts = result.ts ?? result.message?.ts;
     return ts === undefined
       ? { ok: false, error: 'transient', message: 'slack: no ts in the answer' }
-      : { ok: true, messageIds: [toMessageId(result.channel ?? prompt.chatId, ts)] };
+      : { ok: true, messageIds: [toMessageId(result.channel ?? message.chatId, ts)] };
   } catch (error) {
     return toSendFailure(error);
   }
+}
+
+export function askApproval(client: webApi.WebClient, prompt: ApprovalPromptMessage): Promise<SendResult> {
+  const buttons = approvalButtons(prompt.approvalId).map((b) => ({
+    label: b.label,
+    data: b.data,
+    ...(b.answer === 'once' ? { style: 'primary' as const } : b.answer === 'deny' ? { style: 'danger' as const } : {}),
+  }));
+  return sendButtons(client, { ...prompt, buttons });
 }
 
 export async function closeApproval(client: webApi.WebClient, messageId: string, text: string): Promise<void> {
@@ -65,7 +81,7 @@ function readPress(body: unknown): { actionId: string; userId: string; channelId
   return { actionId, userId, channelId, ...(typeof threadTs === 'string' ? { threadTs } : {}) };
 }
 
-/** Hands an approval press to the sink and tells the presser (ephemeral) what came of it. */
+/** Hands a press to the sink and tells the presser (ephemeral) what came of it. */
 export async function handleBlockAction(
   body: unknown,
   options: { client: webApi.WebClient; sink: InboundSink; logger: Logger },

@@ -4,7 +4,7 @@ import type { InboundSink, PlatformAdapter, PlatformCapabilities, PlatformContex
 import { Bot } from 'grammy';
 import type { Update } from 'grammy/types';
 import { createAlbumCollector } from './album.js';
-import { askApproval, closeApproval, handleCallbackQuery } from './approvals.js';
+import { askApproval, closeApproval, handleCallbackQuery, sendButtons } from './approvals.js';
 import type { PendingFile } from './attachments.js';
 import type { BotIdentity } from './bot-identity.js';
 import { deliverUpdate } from './deliver-update.js';
@@ -157,6 +157,7 @@ export function createTelegramAdapter(context: PlatformContext, deps: AdapterDep
     },
 
     askApproval: (prompt) => askApproval(bot.api, prompt),
+    sendButtons: (message) => sendButtons(bot.api, message),
     closeApproval: (chatId, messageId, text) => closeApproval(bot.api, chatId, messageId, text),
 
     format: markdownToTelegramHtml,

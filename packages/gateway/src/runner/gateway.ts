@@ -18,6 +18,7 @@ import {
 import { type GatewayAccess, gatewayAccess } from '../access/gateway-access.js';
 import { ChatApprovals } from '../approvals/chat-approvals.js';
 import { chatCommandAnswer, gatewayCommandPorts } from '../commands/command-ports.js';
+import { ActionButtons } from '../delivery/action-buttons.js';
 import type { DeliveryTarget } from '../delivery/deliver.js';
 import { deliverStreamed } from '../delivery/deliver-streamed.js';
 import { GatewayDelivery } from '../delivery/gateway-delivery.js';
@@ -65,6 +66,8 @@ export class Gateway {
   readonly turns: TurnService;
   /** dangerous commands waiting for the approval of the user who started the turn */
   readonly approvals: ChatApprovals;
+  /** the actions a button the gateway posted may carry (a cron job's Cancel) */
+  readonly actions: ActionButtons;
   readonly #deps: GatewayDeps;
   readonly #sessions: SessionStage;
   readonly #sweep: SessionSweep; // finalizes sessions idle past the reset policy
@@ -153,6 +156,7 @@ export class Gateway {
       now: deps.limitsNow ?? this.#now,
       metrics: this.metrics,
     });
+    this.actions = new ActionButtons({ users: store.identityLinks, access: this.#access, logger: deps.logger });
     this.#turnPorts = {
       access: this.#access,
       turns: this.turns,
@@ -243,6 +247,7 @@ export class Gateway {
       sink: {
         accept: (event, options) => this.accept(event, options),
         approvalPress: async (p) => this.approvals.press(p),
+        actionPress: (p) => this.actions.press(p),
       },
       logger: this.#deps.logger,
       unfinished: () => this.#deps.store.inbox.claimUnfinished({}),

@@ -37,7 +37,7 @@ export interface PlatformKitOptions {
 export interface AdapterParts
   extends Pick<
     PlatformAdapter,
-    'send' | 'format' | 'sendTyping' | 'sendMedia' | 'askApproval' | 'closeApproval' | 'edit' | 'react'
+    'send' | 'format' | 'sendTyping' | 'sendMedia' | 'askApproval' | 'sendButtons' | 'closeApproval' | 'edit' | 'react'
   > {
   /** the intake loop start() runs until stop() aborts `signal`; it sets the status to 'connected' */
   intake(sink: InboundSink, signal: AbortSignal): Promise<void>;
@@ -122,6 +122,7 @@ export function createPlatformKit(
       ...(parts.sendTyping === undefined ? {} : { sendTyping: parts.sendTyping }),
       ...(parts.sendMedia === undefined ? {} : { sendMedia: parts.sendMedia }),
       ...(parts.askApproval === undefined ? {} : { askApproval: parts.askApproval }),
+      ...(parts.sendButtons === undefined ? {} : { sendButtons: parts.sendButtons }),
       ...(parts.closeApproval === undefined ? {} : { closeApproval: parts.closeApproval }),
       ...(parts.edit === undefined ? {} : { edit: parts.edit }),
       ...(parts.react === undefined ? {} : { react: parts.react }),

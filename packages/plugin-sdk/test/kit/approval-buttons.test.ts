@@ -1,6 +1,6 @@
 // The kit's approval buttons and presses: every answer a button whose data the gateway can parse
 // back, and a press handed to the sink (or the stale-button text when it cannot be).
-import type { ApprovalPress, InboundSink } from '@hermes/protocol';
+import { type ActionPress, type ApprovalPress, actionButtonData, type InboundSink } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import { approvalButtons, pressApproval, STALE_BUTTON_TEXT } from '../../src/kit/approval-buttons.js';
 
@@ -32,5 +32,20 @@ describe('approval buttons', () => {
       STALE_BUTTON_TEXT,
     );
     expect(presses).toEqual([]);
+  });
+
+  it('an action button (hact:) goes to actionPress with its action and argument; without actionPress it is stale', async () => {
+    const actions: ActionPress[] = [];
+    const withActions: InboundSink = {
+      accept: async () => {},
+      actionPress: async (press) => {
+        actions.push(press);
+        return { text: `did ${press.action}` };
+      },
+    };
+    const data = actionButtonData('cron-cancel', 'job_1');
+    expect(await pressApproval(withActions, 'discord', data, 'u1', 'c1')).toBe('did cron-cancel');
+    expect(actions).toEqual([{ platform: 'discord', action: 'cron-cancel', arg: 'job_1', userId: 'u1', chatId: 'c1' }]);
+    expect(await pressApproval(sink([]), 'discord', data, 'u1', 'c1')).toBe(STALE_BUTTON_TEXT);
   });
 });

@@ -5,14 +5,16 @@
  * command is denied), delivery through the gateway's outbox, and the `cronjob` tool.
  */
 
-import { type Logger, planFor, SESSION_KEYS, type ToolDefinition } from '@hermes/protocol';
+import { type Logger, type PlatformAdapter, planFor, SESSION_KEYS, type ToolDefinition } from '@hermes/protocol';
 import type { CronJobRow } from '@hermes/store';
+import { type ActionButtons, postWithButtons } from '../../delivery/action-buttons.js';
 import type { DeliveryTarget } from '../../delivery/deliver.js';
 import { type MessagingGatewayPort, resolveTarget } from '../../delivery/send-message-tool.js';
 import type { GatewayEvents } from '../../gateway-hooks/gateway-events.js';
 import { awaitedSink } from '../../intake/direct-intake.js';
 import type { DirectOutcome, DirectTurnJob } from '../../pipeline/input.js';
 import type { CronClock } from './clock.js';
+import { announcementText, announcementWithButton, CRON_CANCEL_ACTION, cronCancelHandler } from './cron-announce.js';
 import type { CronJobsPort } from './cron-jobs-port.js';
 import { createCronjobTool } from './cronjob-tool.js';
 import { type CronTurnResult, type FirePorts, recoverFires, runFire } from './fire.js';
@@ -21,7 +23,10 @@ import { resolveDeliver } from './targets.js';
 
 /** What the cron service asks of the gateway; `Gateway` satisfies it. */
 export interface CronGatewayPort extends MessagingGatewayPort {
+  readonly adapters: ReadonlyMap<string, PlatformAdapter>;
   readonly events: GatewayEvents;
+  /** where the announcement's Cancel button is handled */
+  readonly actions?: Pick<ActionButtons, 'register'>;
   readonly turns: { availableTools(): Promise<ToolDefinition[]> };
   submitTurn(submitted: Omit<DirectTurnJob, 'acceptedAt'>): void;
 }
@@ -161,14 +166,18 @@ export function createCronService(deps: CronServiceDeps): CronService {
     timezone: deps.settings.timezone,
     now: () => deps.clock.now(),
     changed: () => scheduler.poke(),
-    announce: async (origin, text) => {
+    announce: async (origin, job) => {
       try {
-        await send(origin, text);
+        const withButton = announcementWithButton(job);
+        const ports = { adapters: gateway.adapters, sendText: send };
+        await postWithButtons(ports, origin, { ...withButton, fallback: announcementText(job) });
       } catch (err) {
         logger.warn({ err }, 'cron: the announcement of a new job could not be delivered');
       }
     },
   });
+
+  gateway.actions?.register(CRON_CANCEL_ACTION, cronCancelHandler({ jobs, changed: () => scheduler.poke() }));
 
   return {
     scheduler,

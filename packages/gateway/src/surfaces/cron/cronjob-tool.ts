@@ -22,17 +22,8 @@ export interface CronjobToolDeps {
   now(): number;
   /** the scheduler re-reads its table */
   changed(): void;
-  /** posts a line in the chat the job was created from (the user sees what the model scheduled); never throws */
-  announce?(origin: DeliveryTarget, text: string): Promise<void>;
-}
-
-/** What the chat is told when the model creates a job there: its schedule and how to cancel it. */
-export function announcement(job: ReturnType<typeof jobJson>): string {
-  const next = job.next_run_at === null ? '' : `, next run ${job.next_run_at}`;
-  return [
-    `⏰ The assistant scheduled a job here: "${job.name}" (${job.schedule}${next}), id ${job.id}.`,
-    `To cancel it, ask me to remove job ${job.id}, or run \`hermes cron remove ${job.id}\` on the gateway's machine.`,
-  ].join('\n');
+  /** tells the chat the job was created from what the model scheduled (with a Cancel button where there are buttons); never throws */
+  announce?(origin: DeliveryTarget, job: ReturnType<typeof jobJson>): Promise<void>;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
@@ -108,7 +99,7 @@ export function createCronjobTool(deps: CronjobToolDeps): ToolDefinition {
           deps.changed();
           const created = jobJson(job);
           // said in the chat, not left to the model: a job an injected prompt made does not stay hidden
-          if (origin) await deps.announce?.(origin, announcement(created));
+          if (origin) await deps.announce?.(origin, created);
           return { created };
         } catch (err) {
           if (err instanceof ScheduleError) return { error: err.message };
