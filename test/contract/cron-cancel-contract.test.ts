@@ -32,8 +32,8 @@ describe.each(
       gateway: gw.gateway,
       jobs: gw.store.cronJobs,
       env: {},
-      settings: { timezone: 'UTC', catchUp: true, maxFailures: 3 },
-      clock: { now: () => Date.now() },
+      settings: { timezone: 'UTC', catchUp: 'once', maxFailures: 3 },
+      clock: { now: () => Date.now(), realDelay: (ms) => ms },
       logger: silentLogger,
     });
     gw.tools.register(cron.tool);
