@@ -60,7 +60,7 @@ describe('image-gen providers', () => {
       config: { provider: 'solid-png', model: 'm' },
       modelBaseUrl: 'http://127.0.0.1:9/v1',
       apiKey: '',
-      imageDir: join(home, 'cache', 'images'),
+      imageDir: () => join(home, 'cache', 'images'),
       download: createSafeDownload({ allowPrivate: false, timeoutMs: 1_000, maxBytes: 1_000 }),
     });
     const result = (await tool.handler({ prompt: 'a dot' }, context())) as {
@@ -91,7 +91,7 @@ describe('image-gen providers', () => {
       config: { provider: 'openai', model: 'm' },
       modelBaseUrl: 'http://127.0.0.1:9/v1',
       apiKey: '',
-      imageDir: join(tmpdir(), 'unused'),
+      imageDir: () => join(tmpdir(), 'unused'),
       download: createSafeDownload({ allowPrivate: false, timeoutMs: 1_000, maxBytes: 1_000 }),
     });
     expect(await tool.handler({}, context())).toMatchObject({

@@ -62,7 +62,7 @@ describe.each(drivers.map((d) => [d.label, d] as const))('outbound media: %s', (
                 config: { provider: 'openai', model: 'gpt-image-1' },
                 modelBaseUrl: model.url,
                 apiKey: '',
-                imageDir: join(home, 'cache', 'images'),
+                imageDir: () => join(home, 'cache', 'images'),
                 download: createSafeDownload({ allowPrivate: false, timeoutMs: 5_000, maxBytes: 1_000_000 }),
               }),
             ]

@@ -1,10 +1,12 @@
 // Outbound media end to end: `hermes gateway run` with real grammy against the fake Bot API. An
 // answer's MEDIA line arrives as a native photo without the line; a MEDIA line naming
 // HERMES_HOME/.env uploads nothing; image_generate (the bundled openai image-gen plugin against the
-// fake model's /images/generations) arrives as a photo.
+// fake model's /images/generations) arrives as a photo, saved in the asker's own media folder, which
+// another user's MEDIA line cannot send from.
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { safeIdentityName } from '@hermes/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAKE_PNG, scriptToolTurn } from '../fakes/openai-server.js';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
@@ -30,7 +32,7 @@ const env = (home: string) => ({
   HERMES_INFERENCE_MODEL: 'test-model',
   TELEGRAM_BOT_TOKEN: TOKEN,
   TELEGRAM_API_ROOT: tg.apiRoot,
-  TELEGRAM_ALLOWED_USERS: '42',
+  TELEGRAM_ALLOWED_USERS: '42,77',
 });
 
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -69,6 +71,17 @@ describe('outbound media through hermes gateway run (Telegram)', () => {
       expect(tg.sent[2]?.text).toBe('Here it is.');
       const asked = openai.server.requests.find((r) => r.path.endsWith('/images/generations'));
       expect(asked?.body).toMatchObject({ prompt: 'a red square', model: 'gpt-image-1', n: 1 });
+      // the image is user 42's: in their own media folder, not a shared one
+      const images = join(home, 'cache', 'media', safeIdentityName('telegram:42'), 'images');
+      const [made] = readdirSync(images);
+      expect(made).toMatch(/^image-[0-9a-f]{16}\.png$/);
+
+      // user 77's model names it: nothing is uploaded, the reply says why
+      openai.server.script({ text: `Found one:\nMEDIA: ${join(images, made ?? '')}` });
+      tg.pushMessage({ chatId: 77, userId: 77, text: 'show me what 42 drew' });
+      await waitFor(() => tg.sent.some((m) => m.chat_id === 77));
+      expect(tg.sent.find((m) => m.chat_id === 77)?.text).toContain("not in this user's folder");
+      expect(tg.uploads).toHaveLength(2);
     } finally {
       expect(await gw.stop()).toBe(0);
     }

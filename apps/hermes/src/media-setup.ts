@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { createImageGenerateTool, createSafeDownload } from '@hermes/agent';
 import type { MediaSourceOptions } from '@hermes/gateway';
 import type { PluginRegistries } from '@hermes/plugins';
-import type { ToolDefinition } from '@hermes/protocol';
+import { safeIdentityName, type ToolDefinition } from '@hermes/protocol';
 import { type Settings, userHome } from './settings.js';
 
 /** HERMES_HOME, and with a profile the root above it too: nothing under either but a cache/ is sent. */
@@ -30,7 +30,11 @@ export function imageGenerateTool(settings: Settings, registries: PluginRegistri
     config: config.image_gen,
     modelBaseUrl: config.model.base_url,
     apiKey: config.model.api_key,
-    imageDir: join(settings.home, 'cache', 'images'),
+    // the user's own media folder (only they are sent from it); no user (hermes chat, -z): cache/images
+    imageDir: (owner) =>
+      owner === undefined
+        ? join(settings.home, 'cache', 'images')
+        : join(settings.home, 'cache', 'media', safeIdentityName(owner), 'images'),
     download: guardedDownload(settings),
   });
 }

@@ -1,7 +1,8 @@
 /**
  * The `image_generate` tool `{prompt, size?}`: asks the image-gen provider named by
- * `image_gen.provider` (a plugin of plugins/image_gen/), saves the image under HERMES_HOME/cache/images
- * and answers with a `MEDIA:` line, which the gateway delivers as a photo.
+ * `image_gen.provider` (a plugin of plugins/image_gen/), saves the image in the asking user's own
+ * media folder (HERMES_HOME/cache/media/<owner>/images; without a user, as in `hermes chat`,
+ * HERMES_HOME/cache/images) and answers with a `MEDIA:` line, which the gateway delivers as a photo.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -27,8 +28,8 @@ export interface ImageGenToolOptions {
   /** the model's base URL and key: the default endpoint and credentials */
   modelBaseUrl: string;
   apiKey: string;
-  /** where images are saved (HERMES_HOME/cache/images) */
-  imageDir: string;
+  /** where the images of the turn's user (its owner key; undefined: no user) are saved */
+  imageDir(owner: string | undefined): string;
   /** fetches an image a provider answered with a URL (the SSRF-guarded download) */
   download: SafeDownload;
 }
@@ -91,8 +92,9 @@ export function createImageGenerateTool(options: ImageGenToolOptions): ToolDefin
         if (bytes.length === 0)
           return { success: false, error: `image-gen provider "${name}" answered an empty image` };
         const digest = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
-        await mkdir(options.imageDir, { recursive: true, mode: 0o700 });
-        const file = path.join(options.imageDir, `image-${digest}${EXTENSIONS[mimeType] ?? '.png'}`);
+        const dir = options.imageDir(context.user?.key);
+        await mkdir(dir, { recursive: true, mode: 0o700 });
+        const file = path.join(dir, `image-${digest}${EXTENSIONS[mimeType] ?? '.png'}`);
         await writeFile(file, bytes, { mode: 0o600 });
         return { success: true, path: file, bytes: bytes.length, media: `MEDIA: ${file}` };
       } catch (error) {
