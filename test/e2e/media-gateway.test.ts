@@ -78,7 +78,7 @@ describe('inbound media through hermes gateway run (telegram)', () => {
     expect(stored).not.toContain(photo.toString('base64').slice(0, 200));
   });
 
-  it("stores nothing for a stranger, and each user's files up to media.daily_upload_mb a day", async () => {
+  it("stores nothing for a stranger, and each user's files up to media.daily_upload_mb a day, counted across a restart", async () => {
     const home = tempHome();
     // 0.01 MB: one small photo fits, a second one the same day does not
     writeFileSync(join(home, 'config.yaml'), 'media:\n  daily_upload_mb: 0.01\n');
@@ -113,6 +113,25 @@ describe('inbound media through hermes gateway run (telegram)', () => {
       expect(cached()).toHaveLength(1);
     } finally {
       expect(await gw.stop()).toBe(0);
+    }
+    // the day's count is in the store: after a restart the quota is still used up
+    tg.reset();
+    const again = await spawnGateway({
+      HERMES_HOME: home,
+      OPENAI_BASE_URL: openai.server.url,
+      HERMES_INFERENCE_MODEL: 'test-model',
+      TELEGRAM_BOT_TOKEN: TOKEN,
+      TELEGRAM_API_ROOT: tg.apiRoot,
+      TELEGRAM_ALLOWED_USERS: '42',
+    });
+    try {
+      await waitFor(() => tg.pendingPolls() > 0);
+      openai.server.script({ text: 'third photo?' });
+      tg.pushMessage({ chatId: 42, userId: 42, photo: { data: photo, fileName: 'three.jpg' } });
+      await waitFor(() => tg.sent.some((m) => /upload quota/.test(m.text)));
+      expect(cached()).toHaveLength(1);
+    } finally {
+      expect(await again.stop()).toBe(0);
     }
   });
 });

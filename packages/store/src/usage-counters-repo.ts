@@ -16,12 +16,15 @@ export interface UsageCounter {
   turns: number;
   tokens: number;
   cost: number;
+  /** bytes of files stored for the user (the `day` counter) */
+  uploads: number;
 }
 
 export interface UsageDelta {
   turns?: number;
   tokens?: number;
   cost?: number;
+  uploads?: number;
 }
 
 /** Which window a write belongs to: a counter that started before `staleBefore` restarts at `start`. */
@@ -44,6 +47,7 @@ export interface UsageRecord {
   turns: number | string;
   tokens: number | string;
   cost: number | string;
+  uploads: number | string;
 }
 
 /** A row as a counter (PostgreSQL hands BIGINT columns back as strings). */
@@ -55,21 +59,23 @@ export function usageCounter(r: UsageRecord): UsageCounter {
     turns: Number(r.turns),
     tokens: Number(r.tokens),
     cost: Number(r.cost),
+    uploads: Number(r.uploads),
   };
 }
 
-/** The upsert both backends run, with `$n` placeholders: key, period, start, turns, tokens, cost, staleBefore. */
+/** The upsert both backends run, with `$n` placeholders: key, period, start, turns, tokens, cost, staleBefore, uploads. */
 export const USAGE_ADD_SQL = `
-INSERT INTO usage_counters (user_key, period, started_at, turns, tokens, cost) VALUES ($1, $2, $3, $4, $5, $6)
+INSERT INTO usage_counters (user_key, period, started_at, turns, tokens, cost, uploads) VALUES ($1, $2, $3, $4, $5, $6, $8)
 ON CONFLICT (user_key, period) DO UPDATE SET
   started_at = CASE WHEN usage_counters.started_at < $7 THEN excluded.started_at ELSE usage_counters.started_at END,
   turns = CASE WHEN usage_counters.started_at < $7 THEN excluded.turns ELSE usage_counters.turns + excluded.turns END,
   tokens = CASE WHEN usage_counters.started_at < $7 THEN excluded.tokens ELSE usage_counters.tokens + excluded.tokens END,
-  cost = CASE WHEN usage_counters.started_at < $7 THEN excluded.cost ELSE usage_counters.cost + excluded.cost END
-RETURNING user_key, period, started_at, turns, tokens, cost`;
+  cost = CASE WHEN usage_counters.started_at < $7 THEN excluded.cost ELSE usage_counters.cost + excluded.cost END,
+  uploads = CASE WHEN usage_counters.started_at < $7 THEN excluded.uploads ELSE usage_counters.uploads + excluded.uploads END
+RETURNING user_key, period, started_at, turns, tokens, cost, uploads`;
 
 export const USAGE_GET_SQL =
-  'SELECT user_key, period, started_at, turns, tokens, cost FROM usage_counters WHERE user_key = $1 AND period = $2 AND started_at >= $3';
+  'SELECT user_key, period, started_at, turns, tokens, cost, uploads FROM usage_counters WHERE user_key = $1 AND period = $2 AND started_at >= $3';
 
 /** The add statement's parameters, in placeholder order. */
 export function usageAddParams(
@@ -77,8 +83,9 @@ export function usageAddParams(
   period: UsagePeriod,
   window: UsageWindow,
   delta: UsageDelta,
-): [string, string, number, number, number, number, number] {
-  return [userKey, period, window.start, delta.turns ?? 0, delta.tokens ?? 0, delta.cost ?? 0, window.staleBefore];
+): [string, string, number, number, number, number, number, number] {
+  const { turns = 0, tokens = 0, cost = 0, uploads = 0 } = delta;
+  return [userKey, period, window.start, turns, tokens, cost, window.staleBefore, uploads];
 }
 
 /** Builds the repository over `usage_counters`; every statement is prepared here, once. */

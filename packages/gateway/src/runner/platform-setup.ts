@@ -113,8 +113,11 @@ export function gatewayPlatformPorts(
     downloads: downloadGates({
       env: deps.env,
       pairing: store.pairing,
+      counters: store.usageCounters,
+      ownerOf: (identity) => store.identityLinks.ownerOf(identity),
       dailyBytes: settings.media?.dailyUploadBytes ?? Number.POSITIVE_INFINITY,
       now,
+      logger: deps.logger,
     }),
     platformState: store.adapterState,
     pluginCommands: deps.pluginCommands,

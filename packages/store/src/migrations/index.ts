@@ -15,6 +15,7 @@ import { clusterTables } from './0013-cluster-tables.js';
 import { identityLinks } from './0014-identity-links.js';
 import { usageCounters } from './0015-usage-counters.js';
 import { cronCreator } from './0016-cron-creator.js';
+import { usageUploads } from './0017-usage-uploads.js';
 
 /**
  * Every schema step, oldest first. To change the schema, add a file `NNNN-what-it-does.ts` next to
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   identityLinks,
   usageCounters,
   cronCreator,
+  usageUploads,
 ];

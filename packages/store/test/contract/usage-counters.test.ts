@@ -19,6 +19,7 @@ forEachBackend((open) => {
       turns: 1,
       tokens: 0,
       cost: 0,
+      uploads: 0,
     });
     const second = await store.usageCounters.add('telegram:1', 'minute', minute(t0 + 59_999), { turns: 1 });
     expect(second).toMatchObject({ startedAt: t0, turns: 2 });
@@ -32,6 +33,12 @@ forEachBackend((open) => {
       tokens: 2000,
       cost: 0.75,
       turns: 0,
+    });
+    // the day's stored bytes (media.daily_upload_mb) sum in the same row, leaving the budgets as they are
+    await store.usageCounters.add('telegram:1', 'day', day, { uploads: 6_000 });
+    expect(await store.usageCounters.add('telegram:1', 'day', day, { uploads: 4_000_000_000 })).toMatchObject({
+      uploads: 4_000_006_000,
+      tokens: 2000,
     });
     expect(await store.usageCounters.get('telegram:1', 'minute', t0 - MINUTE + 1)).toMatchObject({ turns: 2 });
     // a minute after the window's first turn: the next add starts a new window
