@@ -34,8 +34,8 @@ describe('the cronjob tool keeps to its chat', () => {
     now: Date.now,
     changed: () => undefined,
   });
-  const call = async (sessionId: string, args: Record<string, unknown>) =>
-    (await tool.handler(args, { sessionId, logger: silentLogger } as unknown as ToolContext)) as Record<
+  const call = async (sessionId: string, args: Record<string, unknown>, user?: ToolContext['user']) =>
+    (await tool.handler(args, { sessionId, logger: silentLogger, user } as unknown as ToolContext)) as Record<
       string,
       unknown
     >;
@@ -55,6 +55,30 @@ describe('the cronjob tool keeps to its chat', () => {
     expect(store.cronJobs.get(id)?.state).toBe('active');
     expect(((await call('sess-a', { action: 'list' })) as { jobs: unknown[] }).jobs).toHaveLength(1);
     expect(await call('sess-a', { action: 'pause', job_id: id })).toMatchObject({ job: { state: 'paused' } });
+  });
+
+  it("in one group chat, a user's model neither lists nor changes a job another user's model made; an admin's does", async () => {
+    const alice = { key: 'telegram:1', tier: 'user' as const };
+    const bob = { key: 'telegram:2', tier: 'user' as const };
+    const admin = { key: 'telegram:9', tier: 'admin' as const };
+    const made = (await call('sess-b', { action: 'create', schedule: 'every 1h', prompt: 'ping' }, alice)) as {
+      created: { id: string };
+    };
+    const id = made.created.id;
+    expect(store.cronJobs.get(id)?.creator).toBe('telegram:1');
+    const listed = (user: ToolContext['user']) =>
+      call('sess-b', { action: 'list' }, user).then((r) => (r.jobs as { id: string }[]).map((j) => j.id));
+    expect(await listed(bob)).not.toContain(id);
+    expect(await listed(alice)).toContain(id);
+    expect(await listed(admin)).toContain(id);
+    for (const action of ['pause', 'remove']) {
+      expect(await call('sess-b', { action, job_id: id }, bob)).toEqual({
+        error: `job ${id} was made by another user; only they or an admin may change it`,
+      });
+    }
+    expect(store.cronJobs.get(id)?.state).toBe('active');
+    expect(await call('sess-b', { action: 'pause', job_id: id }, admin)).toMatchObject({ job: { state: 'paused' } });
+    expect(await call('sess-b', { action: 'remove', job_id: id }, alice)).toEqual({ removed: id });
   });
 
   it('a target send_message could not reach is refused, and nothing is stored', async () => {

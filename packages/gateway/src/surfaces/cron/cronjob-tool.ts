@@ -1,7 +1,8 @@
 /**
  * The `cronjob` tool (toolset `cron`): the agent schedules from a chat. Actions create, list,
  * remove, pause, resume. A job created in a chat delivers to that chat unless told otherwise, and
- * belongs to it: from a chat, the tool lists and changes only that chat's jobs. `deliver` other
+ * belongs to it: from a chat, the tool lists and changes only that chat's jobs, and a `user` (not an
+ * admin) only the ones their own model made. `deliver` other
  * than origin, none or home is checked like send_message's targets (no strangers).
  */
 
@@ -62,7 +63,12 @@ export function createCronjobTool(deps: CronjobToolDeps): ToolDefinition {
       const origin = deps.originOf(context.sessionId);
       const owner = origin ? targetString(origin) : undefined;
       const action = args.action;
-      if (action === 'list') return { jobs: (await deps.jobs.list(owner ? { owner } : {})).map(jobJson) };
+      // a user (not an admin) sees and changes only the jobs their own model made: cron for others is an admin's
+      const user = context.user;
+      const theirs = (job: { creator: string | null }) => !user || user.tier === 'admin' || job.creator === user.key;
+      if (action === 'list') {
+        return { jobs: (await deps.jobs.list(owner ? { owner } : {})).filter(theirs).map(jobJson) };
+      }
       if (action === 'create') {
         const schedule = str(args.schedule);
         const prompt = str(args.prompt);
@@ -114,6 +120,7 @@ export function createCronjobTool(deps: CronjobToolDeps): ToolDefinition {
       if (!id || !job || (owner && job.owner !== owner)) {
         return { error: `job_id: no job ${JSON.stringify(id ?? '')}${owner ? ' in this chat' : ''} (list shows them)` };
       }
+      if (!theirs(job)) return { error: `job ${id} was made by another user; only they or an admin may change it` };
       if (action === 'remove') await deps.jobs.remove(id);
       else if (action === 'pause') {
         if (job.state !== 'active') return { error: `job ${id} is ${job.state}, not active` };
