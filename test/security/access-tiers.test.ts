@@ -2,12 +2,12 @@
 // and the real openai client against the fake model (which records every request). Two allowed
 // Telegram users and no admin configured: 42, the first of TELEGRAM_ALLOWED_USERS, is the owner
 // (admin); 43 is a `user`. docs/security.md "Tiers and budgets".
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fakes/openai-server.js';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.js';
-import { tempHome } from '../helpers/run-hermes.js';
+import { tempHome, trustHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -96,6 +96,57 @@ describe('access tiers through hermes gateway run', () => {
       const adminTools = toolNames(chatRequests().at(-1));
       expect(adminTools).toContain('terminal');
       expect(adminTools).toContain('write_file');
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+  });
+
+  it('exclude_commands turn commands off per tier; a plugin command registered adminOnly is refused to users', async () => {
+    const home = tempHome();
+    const dir = join(home, 'plugins', 'opsy');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'plugin.yaml'), 'name: opsy\nversion: 1.0.0\ndescription: ops commands\n');
+    writeFileSync(
+      join(dir, 'index.ts'),
+      [
+        'export function register(ctx: { registerCommand(c: object): void }): void {',
+        "  ctx.registerCommand({ name: 'flush', description: 'flushes caches', adminOnly: true, handler: () => 'flushed' });",
+        "  ctx.registerCommand({ name: 'ping', description: 'answers pong', handler: () => 'pong' });",
+        '}',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(home, 'config.yaml'),
+      [
+        'plugins:',
+        '  enabled: [opsy]',
+        'access:',
+        '  tiers:',
+        '    admin:',
+        "      exclude_commands: ['/sethome']",
+        '    user:',
+        '      exclude_commands: [ping, new]',
+        '',
+      ].join('\n'),
+    );
+    trustHome(home);
+    const gw = await spawnGateway(env(home));
+    try {
+      await waitFor(() => tg.pendingPolls() > 0, { what: 'the first getUpdates poll' });
+      expect(await say(USER, '/flush')).toBe(
+        "/flush is for admins of this bot (its plugin says so); ask the bot's owner.",
+      );
+      expect(await say(ADMIN, '/flush')).toBe('flushed');
+      expect(await say(USER, '/ping')).toBe(
+        '/ping is turned off for users of this bot (access.tiers.user.exclude_commands).',
+      );
+      expect(await say(USER, '/new')).toMatch(/^\/new is turned off for users/);
+      expect(await say(ADMIN, '/ping')).toBe('pong');
+      expect(await say(ADMIN, '/sethome')).toBe(
+        '/sethome is turned off for admins of this bot (access.tiers.admin.exclude_commands).',
+      );
+      expect(chatRequests()).toHaveLength(0);
     } finally {
       expect(await gw.stop()).toBe(0);
     }

@@ -30,6 +30,15 @@ const tierSchema = (defaults: { excludeTools: string[]; limits: z.input<typeof l
   z.object({
     toolsets: z.array(z.string().min(1)).default(['*']),
     exclude_tools: z.array(z.string().min(1)).default(defaults.excludeTools),
+    /** chat commands this tier may not run (names without the slash), besides the admin-only ones for users */
+    exclude_commands: z
+      .array(
+        z
+          .string()
+          .min(1)
+          .transform((name) => name.replace(/^\//, '')),
+      )
+      .default([]),
     limits: limitsSchema.prefault(defaults.limits),
   });
 

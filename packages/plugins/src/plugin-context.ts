@@ -51,6 +51,8 @@ export interface RegisterCommandInput {
   name: string;
   description?: string;
   handler: (args: string) => string | undefined | Promise<string | undefined>;
+  /** only admins of the bot may run it (users are told so); default false */
+  adminOnly?: boolean;
 }
 
 export interface RegisterCliCommandInput {
@@ -180,7 +182,13 @@ export function createPluginContext(options: {
       const name = needName(command?.name, 'registerCommand').replace(/^\//, '');
       if (typeof command.handler !== 'function') throw new TypeError(`plugin ${key}: command /${name} needs a handler`);
       if (registries) {
-        const value = { name, description: command.description ?? '', handler: command.handler, plugin: key };
+        const value = {
+          name,
+          description: command.description ?? '',
+          handler: command.handler,
+          adminOnly: command.adminOnly === true,
+          plugin: key,
+        };
         claim(registries.commands, name, value, 'command', key, undo);
       }
       commands.push(`/${name}`);

@@ -20,6 +20,8 @@ export interface SlashCommand {
   description: string;
   /** the text after the command; returns the reply text */
   handler: (args: string) => string | undefined | Promise<string | undefined>;
+  /** registered `adminOnly`: users (not admins) are refused */
+  adminOnly?: boolean;
   plugin: string;
 }
 

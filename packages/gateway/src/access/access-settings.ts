@@ -15,6 +15,8 @@ export interface TierSettings {
   toolsets: readonly string[];
   /** tool names the tier never gets */
   excludeTools: readonly string[];
+  /** chat commands the tier may not run (access.tiers.<tier>.exclude_commands) */
+  excludeCommands: readonly string[];
   limits: UsageLimits;
 }
 
@@ -44,7 +46,12 @@ function limits(l: ConfigLimits): UsageLimits {
 }
 
 function tier(t: HermesConfig['access']['tiers']['user']): TierSettings {
-  return { toolsets: t.toolsets, excludeTools: t.exclude_tools, limits: limits(t.limits) };
+  return {
+    toolsets: t.toolsets,
+    excludeTools: t.exclude_tools,
+    excludeCommands: t.exclude_commands,
+    limits: limits(t.limits),
+  };
 }
 
 export function accessSettings(config: HermesConfig): AccessSettings {

@@ -6,7 +6,7 @@
 import type { TokenUsage } from '@hermes/agent';
 import type { AsyncStore } from '@hermes/store';
 import type { Env } from '../pipeline/allowlist.js';
-import type { AccessSettings } from './access-settings.js';
+import type { AccessSettings, Tier } from './access-settings.js';
 import { tierOf } from './tiers.js';
 import { type Admission, admitTurn, recordUsage, type TurnUserRef, type UserMetricsSink } from './usage-limits.js';
 
@@ -17,6 +17,8 @@ export interface GatewayAccess {
   admit(user: TurnUserRef): Promise<Admission>;
   /** a finished turn's reported usage on `model` */
   record(user: TurnUserRef, usage: TokenUsage | null, model: string): Promise<void>;
+  /** the chat commands `tier` may not run (access.tiers.<tier>.exclude_commands) */
+  excludedCommands(tier: Tier): readonly string[];
 }
 
 export interface GatewayAccessPorts {
@@ -36,6 +38,7 @@ export function gatewayAccess(ports: GatewayAccessPorts): GatewayAccess {
       userOf: async (who) => ({ key: key(who), tier: 'admin' }),
       admit: async () => ({ ok: true }),
       record: async () => {},
+      excludedCommands: () => [],
     };
   }
   const tierPorts = { env: ports.env, admins: settings.admins, pairing: ports.store.pairing };
@@ -44,5 +47,6 @@ export function gatewayAccess(ports: GatewayAccessPorts): GatewayAccess {
     userOf: async (who) => ({ key: key(who), tier: await tierOf(tierPorts, who.platform, who.userId) }),
     admit: (user) => admitTurn(usage, user),
     record: (user, used, model) => recordUsage(usage, user, used, model),
+    excludedCommands: (tier) => settings.tiers[tier].excludeCommands,
   };
 }

@@ -39,7 +39,7 @@ export interface CommandPortsHost {
   /** the turn service (`/compress`) */
   turns: Pick<TurnService, 'compress'>;
   /** the senders' tiers (admin-only commands) */
-  access: Pick<GatewayAccess, 'userOf'>;
+  access: Pick<GatewayAccess, 'userOf' | 'excludedCommands'>;
   /** delivers text; `onSettled` is committed with its last row's mark */
   send(target: DeliveryTarget, text: string, onSettled?: UnitOfWork): Promise<unknown>;
 }

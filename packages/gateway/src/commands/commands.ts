@@ -27,7 +27,10 @@ export interface CommandServices {
   setHome(platform: string, chatId: string): string;
   /** answers the approval waiting in this chat for this user (chat-approvals.ts) */
   answerApproval(ctx: CommandContext, answer: ApprovalAnswer): string;
-  pluginCommands(): ReadonlyMap<string, { description: string; handler: (args: string) => unknown }>;
+  pluginCommands(): ReadonlyMap<
+    string,
+    { description: string; handler: (args: string) => unknown; adminOnly?: boolean | undefined }
+  >;
   /** the skills invocable as `/name` (absent: none) */
   skills?: SkillCommands;
   /** `/link`, `/link CODE`: joins the sender's identities on two platforms (users/link-command.ts) */

@@ -33,7 +33,7 @@ export interface CommandPorts {
   /** whether the session key's turn is running here (the console's session list) */
   busy?(sessionKey: string): boolean;
   /** the sender's tier (absent: admin) */
-  access?: Pick<GatewayAccess, 'userOf'>;
+  access?: Pick<GatewayAccess, 'userOf' | 'excludedCommands'>;
   /** quick_commands: `/name` aliases of a command or a text */
   quickCommands?: Readonly<Record<string, string>>;
 }
@@ -110,7 +110,10 @@ export async function runCommandStage(
       return outcome === 'started' ? '' : mode === 'steer' ? 'Handed to the running answer.' : 'Queued.';
     },
   };
-  const refusal = commandRefusal(command.name, tier);
+  const refusal = commandRefusal(command.name, tier, {
+    excluded: ports.access?.excludedCommands(tier) ?? [],
+    adminOnly: ports.services.pluginCommands().get(command.name)?.adminOnly === true,
+  });
   if (refusal !== null) {
     await answer.reply(refusal, { kind: 'answered' });
     return { kind: 'answered' };
