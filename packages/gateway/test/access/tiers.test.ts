@@ -87,8 +87,8 @@ describe('commands, tools and quick commands per tier', () => {
     ];
     const access = tierToolAccess({
       tiers: {
-        admin: { toolsets: ['*'], excludeTools: [], limits: {} },
-        user: { toolsets: ['file', 'web_search'], excludeTools: ['write_file'], limits: {} },
+        admin: { toolsets: ['*'], excludeTools: [], excludeCommands: [], limits: {} },
+        user: { toolsets: ['file', 'web_search'], excludeTools: ['write_file'], excludeCommands: [], limits: {} },
       },
     });
     expect(access(tools, { key: 'telegram:1', tier: 'admin' }).map((t) => t.name)).toEqual([

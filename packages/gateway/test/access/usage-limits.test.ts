@@ -20,8 +20,8 @@ function setUp(user: UsageLimits, users: AccessSettings['users'] = {}, given?: A
   const settings: AccessSettings = {
     admins: [],
     tiers: {
-      admin: { toolsets: ['*'], excludeTools: [], limits: {} },
-      user: { toolsets: ['*'], excludeTools: [], limits: user },
+      admin: { toolsets: ['*'], excludeTools: [], excludeCommands: [], limits: {} },
+      user: { toolsets: ['*'], excludeTools: [], excludeCommands: [], limits: user },
     },
     users,
     prices: { 'm-1': { inputPerMillion: 1_000, outputPerMillion: 2_000 } },
