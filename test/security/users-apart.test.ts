@@ -190,5 +190,17 @@ describe('users apart through hermes gateway run (Telegram x2, Slack)', () => {
     const requests = chats();
     expect(systemPrompt(requests[0])).toContain(NOTE);
     expect(toolResults(requests[1]).at(-1)).toContain('password hint');
+
+    // /unlink: the Slack account is its own user again; Alice's Telegram memory is not in its prompt
+    slack.pushMessage({ channel: ALICE_SLACK.dm, user: ALICE_SLACK.id, text: '/unlink' });
+    await waitFor(() => slack.posted.some((m) => m.text.includes('Unlinked')), { what: 'the unlink answer' });
+    expect(slack.posted.find((m) => m.text.includes('Unlinked'))?.text).toContain('is its own user again');
+    const before = chats().length;
+    openai.server.script({ text: 'hello stranger' });
+    slack.pushMessage({ channel: ALICE_SLACK.dm, user: ALICE_SLACK.id, text: 'who am I' });
+    await waitFor(() => slack.posted.some((m) => m.text.includes('hello stranger')), {
+      what: 'the answer after unlink',
+    });
+    expect(systemPrompt(chats()[before])).not.toContain(NOTE);
   });
 });

@@ -20,6 +20,12 @@ export interface IdentityLinksRepo {
    * Linking two identities of one owner changes nothing.
    */
   link(to: string, joining: string): string;
+  /**
+   * Undoes links: a linked identity becomes its own owner again; an owner lets go of every
+   * identity linked to it. Returns the identities whose link was removed (none: not linked). The
+   * data stays with the owner key it was kept under.
+   */
+  unlink(identity: string): string[];
   /** Keeps a `/link` code issued for `identity`, good until `expiresAt` (ms since the epoch). */
   putCode(code: string, identity: string, expiresAt: number): void;
   /** The identity a code was issued for, the code used up; undefined when unknown or expired. */
@@ -45,6 +51,9 @@ export function createIdentityLinksRepo(db: SqliteDatabase, now: () => number): 
     'DELETE FROM identity_link_codes WHERE code = ? RETURNING identity, expires_at',
   );
   const dropExpired = db.prepare<[number]>('DELETE FROM identity_link_codes WHERE expires_at <= ?');
+  const unlink = db
+    .prepare<[string, string], string>('DELETE FROM identity_links WHERE identity = ? OR owner = ? RETURNING identity')
+    .pluck();
   const owner = (identity: string) => ownerOf.get(identity) ?? identity;
   const link = db.transaction((to: string, joining: string): string => {
     const target = owner(to);
@@ -59,6 +68,7 @@ export function createIdentityLinksRepo(db: SqliteDatabase, now: () => number): 
     ownerOf: owner,
     identitiesOf: (key) => [key, ...owned.all(key)],
     link: (to, joining) => link(to, joining),
+    unlink: (identity) => unlink.all(identity, identity).sort(),
     putCode(code, identity, expiresAt) {
       dropExpired.run(now());
       putCode.run(code, identity, expiresAt);

@@ -12,7 +12,7 @@ import { settleInbox } from '../pipeline/outcome.js';
 import type { SessionStage } from '../pipeline/session.js';
 import type { GatewayDeps } from '../runner/gateway-deps.js';
 import type { BusyMode, SubmitOutcome } from '../sessions/session-lanes.js';
-import { linkCommand } from '../users/link-command.js';
+import { linkCommand, unlinkCommand } from '../users/link-command.js';
 import { commandServices } from './command-services.js';
 
 export interface CommandPortsHost {
@@ -68,7 +68,10 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
         host.approvals.forgetSession(key);
         return host.sessions.reset(key, platform, userId);
       },
-      link: (c) => linkCommand({ links: store.identityLinks, now: Date.now }, c),
+      link: (c, unlink) => {
+        const ports = { links: store.identityLinks, now: Date.now };
+        return unlink ? unlinkCommand(ports, c) : linkCommand(ports, c);
+      },
       answerApproval: (c, answer) =>
         host.approvals.answerText(c.platform, c.chatId, c.userId, answer, (c.tier ?? 'admin') === 'admin'),
       ...(host.deps.models

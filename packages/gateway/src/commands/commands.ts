@@ -33,8 +33,8 @@ export interface CommandServices {
   >;
   /** the skills invocable as `/name` (absent: none) */
   skills?: SkillCommands;
-  /** `/link`, `/link CODE`: joins the sender's identities on two platforms (users/link-command.ts) */
-  link(ctx: CommandContext): Promise<string>;
+  /** `/link`, `/link CODE`: joins the sender's identities on two platforms; `/unlink` (`unlink`) undoes it (users/link-command.ts) */
+  link(ctx: CommandContext, unlink?: boolean): Promise<string>;
   /** quick_commands: `/name` aliases, listed by /help (absent: none) */
   quickCommands?: Readonly<Record<string, string>>;
 }
@@ -79,6 +79,10 @@ export const BUILTIN_COMMANDS: Readonly<Record<string, BuiltinCommand>> = {
   link: {
     description: '/link gives a code; /link CODE on another platform makes both accounts one user',
     run: (c, s) => s.link(c),
+  },
+  unlink: {
+    description: 'undoes /link: this account is its own user again',
+    run: (c, s) => s.link(c, true),
   },
 };
 

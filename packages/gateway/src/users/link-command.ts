@@ -2,7 +2,9 @@
  * `/link`: joins one person's identities on two platforms. `/link` in a direct chat answers a
  * one-time code (10 minutes); `/link CODE` in a direct chat elsewhere links that identity to the
  * owner of the one that asked for the code, so both share memory, sessions searched and files.
- * The code is a key to the asker's data: it is given and taken in direct chats only.
+ * The code is a key to the asker's data: it is given and taken in direct chats only. `/unlink`
+ * undoes it: a linked account is its own user again (starting empty: the data stays with the
+ * owner), and an owner lets go of every account linked to it.
  */
 import { randomInt } from 'node:crypto';
 import { type AsyncStore, LINK_CODE_TTL_MS } from '@hermes/store';
@@ -14,7 +16,7 @@ const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 const CODE_LENGTH = 8;
 
 export interface LinkPorts {
-  links: Pick<AsyncStore['identityLinks'], 'putCode' | 'takeCode' | 'link' | 'ownerOf'>;
+  links: Pick<AsyncStore['identityLinks'], 'putCode' | 'takeCode' | 'link' | 'ownerOf' | 'unlink'>;
   now(): number;
 }
 
@@ -47,4 +49,19 @@ export async function linkCommand(ports: LinkPorts, ctx: CommandContext): Promis
     return 'That code was made for this account: send it from your account on the other platform.';
   const owner = await ports.links.link(issuer, identity);
   return `Linked: this account (${identity}) is now one user with ${issuer === owner ? issuer : `${issuer} (${owner})`}.`;
+}
+
+/** Runs `/unlink` for the sender of `ctx`; answers the reply text. */
+export async function unlinkCommand(ports: LinkPorts, ctx: CommandContext): Promise<string> {
+  if (!isDirect(ctx)) return '/unlink works in a direct chat with me only.';
+  const identity = identityOfWho(ctx.platform, ctx.userId);
+  const owner = await ports.links.ownerOf(identity);
+  const removed = await ports.links.unlink(identity);
+  if (removed.length === 0) return 'This account is not linked to another one.';
+  const config =
+    ' A link written in config.yaml (gateway.identity_links) comes back at the next start: remove it there too.';
+  if (owner !== identity) {
+    return `Unlinked: this account (${identity}) is its own user again; what you kept as ${owner} stays there.${config}`;
+  }
+  return `Unlinked: ${removed.join(', ')} ${removed.length === 1 ? 'is' : 'are'} no longer this user; what they kept here stays with this account.${config}`;
 }

@@ -37,6 +37,14 @@ export function createPgIdentityLinksRepo(db: PgQueryable, now: () => number): A
         );
         return target;
       }),
+    async unlink(identity) {
+      const rows = await pgRows<{ identity: string }>(
+        db,
+        'DELETE FROM identity_links WHERE identity = $1 OR owner = $1 RETURNING identity',
+        [identity],
+      );
+      return rows.map((r) => r.identity).sort();
+    },
     async putCode(code, identity, expiresAt) {
       await db.query('DELETE FROM identity_link_codes WHERE expires_at <= $1', [now()]);
       await db.query(

@@ -62,6 +62,19 @@ forEachBackend((open) => {
     expect((await store.sessionSearch.search('tulip', { limit: 10 })).length).toBe(3);
   });
 
+  it('unlink: a linked identity is its own owner again; an owner lets go of all; not linked: nothing', async () => {
+    const store = await open();
+    await store.identityLinks.link('telegram:1', 'slack:U1');
+    await store.identityLinks.link('telegram:1', 'discord:9');
+    expect(await store.identityLinks.unlink('slack:U1')).toEqual(['slack:U1']);
+    expect(await store.identityLinks.ownerOf('slack:U1')).toBe('slack:U1');
+    expect(await store.identityLinks.ownerOf('discord:9')).toBe('telegram:1');
+    await store.identityLinks.link('telegram:1', 'slack:U1');
+    expect(await store.identityLinks.unlink('telegram:1')).toEqual(['discord:9', 'slack:U1']);
+    expect(await store.identityLinks.identitiesOf('telegram:1')).toEqual(['telegram:1']);
+    expect(await store.identityLinks.unlink('telegram:1')).toEqual([]);
+  });
+
   it('memory snapshots are per session and user; sessions of before identities are claimed by users.owner', async () => {
     const store = await open();
     const group = await store.sessions.create({
