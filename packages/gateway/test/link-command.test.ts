@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CommandContext } from '../src/commands/commands.js';
 import { identityOfWho } from '../src/users/identity.js';
-import { type LinkPorts, linkCommand } from '../src/users/link-command.js';
+import { type LinkPorts, linkCommand, unlinkCommand } from '../src/users/link-command.js';
 
 function fakeLinks() {
   const codes = new Map<string, string>();
@@ -20,6 +20,11 @@ function fakeLinks() {
       const owner = owners.get(to) ?? to;
       owners.set(joining, owner);
       return owner;
+    },
+    unlink: async (identity) => {
+      const removed = [...owners].filter(([id, owner]) => id === identity || owner === identity).map(([id]) => id);
+      for (const id of removed) owners.delete(id);
+      return removed.sort();
     },
   };
   return { links, owners, now: () => 0 };
@@ -60,5 +65,21 @@ describe('/link', () => {
     expect(identityOfWho('api', 'my-session')).toBe('api:default');
     expect(identityOfWho('gateway', 'hook:boot-md')).toBe('hook:boot-md');
     expect(identityOfWho('cron', 'telegram:42')).toBe('cron');
+  });
+
+  it('/unlink: refused in a group; a linked account is its own user again; not linked: said so', async () => {
+    const ports = fakeLinks();
+    ports.owners.set('slack:U1', 'telegram:111');
+    expect(await unlinkCommand(ports, ctx('slack', 'U1', 'slack:C1:group'))).toBe(
+      '/unlink works in a direct chat with me only.',
+    );
+    expect(ports.owners.get('slack:U1')).toBe('telegram:111');
+    expect(await unlinkCommand(ports, ctx('slack', 'U1', 'slack:U1:dm'))).toMatch(
+      /^Unlinked: this account \(slack:U1\) is its own user again; what you kept as telegram:111 stays there\./,
+    );
+    expect(ports.owners.has('slack:U1')).toBe(false);
+    expect(await unlinkCommand(ports, ctx('slack', 'U1', 'slack:U1:dm'))).toBe(
+      'This account is not linked to another one.',
+    );
   });
 });
