@@ -25,6 +25,15 @@ beforeEach(() => tg.reset());
 
 const chats = () => openai.server.requests.filter((r) => r.path.endsWith('/chat/completions'));
 
+const env = (home: string) => ({
+  HERMES_HOME: home,
+  OPENAI_BASE_URL: openai.server.url,
+  HERMES_INFERENCE_MODEL: 'test-model',
+  TELEGRAM_BOT_TOKEN: TOKEN,
+  TELEGRAM_API_ROOT: tg.apiRoot,
+  TELEGRAM_ALLOWED_USERS: '42',
+});
+
 describe('inbound media through hermes gateway run (telegram)', () => {
   it('a photo arrives as an image part with its bytes; a voice note as [voice] <transcript>; the cache is cleaned', async () => {
     const home = tempHome();
@@ -36,14 +45,7 @@ describe('inbound media through hermes gateway run (telegram)', () => {
     const old = new Date(Date.now() - 3 * 86_400_000);
     utimesSync(stale, old, old);
     const photo = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('e2e jpeg '.repeat(400))]);
-    const gw = await spawnGateway({
-      HERMES_HOME: home,
-      OPENAI_BASE_URL: openai.server.url,
-      HERMES_INFERENCE_MODEL: 'test-model',
-      TELEGRAM_BOT_TOKEN: TOKEN,
-      TELEGRAM_API_ROOT: tg.apiRoot,
-      TELEGRAM_ALLOWED_USERS: '42',
-    });
+    const gw = await spawnGateway(env(home));
     try {
       await waitFor(() => tg.pendingPolls() > 0);
       await waitFor(() => !existsSync(stale));
@@ -84,14 +86,7 @@ describe('inbound media through hermes gateway run (telegram)', () => {
     writeFileSync(join(home, 'config.yaml'), 'media:\n  daily_upload_mb: 0.01\n');
     const cache = join(home, 'cache', 'media');
     const photo = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('x'.repeat(6_000))]);
-    const gw = await spawnGateway({
-      HERMES_HOME: home,
-      OPENAI_BASE_URL: openai.server.url,
-      HERMES_INFERENCE_MODEL: 'test-model',
-      TELEGRAM_BOT_TOKEN: TOKEN,
-      TELEGRAM_API_ROOT: tg.apiRoot,
-      TELEGRAM_ALLOWED_USERS: '42',
-    });
+    const gw = await spawnGateway(env(home));
     // each user's files are in their own folder of the cache (users apart)
     const cached = () =>
       existsSync(cache) ? readdirSync(cache, { recursive: true }).filter((n) => String(n).endsWith('.jpg')) : [];
@@ -116,14 +111,7 @@ describe('inbound media through hermes gateway run (telegram)', () => {
     }
     // the day's count is in the store: after a restart the quota is still used up
     tg.reset();
-    const again = await spawnGateway({
-      HERMES_HOME: home,
-      OPENAI_BASE_URL: openai.server.url,
-      HERMES_INFERENCE_MODEL: 'test-model',
-      TELEGRAM_BOT_TOKEN: TOKEN,
-      TELEGRAM_API_ROOT: tg.apiRoot,
-      TELEGRAM_ALLOWED_USERS: '42',
-    });
+    const again = await spawnGateway(env(home));
     try {
       await waitFor(() => tg.pendingPolls() > 0);
       openai.server.script({ text: 'third photo?' });
