@@ -3,11 +3,10 @@
 // report it, a gateway with `state.backend: postgres` on that URL answers an API turn and stores it
 // there, and `stop` stops it. Skipped, saying why, where no PostgreSQL binaries run.
 import { rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { postgresUnavailableReason } from '../helpers/postgres.js';
+import { freePort, postgresUnavailableReason } from '../helpers/postgres.js';
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
@@ -17,17 +16,6 @@ const skip = postgresUnavailableReason();
 const home = tempHome();
 const env = { HERMES_HOME: home };
 const dataDirs: string[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 afterAll(async () => {
   await runHermes(['state', 'postgres', 'stop'], { env });

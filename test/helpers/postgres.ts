@@ -77,7 +77,8 @@ function runAs(): { uid: number; gid: number } | null {
   throw new Error('running as root and neither a postgres nor a nobody user exists to run PostgreSQL as');
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on at 127.0.0.1 right now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
