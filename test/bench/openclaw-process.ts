@@ -5,9 +5,9 @@
 // OpenAI-compatible provider, and run as users run it: `node openclaw.mjs gateway run`, its own process.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../helpers/free-port.js';
 import { processTreeCpuMs, processTreeRssMb } from './proc-stat.js';
 import { type SystemProcess, spawnSystem } from './system-process.js';
 
@@ -47,19 +47,6 @@ export function prepareOpenClaw(dir: string = OPENCLAW_DIR): OpenClawInstall {
   // OpenClaw's preinstall refuses any Node older than 24: the one just installed goes first on PATH
   npm(`openclaw@${OPENCLAW_VERSION}`, { ...process.env, PATH: `${nodeBin}:${process.env.PATH ?? ''}` });
   return install;
-}
-
-/** A free TCP port on 127.0.0.1 (OpenClaw takes ports from its config, not port 0). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface OpenClawOptions {

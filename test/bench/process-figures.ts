@@ -92,6 +92,8 @@ export function verdicts(bare: SystemSummary, hermes: SystemSummary): Verdict[] 
 
 const f0 = (x: number) => x.toFixed(0);
 const f2 = (x: number) => x.toFixed(2);
+/** msg/s: whole numbers, two decimals below 10 (OpenClaw answers a few per second) */
+const rate = (x: number) => (x < 10 ? f2(x) : f0(x));
 
 /** The ratio row of Hermes against one baseline. */
 function ratioRow(baseline: SystemSummary, hermes: SystemSummary): string {
@@ -111,7 +113,7 @@ export const tableHeader = (apiCalls: string): string[] => [
 
 /** One system's row of the platform table. */
 export const systemRow = (s: SystemSummary): string =>
-  `| ${s.label} | ${f0(s.many.msgPerSec)} (${s.manyRounds.map(f0).join('/')}) | ${f2(s.many.cpuMsPerMsg)} | ` +
+  `| ${s.label} | ${rate(s.many.msgPerSec)} (${s.manyRounds.map(rate).join('/')}) | ${f2(s.many.cpuMsPerMsg)} | ` +
   `${f2(s.one.p50)} / ${f2(s.one.p90)} / ${f2(s.one.p99)} | ${f2(s.one.cpuMsPerMsg)} | ${f0(s.rssMb)} | ` +
   `${f2(s.many.apiCallsPerMsg)} | ${f2(s.many.modelRequestsPerMsg)} |${s.many.capped || s.one.capped ? ' (time cap hit)' : ''}`;
 
