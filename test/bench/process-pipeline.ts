@@ -3,6 +3,7 @@
 // (`hermes gateway run`), the bare bot also as a plain echo bot without a model request, each on its own fake platform API in this process, the load generator
 // here too, the fake model in a third process. Alternating rounds (bare, hermes, bare, hermes, ...),
 // warm-up excluded; medians; CPU per message from the measured process's own CPU time (/proc).
+// On Telegram, OpenClaw follows once the others stopped (test/bench/openclaw-pipeline.ts).
 import { cpus, loadavg } from 'node:os';
 import { runClosedLoop } from './closed-loop.js';
 import { type ModelProcess, startModelProcess } from './model-process.js';
