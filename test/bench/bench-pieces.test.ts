@@ -1,4 +1,4 @@
-// The process benches' pieces, each in seconds: the CPU/RSS reader on a busy child, the bare
+// The process benches' pieces, each in seconds: the CPU/RSS reader on a busy child and a process tree, the bare
 // Telegram echo bot (its own process) answering through the fake with one model request, the
 // history seeding through the store's API, and the growth plot rendering to a PNG.
 import { spawn } from 'node:child_process';
@@ -9,7 +9,7 @@ import { openStore } from '@hermes/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
 import { growthSvg, writeGrowthPlot } from './growth-plot.js';
-import { processCpuMs, processRssMb } from './proc-stat.js';
+import { descendants, processCpuMs, processRssMb, processTreeCpuMs, processTreeRssMb } from './proc-stat.js';
 import { MODEL_ANSWER } from './rig.js';
 import { telegramRig } from './rig-telegram.js';
 import { seedHistory } from './seed-history.js';
@@ -33,6 +33,31 @@ describe('proc-stat', () => {
     expect(processCpuMs(pid)).toBeGreaterThanOrEqual(190);
     expect(processRssMb(pid)).toBeGreaterThan(10);
     expect(processCpuMs(process.pid)).toBeGreaterThan(0);
+  });
+
+  it('sums a process tree: a parent that idles is charged its busy grandchild (OpenClaw runs helpers)', async () => {
+    const busy = 'while (process.cpuUsage().user < 200000) {} console.log("busy done"); setInterval(() => {}, 1000)';
+    // node -> sh -> node: the busy process is a grandchild
+    const parent = spawn(
+      process.execPath,
+      [
+        '-e',
+        `require('node:child_process').spawn('sh', ['-c', ${JSON.stringify(`"${process.execPath}" -e '${busy}'`)}], { stdio: 'inherit' }); setInterval(() => {}, 1000)`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const pid = parent.pid ?? 0;
+    cleanups.push(() => {
+      for (const child of descendants(pid)) process.kill(child, 'SIGKILL');
+      parent.kill('SIGKILL');
+    });
+    await new Promise<void>((resolve) =>
+      parent.stdout?.on('data', (d: Buffer) => d.includes('busy done') && resolve()),
+    );
+    expect(descendants(pid).length).toBeGreaterThanOrEqual(2);
+    expect(processCpuMs(pid)).toBeLessThan(190);
+    expect(processTreeCpuMs(pid)).toBeGreaterThanOrEqual(190);
+    expect(processTreeRssMb(pid)).toBeGreaterThan(processRssMb(pid));
   });
 });
 

@@ -1,7 +1,7 @@
 // A process's own CPU time and resident memory, read from /proc (Linux): what the pipeline benches
 // charge to the system under test, whatever language or runtime it is, without its cooperation.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Clock ticks per second of /proc/<pid>/stat's times (`getconf CLK_TCK`; 100 on every Linux we run). */
 const TICKS_PER_SECOND: number = (() => {
@@ -37,3 +37,51 @@ export function processRssMb(pid: number): number {
   if (match?.[1] === undefined) throw new Error(`/proc/${pid}/status: no VmRSS line`);
   return Number(match[1]) / 1024;
 }
+
+/** The pids of `pid`'s live descendants (every thread's children), from /proc/<pid>/task/<tid>/children. */
+export function descendants(pid: number): number[] {
+  const found: number[] = [];
+  const queue = [pid];
+  for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${next}/task`);
+    } catch {
+      continue; // exited meanwhile
+    }
+    for (const tid of tasks) {
+      let children = '';
+      try {
+        children = readFileSync(`/proc/${next}/task/${tid}/children`, 'utf8');
+      } catch {
+        continue;
+      }
+      for (const child of children.split(' ')) {
+        const id = Number(child);
+        if (child.trim() === '' || !Number.isInteger(id)) continue;
+        found.push(id);
+        queue.push(id);
+      }
+    }
+  }
+  return found;
+}
+
+/** Sums `read` over a process and its live descendants (one that exits meanwhile counts 0). */
+function overTree(pid: number, read: (pid: number) => number): number {
+  let total = read(pid);
+  for (const child of descendants(pid)) {
+    try {
+      total += read(child);
+    } catch {
+      // exited between the listing and the read
+    }
+  }
+  return total;
+}
+
+/** CPU time of a process and its live descendants, ms (a system that runs helper processes). */
+export const processTreeCpuMs = (pid: number): number => overTree(pid, processCpuMs);
+
+/** Resident set size of a process and its live descendants, MB. */
+export const processTreeRssMb = (pid: number): number => overTree(pid, processRssMb);

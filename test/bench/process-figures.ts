@@ -92,6 +92,8 @@ export function verdicts(bare: SystemSummary, hermes: SystemSummary): Verdict[] 
 
 const f0 = (x: number) => x.toFixed(0);
 const f2 = (x: number) => x.toFixed(2);
+/** msg/s: whole numbers, two decimals below 10 (OpenClaw answers a few per second) */
+const rate = (x: number) => (x < 10 ? f2(x) : f0(x));
 
 /** The ratio row of Hermes against one baseline. */
 function ratioRow(baseline: SystemSummary, hermes: SystemSummary): string {
@@ -103,6 +105,18 @@ function ratioRow(baseline: SystemSummary, hermes: SystemSummary): string {
   );
 }
 
+/** The platform table's header lines. */
+export const tableHeader = (apiCalls: string): string[] => [
+  `| system | msg/s at 64 chats (rounds) | CPU ms/msg at 64 chats | p50 / p90 / p99 ms at 1 chat | CPU ms/msg at 1 chat | RSS MB after | ${apiCalls}/msg | model requests/msg |`,
+  '|---|---|---|---|---|---|---|---|',
+];
+
+/** One system's row of the platform table. */
+export const systemRow = (s: SystemSummary): string =>
+  `| ${s.label} | ${rate(s.many.msgPerSec)} (${s.manyRounds.map(rate).join('/')}) | ${f2(s.many.cpuMsPerMsg)} | ` +
+  `${f2(s.one.p50)} / ${f2(s.one.p90)} / ${f2(s.one.p99)} | ${f2(s.one.cpuMsPerMsg)} | ${f0(s.rssMb)} | ` +
+  `${f2(s.many.apiCallsPerMsg)} | ${f2(s.many.modelRequestsPerMsg)} |${s.many.capped || s.one.capped ? ' (time cap hit)' : ''}`;
+
 /**
  * The platform's figures as a Markdown table, a ratio row per baseline, and the targets: judged
  * against the first baseline (the plain echo bot, as issue 17 measured), shown against the others.
@@ -113,15 +127,11 @@ export function platformTable(
   baselines: readonly SystemSummary[],
   hermes: SystemSummary,
 ): string {
-  const row = (s: SystemSummary) =>
-    `| ${s.label} | ${f0(s.many.msgPerSec)} (${s.manyRounds.map(f0).join('/')}) | ${f2(s.many.cpuMsPerMsg)} | ` +
-    `${f2(s.one.p50)} / ${f2(s.one.p90)} / ${f2(s.one.p99)} | ${f2(s.one.cpuMsPerMsg)} | ${f0(s.rssMb)} | ` +
-    `${f2(s.many.apiCallsPerMsg)} | ${f2(s.many.modelRequestsPerMsg)} |${s.many.capped || s.one.capped ? ' (time cap hit)' : ''}`;
+  const row = systemRow;
   const lines = [
     `### ${platform}`,
     '',
-    `| system | msg/s at 64 chats (rounds) | CPU ms/msg at 64 chats | p50 / p90 / p99 ms at 1 chat | CPU ms/msg at 1 chat | RSS MB after | ${apiCalls}/msg | model requests/msg |`,
-    '|---|---|---|---|---|---|---|---|',
+    ...tableHeader(apiCalls),
     ...baselines.map(row),
     row(hermes),
     ...baselines.map((b) => ratioRow(b, hermes)),

@@ -3,9 +3,11 @@
 // (`hermes gateway run`), the bare bot also as a plain echo bot without a model request, each on its own fake platform API in this process, the load generator
 // here too, the fake model in a third process. Alternating rounds (bare, hermes, bare, hermes, ...),
 // warm-up excluded; medians; CPU per message from the measured process's own CPU time (/proc).
+// On Telegram, OpenClaw follows once the others stopped (test/bench/openclaw-pipeline.ts).
 import { cpus, loadavg } from 'node:os';
 import { runClosedLoop } from './closed-loop.js';
 import { type ModelProcess, startModelProcess } from './model-process.js';
+import { openClawLines } from './openclaw-pipeline.js';
 import { medianRound, platformTable, type Round, roundOf, type SystemSummary } from './process-figures.js';
 import { closeAll, expectModelAnswer, MODEL_ANSWER, type PlatformRig, type RunningSystem } from './rig.js';
 import { discordRig } from './rig-discord.js';
@@ -47,10 +49,14 @@ export function pipelineOptionsFromEnv(): PipelineOptions {
   };
 }
 
-interface Scenario {
+export interface Scenario {
   chats: number;
   warmup: number;
   messages: number;
+  /** a reply slower than this fails the round (default REPLY_TIMEOUT_MS) */
+  replyTimeoutMs?: number;
+  /** no new message after this long (default RUN_CAP_MS) */
+  capMs?: number;
 }
 
 /** One system's round: warm-up (not counted), then `messages` measured from its own CPU time. */
@@ -64,8 +70,8 @@ export async function measure<C>(
       chats: Array.from({ length: scenario.chats }, () => system.traffic.newChat()),
       turnsPerChat: TURNS_PER_FRESH_CHAT,
       messages,
-      capMs: RUN_CAP_MS,
-      replyTimeoutMs: REPLY_TIMEOUT_MS,
+      capMs: scenario.capMs ?? RUN_CAP_MS,
+      replyTimeoutMs: scenario.replyTimeoutMs ?? REPLY_TIMEOUT_MS,
       expect: expectModelAnswer,
     });
   await load(scenario.warmup);
@@ -117,10 +123,21 @@ async function runPlatform<C>(rig: PlatformRig<C>, options: PipelineOptions): Pr
     if (echo === undefined || bare === undefined || hermes === undefined)
       throw new Error('pipeline: a system is missing');
     const strays = systems.filter((s) => s.unexpected() > 0).map((s) => `${s.label}: ${s.unexpected()}`);
+    // the others stopped first: OpenClaw is measured on an otherwise idle machine too
+    await closeAll(closers.splice(1));
+    const openclaw = rig.platform === 'telegram' ? await openClawLines(rig, model, options.rounds) : [];
     return [
       platformTable(rig.platform, rig.apiCalls, [echo, bare], hermes),
       `- ${options.rounds} alternating rounds each of ${options.messages} messages at 64 chats and ${oneChat} at 1 chat, after ${FIRST_WARMUP.toLocaleString('en-US')} warm-up messages per system`,
       ...(strays.length > 0 ? [`- warning: replies no chat waited for: ${strays.join(', ')}`] : []),
+      ...(openclaw.length > 0
+        ? [
+            '',
+            'OpenClaw, the peer users would pick instead (same fakes, measured after the others stopped):',
+            '',
+            ...openclaw,
+          ]
+        : []),
     ].join('\n');
   } finally {
     await closeAll(closers);

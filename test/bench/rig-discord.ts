@@ -16,6 +16,7 @@ const TOKEN = 'MTc3NzAwMTc3NzAwMTc3NzAwMQ.GbEnCh.BENCH-discord-token-0123456789a
 export const BENCH_GLOBAL_REQUESTS_PER_SECOND = 100_000;
 
 async function startSystem(fake: FakeDiscord, options: StartOptions) {
+  if (options.kind === 'openclaw') throw new Error('openclaw: the bench runs it on Telegram only');
   if (options.kind !== 'hermes') {
     const proc = await spawnSystem({
       name: bareLabel('bare discord.js', options.kind),

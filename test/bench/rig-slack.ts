@@ -12,6 +12,7 @@ const BOT_TOKEN = 'xoxb-4770017770-4770027770-BenchBotToken';
 const APP_TOKEN = 'xapp-1-A0BENCH0001-4770037770-BenchAppToken';
 
 async function startSystem(fake: FakeSlack, options: StartOptions) {
+  if (options.kind === 'openclaw') throw new Error('openclaw: the bench runs it on Telegram only');
   if (options.kind !== 'hermes') {
     const proc = await spawnSystem({
       name: bareLabel('bare Bolt', options.kind),

@@ -3,6 +3,7 @@
 import { type FakeTelegram, type RecordedCall, type SentMessage, startFakeTelegram } from '../fakes/telegram-server.js';
 import { bareScript } from './bare-build.js';
 import { startHermesProcess } from './hermes-process.js';
+import { startOpenClaw } from './openclaw-process.js';
 import { watchReplies, webhookClient } from './pipeline-load.js';
 import { bareLabel, closeAll, type PlatformRig, plainEcho, type RunningSystem, type StartOptions } from './rig.js';
 import { BENCH_SMOKE } from './smoke.js';
@@ -24,6 +25,16 @@ export const telegramChatId = (i: number): number => 1_000_001 + i;
 export const telegramSessionKey = (chatId: number): string => `telegram:${chatId}:dm`;
 
 async function startSystem(fake: FakeTelegram, options: StartOptions) {
+  if (options.kind === 'openclaw') {
+    const proc = await startOpenClaw({
+      token: fake.token,
+      apiRoot: fake.apiRoot,
+      webhookPath: WEBHOOK_PATH,
+      webhookSecret: WEBHOOK_SECRET,
+      modelUrl: options.modelUrl,
+    });
+    return { label: 'openclaw', proc, port: proc.port };
+  }
   if (options.kind !== 'hermes') {
     const proc = await spawnSystem({
       name: bareLabel('bare grammy', options.kind),

@@ -6,9 +6,10 @@ import type { SystemProcess } from './system-process.js';
 
 /**
  * `echo`: the bare SDK bot answering without a model request (the plain echo bot issue 17 measured
- * against); `bare`: the same bot asking the fake model once per message; `hermes`: the gateway.
+ * against); `bare`: the same bot asking the fake model once per message; `hermes`: the gateway;
+ * `openclaw`: OpenClaw (Telegram only, test/bench/openclaw-process.ts).
  */
-export type SystemKind = 'echo' | 'bare' | 'hermes';
+export type SystemKind = 'echo' | 'bare' | 'hermes' | 'openclaw';
 
 /** The environment that makes a bare bot a plain echo bot (no model request). */
 export const plainEcho = (kind: SystemKind): Record<string, string> =>

@@ -18,12 +18,12 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { findPostgresBinaries } from '../../apps/hermes/src/postgres/local-binaries.js';
+import { freePort } from './free-port.js';
 
 export interface PostgresServer {
   /** `postgres://hermes:<password>@127.0.0.1:<port>/postgres` */
@@ -75,19 +75,6 @@ function runAs(): { uid: number; gid: number } | null {
     }
   }
   throw new Error('running as root and neither a postgres nor a nobody user exists to run PostgreSQL as');
-}
-
-/** A port nothing listens on at 127.0.0.1 right now. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function run(binary: string, args: string[], ids: { uid: number; gid: number } | null): Promise<void> {
