@@ -134,6 +134,12 @@ describe('access tiers through hermes gateway run', () => {
     const gw = await spawnGateway(env(home));
     try {
       await waitFor(() => tg.pendingPolls() > 0, { what: 'the first getUpdates poll' });
+      // /help tells a user which commands are for admins; an admin's /help does not mark them
+      const userHelp = await say(USER, '/help');
+      expect(userHelp).toContain('/flush · flushes caches (admins only)');
+      expect(userHelp).toContain("/model · /model [provider:]model: show or switch this chat's model (admins only)");
+      expect(userHelp).toMatch(/^\/ping · answers pong$/m);
+      expect(await say(ADMIN, '/help')).not.toContain('(admins only)');
       expect(await say(USER, '/flush')).toBe(
         "/flush is for admins of this bot (its plugin says so); ask the bot's owner.",
       );

@@ -1,6 +1,8 @@
 /** The gateway's command table: built-in slash commands, plugin commands, then skills (`/skill-name`). */
 import type { SkillCommands } from '@hermes/agent';
 import type { ApprovalAnswer } from '@hermes/protocol';
+import type { Tier } from '../access/access-settings.js';
+import { ADMIN_COMMANDS } from '../access/command-access.js';
 
 export interface CommandContext {
   platform: string;
@@ -45,7 +47,7 @@ export interface BuiltinCommand {
 }
 
 export const BUILTIN_COMMANDS: Readonly<Record<string, BuiltinCommand>> = {
-  help: { description: 'list the commands', run: (_c, s) => helpText(s) },
+  help: { description: 'list the commands', run: (c, s) => helpText(s, c.tier ?? 'admin') },
   new: { description: 'start a fresh session', run: (c, s) => s.resetSession(c.sessionKey, c.platform) },
   reset: { description: 'same as /new', run: (c, s) => s.resetSession(c.sessionKey, c.platform) },
   stop: {
@@ -97,9 +99,15 @@ export function commandList(
   return list;
 }
 
-function helpText(services: CommandServices): string {
-  const lines = Object.entries(BUILTIN_COMMANDS).map(([name, c]) => `/${name} · ${c.description}`);
-  for (const [name, c] of services.pluginCommands()) lines.push(`/${name} · ${c.description || 'plugin command'}`);
+/** `/help`: a `user` sees which commands are for admins (running one is refused with why). */
+function helpText(services: CommandServices, tier: Tier): string {
+  const admins = (adminOnly: boolean) => (adminOnly && tier === 'user' ? ' (admins only)' : '');
+  const lines = Object.entries(BUILTIN_COMMANDS).map(
+    ([name, c]) => `/${name} · ${c.description}${admins(name in ADMIN_COMMANDS)}`,
+  );
+  for (const [name, c] of services.pluginCommands()) {
+    lines.push(`/${name} · ${c.description || 'plugin command'}${admins(c.adminOnly === true)}`);
+  }
   const skills = services.skills?.list() ?? [];
   const skillLines = skills.map((s) => `/${s.name} · ${s.description}`);
   const skillPart = skillLines.length > 0 ? `\n\nSkills (/name then your text):\n${skillLines.join('\n')}` : '';
