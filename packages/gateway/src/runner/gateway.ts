@@ -20,7 +20,6 @@ import { ChatApprovals } from '../approvals/chat-approvals.js';
 import { chatCommandAnswer, gatewayCommandPorts } from '../commands/command-ports.js';
 import { ActionButtons } from '../delivery/action-buttons.js';
 import type { DeliveryTarget } from '../delivery/deliver.js';
-import { deliverStreamed } from '../delivery/deliver-streamed.js';
 import { GatewayDelivery } from '../delivery/gateway-delivery.js';
 import { KnownChats } from '../delivery/known-chats.js';
 import { GatewayEvents } from '../gateway-hooks/gateway-events.js';
@@ -29,7 +28,6 @@ import { hookSend } from '../gateway-hooks/hook-send.js';
 import { type ChatIntakePorts, runChatStages } from '../intake/chat-intake.js';
 import { submitDirect } from '../intake/direct-intake.js';
 import { type PendingRow, recoverUnfinished, recoveryPorts } from '../intake/recover.js';
-import { mediaStep } from '../media/inbound-media.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { acceptEvent } from '../pipeline/accept.js';
 import { MessageBatcher, mayBeCutPart } from '../pipeline/batch.js';
@@ -49,13 +47,13 @@ import { clusterGuard, guardSession } from '../sessions/session-guard.js';
 import { type BusyMode, busyModeFor, SessionLanes } from '../sessions/session-lanes.js';
 import { SessionSweep } from '../sessions/session-sweep.js';
 import { chatTurnJob } from '../turn/chat-reply.js';
-import { streamingPorts } from '../turn/display-settings.js';
 import { runTurnStage, type TurnStagePorts } from '../turn/turn.js';
 import { intoUserCache } from '../users/user-media.js';
 import { drain } from './drain.js';
 import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
 import { launchPlatforms } from './launch.js';
 import { gatewayPlatformPorts, type RouteDefinition, setUpPlatforms } from './platform-setup.js';
+import { gatewayTurnPorts } from './turn-ports.js';
 
 export class Gateway {
   readonly adapters: Map<string, PlatformAdapter>;
@@ -157,33 +155,19 @@ export class Gateway {
       metrics: this.metrics,
     });
     this.actions = new ActionButtons({ users: store.identityLinks, access: this.#access, logger: deps.logger });
-    this.#turnPorts = {
+    this.#turnPorts = gatewayTurnPorts({
+      deps,
       access: this.#access,
       turns: this.turns,
       sessions: this.#sessions,
       events: this.events,
       metrics: this.metrics,
-      commit: store.commit,
+      delivery: this.#delivery,
+      approvals: this.approvals,
+      origins: this.#origins,
       accepting: () => this.#accepting,
-      logger: deps.logger,
       now: this.#now,
-      chat: {
-        adapters: new Map(),
-        deliver: (target, text, writes, ids) =>
-          deliverStreamed(this.#delivery.options(true), target, text, ids, writes),
-        ...streamingPorts(settings, store),
-        origins: this.#origins,
-        turns: this.turns,
-        logger: deps.logger,
-        now: this.#now,
-        ...(settings.media ? { media: mediaStep(settings.media) } : {}),
-        approvals: this.approvals,
-      },
-      users: {
-        ownerOf: (identity) => store.identityLinks.ownerOf(identity),
-        ...(deps.tierOf ? { tierOf: deps.tierOf } : {}),
-      },
-    };
+    });
     this.#chatIntake = {
       dispatch: { hooks: deps.hooks, handles: this.#handles },
       ingests: this.#ingests,

@@ -1,0 +1,64 @@
+/**
+ * What the gateway's turn stage runs on (turn/turn.ts): the access tiers, the turn service, the
+ * session stage, events and metrics, and the chat side of a turn (streamed delivery, display
+ * settings, inbound media, the approvals asked in the chat, the origins send_message answers to).
+ * `chat.adapters` is filled in once the platforms are set up.
+ */
+import type { TurnService } from '@hermes/agent';
+import type { GatewayAccess } from '../access/gateway-access.js';
+import type { ChatApprovals } from '../approvals/chat-approvals.js';
+import type { DeliveryTarget } from '../delivery/deliver.js';
+import { deliverStreamed } from '../delivery/deliver-streamed.js';
+import type { GatewayDelivery } from '../delivery/gateway-delivery.js';
+import type { GatewayEvents } from '../gateway-hooks/gateway-events.js';
+import { mediaStep } from '../media/inbound-media.js';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import type { SessionStage } from '../pipeline/session.js';
+import { streamingPorts } from '../turn/display-settings.js';
+import type { TurnStagePorts } from '../turn/turn.js';
+import type { GatewayDeps } from './gateway-deps.js';
+
+export interface TurnPortParts {
+  deps: GatewayDeps;
+  access: GatewayAccess;
+  turns: TurnService;
+  sessions: SessionStage;
+  events: GatewayEvents;
+  metrics: GatewayMetrics;
+  delivery: GatewayDelivery;
+  approvals: ChatApprovals;
+  origins: Map<string, DeliveryTarget>;
+  accepting(): boolean;
+  now(): number;
+}
+
+export function gatewayTurnPorts(parts: TurnPortParts): TurnStagePorts {
+  const { deps, turns, now, delivery } = parts;
+  const { settings, store, logger } = deps;
+  return {
+    access: parts.access,
+    turns,
+    sessions: parts.sessions,
+    events: parts.events,
+    metrics: parts.metrics,
+    commit: store.commit,
+    accepting: parts.accepting,
+    logger,
+    now,
+    chat: {
+      adapters: new Map(),
+      deliver: (target, text, writes, ids) => deliverStreamed(delivery.options(true), target, text, ids, writes),
+      ...streamingPorts(settings, store),
+      origins: parts.origins,
+      turns,
+      logger,
+      now,
+      ...(settings.media ? { media: mediaStep(settings.media) } : {}),
+      approvals: parts.approvals,
+    },
+    users: {
+      ownerOf: (identity) => store.identityLinks.ownerOf(identity),
+      ...(deps.tierOf ? { tierOf: deps.tierOf } : {}),
+    },
+  };
+}
