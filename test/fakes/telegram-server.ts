@@ -132,8 +132,10 @@ export interface FakeTelegram {
   queued(): readonly Update[];
   /** getUpdates requests currently held open. */
   pendingPolls(): number;
-  /** Queues an update for getUpdates (its update_id is kept). */
+  /** Queues an update for getUpdates (its update_id is kept; later ones are numbered above it, as Telegram's grow). */
   pushUpdate(update: Update): Update;
+  /** The next update_id, for a hand-built update (Telegram's ids only grow). */
+  nextUpdateId(): number;
   /** Builds a realistic message update, queues it for getUpdates and returns it. */
   pushMessage(input: PushMessageInput): Update;
   /** Queues several messages at once (as Telegram queues an album's updates), answering held polls once. */
@@ -945,6 +947,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
   let closing: Promise<void> | undefined;
 
   const queueUpdate = (update: Update): Update => {
+    updateId = Math.max(updateId, update.update_id);
     queue.push(update);
     flushPolls();
     return update;
@@ -964,6 +967,10 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     queued: () => [...queue],
     pendingPolls: () => polls.length,
     pushUpdate: queueUpdate,
+    nextUpdateId: () => {
+      updateId += 1;
+      return updateId;
+    },
     pushMessage: (input) => queueUpdate(buildUpdate(input)),
     pushMessages: (inputs) => {
       const updates = inputs.map(buildUpdate);

@@ -100,6 +100,25 @@ describe('GatewayHookWorker', () => {
     await w.run('quiet', 'agent:end', {});
   });
 
+  it("a run posted between a crash and the worker's exit waits for the next worker instead of dying with it", async () => {
+    const { w, lines, sent } = start({
+      crasher: `export function handle() { setTimeout(() => { throw new Error('from a timer'); }, 1); }`,
+      greeter: `export async function handle(event, context, hermes) { await hermes.send('home', 'hello ' + context.n); }`,
+    });
+    let during: Promise<void> | undefined;
+    const seen = lines.push.bind(lines);
+    // the moment the crash is logged (the 'error' event; 'exit' comes later) a new event arrives
+    lines.push = (...items: string[]) => {
+      if (!during && items.some((l) => l.includes('crasher crashed'))) during = w.run('greeter', 'agent:end', { n: 1 });
+      return seen(...items);
+    };
+    await w.run('crasher', 'agent:end', {});
+    await waitFor(() => during !== undefined, { what: 'the crash logged' });
+    await during;
+    expect(sent).toEqual(['greeter home:hello 1']);
+    expect(lines).toContain('gateway hook crasher worker thread crashed; restarting in 50 ms');
+  });
+
   it('a busy loop past the timeout is terminated after the grace period and the worker restarted', async () => {
     const { w, lines } = start(
       { spinner: `export function handle(e, context) { if (context.spin) { for (;;) {} } }` },

@@ -54,6 +54,8 @@ const LOAD_ALLOWANCE_MS = 30_000;
 
 interface PendingRun {
   hook: string;
+  /** posted to the current worker (false: queued for the next one) */
+  posted: boolean;
   resolve(): void;
   reject(err: Error): void;
   started: number;
@@ -123,7 +125,13 @@ export class GatewayHookWorker {
     worker.on('message', (m: FromHookWorker) => this.#onMessage(m));
     worker.on('error', (err) => this.#onError(worker, err));
     worker.on('exit', (code) => this.#onExit(worker, code));
-    for (const message of this.#queue.splice(0)) worker.postMessage(message);
+    for (const message of this.#queue.splice(0)) {
+      if (message.type === 'run') {
+        const run = this.#runs.get(message.id);
+        if (run) run.posted = true;
+      }
+      worker.postMessage(message);
+    }
   }
 
   /** Runs one hook's handler on one event; resolves when it finished, rejects with its error. */
@@ -132,12 +140,14 @@ export class GatewayHookWorker {
     const id = this.#nextRun++;
     const message: ToHookWorker = { type: 'run', id, hook, event, context: cloneable(context) };
     return new Promise<void>((resolve, reject) => {
-      if (!this.#worker && this.#queue.length >= QUEUE_LIMIT) {
+      // a worker that crashed is going away: the run waits for the next one instead of dying with it
+      const live = this.#worker !== null && this.#fault === null;
+      if (!live && this.#queue.length >= QUEUE_LIMIT) {
         reject(new Error(`the hooks' worker thread is restarting and ${QUEUE_LIMIT} events wait; ${event} dropped`));
         return;
       }
-      this.#runs.set(id, { hook, resolve, reject, started: Date.now() });
-      if (this.#worker) this.#worker.postMessage(message);
+      this.#runs.set(id, { hook, posted: live, resolve, reject, started: Date.now() });
+      if (live) this.#worker?.postMessage(message);
       else this.#queue.push(message);
       this.#watch();
     });
@@ -208,7 +218,7 @@ export class GatewayHookWorker {
     const stack = err instanceof Error ? (err.stack ?? '') : '';
     const inStack = [...this.#specs.values()].filter((s) => stack.includes(dirname(s.handlerFile))).map((s) => s.name);
     if (inStack.length > 0) return inStack;
-    return [...new Set([...this.#runs.values()].map((r) => r.hook))];
+    return [...new Set([...this.#runs.values()].filter((r) => r.posted).map((r) => r.hook))];
   }
 
   #onError(worker: Worker, err: Error): void {
@@ -278,10 +288,14 @@ export class GatewayHookWorker {
     if (this.#worker === worker) worker?.postMessage(reply);
   }
 
-  #failRuns(reason: string): void {
-    for (const run of this.#runs.values()) run.reject(new Error(reason));
-    this.#runs.clear();
-    this.#queue.length = 0;
+  /** Fails the runs the worker had (all of them, queued too, when the gateway stops). */
+  #failRuns(reason: string, queuedToo = true): void {
+    for (const [id, run] of this.#runs) {
+      if (!run.posted && !queuedToo) continue;
+      run.reject(new Error(reason));
+      this.#runs.delete(id);
+    }
+    if (queuedToo) this.#queue.length = 0;
   }
 
   #onExit(worker: Worker, code: number): void {
@@ -289,7 +303,8 @@ export class GatewayHookWorker {
     this.#worker = null;
     if (this.#stopped) return;
     const fault = this.#fault ?? { why: `exited with code ${code}`, hooks: this.#exitFrom ?? this.#culprits(null) };
-    this.#failRuns(`the hooks' worker thread ${fault.why}`);
+    // runs queued after the fault was seen go to the next worker
+    this.#failRuns(`the hooks' worker thread ${fault.why}`, false);
     for (const hook of fault.hooks) {
       if (!this.#faults.record(hook) || this.#off.has(hook)) continue;
       this.#off.add(hook);

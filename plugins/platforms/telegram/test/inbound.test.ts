@@ -100,7 +100,7 @@ describe('telegram inbound', () => {
 
   it('asks only for new messages and button presses: edits are neither requested nor delivered', async () => {
     h.fake.pushUpdate({
-      update_id: 999_999,
+      update_id: h.fake.nextUpdateId(),
       edited_message: {
         message_id: 1,
         date: 0,
@@ -117,7 +117,7 @@ describe('telegram inbound', () => {
   });
 
   it('button presses: a malformed callback_query is skipped, an unknown button is answered, and the chat goes on', async () => {
-    h.fake.pushUpdate({ update_id: 888_001, callback_query: { id: 42, from: { id: 9 } } } as never);
+    h.fake.pushUpdate({ update_id: h.fake.nextUpdateId(), callback_query: { id: 42, from: { id: 9 } } } as never);
     await adapter.send({ chatId: '42', text: 'a bot message', formatted: false });
     const bot = h.fake.sent.at(-1);
     const press = h.fake.pushCallbackQuery({
