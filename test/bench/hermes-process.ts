@@ -34,10 +34,15 @@ export interface HermesProcess extends SystemProcess {
 
 const CONNECT_TIMEOUT_MS = 20_000;
 
-/** The config.yaml of a bench gateway: only what points it at the fakes, and the run limit. */
+/**
+ * The config.yaml of a bench gateway: only what points it at the fakes, the run limit, and a user's
+ * turns a minute (the default of 20 is a guard for people; the long-chat row sends one chat's
+ * 1,500 messages in seconds).
+ */
 export function benchConfig(options: HermesProcessOptions, home: string): Record<string, unknown> {
   return {
     model: { default: 'fake-model', base_url: options.modelUrl },
+    access: { tiers: { user: { limits: { turns_per_minute: 1_000_000 } } } },
     terminal: { cwd: home },
     gateway: {
       host: '127.0.0.1',

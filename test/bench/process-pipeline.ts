@@ -6,6 +6,7 @@
 // On Telegram, OpenClaw follows once the others stopped (test/bench/openclaw-pipeline.ts).
 import { cpus, loadavg } from 'node:os';
 import { runClosedLoop } from './closed-loop.js';
+import { type LongChatFigures, longChatTable, measureLongChat } from './long-chat.js';
 import { type ModelProcess, startModelProcess } from './model-process.js';
 import { openClawLines } from './openclaw-pipeline.js';
 import { medianRound, platformTable, type Round, roundOf, type SystemSummary } from './process-figures.js';
@@ -112,6 +113,9 @@ async function runPlatform<C>(rig: PlatformRig<C>, options: PipelineOptions): Pr
         if (r) one[i]?.push(r);
       }
     }
+    // one chat that keeps talking: the bare bot asking the model, and Hermes
+    const longChat: LongChatFigures[] = [];
+    for (const system of systems.slice(1)) longChat.push(await measureLongChat(system, model));
     const summaries: SystemSummary[] = systems.map((system, i) => ({
       label: system.label,
       many: medianRound(many[i] ?? []),
@@ -130,6 +134,8 @@ async function runPlatform<C>(rig: PlatformRig<C>, options: PipelineOptions): Pr
       platformTable(rig.platform, rig.apiCalls, [echo, bare], hermes),
       `- ${options.rounds} alternating rounds each of ${options.messages} messages at 64 chats and ${oneChat} at 1 chat, after ${FIRST_WARMUP.toLocaleString('en-US')} warm-up messages per system`,
       ...(strays.length > 0 ? [`- warning: replies no chat waited for: ${strays.join(', ')}`] : []),
+      '',
+      ...longChatTable(longChat),
       ...(openclaw.length > 0
         ? [
             '',

@@ -10,6 +10,8 @@
 // window of the last round are cut out (PROFILE_OUT, default /tmp/hermes-gateway.cpuprofile),
 // summarized by test/bench/profile-summary.ts (PROFILE_TOP lines, default 25) and broken down by
 // category ("Where the time goes" in docs/performance.md). PROFILE=0 runs without the profiler.
+// TURNS_PER_CHAT=N moves each slot to a new chat every N messages (default 10; 0: never: each slot keeps
+// one chat from the warm-up to the last round, which keeps growing).
 // HERMES_PROFILE_BIN=path/to/bin/hermes.js profiles another build (a before/after comparison).
 // Latency is from the webhook POST to the answer's sendMessage at the fake Bot API.
 import { spawn, spawnSync } from 'node:child_process';
@@ -28,6 +30,7 @@ const messages = Number(process.argv[3] ?? 4000);
 const rounds = Number(process.argv[4] ?? 3);
 const warmup = Number(process.env.WARMUP ?? 1000);
 const profiling = process.env.PROFILE !== '0';
+const turnsPerChat = Number(process.env.TURNS_PER_CHAT ?? 10);
 const out = process.env.PROFILE_OUT ?? '/tmp/hermes-gateway.cpuprofile';
 const TOKEN = '424242:BENCH-profile-token';
 const SECRET = 'bench-profile-secret';
@@ -80,6 +83,8 @@ writeFileSync(
   join(home, 'config.yaml'),
   stringify({
     model: { default: 'fake-model', base_url: model.url },
+    // a user's turns a minute (default 20) would stop a long chat sent at bench speed
+    access: { tiers: { user: { limits: { turns_per_minute: 1_000_000 } } } },
     gateway: {
       host: '127.0.0.1',
       port: 0,
@@ -140,11 +145,13 @@ for (const deadline = Date.now() + 15_000; ; ) {
 const watch = watchReplies(fake.sent);
 const target = { name: 'hermes', port, path: PATH, secret: SECRET };
 let nextChat = 1_000_001;
+// TURNS_PER_CHAT=0: the same chats from the warm-up to the last round (each keeps growing)
+const longChats = Array.from({ length: chats }, (_, i) => 900_001 + i);
 const run = async (n: number) => {
   const client = webhookClient(target, chats);
   const result = await runLoad(client, watch, {
-    chats: Array.from({ length: chats }, () => nextChat++),
-    turnsPerChat: 10,
+    chats: turnsPerChat > 0 ? Array.from({ length: chats }, () => nextChat++) : longChats,
+    turnsPerChat: turnsPerChat > 0 ? turnsPerChat : Number.POSITIVE_INFINITY,
     newChat: () => nextChat++,
     messages: n,
     capMs: 300_000,

@@ -11,7 +11,7 @@ import { ERROR_CODES, HermesError, type HookInvoker, type Logger, silentLogger, 
 import type OpenAI from 'openai';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import { stepProblem } from './check-step.js';
-import { completionJson } from './completion-json.js';
+import { completionChunks } from './completion-json.js';
 import { type AttemptTimeouts, classifyModelFailure, type ModelErrorKind } from './model-failure.js';
 import { loadModelSdk, type ModelSdk } from './model-sdk.js';
 import { abortableSleep, retryDelayMs } from './retry-policy.js';
@@ -207,7 +207,7 @@ export class ModelClient {
             path: this.#endpoint.path,
             apiKey: this.#apiKey,
             ...(this.#options.headers ? { headers: this.#options.headers } : {}),
-            body: completionJson(body),
+            body: completionChunks(body),
             firstByteMs,
             idleMs: timeouts.idleMs,
             signal: request.signal,

@@ -17,8 +17,8 @@ export interface PostCompletionOptions {
   apiKey: string;
   /** extra request headers (a provider profile's); they never replace the ones below */
   headers?: Readonly<Record<string, string>> | undefined;
-  /** JSON text of the request body */
-  body: string;
+  /** the request body's JSON: text, bytes, or chunks of bytes in order (sent with their total length) */
+  body: string | Buffer | readonly Buffer[];
   /** until the answer's headers (a JSON completion's come when the model has finished): undici's own timer */
   firstByteMs: number;
   /** between the answer's body chunks */
@@ -33,6 +33,12 @@ export interface PostedCompletion {
 }
 
 const USER_AGENT = 'hermes-gateway';
+
+function byteLength(chunks: readonly Buffer[]): number {
+  let n = 0;
+  for (const chunk of chunks) n += chunk.length;
+  return n;
+}
 
 /** POSTs `body`; resolves with a 2xx answer, rejects with OpenAI.APIError / APIConnectionError / ... otherwise. */
 export async function postCompletion(options: PostCompletionOptions): Promise<PostedCompletion> {
@@ -51,8 +57,11 @@ export async function postCompletion(options: PostCompletionOptions): Promise<Po
         'content-type': 'application/json',
         authorization: `Bearer ${options.apiKey}`,
         'user-agent': USER_AGENT,
+        ...(Array.isArray(options.body) ? { 'content-length': String(byteLength(options.body)) } : {}),
       },
-      body: options.body,
+      // chunks go as an iterable, which undici writes in order (its dispatch docs take an Iterable;
+      // request()'s type does not say so)
+      body: options.body as string | Buffer,
       headersTimeout: options.firstByteMs,
       bodyTimeout: options.idleMs,
       signal: signal ?? null,

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { HookBus } from '@hermes/plugins';
 import { ERROR_CODES, type HermesError, type ToolDefinition } from '@hermes/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { completionJson } from '../src/completion-json.js';
 import { InterruptedError, ModelClient } from '../src/index.js';
 import { echoTool, turn } from './helpers.js';
@@ -195,5 +195,24 @@ describe('completionJson', () => {
     expect(JSON.parse(completionJson(body)).tools[0].function.name).toBe('x');
     const noTools = { model: 'm', messages: [], tools: [] };
     expect(completionJson(noTools)).toBe(JSON.stringify(noTools));
+  });
+
+  it('serializes a frozen message once and an unfrozen one every time', () => {
+    const kept = Object.freeze({ role: 'user' as const, content: 'kept' });
+    const open = { role: 'assistant' as const, content: 'open' };
+    const body = { model: 'm', messages: [kept, open], max_tokens: 5 };
+    expect(completionJson(body)).toBe(
+      '{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"kept"},{"role":"assistant","content":"open"}]}',
+    );
+    open.content = 'changed'; // a message of the running turn may still change: it is read again
+    expect(JSON.parse(completionJson(body)).messages[1].content).toBe('changed');
+    // the frozen one's text is reused: the body and the open message are serialized, the frozen one not again
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      completionJson(body);
+      expect(stringify.mock.calls.map(([value]) => value)).toEqual([{ model: 'm', max_tokens: 5 }, open]);
+    } finally {
+      stringify.mockRestore();
+    }
   });
 });

@@ -97,8 +97,9 @@ export class ContextWindow implements ContextFitter {
 
   async fit(messages: readonly RequestMessage[], step: FitStep): Promise<readonly RequestMessage[]> {
     const { runtime, model, sessionId, fixedTokens } = this.#o;
-    const before = this.estimate(messages);
+    // one pass over the messages (a long chat's history is thousands of them)
     this.#lastEstimate = fixedTokens + messagesTokens(messages);
+    const before = runtime.calibration.apply(model, this.#lastEstimate);
     const report = (r: Omit<FitReport, 'messagesBefore' | 'tokensBefore'>) => {
       this.report = { messagesBefore: messages.length, tokensBefore: before, ...r };
     };

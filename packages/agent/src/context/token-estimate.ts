@@ -1,9 +1,11 @@
 /**
  * Token estimates: about four characters a token plus a few tokens per message, measured once per
- * message object (a WeakMap), so a long history is not re-measured on every request; and a
+ * message object (a WeakMap), so a long history is not re-measured on every request (a frozen
+ * history's total is kept from turn to turn, frozen-runs.ts); and a
  * per-model calibration from the `usage.prompt_tokens` the model reports.
  */
 import type { ChatMessage } from '@hermes/protocol';
+import { FrozenRuns } from '../frozen-runs.js';
 import type { RequestMessage } from '../user-content.js';
 
 /** what a message costs besides its text (role, separators) */
@@ -45,10 +47,24 @@ export function messageTokens(message: RequestMessage | ChatMessage): number {
   return tokens;
 }
 
-/** The uncalibrated estimate of a message list. */
+/** Running totals of runs of frozen messages (a long chat's history), kept from turn to turn. */
+const runs = new FrozenRuns<number[], number>({
+  create: () => [],
+  push: (totals, message) => {
+    totals.push((totals.at(-1) ?? 0) + messageTokens(message as ChatMessage));
+  },
+  read: (totals, length) => totals[length - 1] ?? 0,
+});
+
+/** The uncalibrated estimate of a message list (a frozen history's total kept from the last turn). */
 export function messagesTokens(messages: readonly (RequestMessage | ChatMessage)[]): number {
   let sum = 0;
-  for (const m of messages) sum += messageTokens(m);
+  let i = 0;
+  while (i < messages.length) {
+    const run = runs.read(messages, i);
+    sum += run?.value ?? messageTokens(messages[i] as ChatMessage);
+    i += run?.length ?? 1;
+  }
   return sum;
 }
 

@@ -7,7 +7,7 @@ import type { TokenUsage } from '@hermes/agent';
 import type { AsyncStore } from '@hermes/store';
 import type { Env } from '../pipeline/allowlist.js';
 import type { AccessSettings, Tier } from './access-settings.js';
-import { tierOf } from './tiers.js';
+import { tierResolver } from './tiers.js';
 import { type Admission, admitTurn, recordUsage, type TurnUserRef, type UserMetricsSink } from './usage-limits.js';
 
 export interface GatewayAccess {
@@ -41,10 +41,10 @@ export function gatewayAccess(ports: GatewayAccessPorts): GatewayAccess {
       excludedCommands: () => [],
     };
   }
-  const tierPorts = { env: ports.env, admins: settings.admins, pairing: ports.store.pairing };
+  const tierOfUser = tierResolver({ env: ports.env, admins: settings.admins, pairing: ports.store.pairing });
   const usage = { counters: ports.store.usageCounters, settings, now: ports.now, metrics: ports.metrics };
   return {
-    userOf: async (who) => ({ key: key(who), tier: await tierOf(tierPorts, who.platform, who.userId) }),
+    userOf: async (who) => ({ key: key(who), tier: await tierOfUser(who.platform, who.userId) }),
     admit: (user) => admitTurn(usage, user),
     record: (user, used, model) => recordUsage(usage, user, used, model),
     excludedCommands: (tier) => settings.tiers[tier].excludeCommands,

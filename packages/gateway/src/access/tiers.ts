@@ -27,10 +27,31 @@ function ids(value: string | undefined): string[] {
     .filter((v) => v !== '');
 }
 
-/** True when env or config names any admin (then no owner default applies). */
-function adminsConfigured(ports: TierPorts): boolean {
-  if (ports.admins.length > 0) return true;
-  return Object.entries(ports.env).some(([k, v]) => k.endsWith('_ADMIN_USERS') && ids(v).length > 0);
+/** What env and config say about admins and owners, read once (the environment is the process's). */
+interface AdminFacts {
+  /** identity keys named by gateway.admins and GATEWAY_ADMIN_USERS */
+  keys: ReadonlySet<string>;
+  /** <PLATFORM>_ADMIN_USERS, per upper-case platform name */
+  platformAdmins: ReadonlyMap<string, ReadonlySet<string>>;
+  /** any admin named anywhere (then no owner default applies) */
+  configured: boolean;
+  /** any *_ALLOWED_USERS whose first entry names someone */
+  allowlisted: boolean;
+}
+
+function adminFacts(ports: TierPorts): AdminFacts {
+  const { env } = ports;
+  const platformAdmins = new Map<string, ReadonlySet<string>>();
+  let configured = ports.admins.length > 0;
+  let allowlisted = false;
+  for (const [k, v] of Object.entries(env)) {
+    if (k.endsWith('_ADMIN_USERS') && ids(v).length > 0) {
+      configured = true;
+      platformAdmins.set(k.slice(0, -'_ADMIN_USERS'.length), new Set(ids(v)));
+    }
+    if (k.endsWith('_ALLOWED_USERS') && firstListed(v)) allowlisted = true;
+  }
+  return { keys: new Set([...ports.admins, ...ids(env.GATEWAY_ADMIN_USERS)]), platformAdmins, configured, allowlisted };
 }
 
 function firstListed(value: string | undefined): string | undefined {
@@ -40,19 +61,28 @@ function firstListed(value: string | undefined): string | undefined {
 
 /** The tier of `platform`'s user `userId` (identity key `<platform>:<userId>`). */
 export async function tierOf(ports: TierPorts, platform: string, userId: string): Promise<Tier> {
+  return tierResolver(ports)(platform, userId);
+}
+
+/**
+ * `tierOf` with env and config read once, for every message of a running gateway (a scan of the
+ * environment per message costs more than the rest of the decision).
+ */
+export function tierResolver(ports: TierPorts): (platform: string, userId: string) => Promise<Tier> {
+  const facts = adminFacts(ports);
+  return (platform, userId) => resolveTier(ports, facts, platform, userId);
+}
+
+async function resolveTier(ports: TierPorts, facts: AdminFacts, platform: string, userId: string): Promise<Tier> {
   if (OPERATOR_PLATFORMS.has(platform)) return 'admin';
   if (platform === 'web' && userId.startsWith('console:')) return 'admin';
-  const key = `${platform}:${userId}`;
+  const upper = platform.toUpperCase();
+  if (facts.keys.has(`${platform}:${userId}`)) return 'admin';
+  if (facts.platformAdmins.get(upper)?.has(userId)) return 'admin';
+  if (facts.configured) return 'user';
   const { env } = ports;
-  if (ports.admins.includes(key) || ids(env.GATEWAY_ADMIN_USERS).includes(key)) return 'admin';
-  if (ids(env[`${platform.toUpperCase()}_ADMIN_USERS`]).includes(userId)) return 'admin';
-  if (adminsConfigured(ports)) return 'user';
-  const allowlists = Object.entries(env).filter(([k, v]) => k.endsWith('_ALLOWED_USERS') && firstListed(v));
-  if (allowlists.length > 0) {
-    const owners = [
-      firstListed(env[`${platform.toUpperCase()}_ALLOWED_USERS`]),
-      firstListed(env.GATEWAY_ALLOWED_USERS),
-    ];
+  if (facts.allowlisted) {
+    const owners = [firstListed(env[`${upper}_ALLOWED_USERS`]), firstListed(env.GATEWAY_ALLOWED_USERS)];
     return owners.includes(userId) ? 'admin' : 'user';
   }
   const { approved } = await ports.pairing.list();

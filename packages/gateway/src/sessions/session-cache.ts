@@ -49,6 +49,10 @@ export class SessionCache {
   appended(key: string, sessionId: string, history: readonly ChatMessage[], added: readonly ChatMessage[], at: number) {
     const entry = this.#entries.get(key);
     if (!entry || entry.id !== sessionId) return;
+    // frozen: the history is the same objects turn after turn, and the model request serializes a
+    // frozen message once (completion-json.ts); a first fill freezes what was read from the store
+    if (entry.history === null) for (const m of history) Object.freeze(m);
+    for (const m of added) Object.freeze(m);
     entry.history = [...history, ...added];
     entry.updatedAt = at;
   }

@@ -1,0 +1,69 @@
+// The pipeline bench's long-chat row: one chat that keeps talking for the whole window. The same
+// system answers 100 messages in fresh chats (a new chat every 10 messages), then one chat until it
+// holds LONG_CHAT_MESSAGES messages of history (two rows per exchange: ~3,000 by default), and its
+// CPU per message over the last 100 of them is set against the fresh chats'. Hermes sends the model
+// the whole history every turn (the bytes the model must receive); the bare bot asking the model
+// keeps none, so its row is its per-message floor.
+import { runClosedLoop } from './closed-loop.js';
+import type { ModelProcess } from './model-process.js';
+import { type Round, roundOf } from './process-figures.js';
+import { expectModelAnswer, type RunningSystem } from './rig.js';
+import { smokeOr } from './smoke.js';
+
+/** exchanges in the long chat (each stores the user's message and the reply: twice as many rows) */
+export const LONG_CHAT_EXCHANGES = smokeOr(1500, 40);
+/** the measured window at each end */
+const WINDOW = smokeOr(100, 10);
+const REPLY_TIMEOUT_MS = 30_000;
+
+export interface LongChatFigures {
+  label: string;
+  fresh: Round;
+  long: Round;
+}
+
+async function window<C>(
+  system: RunningSystem<C>,
+  model: ModelProcess,
+  chat: C | null,
+  messages: number,
+): Promise<Round> {
+  system.takeApiCalls();
+  await model.takeRequestCount();
+  const cpuBefore = system.proc.cpuMs();
+  const result = await runClosedLoop(system.traffic, {
+    chats: [chat ?? system.traffic.newChat()],
+    ...(chat === null ? { turnsPerChat: 10 } : {}),
+    messages,
+    capMs: 600_000,
+    replyTimeoutMs: REPLY_TIMEOUT_MS,
+    expect: expectModelAnswer,
+  });
+  const cpuMs = system.proc.cpuMs() - cpuBefore;
+  return roundOf(result, cpuMs, system.takeApiCalls(), await model.takeRequestCount());
+}
+
+/** Fresh chats, then one chat grown to LONG_CHAT_EXCHANGES exchanges, its last WINDOW measured. */
+export async function measureLongChat<C>(system: RunningSystem<C>, model: ModelProcess): Promise<LongChatFigures> {
+  const fresh = await window(system, model, null, WINDOW);
+  const chat = system.traffic.newChat();
+  await window(system, model, chat, LONG_CHAT_EXCHANGES - WINDOW);
+  const long = await window(system, model, chat, WINDOW);
+  return { label: system.label, fresh, long };
+}
+
+const ms = (x: number) => x.toFixed(2);
+
+/** The long-chat table: CPU per message in fresh chats and at the end of the long one, their ratio, p99. */
+export function longChatTable(rows: readonly LongChatFigures[]): string[] {
+  return [
+    `Long chat: one chat that keeps talking (${LONG_CHAT_EXCHANGES.toLocaleString('en-US')} exchanges, ${(2 * LONG_CHAT_EXCHANGES).toLocaleString('en-US')} messages of history by the end), the last ${WINDOW} measured, against ${WINDOW} messages in fresh chats (a new chat every 10):`,
+    '',
+    '| system | CPU ms/msg, fresh chats | CPU ms/msg, long chat | long / fresh | p99 ms, fresh / long | model requests/msg |',
+    '|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.label} | ${ms(r.fresh.cpuMsPerMsg)} | ${ms(r.long.cpuMsPerMsg)} | ${(r.long.cpuMsPerMsg / r.fresh.cpuMsPerMsg).toFixed(2)}× | ${ms(r.fresh.p99)} / ${ms(r.long.p99)} | ${r.long.modelRequestsPerMsg.toFixed(2)} |`,
+    ),
+  ];
+}
