@@ -1,7 +1,7 @@
 // The pipeline bench's long-chat row: one chat that keeps talking for the whole window. The same
-// system answers 100 messages in fresh chats (a new chat every 10 messages), then one chat until it
-// holds LONG_CHAT_MESSAGES messages of history (two rows per exchange: ~3,000 by default), and its
-// CPU per message over the last 100 of them is set against the fresh chats'. Hermes sends the model
+// system answers 300 messages in fresh chats (a new chat every 10 messages), then one chat until it
+// has had LONG_CHAT_EXCHANGES exchanges (two messages of history each: 3,000 by default), and its
+// CPU per message over the last 300 is set against the fresh chats'. Hermes sends the model
 // the whole history every turn (the bytes the model must receive); the bare bot asking the model
 // keeps none, so its row is its per-message floor.
 import { runClosedLoop } from './closed-loop.js';
@@ -13,7 +13,7 @@ import { smokeOr } from './smoke.js';
 /** exchanges in the long chat (each stores the user's message and the reply: twice as many rows) */
 export const LONG_CHAT_EXCHANGES = smokeOr(1500, 40);
 /** the measured window at each end */
-const WINDOW = smokeOr(100, 10);
+const WINDOW = smokeOr(300, 10);
 const REPLY_TIMEOUT_MS = 30_000;
 
 export interface LongChatFigures {

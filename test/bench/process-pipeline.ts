@@ -80,13 +80,32 @@ export async function measure<C>(
   await model.takeRequestCount();
   if (scenario.messages === 0) return null;
   const cpuBefore = system.proc.cpuMs();
+  const benchBefore = process.cpuUsage();
   const result = await load(scenario.messages);
   const cpuMs = system.proc.cpuMs() - cpuBefore;
+  const bench = process.cpuUsage(benchBefore);
+  benchBusy.set(system.label, [
+    ...(benchBusy.get(system.label) ?? []),
+    (bench.user + bench.system) / 10 / Math.max(1, result.elapsedMs),
+  ]);
   return roundOf(result, cpuMs, system.takeApiCalls(), await model.takeRequestCount());
+}
+
+/** per system, how busy this process (the load generator and the fakes) was in each measured round, % of one core */
+const benchBusy = new Map<string, number[]>();
+
+/** One line: how busy the bench process was while it measured each system (a saturated one limits what it measures). */
+function benchBusyLine(labels: readonly string[]): string {
+  const parts = labels.map((label) => {
+    const rounds = benchBusy.get(label) ?? [];
+    return `${label} ${rounds.length > 0 ? Math.round(Math.max(...rounds)) : '?'} %`;
+  });
+  return `- the bench process (load generator and fake APIs) at its busiest during a measured round, % of one core: ${parts.join(', ')}`;
 }
 
 async function runPlatform<C>(rig: PlatformRig<C>, options: PipelineOptions): Promise<string> {
   const closers: (() => Promise<void>)[] = [];
+  benchBusy.clear();
   try {
     const model = await startModelProcess(MODEL_ANSWER);
     closers.push(() => model.close());
@@ -133,6 +152,7 @@ async function runPlatform<C>(rig: PlatformRig<C>, options: PipelineOptions): Pr
     return [
       platformTable(rig.platform, rig.apiCalls, [echo, bare], hermes),
       `- ${options.rounds} alternating rounds each of ${options.messages} messages at 64 chats and ${oneChat} at 1 chat, after ${FIRST_WARMUP.toLocaleString('en-US')} warm-up messages per system`,
+      benchBusyLine(systems.map((system) => system.label)),
       ...(strays.length > 0 ? [`- warning: replies no chat waited for: ${strays.join(', ')}`] : []),
       '',
       ...longChatTable(longChat),
