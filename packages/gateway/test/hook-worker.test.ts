@@ -139,6 +139,32 @@ describe('GatewayHookWorker', () => {
     expect(lines.filter((l) => l.includes('terminated'))).toEqual([]);
   });
 
+  it('a run queued while the worker went down, of a hook turned off by that fault, ends quietly without running', async () => {
+    const { w, lines } = start({
+      crasher: `export function handle() { setTimeout(() => { throw new Error('from a timer'); }, 1); }`,
+    });
+    let during: Promise<void> | undefined;
+    const seen = lines.push.bind(lines);
+    lines.push = (...items: string[]) => {
+      // the third crash (the fault limit is 3): a new event for the same hook arrives before the exit
+      if (
+        !during &&
+        lines.filter((l) => l.includes('crasher crashed')).length === 2 &&
+        items.some((l) => l.includes('crasher crashed'))
+      )
+        during = w.run('crasher', 'agent:end', {});
+      return seen(...items);
+    };
+    for (let i = 1; i <= 3; i++) {
+      await w.run('crasher', 'agent:end', {});
+      await waitFor(() => lines.filter((l) => l.includes('restarting')).length === i, { what: `restart ${i}` });
+    }
+    expect(during).toBeDefined();
+    await during; // resolves: not posted to the next worker, which would refuse it as not loaded
+    expect(lines).toContain("gateway hook crasher turned off: it stopped the hooks' worker thread too often");
+    expect(w.active).toEqual([]);
+  });
+
   it('a hook that keeps taking the worker down is turned off; a handler that fails to load is skipped', async () => {
     const { w, lines } = start({
       exiter: `export function handle() { process.exit(1); }`,

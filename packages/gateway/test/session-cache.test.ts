@@ -12,6 +12,16 @@ describe('SessionCache', () => {
     expect(cache.get('k')).toEqual({ id: 's1', updatedAt: 5, history: [user('a')] });
   });
 
+  it('freezes the messages it keeps (a first fill from the store too): the model request reuses their bytes', () => {
+    const cache = new SessionCache();
+    cache.replaced('k', { id: 's1', updatedAt: 1, history: null });
+    const read = [user('from the store')];
+    cache.appended('k', 's1', read, [user('new')], 5);
+    const kept = cache.get('k')?.history ?? [];
+    expect(kept.map((m) => m.content)).toEqual(['from the store', 'new']);
+    expect(kept.every((m) => Object.isFrozen(m))).toBe(true);
+  });
+
   it('ignores an append for a session that is no longer the active one (after /new)', () => {
     const cache = new SessionCache();
     cache.replaced('k', { id: 's1', updatedAt: 1, history: [] });

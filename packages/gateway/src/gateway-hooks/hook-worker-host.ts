@@ -298,6 +298,17 @@ export class GatewayHookWorker {
     if (queuedToo) this.#queue.length = 0;
   }
 
+  /** Runs queued for a hook that is now off end as a run of an off hook does: quietly, not run. */
+  #dropQueuedOff(): void {
+    const kept = this.#queue.filter((m) => m.type !== 'run' || !this.#off.has(m.hook));
+    for (const m of this.#queue) {
+      if (m.type !== 'run' || !this.#off.has(m.hook)) continue;
+      this.#runs.get(m.id)?.resolve();
+      this.#runs.delete(m.id);
+    }
+    this.#queue.splice(0, this.#queue.length, ...kept);
+  }
+
   #onExit(worker: Worker, code: number): void {
     if (this.#worker !== worker) return;
     this.#worker = null;
@@ -310,6 +321,7 @@ export class GatewayHookWorker {
       this.#off.add(hook);
       this.#o.logger.error({ hook }, `gateway hook ${hook} turned off: it stopped the hooks' worker thread too often`);
     }
+    this.#dropQueuedOff();
     if (Date.now() - this.#startedAt > this.#o.maxBackoffMs) this.#crashes = 0;
     this.#crashes += 1;
     const delay = Math.min(this.#o.backoffMs * 2 ** (this.#crashes - 1), this.#o.maxBackoffMs);
