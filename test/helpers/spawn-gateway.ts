@@ -1,16 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { afterAll } from 'vitest';
 import { HERMES_BIN, testLockDir } from './run-hermes.js';
 
 /**
- * The gateways this test file started that have not exited: killed once the file is done, so a test
- * that timed out before its stop() leaves no gateway running into the next files (two run at once).
+ * The gateways the current test file started that have not exited: killed once the file is done
+ * (test/helpers/per-file.ts, a setup file, so it holds for every file a worker runs), so a test
+ * that timed out before its stop() leaves no gateway running into the next files.
  */
 const running = new Set<ChildProcess>();
-afterAll(() => {
+
+/** Kills every gateway this worker started that is still running (called after each test file). */
+export function killStrayGateways(): void {
   for (const child of running) child.kill('SIGKILL');
   running.clear();
-});
+}
 
 export interface RunningGateway {
   url: string;
