@@ -1,6 +1,7 @@
 /**
  * Loads plugins: discovery, manifest first (before any plugin code), opt-in, requires_env, then
- * the entry file (TypeScript or JavaScript through jiti, no build step) and register(ctx) exactly
+ * the entry file (TypeScript or JavaScript through jiti, no build step; a bundled plugin from its
+ * build, compiled-entry.ts) and register(ctx) exactly
  * once. A plugin whose load or register() fails is marked failed (its error a HermesError:
  * `HERMES_PLUGIN_MANIFEST` for plugin.yaml, `HERMES_PLUGIN_LOAD` for the rest), everything it
  * registered is rolled back, and loading goes on.
@@ -8,7 +9,9 @@
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ERROR_CODES, type ErrorCode, HermesError, type Logger } from '@hermes/protocol';
+import { compiledEntry } from './compiled-entry.js';
 import { type DiscoveredPlugin, discoverPlugins, type PluginSource, type PluginSourceKind } from './discover.js';
 import type { HookBus } from './hook-bus.js';
 import { type PluginManifest, readManifest } from './manifest.js';
@@ -149,10 +152,12 @@ async function loadOne(
   });
   options.faults?.track(record.key, record.dir);
   try {
-    const load = await importer();
+    // a bundled plugin runs from its build when there is one (compiled-entry.ts), else through jiti
+    const compiled = record.source === 'bundled' ? compiledEntry(entry) : null;
+    const load: Importer = compiled ? (file) => import(pathToFileURL(file).href) : await importer();
     // the plugin's scope: a refused process.exit or a throw from its timers is traced to it
     await pluginScope.run(record.key, async () => {
-      const register = findRegister(await load(entry));
+      const register = findRegister(await load(compiled ?? entry));
       if (!register) throw pluginLoadError(`${entry} exports no register(ctx) function`);
       await register(scoped.ctx);
     });

@@ -87,6 +87,37 @@ describe('discovery', () => {
     expect(registries.platforms.get('chatx')?.plugin).toBe('platforms/chatx');
   });
 
+  it('a bundled plugin runs from its build (<package>/dist) when there is one; a user plugin always from its source', async () => {
+    const bundled = root();
+    const user = root();
+    const files = (where: string) => ({
+      // a workspace holding two plugins, one with its build, as plugins/model-providers is
+      [`${where}/package.json`]: '{"type":"module"}',
+      [`${where}/built/plugin.yaml`]: manifest('built'),
+      [`${where}/built/index.ts`]: toolPlugin('built_from_source'),
+      [`${where}/dist/built/index.js`]: toolPlugin('built_from_dist'),
+      [`${where}/unbuilt/plugin.yaml`]: manifest('unbuilt'),
+      [`${where}/unbuilt/index.ts`]: toolPlugin('unbuilt_from_source'),
+    });
+    put(bundled, files('pack'));
+    put(user, files('pack'));
+    const enabled = ['pack/built', 'pack/unbuilt'];
+    const fromBundled = await load([{ dir: bundled, source: 'bundled' }], { enabled });
+    expect(
+      fromBundled.tools
+        .list()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(['built_from_dist', 'unbuilt_from_source']);
+    const fromUser = await load([{ dir: user, source: 'user' }], { enabled });
+    expect(
+      fromUser.tools
+        .list()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(['built_from_source', 'unbuilt_from_source']);
+  });
+
   it('a user platform plugin still needs opt-in; disabled wins over enabled', async () => {
     const user = root();
     put(user, {
