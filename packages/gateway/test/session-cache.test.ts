@@ -1,6 +1,6 @@
 import type { ChatMessage } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
-import { SessionCache } from '../src/sessions/session-cache.js';
+import { messageBytes, SessionCache } from '../src/sessions/session-cache.js';
 
 const user = (content: string): ChatMessage => ({ role: 'user', content });
 
@@ -31,7 +31,7 @@ describe('SessionCache', () => {
   });
 
   it('evicts the least recently used key beyond its bound, and forgets on demand', () => {
-    const cache = new SessionCache(2);
+    const cache = new SessionCache({ maxSessions: 2 });
     cache.replaced('a', { id: '1', updatedAt: 0, history: null });
     cache.replaced('b', { id: '2', updatedAt: 0, history: null });
     cache.get('a'); // a is now the most recent
@@ -40,5 +40,53 @@ describe('SessionCache', () => {
     expect(cache.get('a')?.id).toBe('1');
     cache.forget('a');
     expect(cache.get('a')).toBeUndefined();
+  });
+
+  it('bounds the transcripts kept by their size: the least recently used go first', () => {
+    const text = 'x'.repeat(1000);
+    const per = messageBytes(user(text));
+    const cache = new SessionCache({ maxBytes: per * 5 });
+    for (const key of ['a', 'b', 'c']) {
+      const entry = cache.replaced(key, { id: key, updatedAt: 0, history: [] });
+      cache.appended(key, key, entry.history ?? [], [user(text), user(text)], 1);
+    }
+    // 6 messages of budget 5: a, the least recently used, went
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('b')?.history).toHaveLength(2);
+    expect(cache.bytes).toBe(per * 4);
+    // c grows to the budget exactly: nothing goes
+    cache.get('c');
+    cache.appended('c', 'c', cache.get('c')?.history ?? [], [user(text)], 2);
+    expect(cache.get('b')?.history).toHaveLength(2);
+    expect(cache.bytes).toBe(per * 5);
+    cache.appended('b', 'b', cache.get('b')?.history ?? [], [user(text)], 3);
+    // b grew to 3: c (now the least recently used) went
+    expect(cache.get('c')).toBeUndefined();
+    expect(cache.bytes).toBe(per * 3);
+  });
+
+  it('keeps the session but not a transcript larger than the whole budget (the next turn reads the store)', () => {
+    const cache = new SessionCache({ maxBytes: 10_000 });
+    const small = cache.replaced('small', { id: 's', updatedAt: 0, history: [] });
+    cache.appended('small', 's', small.history ?? [], [user('hi')], 1);
+    const big = cache.replaced('big', { id: 'b', updatedAt: 0, history: [] });
+    cache.appended('big', 'b', big.history ?? [], [user('y'.repeat(20_000))], 1);
+    expect(cache.get('big')).toEqual({ id: 'b', updatedAt: 1, history: null });
+    expect(cache.get('small')?.history).toEqual([user('hi')]);
+    expect(cache.bytes).toBe(messageBytes(user('hi')));
+    // its next turn fills it from the store: dropped again, the small one still kept
+    cache.appended('big', 'b', [user('y'.repeat(20_000))], [user('more')], 2);
+    expect(cache.get('big')?.history).toBeNull();
+    expect(cache.get('small')?.history).toHaveLength(1);
+  });
+
+  it('weighs tool calls by their arguments', () => {
+    const call: ChatMessage = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: 'z'.repeat(5000) } }],
+    };
+    expect(messageBytes(call)).toBeGreaterThan(5000);
+    expect(messageBytes(user('a'))).toBeLessThan(200);
   });
 });
