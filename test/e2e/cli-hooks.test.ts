@@ -70,7 +70,7 @@ describe('plugin hooks through the real CLI', () => {
           { name: 'terminal', arguments: { command: 'echo raw-output' } },
           { name: 'terminal', arguments: { command: 'echo forbidden' } },
           { name: 'read_file', arguments: { path: file } },
-          { name: 'terminal', arguments: { command: 'rm -rf /' } },
+          { name: 'terminal', arguments: { command: 'rm -rf /tmp/hermes-cli-hooks-nothing/*' } },
         ],
       },
       { text: 'all done' },
@@ -142,8 +142,14 @@ describe('plugin hooks through the real CLI', () => {
     expect(typeof post?.durationMs).toBe('number');
     expect(payload('transform_terminal_output')).toMatchObject({ command: 'echo raw-output', exitCode: 0 });
     expect(String(payload('transform_terminal_output').output)).toContain('raw-output');
-    expect(payload('pre_approval_request')).toMatchObject({ command: 'rm -rf /', surface: 'cli' });
-    expect(payload('post_approval_response')).toMatchObject({ command: 'rm -rf /', choice: 'deny' });
+    expect(payload('pre_approval_request')).toMatchObject({
+      command: 'rm -rf /tmp/hermes-cli-hooks-nothing/*',
+      surface: 'cli',
+    });
+    expect(payload('post_approval_response')).toMatchObject({
+      command: 'rm -rf /tmp/hermes-cli-hooks-nothing/*',
+      choice: 'deny',
+    });
     expect(payload('post_llm_call')).toMatchObject({ sessionId, userMessage: 'go', assistantResponse: 'all done' });
     // history passed to post_llm_call holds the original user message, never the injected context
     const history = payload('post_llm_call').conversationHistory as ChatMessage[];

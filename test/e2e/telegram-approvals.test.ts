@@ -1,6 +1,7 @@
 // Approvals in a Telegram chat, end to end through `hermes gateway run` with real grammy against
 // the fake Bot API: the inline keyboard, a press by the asking user, a press by another user of the
-// group (answered "not yours" and ignored), the timeout, and --yolo.
+// group (answered "not yours" and ignored), the timeout, and --yolo (with the always-blocked floor
+// it does not lift).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -139,6 +140,22 @@ describe('approvals in a Telegram chat through hermes gateway run', () => {
       await waitFor(() => tg.sent.some((m) => m.text === 'yolo done'));
       expect(prompt()).toBeUndefined();
       expect(existsSync(join(target, 'keep.txt'))).toBe(false);
+
+      // the always-blocked floor holds under --yolo: never run, nobody asked, the model told why
+      // (harmless if it ran: mkfs of a device that does not exist, after a marker file)
+      const marker = join(target, 'floor-marker');
+      const floor = `touch ${marker} && mkfs.ext4 /dev/hermes-test-no-such-device`;
+      openai.server.script(
+        { toolCalls: [{ name: 'terminal', arguments: { command: floor } }] },
+        { text: 'floor done' },
+      );
+      tg.pushMessage({ chatId: 42, userId: 42, text: 'format it' });
+      await waitFor(() => tg.sent.some((m) => m.text === 'floor done'));
+      expect(prompt()).toBeUndefined();
+      expect(existsSync(marker)).toBe(false);
+      const toolResult = JSON.stringify(openai.server.requests.at(-1)?.body ?? '');
+      expect(toolResult).toContain('Blocked: format or wipe a filesystem');
+      expect(toolResult).toContain('never runs this command');
     } finally {
       expect(await yolo.stop()).toBe(0);
     }

@@ -289,7 +289,7 @@ describe('approvals on the gateway surface', () => {
         { source: 'test', name: 'audit' },
       );
       openai.server.script(
-        { toolCalls: [{ name: 'terminal', arguments: { command: 'rm -rf /' } }] },
+        { toolCalls: [{ name: 'terminal', arguments: { command: 'rm -rf /tmp/hermes-approval-test-nothing/*' } }] },
         { text: 'refused' },
       );
       await harness.platform.inject('wipe the disk');

@@ -17,10 +17,10 @@ export interface DangerousPattern {
 }
 
 /** The rest of the current simple command (stops at ; & | and newlines). */
-const SEG = String.raw`[^;&|\n]*`;
+export const SEG = String.raw`[^;&|\n]*`;
 
 /** Where a command word can start: line start, after a separator, quote or `$(`, or after a wrapper such as env/xargs. */
-const AT_COMMAND = String.raw`(?:^|[;&|({\x60!"']|\$\(|\b(?:xargs|env|exec|nohup|time|nice|command|watch|then|do|else)\b[^;&|\n]*?\s)\s*(?:\S*\/)?`;
+export const AT_COMMAND = String.raw`(?:^|[;&|({\x60!"']|\$\(|\b(?:xargs|env|exec|nohup|time|nice|command|watch|then|do|else)\b[^;&|\n]*?\s)\s*(?:\S*\/)?`;
 
 /** The end of a shell word. */
 const WORD_END = String.raw`(?=["']?(?:\s|$|[;&|)]))`;
@@ -28,7 +28,7 @@ const WORD_END = String.raw`(?=["']?(?:\s|$|[;&|)]))`;
 const SYSTEM_DIR = '(?:bin|boot|dev|etc|home|lib|lib32|lib64|opt|proc|root|sbin|srv|sys|usr|var)';
 
 /** `/`, `~`, `$HOME` or a top-level system directory as a whole (optionally `/*`). */
-const CRITICAL_PATH = String.raw`["']?(?:\/${SYSTEM_DIR}?|~|\$HOME|\$\{HOME\})\/?\*?${WORD_END}`;
+export const CRITICAL_PATH = String.raw`["']?(?:\/${SYSTEM_DIR}?|~|\$HOME|\$\{HOME\})\/?\*?${WORD_END}`;
 
 /** A word containing a glob star. */
 const WILDCARD = String.raw`[^\s;&|]*\*`;

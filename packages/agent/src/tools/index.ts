@@ -1,5 +1,6 @@
 // Built-in tools of @hermes/agent; re-exported by the package index.
 
+export { BLOCKED_FLOOR } from './blocked-floor.js';
 // Factories
 export { type BuiltinToolsOptions, createBuiltinTools } from './builtin-tools.js';
 export { renderDangerousPatternTable } from './dangerous-pattern-table.js';

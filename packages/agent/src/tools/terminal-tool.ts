@@ -5,6 +5,7 @@
 import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import type { ApprovalChoice, ApprovalRequest, ToolContext, ToolDefinition } from '@hermes/protocol';
+import { BLOCKED_FLOOR } from './blocked-floor.js';
 import { DANGEROUS_PATTERNS } from './dangerous-patterns.js';
 import { errnoCode, errorMessage } from './errno.js';
 import { hermesHomeCwdMatch, hermesHomePattern } from './hermes-home-patterns.js';
@@ -221,6 +222,18 @@ export function createTerminalTool(options: TerminalToolOptions = {}): ToolDefin
     const sandboxError = sandboxed ? await checkSandbox() : null;
     if (sandboxError !== null) return errorResult(sandboxError);
 
+    // the floor: never run, not with approval, not under --yolo, and nobody is asked
+    const floor = matchPatterns(command, BLOCKED_FLOOR);
+    if (floor.length > 0) {
+      context.logger.warn(
+        { command, blocked: floor.map((m) => m.key) },
+        'terminal: a command of the always-blocked floor refused',
+      );
+      return errorResult(
+        `Blocked: ${floor.map((m) => m.description).join('; ')}. Hermes never runs this command, with approval or --yolo (the always-blocked floor); do not retry it.`,
+        { code: 'blocked', pattern_keys: floor.map((m) => m.key) },
+      );
+    }
     const matches = matchPatterns(command, patterns);
     const inHome = sandboxed ? null : hermesHomeCwdMatch(command, cwd, hermesHomes);
     if (inHome !== null) matches.push(inHome);

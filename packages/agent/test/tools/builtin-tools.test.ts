@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createBuiltinTools, renderDangerousPatternTable } from '../../src/tools/index.js';
+import { BLOCKED_FLOOR, createBuiltinTools, renderDangerousPatternTable } from '../../src/tools/index.js';
 import { callTool, createFakeContext, makeTempDir } from './fake-tool-context.js';
 
 let dir: string;
@@ -64,5 +64,11 @@ describe('docs/tools.md', () => {
   it('embeds the dangerous pattern table rendered from DANGEROUS_PATTERNS', async () => {
     const docs = await readFile(new URL('../../../../docs/tools.md', import.meta.url), 'utf8');
     expect(docs).toContain(renderDangerousPatternTable());
+  });
+
+  it('embeds the always-blocked floor table rendered from BLOCKED_FLOOR', async () => {
+    const docs = await readFile(new URL('../../../../docs/tools.md', import.meta.url), 'utf8');
+    expect(docs).toContain(`#### Always blocked\n`);
+    expect(docs).toContain(renderDangerousPatternTable(BLOCKED_FLOOR));
   });
 });
