@@ -298,6 +298,15 @@ addTrustCommands(program, globals);
 addCronCommands(program, globals);
 
 program
+  .command('backup')
+  .description('one .tar.gz of HERMES_HOME with a consistent copy of state.db (safe while the gateway runs)')
+  .option('-o, --output <file>', 'where to write it (default HERMES_HOME/backups/hermes-backup-<time>.tar.gz)')
+  .action(async (opts: { output?: string }, cmd: Command) => {
+    const { backupCommand } = await import('./commands/backup.js');
+    await backupCommand(opts, globals(cmd));
+  });
+
+program
   .command('logs')
   .description('the gateway log, readable and coloured on a terminal; --follow keeps reading (and follows rotation)')
   .option('-f, --follow', 'keep printing new lines')

@@ -88,6 +88,7 @@ export {
 export type { IdleSessionsQuery, ListSessionsOptions, NewSession, SessionRow, SessionsRepo } from './sessions-repo.js';
 // Raw SQLite access for later packages' repositories
 export { isSqliteError, type SqliteDatabase, type SqliteStatement } from './sqlite.js';
+export { backupSqliteFile } from './sqlite-backup.js';
 // Transcripts
 export type { TranscriptsRepo } from './transcripts-repo.js';
 // The unit of work: writes that commit together, as data (`AsyncStore.commit`)
