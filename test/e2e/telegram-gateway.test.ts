@@ -59,6 +59,48 @@ describe('Telegram through hermes gateway run', () => {
     expect(gw.stderr()).not.toContain(TOKEN);
   });
 
+  it('group_allowed_chats: only the listed groups are served; direct messages always; a bad id stops the start naming it', async () => {
+    const home = tempHome();
+    writeFileSync(
+      join(home, 'config.yaml'),
+      'gateway:\n  free_response_chats: ["telegram:-100222"]\n  platforms:\n    telegram:\n      group_allowed_chats: [-100111, "-100333"]\n',
+    );
+    const gw = await spawnGateway(env(home, { TELEGRAM_ALLOWED_USERS: '42' }));
+    try {
+      openai.server.respond((request) => ({ text: `echo ${JSON.stringify(request.body?.messages ?? []).length}` }));
+      const mention = `@${tg.bot.username} hello`;
+      // a listed group, a group not listed (answered freely if it were served), a direct message
+      tg.pushMessage({ chatId: -100222, chatType: 'supergroup', userId: 42, text: mention });
+      tg.pushMessage({ chatId: -100111, chatType: 'supergroup', userId: 42, text: mention });
+      tg.pushMessage({ chatId: 42, userId: 42, text: 'hello in private' });
+      await waitFor(() => tg.sent.length >= 2, { what: 'the listed group and the DM answered' });
+      // updates are delivered in order: the unlisted group's, first, was already passed over
+      await quietPeriod(300, 'no late answer to the unlisted group');
+      expect(tg.sent.map((m) => m.chat_id).sort()).toEqual([-100111, 42]);
+      expect(openai.server.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(2);
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+    writeFileSync(
+      join(home, 'config.yaml'),
+      'gateway:\n  platforms:\n    telegram:\n      group_allowed_chats: ["general"]\n',
+    );
+    const bad = await spawnGateway(env(home, { TELEGRAM_ALLOWED_USERS: '42' }));
+    try {
+      const health = await waitForValue(
+        async () =>
+          (await (await fetch(`${bad.url}/health`)).json()) as {
+            platforms: Record<string, { state: string; error?: string }>;
+          },
+        (body) => body.platforms.telegram?.state === 'error',
+        { what: 'telegram in error for the bad chat id' },
+      );
+      expect(health.platforms.telegram?.error).toContain('group_allowed_chats[0]: "general" is not a chat id');
+    } finally {
+      expect(await bad.stop()).toBe(0);
+    }
+  });
+
   it('pairing: an unknown user gets a code only; after hermes pairing approve they are answered', async () => {
     const home = tempHome();
     const gw = await spawnGateway(env(home));

@@ -86,7 +86,9 @@ export function createTelegramAdapter(context: PlatformContext, deps: AdapterDep
     const target = sink;
     const onCallbackQuery = (query: NonNullable<Update['callback_query']>) =>
       handleCallbackQuery(query, { api: bot.api, sink: target, logger });
-    return deliverUpdate(update, { sink, bot: identity, logger, attachments, now, onCallbackQuery }, signal, state);
+    const groupAllowedChats = settings.groupAllowedChats;
+    const options = { sink, bot: identity, logger, attachments, now, onCallbackQuery, groupAllowedChats };
+    return deliverUpdate(update, options, signal, state);
   };
 
   /** Webhook mode: getMe, then setWebhook when a public URL is configured; retried until it works. */

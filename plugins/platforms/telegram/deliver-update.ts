@@ -16,6 +16,14 @@ export interface DeliveryOptions {
   now: () => number;
   /** a button press (callback_query): answered, never stored */
   onCallbackQuery: (query: NonNullable<Update['callback_query']>) => Promise<void>;
+  /** `group_allowed_chats`: the only group chats served; null: every group (direct messages always) */
+  groupAllowedChats?: ReadonlySet<string> | null;
+}
+
+/** Whether a message's chat is served: any direct message; a group only when listed (or no list is set). */
+function groupAllowed(normalized: NormalizedUpdate, allowed: ReadonlySet<string> | null): boolean {
+  const { chatType, chatId } = normalized.event.source;
+  return allowed === null || chatType === 'dm' || allowed.has(chatId);
 }
 
 /**
@@ -44,7 +52,10 @@ export async function deliverUpdate(
     }
     const normalized = normalizeUpdate(one, options.bot, options.now());
     if (normalized === null) options.logger.debug({ updateId: one.update_id }, 'telegram: update ignored');
-    else members.push(normalized);
+    else if (!groupAllowed(normalized, options.groupAllowedChats ?? null)) {
+      const { chatId } = normalized.event.source;
+      options.logger.debug({ updateId: one.update_id, chatId }, 'telegram: group not in group_allowed_chats: ignored');
+    } else members.push(normalized);
   }
   // an album (several updates with one media_group_id) is one message
   const normalized = mergeAlbum(members);

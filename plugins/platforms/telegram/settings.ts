@@ -18,6 +18,25 @@ export interface TelegramSettings {
   webhookUrl?: string;
   /** expected in `X-Telegram-Bot-Api-Secret-Token`; unset in webhook mode: one is generated and kept in state */
   webhookSecret?: string;
+  /** `group_allowed_chats`: the only group chats served (ids as strings); null: every group */
+  groupAllowedChats: ReadonlySet<string> | null;
+}
+
+/** `group_allowed_chats`: a list of chat ids (numbers or strings such as "-1001234567890"). */
+function readChatIds(settings: RawSettings): ReadonlySet<string> | null {
+  const raw = settings.group_allowed_chats;
+  if (raw === undefined || raw === null) return null;
+  const key = 'gateway.platforms.telegram.group_allowed_chats';
+  if (!Array.isArray(raw)) throw new TypeError(`${key}: must be a list of chat ids (e.g. [-1001234567890])`);
+  const ids = raw.map((id, i) => {
+    const text = typeof id === 'number' && Number.isInteger(id) ? String(id) : typeof id === 'string' ? id.trim() : '';
+    if (!/^-?\d+$/.test(text))
+      throw new TypeError(
+        `${key}[${i}]: ${JSON.stringify(id)} is not a chat id (a whole number such as -1001234567890)`,
+      );
+    return text;
+  });
+  return new Set(ids);
 }
 
 /** Reads and checks the settings; a wrong type or a missing token throws a TypeError naming the key. */
@@ -35,12 +54,14 @@ export function readTelegramSettings(
   if (!webhookPath.startsWith('/')) throw new TypeError('gateway.platforms.telegram.webhook_path: must start with "/"');
   const webhookUrl = read.string('webhook_url');
   const webhookSecret = read.string('webhook_secret');
+  const groupAllowedChats = readChatIds(settings);
   return {
     token,
     apiRoot,
     mode,
     pollTimeoutS: timeout,
     webhookPath,
+    groupAllowedChats,
     ...(webhookUrl === undefined ? {} : { webhookUrl }),
     ...(webhookSecret === undefined ? {} : { webhookSecret }),
   };

@@ -85,7 +85,20 @@ describe('telegram settings', () => {
       mode: 'polling',
       pollTimeoutS: 25,
       webhookPath: '/telegram/webhook',
+      groupAllowedChats: null,
     });
+  });
+
+  it('reads group_allowed_chats as chat ids (numbers or strings); anything else is refused naming it', () => {
+    expect(readTelegramSettings({ group_allowed_chats: [-100111, ' -100222 '] }, env).groupAllowedChats).toEqual(
+      new Set(['-100111', '-100222']),
+    );
+    expect(() => readTelegramSettings({ group_allowed_chats: '-100111' }, env)).toThrow(
+      'gateway.platforms.telegram.group_allowed_chats: must be a list of chat ids',
+    );
+    expect(() => readTelegramSettings({ group_allowed_chats: [-100111, 1.5] }, env)).toThrow(
+      'group_allowed_chats[1]: 1.5 is not a chat id',
+    );
   });
 
   it('lets TELEGRAM_API_ROOT override api_root, dropping a trailing slash', () => {
