@@ -254,7 +254,9 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
       registries,
       dataRoot: join(settings.home, 'plugin-data'),
       llm: createPluginLlm(primaryCaller, model, 'plugin'),
-      injectMessage: (text) => (injector ? injector(text) : false),
+      // a role other than user goes in as a `[role] ` prefix on a user message (the seed's contract)
+      injectMessage: (text, opts) =>
+        injector ? injector(opts?.role && opts.role !== 'user' ? `[${opts.role}] ${text}` : text) : false,
       dispatchTool: async (name, args, context) => {
         const tool = tools.get(name);
         if (!tool) return JSON.stringify({ error: `Unknown tool "${name}"` });

@@ -99,8 +99,12 @@ export interface PluginContext {
   registerContextEngine(engine: ContextEngine): void;
   /** runs any registered tool, returning its result string */
   dispatchTool(name: string, args: Record<string, unknown>, context?: Partial<ToolContext>): Promise<string>;
-  /** queues a message into the interactive chat; false where there is no chat */
-  injectMessage(text: string, options?: { role?: 'user' | 'system' }): boolean;
+  /**
+   * a message into the interactive chat: at the prompt it starts the next turn at once; during a
+   * turn it interrupts it (as Ctrl+C) and runs next; a `role` other than `user` is a `[role] `
+   * prefix. False where there is no chat (`hermes -z`, the gateway).
+   */
+  injectMessage(text: string, options?: { role?: string }): boolean;
   readonly llm: PluginLlm;
 }
 

@@ -127,7 +127,7 @@ export interface PluginHostServices {
   /** runs a registered tool by name (the agent's registry) */
   dispatchTool?: (name: string, args: Record<string, unknown>, context?: Partial<ToolContext>) => Promise<string>;
   /** queues a message into the interactive chat; false where there is none */
-  injectMessage?: (text: string, options?: { role?: 'user' | 'system' }) => boolean;
+  injectMessage?: (text: string, options?: { role?: string }) => boolean;
   llm?: PluginLlm;
   /** where plugins keep run-time data: `<dataRoot>/<key>/` (HERMES_HOME/plugin-data); absent: their folder */
   dataRoot?: string;

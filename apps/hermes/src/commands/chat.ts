@@ -18,14 +18,25 @@ const CHAT_COMMANDS = ['new', 'reset', 'compress', 'plugins', 'help', 'exit', 'q
 const CHOICES: Record<string, ApprovalChoice> = { o: 'once', s: 'session', a: 'always', d: 'deny', '': 'deny' };
 
 /** Reads lines in order whether stdin is a terminal or a pipe (piped lines are buffered, not lost). */
+/**
+ * Reads a line after printing `prompt`. A read left waiting (the prompt woken by an injected
+ * message) is the one the next caller gets, so the user's next line goes to whoever asks next
+ * (an approval question included) and is never swallowed.
+ */
 function lineReader(rl: Interface): (prompt: string) => Promise<string | null> {
   const lines = rl[Symbol.asyncIterator]();
-  return async (prompt) => {
+  let pending: Promise<string | null> | null = null;
+  return (prompt) => {
     process.stdout.write(prompt);
-    const next = await lines.next();
-    return next.done ? null : String(next.value);
+    pending ??= lines.next().then((next) => {
+      pending = null;
+      return next.done ? null : String(next.value);
+    });
+    return pending;
   };
 }
+
+const WOKEN = Symbol('woken by an injected message');
 
 function askApproval(
   read: (prompt: string) => Promise<string | null>,
@@ -71,20 +82,39 @@ export async function runChat(options: GlobalOptions): Promise<void> {
       rl.close();
     }
   });
-  // ctx.injectMessage from plugins: queued, run as the next user turns
+  // ctx.injectMessage from plugins: run as the next user turn, at once at the prompt; a running
+  // turn is interrupted first (as Ctrl+C is)
   const injected: string[] = [];
+  let wake: (() => void) | null = null;
   rt.setInjector((text) => {
     injected.push(text);
+    if (running) {
+      running.abort();
+      process.stdout.write('\n[interrupted by an injected message]\n');
+    }
+    wake?.();
     return true;
   });
+  /** The next input: an injected message when one waits (or arrives while the prompt waits), else the user's line. */
+  const nextInput = async (): Promise<{ text: string | null; injected: boolean }> => {
+    const queued = injected.shift();
+    if (queued !== undefined) return { text: queued, injected: true };
+    const woken = new Promise<typeof WOKEN>((resolve) => {
+      wake = () => resolve(WOKEN);
+    });
+    const first = await Promise.race([read('you> '), woken]);
+    wake = null;
+    if (first === WOKEN) return { text: injected.shift() ?? '', injected: true };
+    return { text: first, injected: false };
+  };
   const taken = (name: string) => CHAT_COMMANDS.includes(name) || rt.registries.commands.has(name);
   const skills = surfaceSkillCommands(rt.skills, taken, 'hermes chat', rt.logger.child({ component: 'skills' }));
   process.stdout.write(`Hermes chat · model ${rt.model} · /help for commands, /exit to quit\n`);
   try {
     while (!closed) {
-      const next = injected.shift();
-      if (next !== undefined) process.stdout.write(`[injected] ${next}\n`);
-      const input = next ?? (await read('you> '));
+      const next = await nextInput();
+      if (next.injected) process.stdout.write(`\n[injected] ${next.text}\n`);
+      const input = next.text;
       if (input === null) break; // end of input
       const line = input.trim();
       if (line === '') continue;
