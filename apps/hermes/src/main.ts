@@ -50,7 +50,9 @@ const program = new Command('hermes')
   .action(async (_opts, cmd: Command) => {
     const opts = cmd.opts<GlobalOptions & { oneshot?: string }>();
     if (opts.oneshot === undefined) {
-      cmd.outputHelp();
+      // bare `hermes` is the chat (its banner lists the tools); without a model yet, the help
+      const { bareHermes } = await import('./commands/bare.js');
+      await bareHermes(globals(cmd), () => cmd.outputHelp());
       return;
     }
     const { runOneShot } = await import('./commands/oneshot.js');

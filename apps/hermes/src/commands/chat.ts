@@ -6,6 +6,7 @@
 import { createInterface, type Interface } from 'node:readline/promises';
 import { userFacingError } from '@hermes/agent';
 import { type ApprovalChoice, type ApprovalRequest, CLI_IDENTITY } from '@hermes/protocol';
+import { chatBanner } from '../chat-banner.js';
 import type { GlobalOptions } from '../main.js';
 import { pluginSummary } from '../plugin-summary.js';
 import { createAgentRuntime } from '../runtime.js';
@@ -109,7 +110,14 @@ export async function runChat(options: GlobalOptions): Promise<void> {
   };
   const taken = (name: string) => CHAT_COMMANDS.includes(name) || rt.registries.commands.has(name);
   const skills = surfaceSkillCommands(rt.skills, taken, 'hermes chat', rt.logger.child({ component: 'skills' }));
-  process.stdout.write(`Hermes chat · model ${rt.model} · /help for commands, /exit to quit\n`);
+  process.stdout.write(
+    chatBanner({
+      model: rt.model,
+      tools: rt.tools.list(),
+      toolsets: rt.config.agent.toolsets,
+      mcpServers: rt.mcp.status().length,
+    }),
+  );
   try {
     while (!closed) {
       const next = await nextInput();

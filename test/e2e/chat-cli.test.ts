@@ -1,3 +1,4 @@
+// Bare `hermes` is the chat, its banner listing the tools (the help before a model is set); and
 // ctx.injectMessage in `hermes chat` (the built CLI, stdin kept open as a person's terminal): at
 // the prompt an injected message starts its turn at once, without a line typed; during a turn it
 // interrupts the turn and runs next; a role other than user arrives as a `[role] ` prefix.
@@ -6,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatMessage } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
-import { HERMES_BIN, tempHome, trustHome } from '../helpers/run-hermes.js';
+import { HERMES_BIN, runHermes, tempHome, trustHome } from '../helpers/run-hermes.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -90,5 +91,36 @@ describe('ctx.injectMessage in hermes chat', () => {
     } finally {
       child.kill('SIGKILL');
     }
+  });
+});
+
+describe('bare hermes', () => {
+  it('is the chat, its banner listing the tools offered (plugin tools by plugin); before a model is set, the help', async () => {
+    const home = tempHome();
+    const dir = join(home, 'plugins', 'injector');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'plugin.yaml'), 'name: injector\nversion: 1.0.0\ndescription: injects\n');
+    writeFileSync(
+      join(dir, 'index.mjs'),
+      `export function register(ctx) { ctx.registerTool({ name: 'weather', toolset: 'extras', schema: { name: 'weather', description: 'd', parameters: { type: 'object', properties: {} } }, handler: () => 'sunny' }); }`,
+    );
+    writeFileSync(
+      join(home, 'config.yaml'),
+      'plugins:\n  enabled: [injector]\nagent:\n  toolsets: [terminal, extras]\n',
+    );
+    trustHome(home);
+    const env = { HERMES_HOME: home, OPENAI_BASE_URL: openai.server.url };
+    const first = await runHermes([], { env, input: '' });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('Usage: hermes');
+    expect(first.stdout).toContain('No model configured yet: set model.default');
+
+    openai.server.script({ text: 'hi from bare hermes' });
+    const chat = await runHermes([], { env: { ...env, HERMES_INFERENCE_MODEL: 'm' }, input: 'hello\n/exit\n' });
+    expect(chat.code, chat.stderr).toBe(0);
+    expect(chat.stdout).toContain('Hermes chat · model m');
+    // agent.toolsets [terminal, extras]: the terminal tool and the plugin's, nothing else
+    expect(chat.stdout).toContain('Tools (2): terminal\n  from plugin injector: weather\n');
+    expect(chat.stdout).toContain('hi from bare hermes');
   });
 });
