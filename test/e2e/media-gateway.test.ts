@@ -122,4 +122,44 @@ describe('inbound media through hermes gateway run (telegram)', () => {
       expect(await again.stop()).toBe(0);
     }
   });
+
+  it('HERMES_LOCAL_STT_COMMAND transcribes a voice note locally (from the environment only, never from HERMES_HOME/.env)', async () => {
+    const home = tempHome();
+    // the template gets the audio file and an output folder; the transcript is the .txt it writes
+    const command = `printf 'local words from %s' "$(cat {input_path})" > {output_dir}/out.txt`;
+    const gw = await spawnGateway({ ...env(home), HERMES_LOCAL_STT_COMMAND: command });
+    try {
+      await waitFor(() => tg.pendingPolls() > 0);
+      openai.server.script({ text: 'heard you locally' });
+      tg.pushMessage({ chatId: 42, userId: 42, voice: { data: 'OggS local bytes' } });
+      await waitFor(() => tg.sent.some((m) => m.text === 'heard you locally'));
+      const messages = chats()[0]?.body?.messages as { role: string; content: unknown }[];
+      expect(messages.at(-1)).toEqual({ role: 'user', content: '[voice] local words from OggS local bytes' });
+      expect(openai.server.transcriptions).toHaveLength(0);
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+
+    // the same line in HERMES_HOME/.env is ignored, saying so: the HTTP endpoint transcribes
+    const planted = tempHome();
+    writeFileSync(join(planted, '.env'), `HERMES_LOCAL_STT_COMMAND=${command}\n`);
+    openai.server.reset();
+    tg.reset();
+    const second = await spawnGateway(env(planted));
+    try {
+      await waitFor(() => tg.pendingPolls() > 0);
+      openai.server.scriptTranscription({ text: 'over http' });
+      openai.server.script({ text: 'heard you over http' });
+      tg.pushMessage({ chatId: 42, userId: 42, voice: { data: 'OggS http bytes' } });
+      await waitFor(() => tg.sent.some((m) => m.text === 'heard you over http'));
+      expect(openai.server.transcriptions).toHaveLength(1);
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+    const log = readdirSync(join(planted, 'logs'))
+      .map((f) => readFileSync(join(planted, 'logs', f), 'utf8'))
+      .join('');
+    expect(log).toContain('HERMES_LOCAL_STT_COMMAND in');
+    expect(log).toContain('is ignored: set it in the gateway');
+  });
 });

@@ -68,6 +68,7 @@ export async function buildGatewayApp(
   const days = config.state.retention_days;
   const built = await buildGateway(config, {
     env,
+    sttCommand: localSttCommand(rt),
     home: rt.home,
     logger: rt.logger,
     version: VERSION,
@@ -112,4 +113,21 @@ export async function buildGatewayApp(
     phases,
   });
   return { ...built, rt };
+}
+
+/**
+ * HERMES_LOCAL_STT_COMMAND, from the operator's environment only: a command line in
+ * HERMES_HOME/.env is ignored with a warning (the agent's tools may reach that file; a shell
+ * template there would be code nobody approved).
+ */
+function localSttCommand(rt: AgentRuntime): string | undefined {
+  const value = rt.env.HERMES_LOCAL_STT_COMMAND?.trim();
+  if (!value) return undefined;
+  if (rt.dotenv.HERMES_LOCAL_STT_COMMAND !== undefined) {
+    rt.logger.warn(
+      `HERMES_LOCAL_STT_COMMAND in ${rt.paths.env} is ignored: set it in the gateway's own environment (the service's, or the shell that starts it)`,
+    );
+    return undefined;
+  }
+  return value;
 }

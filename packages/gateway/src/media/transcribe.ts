@@ -1,10 +1,11 @@
 /**
  * Speech to text through an OpenAI-compatible `POST <base>/audio/transcriptions` (multipart: `file`,
- * `model`). The transcript is kept next to the cached file, so a turn redone after a restart does not
- * transcribe again.
+ * `model`), or a local command (`HERMES_LOCAL_STT_COMMAND`, stt-command.ts). The transcript is kept
+ * next to the cached file, so a turn redone after a restart does not transcribe again.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { transcribeWithCommand } from './stt-command.js';
 
 export interface SttSettings {
   /** e.g. http://127.0.0.1:8000/v1 (stt.base_url, default model.base_url) */
@@ -15,10 +16,13 @@ export interface SttSettings {
   apiKey: string;
   /** stt.timeout_s in ms */
   timeoutMs: number;
+  /** HERMES_LOCAL_STT_COMMAND: a shell template run instead of the HTTP endpoint */
+  command?: string;
 }
 
-/** Why a transcription failed, in words for the user (never the key). */
-export class TranscriptionError extends Error {}
+import { TranscriptionError } from './transcription-error.js';
+
+export { TranscriptionError };
 
 const transcriptPath = (path: string): string => `${path}.transcript.txt`;
 
@@ -48,6 +52,16 @@ export async function transcribe(
 ): Promise<string> {
   const cached = await cachedTranscript(file.path);
   if (cached !== null) return cached;
+  if (stt.command !== undefined) {
+    const transcript = await transcribeWithCommand(
+      file.path,
+      stt.command,
+      { model: stt.model, timeoutMs: stt.timeoutMs },
+      signal,
+    );
+    await writeFile(transcriptPath(file.path), transcript, { mode: 0o600 }).catch(() => {});
+    return transcript;
+  }
   const data = await readFile(file.path);
   const form = new FormData();
   form.append('file', new Blob([data], { type: file.mimeType ?? 'application/octet-stream' }), basename(file.path));

@@ -70,6 +70,8 @@ export interface GatewayService {
 /** What the agent runtime built for the gateway, and what the application around it adds. */
 export interface GatewayParts {
   env: NodeJS.ProcessEnv;
+  /** HERMES_LOCAL_STT_COMMAND from the operator's environment (never from HERMES_HOME/.env) */
+  sttCommand?: string | undefined;
   home: string;
   logger: Logger;
   version: string;
@@ -147,6 +149,7 @@ export async function buildGateway(config: HermesConfig, parts: GatewayParts): P
       turn: parts.turn,
       cacheDir: join(parts.home, 'cache', 'media'),
       platformSettings: withWebChatSwitch(config.gateway.platforms, config.gateway.console.enabled, host),
+      sttCommand: parts.sttCommand,
     }),
     ...(parts.outboundMedia ? { outboundMedia: parts.outboundMedia } : {}),
   };

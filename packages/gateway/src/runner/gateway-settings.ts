@@ -12,7 +12,7 @@ type PlatformSettings = GatewaySettings['platformSettings'];
 
 export function gatewaySettings(
   config: HermesConfig,
-  run: { turn: TurnConfig; cacheDir: string; platformSettings?: PlatformSettings },
+  run: { turn: TurnConfig; cacheDir: string; platformSettings?: PlatformSettings; sttCommand?: string | undefined },
 ): GatewaySettings {
   return {
     turn: run.turn,
@@ -33,6 +33,7 @@ export function gatewaySettings(
         model: config.stt.model,
         apiKey: config.model.api_key,
         timeoutMs: config.stt.timeout_s * 1000,
+        ...(run.sttCommand ? { command: run.sttCommand } : {}),
       },
     },
     approvalTimeoutMs: config.approvals.timeout_s * 1000,
