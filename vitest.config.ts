@@ -40,10 +40,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // a worker runs file after file in one process (a fresh process per file cost ~0.5 s of CPU each,
-    // a fifth of the suite): state a file must not leak is reset per file by test/helpers/per-file.ts,
-    // and tests restore any environment variable they set
-    isolate: false,
+    // each file in a fresh process (isolate, vitest's default). Running file after file in one
+    // process (isolate: false) took the suite from ~1,000 to ~880 s here, but a clean-clone run
+    // once failed the background-checkpoint test with it (its worker never started; not reproduced
+    // alone): kept off until that is understood. What must hold per file is in the setup file.
     setupFiles: ['test/helpers/per-file.ts'],
     projects: [
       {
