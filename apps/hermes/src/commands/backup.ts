@@ -73,10 +73,14 @@ export async function backupCommand(opts: BackupOptions, options: GlobalOptions)
         database = `state.db (${pages} pages, online backup)`;
       } else database = 'no state.db yet';
     } else {
-      const url = envUrl(env, 'state.backend postgres');
-      const dump = spawnSync('pg_dump', ['--no-owner', '--file', join(stage, 'state.sql'), url], {
+      // the password goes to pg_dump in its environment, never on its command line (the process list)
+      const url = new URL(envUrl(env, 'state.backend postgres'));
+      const password = decodeURIComponent(url.password);
+      url.password = '';
+      const dump = spawnSync('pg_dump', ['--no-owner', '--file', join(stage, 'state.sql'), url.toString()], {
         stdio: ['ignore', 'ignore', 'pipe'],
         encoding: 'utf8',
+        env: { ...process.env, ...(password === '' ? {} : { PGPASSWORD: password }) },
       });
       if (dump.error || dump.status !== 0) {
         const why = dump.error ? 'pg_dump is not installed' : `pg_dump failed: ${dump.stderr.trim().split('\n')[0]}`;
