@@ -18,6 +18,12 @@ const EXCLUDE = ['**/node_modules/**', '**/dist/**', 'test/chaos/**'];
  * the others: its processes sleep, and timers fire on time on a busy machine.
  */
 const ALONE = ['test/security/extension-isolation.test.ts', 'test/security/http-limits.test.ts'];
+/**
+ * Files run in a fresh process each: the background-checkpoint test once saw its worker thread
+ * never start after other files ran in the same process (a clean-clone run; not reproduced since,
+ * and the worker's failure is now reported by name), so it keeps a process of its own.
+ */
+const FRESH_PROCESS = ['packages/store/test/background-checkpoint.test.ts'];
 
 export default defineConfig({
   resolve: {
@@ -40,10 +46,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // each file in a fresh process (isolate, vitest's default). Running file after file in one
-    // process (isolate: false) took the suite from ~1,000 to ~880 s here, but a clean-clone run
-    // once failed the background-checkpoint test with it (its worker never started; not reproduced
-    // alone): kept off until that is understood. What must hold per file is in the setup file.
+    // a worker runs file after file in one process (the suite took ~1,000 s with a fresh process per
+    // file, ~830 s without, two workers, this machine): what must hold per file is in the setup file,
+    // and the few files that need a process of their own are in FRESH_PROCESS
+    isolate: false,
     setupFiles: ['test/helpers/per-file.ts'],
     projects: [
       {
@@ -51,7 +57,11 @@ export default defineConfig({
         // two test files at once: every file has its own fakes on port 0, HERMES_HOME, lock folder
         // and temp paths, and its tests wait on events and conditions (test/helpers/wait-for.ts, 30 s
         // by default), never on fixed sleeps
-        test: { name: 'parallel', include: INCLUDE, exclude: [...EXCLUDE, ...ALONE], maxWorkers: 2 },
+        test: { name: 'parallel', include: INCLUDE, exclude: [...EXCLUDE, ...ALONE, ...FRESH_PROCESS], maxWorkers: 2 },
+      },
+      {
+        extends: true,
+        test: { name: 'fresh-process', include: FRESH_PROCESS, exclude: EXCLUDE, isolate: true, maxWorkers: 1 },
       },
       {
         extends: true,

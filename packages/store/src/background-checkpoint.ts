@@ -51,9 +51,19 @@ parentPort.on('message', (message) => {
 parentPort.postMessage('ready');
 `;
 
+// an error thrown in the worker arrives as a structured copy: SQLite's own errors keep only their
+// `code` (SQLITE_CANTOPEN), built-in ones their message
+const describe = (error: unknown): string => {
+  const { message, code } = (error ?? {}) as { message?: unknown; code?: unknown };
+  if (typeof message === 'string') return message;
+  return typeof code === 'string' ? code : String(error);
+};
+
 export interface BackgroundCheckpoints {
   /** true while the worker does the checkpoints */
   readonly running: boolean;
+  /** why the worker could not start or stopped (the automatic checkpoint is back on), else null */
+  readonly failure: string | null;
   /** Stops watching; the worker closes its connection (the last one to close checkpoints the WAL). */
   close(): void;
 }
@@ -69,6 +79,7 @@ export function backgroundCheckpoints(
   let running = false;
   let closed = false;
   let failed = false;
+  let failure: string | null = null;
   const walSize = (): number => {
     try {
       return statSync(`${path}-wal`).size;
@@ -76,9 +87,10 @@ export function backgroundCheckpoints(
       return 0;
     }
   };
-  const fallBack = () => {
+  const fallBack = (reason: string) => {
     running = false;
     failed = true;
+    failure = reason;
     worker = null;
     if (!closed && db.open) db.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
   };
@@ -98,8 +110,8 @@ export function backgroundCheckpoints(
         // a small heap: the worker holds one connection and a timer
         resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
       });
-    } catch {
-      fallBack();
+    } catch (error) {
+      fallBack(`the checkpoint worker did not start: ${describe(error)}`);
       return;
     }
     worker.unref();
@@ -108,9 +120,9 @@ export function backgroundCheckpoints(
       db.pragma('wal_autocheckpoint = 0');
       running = true;
     });
-    worker.once('error', fallBack);
-    worker.once('exit', () => {
-      if (!closed) fallBack();
+    worker.once('error', (error) => fallBack(`the checkpoint worker failed: ${describe(error)}`));
+    worker.once('exit', (code) => {
+      if (!closed && !failed) fallBack(`the checkpoint worker exited with code ${code}`);
     });
   };
   const watch = setInterval(() => {
@@ -120,6 +132,9 @@ export function backgroundCheckpoints(
   return {
     get running() {
       return running;
+    },
+    get failure() {
+      return failure;
     },
     close() {
       if (closed) return;

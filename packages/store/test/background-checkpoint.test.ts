@@ -23,7 +23,13 @@ describe('background WAL checkpoints', () => {
         for (let i = from; i < to; i++) store.inbox.accept('telegram', `m${i}`, payload);
       };
       accept(0, 200);
-      await waitFor(() => checkpoints.running, { what: 'the background checkpoints to start' });
+      await waitFor(
+        () => {
+          if (checkpoints.failure !== null) throw new Error(checkpoints.failure);
+          return checkpoints.running;
+        },
+        { what: 'the background checkpoints to start' },
+      );
       expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
       accept(200, 600);
       // the worker's checkpoints copy the pages into the database file itself
@@ -42,6 +48,22 @@ describe('background WAL checkpoints', () => {
     const store = open({ backgroundCheckpoints: false }, path);
     const checkpoints = backgroundCheckpoints(store.db, path, { busyTimeoutMs: 1_000, checkMs: 10 });
     await quietPeriod(100, 'ten checks (checkMs 10) of a database that sees no writes');
+    expect(checkpoints.running).toBe(false);
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    checkpoints.close();
+  });
+
+  it('say why when the worker cannot run, and leave the automatic checkpoint on', async () => {
+    const path = freshPath();
+    const store = open({ backgroundCheckpoints: false }, path);
+    // the worker opens the database by path: a path with no database makes it fail at once
+    const checkpoints = backgroundCheckpoints(store.db, `${path}.missing`, {
+      busyTimeoutMs: 1_000,
+      startBytes: 0,
+      checkMs: 10,
+    });
+    const failure = await waitFor(() => checkpoints.failure, { what: 'the worker to fail' });
+    expect(failure).toMatch(/checkpoint worker failed: .*SQLITE_CANTOPEN/);
     expect(checkpoints.running).toBe(false);
     expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     checkpoints.close();

@@ -77,3 +77,13 @@ export function optionalNumber(
   }
   return value;
 }
+
+/** An optional boolean argument (absent or null read as undefined). */
+export function optionalBoolean(args: Record<string, unknown>, name: string): boolean | undefined {
+  const value = args[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') {
+    throw new ToolArgumentError(`Invalid argument "${name}": expected true or false, got ${typeName(value)}`);
+  }
+  return value;
+}

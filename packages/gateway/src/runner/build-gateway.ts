@@ -180,7 +180,11 @@ export async function buildGateway(config: HermesConfig, parts: GatewayParts): P
     jobs: parts.store.cronJobs,
     env,
     settings: {
-      timezone: config.cron.timezone ?? machineTimezone(),
+      // asked when a job needs it: the machine's zone costs ICU's start-up (tens of ms), which a
+      // gateway with no cron job never needs to pay
+      get timezone() {
+        return config.cron.timezone ?? machineTimezone();
+      },
       catchUp: config.cron.catch_up,
       maxFailures: config.cron.max_failures,
     },

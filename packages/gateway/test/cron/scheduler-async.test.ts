@@ -61,7 +61,7 @@ describe('the cron scheduler on an async jobs repository', () => {
       jobs: asyncMethods(h.store.cronJobs),
       originOf: () => ({ platform: 'telegram', chatId: '42' }),
       checkTarget: () => 'unreachable',
-      timezone: 'UTC',
+      timezone: () => 'UTC',
       now: () => h.clock.t,
       changed: () => undefined,
     });

@@ -163,7 +163,7 @@ export function createCronService(deps: CronServiceDeps): CronService {
     jobs,
     originOf: (sessionId) => gateway.originOf(sessionId),
     checkTarget: (target, sessionId) => resolveTarget({ gateway, env }, target, sessionId),
-    timezone: deps.settings.timezone,
+    timezone: () => deps.settings.timezone,
     now: () => deps.clock.now(),
     changed: () => scheduler.poke(),
     announce: async (origin, job) => {

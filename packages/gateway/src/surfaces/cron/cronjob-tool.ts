@@ -19,7 +19,8 @@ export interface CronjobToolDeps {
   originOf(sessionId: string): DeliveryTarget | undefined;
   /** checks an explicit target for this session (send_message's rules): the target or an error */
   checkTarget(target: string, sessionId: string): DeliveryTarget | string;
-  timezone: string;
+  /** the zone of a job created without one (cron.timezone, else the machine's) */
+  timezone(): string;
   now(): number;
   /** the scheduler re-reads its table */
   changed(): void;
@@ -98,7 +99,7 @@ export function createCronjobTool(deps: CronjobToolDeps): ToolDefinition {
               // the user whose model asked: the job's runs are theirs (their tier and tools)
               ...(context.user ? { creator: context.user.key } : {}),
               toolsets,
-              timezone: str(args.timezone) ?? deps.timezone,
+              timezone: str(args.timezone) ?? deps.timezone(),
             },
             deps.now(),
           );
