@@ -4,7 +4,6 @@
 // The fake model reads its plan from the prompt (`CALL [...]`), so the runs are independent and go in parallel.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChatMessage } from '@hermes/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, type FakeToolCall, startFakeOpenAI } from '../fakes/openai-server.js';
 import { startFakeBrave } from '../fakes/web/brave-server.js';
@@ -14,6 +13,7 @@ import type { HttpFake } from '../fakes/web/http-fake.js';
 import { startFakeSearxng } from '../fakes/web/searxng-server.js';
 import { type FakeSite, startFakeSite } from '../fakes/web/site-server.js';
 import { startFakeTavily } from '../fakes/web/tavily-server.js';
+import { answerWithCallPlan } from '../helpers/call-plan.js';
 import { runHermes, tempHome, trustHome } from '../helpers/run-hermes.js';
 
 const KEY = 'e2e-web-key-0123456789';
@@ -37,14 +37,7 @@ beforeAll(async () => {
     startFakeSite(),
   ]);
   // first request: the tool calls the prompt asks for; second: every tool result, one JSON per line
-  model.respond((req) => {
-    const messages = (req.body as { messages: ChatMessage[] }).messages;
-    const results = messages.filter((m) => m.role === 'tool').map((m) => m.content);
-    if (results.length > 0) return { text: results.join('\n') };
-    const prompt = messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
-    const plan = /CALL (\[.*\])/s.exec(String(prompt))?.[1];
-    return plan ? { toolCalls: JSON.parse(plan) as FakeToolCall[] } : { text: 'no plan' };
-  });
+  answerWithCallPlan(model);
 });
 
 afterAll(() => Promise.all([model, searxng, brave, tavily, firecrawl, exa, site].map((f) => f?.close())));

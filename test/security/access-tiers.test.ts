@@ -82,6 +82,8 @@ describe('access tiers through hermes gateway run', () => {
       expect(userTools).toContain('read_file');
       expect(userTools).not.toContain('terminal');
       expect(userTools).not.toContain('write_file');
+      expect(userTools).not.toContain('patch');
+      expect(userTools).toContain('search_files');
       // a quick command's text goes to the model; an alias of an admin command is still refused
       expect(await say(USER, '/greet')).toBe('model answer');
       expect(lastUserText(chatRequests().at(-1))).toContain('Say hello to me in French');
@@ -96,6 +98,7 @@ describe('access tiers through hermes gateway run', () => {
       const adminTools = toolNames(chatRequests().at(-1));
       expect(adminTools).toContain('terminal');
       expect(adminTools).toContain('write_file');
+      expect(adminTools).toContain('patch');
     } finally {
       expect(await gw.stop()).toBe(0);
     }

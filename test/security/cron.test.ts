@@ -30,7 +30,7 @@ describe('the cronjob tool keeps to its chat', () => {
       target === 'telegram' || target === `telegram:${origins[sessionId]?.chatId}`
         ? { platform: 'telegram', chatId: target === 'telegram' ? '-100' : (origins[sessionId]?.chatId ?? '') }
         : `chat ${target} is not a home channel or a chat I talk with`,
-    timezone: 'UTC',
+    timezone: () => 'UTC',
     now: Date.now,
     changed: () => undefined,
   });

@@ -32,11 +32,13 @@ function splitText(text: string): { lines: string[]; eol: string; finalEol: bool
 /** Where `before` matches in `lines` at or after `from`, nearest to `near`; exact first, then ignoring trailing spaces. */
 function findBlock(lines: string[], before: string[], from: number, near: number): number {
   for (const same of [(a: string, b: string) => a === b, (a: string, b: string) => loose(a) === loose(b)]) {
-    const fits = (at: number) => before.every((line, i) => lines[at + i] !== undefined && same(lines[at + i] as string, line));
+    const fits = (at: number) =>
+      before.every((line, i) => lines[at + i] !== undefined && same(lines[at + i] as string, line));
     const last = lines.length - before.length;
     for (let distance = 0; near - distance >= from || near + distance <= last; distance++) {
       if (near + distance <= last && near + distance >= from && fits(near + distance)) return near + distance;
-      if (distance > 0 && near - distance >= from && near - distance <= last && fits(near - distance)) return near - distance;
+      if (distance > 0 && near - distance >= from && near - distance <= last && fits(near - distance))
+        return near - distance;
     }
   }
   return -1;

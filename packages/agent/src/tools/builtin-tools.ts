@@ -1,12 +1,18 @@
 import type { ToolDefinition } from '@hermes/protocol';
 import type { FileToolOptions } from './file-guard-session.js';
+import { createPatchTool } from './patch-tool.js';
 import { createReadFileTool } from './read-file-tool.js';
+import { createSearchFilesTool } from './search-files-tool.js';
 import { createTerminalTool, type TerminalToolOptions } from './terminal-tool.js';
+import { createTodoTool } from './todo-tool.js';
 import { createWriteFileTool } from './write-file-tool.js';
 
 export interface BuiltinToolsOptions extends TerminalToolOptions, FileToolOptions {}
 
-/** The built-in tools, terminal, read_file and write_file, sharing one working directory. */
+/**
+ * The built-in tools: terminal; read_file, write_file, patch and search_files (toolset `file`),
+ * sharing one working directory and one guard; todo (a task list per session).
+ */
 export function createBuiltinTools(options: BuiltinToolsOptions = {}): ToolDefinition[] {
   const cwd = options.cwd ?? process.cwd();
   const redaction = {
@@ -17,5 +23,8 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): ToolDefin
     createTerminalTool({ ...options, cwd }),
     createReadFileTool({ ...options, cwd, ...redaction }),
     createWriteFileTool({ ...options, cwd }),
+    createPatchTool({ ...options, cwd }),
+    createSearchFilesTool({ ...options, cwd, ...redaction }),
+    createTodoTool(),
   ];
 }

@@ -87,7 +87,15 @@ async function planReplace(guard: FileGuard, path: string, args: Record<string, 
   if (!replaced.ok) return replaced;
   return {
     ok: true,
-    changes: [{ shown: guarded.shown, target: guarded.target, action: 'modified', text: replaced.text, detail: { replacements: replaced.count } }],
+    changes: [
+      {
+        shown: guarded.shown,
+        target: guarded.target,
+        action: 'modified',
+        text: replaced.text,
+        detail: { replacements: replaced.count },
+      },
+    ],
   };
 }
 
@@ -99,7 +107,8 @@ async function planDiff(guard: FileGuard, diff: string): Promise<Planned> {
     return { ok: false, error: `diff is not a unified diff: ${errorMessage(error)}` };
   }
   files = files.filter((f) => f.hunks.length > 0);
-  if (files.length === 0) return { ok: false, error: 'diff has no hunks: give a unified diff (--- old, +++ new, @@ lines)' };
+  if (files.length === 0)
+    return { ok: false, error: 'diff has no hunks: give a unified diff (--- old, +++ new, @@ lines)' };
   const changes: Change[] = [];
   for (const file of files) {
     const prefixed = /^a\//.test(file.oldFileName ?? '') || /^b\//.test(file.newFileName ?? '');
@@ -109,14 +118,22 @@ async function planDiff(guard: FileGuard, diff: string): Promise<Planned> {
     if (path === null) return { ok: false, error: 'a file of the diff names no path (--- and +++ lines)' };
     const guarded = await guard.check(path);
     if (!guarded.ok) return guarded;
-    if (changes.some((c) => c.target === guarded.target)) return { ok: false, error: `${guarded.shown} appears twice in the diff` };
+    if (changes.some((c) => c.target === guarded.target))
+      return { ok: false, error: `${guarded.shown} appears twice in the diff` };
     const existing = await readExisting(guarded.target);
-    if (oldPath === null && existing !== null) return { ok: false, error: `${guarded.shown} already exists (the diff creates it)` };
+    if (oldPath === null && existing !== null)
+      return { ok: false, error: `${guarded.shown} already exists (the diff creates it)` };
     if (oldPath !== null && existing === null) return { ok: false, error: `No such file: ${guarded.shown}` };
     const applied = applyHunks(existing ?? '', file.hunks, guarded.shown);
     if (!applied.ok) return applied;
     const action = newPath === null ? 'deleted' : oldPath === null ? 'created' : 'modified';
-    changes.push({ shown: guarded.shown, target: guarded.target, action, text: applied.text, detail: { hunks: file.hunks.length } });
+    changes.push({
+      shown: guarded.shown,
+      target: guarded.target,
+      action,
+      text: applied.text,
+      detail: { hunks: file.hunks.length },
+    });
   }
   return { ok: true, changes };
 }

@@ -7,7 +7,7 @@
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolContext, ToolDefinition } from '@hermes/protocol';
-import picomatch from 'picomatch';
+import { minimatch } from 'minimatch';
 import { errorMessage } from './errno.js';
 import { type FileToolOptions, sessionFileGuard } from './file-guard-session.js';
 import { type WalkState, walkFiles } from './file-walk.js';
@@ -42,8 +42,18 @@ const SCHEMA = {
       path: { type: 'string', description: 'Folder (or file) to search (default: the working directory).' },
       file_glob: { type: 'string', description: 'Only files whose path or name matches this glob.' },
       case_sensitive: { type: 'boolean', description: 'Default true.' },
-      context: { type: 'integer', minimum: 0, maximum: 5, description: 'Lines of context around each match (content).' },
-      limit: { type: 'integer', minimum: 1, maximum: SEARCH_MAX_LIMIT, description: `Results to return (default ${SEARCH_DEFAULT_LIMIT}).` },
+      context: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 5,
+        description: 'Lines of context around each match (content).',
+      },
+      limit: {
+        type: 'integer',
+        minimum: 1,
+        maximum: SEARCH_MAX_LIMIT,
+        description: `Results to return (default ${SEARCH_DEFAULT_LIMIT}).`,
+      },
       offset: { type: 'integer', minimum: 0, description: 'Results to skip (for the next page).' },
     },
     required: ['pattern'],
@@ -112,8 +122,9 @@ export function createSearchFilesTool(options: FileToolOptions = {}): ToolDefini
       }
     }
     const globOptions = { dot: true, nocase: !q.caseSensitive };
-    const nameMatches = q.target === 'files' ? picomatch(q.pattern, globOptions) : null;
-    const globMatches = q.fileGlob === undefined ? null : picomatch(q.fileGlob, globOptions);
+    const glob = (pattern: string) => (s: string) => minimatch(s, pattern, globOptions);
+    const nameMatches = q.target === 'files' ? glob(q.pattern) : null;
+    const globMatches = q.fileGlob === undefined ? null : glob(q.fileGlob);
     const matchesPath = (m: (s: string) => boolean, rel: string) => m(rel) || m(path.posix.basename(rel));
 
     const guard = await guardFor(context.sessionId, context.user);

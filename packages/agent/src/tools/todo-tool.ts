@@ -53,22 +53,30 @@ const SCHEMA = {
 
 function readItems(value: unknown): Array<Partial<TodoItem> & { content?: string }> | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value)) throw new ToolArgumentError('Invalid argument "todos": expected an array of {id?, content, status?}');
-  if (value.length > TODO_MAX_ITEMS) throw new ToolArgumentError(`Invalid argument "todos": at most ${TODO_MAX_ITEMS} items`);
+  if (!Array.isArray(value))
+    throw new ToolArgumentError('Invalid argument "todos": expected an array of {id?, content, status?}');
+  if (value.length > TODO_MAX_ITEMS)
+    throw new ToolArgumentError(`Invalid argument "todos": at most ${TODO_MAX_ITEMS} items`);
   return value.map((raw, i) => {
-    if (typeof raw !== 'object' || raw === null) throw new ToolArgumentError(`Invalid argument "todos[${i}]": expected an object`);
+    if (typeof raw !== 'object' || raw === null)
+      throw new ToolArgumentError(`Invalid argument "todos[${i}]": expected an object`);
     const item = raw as Record<string, unknown>;
     const out: Partial<TodoItem> = {};
     if (item.id !== undefined) {
-      if (typeof item.id !== 'string' && typeof item.id !== 'number') throw new ToolArgumentError(`Invalid argument "todos[${i}].id": expected a string`);
+      if (typeof item.id !== 'string' && typeof item.id !== 'number')
+        throw new ToolArgumentError(`Invalid argument "todos[${i}].id": expected a string`);
       out.id = String(item.id);
     }
     if (item.content !== undefined) {
-      if (typeof item.content !== 'string' || item.content.trim() === '') throw new ToolArgumentError(`Invalid argument "todos[${i}].content": expected a non-empty string`);
+      if (typeof item.content !== 'string' || item.content.trim() === '')
+        throw new ToolArgumentError(`Invalid argument "todos[${i}].content": expected a non-empty string`);
       out.content = item.content.trim().slice(0, TODO_MAX_CHARS);
     }
     if (item.status !== undefined) {
-      if (!TODO_STATUSES.includes(item.status as TodoStatus)) throw new ToolArgumentError(`Invalid argument "todos[${i}].status": expected one of ${TODO_STATUSES.join(', ')}`);
+      if (!TODO_STATUSES.includes(item.status as TodoStatus))
+        throw new ToolArgumentError(
+          `Invalid argument "todos[${i}].status": expected one of ${TODO_STATUSES.join(', ')}`,
+        );
       out.status = item.status as TodoStatus;
     }
     return out;
@@ -99,7 +107,11 @@ function nextId(list: readonly TodoItem[]): string {
 }
 
 /** Applies one call's items to `current`: replaced, or merged by id. */
-export function applyTodos(current: readonly TodoItem[], items: ReturnType<typeof readItems> & object, merge: boolean): TodoItem[] | string {
+export function applyTodos(
+  current: readonly TodoItem[],
+  items: ReturnType<typeof readItems> & object,
+  merge: boolean,
+): TodoItem[] | string {
   const list: TodoItem[] = merge ? current.map((t) => ({ ...t })) : [];
   for (const [i, item] of items.entries()) {
     const existing = item.id === undefined ? undefined : list.find((t) => t.id === item.id);

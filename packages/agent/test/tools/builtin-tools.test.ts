@@ -15,18 +15,28 @@ afterEach(async () => {
 });
 
 describe('createBuiltinTools', () => {
-  it('returns terminal, read_file and write_file with matching schemas', () => {
+  it('returns terminal, the four file tools and todo with matching schemas', () => {
     const tools = createBuiltinTools({ cwd: dir });
     expect(tools.map((t) => [t.name, t.toolset, t.schema.name, t.owner])).toEqual([
       ['terminal', 'terminal', 'terminal', 'builtin'],
       ['read_file', 'file', 'read_file', 'builtin'],
       ['write_file', 'file', 'write_file', 'builtin'],
+      ['patch', 'file', 'patch', 'builtin'],
+      ['search_files', 'file', 'search_files', 'builtin'],
+      ['todo', 'todo', 'todo', 'builtin'],
     ]);
     for (const tool of tools) {
       expect(tool.schema.description.length, tool.name).toBeGreaterThan(80);
       expect(tool.schema.parameters).toMatchObject({ type: 'object', additionalProperties: false });
     }
-    expect(tools.map((t) => t.schema.parameters.required)).toEqual([['command'], ['path'], ['path', 'content']]);
+    expect(tools.map((t) => t.schema.parameters.required)).toEqual([
+      ['command'],
+      ['path'],
+      ['path', 'content'],
+      undefined,
+      ['pattern'],
+      undefined,
+    ]);
   });
 
   it('shares one working directory between the tools', async () => {
