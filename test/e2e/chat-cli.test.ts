@@ -123,4 +123,25 @@ describe('bare hermes', () => {
     expect(chat.stdout).toContain('Tools (2): terminal\n  from plugin injector: weather\n');
     expect(chat.stdout).toContain('hi from bare hermes');
   });
+
+  it('/reasoning show prints the thinking above the answer; hidden by default and after /reasoning hide', async () => {
+    const home = tempHome();
+    const env = { HERMES_HOME: home, OPENAI_BASE_URL: openai.server.url, HERMES_INFERENCE_MODEL: 'm' };
+    openai.server.script(
+      { reasoning: 'first thoughts', text: 'answer one' },
+      { text: '<think>second thoughts</think>answer two' },
+      { reasoning: 'third thoughts', text: 'answer three' },
+    );
+    const chat = await runHermes(['chat'], {
+      env,
+      input: 'one\n/reasoning show\ntwo\n/reasoning hide\nthree\n/exit\n',
+    });
+    expect(chat.code, chat.stderr).toBe(0);
+    expect(chat.stdout).toContain('answer one');
+    expect(chat.stdout).not.toContain('first thoughts');
+    expect(chat.stdout).toContain("The model's thinking is shown above its answers.");
+    expect(chat.stdout).toContain('💭 Thinking:\nsecond thoughts\n\nanswer two');
+    expect(chat.stdout).toContain('answer three');
+    expect(chat.stdout).not.toContain('third thoughts');
+  });
 });

@@ -13,6 +13,8 @@ export interface Answer {
   toolCalls: AssistantToolCall[];
   finishReason: 'stop' | 'length' | 'content_filter' | 'tool_calls';
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  /** `reasoning_content` */
+  reasoning?: string;
 }
 
 /** Identity of one response: shared by every chunk of a stream. */
@@ -46,6 +48,7 @@ export function toAnswer(reply: TextReply | ToolCallsReply, promptText: string, 
     content,
     toolCalls,
     finishReason,
+    ...(reply.reasoning !== undefined ? { reasoning: reply.reasoning } : {}),
     usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
   };
 }
@@ -59,6 +62,7 @@ export function completionBody(answer: Answer, meta: ResponseMeta): object {
     annotations: [],
   };
   if (answer.toolCalls.length > 0) message.tool_calls = answer.toolCalls;
+  if (answer.reasoning !== undefined) message.reasoning_content = answer.reasoning;
   return {
     id: meta.id,
     object: 'chat.completion',
@@ -96,6 +100,7 @@ export function completionChunks(answer: Answer, meta: ResponseMeta, includeUsag
     ...(includeUsage ? { usage: null } : {}),
   });
   const chunks: object[] = [chunk({ role: 'assistant', content: answer.content === null ? null : '', refusal: null })];
+  for (const piece of splitPieces(answer.reasoning ?? '')) chunks.push(chunk({ reasoning_content: piece }));
   for (const piece of splitPieces(answer.content ?? '')) chunks.push(chunk({ content: piece }));
   answer.toolCalls.forEach((call, index) => {
     chunks.push(

@@ -20,6 +20,8 @@ export interface ReplyUsage {
 /** An assistant message with text (finish_reason `stop` unless overridden). */
 export interface TextReply extends ReplyBase, ReplyUsage {
   text: string;
+  /** sent as `reasoning_content` (a message field, or delta chunks before the content when streamed), as DeepSeek and vLLM do */
+  reasoning?: string;
   finishReason?: 'stop' | 'length' | 'content_filter';
 }
 
@@ -35,6 +37,7 @@ export interface FakeToolCall {
 export interface ToolCallsReply extends ReplyBase, ReplyUsage {
   toolCalls: FakeToolCall[];
   text?: string;
+  reasoning?: string;
 }
 
 /** An HTTP error. `body` is sent verbatim; without it an OpenAI-style `{error:{message,type,param,code}}`. */

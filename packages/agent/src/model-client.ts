@@ -14,6 +14,7 @@ import { stepProblem } from './check-step.js';
 import { completionChunks } from './completion-json.js';
 import { type AttemptTimeouts, classifyModelFailure, type ModelErrorKind } from './model-failure.js';
 import { loadModelSdk, type ModelSdk } from './model-sdk.js';
+import { splitReasoning } from './reasoning.js';
 import { abortableSleep, retryDelayMs } from './retry-policy.js';
 import { accumulateStream } from './stream-step.js';
 
@@ -66,7 +67,10 @@ export interface ModelRequest {
 }
 
 export interface ModelStep {
+  /** the answer's text, its thinking taken out (reasoning.ts) */
   content: string | null;
+  /** the model's thinking, when it sent any (a reasoning field or a think block) */
+  reasoning?: string;
   toolCalls: ToolCall[];
   finishReason: string | null;
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null;
@@ -224,8 +228,15 @@ export class ModelClient {
         const choice = data.choices?.[0];
         if (!choice)
           throw new HermesError(ERROR_CODES.MODEL_RESPONSE, 'model returned no choices', { retryable: true });
+        const message = choice.message as typeof choice.message & { reasoning_content?: unknown; reasoning?: unknown };
+        // a content that is not a string is left for stepProblem to report
+        const raw: unknown = choice.message.content ?? null;
+        const split = typeof raw === 'string' ? splitReasoning(raw) : { text: raw as string | null, reasoning: null };
+        const field = [message.reasoning_content, message.reasoning].find((r) => typeof r === 'string' && r !== '');
+        const reasoning = [field as string | undefined, split.reasoning].filter((r) => r != null).join('\n\n');
         step = {
-          content: choice.message.content ?? null,
+          content: split.text,
+          ...(reasoning !== '' ? { reasoning } : {}),
           toolCalls: (choice.message.tool_calls ?? []).flatMap((c) =>
             c.type === 'function'
               ? [

@@ -88,6 +88,8 @@ export interface TurnResult {
   error: HermesError | null;
   /** the tokens the model reported, summed over this turn's model calls; null when it reported none */
   usage: TokenUsage | null;
+  /** the model's thinking over this turn's steps (reasoning.ts); never in `messages` */
+  reasoning?: string;
 }
 
 export interface TokenUsage {
@@ -142,6 +144,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   let finalText: string | null = null;
   let error: HermesError | null = null;
   let usage: TokenUsage | null = null;
+  const thoughts: string[] = [];
 
   try {
     if (isFirstTurn) await hooks.invoke('on_session_start', { sessionId, model, platform });
@@ -226,6 +229,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       }
       if (step.usage) options.context?.observe(step.usage.prompt_tokens);
       usage = addUsage(usage, step.usage);
+      if (step.reasoning) thoughts.push(step.reasoning);
       const toolNames = step.toolCalls.map((c) => c.function.name);
       options.onStep?.({ iteration: iterations, toolNames });
       if (step.toolCalls.length === 0) {
@@ -295,5 +299,6 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     model,
     platform,
   });
-  return { status, finalText, messages: turn, iterations, error, usage };
+  const reasoning = thoughts.join('\n\n');
+  return { status, finalText, messages: turn, iterations, error, usage, ...(reasoning ? { reasoning } : {}) };
 }

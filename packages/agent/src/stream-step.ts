@@ -2,17 +2,23 @@
 import { ERROR_CODES, HermesError } from '@hermes/protocol';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { ModelStep } from './model-client.js';
+import { ReasoningStreamFilter, splitReasoning } from './reasoning.js';
 
 /** Tool calls one streamed step may carry (indices 0 to this - 1). */
 export const MAX_STREAM_TOOL_CALLS = 1_000;
 
-/** Folds a chunk stream into one step, calling onText for each content delta. */
+/**
+ * Folds a chunk stream into one step, calling onText with each content delta's visible part: the
+ * thinking (a reasoning field, a think block) is kept apart and never streamed to the chat.
+ */
 export async function accumulateStream(
   stream: AsyncIterable<ChatCompletionChunk>,
   onText: (t: string) => void,
 ): Promise<ModelStep> {
   let content = '';
+  let thinking = '';
   let sawContent = false;
+  const filter = new ReasoningStreamFilter();
   let finishReason: string | null = null;
   let usage: ModelStep['usage'] = null;
   let sawChoice = false;
@@ -22,11 +28,14 @@ export async function accumulateStream(
     const choice = chunk.choices?.[0];
     if (!choice) continue;
     sawChoice = true;
-    const delta = choice.delta;
+    const delta = choice.delta as (typeof choice)['delta'] & { reasoning_content?: unknown; reasoning?: unknown };
+    const thought = delta?.reasoning_content ?? delta?.reasoning;
+    if (typeof thought === 'string') thinking += thought;
     if (typeof delta?.content === 'string' && delta.content.length > 0) {
       sawContent = true;
       content += delta.content;
-      onText(delta.content);
+      const visible = filter.push(delta.content);
+      if (visible !== '') onText(visible);
     }
     for (const piece of delta?.tool_calls ?? []) {
       // the index addresses an array slot: a huge one would make a sparse array whose walk blocks the loop
@@ -47,8 +56,13 @@ export async function accumulateStream(
     if (choice.finish_reason) finishReason = choice.finish_reason;
   }
   if (!sawChoice) throw new HermesError(ERROR_CODES.MODEL_RESPONSE, 'model stream had no choices', { retryable: true });
+  const tail = filter.end();
+  if (tail !== '') onText(tail);
+  const split = splitReasoning(sawContent ? content : null);
+  const reasoning = [thinking, split.reasoning ?? ''].filter((r) => r.trim() !== '').join('\n\n');
   return {
-    content: sawContent ? content : null,
+    content: split.text,
+    ...(reasoning !== '' ? { reasoning } : {}),
     toolCalls: calls
       .filter((c) => c !== undefined)
       .map((c, i) => ({

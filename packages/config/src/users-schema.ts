@@ -46,7 +46,10 @@ export const accessSchema = z.object({
   tiers: z
     .object({
       admin: tierSchema({ excludeTools: [], limits: {} }).prefault({}),
-      user: tierSchema({ excludeTools: ['terminal', 'write_file', 'patch'], limits: { turns_per_minute: 20 } }).prefault({}),
+      user: tierSchema({
+        excludeTools: ['terminal', 'write_file', 'patch'],
+        limits: { turns_per_minute: 20 },
+      }).prefault({}),
     })
     .prefault({}),
   /** per-user overrides by identity key: their limits replace their tier's, key by key */

@@ -73,6 +73,8 @@ export async function runChat(options: GlobalOptions): Promise<void> {
   const read = lineReader(rl);
   let approve = rt.approvalGate(session.id, askApproval(read));
   let running: AbortController | null = null;
+  /** /reasoning show: the thinking printed above each answer (this chat run only) */
+  let showReasoning = false;
   let closed = false;
   rl.on('SIGINT', () => {
     if (running) {
@@ -133,7 +135,7 @@ export async function runChat(options: GlobalOptions): Promise<void> {
         );
         const skillList = skills.list().map((c) => `  /${c.name}  ${c.description}\n`);
         process.stdout.write(
-          `Commands:\n  /new, /reset  start a new session\n  /compress  summarize older messages now\n  /plugins  the plugins and their state\n  /help  this list\n  /exit, /quit  leave (Ctrl+C interrupts a running answer)\n${own.join('')}${skillList.length > 0 ? `Skills (/name then your text):\n${skillList.join('')}` : ''}`,
+          `Commands:\n  /new, /reset  start a new session\n  /compress  summarize older messages now\n  /reasoning show|hide  the model's thinking above its answers\n  /plugins  the plugins and their state\n  /help  this list\n  /exit, /quit  leave (Ctrl+C interrupts a running answer)\n${own.join('')}${skillList.length > 0 ? `Skills (/name then your text):\n${skillList.join('')}` : ''}`,
         );
         continue;
       }
@@ -168,6 +170,16 @@ export async function runChat(options: GlobalOptions): Promise<void> {
         process.stdout.write(`${await compressCliSession(rt, session.id)}\n`);
         continue;
       }
+      if (command?.[1] === 'reasoning') {
+        const arg = (command[2] ?? '').trim().toLowerCase();
+        if (arg === 'show' || arg === 'hide') showReasoning = arg === 'show';
+        else if (arg !== '') {
+          process.stdout.write('Usage: /reasoning, /reasoning show or /reasoning hide\n');
+          continue;
+        }
+        process.stdout.write(`The model's thinking is ${showReasoning ? 'shown above' : 'hidden from'} its answers.\n`);
+        continue;
+      }
       let skillText: string | null = null;
       try {
         skillText = command?.[1] ? await skills.message(command[1], command[2] ?? '') : null;
@@ -180,6 +192,7 @@ export async function runChat(options: GlobalOptions): Promise<void> {
           '/new',
           '/reset',
           '/compress',
+          '/reasoning',
           '/plugins',
           '/help',
           '/exit',
@@ -199,14 +212,20 @@ export async function runChat(options: GlobalOptions): Promise<void> {
           sessionId: session.id,
           requestApproval: approve,
           signal: running.signal,
-          onDelta: (text) => {
-            streamed = true;
-            process.stdout.write(text);
-          },
+          // the thinking is printed before the answer: with it shown, the answer waits for the end
+          ...(showReasoning
+            ? {}
+            : {
+                onDelta: (text: string) => {
+                  streamed = true;
+                  process.stdout.write(text);
+                },
+              }),
         }),
       );
       running = null;
       if (result.status === 'completed') {
+        if (showReasoning && result.reasoning) process.stdout.write(`\n💭 Thinking:\n${result.reasoning.trim()}\n\n`);
         if (!streamed && result.finalText) process.stdout.write(result.finalText);
         process.stdout.write('\n');
       } else if (result.status !== 'interrupted') {

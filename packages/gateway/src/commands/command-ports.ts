@@ -1,4 +1,5 @@
 /** The ports the command stage gets from a gateway (the lanes, sessions, approvals), and a chat message's answers. */
+
 import type { TurnService } from '@hermes/agent';
 import type { PlatformState } from '@hermes/protocol';
 import type { UnitOfWork } from '@hermes/store';
@@ -12,6 +13,7 @@ import { settleInbox } from '../pipeline/outcome.js';
 import type { SessionStage } from '../pipeline/session.js';
 import type { GatewayDeps } from '../runner/gateway-deps.js';
 import type { BusyMode, SubmitOutcome } from '../sessions/session-lanes.js';
+import { reasoningCommand } from '../turn/reasoning-display.js';
 import { linkCommand, unlinkCommand } from '../users/link-command.js';
 import { commandServices } from './command-services.js';
 
@@ -84,6 +86,7 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
             },
           }
         : {}),
+      reasoning: (c) => reasoningCommand({ platformState: store.platformState, commit: store.commit }, c),
       pluginSummary: host.deps.pluginSummary,
       pluginCommands: host.deps.pluginCommands,
       setHomeChannel: host.deps.setHomeChannel,

@@ -74,6 +74,7 @@ export interface CommandServicePorts extends StatusPorts {
   /** the skills invocable as `/name` */
   skills?: CommandServices['skills'];
   link: CommandServices['link'];
+  reasoning: CommandServices['reasoning'];
 }
 
 /** The services the command table runs on (all but `enqueue`, which the command stage adds). */
@@ -98,6 +99,7 @@ export function commandServices(ports: CommandServicePorts): Omit<CommandService
     pluginCommands: ports.pluginCommands,
     answerApproval: ports.answerApproval,
     link: ports.link,
+    reasoning: ports.reasoning,
     ...(ports.skills ? { skills: ports.skills } : {}),
   };
 }

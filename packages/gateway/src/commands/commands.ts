@@ -21,6 +21,8 @@ export interface CommandServices {
   status(sessionKey: string): string | Promise<string>;
   /** `/model [provider:]model`: show or switch this chat's model */
   model(ctx: CommandContext): Promise<string> | string;
+  /** `/reasoning [show|hide]`: whether this chat sees the model's thinking (turn/reasoning-display.ts) */
+  reasoning(ctx: CommandContext): Promise<string>;
   usage(sessionKey: string): string | Promise<string>;
   /** compresses the session's history now (the context engine) and says what it did */
   compress(sessionKey: string, platform: string): Promise<string>;
@@ -57,6 +59,10 @@ export const BUILTIN_COMMANDS: Readonly<Record<string, BuiltinCommand>> = {
   status: { description: 'this session and the gateway', run: (c, s) => s.status(c.sessionKey) },
   model: { description: "/model [provider:]model: show or switch this chat's model", run: (c, s) => s.model(c) },
   usage: { description: 'messages in this session', run: (c, s) => s.usage(c.sessionKey) },
+  reasoning: {
+    description: "/reasoning show|hide: the model's thinking above its answers in this chat",
+    run: (c, s) => s.reasoning(c),
+  },
   compress: {
     description: "summarize this session's older messages now",
     run: (c, s) => s.compress(c.sessionKey, c.platform),

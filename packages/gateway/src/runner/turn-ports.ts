@@ -4,6 +4,7 @@
  * settings, inbound media, the approvals asked in the chat, the origins send_message answers to).
  * `chat.adapters` is filled in once the platforms are set up.
  */
+
 import type { TurnService } from '@hermes/agent';
 import type { GatewayAccess } from '../access/gateway-access.js';
 import type { ChatApprovals } from '../approvals/chat-approvals.js';
@@ -15,6 +16,7 @@ import { mediaStep } from '../media/inbound-media.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { SessionStage } from '../pipeline/session.js';
 import { streamingPorts } from '../turn/display-settings.js';
+import { reasoningShown } from '../turn/reasoning-display.js';
 import type { TurnStagePorts } from '../turn/turn.js';
 import type { GatewayDeps } from './gateway-deps.js';
 
@@ -55,6 +57,7 @@ export function gatewayTurnPorts(parts: TurnPortParts): TurnStagePorts {
       now,
       ...(settings.media ? { media: mediaStep(settings.media) } : {}),
       approvals: parts.approvals,
+      reasoningShown: (platform, chatId) => reasoningShown(store, platform, chatId),
     },
     users: {
       ownerOf: (identity) => store.identityLinks.ownerOf(identity),

@@ -4,6 +4,7 @@
  * approvals asked in the chat, then the answer delivered through the outbox with the transcript in
  * the same commit as the outbox rows, and the inbox rows settled.
  */
+
 import { type TurnService, withGeneratedImages } from '@hermes/agent';
 import { type Logger, type PlatformAdapter, SURFACE_PLANS } from '@hermes/protocol';
 import type { CommitWork, StoreWrite, UnitOfWork } from '@hermes/store';
@@ -22,6 +23,7 @@ import {
 import { type PipelineOutcome, settleInbox } from '../pipeline/outcome.js';
 import type { RunControl } from '../sessions/session-lanes.js';
 import { failureReply } from './failure-reply.js';
+import { withReasoning } from './reasoning-display.js';
 import type { SinkReply } from './turn.js';
 import { type DisplaySettings, TurnDisplay } from './turn-display.js';
 
@@ -53,6 +55,8 @@ export interface ChatReplyPorts {
   media?: (event: OutboxSink['event'], text: string, signal: AbortSignal) => Promise<PreparedMessage>;
   /** asks the user who started the turn to approve dangerous commands */
   approvals: ChatApprovals;
+  /** true when the chat asked to see the model's thinking (`/reasoning show`; absent: never) */
+  reasoningShown?(platform: string, chatId: string): Promise<boolean>;
 }
 
 /** A chat message's lane job as the turn job every surface submits. */
@@ -154,15 +158,17 @@ export async function openChatReply(
           keep?.committed();
           return { answered: false };
         }
-        const answer =
-          result.status === 'completed' && result.finalText !== null
-            ? withGeneratedImages(result.finalText, result.messages) // images image_generate made: attached
-            : failureReply(failure());
+        const completed = result.status === 'completed' && result.finalText !== null;
+        let answer = completed
+          ? withGeneratedImages(result.finalText as string, result.messages) // images image_generate made: attached
+          : failureReply(failure());
         if (answer.trim() === SILENT_MARKER) {
           await ports.commit([...transcript, ...markInbox]);
           keep?.committed();
           return { answered: false };
         }
+        if (completed && result.reasoning && (await ports.reasoningShown?.(platform, event.source.chatId)))
+          answer = withReasoning(answer, result.reasoning);
         // three commits per answered message: accept; transcript + outbox rows; sent mark + inbox done
         const delivered = await ports.deliver(
           target,
