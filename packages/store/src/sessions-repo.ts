@@ -61,6 +61,14 @@ export interface SessionsRepo {
   list(options: ListSessionsOptions): SessionRow[];
   /** Gives the sessions stored before identities (no user) to `userKey` (`users.owner`); how many. */
   claimUnowned(userKey: string): number;
+  /** The sessions of one key (one chat's, one user's), ended ones too, most recently updated first. */
+  byKey(key: string, limit: number): SessionRow[];
+  /** Sets (or, with null, clears) a session's title; false when there is no such session. */
+  setTitle(id: string, title: string | null): boolean;
+  /** Makes an ended session active again (`/resume`); false when it is not ended or does not exist. */
+  reopen(id: string): boolean;
+  /** Deletes a session with its transcript and everything kept about it; false when there was none. */
+  remove(id: string): boolean;
 }
 
 export interface SessionRecord {
@@ -126,9 +134,21 @@ export function createSessionsRepo(db: SqliteDatabase, now: () => number): Sessi
   );
 
   const claimUnowned = db.prepare<[string]>('UPDATE sessions SET user_key = ? WHERE user_key IS NULL');
+  const byKey = db.prepare<[string, number], SessionRecord>(
+    `SELECT ${COLUMNS} FROM sessions WHERE session_key = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?`,
+  );
+  const setTitle = db.prepare<[string | null, string]>('UPDATE sessions SET title = ? WHERE id = ?');
+  const reopen = db.prepare<[number, string]>(
+    'UPDATE sessions SET ended_at = NULL, end_reason = NULL, updated_at = ? WHERE id = ? AND ended_at IS NOT NULL',
+  );
+  const remove = db.prepare<[string]>('DELETE FROM sessions WHERE id = ?');
 
   return {
     claimUnowned: (userKey) => claimUnowned.run(userKey).changes,
+    byKey: (key, limit) => byKey.all(key, limit).map(toRow),
+    setTitle: (id, title) => setTitle.run(title, id).changes > 0,
+    reopen: (id) => reopen.run(now(), id).changes > 0,
+    remove: (id) => remove.run(id).changes > 0,
     create(session) {
       const at = now();
       const record: SessionRecord = {

@@ -12,6 +12,11 @@ export interface TranscriptsRepo {
   list(sessionId: string): ChatMessage[];
   /** How many messages the session has. */
   count(sessionId: string): number;
+  /**
+   * Deletes the session's last exchange: its last user message and every message after it
+   * (`/undo`, `/retry`). Returns them in order (empty when the session has no user message).
+   */
+  dropLastExchange(sessionId: string): ChatMessage[];
 }
 
 /** Builds the transcripts repository; every statement and the append transaction are created here, once. */
@@ -35,6 +40,21 @@ export function createTranscriptsRepo(
     'SELECT session_id, seq, role, content, tool_calls, tool_call_id, name FROM messages WHERE session_id = ? ORDER BY seq',
   );
   const count = db.prepare<[string], number>('SELECT COUNT(*) FROM messages WHERE session_id = ?').pluck();
+  const lastUserSeq = db
+    .prepare<[string], number | null>("SELECT MAX(seq) FROM messages WHERE session_id = ? AND role = 'user'")
+    .pluck();
+  const fromSeq = db.prepare<[string, number], StoredMessage>(
+    'SELECT session_id, seq, role, content, tool_calls, tool_call_id, name FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq',
+  );
+  const deleteFrom = db.prepare<[string, number]>('DELETE FROM messages WHERE session_id = ? AND seq >= ?');
+  const dropTx = db.transaction((sessionId: string): ChatMessage[] => {
+    const seq = lastUserSeq.get(sessionId);
+    if (seq === null || seq === undefined) return [];
+    const dropped = fromSeq.all(sessionId, seq).map(decodeMessage);
+    deleteFrom.run(sessionId, seq);
+    touch.run(now(), sessionId);
+    return dropped;
+  });
 
   const appendTx = db.transaction((sessionId: string, messages: readonly ChatMessage[]): number => {
     const at = now();
@@ -68,5 +88,6 @@ export function createTranscriptsRepo(
     count(sessionId) {
       return count.get(sessionId) ?? 0;
     },
+    dropLastExchange: (sessionId) => dropTx.immediate(sessionId),
   };
 }

@@ -9,6 +9,18 @@ import { type PgQueryable, pgChanges, pgErrorCode, pgRow, pgRows } from './pg-db
 export function createPgSessionsRepo(db: PgQueryable, now: () => number): AsyncMethods<SessionsRepo> {
   return {
     claimUnowned: (userKey) => pgChanges(db, 'UPDATE sessions SET user_key = $1 WHERE user_key IS NULL', [userKey]),
+    async byKey(key, limit) {
+      const sql = `SELECT ${COLUMNS} FROM sessions WHERE session_key = $1 ORDER BY updated_at DESC, ord DESC LIMIT $2`;
+      return (await pgRows<SessionRecord>(db, sql, [key, limit])).map(toRow);
+    },
+    setTitle: async (id, title) =>
+      (await pgChanges(db, 'UPDATE sessions SET title = $1 WHERE id = $2', [title, id])) > 0,
+    async reopen(id) {
+      const sql =
+        'UPDATE sessions SET ended_at = NULL, end_reason = NULL, updated_at = $1 WHERE id = $2 AND ended_at IS NOT NULL';
+      return (await pgChanges(db, sql, [now(), id])) > 0;
+    },
+    remove: async (id) => (await pgChanges(db, 'DELETE FROM sessions WHERE id = $1', [id])) > 0,
     async create(session) {
       const at = now();
       const id = session.id ?? newSessionId();

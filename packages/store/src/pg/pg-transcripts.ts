@@ -67,5 +67,22 @@ export function createPgTranscriptsRepo(
       ]);
       return row?.n ?? 0;
     },
+    dropLastExchange: (sessionId) =>
+      inPgTransaction(pool, async (client) => {
+        await client.query('SELECT id FROM sessions WHERE id = $1 FOR UPDATE', [sessionId]);
+        const last = await pgRow<{ seq: number | null }>(
+          client,
+          "SELECT MAX(seq) AS seq FROM messages WHERE session_id = $1 AND role = 'user'",
+          [sessionId],
+        );
+        if (last?.seq === null || last?.seq === undefined) return [];
+        const rows = await pgRows<StoredMessage>(
+          client,
+          'DELETE FROM messages WHERE session_id = $1 AND seq >= $2 RETURNING session_id, seq, role, content, tool_calls, tool_call_id, name',
+          [sessionId, last.seq],
+        );
+        await client.query('UPDATE sessions SET updated_at = $1 WHERE id = $2', [now(), sessionId]);
+        return rows.sort((a, b) => a.seq - b.seq).map(decodeMessage);
+      }),
   };
 }
