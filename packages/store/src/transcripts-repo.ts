@@ -47,11 +47,16 @@ export function createTranscriptsRepo(
     'SELECT session_id, seq, role, content, tool_calls, tool_call_id, name FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq',
   );
   const deleteFrom = db.prepare<[string, number]>('DELETE FROM messages WHERE session_id = ? AND seq >= ?');
+  // a context summary that covered a dropped message no longer matches the transcript
+  const dropSummaries = db.prepare<[string, string]>(
+    'DELETE FROM context_summaries WHERE session_id = ? AND keep_from > (SELECT COUNT(*) FROM messages WHERE session_id = ?)',
+  );
   const dropTx = db.transaction((sessionId: string): ChatMessage[] => {
     const seq = lastUserSeq.get(sessionId);
     if (seq === null || seq === undefined) return [];
     const dropped = fromSeq.all(sessionId, seq).map(decodeMessage);
     deleteFrom.run(sessionId, seq);
+    dropSummaries.run(sessionId, sessionId);
     touch.run(now(), sessionId);
     return dropped;
   });

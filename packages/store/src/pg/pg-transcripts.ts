@@ -81,6 +81,11 @@ export function createPgTranscriptsRepo(
           'DELETE FROM messages WHERE session_id = $1 AND seq >= $2 RETURNING session_id, seq, role, content, tool_calls, tool_call_id, name',
           [sessionId, last.seq],
         );
+        // a context summary that covered a dropped message no longer matches the transcript
+        await client.query(
+          'DELETE FROM context_summaries WHERE session_id = $1 AND keep_from > (SELECT COUNT(*) FROM messages WHERE session_id = $1)',
+          [sessionId],
+        );
         await client.query('UPDATE sessions SET updated_at = $1 WHERE id = $2', [now(), sessionId]);
         return rows.sort((a, b) => a.seq - b.seq).map(decodeMessage);
       }),

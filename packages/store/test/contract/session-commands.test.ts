@@ -56,7 +56,11 @@ forEachBackend((open) => {
       { role: 'tool', content: '4', tool_call_id: 'c1', name: 'calc' },
       { role: 'assistant', content: 'second answer' },
     ]);
+    // a summary that kept messages from index 4 on no longer matches once they are gone; one up to 2 does
+    await store.contextSummaries.save(s.id, { headCount: 0, keepFrom: 2, summary: 'they said one' });
+    await store.contextSummaries.save(s.id, { headCount: 0, keepFrom: 4, summary: 'one, two, a tool' });
     const dropped = await store.transcripts.dropLastExchange(s.id);
+    expect((await store.contextSummaries.latest(s.id))?.summary).toBe('they said one');
     expect(dropped.map((m) => m.content)).toEqual(['two', null, '4', 'second answer']);
     expect(await store.transcripts.list(s.id)).toEqual([
       { role: 'user', content: 'one' },
