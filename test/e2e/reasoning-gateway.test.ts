@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
-import { TEST_TELEGRAM_TOKEN, useFakeTelegram } from '../helpers/use-fake-telegram.js';
+import { telegramGatewayEnv, useFakeTelegram } from '../helpers/use-fake-telegram.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const openai = useFakeOpenAI();
@@ -25,14 +25,9 @@ describe('/reasoning in a Telegram chat through hermes gateway run', () => {
       const last = String(messages.at(-1)?.content ?? '');
       return { reasoning: `pondering ${last}`, text: `<think>inline about ${last}</think>Answer to ${last}` };
     });
-    const gw = await spawnGateway({
-      HERMES_HOME: home,
-      OPENAI_BASE_URL: openai.server.url,
-      HERMES_INFERENCE_MODEL: 'test-model',
-      TELEGRAM_BOT_TOKEN: TEST_TELEGRAM_TOKEN,
-      TELEGRAM_API_ROOT: tg.apiRoot,
-      TELEGRAM_ALLOWED_USERS: '42,43',
-    });
+    const gw = await spawnGateway(
+      telegramGatewayEnv({ home, modelUrl: openai.server.url, telegram: tg, allowedUsers: '42,43' }),
+    );
     const textsTo = (chatId: number) => tg.sent.filter((m) => m.chat_id === chatId).map((m) => m.text);
     const say = async (chatId: number, text: string, expected: (t: string) => boolean) => {
       tg.pushMessage({ chatId, userId: chatId, text });

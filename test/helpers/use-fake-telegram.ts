@@ -24,3 +24,20 @@ export function useFakeTelegram(options: Partial<FakeTelegramOptions> = {}): { r
     },
   };
 }
+
+/** The environment of a `gateway run` on the fake Telegram and a fake model: the home, its model, the allowed users. */
+export function telegramGatewayEnv(options: {
+  home: string;
+  modelUrl: string;
+  telegram: FakeTelegram;
+  allowedUsers: string;
+}): Record<string, string> {
+  return {
+    HERMES_HOME: options.home,
+    OPENAI_BASE_URL: options.modelUrl,
+    HERMES_INFERENCE_MODEL: 'test-model',
+    TELEGRAM_BOT_TOKEN: TEST_TELEGRAM_TOKEN,
+    TELEGRAM_API_ROOT: options.telegram.apiRoot,
+    TELEGRAM_ALLOWED_USERS: options.allowedUsers,
+  };
+}

@@ -11,6 +11,7 @@ import { addCronCommands } from './cron-cli.js';
 import { addHooksCommands } from './hooks-cli.js';
 import { addMcpCommands } from './mcp-cli.js';
 import { addMemoryCommands } from './memory-cli.js';
+import { addSessionsCommands } from './sessions-cli.js';
 import { addSkillsCommands } from './skills-cli.js';
 import { addStateBackendCommands } from './state-pg-cli.js';
 import { addTrustCommands } from './trust-cli.js';
@@ -297,6 +298,7 @@ addMemoryCommands(program, globals);
 addSkillsCommands(program, globals);
 addMcpCommands(program, globals);
 addTrustCommands(program, globals);
+addSessionsCommands(program, globals);
 addCronCommands(program, globals);
 
 program

@@ -14,7 +14,8 @@ export interface GatewayEventContexts {
     user_id: string;
     session_id: string;
     session_key: string;
-    reason: 'new' | 'idle' | 'daily';
+    /** `switch`: `/resume` made another of the chat's sessions the active one */
+    reason: 'new' | 'idle' | 'daily' | 'switch';
   };
   'session:reset': { platform: string; user_id: string; session_key: string };
   'agent:start': { platform: string; user_id: string; session_id: string; message: string };

@@ -9,9 +9,10 @@ export type ApprovalChoice = 'once' | 'session' | 'always' | 'deny' | 'timeout';
 export type SubagentStatus = 'completed' | 'failed' | 'interrupted' | 'error';
 /**
  * Why a session was finalized: `new` (/new, /reset), the reset policy (`idle`: idle_minutes of
- * silence; `daily`: at_hour passed), or `exit` (the CLI's chat or one-shot ended).
+ * silence; `daily`: at_hour passed), `switch` (/resume made another session active) or `exit`
+ * (the CLI's chat or one-shot ended).
  */
-export type SessionFinalizeReason = 'new' | 'idle' | 'daily' | 'exit';
+export type SessionFinalizeReason = 'new' | 'idle' | 'daily' | 'switch' | 'exit';
 
 export interface ApprovalPayload {
   command: string;

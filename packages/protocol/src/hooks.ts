@@ -228,15 +228,15 @@ export const HOOKS = {
   on_session_finalize: defineHook<HookPayloads['on_session_finalize']>()({
     kind: 'observe',
     fires:
-      "When the CLI or gateway tears down a session (/new, exit, the reset policy on the chat's next message or the gateway's idle sweep)",
+      "When the CLI or gateway tears down a session (/new, /resume of another one, exit, the reset policy on the chat's next message or the gateway's idle sweep)",
     returns: 'ignored',
     fields: {
       sessionId: field('session_id', 'string | null', 'the outgoing session, null if none existed'),
       platform: field('platform', 'string', 'where the session ran'),
       reason: field(
         'reason',
-        '"new" | "idle" | "daily" | "exit"',
-        'why: /new or /reset, the reset policy, the CLI ending',
+        '"new" | "idle" | "daily" | "switch" | "exit"',
+        'why: /new or /reset, the reset policy, /resume of another session, the CLI ending',
       ),
     },
     example: { sessionId: 'sess_test', platform: 'cli', reason: 'exit' },

@@ -35,7 +35,7 @@ export interface CommandPortsHost {
   lanes: { busy(key: string): boolean; stop(key: string): boolean };
   /** drops the session's messages still waiting for their batch window (pipeline/batch.ts) */
   batcher: { drop(key: string): boolean };
-  sessions: Pick<SessionStage, 'reset' | 'open'>;
+  sessions: Pick<SessionStage, 'reset' | 'open' | 'switchTo' | 'forgetHistory'>;
   approvals: Pick<ChatApprovals, 'forgetSession' | 'answerText'>;
   platformStates(): Record<string, PlatformState>;
   /** the turn service (`/compress`) */
@@ -87,6 +87,14 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
           }
         : {}),
       reasoning: (c) => reasoningCommand({ platformState: store.platformState, commit: store.commit }, c),
+      sessionCommands: {
+        sessions: store.sessions,
+        transcripts: store.transcripts,
+        busy: (key) => host.lanes.busy(key),
+        switchTo: (key, platform, user, id) => host.sessions.switchTo(key, platform, user, id),
+        forgetHistory: (key) => host.sessions.forgetHistory(key),
+        now: Date.now,
+      },
       pluginSummary: host.deps.pluginSummary,
       pluginCommands: host.deps.pluginCommands,
       setHomeChannel: host.deps.setHomeChannel,

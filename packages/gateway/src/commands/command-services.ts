@@ -4,6 +4,14 @@ import type { PlatformState } from '@hermes/protocol';
 import type { AsyncStore } from '@hermes/store';
 import type { CommandServices } from './commands.js';
 import { type ModelCommandPorts, modelCommand, sessionModelLabel } from './model-command.js';
+import {
+  resumeCommand,
+  retryText,
+  type SessionCommandPorts,
+  sessionsCommand,
+  titleCommand,
+  undoCommand,
+} from './session-commands.js';
 
 export interface StatusPorts {
   sessions: Pick<AsyncStore['sessions'], 'activeByKey'>;
@@ -75,6 +83,8 @@ export interface CommandServicePorts extends StatusPorts {
   skills?: CommandServices['skills'];
   link: CommandServices['link'];
   reasoning: CommandServices['reasoning'];
+  /** the session commands' ports (session-commands.ts) */
+  sessionCommands: SessionCommandPorts;
 }
 
 /** The services the command table runs on (all but `enqueue`, which the command stage adds). */
@@ -100,6 +110,11 @@ export function commandServices(ports: CommandServicePorts): Omit<CommandService
     answerApproval: ports.answerApproval,
     link: ports.link,
     reasoning: ports.reasoning,
+    title: (c) => titleCommand(ports.sessionCommands, c),
+    sessions: (c) => sessionsCommand(ports.sessionCommands, c),
+    resume: (c) => resumeCommand(ports.sessionCommands, c),
+    undo: (c) => undoCommand(ports.sessionCommands, c),
+    retry: (c) => retryText(ports.sessionCommands, c),
     ...(ports.skills ? { skills: ports.skills } : {}),
   };
 }

@@ -23,6 +23,13 @@ export interface CommandServices {
   model(ctx: CommandContext): Promise<string> | string;
   /** `/reasoning [show|hide]`: whether this chat sees the model's thinking (turn/reasoning-display.ts) */
   reasoning(ctx: CommandContext): Promise<string>;
+  /** `/title`, `/sessions`, `/resume`, `/undo`, `/retry` (session-commands.ts) */
+  title(ctx: CommandContext): Promise<string>;
+  sessions(ctx: CommandContext): Promise<string>;
+  resume(ctx: CommandContext): Promise<string>;
+  undo(ctx: CommandContext): Promise<string>;
+  /** takes the last exchange back: the text to ask again, or why not */
+  retry(ctx: CommandContext): Promise<{ ok: true; text: string } | { ok: false; reply: string }>;
   usage(sessionKey: string): string | Promise<string>;
   /** compresses the session's history now (the context engine) and says what it did */
   compress(sessionKey: string, platform: string): Promise<string>;
@@ -62,6 +69,17 @@ export const BUILTIN_COMMANDS: Readonly<Record<string, BuiltinCommand>> = {
   reasoning: {
     description: "/reasoning show|hide: the model's thinking above its answers in this chat",
     run: (c, s) => s.reasoning(c),
+  },
+  title: { description: '/title NAME: name this session (alone: its name)', run: (c, s) => s.title(c) },
+  sessions: { description: "this chat's sessions, to /resume one", run: (c, s) => s.sessions(c) },
+  resume: { description: '/resume N: go back to a session of /sessions', run: (c, s) => s.resume(c) },
+  undo: { description: 'take back your last message and its answer', run: (c, s) => s.undo(c) },
+  retry: {
+    description: 'take back your last message and ask it again',
+    run: async (c, s) => {
+      const taken = await s.retry(c);
+      return taken.ok ? s.enqueue({ ...c, args: taken.text }, 'queue') : taken.reply;
+    },
   },
   compress: {
     description: "summarize this session's older messages now",

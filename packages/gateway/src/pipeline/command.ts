@@ -63,6 +63,11 @@ function servicesFor(services: Omit<CommandServices, 'enqueue'>, job: CommandJob
       ? {}
       : {
           resetSession: async () => `There is no session to reset here (${why}).`,
+          title: async () => `There is no session to name here (${why}).`,
+          sessions: async () => `There are no sessions here (${why}).`,
+          resume: async () => `There is no session to resume here (${why}).`,
+          undo: async () => `There is no session to take back from here (${why}).`,
+          retry: async () => ({ ok: false as const, reply: `There is no session to retry here (${why}).` }),
           compress: async () => `There is no session to compress here (${why}).`,
           model: (ctx: CommandContext) =>
             ctx.args === '' ? services.model(ctx) : `Cannot switch the model here (${why}).`,
@@ -101,11 +106,14 @@ export async function runCommandStage(
     command: command.name,
     args: command.args,
   });
+  // a command that handed a text to the lane (/queue, /steer, /retry): the lane finishes the job
+  let handedOn = false;
   const services: CommandServices = {
     ...servicesFor(ports.services, job),
     ...(ports.quickCommands ? { quickCommands: ports.quickCommands } : {}),
     enqueue: (c, mode) => {
       if (!c.args) return `Usage: /${mode} TEXT`;
+      handedOn = true;
       const outcome = answer.handOn(c.args, mode);
       return outcome === 'started' ? '' : mode === 'steer' ? 'Handed to the running answer.' : 'Queued.';
     },
@@ -130,7 +138,6 @@ export async function runCommandStage(
     ports.logger.warn({ err, command: command.name }, `command /${command.name} failed`);
     reply = `/${command.name} failed: ${err instanceof Error ? err.message : String(err)}`;
   }
-  const handedOn = (command.name === 'queue' || command.name === 'steer') && command.args !== '';
   if (reply) {
     await answer.reply(reply, handedOn ? null : { kind: 'answered' });
     return handedOn ? { kind: 'handed_on' } : { kind: 'answered' };

@@ -16,7 +16,7 @@ import { identityOfWho } from '../users/identity.js';
 export const CACHED_SESSION_TRUST_MS = 60 * 60 * 1000;
 
 export interface SessionPorts {
-  sessions: Pick<AsyncStore['sessions'], 'create' | 'activeByKey' | 'latestByKey' | 'end'>;
+  sessions: Pick<AsyncStore['sessions'], 'create' | 'activeByKey' | 'latestByKey' | 'end' | 'reopen'>;
   hooks: Pick<HookBus, 'invoke'>;
   events: Pick<GatewayEvents, 'emit'>;
   model: string;
@@ -90,6 +90,38 @@ export class SessionStage {
       events.emit('session:reset', { platform, user_id: userId, session_key: sessionKey });
       return 'Started a new session.';
     });
+  }
+
+  /**
+   * `/resume`: the key's active session (if any) ends (`on_session_finalize` with reason `switch`,
+   * `session:end`) and `targetId`, one of the key's ended sessions, is active again; its history is
+   * read from the store on the next turn.
+   */
+  switchTo(sessionKey: string, platform: string, userId: string, targetId: string): Promise<boolean> {
+    return this.#hold(sessionKey, async () => {
+      const { sessions, hooks, events } = this.#ports;
+      const active = await sessions.activeByKey(sessionKey);
+      if (active?.id === targetId) return true;
+      if (active) {
+        await hooks.invoke('on_session_finalize', { sessionId: active.id, platform, reason: 'switch' });
+        await sessions.end(active.id, 'switch');
+        events.emit('session:end', {
+          platform,
+          user_id: userId,
+          session_id: active.id,
+          session_key: sessionKey,
+          reason: 'switch',
+        });
+      }
+      const reopened = await sessions.reopen(targetId);
+      this.cache.forget(sessionKey);
+      return reopened;
+    });
+  }
+
+  /** The cached history of a key is stale (`/undo`, `/retry` changed the transcript): the next turn reads the store. */
+  forgetHistory(sessionKey: string): Promise<void> {
+    return this.#hold(sessionKey, async () => this.cache.forget(sessionKey));
   }
 
   /**
