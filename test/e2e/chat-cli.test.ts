@@ -144,4 +144,30 @@ describe('bare hermes', () => {
     expect(chat.stdout).toContain('answer three');
     expect(chat.stdout).not.toContain('third thoughts');
   });
+
+  it("/undo, /retry, /title, /sessions and /resume work on the chat's sessions", async () => {
+    const home = tempHome();
+    const env = { HERMES_HOME: home, OPENAI_BASE_URL: openai.server.url, HERMES_INFERENCE_MODEL: 'm' };
+    let n = 0;
+    openai.server.respond(() => ({ text: `answer ${++n}` }));
+    const first = await runHermes(['chat'], { env, input: 'remember the milk\n/title Groceries\n/exit\n' });
+    expect(first.stdout).toContain('This session is now "Groceries".');
+    const chat = await runHermes(['chat'], {
+      env,
+      input: 'one\ntypo\n/undo\n/retry\n/sessions\n/resume 2\nand bread\n/exit\n',
+    });
+    expect(chat.code, chat.stderr).toBe(0);
+    expect(chat.stdout).toContain('Took back "typo" and its answer (2 messages)');
+    const users = openai.server.requests
+      .filter((r) => r.path.endsWith('/chat/completions'))
+      .map((r) =>
+        (r.body as { messages: ChatMessage[] }).messages.filter((m) => m.role === 'user').map((m) => m.content),
+      );
+    // /retry asked "one" again without its first answer; /resume went back to the groceries
+    expect(users.slice(1)).toEqual([['one'], ['one', 'typo'], ['one'], ['remember the milk', 'and bread']]);
+    expect(chat.stdout).toMatch(
+      /1\. untitled · 2 messages · just now \(current\)\n2\. "Groceries" · 2 messages · just now/,
+    );
+    expect(chat.stdout).toContain('Resumed "Groceries" (2 messages)');
+  });
 });

@@ -2,7 +2,15 @@
 // suites use, nothing else (the cluster has its own entry point, `@hermes/gateway/cluster`).
 
 export { ChatApprovals } from './approvals/chat-approvals.js';
-export { BUILTIN_COMMANDS } from './commands/commands.js';
+export { BUILTIN_COMMANDS, type CommandContext } from './commands/commands.js';
+export {
+  resumeCommand,
+  retryText,
+  type SessionCommandPorts,
+  sessionsCommand,
+  titleCommand,
+  undoCommand,
+} from './commands/session-commands.js';
 // The operator console's options (built by the CLI from its runtime)
 export { LogRing } from './console/log-ring.js';
 export { createLoginLink, LOGIN_LINK_TTL_MS, loginLinksPath } from './console/login-links.js';

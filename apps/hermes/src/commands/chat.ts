@@ -7,6 +7,7 @@ import { createInterface, type Interface } from 'node:readline/promises';
 import { userFacingError } from '@hermes/agent';
 import { type ApprovalChoice, type ApprovalRequest, CLI_IDENTITY } from '@hermes/protocol';
 import { chatBanner } from '../chat-banner.js';
+import { CHAT_SESSION_COMMANDS, chatSessionCommand } from '../chat-session-commands.js';
 import type { GlobalOptions } from '../main.js';
 import { pluginSummary } from '../plugin-summary.js';
 import { createAgentRuntime } from '../runtime.js';
@@ -14,7 +15,17 @@ import { cliSessionKey, cliTurnJob, cliTurnService, compressCliSession, runCliTu
 import { surfaceSkillCommands } from '../skills-setup.js';
 
 /** The chat's own commands: a skill or plugin command of the same name does not replace them. */
-const CHAT_COMMANDS = ['new', 'reset', 'compress', 'plugins', 'help', 'exit', 'quit'];
+const CHAT_COMMANDS = [
+  'new',
+  'reset',
+  'compress',
+  'reasoning',
+  'plugins',
+  'help',
+  'exit',
+  'quit',
+  ...CHAT_SESSION_COMMANDS,
+];
 
 const CHOICES: Record<string, ApprovalChoice> = { o: 'once', s: 'session', a: 'always', d: 'deny', '': 'deny' };
 
@@ -135,7 +146,7 @@ export async function runChat(options: GlobalOptions): Promise<void> {
         );
         const skillList = skills.list().map((c) => `  /${c.name}  ${c.description}\n`);
         process.stdout.write(
-          `Commands:\n  /new, /reset  start a new session\n  /compress  summarize older messages now\n  /reasoning show|hide  the model's thinking above its answers\n  /plugins  the plugins and their state\n  /help  this list\n  /exit, /quit  leave (Ctrl+C interrupts a running answer)\n${own.join('')}${skillList.length > 0 ? `Skills (/name then your text):\n${skillList.join('')}` : ''}`,
+          `Commands:\n  /new, /reset  start a new session\n  /compress  summarize older messages now\n  /undo  take back your last message and its answer\n  /retry  take it back and ask it again\n  /title NAME  name this session\n  /sessions  this chat's sessions; /resume N goes back to one\n  /reasoning show|hide  the model's thinking above its answers\n  /plugins  the plugins and their state\n  /help  this list\n  /exit, /quit  leave (Ctrl+C interrupts a running answer)\n${own.join('')}${skillList.length > 0 ? `Skills (/name then your text):\n${skillList.join('')}` : ''}`,
         );
         continue;
       }
@@ -180,19 +191,34 @@ export async function runChat(options: GlobalOptions): Promise<void> {
         process.stdout.write(`The model's thinking is ${showReasoning ? 'shown above' : 'hidden from'} its answers.\n`);
         continue;
       }
+      // /retry: the last message taken back becomes this turn's text
+      let retried: string | null = null;
+      if (command?.[1] && CHAT_SESSION_COMMANDS.includes(command[1])) {
+        const done = await chatSessionCommand(rt, session, command[1], command[2] ?? '');
+        if ('reply' in done) {
+          if (done.switchedTo) {
+            session = done.switchedTo;
+            approve = rt.approvalGate(session.id, askApproval(read));
+          }
+          process.stdout.write(`${done.reply}\n`);
+          continue;
+        }
+        retried = done.retry;
+      }
       let skillText: string | null = null;
       try {
-        skillText = command?.[1] ? await skills.message(command[1], command[2] ?? '') : null;
+        skillText = command?.[1] && retried === null ? await skills.message(command[1], command[2] ?? '') : null;
       } catch (err) {
         process.stdout.write(`[error] skill /${command?.[1]}: ${(err as Error).message}\n`);
         continue;
       }
-      if (command && line.startsWith('/') && skillText === null) {
+      if (command && line.startsWith('/') && skillText === null && retried === null) {
         const known = [
           '/new',
           '/reset',
           '/compress',
           '/reasoning',
+          ...CHAT_SESSION_COMMANDS.map((c) => `/${c}`),
           '/plugins',
           '/help',
           '/exit',
@@ -207,7 +233,7 @@ export async function runChat(options: GlobalOptions): Promise<void> {
       let streamed = false;
       const result = await runCliTurn(
         rt,
-        cliTurnJob('cli-chat', skillText ?? line, {
+        cliTurnJob('cli-chat', retried ?? skillText ?? line, {
           kind: 'terminal',
           sessionId: session.id,
           requestApproval: approve,
