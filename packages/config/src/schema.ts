@@ -142,6 +142,10 @@ const gatewaySchema = z.object({
   max_concurrent_runs: z.int().min(1).default(8),
   /** chats (platform:chat_id) where the bot answers every message in a group, not only when addressed */
   free_response_chats: z.array(z.string()).default([]),
+  /** unaddressed messages of a group kept (in memory) and given to the model at the next mention; 0: none */
+  group_context_messages: z.int().min(0).max(200).default(20),
+  /** per channel (platform:chat_id, or platform:chat_id:thread_id): instructions added after the system prompt */
+  channel_prompts: z.record(z.string(), z.string()).default({}),
   /** group sessions: one per user in the chat (default) or one shared by the chat */
   group_sessions: z.enum(['per_user', 'shared']).default('per_user'),
   /** a gateway hook (HERMES_HOME/hooks) running longer than this is logged as hanging; replies never wait for it */

@@ -58,6 +58,8 @@ describe('loadConfig: defaults', () => {
       drain_timeout_s: 30,
       max_concurrent_runs: 8,
       free_response_chats: [],
+      group_context_messages: 20,
+      channel_prompts: {},
       group_sessions: 'per_user',
       hook_timeout_s: 30,
       allowed_hosts: [],

@@ -11,6 +11,7 @@ import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { addressRules } from '../pipeline/address.js';
 import { type AuthorizePorts, authorize } from '../pipeline/authorize.js';
 import { type DispatchPorts, dispatchHook } from '../pipeline/dispatch.js';
+import type { GroupContext } from '../pipeline/group-context.js';
 import type { LaneJob, StageInput } from '../pipeline/input.js';
 import { type PipelineOutcome, settleInbox } from '../pipeline/outcome.js';
 
@@ -31,6 +32,17 @@ export interface ChatIntakePorts {
   command(input: StageInput, command: { name: string; args: string }): Promise<PipelineOutcome>;
   /** hands the message on to the batcher (pipeline/batch.ts), then its lane */
   batch(job: LaneJob): void;
+  /** what groups said while the bot was not addressed (absent: nothing kept) */
+  groupContext?: GroupContext;
+  /** gateway.channel_prompts */
+  channelPrompts?: Readonly<Record<string, string>>;
+}
+
+/** The channel's prompt: its thread's, else its chat's. */
+function channelPrompt(prompts: Readonly<Record<string, string>> | undefined, event: MessageEvent): string | undefined {
+  if (!prompts) return undefined;
+  const { platform, chatId, threadId } = event.source;
+  return (threadId ? prompts[`${platform}:${chatId}:${threadId}`] : undefined) ?? prompts[`${platform}:${chatId}`];
 }
 
 export async function runChatStages(ports: ChatIntakePorts, input: StageInput): Promise<PipelineOutcome> {
@@ -58,6 +70,7 @@ export async function runChatStages(ports: ChatIntakePorts, input: StageInput): 
     const addressed = addressRules(event, ports.freeResponseChats);
     if (addressed.kind === 'skipped') {
       counters.ignored('not_addressed');
+      ports.groupContext?.record(event);
       return finish(addressed);
     }
   }
@@ -66,6 +79,8 @@ export async function runChatStages(ports: ChatIntakePorts, input: StageInput): 
   const command = parseCommand(event.text);
   if (command) return ports.command(passed, command);
   // the row stays `accepted` until answered: a restart resumes it (marking `processing` counts restarts)
-  ports.batch({ ...passed, text: event.text });
+  const instructions = channelPrompt(ports.channelPrompts, event);
+  const text = ports.groupContext ? ports.groupContext.withContext(event, event.text) : event.text;
+  ports.batch({ ...passed, text, ...(instructions ? { instructions } : {}) });
   return { kind: 'handed_on' };
 }

@@ -19,6 +19,8 @@ export interface StageInput {
 /** A chat message on its way to a lane: a stage input and the text the turn answers (a /queue or /steer argument). */
 export interface LaneJob extends StageInput {
   text: string;
+  /** the channel's own instructions (gateway.channel_prompts), after the system prompt */
+  instructions?: string;
   /** inbox ids of further messages joined into this job (a split paste, pipeline/batch.ts): settled with it */
   joined?: number[];
 }

@@ -30,6 +30,10 @@ export interface GatewaySettings {
   busyMode: BusyMode;
   maxConcurrentRuns: number;
   freeResponseChats: readonly string[];
+  /** gateway.group_context_messages (absent: 20) */
+  groupContextMessages?: number;
+  /** gateway.channel_prompts: by platform:chat_id (or platform:chat_id:thread_id) */
+  channelPrompts?: Readonly<Record<string, string>>;
   groupSessions: GroupSessions;
   resetPolicy: ResetPolicy;
   platformSettings: Readonly<Record<string, Readonly<Record<string, unknown>> & { enabled?: boolean | undefined }>>;

@@ -19,6 +19,8 @@ export function gatewaySettings(
     busyMode: config.display.busy_input_mode,
     maxConcurrentRuns: config.gateway.max_concurrent_runs,
     freeResponseChats: config.gateway.free_response_chats,
+    groupContextMessages: config.gateway.group_context_messages,
+    channelPrompts: config.gateway.channel_prompts,
     groupSessions: config.gateway.group_sessions,
     resetPolicy: config.session_reset,
     platformSettings: run.platformSettings ?? config.gateway.platforms,

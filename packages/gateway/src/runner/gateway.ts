@@ -5,6 +5,7 @@
  * to the same stages (`submitTurn`). The gateway composes them and owns their shared state; each
  * stage gets narrow ports. Built separately from listening, so tests start and stop whole gateways
  * in-process. */
+
 import { mkdirSync } from 'node:fs';
 import type { TurnService } from '@hermes/agent';
 import {
@@ -33,6 +34,7 @@ import { acceptEvent } from '../pipeline/accept.js';
 import { MessageBatcher, mayBeCutPart } from '../pipeline/batch.js';
 import { type CommandPorts, runCommandStage } from '../pipeline/command.js';
 import { gatewayHandleDeps, lazyDispatchHandles, PendingIngests } from '../pipeline/dispatch-handles.js';
+import { GroupContext } from '../pipeline/group-context.js';
 import {
   type DirectTurnJob,
   type GatewayTurnJob,
@@ -173,6 +175,8 @@ export class Gateway {
       ingests: this.#ingests,
       authorize: { env: deps.env, pairing: store.pairing },
       freeResponseChats: settings.freeResponseChats,
+      groupContext: new GroupContext(settings.groupContextMessages ?? 20),
+      channelPrompts: settings.channelPrompts ?? {},
       metrics: this.metrics,
       commit: store.commit,
       remember: (event) => this.#knownChats.remember(event),
