@@ -114,4 +114,18 @@ describe('file tools through hermes -z', () => {
     );
     expect(readFileSync(join(dir, 'src/app.js'), 'utf8')).toContain('const port = 8080;');
   });
+
+  it('execute_code runs a snippet in the working directory and returns what it printed', async () => {
+    const dir = project('code');
+    const [result] = await run(dir, [
+      {
+        name: 'execute_code',
+        arguments: {
+          language: 'javascript',
+          code: "const fs = require('node:fs');\nconsole.log(fs.readFileSync('src/app.js', 'utf8').split('\\n').length);",
+        },
+      },
+    ]);
+    expect(result).toEqual({ output: '4\n', exit_code: 0 });
+  });
 });

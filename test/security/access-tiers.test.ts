@@ -83,6 +83,7 @@ describe('access tiers through hermes gateway run', () => {
       expect(userTools).not.toContain('terminal');
       expect(userTools).not.toContain('write_file');
       expect(userTools).not.toContain('patch');
+      expect(userTools).not.toContain('execute_code');
       expect(userTools).toContain('search_files');
       // a quick command's text goes to the model; an alias of an admin command is still refused
       expect(await say(USER, '/greet')).toBe('model answer');
@@ -99,6 +100,7 @@ describe('access tiers through hermes gateway run', () => {
       expect(adminTools).toContain('terminal');
       expect(adminTools).toContain('write_file');
       expect(adminTools).toContain('patch');
+      expect(adminTools).toContain('execute_code');
     } finally {
       expect(await gw.stop()).toBe(0);
     }

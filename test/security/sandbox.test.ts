@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createTerminalTool, probeSandbox, type TerminalToolOptions } from '@hermes/agent';
+import { createExecuteCodeTool, createTerminalTool, probeSandbox, type TerminalToolOptions } from '@hermes/agent';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callTool, createFakeContext } from '../../packages/agent/test/tools/fake-tool-context.js';
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
@@ -102,6 +102,20 @@ describe.skipIf(!hasBwrap)(
       expect(result.output).toMatch(/Read-only file system[\s\S]*rc=1/);
       expect(await readFile(path.join(work, 'made.txt'), 'utf8')).toBe('made\n');
       expect(existsSync('/usr/hermes-sandbox-test')).toBe(false);
+    });
+
+    it('runs execute_code snippets inside it too: HERMES_HOME hidden, the system read-only', async () => {
+      const tool = createExecuteCodeTool({ cwd: work, terminal: sandboxed(), hermesHomes: [hermesHome] });
+      const code = [
+        'let out = "";',
+        `try { out += require("node:fs").readFileSync(${JSON.stringify(path.join(hermesHome, '.env'))}, "utf8"); } catch (e) { out += e.code; }`,
+        'try { require("node:fs").writeFileSync("/usr/hermes-snippet", "x"); } catch (e) { out += " " + e.code; }',
+        'console.log(out);',
+      ].join('\n');
+      const result = await callTool(tool, { language: 'javascript', code, timeout_s: 20 }, context);
+      // the hidden .env cannot be read (not there, or not readable), /usr cannot be written
+      expect(result.exit_code).toBe(0);
+      expect(result.output).toMatch(/^(ENOENT|EACCES) EROFS\n$/);
     });
 
     it('has a private /tmp', async () => {

@@ -47,7 +47,7 @@ export const accessSchema = z.object({
     .object({
       admin: tierSchema({ excludeTools: [], limits: {} }).prefault({}),
       user: tierSchema({
-        excludeTools: ['terminal', 'write_file', 'patch'],
+        excludeTools: ['terminal', 'write_file', 'patch', 'execute_code'],
         limits: { turns_per_minute: 20 },
       }).prefault({}),
     })

@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '@hermes/protocol';
+import { createExecuteCodeTool } from './execute-code-tool.js';
 import type { FileToolOptions } from './file-guard-session.js';
 import { createPatchTool } from './patch-tool.js';
 import { createReadFileTool } from './read-file-tool.js';
@@ -11,7 +12,8 @@ export interface BuiltinToolsOptions extends TerminalToolOptions, FileToolOption
 
 /**
  * The built-in tools: terminal; read_file, write_file, patch and search_files (toolset `file`),
- * sharing one working directory and one guard; todo (a task list per session).
+ * sharing one working directory and one guard; todo (a task list per session); execute_code
+ * (a snippet run through the terminal tool).
  */
 export function createBuiltinTools(options: BuiltinToolsOptions = {}): ToolDefinition[] {
   const cwd = options.cwd ?? process.cwd();
@@ -19,12 +21,19 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): ToolDefin
     ...(options.secrets ? { secrets: options.secrets } : {}),
     ...(options.redact ? { redact: options.redact } : {}),
   };
+  const terminal = createTerminalTool({ ...options, cwd });
   return [
-    createTerminalTool({ ...options, cwd }),
+    terminal,
     createReadFileTool({ ...options, cwd, ...redaction }),
     createWriteFileTool({ ...options, cwd }),
     createPatchTool({ ...options, cwd }),
     createSearchFilesTool({ ...options, cwd, ...redaction }),
     createTodoTool(),
+    createExecuteCodeTool({
+      cwd,
+      terminal,
+      ...(options.hermesHomes ? { hermesHomes: options.hermesHomes } : {}),
+      ...(options.yolo ? { yolo: true } : {}),
+    }),
   ];
 }

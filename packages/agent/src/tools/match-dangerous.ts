@@ -5,10 +5,15 @@ export interface DangerousMatch {
   description: string;
 }
 
-/** `command` with line continuations, backslashes before letters (`s\udo`) and empty quotes (`su''do`) undone. */
+/**
+ * `command` with line continuations, backslashes before letters (`s\udo`) and empty quotes (`su''do`)
+ * undone, and every other line break read as the command separator it is to the shell (a
+ * pattern that anchors at a command's start matches on the second line of a script too).
+ */
 export function normalizeCommand(command: string): string {
   return command
     .replace(/\\\r?\n/g, ' ')
+    .replace(/\r?\n/g, ';')
     .replace(/\\(?=[A-Za-z])/g, '')
     .replace(/''|""/g, '');
 }

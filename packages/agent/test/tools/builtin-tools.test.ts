@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 describe('createBuiltinTools', () => {
-  it('returns terminal, the four file tools and todo with matching schemas', () => {
+  it('returns terminal, the four file tools, todo and execute_code with matching schemas', () => {
     const tools = createBuiltinTools({ cwd: dir });
     expect(tools.map((t) => [t.name, t.toolset, t.schema.name, t.owner])).toEqual([
       ['terminal', 'terminal', 'terminal', 'builtin'],
@@ -24,6 +24,7 @@ describe('createBuiltinTools', () => {
       ['patch', 'file', 'patch', 'builtin'],
       ['search_files', 'file', 'search_files', 'builtin'],
       ['todo', 'todo', 'todo', 'builtin'],
+      ['execute_code', 'code_execution', 'execute_code', 'builtin'],
     ]);
     for (const tool of tools) {
       expect(tool.schema.description.length, tool.name).toBeGreaterThan(80);
@@ -36,6 +37,7 @@ describe('createBuiltinTools', () => {
       undefined,
       ['pattern'],
       undefined,
+      ['language', 'code'],
     ]);
   });
 

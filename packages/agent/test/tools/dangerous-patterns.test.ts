@@ -88,6 +88,12 @@ describe('matchDangerous', () => {
     expect(keysOf('rm -rf \\\n /')).toEqual(['rm_rf']);
   });
 
+  it('reads a line break as a command separator: a dangerous second line of a script is caught', () => {
+    expect(keysOf('echo hi\nsudo make install')).toEqual(['sudo']);
+    expect(keysOf('cd /tmp\r\nrm -rf ./build/*')).toEqual(['rm_rf']);
+    expect(keysOf('echo "two\nlines"')).toEqual([]);
+  });
+
   it('adds extra patterns, case-insensitive, keyed custom:<source>', () => {
     expect(matchDangerous('DROP TABLE users', ['drop\\s+table'])).toEqual([
       { key: 'custom:drop\\s+table', description: 'matches custom pattern /drop\\s+table/' },
