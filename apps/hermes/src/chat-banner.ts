@@ -3,7 +3,7 @@
  * turns are offered (agent.toolsets applied), built-in first, each plugin's tools named by plugin.
  * MCP servers' tools join as their servers connect, so the banner counts the servers instead.
  */
-import type { ToolDefinition } from '@hermes/protocol';
+import { selectsTool, type ToolDefinition } from '@hermes/protocol';
 
 export interface BannerInput {
   model: string;
@@ -14,11 +14,8 @@ export interface BannerInput {
   mcpServers: number;
 }
 
-const offered = (tool: ToolDefinition, toolsets: readonly string[]): boolean =>
-  toolsets.includes('*') || toolsets.includes(tool.toolset) || toolsets.includes(tool.name);
-
 export function chatBanner(input: BannerInput): string {
-  const tools = input.tools.filter((t) => offered(t, input.toolsets) && !(t.owner ?? '').startsWith('mcp:'));
+  const tools = input.tools.filter((t) => selectsTool(input.toolsets, t) && !(t.owner ?? '').startsWith('mcp:'));
   const builtin: string[] = [];
   const byPlugin = new Map<string, string[]>();
   for (const t of tools) {

@@ -14,6 +14,7 @@ import { addMemoryCommands } from './memory-cli.js';
 import { addSessionsCommands } from './sessions-cli.js';
 import { addSkillsCommands } from './skills-cli.js';
 import { addStateBackendCommands } from './state-pg-cli.js';
+import { addToolsCommands } from './tools-cli.js';
 import { addTrustCommands } from './trust-cli.js';
 import { VERSION } from './version.js';
 
@@ -299,6 +300,7 @@ addSkillsCommands(program, globals);
 addMcpCommands(program, globals);
 addTrustCommands(program, globals);
 addSessionsCommands(program, globals);
+addToolsCommands(program, globals);
 addCronCommands(program, globals);
 
 program

@@ -107,6 +107,8 @@ export interface TurnServiceDeps {
   models?: TurnServiceSettings['models'] | undefined;
   /** the tools each user's access tier allows (absent: all for everyone) */
   toolAccess?: TurnServiceSettings['toolAccess'] | undefined;
+  /** the toolsets each platform narrows its turns to (absent: none narrowed) */
+  platformToolsets?: TurnServiceSettings['platformToolsets'] | undefined;
 }
 
 /** A turn service with config.yaml's turn settings and the process's objects: how every surface gets one. */
@@ -125,6 +127,7 @@ export function createTurnService(config: TurnConfig, deps: TurnServiceDeps): Tu
     ...(deps.memory ? { memory: deps.memory } : {}),
     ...(deps.models ? { models: deps.models } : {}),
     ...(deps.toolAccess ? { toolAccess: deps.toolAccess } : {}),
+    ...(deps.platformToolsets ? { platformToolsets: deps.platformToolsets } : {}),
     ...(delegation ? { delegation: { ...delegation, ...(childSessions ? { sessions: childSessions } : {}) } } : {}),
   });
 }

@@ -14,6 +14,7 @@ import type {
   ToolDefinition,
   TurnUser,
 } from '@hermes/protocol';
+import { selectsTool } from '@hermes/protocol';
 import { type ApprovalPrompt, createApprovalGate } from './approvals.js';
 import type { ContextSettings } from './context/context-settings.js';
 import type { FitReport } from './context/context-window.js';
@@ -76,6 +77,11 @@ export interface TurnServiceSettings {
    * Absent: every tool for everyone.
    */
   toolAccess?: (tools: readonly ToolDefinition[], user: NonNullable<ToolContext['user']>) => ToolDefinition[];
+  /**
+   * Per platform, the toolsets (or tool names; `*` all) its turns are narrowed to, within
+   * `toolsets` (gateway.platforms.<name>.toolsets); a platform not listed keeps them all.
+   */
+  platformToolsets?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Who answers a dangerous command's approval request. */
@@ -143,7 +149,7 @@ export class TurnService {
    * The tools a turn may use now: the registry's available ones, and delegate_task when enabled;
    * for `user`, those of them their access tier allows (settings.toolAccess).
    */
-  async availableTools(user?: ToolContext['user']): Promise<ToolDefinition[]> {
+  async availableTools(user?: ToolContext['user'], platform?: string): Promise<ToolDefinition[]> {
     const s = this.settings;
     const all = withDelegateTool(
       await s.tools.available({
@@ -154,12 +160,14 @@ export class TurnService {
       this.#delegateTool,
       s.toolsets,
     );
-    return this.#forUser(all, user);
+    return this.#forUser(all, user, platform);
   }
 
-  #forUser(tools: readonly ToolDefinition[], user: ToolContext['user']): ToolDefinition[] {
+  #forUser(tools: readonly ToolDefinition[], user: ToolContext['user'], platform?: string): ToolDefinition[] {
     const access = this.settings.toolAccess;
-    return access && user ? access(tools, user) : [...tools];
+    const allowed = access && user ? access(tools, user) : [...tools];
+    const narrowed = platform === undefined ? undefined : this.settings.platformToolsets?.[platform];
+    return narrowed === undefined ? allowed : allowed.filter((t) => selectsTool(narrowed, t));
   }
 
   /** The session's system prompt before memory: the configured or default one, and the skills index when skill_view is offered. */
@@ -205,7 +213,9 @@ export class TurnService {
     const memory = memoryManager
       ? await memoryManager.beforeTurn({ ...memorySession, userMessage: request.userMessage })
       : null;
-    const tools = request.tools ? this.#forUser(request.tools, request.user) : await this.availableTools(request.user);
+    const tools = request.tools
+      ? this.#forUser(request.tools, request.user, request.platform)
+      : await this.availableTools(request.user, request.platform);
     const prompt = this.#systemPrompt(request.platform, tools);
     const base = memory?.block ? `${prompt}\n\n${memory.block}` : prompt;
     const systemPrompt = request.instructions ? `${base}\n\n${request.instructions}` : base;

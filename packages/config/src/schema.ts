@@ -128,6 +128,8 @@ const sessionResetSchema = z.object({
 /** Platform settings: `enabled` is typed, every other key passes through to the adapter. */
 const platformSchema = z.looseObject({
   enabled: z.boolean().optional(),
+  /** the toolsets (or tool names; `*` all) this platform's turns are narrowed to, within agent.toolsets */
+  toolsets: z.array(z.string().min(1)).optional(),
 });
 
 const gatewaySchema = z.object({

@@ -168,6 +168,7 @@ export type {
   ToolHandlerResult,
   ToolSchema,
 } from './tools.js';
+export { selectsTool } from './tools.js';
 // THE surface × stage table: the typed job every surface submits and the plan of its stages
 export {
   planFor,

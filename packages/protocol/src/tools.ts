@@ -60,3 +60,11 @@ export interface ToolDefinition {
   /** who registered it: "builtin" or a plugin key */
   owner?: string;
 }
+
+/**
+ * Whether a selection of toolsets offers `tool`: `*` offers every tool, a toolset name its tools,
+ * a tool name that tool (agent.toolsets, a tier's or a platform's toolsets, a cron job's).
+ */
+export function selectsTool(selection: readonly string[], tool: Pick<ToolDefinition, 'name' | 'toolset'>): boolean {
+  return selection.includes('*') || selection.includes(tool.toolset) || selection.includes(tool.name);
+}

@@ -113,5 +113,19 @@ export interface GatewayDeps {
 /** The gateway's turn service: config's turn settings with the gateway's client, tools, hooks and store. */
 export function gatewayTurnService(deps: GatewayDeps): TurnService {
   const { access } = deps.settings;
-  return createTurnService(deps.settings.turn, { ...deps, ...(access ? { toolAccess: tierToolAccess(access) } : {}) });
+  return createTurnService(deps.settings.turn, {
+    ...deps,
+    ...(access ? { toolAccess: tierToolAccess(access) } : {}),
+    platformToolsets: platformToolsets(deps.settings.platformSettings),
+  });
+}
+
+/** gateway.platforms.<name>.toolsets, for the platforms that set one. */
+export function platformToolsets(platforms: GatewaySettings['platformSettings']): Record<string, readonly string[]> {
+  const out: Record<string, readonly string[]> = {};
+  for (const [name, block] of Object.entries(platforms)) {
+    const toolsets = block.toolsets;
+    if (Array.isArray(toolsets)) out[name] = toolsets.filter((t): t is string => typeof t === 'string');
+  }
+  return out;
 }

@@ -34,7 +34,7 @@ import { acceptEvent } from '../pipeline/accept.js';
 import { MessageBatcher, mayBeCutPart } from '../pipeline/batch.js';
 import { type CommandPorts, runCommandStage } from '../pipeline/command.js';
 import { gatewayHandleDeps, lazyDispatchHandles, PendingIngests } from '../pipeline/dispatch-handles.js';
-import { GroupContext } from '../pipeline/group-context.js';
+import { GroupContext } from '../intake/group-context.js';
 import {
   type DirectTurnJob,
   type GatewayTurnJob,

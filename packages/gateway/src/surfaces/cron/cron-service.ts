@@ -5,7 +5,14 @@
  * command is denied), delivery through the gateway's outbox, and the `cronjob` tool.
  */
 
-import { type Logger, type PlatformAdapter, planFor, SESSION_KEYS, type ToolDefinition } from '@hermes/protocol';
+import {
+  type Logger,
+  type PlatformAdapter,
+  planFor,
+  SESSION_KEYS,
+  selectsTool,
+  type ToolDefinition,
+} from '@hermes/protocol';
 import type { CronJobRow } from '@hermes/store';
 import { type ActionButtons, postWithButtons } from '../../delivery/action-buttons.js';
 import type { DeliveryTarget } from '../../delivery/deliver.js';
@@ -97,9 +104,7 @@ export function createCronService(deps: CronServiceDeps): CronService {
     const all = await gateway.turns.availableTools();
     const toolsets = job.toolsets;
     const tools = all.filter(
-      (t) =>
-        !CRON_EXCLUDED_TOOLS.includes(t.name) &&
-        (toolsets === null || toolsets.includes('*') || toolsets.includes(t.toolset) || toolsets.includes(t.name)),
+      (t) => !CRON_EXCLUDED_TOOLS.includes(t.name) && (toolsets === null || selectsTool(toolsets, t)),
     );
     const { sink, outcome } = awaitedSink('cron', {
       signal,
