@@ -11,9 +11,9 @@ import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { addressRules } from '../pipeline/address.js';
 import { type AuthorizePorts, authorize } from '../pipeline/authorize.js';
 import { type DispatchPorts, dispatchHook } from '../pipeline/dispatch.js';
-import type { GroupContext } from './group-context.js';
 import type { LaneJob, StageInput } from '../pipeline/input.js';
 import { type PipelineOutcome, settleInbox } from '../pipeline/outcome.js';
+import type { GroupContext } from './group-context.js';
 
 export interface ChatIntakePorts {
   dispatch: DispatchPorts;

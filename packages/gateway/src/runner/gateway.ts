@@ -28,13 +28,13 @@ import { runHookAgent } from '../gateway-hooks/hook-agent.js';
 import { hookSend } from '../gateway-hooks/hook-send.js';
 import { type ChatIntakePorts, runChatStages } from '../intake/chat-intake.js';
 import { submitDirect } from '../intake/direct-intake.js';
+import { GroupContext } from '../intake/group-context.js';
 import { type PendingRow, recoverUnfinished, recoveryPorts } from '../intake/recover.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { acceptEvent } from '../pipeline/accept.js';
 import { MessageBatcher, mayBeCutPart } from '../pipeline/batch.js';
 import { type CommandPorts, runCommandStage } from '../pipeline/command.js';
 import { gatewayHandleDeps, lazyDispatchHandles, PendingIngests } from '../pipeline/dispatch-handles.js';
-import { GroupContext } from '../intake/group-context.js';
 import {
   type DirectTurnJob,
   type GatewayTurnJob,
