@@ -20,6 +20,7 @@ export type TurnConfig = Pick<
   | 'model'
   | 'systemPrompt'
   | 'toolsets'
+  | 'toolDescriptions'
   | 'cwd'
   | 'maxIterations'
   | 'toolTimeoutMs'
@@ -62,6 +63,7 @@ export function turnConfig(config: TurnConfigSource, inputs: TurnConfigInputs): 
     model: inputs.model,
     systemPrompt: agent.system_prompt,
     toolsets: agent.toolsets,
+    toolDescriptions: agent.tool_descriptions,
     cwd: config.terminal.cwd ?? inputs.cwd ?? process.cwd(),
     maxIterations: agent.max_iterations,
     toolTimeoutMs: agent.tool_timeout_s * 1000,

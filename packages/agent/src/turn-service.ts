@@ -26,6 +26,7 @@ import type { MemoryManager } from './memory/memory-manager.js';
 import type { TurnModelSource } from './providers/session-models.js';
 import { runTurn, type TurnOptions, type TurnResult } from './run-turn.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { shortTool } from './tool-descriptions.js';
 import type { ToolRegistry } from './tool-registry.js';
 import type { ImageMode, TurnImage } from './user-content.js';
 
@@ -82,6 +83,8 @@ export interface TurnServiceSettings {
    * `toolsets` (gateway.platforms.<name>.toolsets); a platform not listed keeps them all.
    */
   platformToolsets?: Readonly<Record<string, readonly string[]>>;
+  /** agent.tool_descriptions: `short` offers each tool with its first sentence only (tool-descriptions.ts) */
+  toolDescriptions?: 'full' | 'short';
 }
 
 /** Who answers a dangerous command's approval request. */
@@ -167,7 +170,8 @@ export class TurnService {
     const access = this.settings.toolAccess;
     const allowed = access && user ? access(tools, user) : [...tools];
     const narrowed = platform === undefined ? undefined : this.settings.platformToolsets?.[platform];
-    return narrowed === undefined ? allowed : allowed.filter((t) => selectsTool(narrowed, t));
+    const offered = narrowed === undefined ? allowed : allowed.filter((t) => selectsTool(narrowed, t));
+    return this.settings.toolDescriptions === 'short' ? offered.map(shortTool) : offered;
   }
 
   /** The session's system prompt before memory: the configured or default one, and the skills index when skill_view is offered. */

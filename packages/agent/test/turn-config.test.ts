@@ -23,6 +23,7 @@ function configured(): HermesConfig {
       ...base.agent,
       system_prompt: 'Be brief.',
       toolsets: ['web', 'files'],
+      tool_descriptions: 'short',
       max_iterations: 7,
       tool_timeout_s: 9,
       max_parallel_children: 2,
@@ -51,6 +52,7 @@ describe('turnConfig', () => {
       model: 'model-x',
       systemPrompt: 'Be brief.',
       toolsets: ['web', 'files'],
+      toolDescriptions: 'short',
       cwd: '/srv/work', // terminal.cwd wins over the process's directory
       maxIterations: 7,
       toolTimeoutMs: 9_000,
