@@ -1,13 +1,18 @@
-// agent.tool_descriptions: short through `hermes -z`: the request's tool schemas keep each tool's
-// first sentence and drop the parameters' descriptions; the figures in docs/context-engines.md
-// (characters / 4, the context engine's estimate) are printed here.
+// agent.tool_descriptions through `hermes -z`: `short` keeps each tool's first sentence and drops the
+// parameters' descriptions (the figures in docs/context-engines.md, characters / 4, the context
+// engine's estimate, are printed here); `auto`, the default, does it for a small context window:
+// a 4,096-token model on Telegram (gateway run) keeps the previous exchanges whole.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { telegramGatewayEnv, useFakeTelegram } from '../helpers/use-fake-telegram.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const openai = useFakeOpenAI();
+const telegram = useFakeTelegram();
 
 interface Schema {
   function: {
@@ -45,5 +50,39 @@ describe('agent.tool_descriptions', () => {
       `tool schemas (${full.length} tools, defaults): full ~${tokens(full)} tokens, short ~${tokens(short)} tokens`,
     );
     expect(tokens(short)).toBeLessThan(tokens(full) / 2);
+  });
+
+  it('a 4,096-token model on Telegram keeps the previous exchanges whole (auto: short descriptions, no summary)', async () => {
+    const tg = telegram.server;
+    const home = tempHome();
+    writeFileSync(join(home, 'config.yaml'), 'gateway:\n  batch_ms: 0\nmodel:\n  context_length: 4096\n');
+    openai.server.reset();
+    let n = 0;
+    openai.server.respond(() => ({ text: `answer ${++n}` }));
+    const gw = await spawnGateway(
+      telegramGatewayEnv({ home, modelUrl: openai.server.url, telegram: tg, allowedUsers: '42' }),
+    );
+    try {
+      for (const [i, text] of ['first question about apples', 'second question about pears', 'third'].entries()) {
+        tg.pushMessage({ chatId: 42, userId: 42, text });
+        await waitFor(() => tg.sent.length > i, { what: `the answer to "${text}"` });
+      }
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+    const requests = openai.server.requests.filter((q) => q.path.endsWith('/chat/completions'));
+    // three turns, three requests: no summary request in between
+    expect(requests).toHaveLength(3);
+    const last = requests[2]?.body as { messages: { role: string; content: string }[]; tools: Schema[] };
+    expect(last.messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual([
+      'first question about apples',
+      'answer 1',
+      'second question about pears',
+      'answer 2',
+      'third',
+    ]);
+    expect(last.tools.find((t) => t.function.name === 'patch')?.function.description).toBe(
+      'Change part of a text file without rewriting it whole.',
+    );
   });
 });

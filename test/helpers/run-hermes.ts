@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,9 +12,26 @@ export interface RunResult {
   stderr: string;
 }
 
-/** A fresh HERMES_HOME under the OS temp dir. */
+/** the homes tempHome made for the current test file (removed after it: test/helpers/per-file.ts) */
+const homes = new Set<string>();
+
+/** A fresh HERMES_HOME under the OS temp dir, removed once the test file is done. */
 export function tempHome(): string {
-  return mkdtempSync(join(tmpdir(), 'hermes-e2e-'));
+  const home = mkdtempSync(join(tmpdir(), 'hermes-e2e-'));
+  homes.add(home);
+  return home;
+}
+
+/** Removes the homes tempHome made (after the file's own teardown stopped what used them). */
+export function removeTempHomes(): void {
+  for (const home of homes) {
+    try {
+      rmSync(home, { recursive: true, force: true });
+    } catch {
+      // a process killed a moment ago may still write there: the OS temp dir's cleanup takes the rest
+    }
+  }
+  homes.clear();
 }
 
 /**

@@ -26,7 +26,7 @@ import type { MemoryManager } from './memory/memory-manager.js';
 import type { TurnModelSource } from './providers/session-models.js';
 import { runTurn, type TurnOptions, type TurnResult } from './run-turn.js';
 import { buildSystemPrompt } from './system-prompt.js';
-import { shortTool } from './tool-descriptions.js';
+import { fitDescriptions } from './tool-descriptions.js';
 import type { ToolRegistry } from './tool-registry.js';
 import type { ImageMode, TurnImage } from './user-content.js';
 
@@ -83,8 +83,12 @@ export interface TurnServiceSettings {
    * `toolsets` (gateway.platforms.<name>.toolsets); a platform not listed keeps them all.
    */
   platformToolsets?: Readonly<Record<string, readonly string[]>>;
-  /** agent.tool_descriptions: `short` offers each tool with its first sentence only (tool-descriptions.ts) */
-  toolDescriptions?: 'full' | 'short';
+  /**
+   * agent.tool_descriptions: `short` offers each tool with its first sentence only; `auto` (the
+   * default) does so for a turn whose full schemas would take more than a fifth of the model's
+   * context window (tool-descriptions.ts)
+   */
+  toolDescriptions?: 'full' | 'short' | 'auto';
 }
 
 /** Who answers a dangerous command's approval request. */
@@ -170,8 +174,7 @@ export class TurnService {
     const access = this.settings.toolAccess;
     const allowed = access && user ? access(tools, user) : [...tools];
     const narrowed = platform === undefined ? undefined : this.settings.platformToolsets?.[platform];
-    const offered = narrowed === undefined ? allowed : allowed.filter((t) => selectsTool(narrowed, t));
-    return this.settings.toolDescriptions === 'short' ? offered.map(shortTool) : offered;
+    return narrowed === undefined ? allowed : allowed.filter((t) => selectsTool(narrowed, t));
   }
 
   /** The session's system prompt before memory: the configured or default one, and the skills index when skill_view is offered. */
@@ -217,10 +220,15 @@ export class TurnService {
     const memory = memoryManager
       ? await memoryManager.beforeTurn({ ...memorySession, userMessage: request.userMessage })
       : null;
-    const tools = request.tools
+    const offered = request.tools
       ? this.#forUser(request.tools, request.user, request.platform)
       : await this.availableTools(request.user, request.platform);
-    const prompt = this.#systemPrompt(request.platform, tools);
+    const prompt = this.#systemPrompt(request.platform, offered);
+    const window =
+      s.context && (s.context.contextLengthSet || picked?.contextLength === undefined)
+        ? s.context.contextLength
+        : picked?.contextLength;
+    const tools = fitDescriptions(offered, s.toolDescriptions ?? 'auto', window);
     const base = memory?.block ? `${prompt}\n\n${memory.block}` : prompt;
     const systemPrompt = request.instructions ? `${base}\n\n${request.instructions}` : base;
     const logger = request.logger ?? s.logger;

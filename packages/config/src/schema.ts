@@ -74,8 +74,8 @@ const agentSchema = z.object({
   api_max_retries: z.int().min(0).default(3),
   system_prompt: z.string().optional(),
   toolsets: z.array(z.string()).default(['*']),
-  /** `short`: each tool's first sentence only, no parameter descriptions (small context windows) */
-  tool_descriptions: z.enum(['full', 'short']).default('full'),
+  /** `short`: each tool's first sentence only, no parameter descriptions; `auto`: short when the full schemas take over a fifth of the context window */
+  tool_descriptions: z.enum(['full', 'short', 'auto']).default('auto'),
   tool_timeout_s: z.number().gt(0).default(300),
   /** delegate_task: children running at once; more tasks wait their turn */
   max_parallel_children: z.int().min(1).max(16).default(3),

@@ -32,7 +32,7 @@ describe('loadConfig: defaults', () => {
       max_iterations: 30,
       api_max_retries: 3,
       toolsets: ['*'],
-      tool_descriptions: 'full',
+      tool_descriptions: 'auto',
       tool_timeout_s: 300,
       max_parallel_children: 3,
       child_max_iterations: 20,

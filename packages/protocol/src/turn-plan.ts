@@ -89,7 +89,9 @@ export const SURFACE_PLANS: { readonly [S in Surface]: TurnPlan } = {
   'cli-chat': {
     dispatch: NO_GATEWAY,
     authorize: off('the local user who runs `hermes`'),
-    commands: on('its own table: /new, /compress, /plugins, /help, /exit, plugin commands, skills'),
+    commands: on(
+      "its own table: /new, /compress, /reasoning, /plugins, /help, /exit, the gateway's session commands (/title, /sessions, /resume, /undo, /retry), plugin commands, skills",
+    ),
     lanes: off('one turn at a time: the prompt waits for the answer'),
     session: on('`cli:chat`; /new; `on_session_*` hooks'),
     events: off('gateway events belong to a gateway (plugin hooks still fire)'),
