@@ -44,6 +44,23 @@ describe('execute_code', () => {
     },
   );
 
+  it.skipIf(!hasPython)(
+    "limits a python snippet's memory (ulimit -v): a large allocation fails inside it",
+    async () => {
+      const { context } = createFakeContext();
+      const result = await callTool(
+        tool(),
+        {
+          language: 'python',
+          code: 'try:\n    b = bytearray(400 * 1024 * 1024)\n    print("allocated")\nexcept MemoryError:\n    print("MemoryError")',
+          memory_mb: 128,
+        },
+        context,
+      );
+      expect(result).toEqual({ output: 'MemoryError\n', exit_code: 0 });
+    },
+  );
+
   it('runs javascript and bash', async () => {
     const { context } = createFakeContext();
     expect(
