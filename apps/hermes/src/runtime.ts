@@ -109,6 +109,8 @@ export interface RuntimeOptions {
    * line per plugin that failed to load; `pretty`: pino-pretty (the gateway in the foreground).
    */
   console?: 'lines' | 'pretty';
+  /** false: the MCP servers are not started (a command that only lists the registry's tools) */
+  startMcp?: boolean;
 }
 
 /** Where the built-in tools may go (tools.file_roots, tools.terminal.*) and what they never touch (HERMES_HOME). */
@@ -300,7 +302,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     logger: logger.child({ component: 'mcp' }),
     redact,
   });
-  mcp.start();
+  if (options.startMcp !== false) mcp.start();
   models = sessionModels({ global, config, env, registries, store, logger, customClient: client, makeClient });
   client = models.providers.client(models.primary().provider);
   model = models.primary().model;

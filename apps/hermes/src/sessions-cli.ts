@@ -9,7 +9,7 @@ export function addSessionsCommands(program: Command, globals: (cmd: Command) =>
   sessions
     .command('list')
     .description('the most recently updated sessions: id, platform, messages, when, state, title, key and user')
-    .option('--platform <name>', 'only this platform (telegram, discord, slack, api, web, cli, cron)')
+    .option('--platform <name>', 'only this platform (e.g. telegram, api, cli)')
     .option('--limit <n>', 'how many (default 20)')
     .option('--json', 'one JSON array')
     .action(async (opts: { platform?: string; limit?: string; json?: boolean }, cmd: Command) => {

@@ -1,5 +1,6 @@
 import type { MessageEvent } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
+import { channelPrompt } from '../src/intake/chat-intake.js';
 import { GROUP_CONTEXT_MAX_CHARS, GroupContext } from '../src/intake/group-context.js';
 
 const message = (chatId: string, text: string, extra: Partial<MessageEvent['source']> = {}): MessageEvent => ({
@@ -41,5 +42,16 @@ describe('GroupContext', () => {
     few.record(message('c', 'in c'));
     expect(few.withContext(message('a', 'q'), 'q')).toBe('q');
     expect(few.withContext(message('c', 'q'), 'q')).toContain('in c');
+  });
+});
+
+describe('channelPrompt (gateway.channel_prompts)', () => {
+  it("gives a thread's prompt before its chat's, the chat's to its other messages, nothing elsewhere", () => {
+    const prompts = { 'telegram:g': 'the chat', 'telegram:g:7': 'the topic' };
+    expect(channelPrompt(prompts, message('g', 'x', { threadId: '7' }))).toBe('the topic');
+    expect(channelPrompt(prompts, message('g', 'x', { threadId: '8' }))).toBe('the chat');
+    expect(channelPrompt(prompts, message('g', 'x'))).toBe('the chat');
+    expect(channelPrompt(prompts, message('other', 'x'))).toBeUndefined();
+    expect(channelPrompt(undefined, message('g', 'x'))).toBeUndefined();
   });
 });

@@ -53,7 +53,8 @@ async function withTools<T>(
   options: GlobalOptions,
   fn: (tools: readonly ToolDefinition[], config: HermesConfig, home: string) => T,
 ): Promise<T> {
-  const rt = await createAgentRuntime(options);
+  // the listing needs the registry, not the MCP servers' processes
+  const rt = await createAgentRuntime(options, { startMcp: false });
   try {
     return fn(
       rt.tools.list().filter((t) => !(t.owner ?? '').startsWith('mcp:')),

@@ -29,11 +29,6 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): ToolDefin
     createPatchTool({ ...options, cwd }),
     createSearchFilesTool({ ...options, cwd, ...redaction }),
     createTodoTool(),
-    createExecuteCodeTool({
-      cwd,
-      terminal,
-      ...(options.hermesHomes ? { hermesHomes: options.hermesHomes } : {}),
-      ...(options.yolo ? { yolo: true } : {}),
-    }),
+    createExecuteCodeTool({ ...options, cwd, terminal }),
   ];
 }

@@ -10,11 +10,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ApprovalChoice, ToolContext, ToolDefinition } from '@hermes/protocol';
-import { BLOCKED_FLOOR } from './blocked-floor.js';
-import { DANGEROUS_PATTERNS } from './dangerous-patterns.js';
+import type { ToolContext, ToolDefinition } from '@hermes/protocol';
+import { approvalPatterns, screenCommand } from './command-screen.js';
 import { errorMessage } from './errno.js';
-import { matchPatterns } from './match-dangerous.js';
 import { optionalNumber, parseArgs, requiredString } from './tool-args.js';
 import { errorResult } from './tool-result.js';
 import { callWorkDir, workspacesRoot } from './workspace.js';
@@ -72,17 +70,20 @@ export function codeCommand(language: CodeLanguage, file: string, memoryMb: numb
 export interface ExecuteCodeOptions {
   cwd?: string;
   hermesHomes?: readonly string[];
+  homeDir?: string;
+  backend?: 'local' | 'sandbox';
+  /** the terminal's tools.terminal extra patterns: they ask for a snippet too */
+  extraDangerousPatterns?: readonly string[];
   yolo?: boolean;
   /** the terminal tool the snippet runs through (its backend, limits, output and redaction) */
   terminal: ToolDefinition;
 }
 
-const approved = (choice: ApprovalChoice) => choice === 'once' || choice === 'session' || choice === 'always';
-
 /** The execute_code tool (toolset `code_execution`). */
 export function createExecuteCodeTool(options: ExecuteCodeOptions): ToolDefinition {
   const baseCwd = options.cwd ?? process.cwd();
   const workspaces = workspacesRoot(baseCwd, options.hermesHomes ?? []);
+  const patterns = approvalPatterns(options);
 
   const handler = async (args: Record<string, unknown>, context: ToolContext): Promise<string> => {
     const parsed = parseArgs(() => ({
@@ -106,27 +107,13 @@ export function createExecuteCodeTool(options: ExecuteCodeOptions): ToolDefiniti
     const memoryMb = Math.min(parsed.value.memoryMb, EXECUTE_CODE_MAX_MEMORY_MB);
 
     // the same checks as a terminal command, on the snippet's text
-    const floor = matchPatterns(code, BLOCKED_FLOOR);
-    if (floor.length > 0) {
-      return errorResult(
-        `Blocked: ${floor.map((m) => m.description).join('; ')}. Hermes never runs this, with approval or --yolo (the always-blocked floor); do not retry it.`,
-        { code: 'blocked', pattern_keys: floor.map((m) => m.key) },
-      );
-    }
-    const dangerous = matchPatterns(code, DANGEROUS_PATTERNS);
-    if (dangerous.length > 0 && !options.yolo) {
-      const request = {
-        command: `${language} snippet:\n${code}`,
-        description: dangerous.map((m) => m.description).join('; '),
-        patternKey: dangerous[0]?.key ?? '',
-        patternKeys: dangerous.map((m) => m.key),
-      };
-      const choice = await context.requestApproval(request);
-      if (!approved(choice)) {
-        const why = choice === 'timeout' ? `approval timed out (${request.description})` : request.description;
-        return errorResult(`Code denied by user: ${why}`, { denied: true });
-      }
-    }
+    const refused = await screenCommand(code, context, {
+      patterns,
+      yolo: options.yolo,
+      shown: `${language} snippet:\n${code}`,
+      noun: 'Code',
+    });
+    if (refused !== null) return refused;
 
     const workDir = await callWorkDir(baseCwd, workspaces, context.sessionId);
     const dir = path.join(workDir, CODE_DIR);

@@ -56,8 +56,9 @@ type Planned = { ok: true; changes: Change[] } | { ok: false; error: string };
 async function readExisting(target: string): Promise<string | null> {
   try {
     const info = await stat(target);
-    if (!info.isFile()) throw new Error('not a regular file');
-    if (info.size > PATCH_MAX_BYTES) throw new Error(`larger than ${PATCH_MAX_BYTES} bytes`);
+    if (!info.isFile()) throw new Error(`${target} is not a regular file`);
+    if (info.size > PATCH_MAX_BYTES)
+      throw new Error(`${target} is larger than ${PATCH_MAX_BYTES} bytes (use write_file)`);
     return await readFile(target, 'utf8');
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return null;

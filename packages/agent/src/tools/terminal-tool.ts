@@ -4,12 +4,10 @@
  */
 import { stat } from 'node:fs/promises';
 import os from 'node:os';
-import type { ApprovalChoice, ApprovalRequest, ToolContext, ToolDefinition } from '@hermes/protocol';
-import { BLOCKED_FLOOR } from './blocked-floor.js';
-import { DANGEROUS_PATTERNS } from './dangerous-patterns.js';
+import type { ToolContext, ToolDefinition } from '@hermes/protocol';
+import { approvalPatterns, screenCommand } from './command-screen.js';
 import { errnoCode, errorMessage } from './errno.js';
-import { hermesHomeCwdMatch, hermesHomePattern } from './hermes-home-patterns.js';
-import { compileExtraPatterns, type DangerousMatch, matchPatterns } from './match-dangerous.js';
+import { hermesHomeCwdMatch } from './hermes-home-patterns.js';
 import { pathsToHide } from './protected-paths.js';
 import { resolveToolPath } from './resolve-tool-path.js';
 import { runShellCommand, type ShellRunResult } from './run-shell-command.js';
@@ -103,34 +101,6 @@ function readArgs(args: Record<string, unknown>): TerminalArgs {
   };
 }
 
-/** The approval request for a command that matched `matches` (at least one). */
-function approvalRequest(command: string, matches: DangerousMatch[]): ApprovalRequest {
-  const patternKeys = matches.map((m) => m.key);
-  return {
-    command,
-    description: matches.map((m) => m.description).join('; '),
-    patternKey: patternKeys[0] ?? '',
-    patternKeys,
-  };
-}
-
-function isApproved(choice: ApprovalChoice): boolean {
-  switch (choice) {
-    case 'once':
-    case 'session':
-    case 'always':
-      return true;
-    case 'deny':
-    case 'timeout':
-      return false;
-  }
-}
-
-function deniedResult(choice: ApprovalChoice, request: ApprovalRequest): string {
-  const reason = choice === 'timeout' ? `approval timed out (${request.description})` : request.description;
-  return errorResult(`Command denied by user: ${reason}`, { denied: true });
-}
-
 /** Null when `dir` is an existing directory, else the error message for the model. */
 async function checkDirectory(dir: string): Promise<string | null> {
   try {
@@ -166,13 +136,7 @@ export function createTerminalTool(options: TerminalToolOptions = {}): ToolDefin
   const sandboxed = options.backend === 'sandbox';
   const hermesHomes = options.hermesHomes ?? [];
   const homeDir = options.homeDir ?? os.homedir();
-  // on the local backend nothing hides HERMES_HOME: naming it is dangerous (the sandbox hides it)
-  const homePatterns = !sandboxed && hermesHomes.length > 0 ? [hermesHomePattern(hermesHomes, homeDir)] : [];
-  const patterns = [
-    ...DANGEROUS_PATTERNS,
-    ...homePatterns,
-    ...compileExtraPatterns(options.extraDangerousPatterns ?? []),
-  ];
+  const patterns = approvalPatterns(options);
   const secrets = options.secrets ?? (() => []);
   const redact: Redactor = options.redact ?? ((text) => text);
   const env = terminalEnv(options.env ?? process.env, options.envPassthrough ?? []);
@@ -222,26 +186,13 @@ export function createTerminalTool(options: TerminalToolOptions = {}): ToolDefin
     const sandboxError = sandboxed ? await checkSandbox() : null;
     if (sandboxError !== null) return errorResult(sandboxError);
 
-    // the floor: never run, not with approval, not under --yolo, and nobody is asked
-    const floor = matchPatterns(command, BLOCKED_FLOOR);
-    if (floor.length > 0) {
-      context.logger.warn(
-        { command, blocked: floor.map((m) => m.key) },
-        'terminal: a command of the always-blocked floor refused',
-      );
-      return errorResult(
-        `Blocked: ${floor.map((m) => m.description).join('; ')}. Hermes never runs this command, with approval or --yolo (the always-blocked floor); do not retry it.`,
-        { code: 'blocked', pattern_keys: floor.map((m) => m.key) },
-      );
-    }
-    const matches = matchPatterns(command, patterns);
     const inHome = sandboxed ? null : hermesHomeCwdMatch(command, cwd, hermesHomes);
-    if (inHome !== null) matches.push(inHome);
-    if (matches.length > 0 && !options.yolo) {
-      const request = approvalRequest(command, matches);
-      const choice = await context.requestApproval(request);
-      if (!isApproved(choice)) return deniedResult(choice, request);
-    }
+    const refused = await screenCommand(command, context, {
+      patterns,
+      yolo: options.yolo,
+      ...(inHome !== null ? { extra: [inHome] } : {}),
+    });
+    if (refused !== null) return refused;
     if (context.signal.aborted) return jsonResult({ output: '', exit_code: -1, interrupted: true });
 
     let run: ShellRunResult;

@@ -14,7 +14,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const tool = (options: { yolo?: boolean } = {}) =>
+const tool = (options: { yolo?: boolean; extraDangerousPatterns?: string[] } = {}) =>
   createExecuteCodeTool({ cwd: dir, terminal: createTerminalTool({ cwd: dir }), ...options });
 const hasPython = (() => {
   try {
@@ -117,7 +117,7 @@ describe('execute_code', () => {
       { language: 'python', code: 'import os\nos.system("rm -rf /")' },
       context,
     );
-    expect(blocked).toMatchObject({ code: 'blocked' });
+    expect(blocked).toMatchObject({ code: 'blocked', error: expect.stringMatching(/never runs this code/) });
     expect((await callTool(tool(), { language: 'ruby', code: 'puts 1' }, context)).error).toMatch(
       /"language": expected one of python, javascript, bash, got "ruby"/,
     );

@@ -19,6 +19,8 @@ beforeEach(async () => {
   await put('build/out.js', '// TODO: generated\n');
   await put('.gitignore', 'build/\n*.log\n');
   await put('debug.log', 'TODO in a log\n');
+  await put('docs/.ignore', 'drafts/\n');
+  await put('docs/drafts/wip.md', 'TODO: a draft\n');
   await put('.git/config', 'TODO inside git\n');
   await put('image.bin', Buffer.from([0x54, 0x4f, 0x44, 0x4f, 0, 1, 2]));
 });
@@ -27,7 +29,7 @@ afterEach(async () => {
 });
 
 describe('search_files', () => {
-  it('finds lines by regular expression with file and line, skipping ignored, .git and binary files', async () => {
+  it('finds lines by regular expression with file and line, skipping ignored (.gitignore, a nested .ignore), .git and binary files', async () => {
     const tool = createSearchFilesTool({ cwd: dir });
     const result = await callTool(tool, { pattern: 'TODO' }, context);
     expect(result.matches).toEqual([

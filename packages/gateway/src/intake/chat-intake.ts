@@ -39,7 +39,10 @@ export interface ChatIntakePorts {
 }
 
 /** The channel's prompt: its thread's, else its chat's. */
-function channelPrompt(prompts: Readonly<Record<string, string>> | undefined, event: MessageEvent): string | undefined {
+export function channelPrompt(
+  prompts: Readonly<Record<string, string>> | undefined,
+  event: MessageEvent,
+): string | undefined {
   if (!prompts) return undefined;
   const { platform, chatId, threadId } = event.source;
   return (threadId ? prompts[`${platform}:${chatId}:${threadId}`] : undefined) ?? prompts[`${platform}:${chatId}`];
