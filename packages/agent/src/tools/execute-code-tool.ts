@@ -72,7 +72,7 @@ export interface ExecuteCodeOptions {
   hermesHomes?: readonly string[];
   homeDir?: string;
   backend?: 'local' | 'sandbox';
-  /** the terminal's tools.terminal extra patterns: they ask for a snippet too */
+  /** terminal.dangerous_patterns_extra: they ask for a snippet too */
   extraDangerousPatterns?: readonly string[];
   yolo?: boolean;
   /** the terminal tool the snippet runs through (its backend, limits, output and redaction) */
