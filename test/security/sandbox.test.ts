@@ -105,7 +105,13 @@ describe.skipIf(!hasBwrap)(
     });
 
     it('runs execute_code snippets inside it too: HERMES_HOME hidden, the system read-only', async () => {
-      const tool = createExecuteCodeTool({ cwd: work, terminal: sandboxed(), backend: 'sandbox', hermesHomes: [hermesHome], homeDir });
+      const tool = createExecuteCodeTool({
+        cwd: work,
+        terminal: sandboxed(),
+        backend: 'sandbox',
+        hermesHomes: [hermesHome],
+        homeDir,
+      });
       const code = [
         'let out = "";',
         `try { out += require("node:fs").readFileSync(${JSON.stringify(path.join(hermesHome, '.env'))}, "utf8"); } catch (e) { out += e.code; }`,
