@@ -4,6 +4,7 @@
 // a 4,096-token model on Telegram (gateway run) keeps the previous exchanges whole.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SUMMARY_INSTRUCTIONS } from '@hermes/agent';
 import { describe, expect, it } from 'vitest';
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
 import { spawnGateway } from '../helpers/spawn-gateway.js';
@@ -84,5 +85,39 @@ describe('agent.tool_descriptions', () => {
     expect(last.tools.find((t) => t.function.name === 'patch')?.function.description).toBe(
       'Change part of a text file without rewriting it whole.',
     );
+  });
+
+  it('a 4,096-token model with long exchanges: the last two go out whole, the older ones (head too) in a summary', async () => {
+    const tg = telegram.server;
+    const home = tempHome();
+    writeFileSync(join(home, 'config.yaml'), 'gateway:\n  batch_ms: 0\nmodel:\n  context_length: 4096\n');
+    openai.server.reset();
+    // ~300 tokens a message: four exchanges pass the 3,072-token budget; the last two alone do not
+    const long = (word: string) => `${word} ${'lorem ipsum '.repeat(100)}`;
+    let n = 0;
+    openai.server.respond((request) => {
+      const first = (request.body as { messages: { content: string }[] }).messages[0]?.content;
+      // the prompt's tokens as a provider counts them (schemas included), so the estimate is not scaled down
+      const usage = { prompt_tokens: Math.ceil(JSON.stringify(request.body).length / 4), completion_tokens: 300 };
+      return { text: first === SUMMARY_INSTRUCTIONS ? 'THE SUMMARY' : long(`answer${++n}`), usage };
+    });
+    const gw = await spawnGateway(
+      telegramGatewayEnv({ home, modelUrl: openai.server.url, telegram: tg, allowedUsers: '42' }),
+    );
+    try {
+      for (const [i, word] of ['first', 'second', 'third', 'fourth'].entries()) {
+        tg.pushMessage({ chatId: 42, userId: 42, text: long(word) });
+        await waitFor(() => tg.sent.length > i, { what: `the answer to the ${word} question` });
+      }
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+    const turns = openai.server.requests
+      .filter((q) => q.path.endsWith('/chat/completions'))
+      .map((q) => (q.body as { messages: { role: string; content: string }[] }).messages)
+      .filter((messages) => messages[0]?.content !== SUMMARY_INSTRUCTIONS);
+    const last = (turns.at(-1) ?? []).filter((m) => m.role !== 'system').map((m) => m.content);
+    // the head (the first exchange) folded into the summary with the second; the third and fourth whole
+    expect(last).toEqual([expect.stringContaining('THE SUMMARY'), long('third'), long('answer3'), long('fourth')]);
   });
 });

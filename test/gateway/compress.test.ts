@@ -28,22 +28,40 @@ describe('/compress', () => {
         context: { engine: compressor, contextLength: 100_000, threshold: 0.75, protectLastN: 2, summaries },
       },
     });
-    openai.server.script({ text: 'a1' }, { text: 'a2' }, { text: 'a3' }, { text: 'THE SUMMARY' }, { text: 'a4' });
-    for (const text of ['one', 'two', 'three']) {
+    openai.server.script(
+      { text: 'a1' },
+      { text: 'a2' },
+      { text: 'a3' },
+      { text: 'a4' },
+      { text: 'THE SUMMARY' },
+      { text: 'a5' },
+    );
+    for (const text of ['one', 'two', 'three', 'four']) {
       await h.platform.inject(text);
       await h.gateway.idle();
     }
     await h.platform.inject('/compress');
     await h.gateway.idle();
-    expect(messagesOf(3)[0]?.content).toBe(SUMMARY_INSTRUCTIONS);
-    expect(messagesOf(3)[1]?.content).toContain('User: two');
-    expect(h.platform.sent.at(-1)?.text).toMatch(/^Compressed: 6 → 5 messages, about \d+ → \d+ tokens/);
-    await h.platform.inject('four');
+    // the head (one) and the last two exchanges (three, four) stay whole: only two is summarized
+    expect(messagesOf(4)[0]?.content).toBe(SUMMARY_INSTRUCTIONS);
+    expect(messagesOf(4)[1]?.content).toContain('User: two');
+    expect(messagesOf(4)[1]?.content).not.toContain('three');
+    expect(h.platform.sent.at(-1)?.text).toMatch(/^Compressed: 8 → 7 messages, about \d+ → \d+ tokens/);
+    await h.platform.inject('five');
     await h.gateway.idle();
-    const sent = messagesOf(4).map((m) => m.content);
-    expect(sent.slice(1)).toEqual(['one', 'a1', expect.stringContaining('THE SUMMARY'), 'three', 'a3', 'four']);
+    const sent = messagesOf(5).map((m) => m.content);
+    expect(sent.slice(1)).toEqual([
+      'one',
+      'a1',
+      expect.stringContaining('THE SUMMARY'),
+      'three',
+      'a3',
+      'four',
+      'a4',
+      'five',
+    ]);
     const session = h.store.sessions.list({ limit: 1 })[0];
-    expect(h.store.transcripts.count(session?.id ?? '')).toBe(8);
+    expect(h.store.transcripts.count(session?.id ?? '')).toBe(10);
     expect(h.store.contextSummaries.count(session?.id ?? '')).toBe(1);
   });
 

@@ -14,7 +14,7 @@ import { InterruptedError, type ModelClient } from '../model-client.js';
 import type { RequestMessage } from '../user-content.js';
 import { SUMMARY_SHARE } from './compressor.js';
 import type { ContextRuntime } from './context-settings.js';
-import { nextSafeBoundary, safeBoundary } from './cut.js';
+import { lastExchangesStart, nextSafeBoundary, safeBoundary } from './cut.js';
 import { summarize, summaryMessage } from './summarize.js';
 import { messagesTokens } from './token-estimate.js';
 
@@ -154,8 +154,11 @@ export class ContextWindow implements ContextFitter {
     ];
     let keepFrom = cut.keepFrom;
     let fitted = build(keepFrom);
-    // still too large (a long summary, a huge tail): keep fewer of the last messages, never the last one
-    while (this.estimate(fitted) > this.budget && keepFrom < chat.length - 1) {
+    // still too large (a long summary, a huge tail): keep fewer of the last messages, down to the
+    // whole exchanges while over the budget, into them only while over the window (never the last one)
+    const whole = lastExchangesStart(chat);
+    const limit = (from: number) => (from < whole ? this.budget : runtime.contextLength);
+    while (this.estimate(fitted) > limit(keepFrom) && keepFrom < chat.length - 1) {
       const next = nextSafeBoundary(chat, keepFrom);
       if (next >= chat.length) break;
       keepFrom = next;

@@ -8,6 +8,12 @@ import type { ChatMessage } from '@hermes/protocol';
 /** the most messages the head (the first exchange) may take */
 export const MAX_HEAD = 8;
 
+/**
+ * The exchanges kept whole by every cut (the one in progress and the one before it): older messages
+ * give way first, the head included, and these only when they alone would pass the model's window.
+ */
+export const WHOLE_EXCHANGES = 2;
+
 /** True when cutting right before `index` keeps every tool result with its call. */
 export function isSafeBoundary(messages: readonly ChatMessage[], index: number): boolean {
   return index <= 0 || index >= messages.length || messages[index]?.role !== 'tool';
@@ -40,4 +46,16 @@ export function headEnd(messages: readonly ChatMessage[]): number {
     if (m?.role === 'assistant' && !(m.tool_calls && m.tool_calls.length > 0)) return i + 1;
   }
   return 1;
+}
+
+/**
+ * Where the last `count` exchanges start (an exchange: a user message and everything after it up to
+ * the next user message); 0 when the history has fewer. Always a safe boundary.
+ */
+export function lastExchangesStart(messages: readonly ChatMessage[], count = WHOLE_EXCHANGES): number {
+  let seen = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]?.role === 'user' && ++seen === count) return i;
+  }
+  return 0;
 }

@@ -13,7 +13,14 @@ export {
   type StoredContextSummary,
 } from './context-settings.js';
 export { type ContextFitter, ContextWindow, type FitReport, type FitStep } from './context-window.js';
-export { headEnd, isSafeBoundary, nextSafeBoundary, safeBoundary } from './cut.js';
+export {
+  headEnd,
+  isSafeBoundary,
+  lastExchangesStart,
+  nextSafeBoundary,
+  safeBoundary,
+  WHOLE_EXCHANGES,
+} from './cut.js';
 export { historyView } from './history-view.js';
 export { selectContextEngine } from './select-engine.js';
 export { renderMessage, SUMMARY_INSTRUCTIONS, SUMMARY_PREFIX, summarize, summaryMessage } from './summarize.js';

@@ -243,6 +243,33 @@ describe('the context window', () => {
     expect(roles).toEqual(['system', 'user', 'user', 'assistant', 'tool', 'assistant', 'user']);
   });
 
+  it('a plugin engine keeping too much: the host cuts down to the last two exchanges, not into them', async () => {
+    // keeps everything after the head: over the budget (75% of 4,000) the host cuts, but the last two
+    // exchanges (~3,300 tokens with the new message) stay whole, as they fit the window
+    const greedy: ContextEngine = {
+      name: 'greedy',
+      compress: async () => ({ keepHead: 0, summary: 'S', keepFrom: 0 }),
+    };
+    const { turns, rows } = setup({ engine: greedy, contextLength: 4_000 });
+    const long = (word: string) => `${word} ${'z'.repeat(4_400)}`;
+    rows.set('s', [
+      { role: 'user', content: long('q1') },
+      { role: 'assistant', content: long('a1') },
+      { role: 'user', content: long('q2') },
+      { role: 'assistant', content: long('a2') },
+    ]);
+    openai.server.script({ text: 'ok' });
+    await turns.run({
+      sessionId: 's',
+      platform: 'cli',
+      userMessage: long('q3'),
+      persist: 'after',
+      approval: async () => 'deny',
+    });
+    const contents = sent(0).map((m) => (typeof m.content === 'string' ? m.content.slice(0, 2) : ''));
+    expect(contents.slice(1)).toEqual(['[S', 'q2', 'a2', 'q3']);
+  });
+
   it('a 5,000-message session with a stored summary sends what a short one would: head, summary, the rest', async () => {
     const { turns, rows, saved } = setup();
     rows.set('s', history(2_500));

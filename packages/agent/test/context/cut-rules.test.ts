@@ -2,7 +2,14 @@
 // ever separates an assistant message with tool_calls from its tool results.
 import type { ChatMessage, ContextEngineInput } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
-import { compressorCut, headEnd, isSafeBoundary, messagesTokens, safeBoundary } from '../../src/index.js';
+import {
+  compressorCut,
+  headEnd,
+  isSafeBoundary,
+  lastExchangesStart,
+  messagesTokens,
+  safeBoundary,
+} from '../../src/index.js';
 
 const user = (content: string): ChatMessage => ({ role: 'user', content });
 const answer = (content: string): ChatMessage => ({ role: 'assistant', content });
@@ -49,9 +56,10 @@ describe('cut rules', () => {
   });
 
   it('the protected tail starting inside a tool group keeps the whole group', () => {
-    const list = [user('a'), answer('b'), user('c'), answer('d'), user('e'), call('1'), result('1'), answer('f')];
-    const cut = compressorCut(input(list, { protectLastN: 2 }));
-    expect(cut).toEqual({ keepHead: 2, keepFrom: 5 });
+    const list = [user('a'), answer('b'), user('c'), call('1'), result('1'), answer('d'), user('e'), answer('f')];
+    list.push(user('g'));
+    const cut = compressorCut(input(list, { protectLastN: 5 }));
+    expect(cut).toEqual({ keepHead: 2, keepFrom: 3 });
     expect(list[cut?.keepFrom ?? 0]?.role).toBe('assistant');
   });
 
@@ -59,7 +67,27 @@ describe('cut rules', () => {
     expect(compressorCut(input([user('a'), answer('b'), user('c')], { protectLastN: 20 }))).toBeNull();
   });
 
-  it('still too large with the protected tail: keeps fewer last messages, never splitting a tool group', () => {
+  it('the last two exchanges are never summarized, however short protect_last_n is', () => {
+    const list = [user('a'), answer('b'), user('c'), answer('d'), user('e'), call('1'), result('1')];
+    list.push(answer('f'), user('g'));
+    // the last two exchanges: e (with its tool group) and g
+    expect(lastExchangesStart(list)).toBe(4);
+    expect(compressorCut(input(list, { protectLastN: 1 }))).toEqual({ keepHead: 2, keepFrom: 4 });
+    // with only the head before them there is nothing to summarize
+    expect(compressorCut(input(list.slice(2), { protectLastN: 1 }))).toBeNull();
+  });
+
+  it('over the budget: the head folds into the summary before the last two exchanges give way', () => {
+    const long = 'x'.repeat(2000); // ~500 tokens each
+    const list = [user(long), answer(long)];
+    for (let i = 0; i < 4; i++) list.push(user(long), answer(long));
+    // budget 3000 with a 600-token summary share: the last two exchanges (~2000 tokens) and the head
+    // (~1000) do not fit; without the head they do
+    const cut = compressorCut(input(list, { protectLastN: 1, budget: 3000, contextLength: 4000 }));
+    expect(cut).toEqual({ keepHead: 0, keepFrom: list.length - 4 });
+  });
+
+  it('the last two exchanges give way only past the window, never splitting a tool group', () => {
     const big = 'x'.repeat(4000); // ~1000 tokens each
     const list = [user('a'), answer('b')];
     for (let i = 0; i < 6; i++) list.push(user(big), call(`c${i}`), result(`c${i}`), answer(big));
@@ -67,7 +95,9 @@ describe('cut rules', () => {
     expect(cut).not.toBeNull();
     const from = cut?.keepFrom ?? 0;
     expect(list[from]?.role).not.toBe('tool');
-    expect(messagesTokens(list.slice(from))).toBeLessThanOrEqual(3000);
+    // over the budget (the two exchanges are ~4,000 tokens) but inside the window with the summary's share
+    expect(messagesTokens(list.slice(from))).toBeGreaterThan(3000 - 600);
+    expect(messagesTokens(list.slice(from)) + 600).toBeLessThanOrEqual(4000);
     expect(from).toBeLessThan(list.length);
   });
 });
