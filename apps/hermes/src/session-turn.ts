@@ -9,6 +9,7 @@ import {
   type ApprovalChoice,
   type ApprovalRequest,
   CLI_IDENTITY,
+  type ClarifyPrompt,
   planFor,
   SESSION_KEYS,
   type TurnJob,
@@ -24,6 +25,8 @@ export interface CliSink {
   sessionId: string;
   /** who answers a dangerous command: the terminal's prompt, or the approval gate alone (-z) */
   requestApproval: (request: ApprovalRequest) => Promise<ApprovalChoice>;
+  /** who answers the clarify tool's questions: the terminal's prompt (absent: -z, where it is not offered) */
+  clarify?: ClarifyPrompt;
   signal?: AbortSignal;
   onDelta?: (text: string) => void;
 }
@@ -75,6 +78,7 @@ export async function runCliTurn(rt: AgentRuntime, job: TurnJob<CliSink>): Promi
     userMessage: job.input.text,
     persist: 'after',
     approval: sink.requestApproval,
+    ...(sink.clarify ? { clarify: sink.clarify } : {}),
     ...(sink.signal ? { signal: sink.signal } : {}),
     ...(sink.onDelta ? { onDelta: sink.onDelta } : {}),
   });

@@ -7,6 +7,7 @@ import {
   type ApprovalChoice,
   type ApprovalRequest,
   type ChatMessage,
+  type ClarifyPrompt,
   ERROR_CODES,
   HermesError,
   type HookInvoker,
@@ -47,6 +48,8 @@ export interface TurnOptions {
   hooks: HookInvoker & { count?(hook: HookName): number };
   logger: Logger;
   requestApproval: (request: ApprovalRequest) => Promise<ApprovalChoice>;
+  /** asks the turn's user a question (the clarify tool); absent: nobody can answer */
+  clarify?: ClarifyPrompt;
   cwd: string;
   /** who the turn is for (owner identity and tier): the tools' `context.user` */
   user?: TurnUser;
@@ -252,6 +255,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         logger: options.logger,
         hooks,
         requestApproval: options.requestApproval,
+        ...(options.clarify ? { clarify: options.clarify } : {}),
         ...(options.user ? { user: options.user } : {}),
       };
       const results = await Promise.all(

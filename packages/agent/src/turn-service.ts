@@ -9,6 +9,7 @@ import type {
   ApprovalRequest,
   ApprovalSurface,
   ChatMessage,
+  ClarifyPrompt,
   Logger,
   ToolContext,
   ToolDefinition,
@@ -28,6 +29,7 @@ import { runTurn, type TurnOptions, type TurnResult } from './run-turn.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { fitDescriptions } from './tool-descriptions.js';
 import type { ToolRegistry } from './tool-registry.js';
+import { CLARIFY_TOOL } from './tools/clarify-tool.js';
 import type { ImageMode, TurnImage } from './user-content.js';
 
 /**
@@ -110,6 +112,12 @@ export interface TurnRequest {
    */
   stored?: boolean;
   approval: TurnApproval;
+  /**
+   * Asks this turn's user a question and waits (the `clarify` tool): a gateway chat, `hermes chat`.
+   * Absent where nobody can answer (cron, `hermes -z`, the API, a hook's runAgent, a delegated
+   * child): the turn is not offered `clarify`.
+   */
+  clarify?: ClarifyPrompt;
   signal?: AbortSignal;
   logger?: Logger;
   maxIterations?: number;
@@ -220,9 +228,11 @@ export class TurnService {
     const memory = memoryManager
       ? await memoryManager.beforeTurn({ ...memorySession, userMessage: request.userMessage })
       : null;
-    const offered = request.tools
+    const forUser = request.tools
       ? this.#forUser(request.tools, request.user, request.platform)
       : await this.availableTools(request.user, request.platform);
+    // a question nobody can answer is not offered
+    const offered = request.clarify ? forUser : forUser.filter((t) => t.name !== CLARIFY_TOOL);
     const prompt = this.#systemPrompt(request.platform, offered);
     const window =
       s.context && (s.context.contextLengthSet || picked?.contextLength === undefined)
@@ -256,6 +266,7 @@ export class TurnService {
       hooks: s.hooks,
       logger,
       requestApproval,
+      ...(request.clarify ? { clarify: request.clarify } : {}),
       cwd: s.cwd,
       ...(request.user ? { user: request.user } : {}),
       maxIterations: request.maxIterations ?? s.maxIterations,

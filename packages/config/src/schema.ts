@@ -83,6 +83,8 @@ const agentSchema = z.object({
   child_max_iterations: z.int().min(1).default(20),
   /** delegate_task: each child's wall-clock budget; keep it under tool_timeout_s */
   child_timeout_s: z.number().gt(0).default(240),
+  /** clarify: how long a question waits for the user's answer before the turn goes on without it; keep it under tool_timeout_s */
+  clarify_timeout_s: z.number().gt(0).default(180),
 });
 
 const terminalSchema = z.object({

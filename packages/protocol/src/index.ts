@@ -21,6 +21,16 @@ export {
   parseApprovalButtonData,
 } from './approval-prompt.js';
 export { NEW_FILE_MODE, writeFileAtomicSync } from './atomic-write.js';
+// The clarify tool's question and answer
+export {
+  CLARIFY_MAX_CHOICE_CHARS,
+  CLARIFY_MAX_CHOICES,
+  CLARIFY_MAX_QUESTION_CHARS,
+  type ClarifyAnswer,
+  type ClarifyPrompt,
+  type ClarifyQuestion,
+  readClarifyReply,
+} from './clarify.js';
 // Chat messages (OpenAI shapes)
 export type { ChatMessage, ChatRole, ToolCall } from './chat.js';
 export type { ContextCompression, ContextEngine, ContextEngineInput } from './context-engine.js';

@@ -1,4 +1,5 @@
 /** The tool contract shared by built-in tools, plugin tools and the agent's registry. */
+import type { ClarifyPrompt } from './clarify.js';
 import type { ApprovalChoice, HookName, HookOutcome, HookPayloads } from './hooks.js';
 import type { Logger } from './logger.js';
 
@@ -39,6 +40,11 @@ export interface ToolContext {
   user?: { key: string; tier: 'admin' | 'user' };
   /** Ask for approval of a dangerous command; fires pre_approval_request / post_approval_response. */
   requestApproval(request: ApprovalRequest): Promise<ApprovalChoice>;
+  /**
+   * Asks the user who started the turn a question and waits for the answer (the `clarify` tool);
+   * absent where nobody can answer (cron, `hermes -z`, the API, a hook's runAgent, a delegated child).
+   */
+  clarify?: ClarifyPrompt;
 }
 
 export type ToolHandler = (

@@ -1,12 +1,13 @@
 /**
  * `hermes chat`: interactive terminal chat on platform `cli`. Answers stream as they arrive;
  * /new starts a fresh session, /exit quits; Ctrl+C interrupts a running turn (and quits at
- * the prompt). Dangerous commands ask here.
+ * the prompt). Dangerous commands ask here, and so does the clarify tool (the next line answers it).
  */
 import { createInterface, type Interface } from 'node:readline/promises';
 import { userFacingError } from '@hermes/agent';
 import { type ApprovalChoice, type ApprovalRequest, CLI_IDENTITY } from '@hermes/protocol';
 import { chatBanner } from '../chat-banner.js';
+import { terminalClarify } from '../chat-clarify.js';
 import { CHAT_SESSION_COMMANDS, chatSessionCommand } from '../chat-session-commands.js';
 import type { GlobalOptions } from '../main.js';
 import { pluginSummary } from '../plugin-summary.js';
@@ -83,6 +84,8 @@ export async function runChat(options: GlobalOptions): Promise<void> {
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
   const read = lineReader(rl);
   let approve = rt.approvalGate(session.id, askApproval(read));
+  const write = (text: string) => process.stdout.write(text);
+  const clarify = terminalClarify(read, write, rt.config.agent.clarify_timeout_s * 1000);
   let running: AbortController | null = null;
   /** /reasoning show: the thinking printed above each answer (this chat run only) */
   let showReasoning = false;
@@ -237,6 +240,7 @@ export async function runChat(options: GlobalOptions): Promise<void> {
           kind: 'terminal',
           sessionId: session.id,
           requestApproval: approve,
+          clarify,
           signal: running.signal,
           // the thinking is printed before the answer: with it shown, the answer waits for the end
           ...(showReasoning

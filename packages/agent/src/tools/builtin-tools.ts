@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '@hermes/protocol';
+import { createClarifyTool } from './clarify-tool.js';
 import { createExecuteCodeTool } from './execute-code-tool.js';
 import type { FileToolOptions } from './file-guard-session.js';
 import { createPatchTool } from './patch-tool.js';
@@ -13,7 +14,8 @@ export interface BuiltinToolsOptions extends TerminalToolOptions, FileToolOption
 /**
  * The built-in tools: terminal; read_file, write_file, patch and search_files (toolset `file`),
  * sharing one working directory and one guard; todo (a task list per session); execute_code
- * (a snippet run through the terminal tool).
+ * (a snippet run through the terminal tool); clarify (a question to the user, offered on turns where
+ * one can answer).
  */
 export function createBuiltinTools(options: BuiltinToolsOptions = {}): ToolDefinition[] {
   const cwd = options.cwd ?? process.cwd();
@@ -30,5 +32,6 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): ToolDefin
     createSearchFilesTool({ ...options, cwd, ...redaction }),
     createTodoTool(),
     createExecuteCodeTool({ ...options, cwd, terminal }),
+    createClarifyTool(),
   ];
 }

@@ -3,6 +3,7 @@
 export { BLOCKED_FLOOR } from './blocked-floor.js';
 // Factories
 export { type BuiltinToolsOptions, createBuiltinTools } from './builtin-tools.js';
+export { CLARIFY_TOOL, clarifyResult, createClarifyTool, readClarifyArgs } from './clarify-tool.js';
 export { renderDangerousPatternTable } from './dangerous-pattern-table.js';
 // Dangerous commands
 export { DANGEROUS_PATTERNS, type DangerousPattern } from './dangerous-patterns.js';

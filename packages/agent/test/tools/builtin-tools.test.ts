@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 describe('createBuiltinTools', () => {
-  it('returns terminal, the four file tools, todo and execute_code with matching schemas', () => {
+  it('returns terminal, the four file tools, todo, execute_code and clarify with matching schemas', () => {
     const tools = createBuiltinTools({ cwd: dir });
     expect(tools.map((t) => [t.name, t.toolset, t.schema.name, t.owner])).toEqual([
       ['terminal', 'terminal', 'terminal', 'builtin'],
@@ -25,6 +25,7 @@ describe('createBuiltinTools', () => {
       ['search_files', 'file', 'search_files', 'builtin'],
       ['todo', 'todo', 'todo', 'builtin'],
       ['execute_code', 'code_execution', 'execute_code', 'builtin'],
+      ['clarify', 'clarify', 'clarify', 'builtin'],
     ]);
     for (const tool of tools) {
       expect(tool.schema.description.length, tool.name).toBeGreaterThan(80);
@@ -38,6 +39,7 @@ describe('createBuiltinTools', () => {
       ['pattern'],
       undefined,
       ['language', 'code'],
+      ['question'],
     ]);
   });
 

@@ -5,7 +5,6 @@
  * fire through the agent's approval gate (surface `gateway`), one gate per session key, so "this
  * session" is remembered for the session; "always" is remembered for the user until the gateway stops.
  */
-import { randomBytes } from 'node:crypto';
 import { createApprovalGate } from '@hermes/agent';
 import type {
   ApprovalAnswer,
@@ -19,6 +18,7 @@ import type {
   PlatformAdapter,
 } from '@hermes/protocol';
 import { approvalPromptText, outcomeText } from './approval-text.js';
+import { type PendingAsk, PendingAsks, whoseAnswer } from './pending-asks.js';
 
 export interface ChatApprovalPorts {
   hooks: HookInvoker;
@@ -32,16 +32,8 @@ export interface ChatApprovalPorts {
 
 type Approve = (request: ApprovalRequest) => Promise<ApprovalChoice>;
 
-interface Pending {
-  id: string;
-  platform: string;
-  chatId: string;
-  userId: string;
-  event: MessageEvent;
-  /** the prompt's message, when it was sent with buttons */
-  messageId?: string;
-  settle(choice: ApprovalChoice): void;
-}
+/** An approval waiting for its answer; it keeps the event it was asked for. */
+type Pending = PendingAsk<ApprovalChoice, MessageEvent>;
 
 interface SessionGate {
   gate: Approve;
@@ -55,7 +47,7 @@ const MAX_GATES = 10_000;
 
 export class ChatApprovals {
   readonly #ports: ChatApprovalPorts;
-  readonly #pending = new Map<string, Pending>();
+  readonly #pending = new PendingAsks<ApprovalChoice, MessageEvent>();
   readonly #gates = new Map<string, SessionGate>();
   /** `platform:user:patternKey` answered "always" */
   readonly #always = new Set<string>();
@@ -105,10 +97,11 @@ export class ChatApprovals {
   /** A button press: counts only when the presser is the user who was asked. */
   press(press: ApprovalPress): ApprovalPressResult {
     const pending = this.#pending.get(press.approvalId);
-    if (pending === undefined || pending.platform !== press.platform || pending.chatId !== press.chatId) {
+    const whose = whoseAnswer(pending, press);
+    if (pending === undefined || whose === 'unknown') {
       return { kind: 'unknown', text: 'This approval is no longer waiting for an answer.' };
     }
-    if (pending.userId !== press.userId) {
+    if (whose === 'not_yours') {
       this.#ports.logger.info(
         { platform: press.platform, chatId: press.chatId, userId: press.userId },
         'approval button pressed by another user: ignored',
@@ -121,7 +114,7 @@ export class ChatApprovals {
 
   /** `/approve [session|always]` or `/deny` typed in a chat: answers the oldest approval waiting there. */
   answerText(platform: string, chatId: string, userId: string, answer: ApprovalAnswer, admin = false): string {
-    const inChat = [...this.#pending.values()].filter((p) => p.platform === platform && p.chatId === chatId);
+    const inChat = this.#pending.inChat(platform, chatId);
     if (inChat.length === 0) return 'Nothing is waiting for approval here.';
     // an admin of the bot may answer another user's approval (the oldest waiting in this chat)
     const mine = inChat.find((p) => p.userId === userId) ?? (admin ? inChat[0] : undefined);
@@ -135,60 +128,54 @@ export class ChatApprovals {
   #ask(event: MessageEvent, signal: AbortSignal, request: ApprovalRequest): Promise<ApprovalChoice> {
     const { adapters, logger } = this.#ports;
     const timeoutMs = this.#ports.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
-    const id = randomBytes(6).toString('hex');
     const adapter = adapters.get(event.platform);
     const { chatId, threadId } = event.source;
     const buttons = adapter?.askApproval !== undefined;
     const text = approvalPromptText(request, event, timeoutMs, buttons);
     if (signal.aborted) return Promise.resolve('deny');
-    return new Promise<ApprovalChoice>((resolve) => {
-      const pending: Pending = {
-        id,
-        platform: event.platform,
-        chatId,
-        userId: event.source.userId,
-        event,
-        settle: (choice) => {
-          if (!this.#pending.delete(id)) return;
-          clearTimeout(timer);
-          signal.removeEventListener('abort', onAbort);
-          resolve(choice);
-          void this.#close(adapter, pending, choice);
-        },
-      };
-      const timer = setTimeout(() => pending.settle('timeout'), timeoutMs);
-      timer.unref?.();
-      const onAbort = () => pending.settle('deny');
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.#pending.set(id, pending);
-      const replyTo = event.source.chatType !== 'dm' ? event.messageId.split(':').pop() : undefined;
-      const shown =
-        adapter?.askApproval === undefined
-          ? this.#ports.sendText(event, text).then(() => undefined)
-          : adapter
-              .askApproval({
-                approvalId: id,
-                chatId,
-                ...(threadId ? { threadId } : {}),
-                ...(replyTo ? { replyToMessageId: replyTo } : {}),
-                text,
-              })
-              .then(async (sent) => {
-                if (sent.ok) return sent.messageIds[0];
-                // the buttons could not be shown: the text commands still answer it
-                logger.warn(
-                  { platform: event.platform, error: sent.message },
-                  'approval buttons not sent; asking in text',
-                );
-                await this.#ports.sendText(event, approvalPromptText(request, event, timeoutMs, false));
-                return undefined;
-              });
-      shown
-        .then((messageId) => {
-          if (messageId !== undefined) pending.messageId = messageId;
-        })
-        .catch((err: unknown) => logger.warn({ err, platform: event.platform }, 'approval prompt not sent'));
-    });
+    const { ask: pending, answer } = this.#pending.open(
+      { platform: event.platform, chatId, threadId, userId: event.source.userId },
+      {
+        data: event,
+        timeoutMs,
+        onTimeout: 'timeout',
+        signal,
+        onAbort: 'deny',
+        onSettled: (ask, choice) => void this.#close(adapter, ask, choice),
+      },
+    );
+    const id = pending.id;
+    const replyTo = event.source.chatType !== 'dm' ? event.messageId.split(':').pop() : undefined;
+    const shown =
+      adapter?.askApproval === undefined
+        ? this.#ports.sendText(event, text).then(() => undefined)
+        : adapter
+            .askApproval({
+              approvalId: id,
+              chatId,
+              ...(threadId ? { threadId } : {}),
+              ...(replyTo ? { replyToMessageId: replyTo } : {}),
+              text,
+            })
+            .then(async (sent) => {
+              if (sent.ok) return sent.messageIds[0];
+              // the buttons could not be shown: the text commands still answer it
+              logger.warn(
+                { platform: event.platform, error: sent.message },
+                'approval buttons not sent; asking in text',
+              );
+              await this.#ports.sendText(event, approvalPromptText(request, event, timeoutMs, false));
+              return undefined;
+            });
+    shown
+      .then((messageId) => {
+        if (messageId === undefined) return;
+        pending.messageId = messageId;
+        // answered before the prompt's send returned: its buttons go now
+        if (pending.settled !== undefined) void this.#close(adapter, pending, pending.settled);
+      })
+      .catch((err: unknown) => logger.warn({ err, platform: event.platform }, 'approval prompt not sent'));
+    return answer;
   }
 
   async #close(adapter: PlatformAdapter | undefined, pending: Pending, choice: ApprovalChoice): Promise<void> {
@@ -197,7 +184,7 @@ export class ChatApprovals {
         await adapter.closeApproval(pending.chatId, pending.messageId, outcomeText(choice));
       } else if (choice === 'timeout') {
         // a text prompt cannot be edited: the timeout is said (an answer was already replied to)
-        await this.#ports.sendText(pending.event, outcomeText(choice));
+        await this.#ports.sendText(pending.data, outcomeText(choice));
       }
     } catch (err) {
       this.#ports.logger.debug({ err, platform: pending.platform }, 'approval prompt not updated');

@@ -1,6 +1,7 @@
 /**
  * A chat message's stages after the accept, in order: `pre_gateway_dispatch` (skip, rewrite or
- * allow), authorization, the group address rules (internal events skip these three), then a
+ * allow), authorization, the answer to a clarify question its sender was asked in this chat (it
+ * ends there), the group address rules (internal events skip these four), then a
  * command runs, or the message goes to the batcher and on to its session's lane. Each stage either
  * finishes the message (its outcome settles the inbox row) or passes it on.
  */
@@ -30,6 +31,11 @@ export interface ChatIntakePorts {
   pairingReply(input: StageInput, text: string): Promise<unknown>;
   /** runs a command (pipeline/command.ts) */
   command(input: StageInput, command: { name: string; args: string }): Promise<PipelineOutcome>;
+  /**
+   * a message answering a clarify question its sender was asked in this chat (approvals/chat-clarify.ts):
+   * true when it did (it is then consumed, not a new turn)
+   */
+  clarifyReply?(event: MessageEvent): boolean;
   /** hands the message on to the batcher (pipeline/batch.ts), then its lane */
   batch(job: LaneJob): void;
   /** what groups said while the bot was not addressed (absent: nothing kept) */
@@ -69,6 +75,10 @@ export async function runChatStages(ports: ChatIntakePorts, input: StageInput): 
       if (auth.kind !== 'pairing_reply') return finish(auth);
       await ports.pairingReply({ ...input, event }, auth.text);
       return { kind: 'answered' };
+    }
+    // the answer to a question the turn waits on (a group's too, unaddressed); a command still runs (/stop)
+    if (ports.clarifyReply && parseCommand(event.text) === null && ports.clarifyReply(event)) {
+      return finish({ kind: 'answered' });
     }
     const addressed = addressRules(event, ports.freeResponseChats);
     if (addressed.kind === 'skipped') {

@@ -46,6 +46,8 @@ export interface GatewaySettings {
   media?: GatewayMediaSettings;
   /** approvals.timeout_s: a dangerous command nobody answers within this is denied (default 120 s) */
   approvalTimeoutMs?: number;
+  /** agent.clarify_timeout_s: a clarify question nobody answers within this returns "no answer" (default 180 s) */
+  clarifyTimeoutMs?: number;
   /** gateway.batch_ms: one user's messages in one chat within this are one turn (default 0 here: off) */
   batchMs?: number;
   /** display.streaming, stream_interval_ms, reactions, tool_progress (default: all off) */

@@ -39,6 +39,7 @@ export function gatewaySettings(
       },
     },
     approvalTimeoutMs: config.approvals.timeout_s * 1000,
+    clarifyTimeoutMs: config.agent.clarify_timeout_s * 1000,
     batchMs: config.gateway.batch_ms,
     display: {
       streaming: config.display.streaming,

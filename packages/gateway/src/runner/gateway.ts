@@ -18,6 +18,7 @@ import {
 } from '@hermes/protocol';
 import { type GatewayAccess, gatewayAccess } from '../access/gateway-access.js';
 import { ChatApprovals } from '../approvals/chat-approvals.js';
+import { ChatClarify, CLARIFY_ACTION } from '../approvals/chat-clarify.js';
 import { chatCommandAnswer, gatewayCommandPorts } from '../commands/command-ports.js';
 import { ActionButtons } from '../delivery/action-buttons.js';
 import type { DeliveryTarget } from '../delivery/deliver.js';
@@ -66,6 +67,8 @@ export class Gateway {
   readonly turns: TurnService;
   /** dangerous commands waiting for the approval of the user who started the turn */
   readonly approvals: ChatApprovals;
+  /** the clarify tool's questions waiting for the answer of the user who started the turn */
+  readonly clarify: ChatClarify;
   /** the actions a button the gateway posted may carry (a cron job's Cancel) */
   readonly actions: ActionButtons;
   readonly #deps: GatewayDeps;
@@ -128,6 +131,8 @@ export class Gateway {
     const sendText = (event: MessageEvent, text: string) => this.#delivery.send(replyTarget(event), text);
     const { approvalTimeoutMs: timeoutMs } = settings;
     this.approvals = new ChatApprovals({ hooks: deps.hooks, logger: deps.logger, adapters, sendText, timeoutMs });
+    const clarifyTimeoutMs = settings.clarifyTimeoutMs;
+    this.clarify = new ChatClarify({ logger: deps.logger, adapters, sendText, timeoutMs: clarifyTimeoutMs });
     const guard = clusterGuard(deps.sessionGuard, this.#sessions.cache, settings.busyMode, () => this.#lanes);
     this.#lanes = new SessionLanes<GatewayTurnJob>({
       maxConcurrent: settings.maxConcurrentRuns,
@@ -157,6 +162,7 @@ export class Gateway {
       metrics: this.metrics,
     });
     this.actions = new ActionButtons({ users: store.identityLinks, access: this.#access, logger: deps.logger });
+    this.actions.register(CLARIFY_ACTION, (press) => this.clarify.press(press));
     this.#turnPorts = gatewayTurnPorts({
       deps,
       access: this.#access,
@@ -166,6 +172,7 @@ export class Gateway {
       metrics: this.metrics,
       delivery: this.#delivery,
       approvals: this.approvals,
+      clarify: this.clarify,
       origins: this.#origins,
       accepting: () => this.#accepting,
       now: this.#now,
@@ -180,6 +187,7 @@ export class Gateway {
       metrics: this.metrics,
       commit: store.commit,
       remember: (event) => this.#knownChats.remember(event),
+      clarifyReply: (event) => this.clarify.answerTyped(event),
       pairingReply: (input, text) =>
         this.#delivery.send(
           replyTarget(input.event, input.inboxId),

@@ -1,13 +1,15 @@
 /**
  * What the gateway's turn stage runs on (turn/turn.ts): the access tiers, the turn service, the
  * session stage, events and metrics, and the chat side of a turn (streamed delivery, display
- * settings, inbound media, the approvals asked in the chat, the origins send_message answers to).
+ * settings, inbound media, the approvals and clarify questions asked in the chat, the origins
+ * send_message answers to).
  * `chat.adapters` is filled in once the platforms are set up.
  */
 
 import type { TurnService } from '@hermes/agent';
 import type { GatewayAccess } from '../access/gateway-access.js';
 import type { ChatApprovals } from '../approvals/chat-approvals.js';
+import type { ChatClarify } from '../approvals/chat-clarify.js';
 import type { DeliveryTarget } from '../delivery/deliver.js';
 import { deliverStreamed } from '../delivery/deliver-streamed.js';
 import type { GatewayDelivery } from '../delivery/gateway-delivery.js';
@@ -29,6 +31,7 @@ export interface TurnPortParts {
   metrics: GatewayMetrics;
   delivery: GatewayDelivery;
   approvals: ChatApprovals;
+  clarify: ChatClarify;
   origins: Map<string, DeliveryTarget>;
   accepting(): boolean;
   now(): number;
@@ -57,6 +60,7 @@ export function gatewayTurnPorts(parts: TurnPortParts): TurnStagePorts {
       now,
       ...(settings.media ? { media: mediaStep(settings.media) } : {}),
       approvals: parts.approvals,
+      clarify: parts.clarify,
       reasoningShown: (platform, chatId) => reasoningShown(store, platform, chatId),
     },
     users: {

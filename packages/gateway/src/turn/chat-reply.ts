@@ -9,6 +9,7 @@ import { type TurnService, withGeneratedImages } from '@hermes/agent';
 import { type Logger, type PlatformAdapter, SURFACE_PLANS } from '@hermes/protocol';
 import type { CommitWork, StoreWrite, UnitOfWork } from '@hermes/store';
 import type { ChatApprovals } from '../approvals/chat-approvals.js';
+import type { ChatClarify } from '../approvals/chat-clarify.js';
 import type { DeliveryResult, DeliveryTarget } from '../delivery/deliver.js';
 import type { EditCadence } from '../delivery/live-stream.js';
 import type { StreamIds } from '../delivery/stream-ids.js';
@@ -55,6 +56,8 @@ export interface ChatReplyPorts {
   media?: (event: OutboxSink['event'], text: string, signal: AbortSignal) => Promise<PreparedMessage>;
   /** asks the user who started the turn to approve dangerous commands */
   approvals: ChatApprovals;
+  /** asks the user who started the turn the clarify tool's questions (buttons or a typed reply) */
+  clarify?: Pick<ChatClarify, 'forTurn'>;
   /** true when the chat asked to see the model's thinking (`/reasoning show`; absent: never) */
   reasoningShown?(platform: string, chatId: string): Promise<boolean>;
 }
@@ -136,6 +139,8 @@ export async function openChatReply(
       ...(media ? { userMessage: media.text, images: media.images } : {}),
       // the user who started the turn is asked in the chat (buttons or /approve, /deny); a timeout denies
       approval: ports.approvals.forTurn(job.sessionKey, event, control.signal),
+      // the clarify tool's questions go to the same user in this chat (buttons, or their next message)
+      ...(ports.clarify ? { clarify: ports.clarify.forTurn(event) } : {}),
       signal: control.signal,
       takeSteering: control.takeSteering,
       ...(shown.stream ? { onDelta: shown.onDelta } : {}),

@@ -7,7 +7,7 @@
  * failure text made here, once.
  */
 import type { ServedTurn, TurnApproval, TurnImage, TurnService } from '@hermes/agent';
-import { type ChatMessage, type Logger, splitIdentity } from '@hermes/protocol';
+import { type ChatMessage, type ClarifyPrompt, type Logger, splitIdentity } from '@hermes/protocol';
 import type { CommitWork, StoreWrite } from '@hermes/store';
 import type { GatewayAccess } from '../access/gateway-access.js';
 import type { GatewayEvents } from '../gateway-hooks/gateway-events.js';
@@ -51,6 +51,8 @@ export interface SinkReply {
   userMessage?: string;
   images?: readonly TurnImage[];
   approval: TurnApproval;
+  /** asks the turn's user the clarify tool's questions (a chat); absent: the turn is not offered clarify */
+  clarify?: ClarifyPrompt;
   signal: AbortSignal;
   takeSteering?: () => string[];
   onDelta?: (text: string) => void;
@@ -173,6 +175,7 @@ async function runTurn(ports: TurnStagePorts, job: GatewayTurnJob, control: RunC
       persist: 'none', // the sink stores it (a chat: with its outbox rows)
       stored: session.stored, // right after the history: context summaries apply
       approval: reply.approval,
+      ...(reply.clarify ? { clarify: reply.clarify } : {}),
       signal: reply.signal,
       ...(takeSteering ? { takeSteering } : {}),
       ...(onDelta ? { onDelta } : {}),
