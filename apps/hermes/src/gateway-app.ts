@@ -17,6 +17,7 @@ import { outboundMediaOptions } from './media-setup.js';
 import { pluginAliases } from './plugin-sources.js';
 import { pluginSummary } from './plugin-summary.js';
 import { startRetention } from './retention.js';
+import { SkillCommandsSlot } from './reload/skill-commands-slot.js';
 import { type AgentRuntime, createAgentRuntime } from './runtime.js';
 import { platformClaimer } from './service/platform-claims.js';
 import { surfaceSkillCommands } from './skills-setup.js';
@@ -29,6 +30,8 @@ export { KEYLESS_WARNING } from '@hermes/gateway';
 
 export interface GatewayApp extends BuiltGateway {
   rt: AgentRuntime;
+  /** the chats' `/skill-name` commands (a reload swaps the catalog behind them) */
+  skillCommands: SkillCommandsSlot;
 }
 
 /** Said in the log and on stderr when `gateway run --yolo` is given. */
@@ -60,7 +63,9 @@ export async function buildGatewayApp(
   // registerPlatform checked each registration's shape: a broken one failed its plugin's register()
   const platforms: PlatformFactory[] = [...rt.registries.platforms.values()].map((reg) => reg.factory);
   const taken = (name: string) => name in BUILTIN_COMMANDS || rt.registries.commands.has(name);
-  const skills = surfaceSkillCommands(rt.skills, taken, 'chats', rt.logger.child({ component: 'skills' }));
+  const skills = new SkillCommandsSlot(
+    surfaceSkillCommands(rt.skills, taken, 'chats', rt.logger.child({ component: 'skills' })),
+  );
   // the state backend behind the gateway's asynchronous ports; on postgres this process is one
   // instance of a cluster sharing the database
   const { gatewayStore, cluster } = await gatewayStoreFor(rt, metrics);
@@ -112,7 +117,7 @@ export async function buildGatewayApp(
     close: () => rt.close(),
     phases,
   });
-  return { ...built, rt };
+  return { ...built, rt, skillCommands: skills };
 }
 
 /**

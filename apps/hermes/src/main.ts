@@ -244,6 +244,16 @@ gatewayCmd
     await restartCommand({ ...globals(cmd), ...opts });
   });
 gatewayCmd
+  .command('reload')
+  .description(
+    'apply config.yaml, plugins, hooks, skills and MCP servers without a restart (SIGHUP); exit 0 applied, 75 some changes need a restart, 1 a part failed, 78 invalid config',
+  )
+  .option('--json', 'print the result as JSON')
+  .action(async (opts: { json?: boolean }, cmd: Command) => {
+    const { reloadCommand } = await import('./commands/gateway-reload.js');
+    await reloadCommand({ ...globals(cmd), ...opts });
+  });
+gatewayCmd
   .command('install')
   .description('install the gateway as a service: a systemd user unit (Linux) or a launchd agent (macOS)')
   .option('--dry-run', 'print the unit file and the commands instead')

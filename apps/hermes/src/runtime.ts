@@ -29,6 +29,7 @@ import {
   type ConsentPrompt,
   HookBus,
   type HookCallbackObserver,
+  type LoadPluginsOptions,
   loadPlugins,
   PluginFaults,
   type PluginRecord,
@@ -76,7 +77,11 @@ export interface AgentRuntime extends Settings {
   /** the model providers, each session's model (`/model`) and model.fallback */
   models: SessionModels;
   /** the skills read at start: HERMES_HOME/skills/ and the plugins' (skills_list, skill_view, /skill-name) */
-  skills: SkillCatalog;
+  readonly skills: SkillCatalog;
+  /** replaces the skills catalog (a gateway reload): skills_list and skill_view read it at call time */
+  setSkills(catalog: SkillCatalog): void;
+  /** loads and unloads plugins after start (a gateway reload), with the same host services as at start */
+  pluginLoader: RuntimePluginLoader;
   /** the MCP servers of mcp_servers (connecting in the background; their tools join `tools` when connected) */
   mcp: McpManager;
   /** where ctx.injectMessage goes; the interactive chat sets it */
@@ -87,6 +92,17 @@ export interface AgentRuntime extends Settings {
   redact: (text: string) => string;
   approvalGate(sessionKey: string, ask?: ApprovalPrompt): ReturnType<typeof createApprovalGate>;
   close(): Promise<void>;
+}
+
+export interface RuntimePluginLoader {
+  /** loads the discovered plugins `only` passes (their records; enabled/disabled as loadPlugins takes them) */
+  load(options: {
+    enabled: readonly string[];
+    disabled: readonly string[];
+    only: (key: string) => boolean;
+  }): Promise<PluginRecord[]>;
+  /** undoes all a loaded plugin registered (tools, hooks, commands, skills, providers); false when it was not loaded */
+  unload(key: string): boolean;
 }
 
 export interface RuntimeOptions {
@@ -242,16 +258,16 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   // consent bound to content (trust.json): a pending plugin, MCP server or skill is not loaded
   const trust = trustGate(settings);
   reportTrust(trust, logger.child({ component: 'trust' }));
-  const plugins = await loadPlugins({
+  const unloaders = new Map<string, () => void>();
+  const pluginOptions: Omit<LoadPluginsOptions, 'enabled' | 'disabled'> = {
     dirs: pluginSources({ home: settings.home, cwd: process.cwd(), env }),
-    enabled: config.plugins.enabled.filter((key) => trust.allows(`plugin:${key}`)),
-    disabled: config.plugins.disabled,
     env,
     tools,
     hooks,
     logger: logger.child({ component: 'plugins' }),
     aliases: pluginAliases(),
     faults: pluginFaults,
+    unloaders,
     host: {
       registries,
       dataRoot: join(settings.home, 'plugin-data'),
@@ -277,7 +293,30 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
         return serializeResult(value);
       },
     },
+  };
+  const plugins = await loadPlugins({
+    ...pluginOptions,
+    enabled: config.plugins.enabled.filter((key) => trust.allows(`plugin:${key}`)),
+    disabled: config.plugins.disabled,
   });
+  const pluginLoader: RuntimePluginLoader = {
+    load: (o) =>
+      loadPlugins({
+        ...pluginOptions,
+        // a plugin folder added since start is found too
+        dirs: pluginSources({ home: settings.home, cwd: process.cwd(), env }),
+        ...o,
+      }),
+    unload(key) {
+      const unload = unloaders.get(key);
+      if (!unload) return false;
+      unloaders.delete(key);
+      unload();
+      // a hook the fault tracker or a late registration added under its name goes too
+      hooks.removeOwner({ source: 'plugin', name: key });
+      return true;
+    },
+  };
   phases?.mark('plugins');
   skills = loadSkillCatalog(settings, registries, logger.child({ component: 'skills' }), trust.allows);
   await setupUsers(store, config, logger.child({ component: 'users' }));
@@ -342,7 +381,13 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     client,
     memory,
     models,
-    skills,
+    get skills() {
+      return skills;
+    },
+    setSkills(catalog) {
+      skills = catalog;
+    },
+    pluginLoader,
     mcp,
     model,
     setInjector: (fn) => {

@@ -69,6 +69,7 @@ export * from './tools/index.js';
 // The turn's settings from config.yaml, one mapping for every surface
 export {
   createTurnService,
+  reconfigureTurnService,
   type TurnConfig,
   type TurnConfigInputs,
   type TurnConfigSource,

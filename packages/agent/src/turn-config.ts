@@ -133,3 +133,19 @@ export function createTurnService(config: TurnConfig, deps: TurnServiceDeps): Tu
     ...(delegation ? { delegation: { ...delegation, ...(childSessions ? { sessions: childSessions } : {}) } } : {}),
   });
 }
+
+/**
+ * Gives the turns `service` starts from now on config.yaml's turn settings (a gateway reload); its
+ * process objects (client, tools, hooks, store, memory) stay, and a running turn keeps what it
+ * started with. A key `config` no longer has (a skills index, context settings) is cleared.
+ */
+export function reconfigureTurnService(service: TurnService, config: TurnConfig): void {
+  const { delegation, ...settings } = config;
+  const sessions = service.settings.delegation?.sessions;
+  service.reconfigure({
+    ...settings,
+    context: settings.context,
+    skillsIndex: settings.skillsIndex,
+    delegation: delegation ? { ...delegation, ...(sessions ? { sessions } : {}) } : undefined,
+  });
+}

@@ -146,18 +146,35 @@ export interface ServedTurn extends TurnResult {
 }
 
 export class TurnService {
-  readonly settings: TurnServiceSettings;
+  #settings: TurnServiceSettings;
   readonly redact: (text: string) => string;
   /** models that refused image input (model.vision auto): notes instead of images until restart */
   readonly #noVision = new Set<string>();
-  readonly #delegateTool: ToolDefinition | null;
+  #delegateTool: ToolDefinition | null;
   /** estimated ÷ reported prompt tokens per model, learnt across turns */
   readonly calibration = new TokenCalibration();
 
   constructor(settings: TurnServiceSettings) {
-    this.settings = settings;
+    this.#settings = settings;
     this.redact = settings.redact ?? ((text) => text);
     this.#delegateTool = settings.delegation ? createDelegateTaskTool(this, settings.delegation) : null;
+  }
+
+  /** The settings new turns start with (a running turn keeps the ones it started with). */
+  get settings(): TurnServiceSettings {
+    return this.#settings;
+  }
+
+  /**
+   * Changes the settings of the turns that start from now on (a gateway reload); a running turn
+   * finishes with the settings it read when it started.
+   */
+  reconfigure(changes: Partial<TurnServiceSettings>): void {
+    this.#settings = { ...this.#settings, ...changes };
+    if ('delegation' in changes) {
+      const { delegation } = this.#settings;
+      this.#delegateTool = delegation ? createDelegateTaskTool(this, delegation) : null;
+    }
   }
 
   /**

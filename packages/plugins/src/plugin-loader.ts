@@ -53,6 +53,10 @@ export interface LoadPluginsOptions {
   aliases?: Record<string, string>;
   /** traces uncaught errors to plugins (their folders are tracked before their code runs) */
   faults?: PluginFaults;
+  /** only the discovered plugins whose key passes are looked at (a reload loads the newly enabled ones) */
+  only?: (key: string) => boolean;
+  /** given: each plugin that loads leaves here the function that undoes all it registered (a reload unloads with it) */
+  unloaders?: Map<string, () => void>;
 }
 
 type RegisterFn = (ctx: PluginContext) => unknown;
@@ -162,6 +166,7 @@ async function loadOne(
       await register(scoped.ctx);
     });
     record.state = 'enabled';
+    options.unloaders?.set(record.key, () => scoped.rollback());
     record.tools = [...scoped.tools];
     record.hooks = [...scoped.hooks];
     record.commands = [...scoped.commands];
@@ -182,6 +187,9 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginRe
     return importer;
   };
   const out: PluginRecord[] = [];
-  for (const found of discoverPlugins(options.dirs)) out.push(await loadOne(found, options, lazyImporter));
+  for (const found of discoverPlugins(options.dirs)) {
+    if (options.only && !options.only(found.key)) continue;
+    out.push(await loadOne(found, options, lazyImporter));
+  }
   return out;
 }

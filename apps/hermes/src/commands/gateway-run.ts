@@ -5,6 +5,7 @@ import { CliExit, exitCodeFor } from '../cli-error.js';
 import { pluginFailureLine } from '../console-lines.js';
 import { buildGatewayApp, KEYLESS_WARNING } from '../gateway-app.js';
 import type { GlobalOptions } from '../main.js';
+import { handleReloadSignals } from '../reload/reload-signal.js';
 import { acquireLock, type LockInfo, liveOwner, lockPath, releaseLock, updateLock } from '../service/pid-lock.js';
 import { stopProcess } from '../service/stop-process.js';
 import { StartupPhases } from '../startup-phases.js';
@@ -47,7 +48,7 @@ async function takeLock(home: string, replace: boolean): Promise<void> {
   }
 }
 
-/** Runs until SIGINT/SIGTERM, then stops gracefully (drain up to gateway.drain_timeout_s). */
+/** Runs until SIGINT/SIGTERM, then stops gracefully (drain up to gateway.drain_timeout_s); SIGHUP reloads. */
 export async function runGateway(options: GlobalOptions, run: RunOptions = {}): Promise<void> {
   const phases = new StartupPhases();
   // node's own start, the CLI and the modules this command imports statically
@@ -56,6 +57,8 @@ export async function runGateway(options: GlobalOptions, run: RunOptions = {}): 
   await takeLock(home, run.replace === true);
   phases.mark('lock');
   const path = lockPath(home);
+  // from here a SIGHUP reloads (one during start-up, once listening) instead of ending the process
+  const reloads = handleReloadSignals();
   try {
     let app: Awaited<ReturnType<typeof buildGatewayApp>>;
     try {
@@ -81,6 +84,7 @@ export async function runGateway(options: GlobalOptions, run: RunOptions = {}): 
       }\n`,
     );
     for (const p of app.rt.plugins) if (p.state === 'failed') process.stderr.write(`hermes: ${pluginFailureLine(p)}\n`);
+    reloads.ready(app, options);
     // the platforms connect after the gateway is healthy (/health `degraded` until they have)
     void app.platformsStarted().then(() => {
       const states = Object.entries(app.platformStates()).map(
@@ -90,10 +94,12 @@ export async function runGateway(options: GlobalOptions, run: RunOptions = {}): 
     });
     const signal = await stopping;
     process.stderr.write(`hermes gateway stopping (${signal}): draining...\n`);
+    await reloads.stopping();
     await app.stop();
     process.stderr.write('hermes gateway stopped\n');
     if (signal === 'SIGUSR1') throw new CliExit(EXIT.RESTART, '');
   } finally {
+    reloads.dispose();
     releaseLock(path);
   }
 }

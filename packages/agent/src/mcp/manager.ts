@@ -21,6 +21,29 @@ export interface McpManagerOptions {
   backoff?: McpBackoff;
 }
 
+/** What `reconcile` changed, by server name. */
+export interface McpReconcileResult {
+  added: string[];
+  removed: string[];
+  /** settings changed: closed and connected again */
+  restarted: string[];
+}
+
+/** Same settings, compared as data (the order of object keys aside). */
+function sameSettings(a: McpServerSettings, b: McpServerSettings): boolean {
+  return stableJson(a) === stableJson(b);
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
 interface ServerEntry {
   settings: McpServerSettings;
   connection: McpConnection;
@@ -32,30 +55,71 @@ export class McpManager {
   readonly #o: McpManagerOptions;
   readonly #servers: ServerEntry[] = [];
 
+  #started = false;
+
   constructor(options: McpManagerOptions) {
     this.#o = options;
-    for (const settings of options.servers) {
-      const entry: ServerEntry = {
+    for (const settings of options.servers) this.#servers.push(this.#entry(settings));
+  }
+
+  #entry(settings: McpServerSettings): ServerEntry {
+    const options = this.#o;
+    const entry: ServerEntry = {
+      settings,
+      registered: new Map(),
+      skipped: [],
+      connection: new McpConnection({
         settings,
-        registered: new Map(),
-        skipped: [],
-        connection: new McpConnection({
-          settings,
-          logger: options.logger,
-          redact: options.redact,
-          clientVersion: options.clientVersion ?? '0.1.0',
-          ...(options.backoff ? { backoff: options.backoff } : {}),
-          onTools: (tools) => this.#sync(entry, tools),
-        }),
-      };
-      this.#servers.push(entry);
-      if (settings.problem) options.logger.error({ mcpServer: settings.name }, settings.problem);
-    }
+        logger: options.logger,
+        redact: options.redact,
+        clientVersion: options.clientVersion ?? '0.1.0',
+        ...(options.backoff ? { backoff: options.backoff } : {}),
+        onTools: (tools) => this.#sync(entry, tools),
+      }),
+    };
+    if (settings.problem) options.logger.error({ mcpServer: settings.name }, settings.problem);
+    return entry;
   }
 
   /** Starts every enabled server's connection in the background (never waits, never throws). */
   start(): void {
+    this.#started = true;
     for (const s of this.#servers) s.connection.start();
+  }
+
+  /**
+   * Brings the servers to `servers` (a gateway reload): a server gone or whose settings changed is
+   * closed and its tools unregistered; a new or changed one is added (and started when the manager
+   * was). Servers whose settings are the same keep their connection. Says which names changed how.
+   */
+  async reconcile(servers: readonly McpServerSettings[]): Promise<McpReconcileResult> {
+    const result: McpReconcileResult = { added: [], removed: [], restarted: [] };
+    const next = new Map(servers.map((s) => [s.name, s]));
+    const closing: ServerEntry[] = [];
+    const kept: ServerEntry[] = [];
+    for (const entry of this.#servers) {
+      const wanted = next.get(entry.settings.name);
+      if (wanted && sameSettings(wanted, entry.settings)) {
+        kept.push(entry);
+        next.delete(entry.settings.name);
+        continue;
+      }
+      closing.push(entry);
+      (wanted ? result.restarted : result.removed).push(entry.settings.name);
+    }
+    await Promise.all(
+      closing.map(async (entry) => {
+        await entry.connection.close();
+        for (const known of entry.registered.values()) known.unregister();
+        entry.registered.clear();
+      }),
+    );
+    const added = [...next.values()].map((settings) => this.#entry(settings));
+    for (const entry of added)
+      if (!result.restarted.includes(entry.settings.name)) result.added.push(entry.settings.name);
+    this.#servers.splice(0, this.#servers.length, ...kept, ...added);
+    if (this.#started) for (const entry of added) entry.connection.start();
+    return result;
   }
 
   /** Resolves once every server's first connection attempt has ended (each bounded by its connect timeout). */

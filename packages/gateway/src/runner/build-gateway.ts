@@ -60,6 +60,13 @@ export interface GatewayClusterPort {
   status(): Promise<unknown>;
   standby(platform: string): boolean;
   stop(): Promise<void>;
+  /**
+   * Reads HERMES_HOME/hooks again (a reload): the hooks `consent` approves now start in a new worker
+   * thread, then the old thread stops (a handler still running there is cut off); resolves with them.
+   */
+  reloadHooks(consent: GatewayParts['hookConsent']): Promise<readonly GatewayHookSpec[]>;
+  /** the gateway hooks running now (HERMES_HOME/hooks, approved) */
+  gatewayHooks(): readonly GatewayHookSpec[];
 }
 
 /** A service that runs while the gateway listens (started once listening, stopped first at stop). */
@@ -195,15 +202,17 @@ export async function buildGateway(config: HermesConfig, parts: GatewayParts): P
   cluster?.addSingleton('cron', { start: () => cron.start(), stop: () => cron.stop(0) });
   parts.tools.register(cron.tool);
   mark('gateway');
-  const { threads: hookThreads, hooks: gatewayHooks } = attachHomeHooks({
-    ...parts.hookConsent,
-    home: parts.home,
-    logger: logger.child({ component: 'hooks' }),
-    events: gateway.events,
-    send: (target, text) => gateway.hookSend(target, text),
-    runAgent: (prompt, options) => gateway.runOneShot(prompt, options),
-    timeoutMs: config.gateway.hook_timeout_s * 1000,
-  });
+  const attachHooks = (consent: GatewayParts['hookConsent']) =>
+    attachHomeHooks({
+      ...consent,
+      home: parts.home,
+      logger: logger.child({ component: 'hooks' }),
+      events: gateway.events,
+      send: (target, text) => gateway.hookSend(target, text),
+      runAgent: (prompt, options) => gateway.runOneShot(prompt, options),
+      timeoutMs: config.gateway.hook_timeout_s * 1000,
+    });
+  let { threads: hookThreads, hooks: gatewayHooks } = attachHooks(parts.hookConsent);
   mark('gateway hooks');
   // the console's hook list: `off` once the worker turned a faulting hook off
   const hookList = () =>
@@ -304,6 +313,13 @@ export async function buildGateway(config: HermesConfig, parts: GatewayParts): P
       return url;
     },
     platformsStarted: () => platformsUp,
+    gatewayHooks: () => gatewayHooks,
+    async reloadHooks(consent) {
+      const previous = hookThreads;
+      ({ threads: hookThreads, hooks: gatewayHooks } = attachHooks(consent));
+      await previous?.stop();
+      return gatewayHooks;
+    },
     platformNames: () => [...gateway.adapters.keys(), 'api'],
     platformStates: () => server.platformStates(),
     async stop() {
