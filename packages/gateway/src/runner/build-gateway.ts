@@ -60,13 +60,6 @@ export interface GatewayClusterPort {
   status(): Promise<unknown>;
   standby(platform: string): boolean;
   stop(): Promise<void>;
-  /**
-   * Reads HERMES_HOME/hooks again (a reload): the hooks `consent` approves now start in a new worker
-   * thread, then the old thread stops (a handler still running there is cut off); resolves with them.
-   */
-  reloadHooks(consent: GatewayParts['hookConsent']): Promise<readonly GatewayHookSpec[]>;
-  /** the gateway hooks running now (HERMES_HOME/hooks, approved) */
-  gatewayHooks(): readonly GatewayHookSpec[];
 }
 
 /** A service that runs while the gateway listens (started once listening, stopped first at stop). */
@@ -138,6 +131,13 @@ export interface BuiltGateway {
   platformStates(): Record<string, HealthPlatform>;
   /** graceful stop: no new turns, running ones get up to gateway.drain_timeout_s */
   stop(): Promise<void>;
+  /**
+   * Reads HERMES_HOME/hooks again (a reload): the hooks `consent` approves now start in a new worker
+   * thread, then the old thread stops (a handler still running there is cut off); resolves with them.
+   */
+  reloadHooks(consent: GatewayParts['hookConsent']): Promise<readonly GatewayHookSpec[]>;
+  /** the gateway hooks running now (HERMES_HOME/hooks, approved) */
+  gatewayHooks(): readonly GatewayHookSpec[];
 }
 
 /** Loads the model SDK and the schema validator now (both idempotent), so the first message does not wait. */
