@@ -107,6 +107,11 @@ export interface PlatformDriver {
   /** a message in a group/guild channel, @-mentioning the bot when `mention` */
   group(user: ContractUser, text: string, options: { mention: boolean }): Promise<InboundRef>;
   /**
+   * a reply in the thread a group message `parent` started, where the bot answers it; present where
+   * a group's answers go into such a thread (Slack), absent where they go to the group itself
+   */
+  threadReply?(user: ContractUser, text: string, parent: InboundRef): Promise<InboundRef>;
+  /**
    * a direct message from `user` with `files` and `text` as its caption, the way the platform
    * carries files (Telegram: one file a message, several as an album); absent when the platform
    * takes no files

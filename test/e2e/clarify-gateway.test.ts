@@ -34,7 +34,12 @@ async function gateway(config: string): Promise<RunningGateway> {
   const home = tempHome();
   writeFileSync(join(home, 'config.yaml'), `gateway:\n  batch_ms: 0\n${config}`);
   answerWithCallPlan(openai.server);
-  const env = telegramGatewayEnv({ home, modelUrl: openai.server.url, telegram: telegram.server, allowedUsers: '42,43' });
+  const env = telegramGatewayEnv({
+    home,
+    modelUrl: openai.server.url,
+    telegram: telegram.server,
+    allowedUsers: '42,43',
+  });
   return spawnGateway(env);
 }
 
@@ -43,7 +48,7 @@ const question = (text: string): Promise<SentMessage> =>
   waitFor(() => telegram.server.sent.find((m) => m.text.includes(text)), { what: `the question "${text}"` });
 
 describe('clarify in a Telegram chat through hermes gateway run', () => {
-  it('buttons per choice; a press by another user is refused, the asker\'s is the answer; a typed reply answers too; /stop cancels', async () => {
+  it("buttons per choice; a press by another user is refused, the asker's is the answer; a typed reply answers too; /stop cancels", async () => {
     const tg = telegram.server;
     const gw = await gateway('');
     try {
@@ -90,7 +95,11 @@ describe('clarify in a Telegram chat through hermes gateway run', () => {
       // /stop ends the wait: the prompt says so and the model is not asked again
       openai.server.reset();
       answerWithCallPlan(openai.server);
-      tg.pushMessage({ chatId: 42, userId: 42, text: plan({ question: 'Window or aisle?', choices: ['Window', 'Aisle'] }) });
+      tg.pushMessage({
+        chatId: 42,
+        userId: 42,
+        text: plan({ question: 'Window or aisle?', choices: ['Window', 'Aisle'] }),
+      });
       const seat = await question('Window or aisle?');
       tg.pushMessage({ chatId: 42, userId: 42, text: '/stop' });
       await waitFor(() => seat.edits?.includes('❓ Window or aisle?\nCancelled.'), { what: 'the prompt cancelled' });

@@ -137,6 +137,14 @@ function slackDriver(mode: Mode): PlatformDriver {
         text: mention ? `<@${need().bot.userId}> ${text}` : text,
         channelType: 'channel',
       }),
+    threadReply: (user, text, parent) =>
+      inject(user, {
+        channel: GROUP_CHANNEL,
+        user: user.id,
+        text,
+        channelType: 'channel',
+        threadTs: parent.messageId.slice(parent.messageId.lastIndexOf(':') + 1),
+      }),
     buttonPrompts: (): ButtonPrompt[] =>
       need()
         .posted.filter((m) => m.params.blocks !== undefined)
