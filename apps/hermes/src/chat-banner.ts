@@ -3,19 +3,19 @@
  * turns are offered (agent.toolsets applied), built-in first, each plugin's tools named by plugin.
  * MCP servers' tools join as their servers connect, so the banner counts the servers instead.
  */
-import { selectsTool, type ToolDefinition } from '@hermes/protocol';
+import { enablesTool, type ToolDefinition } from '@hermes/protocol';
 
 export interface BannerInput {
   model: string;
   tools: readonly ToolDefinition[];
-  /** agent.toolsets: toolset or tool names, `*` for all */
+  /** agent.toolsets: toolset or tool names, `*` for all but the opt-in tools */
   toolsets: readonly string[];
   /** MCP servers configured (and approved) */
   mcpServers: number;
 }
 
 export function chatBanner(input: BannerInput): string {
-  const tools = input.tools.filter((t) => selectsTool(input.toolsets, t) && !(t.owner ?? '').startsWith('mcp:'));
+  const tools = input.tools.filter((t) => enablesTool(input.toolsets, t) && !(t.owner ?? '').startsWith('mcp:'));
   const builtin: string[] = [];
   const byPlugin = new Map<string, string[]>();
   for (const t of tools) {

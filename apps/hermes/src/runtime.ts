@@ -39,6 +39,7 @@ import {
 } from '@hermes/plugins';
 import { ERROR_CODES, exitProcess, HermesError, type Logger, silentLogger } from '@hermes/protocol';
 import type { AsyncStore, Store } from '@hermes/store';
+import { browserTool } from './browser-setup.js';
 import { oneLineConsole, pluginFailureLine } from './console-lines.js';
 import { canPrompt, terminalConsentPrompt } from './hook-consent-prompt.js';
 import type { GlobalOptions } from './main.js';
@@ -251,6 +252,9 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   });
   for (const tool of webTools) tools.register(tool);
   tools.register(imageGenerateTool(settings, registries));
+  // opt-in (agent.toolsets names `browser`); Chromium starts on the first call
+  const browser = browserTool(settings, logger.child({ component: 'browser' }));
+  tools.register(browser.tool);
   tools.register(createSessionSearchTool(store.sessionSearch));
   let injector: ((text: string) => boolean) | null = null;
   const cwd = config.terminal.cwd ?? process.cwd();
@@ -400,6 +404,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     async close() {
       // stdio servers' children end with the runtime
       await mcp.close();
+      await browser.pool.close();
       uninstallGuards();
       await store.close();
       await log.close();

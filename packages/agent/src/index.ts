@@ -1,6 +1,8 @@
 // @hermes/agent: the OpenAI-compatible client, tool registry, the tool loop and built-in tools.
 
 export { type ApprovalGateOptions, type ApprovalPrompt, createApprovalGate } from './approvals.js';
+// The browser tool (tools.browser.*): headless Chromium per session behind the SSRF gate
+export * from './browser/index.js';
 // The context engine (context.*, model.context_length, /compress)
 export * from './context/index.js';
 export * from './delegate/index.js';

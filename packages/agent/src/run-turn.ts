@@ -21,6 +21,7 @@ import { isContextLengthError } from './context/context-error.js';
 import type { ContextFitter } from './context/context-window.js';
 import { InterruptedError, type ModelClient } from './model-client.js';
 import { executeToolCall } from './tool-executor.js';
+import { ToolImages } from './tool-images.js';
 import {
   type ImageMode,
   imageParts,
@@ -67,9 +68,9 @@ export interface TurnOptions {
   takeSteering?: () => string[];
   /** images the user sent with this message (in the media cache) */
   images?: readonly TurnImage[];
-  /** `parts` (default): images go to the model as content parts; `notes`: as notes naming the file */
+  /** `parts` (default): images (the user's, the tools') go to the model as content parts; `notes`: as notes naming the file */
   imageMode?: ImageMode;
-  /** model.vision auto: a 400 to a request with images is retried once without them */
+  /** model.vision auto: a 400 to a request with images (the user's, then the tools') is retried once without them */
   visionFallback?: boolean;
   /** called when the model refused the images with a 400 and the turn went on without them */
   onVisionRefused?: () => void;
@@ -168,6 +169,8 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       : { role: 'user', content: withContext(userText) };
     let mayFallBack = withParts && options.visionFallback === true;
     const byName = new Map(options.tools.map((t) => [t.name, t]));
+    // images the tools show (a browser screenshot): in each request after their results, never stored
+    const toolImages = new ToolImages(imageMode);
     const schemas = toolSchemas(options.tools);
     // what is sent after the system prompt: `base` (the context window may have compressed it), then
     // this turn's messages from `consumed` on
@@ -191,11 +194,15 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       }
       iterations++;
       if (iterations > 1) for (const text of options.takeSteering?.() ?? []) turn.push({ role: 'user', content: text });
-      const request = () =>
+      const request = async () =>
         options.client.complete({
           body: {
             model,
-            messages: [{ role: 'system', content: options.systemPrompt }, ...base, ...turn.slice(consumed)],
+            messages: await toolImages.into([
+              { role: 'system', content: options.systemPrompt },
+              ...base,
+              ...turn.slice(consumed),
+            ]),
             ...(schemas.length > 0 ? { tools: schemas } : {}),
             ...(options.maxTokens !== undefined ? { max_tokens: options.maxTokens } : {}),
             ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
@@ -213,6 +220,12 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
           options.logger.warn({ sessionId, model }, 'the model said the context is too long: compressed, retried once');
           await fit(true);
           step = await request(); // a second refusal fails the turn
+        } else if (toolImages.any && options.visionFallback === true && isBadRequest(err)) {
+          // model.vision auto: a model that refuses image input gets the tools' results without their images
+          toolImages.refuse();
+          options.onVisionRefused?.();
+          options.logger.warn({ sessionId, model }, 'the model refused a tool image (HTTP 400); retried without it');
+          step = await request();
         } else {
           if (!mayFallBack || !isBadRequest(err)) throw err;
           // model.vision auto: a model that refuses image input gets the message again with notes instead
@@ -265,6 +278,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
             hooks,
             context,
             timeoutMs: options.toolTimeoutMs ?? TOOL_TIMEOUT_DEFAULT_MS,
+            attachImage: (id, tool, image) => toolImages.attach(id, tool, image),
           }),
         ),
       );

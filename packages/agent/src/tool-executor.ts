@@ -11,6 +11,7 @@ import {
   type ToolCall,
   type ToolContext,
   type ToolDefinition,
+  type ToolImage,
 } from '@hermes/protocol';
 
 export interface ExecuteOptions {
@@ -18,6 +19,8 @@ export interface ExecuteOptions {
   hooks: HookInvoker;
   context: Omit<ToolContext, 'toolCallId'>;
   timeoutMs: number;
+  /** where the call's `context.attachImage` goes (the turn's tool images); absent: images are not shown */
+  attachImage?: (toolCallId: string, tool: string, image: ToolImage) => boolean;
 }
 
 export type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
@@ -103,7 +106,13 @@ export async function executeToolCall(call: ToolCall, options: ExecuteOptions): 
   if (block) return reply(toolError(block.message, { blocked: true }));
 
   const started = performance.now();
-  const raw = await runHandler(tool, parsed, { ...context, toolCallId: call.id }, options.timeoutMs);
+  const attach = options.attachImage;
+  const callContext: ToolContext = {
+    ...context,
+    toolCallId: call.id,
+    ...(attach ? { attachImage: (image: ToolImage) => attach(call.id, name, image) } : {}),
+  };
+  const raw = await runHandler(tool, parsed, callContext, options.timeoutMs);
   await hooks.invoke('post_tool_call', {
     toolName: name,
     args: parsed,

@@ -1,11 +1,11 @@
 /** Tools by name, grouped in toolsets, with availability checks (toolset filter, env, checkFn). */
 import type { Logger, ToolDefinition } from '@hermes/protocol';
-import { silentLogger } from '@hermes/protocol';
+import { enablesTool, silentLogger } from '@hermes/protocol';
 import { serializeResult } from './tool-executor.js';
 
 export interface AvailabilityOptions {
   env: Readonly<Record<string, string | undefined>>;
-  /** enabled toolsets or tool names; "*" enables all */
+  /** enabled toolsets or tool names; "*" enables all but the opt-in tools (enablesTool) */
   toolsets: readonly string[];
   /** tool names left out whatever the toolsets say (e.g. memory writes for a delegated child) */
   exclude?: readonly string[];
@@ -55,12 +55,11 @@ export class ToolRegistry {
     return [...this.#tools.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  /** The tools the model may see now: toolset enabled, required env present, checkFn true. */
+  /** The tools the model may see now: toolset enabled (enablesTool), required env present, checkFn true. */
   async available(options: AvailabilityOptions): Promise<ToolDefinition[]> {
-    const all = options.toolsets.includes('*');
     const out: ToolDefinition[] = [];
     for (const tool of this.list()) {
-      if (!all && !options.toolsets.includes(tool.toolset) && !options.toolsets.includes(tool.name)) continue;
+      if (!enablesTool(options.toolsets, tool)) continue;
       if (options.exclude?.includes(tool.name)) continue;
       const missing = (tool.requiresEnv ?? []).filter((k) => !options.env[k]);
       if (missing.length > 0) {

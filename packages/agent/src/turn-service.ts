@@ -296,14 +296,11 @@ export class TurnService {
       ...(request.takeSteering ? { takeSteering: request.takeSteering } : {}),
       ...(memory?.context ? { extraContext: memory.context } : {}),
       ...(ctx ? { context: ctx.window } : {}),
-      ...(request.images && request.images.length > 0
-        ? {
-            images: request.images,
-            imageMode,
-            visionFallback: vision === 'auto',
-            onVisionRefused: () => this.#noVision.add(model),
-          }
-        : {}),
+      // the user's images and the tools' (a browser screenshot) alike
+      imageMode,
+      visionFallback: vision === 'auto',
+      onVisionRefused: () => this.#noVision.add(model),
+      ...(request.images && request.images.length > 0 ? { images: request.images } : {}),
     });
     if (request.persist === 'after') await this.#transcripts().append(request.sessionId, result.messages);
     await memoryManager?.afterTurn({

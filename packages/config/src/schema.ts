@@ -218,10 +218,20 @@ const toolsTerminalSchema = z.object({
   network: z.boolean().default(false),
 });
 
+const toolsBrowserSchema = z.object({
+  /** the Chromium the browser tool drives; absent: chromium, chromium-browser, google-chrome or google-chrome-stable on PATH */
+  executable: z.string().min(1).optional(),
+  /** a session's page is closed after this long without an action (the browser too when none is left) */
+  idle_timeout_s: z.number().gt(0).default(300),
+  /** each navigation and action of the browser tool */
+  timeout_s: z.number().gt(0).default(30),
+});
+
 const toolsSchema = z.object({
   /** folders the file tools may read and write; default: the working directory and HERMES_HOME/cache */
   file_roots: z.array(z.string().min(1)).optional(),
   terminal: toolsTerminalSchema.prefault({}),
+  browser: toolsBrowserSchema.prefault({}),
 });
 
 const stateSchema = z.object({

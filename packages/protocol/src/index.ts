@@ -176,9 +176,10 @@ export type {
   ToolDefinition,
   ToolHandler,
   ToolHandlerResult,
+  ToolImage,
   ToolSchema,
 } from './tools.js';
-export { selectsTool } from './tools.js';
+export { enablesTool, selectsTool } from './tools.js';
 // THE surface × stage table: the typed job every surface submits and the plan of its stages
 export {
   planFor,

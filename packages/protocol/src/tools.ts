@@ -45,6 +45,19 @@ export interface ToolContext {
    * absent where nobody can answer (cron, `hermes -z`, the API, a hook's runAgent, a delegated child).
    */
   clarify?: ClarifyPrompt;
+  /**
+   * Shows the model an image file with this call's result (the next request carries it as an image
+   * part; the transcript keeps only the result). False when it will not be shown (model.vision off,
+   * or a caller that shows no images): say so in the result. Absent outside a turn.
+   */
+  attachImage?(image: ToolImage): boolean;
+}
+
+/** An image a tool shows the model: a file it wrote (read when the request is built). */
+export interface ToolImage {
+  path: string;
+  /** e.g. image/png */
+  mimeType: string;
 }
 
 export type ToolHandler = (
@@ -65,6 +78,11 @@ export interface ToolDefinition {
   emoji?: string;
   /** who registered it: "builtin" or a plugin key */
   owner?: string;
+  /**
+   * Offered only when agent.toolsets names its toolset or its name: `*` leaves it out (a tool most
+   * setups do not want, e.g. `browser`, whose schema a small model's window would pay for).
+   */
+  optIn?: boolean;
 }
 
 /**
@@ -73,4 +91,16 @@ export interface ToolDefinition {
  */
 export function selectsTool(selection: readonly string[], tool: Pick<ToolDefinition, 'name' | 'toolset'>): boolean {
   return selection.includes('*') || selection.includes(tool.toolset) || selection.includes(tool.name);
+}
+
+/**
+ * agent.toolsets' rule: `selectsTool`, except that `*` leaves out an opt-in tool, which only its
+ * toolset or its name enables. (A tier's, a platform's or a cron job's `*` narrows what this let in.)
+ */
+export function enablesTool(
+  toolsets: readonly string[],
+  tool: Pick<ToolDefinition, 'name' | 'toolset' | 'optIn'>,
+): boolean {
+  if (toolsets.includes(tool.toolset) || toolsets.includes(tool.name)) return true;
+  return toolsets.includes('*') && tool.optIn !== true;
 }

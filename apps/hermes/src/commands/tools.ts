@@ -5,7 +5,7 @@
  * edit config.yaml as `hermes config set` does (comments kept, validated, written atomically).
  */
 import { type HermesConfig, setConfigValue } from '@hermes/config';
-import { EXIT, selectsTool, type ToolDefinition } from '@hermes/protocol';
+import { EXIT, enablesTool, selectsTool, type ToolDefinition } from '@hermes/protocol';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
 import { createAgentRuntime } from '../runtime.js';
@@ -33,7 +33,7 @@ function rows(tools: readonly ToolDefinition[], config: HermesConfig): ToolsetRo
   return [...byToolset.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([toolset, members]) => {
-      const offered = members.some((t) => selectsTool(config.agent.toolsets, t));
+      const offered = members.some((t) => enablesTool(config.agent.toolsets, t));
       return {
         toolset,
         tools: members.map((t) => t.name).sort(),
@@ -92,6 +92,8 @@ export async function toolsToggle(
 ): Promise<void> {
   const { key, next, home } = await withTools(options, (tools, config, home) => {
     const known = [...new Set(tools.map((t) => t.toolset))].sort();
+    // toolsets `*` does not enable (browser): named on their own beside it
+    const optIn = new Set(tools.filter((t) => t.optIn === true).map((t) => t.toolset));
     if (!known.includes(toolset) && !tools.some((t) => t.name === toolset)) {
       throw new CliExit(
         EXIT.USAGE,
@@ -101,15 +103,21 @@ export async function toolsToggle(
     const platform = opts.platform;
     const current =
       platform === undefined ? config.agent.toolsets : (config.gateway.platforms[platform]?.toolsets ?? ['*']);
+    const key = platform === undefined ? 'agent.toolsets' : `gateway.platforms.${platform}.toolsets`;
+    const star = current.includes('*');
+    // in agent.toolsets an opt-in toolset (browser) is named beside `*`, which leaves it out
+    const optInHere = (t: string) => platform === undefined && optIn.has(t);
+    if (star && optInHere(toolset)) {
+      const rest = current.filter((t) => t !== toolset);
+      return { key, next: enable ? [...rest, toolset] : rest, home };
+    }
     // `*` stands for every toolset: disabling one lists the others
-    const expanded = current.includes('*') ? known : [...current];
+    const expanded = star
+      ? [...new Set([...known.filter((t) => !optInHere(t)), ...current.filter((t) => t !== '*')])]
+      : [...current];
     const list = enable ? [...new Set([...expanded, toolset])] : expanded.filter((t) => t !== toolset);
-    const all = known.every((t) => list.includes(t));
-    return {
-      key: platform === undefined ? 'agent.toolsets' : `gateway.platforms.${platform}.toolsets`,
-      next: all && current.includes('*') ? ['*'] : list,
-      home,
-    };
+    const all = known.every((t) => optInHere(t) || list.includes(t));
+    return { key, next: all && star ? ['*', ...list.filter(optInHere)] : list, home };
   });
   setConfigValue({ home, key, value: JSON.stringify(next) });
   process.stdout.write(`${key} = ${JSON.stringify(next)}\n`);
