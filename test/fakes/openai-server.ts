@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { completionBody, completionChunks, type ResponseMeta, toAnswer } from './openai-completion.js';
 import { answerImages, IMAGES_PATH, type ImageReply } from './openai-images.js';
 import { errorBodyFor, type Reply } from './openai-reply.js';
+import { answerSpeech, SPEECH_PATH, type SpeechReply } from './openai-speech.js';
 
 export { FAKE_PNG, type ImageReply } from './openai-images.js';
-
 export {
   type ErrorReply,
   type FakeToolCall,
@@ -17,6 +17,7 @@ export {
   type TextReply,
   type ToolCallsReply,
 } from './openai-reply.js';
+export { FAKE_MP3, FAKE_OPUS, type SpeechReply } from './openai-speech.js';
 
 export interface FakeOpenAIOptions {
   /** When set, every route answers 401 unless `Authorization: Bearer <requireKey>`. */
@@ -89,6 +90,10 @@ export interface FakeOpenAI {
   script(...replies: Reply[]): void;
   /** Queues answers for the next `/images/generations` requests (default: a 1x1 PNG as b64_json). */
   scriptImage(...replies: ImageReply[]): void;
+  /** Queues answers for the next `/audio/speech` requests (default: Ogg Opus or MP3 bytes by `response_format`). */
+  scriptSpeech(...replies: SpeechReply[]): void;
+  /** Every `/audio/speech` request, oldest first (its JSON body). */
+  readonly speeches: readonly RecordedRequest[];
   /** Sets (or clears with undefined) the responder used when the queue is empty. */
   respond(fn: Responder | undefined): void;
   /** How many scripted replies have not been used yet. */
@@ -180,6 +185,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const transcriptions: RecordedTranscription[] = [];
   const transcriptionQueue: TranscriptionReply[] = [];
   const imageQueue: ImageReply[] = [];
+  const speechQueue: SpeechReply[] = [];
+  const speeches: RecordedRequest[] = [];
   let responder: Responder | undefined;
   let callCounter = 0;
   let responseCounter = 0;
@@ -312,6 +319,13 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       sendJson(res, answer.status, answer.body);
       return;
     }
+    if (method === 'POST' && path === SPEECH_PATH) {
+      speeches.push(request);
+      const answer = answerSpeech(request.body, speechQueue.shift());
+      res.writeHead(answer.status, { 'content-type': answer.contentType, 'content-length': answer.body.length });
+      res.end(answer.body);
+      return;
+    }
     if (method === 'GET' && (path === MODELS_PATH || path.startsWith(`${MODELS_PATH}/`))) {
       answerModels(path, res);
       return;
@@ -347,6 +361,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     scriptImage: (...replies) => {
       imageQueue.push(...replies);
     },
+    speeches,
+    scriptSpeech: (...replies) => {
+      speechQueue.push(...replies);
+    },
     respond: (fn) => {
       responder = fn;
     },
@@ -354,6 +372,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     reset: () => {
       queue.length = 0;
       imageQueue.length = 0;
+      speechQueue.length = 0;
+      speeches.length = 0;
       requests.length = 0;
       transcriptions.length = 0;
       transcriptionQueue.length = 0;

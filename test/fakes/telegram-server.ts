@@ -57,9 +57,9 @@ export interface PushCallbackInput {
   firstName?: string;
 }
 
-/** One successful sendPhoto or sendDocument with an uploaded file (multipart), in the order received. */
+/** One successful sendPhoto, sendDocument or sendVoice with an uploaded file (multipart), in the order received. */
 export interface SentUpload {
-  method: 'sendPhoto' | 'sendDocument';
+  method: UploadMethod;
   chat_id: number | string;
   fileName: string;
   size: number;
@@ -69,6 +69,14 @@ export interface SentUpload {
   message_thread_id?: number;
   message_id: number;
 }
+
+type UploadMethod = 'sendPhoto' | 'sendDocument' | 'sendVoice';
+/** the multipart field each upload method carries its file in */
+const UPLOAD_FIELDS: Readonly<Record<UploadMethod, string>> = {
+  sendPhoto: 'photo',
+  sendDocument: 'document',
+  sendVoice: 'voice',
+};
 
 /** File content for a photo or document in a pushed message. */
 export interface FakeFileInput {
@@ -116,7 +124,7 @@ export interface FakeTelegram {
   readonly bot: UserFromGetMe;
   /** Every successful sendMessage, oldest first. */
   readonly sent: readonly SentMessage[];
-  /** Every successful sendPhoto / sendDocument upload, oldest first. */
+  /** Every successful sendPhoto / sendDocument / sendVoice upload, oldest first. */
   readonly uploads: readonly SentUpload[];
   /** Every successful editMessageText, oldest first. */
   readonly edits: readonly EditedMessage[];
@@ -694,9 +702,9 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     return success(message);
   }
 
-  /** sendPhoto / sendDocument with a multipart upload (a file_id or URL string is not supported by the fake) */
-  function sendUpload(method: 'sendPhoto' | 'sendDocument', body: Json): Answer {
-    const field = method === 'sendPhoto' ? 'photo' : 'document';
+  /** sendPhoto / sendDocument / sendVoice with a multipart upload (a file_id or URL string is not supported by the fake) */
+  function sendUpload(method: UploadMethod, body: Json): Answer {
+    const field = UPLOAD_FIELDS[method];
     const chatId = body.chat_id;
     if (typeof chatId !== 'number' && (typeof chatId !== 'string' || chatId === '')) {
       return { status: 400, body: apiError(400, 'Bad Request: chat_id is empty') };
@@ -710,6 +718,10 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     const isImage = /^(89504e47|ffd8ff|47494638|52494646)/.test(head);
     if (method === 'sendPhoto' && !isImage) {
       return { status: 400, body: apiError(400, 'Bad Request: IMAGE_PROCESS_FAILED') };
+    }
+    // Telegram plays voice notes of OGG/Opus (and MP3, M4A); the fake takes an Ogg file only
+    if (method === 'sendVoice' && !head.startsWith('4f676753')) {
+      return { status: 400, body: apiError(400, 'Bad Request: VOICE_MESSAGES_FORBIDDEN') };
     }
     const numericChat = typeof chatId === 'number' ? chatId : /^-?\d+$/.test(chatId) ? Number(chatId) : -1;
     const chat: Chat = chats.get(numericChat) ?? { id: numericChat, type: 'private', first_name: 'Ada' };
@@ -725,7 +737,9 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     const message: Message =
       method === 'sendPhoto'
         ? { ...base, photo: [{ ...stored, width: 512, height: 512 }], ...(caption ? { caption } : {}) }
-        : { ...base, document: { ...stored, file_name: fileName }, ...(caption ? { caption } : {}) };
+        : method === 'sendVoice'
+          ? { ...base, voice: { ...stored, duration: 1, mime_type: 'audio/ogg' }, ...(caption ? { caption } : {}) }
+          : { ...base, document: { ...stored, file_name: fileName }, ...(caption ? { caption } : {}) };
     uploads.push({
       method,
       chat_id: numericChat,
@@ -845,6 +859,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     sendMessage,
     sendPhoto: (body) => sendUpload('sendPhoto', body),
     sendDocument: (body) => sendUpload('sendDocument', body),
+    sendVoice: (body) => sendUpload('sendVoice', body),
     getFile,
     answerCallbackQuery,
     sendChatAction: (body) =>

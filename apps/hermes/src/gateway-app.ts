@@ -13,7 +13,7 @@ import { writeDotEnvValue } from './dotenv-write.js';
 import { approvedHomeHooks } from './gateway-hook-consent.js';
 import { gatewayStoreFor } from './gateway-store-setup.js';
 import type { GlobalOptions } from './main.js';
-import { outboundMediaOptions } from './media-setup.js';
+import { outboundMediaOptions, speechSynthesizer } from './media-setup.js';
 import { pluginAliases } from './plugin-sources.js';
 import { pluginSummary } from './plugin-summary.js';
 import { SkillCommandsSlot } from './reload/skill-commands-slot.js';
@@ -93,6 +93,7 @@ export async function buildGatewayApp(
       rt.plugins.filter((p) => p.state === 'failed').map((p) => ({ name: p.key, error: firstLine(p.error ?? '') })),
     skills,
     outboundMedia: outboundMediaOptions(rt),
+    speech: speechSynthesizer(rt, rt.registries),
     setHomeChannel: (platform, chatId) => {
       const key = `${platform.toUpperCase()}_HOME_CHANNEL`;
       writeDotEnvValue(rt.paths.env, key, chatId);

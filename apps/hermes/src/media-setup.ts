@@ -1,9 +1,15 @@
 /**
- * Outbound media and image generation, set up from the settings: the `image_generate` tool (through
- * the image-gen provider registry) and the checks an answer's `MEDIA:` files pass in the gateway.
+ * Outbound media, image generation and speech, set up from the settings: the `image_generate` tool
+ * (through the image-gen provider registry), the voice answers' synthesizer (the TTS provider
+ * registry) and the checks an answer's `MEDIA:` files pass in the gateway.
  */
 import { dirname, join } from 'node:path';
-import { createImageGenerateTool, createSafeDownload } from '@hermes/agent';
+import {
+  createImageGenerateTool,
+  createSafeDownload,
+  createSpeechSynthesizer,
+  type SpeechSynthesizer,
+} from '@hermes/agent';
 import type { MediaSourceOptions } from '@hermes/gateway';
 import type { PluginRegistries } from '@hermes/plugins';
 import { safeIdentityName, type ToolDefinition } from '@hermes/protocol';
@@ -36,6 +42,17 @@ export function imageGenerateTool(settings: Settings, registries: PluginRegistri
         ? join(settings.home, 'cache', 'images')
         : join(settings.home, 'cache', 'media', safeIdentityName(owner), 'images'),
     download: guardedDownload(settings),
+  });
+}
+
+/** Text to speech for the gateway's voice answers (tts.*), reading the providers at call time. */
+export function speechSynthesizer(settings: Settings, registries: PluginRegistries): SpeechSynthesizer {
+  const { config } = settings;
+  return createSpeechSynthesizer({
+    providers: registries.ttsProviders,
+    config: config.tts,
+    modelBaseUrl: config.model.base_url,
+    apiKey: config.model.api_key,
   });
 }
 

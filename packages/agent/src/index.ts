@@ -68,6 +68,8 @@ export { buildSystemPrompt, DEFAULT_SYSTEM_PROMPT } from './system-prompt.js';
 export { executeToolCall, serializeResult, toolError } from './tool-executor.js';
 export { type AvailabilityOptions, ToolRegistry } from './tool-registry.js';
 export * from './tools/index.js';
+// Text to speech (tts.*: the gateway's voice answers)
+export * from './tts/index.js';
 // The turn's settings from config.yaml, one mapping for every surface
 export {
   createTurnService,

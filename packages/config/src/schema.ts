@@ -274,6 +274,25 @@ const imageGenSchema = z.object({
   base_url: z.string().min(1).optional(),
 });
 
+const ttsSchema = z.object({
+  /** the TTS provider plugin that speaks voice answers (bundled: openai) */
+  provider: z.string().min(1).default('openai'),
+  /** the speech model asked for */
+  model: z.string().min(1).default('gpt-4o-mini-tts'),
+  /** the voice asked for */
+  voice: z.string().min(1).default('alloy'),
+  /** opus: Ogg Opus, sent as a voice note where the platform has them; mp3: an audio file */
+  format: z.enum(['opus', 'mp3']).default('opus'),
+  /** an OpenAI-compatible base URL (ending in /v1); default: the model's base URL */
+  base_url: baseUrl.optional(),
+  /** the chats that did not choose with /voice: auto (voice notes answered with voice), on, off */
+  voice_answers: z.enum(['auto', 'on', 'off']).default('auto'),
+  /** an answer longer than this is spoken up to here (the text answer is always whole) */
+  max_chars: z.int().min(100).max(100_000).default(4000),
+  /** a synthesis taking longer is given up (the text goes alone) */
+  timeout_s: z.number().gt(0).default(30),
+});
+
 const memorySchema = z.object({
   /** the memory provider: builtin (HERMES_HOME/memories/MEMORY.md, a profile per user) or a plugins/memory/<name>/ plugin's */
   provider: z.string().min(1).default('builtin'),
@@ -373,6 +392,7 @@ export const configSchema = z.object({
   web: webSchema.prefault({}),
   security: securitySchema.prefault({}),
   image_gen: imageGenSchema.prefault({}),
+  tts: ttsSchema.prefault({}),
   memory: memorySchema.prefault({}),
   users: usersSchema.prefault({}),
   tools: toolsSchema.prefault({}),

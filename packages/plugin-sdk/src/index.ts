@@ -8,6 +8,8 @@ import type {
   GatewayHookHandler,
   ImageGenProvider,
   MemoryProvider,
+  TtsProvider,
+  VideoGenProvider,
   WebSearchProvider,
 } from '@hermes/protocol';
 
@@ -108,6 +110,28 @@ export type { GeneratedImage, ImageGenProvider, ImageGenRequest, ModelProviderPr
 
 /** Identity helper that type-checks an image-gen provider: `defineImageGenProvider({ name, isAvailable, generate })`. */
 export function defineImageGenProvider<P extends ImageGenProvider>(provider: P): P {
+  return provider;
+}
+
+// Text to speech: the provider contract (ctx.registerTtsProvider, plugins/tts/<name>/, tts.provider);
+// video generation: the provider contract (ctx.registerVideoGenProvider)
+export type {
+  GeneratedVideo,
+  SynthesizedSpeech,
+  TtsFormat,
+  TtsProvider,
+  TtsRequest,
+  VideoGenProvider,
+  VideoGenRequest,
+} from '@hermes/protocol';
+
+/** Identity helper that type-checks a TTS provider: `defineTtsProvider({ name, isAvailable, synthesize })`. */
+export function defineTtsProvider<P extends TtsProvider>(provider: P): P {
+  return provider;
+}
+
+/** Identity helper that type-checks a video-gen provider: `defineVideoGenProvider({ name, isAvailable, generate })`. */
+export function defineVideoGenProvider<P extends VideoGenProvider>(provider: P): P {
   return provider;
 }
 

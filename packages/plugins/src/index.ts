@@ -40,6 +40,7 @@ export {
 export { checkModelProvider } from './model-provider-check.js';
 export { createModuleImporter, type ModuleImporter } from './module-importer.js';
 export { moduleSyntaxError } from './module-syntax.js';
+export { checkTtsProvider, checkVideoGenProvider } from './named-provider-check.js';
 export { checkPlatformRegistration } from './platform-check.js';
 export {
   createPluginContext,
@@ -57,6 +58,8 @@ export type {
   ImageGenProviderRegistration,
   MemoryProviderRegistration,
   ModelProviderRegistration,
+  TtsProviderRegistration,
+  VideoGenProviderRegistration,
 } from './plugin-host.js';
 export {
   type CliCommand,

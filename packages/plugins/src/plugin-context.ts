@@ -18,6 +18,8 @@ import {
   type ToolDefinition,
   type ToolHandler,
   type ToolSchema,
+  type TtsProvider,
+  type VideoGenProvider,
   type WebSearchProvider,
 } from '@hermes/protocol';
 import { checkContextEngine } from './context-engine-check.js';
@@ -26,6 +28,7 @@ import type { HookBus } from './hook-bus.js';
 import { checkImageGenProvider } from './image-gen-check.js';
 import { checkMemoryProvider } from './memory-provider-check.js';
 import { checkModelProvider } from './model-provider-check.js';
+import { checkTtsProvider, checkVideoGenProvider } from './named-provider-check.js';
 import { checkPlatformRegistration } from './platform-check.js';
 import type { CliCommandBuilder, PluginHostServices, PluginLlm } from './plugin-host.js';
 import { checkWebSearchProvider } from './web-provider-check.js';
@@ -91,6 +94,10 @@ export interface PluginContext {
   registerWebSearchProvider(provider: WebSearchProvider): void;
   /** adds an image-generation backend (`image_gen.provider` picks one; the `image_generate` tool calls it) */
   registerImageGenProvider(provider: ImageGenProvider): void;
+  /** adds a text-to-speech backend (`tts.provider` picks one; the gateway's voice answers call it) */
+  registerTtsProvider(provider: TtsProvider): void;
+  /** adds a video-generation backend (registered and listed; no tool of Hermes calls it yet) */
+  registerVideoGenProvider(provider: VideoGenProvider): void;
   /** adds a memory provider (`memory.provider` picks the one active; its tools join the `memory` toolset) */
   registerMemoryProvider(provider: MemoryProvider): void;
   /** adds a model provider profile (`model.provider` and `/model provider:model` pick one) */
@@ -238,6 +245,16 @@ export function createPluginContext(options: {
       const name = checkImageGenProvider(provider, key);
       if (registries) {
         claim(registries.imageGenProviders, name, { name, plugin: key, provider }, 'image gen provider', key, undo);
+      }
+    },
+    registerTtsProvider(provider) {
+      const name = checkTtsProvider(provider, key);
+      if (registries) claim(registries.ttsProviders, name, { name, plugin: key, provider }, 'TTS provider', key, undo);
+    },
+    registerVideoGenProvider(provider) {
+      const name = checkVideoGenProvider(provider, key);
+      if (registries) {
+        claim(registries.videoGenProviders, name, { name, plugin: key, provider }, 'video gen provider', key, undo);
       }
     },
     registerMemoryProvider(provider) {

@@ -11,6 +11,8 @@ import type {
   PlatformRegistration,
   ToolContext,
   ToolHandlerResult,
+  TtsProvider,
+  VideoGenProvider,
   WebSearchProvider,
 } from '@hermes/protocol';
 
@@ -70,6 +72,20 @@ export interface ImageGenProviderRegistration {
   provider: ImageGenProvider;
 }
 
+/** A registered text-to-speech provider and its owner (`tts.provider` picks one). */
+export interface TtsProviderRegistration {
+  name: string;
+  plugin: string;
+  provider: TtsProvider;
+}
+
+/** A registered video-generation provider and its owner. */
+export interface VideoGenProviderRegistration {
+  name: string;
+  plugin: string;
+  provider: VideoGenProvider;
+}
+
 /** A registered memory provider and its owner (`memory.provider` picks one). */
 export interface MemoryProviderRegistration {
   name: string;
@@ -117,6 +133,8 @@ export class PluginRegistries {
   readonly platforms = new Map<string, PlatformRegistryEntry>();
   readonly webSearchProviders = new Map<string, WebSearchProviderRegistration>();
   readonly imageGenProviders = new Map<string, ImageGenProviderRegistration>();
+  readonly ttsProviders = new Map<string, TtsProviderRegistration>();
+  readonly videoGenProviders = new Map<string, VideoGenProviderRegistration>();
   readonly memoryProviders = new Map<string, MemoryProviderRegistration>();
   readonly modelProviders = new Map<string, ModelProviderRegistration>();
   readonly contextEngines = new Map<string, ContextEngineRegistration>();

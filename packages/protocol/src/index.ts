@@ -180,6 +180,8 @@ export type {
   ToolSchema,
 } from './tools.js';
 export { enablesTool, selectsTool } from './tools.js';
+// Text to speech (ctx.registerTtsProvider: voice answers)
+export type { SynthesizedSpeech, TtsFormat, TtsProvider, TtsRequest } from './tts.js';
 // THE surface × stage table: the typed job every surface submits and the plan of its stages
 export {
   planFor,
@@ -196,6 +198,8 @@ export {
   type TurnWho,
   turnPlanTable,
 } from './turn-plan.js';
+// Video generation (ctx.registerVideoGenProvider)
+export type { GeneratedVideo, VideoGenProvider, VideoGenRequest } from './video-gen.js';
 // Web providers (web_search / web_extract)
 export {
   type FetchedWebPage,

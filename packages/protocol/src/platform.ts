@@ -59,8 +59,11 @@ export interface OutboundMedia {
   /** the name shown on the platform */
   fileName: string;
   mimeType: string;
-  /** `image`: a photo / inline image where the platform has them; `document`: a file */
-  kind: 'image' | 'document';
+  /**
+   * `image`: a photo / inline image where the platform has them; `voice`: a voice note where the
+   * platform has them (an Ogg Opus `.opus` file: Telegram `sendVoice`), else a file; `document`: a file
+   */
+  kind: 'image' | 'document' | 'voice';
   /** the file's size in bytes */
   size: number;
   /** as for `OutboundMessage.idempotencyKey` */

@@ -1,6 +1,8 @@
 /**
- * OutboundMedia → sendPhoto (an image within Telegram's 10 MB photo limit) or sendDocument, a
- * multipart upload of the file; a photo Telegram refuses (its dimensions) is sent again as a document.
+ * OutboundMedia → sendPhoto (an image within Telegram's 10 MB photo limit), sendVoice (a voice note:
+ * an Ogg Opus file) or sendDocument, a multipart upload of the file; a photo Telegram refuses (its
+ * dimensions) and a voice note it refuses (the user does not take voice messages) are sent again as
+ * a document.
  */
 import type { OutboundMedia, SendResult } from '@hermes/protocol';
 import { type Api, InputFile } from 'grammy';
@@ -27,22 +29,28 @@ function photoRefused(result: SendResult): boolean {
   return !result.ok && result.error === 'bad_format' && /PHOTO|IMAGE/i.test(result.message);
 }
 
+/** A voice note Telegram will not take as one (a 400: VOICE_MESSAGES_FORBIDDEN, a file it cannot play). */
+function voiceRefused(result: SendResult): boolean {
+  return !result.ok && result.error === 'bad_format';
+}
+
 /** Uploads one file; never throws. */
 export async function sendMedia(api: Api, media: OutboundMedia): Promise<SendResult> {
-  const sent = (messageId: number): SendResult => ({ ok: true, messageIds: [toMessageId(media.chatId, messageId)] });
   const file = () => new InputFile(media.path, media.fileName);
-  if (media.kind === 'image' && media.size <= TELEGRAM_MAX_PHOTO_BYTES) {
-    let result: SendResult;
+  const attempt = async (call: () => Promise<{ message_id: number }>): Promise<SendResult> => {
     try {
-      result = sent((await api.sendPhoto(media.chatId, file(), options(media))).message_id);
+      return { ok: true, messageIds: [toMessageId(media.chatId, (await call()).message_id)] };
     } catch (error) {
-      result = toSendFailure(error);
+      return toSendFailure(error);
     }
+  };
+  if (media.kind === 'image' && media.size <= TELEGRAM_MAX_PHOTO_BYTES) {
+    const result = await attempt(() => api.sendPhoto(media.chatId, file(), options(media)));
     if (!photoRefused(result)) return result;
   }
-  try {
-    return sent((await api.sendDocument(media.chatId, file(), options(media))).message_id);
-  } catch (error) {
-    return toSendFailure(error);
+  if (media.kind === 'voice') {
+    const result = await attempt(() => api.sendVoice(media.chatId, file(), options(media)));
+    if (!voiceRefused(result)) return result;
   }
+  return attempt(() => api.sendDocument(media.chatId, file(), options(media)));
 }

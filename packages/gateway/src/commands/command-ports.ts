@@ -14,6 +14,7 @@ import type { SessionStage } from '../pipeline/session.js';
 import type { GatewayDeps } from '../runner/gateway-deps.js';
 import type { BusyMode, SubmitOutcome } from '../sessions/session-lanes.js';
 import { reasoningCommand } from '../turn/reasoning-display.js';
+import { voiceCommand } from '../turn/voice-mode.js';
 import { linkCommand, unlinkCommand } from '../users/link-command.js';
 import { commandServices } from './command-services.js';
 
@@ -30,6 +31,7 @@ export interface CommandPortsHost {
     | 'models'
     | 'env'
     | 'skills'
+    | 'speech'
   >;
   events: GatewayEvents;
   lanes: { busy(key: string): boolean; stop(key: string): boolean };
@@ -87,6 +89,16 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
           }
         : {}),
       reasoning: (c) => reasoningCommand({ platformState: store.platformState, commit: store.commit }, c),
+      voice: (c) =>
+        voiceCommand(
+          {
+            platformState: store.platformState,
+            commit: store.commit,
+            defaultMode: host.deps.settings.voiceAnswers ?? 'auto',
+          },
+          c,
+          host.deps.speech?.unavailable() ?? 'text to speech is not set up in this gateway',
+        ),
       sessionCommands: {
         sessions: store.sessions,
         transcripts: store.transcripts,

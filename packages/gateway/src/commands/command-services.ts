@@ -83,6 +83,7 @@ export interface CommandServicePorts extends StatusPorts {
   skills?: CommandServices['skills'];
   link: CommandServices['link'];
   reasoning: CommandServices['reasoning'];
+  voice: CommandServices['voice'];
   /** the session commands' ports (session-commands.ts) */
   sessionCommands: SessionCommandPorts;
 }
@@ -110,6 +111,7 @@ export function commandServices(ports: CommandServicePorts): Omit<CommandService
     answerApproval: ports.answerApproval,
     link: ports.link,
     reasoning: ports.reasoning,
+    voice: ports.voice,
     title: (c) => titleCommand(ports.sessionCommands, c),
     sessions: (c) => sessionsCommand(ports.sessionCommands, c),
     resume: (c) => resumeCommand(ports.sessionCommands, c),

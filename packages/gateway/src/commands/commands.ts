@@ -23,6 +23,8 @@ export interface CommandServices {
   model(ctx: CommandContext): Promise<string> | string;
   /** `/reasoning [show|hide]`: whether this chat sees the model's thinking (turn/reasoning-display.ts) */
   reasoning(ctx: CommandContext): Promise<string>;
+  /** `/voice [on|off|auto]`: whether this chat's answers come as a voice note too (turn/voice-mode.ts) */
+  voice(ctx: CommandContext): Promise<string>;
   /** `/title`, `/sessions`, `/resume`, `/undo`, `/retry` (session-commands.ts) */
   title(ctx: CommandContext): Promise<string>;
   sessions(ctx: CommandContext): Promise<string>;
@@ -69,6 +71,10 @@ export const BUILTIN_COMMANDS: Readonly<Record<string, BuiltinCommand>> = {
   reasoning: {
     description: "/reasoning show|hide: the model's thinking above its answers in this chat",
     run: (c, s) => s.reasoning(c),
+  },
+  voice: {
+    description: '/voice on|off|auto: answers as a voice note too (auto: when you sent one)',
+    run: (c, s) => s.voice(c),
   },
   title: { description: '/title NAME: name this session (alone: its name)', run: (c, s) => s.title(c) },
   sessions: { description: "this chat's sessions, to /resume one", run: (c, s) => s.sessions(c) },

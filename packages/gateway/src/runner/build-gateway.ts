@@ -11,6 +11,7 @@ import {
   type ModelClient,
   type SessionModels,
   type SkillCommands,
+  type SpeechSynthesizer,
   type ToolRegistry,
   type TurnConfig,
   warmModelSdk,
@@ -91,6 +92,8 @@ export interface GatewayParts {
   /** the enabled plugins that failed to load (/health `degraded`, named in the start line) */
   pluginFailures?: () => readonly PluginFailure[];
   skills?: SkillCommands;
+  /** text to speech (tts.*): voice answers in chats */
+  speech?: SpeechSynthesizer;
   /** answers' MEDIA lines: checked, then sent as attachments */
   outboundMedia?: MediaSourceOptions;
   setHomeChannel: GatewayDeps['setHomeChannel'];
@@ -178,6 +181,7 @@ export async function buildGateway(config: HermesConfig, parts: GatewayParts): P
     ...(parts.redact ? { redact: parts.redact } : {}),
     ...(parts.memory ? { memory: parts.memory } : {}),
     ...(parts.skills ? { skills: parts.skills } : {}),
+    ...(parts.speech ? { speech: parts.speech } : {}),
     setHomeChannel: parts.setHomeChannel,
     limitsNow: envClock(process.env, 'LIMITS').now, // HERMES_LIMITS_CLOCK_*: test-only
   });

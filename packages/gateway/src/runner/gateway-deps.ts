@@ -5,6 +5,7 @@ import {
   type ModelClient,
   type SessionModels,
   type SkillCommands,
+  type SpeechSynthesizer,
   type ToolRegistry,
   type TurnConfig,
   type TurnService,
@@ -22,6 +23,7 @@ import type { SessionGuard } from '../sessions/session-guard.js';
 import type { BusyMode } from '../sessions/session-lanes.js';
 import type { GatewayStore } from '../store/gateway-store.js';
 import type { DisplaySettings } from '../turn/turn-display.js';
+import type { VoiceMode } from '../turn/voice-mode.js';
 import type { LaunchPorts } from './launch.js';
 
 export interface GatewaySettings {
@@ -56,6 +58,8 @@ export interface GatewaySettings {
   access?: AccessSettings;
   /** quick_commands: `/name` aliases (absent: none) */
   quickCommands?: Readonly<Record<string, string>>;
+  /** tts.voice_answers: the voice mode of chats that did not choose with /voice (default auto) */
+  voiceAnswers?: VoiceMode;
 }
 
 export interface GatewayMediaSettings extends MediaSettings {
@@ -108,6 +112,8 @@ export interface GatewayDeps {
   memory?: MemoryManager;
   /** the skills invocable as `/name` in chats (absent: none) */
   skills?: SkillCommands;
+  /** text to speech (tts.*): voice answers in chats (absent: text only) */
+  speech?: SpeechSynthesizer;
   /** the usage limits' clock (default `now`; `gateway run`: HERMES_LIMITS_CLOCK_*, test-only) */
   limitsNow?: () => number;
 }

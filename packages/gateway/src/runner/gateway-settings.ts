@@ -49,6 +49,7 @@ export function gatewaySettings(
     },
     access: accessSettings(config),
     quickCommands: config.quick_commands,
+    voiceAnswers: config.tts.voice_answers,
   };
 }
 

@@ -6,7 +6,7 @@
  * `chat.adapters` is filled in once the platforms are set up.
  */
 
-import type { TurnService } from '@hermes/agent';
+import type { SpeechSynthesizer, TurnService } from '@hermes/agent';
 import type { GatewayAccess } from '../access/gateway-access.js';
 import type { ChatApprovals } from '../approvals/chat-approvals.js';
 import type { ChatClarify } from '../approvals/chat-clarify.js';
@@ -17,9 +17,11 @@ import type { GatewayEvents } from '../gateway-hooks/gateway-events.js';
 import { mediaStep } from '../media/inbound-media.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { SessionStage } from '../pipeline/session.js';
+import type { ChatReplyPorts } from '../turn/chat-reply.js';
 import { streamingPorts } from '../turn/display-settings.js';
 import { reasoningShown } from '../turn/reasoning-display.js';
 import type { TurnStagePorts } from '../turn/turn.js';
+import { voiceAnswerLine } from '../turn/voice-answer.js';
 import type { GatewayDeps } from './gateway-deps.js';
 
 export interface TurnPortParts {
@@ -62,10 +64,25 @@ export function gatewayTurnPorts(parts: TurnPortParts): TurnStagePorts {
       approvals: parts.approvals,
       clarify: parts.clarify,
       reasoningShown: (platform, chatId) => reasoningShown(store, platform, chatId),
+      // voice answers need the outbox's MEDIA files (outboundMedia) to reach the chat
+      ...(deps.speech && settings.outboundMedia ? { voiceAnswer: voiceAnswerPort(deps, deps.speech) } : {}),
     },
     users: {
       ownerOf: (identity) => store.identityLinks.ownerOf(identity),
       ...(deps.tierOf ? { tierOf: deps.tierOf } : {}),
     },
   };
+}
+
+/** The chat reply's voice answers: the chat's /voice mode, the synthesizer, the asker's media folder. */
+function voiceAnswerPort(deps: GatewayDeps, speech: SpeechSynthesizer): NonNullable<ChatReplyPorts['voiceAnswer']> {
+  const { store, settings } = deps;
+  const ports = {
+    speech,
+    mode: { platformState: store.platformState, commit: store.commit, defaultMode: settings.voiceAnswers ?? 'auto' },
+    cacheDir: settings.cacheDir,
+    ...(deps.redact ? { redact: deps.redact } : {}),
+    logger: deps.logger,
+  };
+  return (turn) => voiceAnswerLine(ports, turn);
 }

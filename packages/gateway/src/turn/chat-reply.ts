@@ -60,6 +60,13 @@ export interface ChatReplyPorts {
   clarify?: Pick<ChatClarify, 'forTurn'>;
   /** true when the chat asked to see the model's thinking (`/reasoning show`; absent: never) */
   reasoningShown?(platform: string, chatId: string): Promise<boolean>;
+  /** the `MEDIA:` line of the answer's voice note when the chat's voice mode wants one (turn/voice-answer.ts; absent: never) */
+  voiceAnswer?(turn: {
+    event: OutboxSink['event'];
+    owner: string;
+    answer: string;
+    signal: AbortSignal;
+  }): Promise<string | null>;
 }
 
 /** A chat message's lane job as the turn job every surface submits. */
@@ -80,6 +87,10 @@ export function chatTurnJob(job: LaneJob): ChatTurnJob {
 /** The notices about the message's files, then the answer. */
 const withNotices = (notices: readonly string[], answer: string): string =>
   notices.length === 0 ? answer : `${notices.join('\n')}\n\n${answer}`;
+
+/** The answer with its voice note's MEDIA line (sent after the text), if any. */
+const withVoice = (answer: string, voiceLine: string | null): string =>
+  voiceLine === null ? answer : `${answer}\n\n${voiceLine}`;
 
 const outcomeOf = (status: string): PipelineOutcome =>
   status === 'completed'
@@ -172,12 +183,17 @@ export async function openChatReply(
           keep?.committed();
           return { answered: false };
         }
+        // the answer spoken (before any thinking is put above it), attached after the text
+        const voice =
+          completed && ports.voiceAnswer
+            ? await ports.voiceAnswer({ event, owner, answer, signal: control.signal })
+            : null;
         if (completed && result.reasoning && (await ports.reasoningShown?.(platform, event.source.chatId)))
           answer = withReasoning(answer, result.reasoning);
         // three commits per answered message: accept; transcript + outbox rows; sent mark + inbox done
         const delivered = await ports.deliver(
           target,
-          withNotices(media?.notices ?? [], answer),
+          withVoice(withNotices(media?.notices ?? [], answer), voice),
           // messages joined into this one are finished with the answer's rows: a restart resends it, once
           { withEnqueue: [...transcript, ...settleJoined(outcome)], onSettled: markInbox },
           streamed,

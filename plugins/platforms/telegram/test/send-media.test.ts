@@ -1,11 +1,12 @@
-// Uploading files through the fake Bot API with real grammy: sendPhoto for images, sendDocument for
-// the rest and for an image Telegram refuses as a photo, typed failures.
+// Uploading files through the fake Bot API with real grammy: sendPhoto for images, sendVoice for
+// voice notes, sendDocument for the rest and for an image (or voice note) Telegram refuses as such,
+// typed failures.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OutboundMedia, PlatformAdapter } from '@hermes/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAKE_PNG } from '../../../../test/fakes/openai-server.js';
+import { FAKE_OPUS, FAKE_PNG } from '../../../../test/fakes/openai-server.js';
 import { type Harness, startHarness } from './harness.js';
 
 let h: Harness;
@@ -54,6 +55,21 @@ describe('telegram sendMedia', () => {
     expect(result?.ok).toBe(true);
     expect(h.fake.calls.filter((c) => c.method === 'sendPhoto').map((c) => c.status)).toEqual([400]);
     expect(h.fake.uploads.map((u) => u.method)).toEqual(['sendDocument']);
+  });
+
+  it('sends a voice note with sendVoice; one Telegram refuses as a voice note goes as a document', async () => {
+    const voice = await adapter.sendMedia?.(media('voice-1.opus', FAKE_OPUS, 'voice', 'audio/ogg'));
+    expect(voice).toEqual({ ok: true, messageIds: [`42:${h.fake.uploads[0]?.message_id}`] });
+    expect(h.fake.uploads[0]).toMatchObject({ method: 'sendVoice', fileName: 'voice-1.opus', size: FAKE_OPUS.length });
+    h.fake.failNext('sendVoice', { status: 400, description: 'Bad Request: VOICE_MESSAGES_FORBIDDEN' });
+    const refused = await adapter.sendMedia?.(media('voice-2.opus', FAKE_OPUS, 'voice', 'audio/ogg'));
+    expect(refused?.ok).toBe(true);
+    expect(h.fake.uploads.map((u) => u.method)).toEqual(['sendVoice', 'sendDocument']);
+    // a 429 is waited out by delivery, never turned into a document
+    h.fake.failNext('sendVoice', { status: 429, retryAfter: 1 });
+    const limited = await adapter.sendMedia?.(media('voice-3.opus', FAKE_OPUS, 'voice', 'audio/ogg'));
+    expect(limited).toMatchObject({ ok: false, error: 'rate_limited' });
+    expect(h.fake.uploads).toHaveLength(2);
   });
 
   it('a refused upload is a typed failure, never a throw', async () => {

@@ -47,7 +47,7 @@ export async function outboundMedia(
     const info = await stat(filePath);
     if (!info.isFile()) return 'not a regular file';
     const mimeType = mimeTypeOf(fileName);
-    return { ...common, path: filePath, fileName, mimeType, kind: mediaKindOf(mimeType), size: info.size };
+    return { ...common, path: filePath, fileName, mimeType, kind: mediaKindOf(mimeType, fileName), size: info.size };
   } catch {
     return 'the file is gone';
   }

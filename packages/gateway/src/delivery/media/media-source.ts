@@ -49,7 +49,7 @@ const guardOf = (options: Parameters<typeof createFileGuard>[0]): FileGuard => {
 
 /** A file ready to upload, or the note that says why it is not sent. */
 export type ResolvedMedia =
-  | { ok: true; path: string; fileName: string; mimeType: string; kind: 'image' | 'document'; size: number }
+  | { ok: true; path: string; fileName: string; mimeType: string; kind: 'image' | 'document' | 'voice'; size: number }
   | { ok: false; note: string };
 
 const MB = 1024 * 1024;
@@ -128,7 +128,7 @@ async function fromPath(ref: string, options: MediaSourceOptions, asker: MediaAs
   }
   const fileName = path.basename(real);
   const mimeType = mimeTypeOf(fileName);
-  return { ok: true, path: real, fileName, mimeType, kind: mediaKindOf(mimeType), size: info.size };
+  return { ok: true, path: real, fileName, mimeType, kind: mediaKindOf(mimeType, fileName), size: info.size };
 }
 
 async function fromUrl(ref: string, options: MediaSourceOptions): Promise<ResolvedMedia> {
@@ -148,5 +148,5 @@ async function fromUrl(ref: string, options: MediaSourceOptions): Promise<Resolv
   await mkdir(folder, { recursive: true, mode: 0o700 });
   const target = path.join(folder, fileName);
   await writeFile(target, file.bytes, { mode: 0o600 });
-  return { ok: true, path: target, fileName, mimeType, kind: mediaKindOf(mimeType), size: file.bytes.length };
+  return { ok: true, path: target, fileName, mimeType, kind: mediaKindOf(mimeType, fileName), size: file.bytes.length };
 }

@@ -1,4 +1,4 @@
-/** The MIME type of a file to upload, from its name, and whether platforms show it as an image. */
+/** The MIME type of a file to upload, from its name, and whether platforms show it as an image or a voice note. */
 import path from 'node:path';
 
 const TYPES: Readonly<Record<string, string>> = {
@@ -16,6 +16,7 @@ const TYPES: Readonly<Record<string, string>> = {
   '.zip': 'application/zip',
   '.mp3': 'audio/mpeg',
   '.ogg': 'audio/ogg',
+  '.opus': 'audio/ogg', // Ogg Opus (RFC 7845's extension): a voice note where the platform has them
   '.wav': 'audio/wav',
   '.mp4': 'video/mp4',
   '.svg': 'image/svg+xml',
@@ -35,7 +36,8 @@ export function extensionOf(mimeType: string): string {
   return found?.[0] ?? '.bin';
 }
 
-/** `image` for the types platforms show as photos, else `document`. */
-export function mediaKindOf(mimeType: string): 'image' | 'document' {
-  return PHOTO_TYPES.has(mimeType) ? 'image' : 'document';
+/** `image` for the types platforms show as photos, `voice` for an Ogg Opus `.opus` file (voice answers), else `document`. */
+export function mediaKindOf(mimeType: string, fileName = ''): 'image' | 'document' | 'voice' {
+  if (PHOTO_TYPES.has(mimeType)) return 'image';
+  return path.extname(fileName).toLowerCase() === '.opus' ? 'voice' : 'document';
 }
