@@ -4,7 +4,7 @@
 // turn running during the reload finishes; a broken config.yaml is refused (exit 78, file and line)
 // with the gateway running on the old one; a key only a restart applies is reported (exit 75) while
 // the turn settings of the same reload reach the next turn.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatMessage } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +21,24 @@ const telegram = useFakeTelegram();
 const messagesOf = (r: RecordedRequest | undefined) => (r?.body?.messages ?? []) as ChatMessage[];
 const toolNames = (r: RecordedRequest | undefined) =>
   ((r?.body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
+/** HOME/plugins/greeter: a user plugin (its code needs the operator's approval, trust.json) with one tool. */
+function writeGreeter(home: string): void {
+  const dir = join(home, 'plugins', 'greeter');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'plugin.yaml'), 'name: greeter\nversion: 1.0.0\ndescription: greets\n');
+  writeFileSync(
+    join(dir, 'index.ts'),
+    `export function register(ctx: { registerTool(t: unknown): void }): void {
+  ctx.registerTool({
+    name: 'greet',
+    toolset: 'greeter',
+    schema: { name: 'greet', description: 'greets', parameters: { type: 'object', properties: {} } },
+    handler: () => 'hello from greeter',
+  });
+}
+`,
+  );
+}
 const chatRequests = () => openai.server.requests.filter((r) => r.path.endsWith('/chat/completions'));
 
 describe('hermes gateway reload on a running gateway (Telegram, long polling)', () => {
@@ -29,6 +47,7 @@ describe('hermes gateway reload on a running gateway (Telegram, long polling)', 
     const home = tempHome();
     const configFile = join(home, 'config.yaml');
     writeFileSync(configFile, 'gateway:\n  batch_ms: 0\n');
+    writeGreeter(home);
     // the call-plan model (CALL [...] runs tools, then answers with their results); HOLD waits for `release`
     let release: () => void = () => {};
     const held = new Promise<void>((r) => {
@@ -68,16 +87,27 @@ describe('hermes gateway reload on a running gateway (Telegram, long polling)', 
       const startCalls = tg.calls.length;
       const offsetsBefore = tg.calls.filter((c) => c.method === 'getUpdates').map((c) => Number(c.body.offset ?? 0));
 
+      // calculator (bundled) and greeter (not approved) enabled: only calculator loads
+      writeFileSync(configFile, 'gateway:\n  batch_ms: 0\nplugins:\n  enabled: [greeter]\n');
       const enabled = await runHermes(['plugins', 'enable', 'calculator'], { env: { HERMES_HOME: home } });
       expect(enabled.code, enabled.stderr).toBe(0);
+      const partial = await reload();
+      expect(partial.code).toBe(1);
+      expect(partial.stderr).toContain('plugin calculator loaded (tools: calculate, unit_convert)');
+      expect(partial.stderr).toContain('skills added: calculator');
+      expect(partial.stderr).toMatch(
+        /failed: plugin greeter .*not approved \(new\); run `hermes trust approve plugin:greeter`/,
+      );
+      // approved, it loads at the next reload
+      const approve = await runHermes(['trust', 'approve', 'plugin:greeter', '--yes'], { env: { HERMES_HOME: home } });
+      expect(approve.code, approve.stderr).toBe(0);
       const applied = await reload();
       expect(applied.code, applied.stderr).toBe(0);
-      expect(applied.stdout).toContain('plugin calculator loaded (tools: calculate, unit_convert)');
-      expect(applied.stdout).toContain('skills added: calculator');
+      expect(applied.stdout).toContain('plugin greeter loaded (tools: greet)');
       // the result the gateway wrote, and its one log line
       const written = JSON.parse(readFileSync(join(home, 'gateway.reload.json'), 'utf8')) as { pid: number };
       expect(written.pid).toBe(gw.child.pid);
-      await waitFor(() => gw.stderr().includes('hermes gateway reloaded (generation 1)'));
+      await waitFor(() => gw.stderr().includes('hermes gateway reloaded (generation 2)'));
 
       // the running turn finishes with what it started with
       release();
@@ -85,7 +115,7 @@ describe('hermes gateway reload on a running gateway (Telegram, long polling)', 
       // the next turn is offered the plugin's tool, and calling it works
       expect(await ask(calc)).toContain('"result":42');
       const calcRequest = chatRequests().find((r) => messagesOf(r).some((m) => String(m.content).includes('6*7')));
-      expect(toolNames(calcRequest)).toContain('calculate');
+      expect(toolNames(calcRequest)).toEqual(expect.arrayContaining(['calculate', 'greet']));
 
       // the Telegram connection was kept: no webhook call, no new getMe, the offsets went on
       const after = tg.calls.slice(startCalls);
@@ -110,7 +140,7 @@ describe('hermes gateway reload on a running gateway (Telegram, long polling)', 
       // turns, and the plugin no longer enabled is unloaded (its tools no longer offered)
       writeFileSync(
         configFile,
-        'gateway:\n  batch_ms: 0\n  max_concurrent_runs: 3\nagent:\n  system_prompt: You are the reloaded assistant.\n',
+        'gateway:\n  batch_ms: 0\n  max_concurrent_runs: 3\nagent:\n  system_prompt: You are the reloaded assistant.\nplugins:\n  enabled: [greeter]\n',
       );
       const restart = await reload();
       expect(restart.code, restart.stderr).toBe(75);
@@ -121,6 +151,7 @@ describe('hermes gateway reload on a running gateway (Telegram, long polling)', 
       const last = chatRequests().at(-1);
       expect(String(messagesOf(last)[0]?.content)).toContain('You are the reloaded assistant.');
       expect(toolNames(last)).not.toContain('calculate');
+      expect(toolNames(last)).toContain('greet');
       expect(gw.child.exitCode).toBeNull();
     } finally {
       release();
