@@ -2,7 +2,7 @@
  * The `browser` tool of a runtime, from the settings: tools.browser.*, security.allow_private_urls,
  * web.max_content_chars, and the file tools' confinement (file:// URLs only inside tools.file_roots).
  * Screenshots go to the asking user's own media folder (HERMES_HOME/cache/media/<owner>/screenshots,
- * which the gateway may send them); without a user (hermes chat, -z) to HERMES_HOME/cache/screenshots.
+ * which the gateway may send them); a turn without a user to HERMES_HOME/cache/screenshots.
  */
 import { join } from 'node:path';
 import { type BrowserPool, createBrowser } from '@hermes/agent';
