@@ -12,6 +12,7 @@ import { parse } from 'yaml';
 import { discordFactory } from '../plugins/platforms/discord/index.js';
 import { slackFactory } from '../plugins/platforms/slack/index.js';
 import { telegramFactory } from '../plugins/platforms/telegram/index.js';
+import { whatsappFactory } from '../plugins/platforms/whatsapp/index.js';
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(`../${path}`, import.meta.url)), 'utf8');
 
@@ -49,6 +50,16 @@ const PLATFORMS: { name: string; factory: PlatformFactory; env: Record<string, s
     name: 'slack',
     factory: slackFactory,
     env: { SLACK_BOT_TOKEN: 'xoxb-docs', SLACK_APP_TOKEN: 'xapp-docs', SLACK_SIGNING_SECRET: 'docs-secret' },
+  },
+  {
+    name: 'whatsapp',
+    factory: whatsappFactory,
+    env: {
+      WHATSAPP_ACCESS_TOKEN: 'EAAGdocs',
+      WHATSAPP_PHONE_NUMBER_ID: '106540352242922',
+      WHATSAPP_APP_SECRET: 'docs-app-secret',
+      WHATSAPP_VERIFY_TOKEN: 'docs-verify-token',
+    },
   },
 ];
 

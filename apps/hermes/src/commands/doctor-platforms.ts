@@ -1,6 +1,7 @@
 /**
  * `hermes doctor`'s platform checks: each chat platform whose token is set is asked once who the
- * token belongs to (Telegram `getMe`, Discord `GET /users/@me`, Slack `auth.test`), at the API the
+ * token belongs to (Telegram `getMe`, Discord `GET /users/@me`, Slack `auth.test`, WhatsApp
+ * `GET /<phone number id>`), at the API the
  * gateway would use (the same settings and variables). A token that is refused, or an API that
  * cannot be reached within PLATFORM_PROBE_TIMEOUT_MS, fails the check; the token is never printed.
  */
@@ -28,6 +29,10 @@ interface Probe {
   request(signal: AbortSignal): Promise<Response>;
   /** who the token belongs to, from a 2xx answer; throws with the API's own reason otherwise */
   who(body: unknown): string;
+  /** the API's own reason in a non-2xx answer, where it is not a plain `description`/`message`/`error` string */
+  refusal?(body: unknown): string | undefined;
+  /** what is missing before any call can be made (another variable the platform needs) */
+  missing?: string;
 }
 
 function telegramProbe(token: string, settings: Settings, env: NodeJS.ProcessEnv): Probe {
@@ -78,10 +83,40 @@ function slackProbe(token: string, settings: Settings, env: NodeJS.ProcessEnv): 
   };
 }
 
+function whatsappProbe(token: string, settings: Settings, env: NodeJS.ProcessEnv): Probe {
+  const base = (
+    setting(settings, 'api_url') ??
+    trimmed(env.WHATSAPP_API_URL) ??
+    'https://graph.facebook.com/v21.0'
+  ).replace(/\/+$/, '');
+  const phoneNumberId = trimmed(env.WHATSAPP_PHONE_NUMBER_ID) ?? '';
+  const unset = ['WHATSAPP_PHONE_NUMBER_ID', 'WHATSAPP_APP_SECRET', 'WHATSAPP_VERIFY_TOKEN'].filter(
+    (name) => trimmed(env[name]) === undefined,
+  );
+  return {
+    where: base,
+    ...(unset.length === 0 ? {} : { missing: `${unset.join(', ')} not set` }),
+    request: (signal) =>
+      fetch(`${base}/${encodeURIComponent(phoneNumberId)}?fields=display_phone_number,verified_name`, {
+        headers: { authorization: `Bearer ${token}` },
+        signal,
+      }),
+    who: (body) => {
+      const b = body as { display_phone_number?: string; verified_name?: string };
+      return `phone number ${b.display_phone_number ?? '?'} (${b.verified_name ?? '?'})`;
+    },
+    refusal: (body) => {
+      const error = (body as { error?: { message?: unknown; code?: unknown } } | null)?.error;
+      return typeof error?.message === 'string' ? error.message : undefined;
+    },
+  };
+}
+
 const PROBES: Record<string, { tokenEnv: string; probe: typeof telegramProbe }> = {
   telegram: { tokenEnv: 'TELEGRAM_BOT_TOKEN', probe: telegramProbe },
   discord: { tokenEnv: 'DISCORD_BOT_TOKEN', probe: discordProbe },
   slack: { tokenEnv: 'SLACK_BOT_TOKEN', probe: slackProbe },
+  whatsapp: { tokenEnv: 'WHATSAPP_ACCESS_TOKEN', probe: whatsappProbe },
 };
 
 /** Whether doctor knows how to ask this platform about its token. */
@@ -104,6 +139,7 @@ export async function probePlatform(name: string, config: HermesConfig, env: Nod
   const settings = ((config.gateway.platforms as Record<string, unknown>)[name] ?? {}) as Settings;
   const probe = entry.probe(token, settings, env);
   const hide = (text: string) => text.split(token).join('<token>');
+  if (probe.missing !== undefined) return { name: `platform ${name}`, status: 'fail', detail: probe.missing };
   try {
     const res = await probe.request(AbortSignal.timeout(PLATFORM_PROBE_TIMEOUT_MS));
     const text = await res.text();
@@ -115,7 +151,7 @@ export async function probePlatform(name: string, config: HermesConfig, env: Nod
     }
     if (!res.ok) {
       const said = (body as { description?: string; message?: string; error?: string } | null) ?? {};
-      const why = said.description ?? said.message ?? said.error ?? text.slice(0, 120);
+      const why = probe.refusal?.(body) ?? said.description ?? said.message ?? said.error ?? text.slice(0, 120);
       return {
         name: `platform ${name}`,
         status: 'fail',

@@ -229,4 +229,25 @@ describe('POST events', () => {
     await h.events()(h.signed(w.envelope({ messages: [other] })));
     expect(recorder.events.map((e) => e.text)).toEqual(['Opening hours']);
   });
+
+  it("an action button's press (a cron job's Cancel) goes to sink.actionPress; its answer is sent to the presser", async () => {
+    const actions: unknown[] = [];
+    const recorder = recordingSink();
+    const sink = {
+      ...recorder.sink,
+      actionPress: async (press: unknown) => {
+        actions.push(press);
+        return { text: 'Job cancelled.' };
+      },
+    };
+    await h.adapter().start(sink);
+    const w = h.fake.webhooks;
+    const cancel = w.buttonReply(ALICE, { id: 'hact:cron-cancel:job1', title: 'Cancel job' }, 'wamid.cron');
+    await h.events()(h.signed(w.envelope({ messages: [cancel] })));
+    expect(actions).toEqual([
+      { platform: 'whatsapp', action: 'cron-cancel', arg: 'job1', userId: ALICE.from, chatId: ALICE.from },
+    ]);
+    expect(h.fake.sent.map((m) => m.text)).toEqual(['Job cancelled.']);
+    expect(recorder.attempts).toHaveLength(0);
+  });
 });
