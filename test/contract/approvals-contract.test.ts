@@ -60,13 +60,14 @@ describe.each(
     gw = null;
   });
 
-  it.skipIf(driver.pressButton === undefined)(
+  // in a group, with all four answers as buttons: WhatsApp (no groups, three buttons) tests its own in test/e2e
+  it.skipIf(driver.pressButton === undefined || driver.group === undefined)(
     'buttons: another user of the group is told "not yours"; the asker\'s "Allow once" runs it; the buttons go',
     async () => {
       await start();
       const { target, command } = victim();
       model.script({ toolCalls: [{ name: 'terminal', arguments: { command } }] }, { text: 'cleaned up' });
-      await driver.group(alice, 'clean up the victim folder', { mention: true });
+      await driver.group?.(alice, 'clean up the victim folder', { mention: true });
       const prompts = () => driver.buttonPrompts?.() ?? [];
       await until('the approval prompt', () => prompts().length > 0);
       const prompt = prompts()[0] as ButtonPrompt;

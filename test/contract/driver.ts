@@ -104,8 +104,11 @@ export interface PlatformDriver {
   waitReady(): Promise<void>;
   /** a direct message from `user` */
   dm(user: ContractUser, text: string): Promise<InboundRef>;
-  /** a message in a group/guild channel, @-mentioning the bot when `mention` */
-  group(user: ContractUser, text: string, options: { mention: boolean }): Promise<InboundRef>;
+  /**
+   * a message in a group/guild channel, @-mentioning the bot when `mention`; absent for a platform
+   * without group chats (WhatsApp's Cloud API: one user with the business number)
+   */
+  group?(user: ContractUser, text: string, options: { mention: boolean }): Promise<InboundRef>;
   /**
    * a reply in the thread a group message `parent` started, where the bot answers it; present where
    * a group's answers go into such a thread (Slack), absent where they go to the group itself
@@ -117,6 +120,8 @@ export interface PlatformDriver {
    * takes no files
    */
   dmFiles?(user: ContractUser, text: string, files: readonly ContractFile[]): Promise<InboundRef>;
+  /** true where a message carries one file at most (WhatsApp): the several-files-in-one-message scenario is skipped */
+  readonly oneFilePerMessage?: boolean;
   /** every text message the bot sent since the last reset, in order */
   sent(): SentText[];
   /** every file the bot uploaded since the last reset, in order (absent: the platform takes no files) */

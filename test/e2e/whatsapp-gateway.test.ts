@@ -136,7 +136,9 @@ describe('WhatsApp through hermes gateway run', () => {
     writeFileSync(join(target, 'keep.txt'), 'x');
     const command = `rm -rf ${target}/*`;
     openai.server.script({ toolCalls: [{ name: 'terminal', arguments: { command } }] }, { text: 'deleted' });
-    await deliver(wa.webhooks.envelope({ messages: [wa.webhooks.text(ALICE, 'clean up the victim folder')], sender: ALICE }));
+    await deliver(
+      wa.webhooks.envelope({ messages: [wa.webhooks.text(ALICE, 'clean up the victim folder')], sender: ALICE }),
+    );
     await waitFor(() => wa.sent.some((m) => m.type === 'interactive'), { what: 'the approval prompt' });
     const prompt = wa.sent.find((m) => m.type === 'interactive');
     expect(prompt?.text).toContain(command);

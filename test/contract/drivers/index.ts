@@ -4,6 +4,7 @@ import { discordDriver } from './discord.js';
 import { echoDriver } from './echo.js';
 import { slackHttpDriver, slackSocketDriver } from './slack.js';
 import { telegramDriver } from './telegram.js';
+import { whatsappDriver } from './whatsapp.js';
 
 /** Fresh driver instances for every platform and mode. */
 export function allDrivers(): PlatformDriver[] {
@@ -14,6 +15,7 @@ export function allDrivers(): PlatformDriver[] {
     slackHttpDriver(),
     discordDriver(),
     echoDriver(),
+    whatsappDriver(),
   ];
 }
 
