@@ -73,14 +73,19 @@ describe('WhatsApp through hermes gateway run', () => {
     expect((await postWebhook(webhookUrl(), forged, { signature: `sha256=${'0'.repeat(64)}` })).status).toBe(401);
     expect((await postWebhook(webhookUrl(), forged, { signature: null })).status).toBe(401);
     expect((await postWebhook(webhookUrl(), forged, { appSecret: 'not-the-app-secret' })).status).toBe(401);
-    openai.server.script({ text: 'Hello from **Hermes**' });
+    // the model answers once the message was marked read with the typing indicator (shown after 300 ms)
+    openai.server.respond(async () => {
+      await waitFor(() => wa.reads.length > 0, { what: 'the read mark with typing' });
+      return { text: 'Hello from **Hermes**' };
+    });
     const message = wa.webhooks.text(ALICE, 'hi bot');
     await deliver(wa.webhooks.envelope({ messages: [message], sender: ALICE }));
     await waitFor(() => texts().length > 0, { what: 'the answer' });
     expect(wa.sent[0]).toMatchObject({ to: ALICE.from, type: 'text', text: 'Hello from *Hermes*' });
     expect(chats()).toHaveLength(1); // the forged posts never reached the model
     expect(JSON.stringify(chats()[0]?.body?.messages)).not.toContain('forged hello');
-    expect(wa.reads).toContainEqual({ messageId: message.id, typing: true });
+    expect(wa.reads).toEqual([{ messageId: message.id, typing: true }]);
+    openai.server.respond(undefined);
   });
 
   it('a redelivered webhook is answered once', async () => {
@@ -147,8 +152,10 @@ describe('WhatsApp through hermes gateway run', () => {
     const once = prompt?.buttons.find((b) => b.title === 'Allow once');
     const press = wa.webhooks.buttonReply(ALICE, { id: once?.id ?? '', title: 'Allow once' }, prompt?.id ?? '');
     await deliver(wa.webhooks.envelope({ messages: [press], sender: ALICE }));
-    await waitFor(() => texts().includes('deleted'), { what: 'the answer after the approval' });
-    expect(texts()).toContain('Approved once.');
+    await waitFor(() => texts().includes('deleted') && texts().includes('Approved once.'), {
+      what: 'the answer to the press and the answer after the approval',
+    });
+    expect(wa.sent.find((m) => m.text === 'Approved once.')?.replyTo).toBe(press.id);
     expect(existsSync(join(target, 'keep.txt'))).toBe(false);
   });
 });
