@@ -37,6 +37,7 @@ describe('loadConfig: defaults', () => {
       max_parallel_children: 3,
       child_max_iterations: 20,
       child_timeout_s: 240,
+      clarify_timeout_s: 180,
     });
     expect(config.terminal).toEqual({ timeout_s: 60, max_output_chars: 50_000, dangerous_patterns_extra: [] });
     expect(config.logging).toEqual({ level: 'info', redact: [] });
