@@ -1,0 +1,88 @@
+/**
+ * What the bot sends through signal-cli: a text (`send`), a file as a base64 data URI attachment
+ * (`send` with `attachments`), a reaction on a user's message (`sendReaction`) and the typing
+ * indicator (`sendTyping`). Each send answers a SendResult (the sent message's id is
+ * `<timestamp>:<account>`) and never throws.
+ */
+import { readFile } from 'node:fs/promises';
+import type { OutboundMedia, OutboundMessage, Reaction, SendResult } from '@hermes/protocol';
+import { chatTarget, messageIdOf, parseMessageId } from './addresses.js';
+import { isRecord, type RpcClient } from './rpc.js';
+import { recipientResults, resultsFailure, toSendFailure } from './send-errors.js';
+
+export interface Sender {
+  rpc: RpcClient;
+  account: string;
+}
+
+/** `quoteTimestamp` and `quoteAuthor` of a reply to `replyTo`, when it names a message. */
+function quoteOf(replyTo: string | undefined): Record<string, unknown> {
+  const quoted = replyTo === undefined ? undefined : parseMessageId(replyTo);
+  return quoted === undefined ? {} : { quoteTimestamp: quoted.timestamp, quoteAuthor: quoted.author };
+}
+
+/** One `send` call; the answer's timestamp names the sent message. */
+async function sendCall(sender: Sender, chatId: string, params: Record<string, unknown>): Promise<SendResult> {
+  try {
+    const answer = await sender.rpc.call('send', { ...chatTarget(chatId), ...params });
+    const failed = resultsFailure(recipientResults(answer), 'send: no recipient took the message');
+    if (failed !== undefined) return failed;
+    const timestamp = isRecord(answer) ? answer.timestamp : undefined;
+    if (typeof timestamp !== 'number') {
+      return { ok: false, error: 'transient', message: 'send answered without a timestamp', status: 200 };
+    }
+    return { ok: true, messageIds: [messageIdOf(timestamp, sender.account)] };
+  } catch (error) {
+    return toSendFailure(error);
+  }
+}
+
+/** A text message (plain text: Signal shows no Markdown). */
+export function sendText(sender: Sender, message: OutboundMessage): Promise<SendResult> {
+  return sendCall(sender, message.chatId, { message: message.text, ...quoteOf(message.replyToMessageId) });
+}
+
+/** RFC 2397 with signal-cli's file name: `data:<mime>;filename=<name>;base64,<data>`. */
+export function dataUri(mimeType: string, fileName: string, data: Buffer): string {
+  const name = fileName.replace(/[;,\s]+/g, '_');
+  return `data:${mimeType};filename=${name};base64,${data.toString('base64')}`;
+}
+
+/** A file as an attachment (the daemon may run on another machine: the bytes travel inline). */
+export async function sendMedia(sender: Sender, media: OutboundMedia): Promise<SendResult> {
+  let data: Buffer;
+  try {
+    data = await readFile(media.path);
+  } catch (error) {
+    return { ok: false, error: 'bad_format', message: `cannot read ${media.fileName}: ${String(error)}` };
+  }
+  return sendCall(sender, media.chatId, {
+    message: '',
+    attachments: [dataUri(media.mimeType, media.fileName, data)],
+    ...quoteOf(media.replyToMessageId),
+  });
+}
+
+/** The bot's reaction on a user's message; Signal keeps one reaction per person, a new one replaces it. */
+export async function sendReaction(sender: Sender, reaction: Reaction): Promise<SendResult> {
+  const target = parseMessageId(reaction.messageId);
+  if (target === undefined) {
+    return { ok: false, error: 'not_found', message: `not a Signal message id: ${reaction.messageId}` };
+  }
+  try {
+    await sender.rpc.call('sendReaction', {
+      ...chatTarget(reaction.chatId),
+      emoji: reaction.emoji,
+      targetAuthor: target.author,
+      targetTimestamp: target.timestamp,
+    });
+    return { ok: true, messageIds: [reaction.messageId] };
+  } catch (error) {
+    return toSendFailure(error);
+  }
+}
+
+/** Shows "typing…" in the chat (Signal shows it for 15 s unless stopped). */
+export async function sendTyping(sender: Sender, chatId: string): Promise<void> {
+  await sender.rpc.call('sendTyping', chatTarget(chatId));
+}
