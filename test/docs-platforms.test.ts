@@ -10,6 +10,7 @@ import { type PlatformFactory, silentLogger } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { discordFactory } from '../plugins/platforms/discord/index.js';
+import { signalFactory } from '../plugins/platforms/signal/index.js';
 import { slackFactory } from '../plugins/platforms/slack/index.js';
 import { telegramFactory } from '../plugins/platforms/telegram/index.js';
 import { whatsappFactory } from '../plugins/platforms/whatsapp/index.js';
@@ -60,6 +61,11 @@ const PLATFORMS: { name: string; factory: PlatformFactory; env: Record<string, s
       WHATSAPP_APP_SECRET: 'docs-app-secret',
       WHATSAPP_VERIFY_TOKEN: 'docs-verify-token',
     },
+  },
+  {
+    name: 'signal',
+    factory: signalFactory,
+    env: { SIGNAL_HTTP_URL: 'http://127.0.0.1:8080', SIGNAL_ACCOUNT: '+15550009999' },
   },
 ];
 

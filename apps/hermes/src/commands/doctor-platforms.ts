@@ -1,7 +1,7 @@
 /**
  * `hermes doctor`'s platform checks: each chat platform whose token is set is asked once who the
  * token belongs to (Telegram `getMe`, Discord `GET /users/@me`, Slack `auth.test`, WhatsApp
- * `GET /<phone number id>`), at the API the
+ * `GET /<phone number id>`; Signal: whether signal-cli's daemon answers `GET /api/v1/check`), at the API the
  * gateway would use (the same settings and variables). A token that is refused, or an API that
  * cannot be reached within PLATFORM_PROBE_TIMEOUT_MS, fails the check; the token is never printed.
  */
@@ -33,6 +33,8 @@ interface Probe {
   refusal?(body: unknown): string | undefined;
   /** what is missing before any call can be made (another variable the platform needs) */
   missing?: string;
+  /** the whole ok detail, where there is no token to accept (Signal's daemon) */
+  okDetail?: string;
 }
 
 function telegramProbe(token: string, settings: Settings, env: NodeJS.ProcessEnv): Probe {
@@ -112,11 +114,23 @@ function whatsappProbe(token: string, settings: Settings, env: NodeJS.ProcessEnv
   };
 }
 
+function signalProbe(account: string, settings: Settings, env: NodeJS.ProcessEnv): Probe {
+  const base = (setting(settings, 'http_url') ?? trimmed(env.SIGNAL_HTTP_URL) ?? '').replace(/\/+$/, '');
+  return {
+    where: base,
+    ...(base === '' ? { missing: 'SIGNAL_HTTP_URL not set' } : {}),
+    okDetail: `signal-cli's daemon answers at ${base} (account ${account})`,
+    request: (signal) => fetch(`${base}/api/v1/check`, { signal }),
+    who: () => 'GET /api/v1/check',
+  };
+}
+
 const PROBES: Record<string, { tokenEnv: string; probe: typeof telegramProbe }> = {
   telegram: { tokenEnv: 'TELEGRAM_BOT_TOKEN', probe: telegramProbe },
   discord: { tokenEnv: 'DISCORD_BOT_TOKEN', probe: discordProbe },
   slack: { tokenEnv: 'SLACK_BOT_TOKEN', probe: slackProbe },
   whatsapp: { tokenEnv: 'WHATSAPP_ACCESS_TOKEN', probe: whatsappProbe },
+  signal: { tokenEnv: 'SIGNAL_ACCOUNT', probe: signalProbe },
 };
 
 /** Whether doctor knows how to ask this platform about its token. */
@@ -158,6 +172,7 @@ export async function probePlatform(name: string, config: HermesConfig, env: Nod
         detail: hide(`${probe.where} refused the token: HTTP ${res.status} ${why}`),
       };
     }
+    if (probe.okDetail !== undefined) return { name: `platform ${name}`, status: 'ok', detail: probe.okDetail };
     return { name: `platform ${name}`, status: 'ok', detail: hide(`token accepted (${probe.who(body)})`) };
   } catch (err) {
     return {
