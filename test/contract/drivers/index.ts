@@ -2,6 +2,7 @@
 import type { PlatformDriver } from '../driver.js';
 import { discordDriver } from './discord.js';
 import { echoDriver } from './echo.js';
+import { signalDriver } from './signal.js';
 import { slackHttpDriver, slackSocketDriver } from './slack.js';
 import { telegramDriver } from './telegram.js';
 import { whatsappDriver } from './whatsapp.js';
@@ -16,6 +17,7 @@ export function allDrivers(): PlatformDriver[] {
     discordDriver(),
     echoDriver(),
     whatsappDriver(),
+    signalDriver(),
   ];
 }
 
