@@ -25,8 +25,8 @@ export interface SentFile {
   chatId: string;
   threadId?: string;
   fileName: string;
-  /** `image`: a photo / inline image (Telegram sendPhoto, an image attachment); else `document` */
-  kind: 'image' | 'document';
+  /** `image`: a photo / inline image (Telegram sendPhoto, an image attachment); `voice`: a voice note (Telegram sendVoice); else `document` */
+  kind: 'image' | 'document' | 'voice';
   size: number;
   /** hex sha256 of the uploaded bytes */
   sha256: string;

@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ModelClient, ToolRegistry, turnConfig } from '@hermes/agent';
+import { ModelClient, type SpeechSynthesizer, ToolRegistry, turnConfig } from '@hermes/agent';
 import { defaultConfig } from '@hermes/config';
 import {
   addPlatformRoutes,
@@ -46,6 +46,8 @@ export async function startContractGateway(
     batchMs?: number;
     approvalTimeoutMs?: number;
     display?: Partial<DisplaySettings>;
+    /** voice answers: the synthesizer, and the mode of every chat (tts.voice_answers) */
+    voice?: { speech: SpeechSynthesizer; mode: 'auto' | 'on' | 'off' };
   },
 ): Promise<ContractGateway> {
   const dir = mkdtempSync(join(tmpdir(), `hermes-contract-${driver.platform}-`));
@@ -85,6 +87,7 @@ export async function startContractGateway(
     // messages are not batched unless a scenario asks (it tests batching itself)
     batchMs: options.batchMs ?? 0,
     ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs }),
+    ...(options.voice ? { voiceAnswers: options.voice.mode } : {}),
   };
   const settings = options.display
     ? { ...base, display: { ...DISPLAY_DEFAULTS, ...base.display, ...options.display } }
@@ -102,6 +105,7 @@ export async function startContractGateway(
     pluginCommands: () => new Map(),
     pluginSummary: () => 'Plugins (0):',
     setHomeChannel: () => {},
+    ...(options.voice ? { speech: options.voice.speech } : {}),
   });
   const server = buildServer(gateway, {
     host: '127.0.0.1',

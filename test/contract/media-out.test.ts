@@ -1,16 +1,18 @@
 // Outbound media, one contract for every platform that takes files: an answer's MEDIA lines arrive
 // as native attachments (photo / inline image, or document) without the lines; nothing under
 // HERMES_HOME but cache/ is ever sent; a failed upload gets a text naming the file; an attachment
-// is sent once across a restart; image_generate's picture arrives as a photo.
+// is sent once across a restart; image_generate's picture arrives as a photo; a voice answer arrives
+// after the text (Telegram: a voice note; Discord and Slack: an audio file).
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createImageGenerateTool, createSafeDownload } from '@hermes/agent';
+import { createImageGenerateTool, createSafeDownload, createSpeechSynthesizer } from '@hermes/agent';
 import { PluginRegistries } from '@hermes/plugins';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openAiImageProvider } from '../../plugins/image_gen/openai/provider.js';
-import { FAKE_PNG, type FakeOpenAI, scriptToolTurn, startFakeOpenAI } from '../fakes/openai-server.js';
+import { openAiSpeechProvider } from '../../plugins/tts/openai/provider.js';
+import { FAKE_OPUS, FAKE_PNG, type FakeOpenAI, scriptToolTurn, startFakeOpenAI } from '../fakes/openai-server.js';
 import type { PlatformDriver } from './driver.js';
 import { selectedDrivers } from './drivers/index.js';
 import { type ContractGateway, startContractGateway } from './harness.js';
@@ -44,15 +46,23 @@ describe.each(drivers.map((d) => [d.label, d] as const))('outbound media: %s', (
   const files = () => driver.sentFiles?.() ?? [];
   const texts = () => driver.sent().map((m) => m.text);
 
-  const start = async (options: { dbPath?: string; imageGen?: boolean } = {}) => {
+  const start = async (options: { dbPath?: string; imageGen?: boolean; voice?: boolean } = {}) => {
     const registries = new PluginRegistries();
     registries.imageGenProviders.set('openai', {
       name: 'openai',
       plugin: 'image_gen/openai',
       provider: openAiImageProvider,
     });
+    registries.ttsProviders.set('openai', { name: 'openai', plugin: 'tts/openai', provider: openAiSpeechProvider });
+    const speech = createSpeechSynthesizer({
+      providers: registries.ttsProviders,
+      config: { provider: 'openai', model: 'tts-1', voice: 'alloy', format: 'opus', max_chars: 4000, timeout_s: 10 },
+      modelBaseUrl: model.url,
+      apiKey: '',
+    });
     gw = await startContractGateway(driver, model, {
       allowed: [alice],
+      ...(options.voice ? { voice: { speech, mode: 'on' as const } } : {}),
       ...(options.dbPath ? { dbPath: options.dbPath } : {}),
       tools: (home) =>
         options.imageGen
@@ -103,6 +113,26 @@ describe.each(drivers.map((d) => [d.label, d] as const))('outbound media: %s', (
     expect(texts()).toHaveLength(1);
     expect(texts()[0]).toContain('Here is the chart.');
     expect(texts().join('\n')).not.toContain('MEDIA:');
+  });
+
+  it('a voice answer comes after the text: a voice note on Telegram, an audio file elsewhere', async () => {
+    const g = await start({ voice: true });
+    model.script({ text: 'Spoken and **written**.' });
+    const ref = await driver.dm(alice, 'say it');
+    await until('the voice answer', () => files().length > 0);
+    await settle(g);
+    expect(files()).toHaveLength(1);
+    const [file] = files();
+    expect(file).toMatchObject({
+      chatId: ref.chatId,
+      kind: driver.platform === 'telegram' ? 'voice' : 'document',
+      size: FAKE_OPUS.length,
+      sha256: sha(FAKE_OPUS),
+    });
+    expect(file?.fileName).toMatch(/^voice-[0-9a-f]{16}\.opus$/);
+    expect(texts()).toHaveLength(1);
+    expect(texts()[0]).toContain('Spoken and');
+    expect(model.speeches.map((r) => r.body?.input)).toEqual(['Spoken and written.']);
   });
 
   it('a file that is not an image goes as a document; MEDIA lines inside a code fence stay text', async () => {

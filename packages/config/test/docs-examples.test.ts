@@ -55,6 +55,16 @@ describe('docs examples', () => {
       cluster: { failover_s: 10, instance_id: 'gw-1' },
       console: {},
     });
+    expect(config.tts).toEqual({
+      provider: 'openai',
+      model: 'gpt-4o-mini-tts',
+      voice: 'alloy',
+      format: 'opus',
+      base_url: 'https://api.openai.com/v1',
+      voice_answers: 'auto',
+      max_chars: 4000,
+      timeout_s: 30,
+    });
     expect(config.tools).toEqual({ terminal: { backend: 'local', env_passthrough: [], network: false } });
     expect(config.state).toEqual({ backend: 'sqlite', retention_days: 90 });
     expect(config.agent.toolsets).toEqual(['*']);

@@ -198,7 +198,12 @@ export function telegramDriver(mode: Mode = 'polling'): PlatformDriver {
         chatId: String(u.chat_id),
         ...(u.message_thread_id !== undefined ? { threadId: String(u.message_thread_id) } : {}),
         fileName: u.fileName,
-        kind: u.method === 'sendPhoto' ? ('image' as const) : ('document' as const),
+        kind:
+          u.method === 'sendPhoto'
+            ? ('image' as const)
+            : u.method === 'sendVoice'
+              ? ('voice' as const)
+              : ('document' as const),
         size: u.size,
         sha256: u.sha256,
       })),

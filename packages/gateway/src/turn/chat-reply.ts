@@ -183,9 +183,9 @@ export async function openChatReply(
           keep?.committed();
           return { answered: false };
         }
-        // the answer spoken (before any thinking is put above it), attached after the text
+        // the answer spoken (before any thinking is put above it), attached after the text, where files can go
         const voice =
-          completed && ports.voiceAnswer
+          completed && ports.voiceAnswer && ports.adapters.get(platform)?.sendMedia
             ? await ports.voiceAnswer({ event, owner, answer, signal: control.signal })
             : null;
         if (completed && result.reasoning && (await ports.reasoningShown?.(platform, event.source.chatId)))
