@@ -21,6 +21,8 @@ export {
   parseApprovalButtonData,
 } from './approval-prompt.js';
 export { NEW_FILE_MODE, writeFileAtomicSync } from './atomic-write.js';
+// Chat messages (OpenAI shapes)
+export type { ChatMessage, ChatRole, ToolCall } from './chat.js';
 // The clarify tool's question and answer
 export {
   CLARIFY_MAX_CHOICE_CHARS,
@@ -31,8 +33,6 @@ export {
   type ClarifyQuestion,
   readClarifyReply,
 } from './clarify.js';
-// Chat messages (OpenAI shapes)
-export type { ChatMessage, ChatRole, ToolCall } from './chat.js';
 export type { ContextCompression, ContextEngine, ContextEngineInput } from './context-engine.js';
 // What pre_gateway_dispatch hands a plugin
 export type { DispatchGateway, DispatchHandles, DispatchSessionStore } from './dispatch-handles.js';
