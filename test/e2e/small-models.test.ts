@@ -120,4 +120,43 @@ describe('agent.tool_descriptions', () => {
     // the head (the first exchange) folded into the summary with the second; the third and fourth whole
     expect(last).toEqual([expect.stringContaining('THE SUMMARY'), long('third'), long('answer3'), long('fourth')]);
   });
+
+  it('agent.model_toolsets and gateway.channel_toolsets narrow the tools of that model and of that chat', async () => {
+    const tg = telegram.server;
+    const home = tempHome();
+    writeFileSync(
+      join(home, 'config.yaml'),
+      [
+        'gateway:',
+        '  batch_ms: 0',
+        '  channel_toolsets:',
+        '    "telegram:42": [todo, read_file]',
+        'agent:',
+        '  model_toolsets:',
+        '    test-model: [file, todo]',
+        '    other-model: [memory]',
+        '',
+      ].join('\n'),
+    );
+    openai.server.reset();
+    openai.server.respond(() => ({ text: 'ok' }));
+    const gw = await spawnGateway(
+      telegramGatewayEnv({ home, modelUrl: openai.server.url, telegram: tg, allowedUsers: '42,43' }),
+    );
+    try {
+      tg.pushMessage({ chatId: 42, userId: 42, text: 'in the narrowed chat' });
+      await waitFor(() => tg.sent.length > 0, { what: 'the answer in chat 42' });
+      tg.pushMessage({ chatId: 43, userId: 43, text: 'in another chat' });
+      await waitFor(() => tg.sent.length > 1, { what: 'the answer in chat 43' });
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+    const names = openai.server.requests
+      .filter((q) => q.path.endsWith('/chat/completions'))
+      .map((q) => ((q.body as { tools?: Schema[] }).tools ?? []).map((t) => t.function.name).sort());
+    // chat 42: the model's set (file, todo) within the channel's (todo, read_file)
+    expect(names[0]).toEqual(['read_file', 'todo']);
+    // chat 43: the model's set alone, within the user tier's (no write_file, no patch)
+    expect(names[1]).toEqual(['read_file', 'search_files', 'todo']);
+  });
 });

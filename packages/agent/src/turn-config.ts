@@ -21,6 +21,7 @@ export type TurnConfig = Pick<
   | 'systemPrompt'
   | 'toolsets'
   | 'toolDescriptions'
+  | 'modelToolsets'
   | 'cwd'
   | 'maxIterations'
   | 'toolTimeoutMs'
@@ -64,6 +65,7 @@ export function turnConfig(config: TurnConfigSource, inputs: TurnConfigInputs): 
     systemPrompt: agent.system_prompt,
     toolsets: agent.toolsets,
     toolDescriptions: agent.tool_descriptions,
+    modelToolsets: agent.model_toolsets,
     cwd: config.terminal.cwd ?? inputs.cwd ?? process.cwd(),
     maxIterations: agent.max_iterations,
     toolTimeoutMs: agent.tool_timeout_s * 1000,

@@ -86,6 +86,11 @@ export interface TurnServiceSettings {
    */
   platformToolsets?: Readonly<Record<string, readonly string[]>>;
   /**
+   * Per model id, the toolsets (or tool names) the turns of that model are narrowed to
+   * (agent.model_toolsets: a small local model offered fewer tools); a model not listed keeps them all.
+   */
+  modelToolsets?: Readonly<Record<string, readonly string[]>>;
+  /**
    * agent.tool_descriptions: `short` offers each tool with its first sentence only; `auto` (the
    * default) does so for a turn whose full schemas would take more than a fifth of the model's
    * context window (tool-descriptions.ts)
@@ -124,6 +129,8 @@ export interface TurnRequest {
   onDelta?: (text: string) => void;
   /** the request's own instructions (the Responses API's `instructions`), after the system prompt */
   instructions?: string | null;
+  /** the channel's toolsets (gateway.channel_toolsets): this turn is offered only these, within the rest */
+  toolsets?: readonly string[];
   onStep?: TurnOptions['onStep'];
   takeSteering?: () => string[];
   /** images the user sent with this message (in the media cache) */
@@ -248,8 +255,9 @@ export class TurnService {
     const forUser = request.tools
       ? this.#forUser(request.tools, request.user, request.platform)
       : await this.availableTools(request.user, request.platform);
-    // a question nobody can answer is not offered
-    const offered = request.clarify ? forUser : forUser.filter((t) => t.name !== CLARIFY_TOOL);
+    // the model's and the channel's own narrowing; a question nobody can answer is not offered
+    const narrowed = narrowTools(forUser, [s.modelToolsets?.[model], request.toolsets]);
+    const offered = request.clarify ? narrowed : narrowed.filter((t) => t.name !== CLARIFY_TOOL);
     const prompt = this.#systemPrompt(request.platform, offered);
     const window =
       s.context && (s.context.contextLengthSet || picked?.contextLength === undefined)
@@ -376,4 +384,13 @@ export class TurnService {
     if (!this.settings.transcripts) throw new Error('this turn service has no transcripts to read or write');
     return this.settings.transcripts;
   }
+}
+
+/** The tools every one of `narrowings` selects (an absent narrowing selects all). */
+function narrowTools(
+  tools: readonly ToolDefinition[],
+  narrowings: readonly (readonly string[] | undefined)[],
+): readonly ToolDefinition[] {
+  const applied = narrowings.filter((n): n is readonly string[] => n !== undefined);
+  return applied.length === 0 ? tools : tools.filter((t) => applied.every((n) => selectsTool(n, t)));
 }

@@ -24,6 +24,7 @@ function configured(): HermesConfig {
       system_prompt: 'Be brief.',
       toolsets: ['web', 'files'],
       tool_descriptions: 'short',
+      model_toolsets: { 'small-model': ['file'] },
       max_iterations: 7,
       tool_timeout_s: 9,
       max_parallel_children: 2,
@@ -53,6 +54,7 @@ describe('turnConfig', () => {
       systemPrompt: 'Be brief.',
       toolsets: ['web', 'files'],
       toolDescriptions: 'short',
+      modelToolsets: { 'small-model': ['file'] },
       cwd: '/srv/work', // terminal.cwd wins over the process's directory
       maxIterations: 7,
       toolTimeoutMs: 9_000,

@@ -76,6 +76,8 @@ const agentSchema = z.object({
   toolsets: z.array(z.string()).default(['*']),
   /** `short`: each tool's first sentence only, no parameter descriptions; `auto`: short when the full schemas take over a fifth of the context window */
   tool_descriptions: z.enum(['full', 'short', 'auto']).default('auto'),
+  /** per model id (the turn's, after /model): the toolsets (or tool names) its turns are narrowed to, within agent.toolsets */
+  model_toolsets: z.record(z.string(), z.array(z.string().min(1))).default({}),
   tool_timeout_s: z.number().gt(0).default(300),
   /** delegate_task: children running at once; more tasks wait their turn */
   max_parallel_children: z.int().min(1).max(16).default(3),
@@ -152,6 +154,8 @@ const gatewaySchema = z.object({
   group_context_messages: z.int().min(0).max(200).default(20),
   /** per channel (platform:chat_id, or platform:chat_id:thread_id): instructions added after the system prompt */
   channel_prompts: z.record(z.string(), z.string()).default({}),
+  /** per channel (keyed as channel_prompts): the toolsets (or tool names) its turns are narrowed to */
+  channel_toolsets: z.record(z.string(), z.array(z.string().min(1))).default({}),
   /** group sessions: one per user in the chat (default) or one shared by the chat */
   group_sessions: z.enum(['per_user', 'shared']).default('per_user'),
   /** a gateway hook (HERMES_HOME/hooks) running longer than this is logged as hanging; replies never wait for it */

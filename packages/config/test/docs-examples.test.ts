@@ -42,6 +42,7 @@ describe('docs examples', () => {
       free_response_chats: [],
       group_context_messages: 20,
       channel_prompts: {},
+      channel_toolsets: {},
       group_sessions: 'per_user',
       hook_timeout_s: 30,
       allowed_hosts: [],
@@ -65,7 +66,10 @@ describe('docs examples', () => {
       max_chars: 4000,
       timeout_s: 30,
     });
-    expect(config.tools).toEqual({ terminal: { backend: 'local', env_passthrough: [], network: false } });
+    expect(config.tools).toEqual({
+      terminal: { backend: 'local', env_passthrough: [], network: false },
+      browser: { idle_timeout_s: 300, timeout_s: 30 },
+    });
     expect(config.state).toEqual({ backend: 'sqlite', retention_days: 90 });
     expect(config.agent.toolsets).toEqual(['*']);
     expect(config.session_reset).toEqual({ mode: 'none', idle_minutes: 1440, at_hour: 4 });

@@ -33,6 +33,7 @@ describe('loadConfig: defaults', () => {
       api_max_retries: 3,
       toolsets: ['*'],
       tool_descriptions: 'auto',
+      model_toolsets: {},
       tool_timeout_s: 300,
       max_parallel_children: 3,
       child_max_iterations: 20,
@@ -62,6 +63,7 @@ describe('loadConfig: defaults', () => {
       free_response_chats: [],
       group_context_messages: 20,
       channel_prompts: {},
+      channel_toolsets: {},
       group_sessions: 'per_user',
       hook_timeout_s: 30,
       allowed_hosts: [],
@@ -83,7 +85,10 @@ describe('loadConfig: defaults', () => {
       max_content_chars: 20_000,
     });
     expect(config.security).toEqual({ allow_private_urls: false });
-    expect(config.tools).toEqual({ terminal: { backend: 'local', env_passthrough: [], network: false } });
+    expect(config.tools).toEqual({
+      terminal: { backend: 'local', env_passthrough: [], network: false },
+      browser: { idle_timeout_s: 300, timeout_s: 30 },
+    });
     expect(config.state).toEqual({ backend: 'sqlite' });
     expect(config.media).toEqual({ max_bytes: 20 * 1024 * 1024, cache_days: 7, daily_upload_mb: 200 });
     expect(config.stt).toEqual({ model: 'whisper-1', timeout_s: 60 });

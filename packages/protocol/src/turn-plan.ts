@@ -129,6 +129,8 @@ export interface TurnInput {
   history?: readonly ChatMessage[];
   /** the request's own instructions (after the system prompt) */
   instructions?: string | null;
+  /** the channel's toolsets (gateway.channel_toolsets): the turn is offered only these, within the rest */
+  toolsets?: readonly string[];
 }
 
 /**

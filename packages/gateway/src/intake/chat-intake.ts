@@ -42,13 +42,15 @@ export interface ChatIntakePorts {
   groupContext?: GroupContext;
   /** gateway.channel_prompts */
   channelPrompts?: Readonly<Record<string, string>>;
+  /** gateway.channel_toolsets */
+  channelToolsets?: Readonly<Record<string, readonly string[]>>;
 }
 
-/** The channel's prompt: its thread's, else its chat's. */
-export function channelPrompt(
-  prompts: Readonly<Record<string, string>> | undefined,
+/** The channel's setting (gateway.channel_prompts, channel_toolsets): its thread's, else its chat's. */
+export function channelPrompt<T = string>(
+  prompts: Readonly<Record<string, T>> | undefined,
   event: MessageEvent,
-): string | undefined {
+): T | undefined {
   if (!prompts) return undefined;
   const { platform, chatId, threadId } = event.source;
   return (threadId ? prompts[`${platform}:${chatId}:${threadId}`] : undefined) ?? prompts[`${platform}:${chatId}`];
@@ -93,7 +95,8 @@ export async function runChatStages(ports: ChatIntakePorts, input: StageInput): 
   if (command) return ports.command(passed, command);
   // the row stays `accepted` until answered: a restart resumes it (marking `processing` counts restarts)
   const instructions = channelPrompt(ports.channelPrompts, event);
+  const toolsets = channelPrompt(ports.channelToolsets, event);
   const text = ports.groupContext ? ports.groupContext.withContext(event, event.text) : event.text;
-  ports.batch({ ...passed, text, ...(instructions ? { instructions } : {}) });
+  ports.batch({ ...passed, text, ...(instructions ? { instructions } : {}), ...(toolsets ? { toolsets } : {}) });
   return { kind: 'handed_on' };
 }

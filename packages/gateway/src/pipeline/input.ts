@@ -21,6 +21,8 @@ export interface LaneJob extends StageInput {
   text: string;
   /** the channel's own instructions (gateway.channel_prompts), after the system prompt */
   instructions?: string;
+  /** the channel's toolsets (gateway.channel_toolsets) */
+  toolsets?: readonly string[];
   /** inbox ids of further messages joined into this job (a split paste, pipeline/batch.ts): settled with it */
   joined?: number[];
 }

@@ -36,6 +36,8 @@ export interface GatewaySettings {
   groupContextMessages?: number;
   /** gateway.channel_prompts: by platform:chat_id (or platform:chat_id:thread_id) */
   channelPrompts?: Readonly<Record<string, string>>;
+  /** gateway.channel_toolsets: keyed as channelPrompts */
+  channelToolsets?: Readonly<Record<string, readonly string[]>>;
   groupSessions: GroupSessions;
   resetPolicy: ResetPolicy;
   platformSettings: Readonly<Record<string, Readonly<Record<string, unknown>> & { enabled?: boolean | undefined }>>;

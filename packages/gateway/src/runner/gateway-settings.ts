@@ -21,6 +21,7 @@ export function gatewaySettings(
     freeResponseChats: config.gateway.free_response_chats,
     groupContextMessages: config.gateway.group_context_messages,
     channelPrompts: config.gateway.channel_prompts,
+    channelToolsets: config.gateway.channel_toolsets,
     groupSessions: config.gateway.group_sessions,
     resetPolicy: config.session_reset,
     platformSettings: run.platformSettings ?? config.gateway.platforms,

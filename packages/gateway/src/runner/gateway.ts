@@ -184,6 +184,7 @@ export class Gateway {
       freeResponseChats: settings.freeResponseChats,
       groupContext: new GroupContext(settings.groupContextMessages ?? 20),
       channelPrompts: settings.channelPrompts ?? {},
+      channelToolsets: settings.channelToolsets ?? {},
       metrics: this.metrics,
       commit: store.commit,
       remember: (event) => this.#knownChats.remember(event),

@@ -77,7 +77,11 @@ export function chatTurnJob(job: LaneJob): ChatTurnJob {
     surface,
     who: { platform: event.platform, userId: event.source.userId, chatId: event.source.chatId },
     sessionKey: job.sessionKey,
-    input: { text: job.text, ...(job.instructions ? { instructions: job.instructions } : {}) },
+    input: {
+      text: job.text,
+      ...(job.instructions ? { instructions: job.instructions } : {}),
+      ...(job.toolsets ? { toolsets: job.toolsets } : {}),
+    },
     sink: { kind: 'outbox', inboxId: job.inboxId, event, ...(job.joined ? { joined: job.joined } : {}) },
     plan: SURFACE_PLANS[surface],
     acceptedAt: job.acceptedAt,

@@ -172,6 +172,7 @@ async function runTurn(ports: TurnStagePorts, job: GatewayTurnJob, control: RunC
       ...(reply.images && reply.images.length > 0 ? { images: reply.images } : {}),
       ...(session.history ? { history: session.history } : {}),
       ...(job.input.instructions ? { instructions: job.input.instructions } : {}),
+      ...(job.input.toolsets ? { toolsets: job.input.toolsets } : {}),
       persist: 'none', // the sink stores it (a chat: with its outbox rows)
       stored: session.stored, // right after the history: context summaries apply
       approval: reply.approval,
