@@ -1,7 +1,8 @@
-// The browser tool end to end through `hermes -z`: agent.toolsets names `browser`, the fake model
-// opens a page served on 127.0.0.1 (allowed by security.allow_private_urls), reads it and takes a
-// screenshot; the page's text reaches the model in the tool result, the screenshot as a PNG image
-// part of the next request, and the process ends with its browser closed. Without `browser` in
+// The browser tool end to end through `hermes gateway run` on Telegram (fakes): agent.toolsets names
+// `browser`, the fake model opens a page served on 127.0.0.1 (allowed by
+// security.allow_private_urls), reads it and takes a screenshot; the page's text reaches the model
+// in the tool result, the screenshot as a PNG image part of the next request, the user gets the
+// answer, and the gateway stops with its browser closed. Without `browser` in
 // agent.toolsets (`*` alone) the tool is not offered; `hermes tools enable browser` names it.
 // Skipped, saying why, without Chromium.
 import { writeFileSync } from 'node:fs';
@@ -13,13 +14,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureChromium } from '../browser/chromium.js';
 import { imagePartsOf } from '../fakes/openai-server.js';
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
+import { telegramGatewayEnv, useFakeTelegram } from '../helpers/use-fake-telegram.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const chromium = ensureChromium();
 const skip = 'skip' in chromium ? chromium.skip : null;
 if (skip) console.warn(`browser e2e skipped: ${skip}`);
 
 const openai = useFakeOpenAI();
+const telegram = useFakeTelegram();
 let server: Server;
 let page = '';
 
@@ -40,13 +45,15 @@ function env(home: string) {
 const toolNames = (i: number) =>
   ((openai.server.requests[i]?.body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
 
-describe.skipIf(skip !== null)('the browser tool through hermes -z', () => {
+describe.skipIf(skip !== null)('the browser tool through gateway run on Telegram', () => {
   it('navigate, read and screenshot: the text and the image reach the model', async () => {
     if ('skip' in chromium) return;
     const home = tempHome();
     writeFileSync(
       join(home, 'config.yaml'),
       [
+        'gateway:',
+        '  batch_ms: 0',
         'agent:',
         '  toolsets: ["*", browser]',
         'security:',
@@ -68,19 +75,28 @@ describe.skipIf(skip !== null)('the browser tool through hermes -z', () => {
       const next = plan[results.length];
       return next ? { toolCalls: [next] } : { text: results.join('\n') };
     });
-    const r = await runHermes(['-z', 'what are the opening hours?'], { env: env(home), timeoutMs: 60_000 });
-    expect(r.code, r.stderr).toBe(0);
+    const tg = telegram.server;
+    const gw = await spawnGateway(
+      telegramGatewayEnv({ home, modelUrl: openai.server.url, telegram: tg, allowedUsers: '42' }),
+    );
+    try {
+      tg.pushMessage({ chatId: 42, userId: 42, text: 'what are the opening hours?' });
+      await waitFor(() => tg.sent.length > 0, { what: 'the answer', timeoutMs: 60_000 });
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+    expect(tg.sent[0]?.text).toContain('Monday to Friday, 9 to 17');
     expect(toolNames(0)).toContain('browser');
-    const [opened, read, shot] = r.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const last = (openai.server.requests.at(-1)?.body as { messages: ChatMessage[] }).messages;
+    const [opened, read, shot] = last
+      .filter((m) => m.role === 'tool')
+      .map((m) => JSON.parse(String(m.content)) as Record<string, unknown>);
     expect(opened).toMatchObject({ success: true, url: page, title: 'Shop', status: 200 });
     expect(read).toMatchObject({ success: true, title: 'Shop' });
     expect(read?.text).toBe('Opening hours\n\nMonday to Friday, 9 to 17');
     expect(shot).toMatchObject({ success: true, shown: true });
     expect(String(shot?.path)).toMatch(
-      new RegExp(`^${home}/cache/media/cli_[^/]+/screenshots/screenshot-[0-9a-f]{16}\\.png$`),
+      new RegExp(`^${home}/cache/media/[^/]+/screenshots/screenshot-[0-9a-f]{16}\\.png$`),
     );
     // the request after the screenshot carries it
     const images = imagePartsOf(openai.server.requests[3]);
