@@ -84,4 +84,28 @@ describe('skill commands in the gateway', () => {
     expect(messagesOf(1)[0]?.content).toBe(messagesOf(0)[0]?.content);
     expect(String(messagesOf(1).find((m) => m.role === 'user')?.content)).toContain('<skill-instructions>');
   });
+
+  it('gateway.channel_skills: every turn of that chat carries the skill, after its channel prompt', async () => {
+    const skills = catalog();
+    h = await startHarness(openai.server, {
+      skills: skillCommands(skills, () => false),
+      settings: {
+        channelPrompts: { 'memory:c1': 'You help the team.' },
+        channelSkills: { 'memory:c1': ['standup', 'nosuch'] },
+      },
+    });
+    openai.server.script({ text: 'one' }, { text: 'two' });
+    await h.platform.inject('how do I write mine?');
+    await h.gateway.idle();
+    await h.platform.inject('hello', { chatId: 'c2' });
+    await h.gateway.idle();
+    const system = (i: number) => String(messagesOf(i)[0]?.content);
+    expect(system(0)).toContain(
+      'You help the team.\n\nSkill standup (the standup skill) applies to this chat. Follow its instructions:\n<skill-instructions>\nWrite Yesterday, Today, Blockers.\n</skill-instructions>',
+    );
+    // the user's words stay theirs; another chat gets neither
+    expect(messagesOf(0).at(-1)?.content).toBe('how do I write mine?');
+    expect(system(1)).not.toContain('You help the team.');
+    expect(system(1)).not.toContain('<skill-instructions>');
+  });
 });

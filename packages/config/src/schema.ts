@@ -156,6 +156,8 @@ const gatewaySchema = z.object({
   channel_prompts: z.record(z.string(), z.string()).default({}),
   /** per channel (keyed as channel_prompts): the toolsets (or tool names) its turns are narrowed to */
   channel_toolsets: z.record(z.string(), z.array(z.string().min(1))).default({}),
+  /** per channel (keyed as channel_prompts): skills whose instructions every turn there carries */
+  channel_skills: z.record(z.string(), z.array(z.string().min(1))).default({}),
   /** group sessions: one per user in the chat (default) or one shared by the chat */
   group_sessions: z.enum(['per_user', 'shared']).default('per_user'),
   /** a gateway hook (HERMES_HOME/hooks) running longer than this is logged as hanging; replies never wait for it */

@@ -43,6 +43,7 @@ describe('docs examples', () => {
       group_context_messages: 20,
       channel_prompts: {},
       channel_toolsets: {},
+      channel_skills: {},
       group_sessions: 'per_user',
       hook_timeout_s: 30,
       allowed_hosts: [],

@@ -64,6 +64,7 @@ describe('loadConfig: defaults', () => {
       group_context_messages: 20,
       channel_prompts: {},
       channel_toolsets: {},
+      channel_skills: {},
       group_sessions: 'per_user',
       hook_timeout_s: 30,
       allowed_hosts: [],

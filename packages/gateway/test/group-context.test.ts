@@ -1,6 +1,6 @@
 import type { MessageEvent } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
-import { channelPrompt } from '../src/intake/chat-intake.js';
+import { channelPrompt } from '../src/intake/channel-settings.js';
 import { GROUP_CONTEXT_MAX_CHARS, GroupContext } from '../src/intake/group-context.js';
 
 const message = (chatId: string, text: string, extra: Partial<MessageEvent['source']> = {}): MessageEvent => ({

@@ -20,4 +20,8 @@ export class SkillCommandsSlot implements SkillCommands {
   message(name: string, args: string): Promise<string | null> {
     return this.#current.message(name, args);
   }
+
+  preload(names: readonly string[]): Promise<{ text: string; missing: string[] }> {
+    return this.#current.preload(names);
+  }
 }

@@ -10,6 +10,11 @@ export interface SkillCommands {
   list(): readonly { name: string; description: string }[];
   /** the user message for `/name args`; null when `name` is no invocable skill */
   message(name: string, args: string): Promise<string | null>;
+  /**
+   * The instructions of the named skills for a channel's turns (gateway.channel_skills), each in
+   * its `<skill-instructions>` block; a name no skill has is `missing`.
+   */
+  preload(names: readonly string[]): Promise<{ text: string; missing: string[] }>;
 }
 
 /** The user message of a skill command. */
@@ -23,6 +28,26 @@ export function skillCommandMessage(skill: SkillEntry, instructions: string, arg
     '',
     args.trim() === '' ? 'The user added no text.' : `The user's text:\n${args.trim()}`,
   ].join('\n');
+}
+
+/** The named skills' instructions as a channel's turns carry them. */
+export async function preloadSkills(
+  catalog: SkillCatalog,
+  names: readonly string[],
+): Promise<{ text: string; missing: string[] }> {
+  const blocks: string[] = [];
+  const missing: string[] = [];
+  for (const name of names) {
+    const skill = catalog.find(name);
+    if (!skill) {
+      missing.push(name);
+      continue;
+    }
+    blocks.push(
+      `Skill ${skill.name} (${skill.description}) applies to this chat. Follow its instructions:\n<skill-instructions>\n${await catalog.instructions(skill)}\n</skill-instructions>`,
+    );
+  }
+  return { text: blocks.join('\n\n'), missing };
 }
 
 /**
@@ -47,5 +72,6 @@ export function skillCommands(
       if (!skill || !usable.includes(skill)) return null;
       return skillCommandMessage(skill, await catalog.instructions(skill), args);
     },
+    preload: (names) => preloadSkills(catalog, names),
   };
 }

@@ -14,6 +14,7 @@ import { type AuthorizePorts, authorize } from '../pipeline/authorize.js';
 import { type DispatchPorts, dispatchHook } from '../pipeline/dispatch.js';
 import type { LaneJob, StageInput } from '../pipeline/input.js';
 import { type PipelineOutcome, settleInbox } from '../pipeline/outcome.js';
+import type { ChannelSettings } from './channel-settings.js';
 import type { GroupContext } from './group-context.js';
 
 export interface ChatIntakePorts {
@@ -40,20 +41,8 @@ export interface ChatIntakePorts {
   batch(job: LaneJob): void;
   /** what groups said while the bot was not addressed (absent: nothing kept) */
   groupContext?: GroupContext;
-  /** gateway.channel_prompts */
-  channelPrompts?: Readonly<Record<string, string>>;
-  /** gateway.channel_toolsets */
-  channelToolsets?: Readonly<Record<string, readonly string[]>>;
-}
-
-/** The channel's setting (gateway.channel_prompts, channel_toolsets): its thread's, else its chat's. */
-export function channelPrompt<T = string>(
-  prompts: Readonly<Record<string, T>> | undefined,
-  event: MessageEvent,
-): T | undefined {
-  if (!prompts) return undefined;
-  const { platform, chatId, threadId } = event.source;
-  return (threadId ? prompts[`${platform}:${chatId}:${threadId}`] : undefined) ?? prompts[`${platform}:${chatId}`];
+  /** gateway.channel_prompts, channel_skills and channel_toolsets (intake/channel-settings.ts) */
+  channel?: ChannelSettings;
 }
 
 export async function runChatStages(ports: ChatIntakePorts, input: StageInput): Promise<PipelineOutcome> {
@@ -94,9 +83,8 @@ export async function runChatStages(ports: ChatIntakePorts, input: StageInput): 
   const command = parseCommand(event.text);
   if (command) return ports.command(passed, command);
   // the row stays `accepted` until answered: a restart resumes it (marking `processing` counts restarts)
-  const instructions = channelPrompt(ports.channelPrompts, event);
-  const toolsets = channelPrompt(ports.channelToolsets, event);
+  const channel = ports.channel ? await ports.channel(event) : {};
   const text = ports.groupContext ? ports.groupContext.withContext(event, event.text) : event.text;
-  ports.batch({ ...passed, text, ...(instructions ? { instructions } : {}), ...(toolsets ? { toolsets } : {}) });
+  ports.batch({ ...passed, text, ...channel });
   return { kind: 'handed_on' };
 }

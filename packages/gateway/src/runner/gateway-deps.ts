@@ -38,6 +38,8 @@ export interface GatewaySettings {
   channelPrompts?: Readonly<Record<string, string>>;
   /** gateway.channel_toolsets: keyed as channelPrompts */
   channelToolsets?: Readonly<Record<string, readonly string[]>>;
+  /** gateway.channel_skills: keyed as channelPrompts */
+  channelSkills?: Readonly<Record<string, readonly string[]>>;
   groupSessions: GroupSessions;
   resetPolicy: ResetPolicy;
   platformSettings: Readonly<Record<string, Readonly<Record<string, unknown>> & { enabled?: boolean | undefined }>>;

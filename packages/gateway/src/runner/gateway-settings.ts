@@ -22,6 +22,7 @@ export function gatewaySettings(
     groupContextMessages: config.gateway.group_context_messages,
     channelPrompts: config.gateway.channel_prompts,
     channelToolsets: config.gateway.channel_toolsets,
+    channelSkills: config.gateway.channel_skills,
     groupSessions: config.gateway.group_sessions,
     resetPolicy: config.session_reset,
     platformSettings: run.platformSettings ?? config.gateway.platforms,

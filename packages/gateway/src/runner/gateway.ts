@@ -27,6 +27,7 @@ import { KnownChats } from '../delivery/known-chats.js';
 import { GatewayEvents } from '../gateway-hooks/gateway-events.js';
 import { runHookAgent } from '../gateway-hooks/hook-agent.js';
 import { hookSend } from '../gateway-hooks/hook-send.js';
+import { channelSettings } from '../intake/channel-settings.js';
 import { type ChatIntakePorts, runChatStages } from '../intake/chat-intake.js';
 import { submitDirect } from '../intake/direct-intake.js';
 import { GroupContext } from '../intake/group-context.js';
@@ -183,8 +184,7 @@ export class Gateway {
       authorize: { env: deps.env, pairing: store.pairing },
       freeResponseChats: settings.freeResponseChats,
       groupContext: new GroupContext(settings.groupContextMessages ?? 20),
-      channelPrompts: settings.channelPrompts ?? {},
-      channelToolsets: settings.channelToolsets ?? {},
+      channel: channelSettings(settings, deps.skills, deps.logger),
       metrics: this.metrics,
       commit: store.commit,
       remember: (event) => this.#knownChats.remember(event),
