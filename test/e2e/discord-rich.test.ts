@@ -86,6 +86,11 @@ describe('rich messages through hermes gateway run (Discord)', () => {
     const messages = chats()[0]?.body?.messages as { role: string; content: unknown }[];
     expect(messages.at(-1)).toEqual({ role: 'user', content: '[voice] remind me to call mum' });
     expect(openai.server.transcriptions[0]?.data.toString()).toBe('OggS opus bytes');
+    // tts.voice_answers auto: a voice note is answered with voice too, an audio file after the text
+    await discord.until(() => discord.sent.some((m) => m.files !== undefined), 10_000, 'the voice answer');
+    const voice = discord.sent.flatMap((m) => m.files ?? []);
+    expect(voice.map((f) => f.fileName)).toEqual([expect.stringMatching(/^voice-[0-9a-f]{16}\.opus$/)]);
+    expect(openai.server.requests.filter((r) => r.path.endsWith('/audio/speech'))).toHaveLength(1);
   });
 
   it('an answer with a MEDIA line arrives as an attachment, the line never shown', async () => {

@@ -93,6 +93,9 @@ describe('rich messages through hermes gateway run (Slack, Socket Mode)', () => 
     const messages = chats()[0]?.body?.messages as { role: string; content: unknown }[];
     expect(messages.at(-1)).toEqual({ role: 'user', content: '[voice] remind me to call mum' });
     expect(openai.server.transcriptions[0]?.data.toString()).toBe('OggS opus bytes');
+    // tts.voice_answers auto: a voice note is answered with voice too, a shared audio file after the text
+    await waitFor(() => slack.sharedFiles.length > 0, { what: 'the voice answer' });
+    expect(slack.sharedFiles[0]?.name).toMatch(/^voice-[0-9a-f]{16}\.opus$/);
   });
 
   it('an answer with a MEDIA line arrives as a shared file, the line never shown', async () => {
