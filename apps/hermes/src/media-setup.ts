@@ -36,7 +36,7 @@ export function imageGenerateTool(settings: Settings, registries: PluginRegistri
     config: config.image_gen,
     modelBaseUrl: config.model.base_url,
     apiKey: config.model.api_key,
-    // the user's own media folder (only they are sent from it); no user (hermes chat, -z): cache/images
+    // the user's own media folder (only they are sent from it; hermes chat and -z: cli:local's); no user: cache/images
     imageDir: (owner) =>
       owner === undefined
         ? join(settings.home, 'cache', 'images')
