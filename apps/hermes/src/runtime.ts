@@ -2,17 +2,12 @@
  * What every command that runs the agent needs, assembled once: HERMES_HOME, .env, config,
  * logger, the state store of state.backend (state.db or PostgreSQL), the hook bus, the tool registry with built-in and plugin tools, the model client.
  */
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { stderr } from 'node:process';
 import {
   type ApprovalPrompt,
   createApprovalGate,
-  createBuiltinTools,
   createPluginLlm,
-  createSessionSearchTool,
-  createSkillsListTool,
-  createSkillViewTool,
-  createWebTools,
   type McpManager,
   type MemoryManager,
   ModelClient,
@@ -39,15 +34,14 @@ import {
 } from '@hermes/plugins';
 import { ERROR_CODES, exitProcess, HermesError, type Logger, silentLogger } from '@hermes/protocol';
 import type { AsyncStore, Store } from '@hermes/store';
-import { browserTool } from './browser-setup.js';
 import { oneLineConsole, pluginFailureLine } from './console-lines.js';
 import { canPrompt, terminalConsentPrompt } from './hook-consent-prompt.js';
 import type { GlobalOptions } from './main.js';
 import { createMcpManager } from './mcp-setup.js';
-import { imageGenerateTool } from './media-setup.js';
 import { setupMemory } from './memory-setup.js';
 import { pluginAliases, pluginSources } from './plugin-sources.js';
 import { lazyPrimaryCaller, sessionModels } from './providers-setup.js';
+import { registerRuntimeTools } from './runtime-tools.js';
 import { loadSettings, type Settings, userHome } from './settings.js';
 import { loadSkillCatalog } from './skills-setup.js';
 import type { StartupPhases } from './startup-phases.js';
@@ -130,21 +124,6 @@ export interface RuntimeOptions {
   startMcp?: boolean;
 }
 
-/** Where the built-in tools may go (tools.file_roots, tools.terminal.*) and what they never touch (HERMES_HOME). */
-function toolConfinement(settings: Settings) {
-  const { config, home, profile } = settings;
-  // a profile lives in <root>/profiles/<name>: the root's .env and config are protected too
-  const hermesHomes = profile === null ? [home] : [dirname(dirname(home)), home];
-  return {
-    ...(config.tools.file_roots ? { fileRoots: config.tools.file_roots } : {}),
-    hermesHomes,
-    homeDir: userHome(settings.env),
-    backend: config.tools.terminal.backend,
-    envPassthrough: config.tools.terminal.env_passthrough,
-    network: config.tools.terminal.network,
-  };
-}
-
 /** Builds the agent runtime for a CLI command. The caller must `close()` it. */
 export async function createAgentRuntime(global: GlobalOptions, options: RuntimeOptions = {}): Promise<AgentRuntime> {
   const phases = options.phases;
@@ -208,18 +187,6 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     ...(options.observers?.hooks ? { observer: options.observers.hooks } : {}),
   });
   const tools = new ToolRegistry(logger, { redact });
-  for (const tool of createBuiltinTools({
-    timeoutMs: config.terminal.timeout_s * 1000,
-    maxOutputChars: config.terminal.max_output_chars,
-    cwd: config.terminal.cwd ?? process.cwd(),
-    extraDangerousPatterns: [...config.terminal.dangerous_patterns_extra],
-    yolo: options.yolo ?? false,
-    secrets,
-    redact: (text) => redact(text),
-    ...toolConfinement(settings),
-  })) {
-    tools.register(tool);
-  }
   const makeClient = (baseUrl: string, apiKey: string, headers?: Readonly<Record<string, string>>) =>
     new ModelClient({
       baseUrl,
@@ -241,21 +208,18 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
   const primaryCaller = lazyPrimaryCaller(() => models, client);
   // read once the plugins have registered theirs (below)
   let skills = new SkillCatalog();
-  tools.register(createSkillViewTool(() => skills));
-  tools.register(createSkillsListTool(() => skills));
-  const webTools = createWebTools({
-    providers: registries.webSearchProviders,
-    plugins: () => plugins, // read at call time, after loading
-    config: config.web,
-    allowPrivateUrls: config.security.allow_private_urls,
-    logger: logger.child({ component: 'web' }),
+  const { browser } = registerRuntimeTools({
+    settings,
+    tools,
+    registries,
+    plugins: () => plugins,
+    skills: () => skills,
+    sessionSearch: store.sessionSearch,
+    yolo: options.yolo ?? false,
+    secrets,
+    redact,
+    logger,
   });
-  for (const tool of webTools) tools.register(tool);
-  tools.register(imageGenerateTool(settings, registries));
-  // opt-in (agent.toolsets names `browser`); Chromium starts on the first call
-  const browser = browserTool(settings, logger.child({ component: 'browser' }));
-  tools.register(browser.tool);
-  tools.register(createSessionSearchTool(store.sessionSearch));
   let injector: ((text: string) => boolean) | null = null;
   const cwd = config.terminal.cwd ?? process.cwd();
   phases?.mark('tools');
@@ -404,7 +368,7 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
     async close() {
       // stdio servers' children end with the runtime
       await mcp.close();
-      await browser.pool.close();
+      await browser.close();
       uninstallGuards();
       await store.close();
       await log.close();
