@@ -19,7 +19,7 @@ import {
 import { type GatewayAccess, gatewayAccess } from '../access/gateway-access.js';
 import { ChatApprovals } from '../approvals/chat-approvals.js';
 import { ChatClarify, CLARIFY_ACTION } from '../approvals/chat-clarify.js';
-import { chatCommandAnswer, gatewayCommandPorts } from '../commands/command-ports.js';
+import { gatewayCommandPorts } from '../commands/command-ports.js';
 import { ActionButtons } from '../delivery/action-buttons.js';
 import type { DeliveryTarget } from '../delivery/deliver.js';
 import { GatewayDelivery } from '../delivery/gateway-delivery.js';
@@ -27,15 +27,13 @@ import { KnownChats } from '../delivery/known-chats.js';
 import { GatewayEvents } from '../gateway-hooks/gateway-events.js';
 import { runHookAgent } from '../gateway-hooks/hook-agent.js';
 import { hookSend } from '../gateway-hooks/hook-send.js';
-import { channelSettings } from '../intake/channel-settings.js';
 import { type ChatIntakePorts, runChatStages } from '../intake/chat-intake.js';
 import { submitDirect } from '../intake/direct-intake.js';
-import { GroupContext } from '../intake/group-context.js';
 import { type PendingRow, recoverUnfinished, recoveryPorts } from '../intake/recover.js';
 import { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { acceptEvent } from '../pipeline/accept.js';
 import { MessageBatcher, mayBeCutPart } from '../pipeline/batch.js';
-import { type CommandPorts, runCommandStage } from '../pipeline/command.js';
+import type { CommandPorts } from '../pipeline/command.js';
 import { gatewayHandleDeps, lazyDispatchHandles, PendingIngests } from '../pipeline/dispatch-handles.js';
 import {
   type DirectTurnJob,
@@ -44,7 +42,7 @@ import {
   replyTarget,
   type StageInput,
 } from '../pipeline/input.js';
-import { type PipelineOutcome, settleInbox } from '../pipeline/outcome.js';
+import type { PipelineOutcome } from '../pipeline/outcome.js';
 import { SessionStage } from '../pipeline/session.js';
 import { finishDropped } from '../sessions/dropped-jobs.js';
 import { clusterGuard, guardSession } from '../sessions/session-guard.js';
@@ -53,6 +51,7 @@ import { SessionSweep } from '../sessions/session-sweep.js';
 import { chatTurnJob } from '../turn/chat-reply.js';
 import { runTurnStage, type TurnStagePorts } from '../turn/turn.js';
 import { intoUserCache } from '../users/user-media.js';
+import { gatewayChatIntake } from './chat-intake-ports.js';
 import { drain } from './drain.js';
 import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
 import { launchPlatforms } from './launch.js';
@@ -178,30 +177,18 @@ export class Gateway {
       accepting: () => this.#accepting,
       now: this.#now,
     });
-    this.#chatIntake = {
-      dispatch: { hooks: deps.hooks, handles: this.#handles },
+    this.#chatIntake = gatewayChatIntake({
+      deps,
+      handles: this.#handles,
       ingests: this.#ingests,
-      authorize: { env: deps.env, pairing: store.pairing },
-      freeResponseChats: settings.freeResponseChats,
-      groupContext: new GroupContext(settings.groupContextMessages ?? 20),
-      channel: channelSettings(settings, deps.skills, deps.logger),
       metrics: this.metrics,
-      commit: store.commit,
+      delivery: this.#delivery,
+      clarify: this.clarify,
+      batcher: this.#batcher,
       remember: (event) => this.#knownChats.remember(event),
-      clarifyReply: (event) => this.clarify.answerTyped(event),
-      pairingReply: (input, text) =>
-        this.#delivery.send(
-          replyTarget(input.event, input.inboxId),
-          text,
-          settleInbox(input.inboxId, { kind: 'answered' }),
-        ),
-      command: (input, command) => {
-        const answer = chatCommandAnswer({ deps, send: this.#delivery.send }, input, (j, m) => this.#submitChat(j, m));
-        const job = chatTurnJob({ ...input, text: input.event.text });
-        return runCommandStage(this.commandPorts(input.event.source.userId), job, answer, command);
-      },
-      batch: (job) => this.#batcher.add(job),
-    };
+      commandPorts: (userId) => this.commandPorts(userId),
+      submitChat: (job, mode) => this.#submitChat(job, mode),
+    });
     mkdirSync(settings.cacheDir, { recursive: true, mode: 0o700 }); // attachments users sent: owner-only
     const setup = setUpPlatforms(
       gatewayPlatformPorts(deps, this.#now, (platform, route) => {
