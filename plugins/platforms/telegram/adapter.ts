@@ -13,7 +13,7 @@ import { editMessage, setReaction } from './edit-message.js';
 import { describeError } from './error-text.js';
 import { markdownToTelegramHtml } from './format/markdown-to-html.js';
 import { grammySignal } from './grammy-signal.js';
-import { grammyFetch } from './json-fetch.js';
+import { grammyFetchWithin } from './json-fetch.js';
 import { telegramThreadId } from './message-ids.js';
 import { PLATFORM } from './normalize.js';
 import { ALLOWED_UPDATES, runPolling } from './polling.js';
@@ -62,7 +62,9 @@ export function createTelegramAdapter(context: PlatformContext, deps: AdapterDep
     describe: describeError,
   });
   const { now, sleep, random, status, inFlight } = kit;
-  const bot = new Bot(settings.token, { client: { apiRoot: settings.apiRoot, fetch: grammyFetch } });
+  const bot = new Bot(settings.token, {
+    client: { apiRoot: settings.apiRoot, fetch: grammyFetchWithin(settings.apiTimeoutS * 1000) },
+  });
   const download = { api: bot.api, apiRoot: settings.apiRoot, token: settings.token, cacheDir: context.cacheDir };
   const attachments = kit.attachmentFetcher((file: PendingFile, signal) => downloadFile(file, { ...download, signal }));
   const collectAlbum = createAlbumCollector();

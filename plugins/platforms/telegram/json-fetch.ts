@@ -195,3 +195,9 @@ function sendOnce(
 
 /** `jsonFetch` as the `fetch` grammy's client options declare (grammy reads only `json()` of the answer). */
 export const grammyFetch = ((url: string, init?: GrammyInit) => jsonFetch(url, init)) as unknown as typeof fetch;
+
+/** `grammyFetch` whose calls wait at most `answerMs` for their answer once sent (`api_timeout_s`). */
+export function grammyFetchWithin(answerMs: number): typeof fetch {
+  const timeouts = { connectMs: CONNECT_TIMEOUT_MS, answerMs };
+  return ((url: string, init?: GrammyInit) => jsonFetch(url, init, timeouts)) as unknown as typeof fetch;
+}

@@ -4,6 +4,8 @@ import { type RawSettings, settingsReader } from '@hermes/plugin-sdk';
 export const DEFAULT_API_ROOT = 'https://api.telegram.org';
 export const DEFAULT_WEBHOOK_PATH = '/telegram/webhook';
 export const DEFAULT_POLL_TIMEOUT_S = 25;
+/** how long a Bot API call may wait for its answer once sent (a long poll adds its own timeout) */
+export const DEFAULT_API_TIMEOUT_S = 20;
 
 export interface TelegramSettings {
   token: string;
@@ -12,6 +14,8 @@ export interface TelegramSettings {
   mode: 'polling' | 'webhook';
   /** long-poll timeout asked of getUpdates, in seconds */
   pollTimeoutS: number;
+  /** seconds a Bot API call may wait for its answer once sent (getUpdates: plus its long poll) */
+  apiTimeoutS: number;
   /** the path served on the gateway's own HTTP server */
   webhookPath: string;
   /** the public URL registered with setWebhook at start; unset leaves the webhook as it is */
@@ -49,6 +53,7 @@ export function readTelegramSettings(
   const read = settingsReader(settings, 'telegram');
   const mode = read.oneOf('mode', ['polling', 'webhook'], 'polling');
   const timeout = read.integer('poll_timeout_s', DEFAULT_POLL_TIMEOUT_S, { min: 0, max: 50, unit: 'seconds' });
+  const apiTimeoutS = read.integer('api_timeout_s', DEFAULT_API_TIMEOUT_S, { min: 1, max: 300, unit: 'seconds' });
   const apiRoot = (env.TELEGRAM_API_ROOT || read.string('api_root') || DEFAULT_API_ROOT).replace(/\/+$/, '');
   const webhookPath = read.string('webhook_path') ?? DEFAULT_WEBHOOK_PATH;
   if (!webhookPath.startsWith('/')) throw new TypeError('gateway.platforms.telegram.webhook_path: must start with "/"');
@@ -60,6 +65,7 @@ export function readTelegramSettings(
     apiRoot,
     mode,
     pollTimeoutS: timeout,
+    apiTimeoutS,
     webhookPath,
     groupAllowedChats,
     ...(webhookUrl === undefined ? {} : { webhookUrl }),

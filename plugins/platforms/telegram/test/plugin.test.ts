@@ -84,6 +84,7 @@ describe('telegram settings', () => {
       apiRoot: 'https://api.telegram.org',
       mode: 'polling',
       pollTimeoutS: 25,
+      apiTimeoutS: 20,
       webhookPath: '/telegram/webhook',
       groupAllowedChats: null,
     });
@@ -125,6 +126,8 @@ describe('telegram settings', () => {
     [{ mode: 'push' }, /mode/],
     [{ poll_timeout_s: '25' }, /poll_timeout_s/],
     [{ poll_timeout_s: 90 }, /poll_timeout_s/],
+    [{ api_timeout_s: 0 }, /api_timeout_s/],
+    [{ api_timeout_s: '20' }, /api_timeout_s/],
     [{ webhook_secret: 42 }, /webhook_secret/],
     [{ webhook_path: 'telegram' }, /webhook_path/],
   ])('refuses %o', (settings, message) => {
