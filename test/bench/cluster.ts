@@ -24,10 +24,14 @@ import { type SystemProcess, spawnSystem } from './system-process.js';
 type Setup = 'sqlite x1' | 'postgres x1' | 'postgres x2' | 'postgres x2, sticky';
 type Platform = 'api' | 'telegram';
 /** `sticky`: the API platform's load balancer sends each session to one instance (else: each request in turn) */
-const SETUPS: Record<Platform, readonly Setup[]> = {
-  api: ['sqlite x1', 'postgres x1', 'postgres x2', 'postgres x2, sticky'],
-  telegram: ['sqlite x1', 'postgres x1', 'postgres x2'],
-};
+const SETUPS: Record<Platform, readonly Setup[]> = smokeOr(
+  {
+    api: ['sqlite x1', 'postgres x1', 'postgres x2', 'postgres x2, sticky'],
+    telegram: ['sqlite x1', 'postgres x1', 'postgres x2'],
+  },
+  // a smoke run: each backend, two instances and the sticky balancer once (3 setups of 7)
+  { api: ['sqlite x1', 'postgres x2, sticky'], telegram: ['postgres x2'] },
+);
 const TELEGRAM_TOKEN = '424243:BENCH-cluster-token';
 const REPLY_TIMEOUT_MS = 20_000;
 const RUN_CAP_MS = 120_000;

@@ -103,7 +103,8 @@ const BENCHES: Bench[] = [
     prints: [
       /#### API platform/,
       /#### Telegram long polling/,
-      ...['sqlite x1', 'postgres x1', 'postgres x2', 'postgres x2, sticky'].map(
+      // the smoke run's three setups (test/bench/cluster.ts)
+      ...['sqlite x1', 'postgres x2', 'postgres x2, sticky'].map(
         (setup) => new RegExp(`\\| ${setup} \\| ${N} \\| ${N} / ${N} \\| ${N} \\|`),
       ),
     ],
