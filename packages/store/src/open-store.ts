@@ -16,6 +16,7 @@ import type { PairingRepo } from './pairing/pairing-types.js';
 import { createPlatformStateRepo, type PlatformStateRepo } from './platform-state-repo.js';
 import { prepareStateFile, tightenStateFiles } from './private-files.js';
 import { createPruner, type Pruner } from './prune.js';
+import { createSearchIndex } from './search-index.js';
 import { createSessionModelsRepo, type SessionModelsRepo } from './session-models-repo.js';
 import { createSessionSearchRepo, type SessionSearchRepo } from './session-search-repo.js';
 import { createSessionsRepo, type SessionsRepo } from './sessions-repo.js';
@@ -148,12 +149,13 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   // which the group commit (one outer transaction and a savepoint per write) paid on every message
   const inTransaction = db.transaction((fn: () => unknown) => fn());
   const sessions = createSessionsRepo(db, now);
+  const searchIndex = createSearchIndex(db);
   return {
     path,
     db,
     sessions,
     childSessions: createChildSessionsRepo(db, now, sessions, options.redact),
-    transcripts: createTranscriptsRepo(db, now, options.redact),
+    transcripts: createTranscriptsRepo(db, now, options.redact, searchIndex),
     sessionModels: createSessionModelsRepo(db, now),
     usageCounters: createUsageCountersRepo(db),
     contextSummaries: createContextSummariesRepo(db, now, options.redact),
@@ -163,7 +165,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     platformState,
     pairing: createPairingRepo(db, options.randomInt === undefined ? { now } : { now, randomInt: options.randomInt }),
     apiResponses: createApiResponsesRepo(db, now),
-    sessionSearch: createSessionSearchRepo(db),
+    sessionSearch: createSessionSearchRepo(db, searchIndex),
     memorySnapshots: createMemorySnapshotsRepo(db, now),
     identityLinks: createIdentityLinksRepo(db, now),
     pruner: createPruner(db, now),

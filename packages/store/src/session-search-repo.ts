@@ -1,12 +1,14 @@
 /**
  * Full-text search over every stored transcript (`session_search`), on the FTS5 index that
- * migration 0006 built and its triggers keep current: a query never rebuilds anything. The
+ * migration 0006 built and its triggers keep current, the messages written since its last batch
+ * indexed first (migration 18, search-index.ts): a query sees every committed message. The
  * model's query is never passed as FTS5 syntax: each word becomes a quoted phrase (quotes
  * doubled), so `"`, `*`, `NEAR(`, `-`, `:` and `AND` are plain text. All words must match; when
  * nothing does, any word may (ranked by bm25 either way). With `owner`, only the sessions opened for
  * that owner identity or an identity linked to it are searched (users apart).
  */
 import type { SessionSearchHit, SessionSearchOptions } from '@hermes/protocol';
+import type { SearchIndex } from './search-index.js';
 import type { SqliteDatabase } from './sqlite.js';
 
 export type { SessionSearchHit, SessionSearchOptions };
@@ -50,7 +52,7 @@ export const toHit = (row: HitRow): SessionSearchHit => ({
 });
 
 /** Builds the repository; the statement is prepared once. */
-export function createSessionSearchRepo(db: SqliteDatabase): SessionSearchRepo {
+export function createSessionSearchRepo(db: SqliteDatabase, index: SearchIndex): SessionSearchRepo {
   const select = (
     ownerFilter: string,
   ) => `SELECT m.session_id, s.platform, s.title, s.created_at AS session_created_at, m.created_at, m.role,
@@ -76,6 +78,11 @@ export function createSessionSearchRepo(db: SqliteDatabase): SessionSearchRepo {
     search(query, options) {
       const phrases = ftsPhrases(query);
       if (phrases.length === 0) return [];
+      try {
+        index.catchUp();
+      } catch {
+        // (a read-only connection, a busy writer past the timeout) the messages indexed so far are searched
+      }
       const all = run(phrases.join(' '), options);
       return all.length > 0 || phrases.length === 1 ? all : run(phrases.join(' OR '), options);
     },

@@ -1,5 +1,6 @@
 import { type ChatMessage, ERROR_CODES, HermesError } from '@hermes/protocol';
 import { decodeMessage, encodeMessage, type MessageColumns, type StoredMessage } from './message-codec.js';
+import type { SearchIndex } from './search-index.js';
 import { isSqliteError, type SqliteDatabase } from './sqlite.js';
 
 export interface TranscriptsRepo {
@@ -24,6 +25,8 @@ export function createTranscriptsRepo(
   db: SqliteDatabase,
   now: () => number,
   redact?: (text: string) => string,
+  /** session_search's index, told how many messages it takes were queued (search-index.ts) */
+  searchIndex?: SearchIndex,
 ): TranscriptsRepo {
   const lastSeq = db
     .prepare<[string], number>('SELECT COALESCE(MAX(seq), 0) FROM messages WHERE session_id = ?')
@@ -64,12 +67,16 @@ export function createTranscriptsRepo(
   const appendTx = db.transaction((sessionId: string, messages: readonly ChatMessage[]): number => {
     const at = now();
     let seq = lastSeq.get(sessionId) ?? 0;
+    let searchable = 0;
     for (const message of messages) {
       seq += 1;
       const c = encodeMessage(message, redact);
       insert.run(sessionId, seq, c.role, c.content, c.tool_calls, c.tool_call_id, c.name, at);
+      // what the insert trigger queues for session_search (migration 18)
+      if ((c.role === 'user' || c.role === 'assistant') && c.content !== null) searchable += 1;
     }
     if (messages.length > 0) touch.run(at, sessionId);
+    if (searchable > 0) searchIndex?.queued(searchable);
     return seq;
   });
 

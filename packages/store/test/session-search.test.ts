@@ -1,5 +1,6 @@
-// session_search's index: triggers keep it in step with inserts, deletes (a prune's cascade),
-// updates; the migration backfills rows stored before it; the model's query is never FTS5 syntax.
+// session_search's index: triggers keep it in step with inserts (queued, indexed in batches:
+// search-index.test.ts), deletes (a prune's cascade), updates; the migration backfills rows stored
+// before it; the model's query is never FTS5 syntax.
 import { join } from 'node:path';
 import { ftsPhrases, MIGRATIONS, openStore, type Store } from '@hermes/store';
 import Database from 'better-sqlite3';
@@ -73,6 +74,8 @@ describe('session search (FTS5)', () => {
 
   it('a deleted session (prune, cascade) leaves the index; an edited message is re-indexed', () => {
     const store = seeded();
+    store.sessionSearch.search('zebra', { limit: 1 }); // indexes what the appends queued
+    expect(indexed(store)).toBe(2);
     store.db.prepare("UPDATE messages SET content = 'a giraffe now' WHERE session_id = 'sess_a' AND seq = 1").run();
     expect(indexed(store)).toBe(1);
     expect(store.sessionSearch.search('giraffe', { limit: 5 })).toHaveLength(1);

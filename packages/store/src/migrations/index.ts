@@ -16,6 +16,7 @@ import { identityLinks } from './0014-identity-links.js';
 import { usageCounters } from './0015-usage-counters.js';
 import { cronCreator } from './0016-cron-creator.js';
 import { usageUploads } from './0017-usage-uploads.js';
+import { searchIndexBatches } from './0018-search-index-batches.js';
 
 /**
  * Every schema step, oldest first. To change the schema, add a file `NNNN-what-it-does.ts` next to
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   usageCounters,
   cronCreator,
   usageUploads,
+  searchIndexBatches,
 ];
