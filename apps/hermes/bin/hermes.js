@@ -1,2 +1,3 @@
 #!/usr/bin/env node
-import '../dist/main.js';
+// the CLI as bundled by apps/hermes/bundle.mjs (part of `npm run build`)
+import '../dist/bundle/main.js';

@@ -3,9 +3,9 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PluginSource } from '@hermes/plugins';
+import { BUNDLED_PLUGINS_DIR } from './app-paths.js';
 
-/** The repository's bundled plugins folder (next to apps/). */
-export const BUNDLED_PLUGINS_DIR = fileURLToPath(new URL('../../../plugins', import.meta.url));
+export { BUNDLED_PLUGINS_DIR };
 
 /** Bundled, HERMES_HOME/plugins, ./.hermes/plugins (only with HERMES_ENABLE_PROJECT_PLUGINS=true), then npm packages. */
 export function pluginSources(options: {

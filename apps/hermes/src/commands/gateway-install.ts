@@ -6,9 +6,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadConfig, loadDotEnv, resolveHome } from '@hermes/config';
 import { EXIT } from '@hermes/protocol';
+import { HERMES_BIN } from '../app-paths.js';
 import { CliExit } from '../cli-error.js';
 import { writeDotEnvValue } from '../dotenv-write.js';
 import type { GlobalOptions } from '../main.js';
@@ -22,8 +22,6 @@ export interface InstallOptions {
   dryRun?: boolean;
   manager?: string;
 }
-
-const HERMES_BIN = fileURLToPath(new URL('../../bin/hermes.js', import.meta.url));
 
 function hasCommand(name: string): boolean {
   try {

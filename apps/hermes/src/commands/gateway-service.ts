@@ -6,9 +6,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, fchmodSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { listProfiles, loadConfig, makePrivateDir, resolveHome } from '@hermes/config';
 import { EXIT } from '@hermes/protocol';
+import { HERMES_BIN } from '../app-paths.js';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
 import { systemdUserReachable } from '../service/manager-reachable.js';
@@ -16,7 +16,6 @@ import { type LockInfo, liveOwner, lockPath, readLock } from '../service/pid-loc
 import { stopProcess } from '../service/stop-process.js';
 import { installedService } from './gateway-install.js';
 
-const HERMES_BIN = fileURLToPath(new URL('../../bin/hermes.js', import.meta.url));
 /** how long `start` waits for /health to answer 200 */
 const START_TIMEOUT_MS = 60_000;
 const HEALTH_TIMEOUT_MS = 2_000;

@@ -4,15 +4,17 @@
  */
 import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { resolveHome } from '@hermes/config';
 import { allowlistPath, ShellHookAllowlist } from '@hermes/plugins';
 import { EXIT } from '@hermes/protocol';
+import { EXAMPLE_HOOKS_DIR } from '../app-paths.js';
 import { CliExit } from '../cli-error.js';
+
+export { EXAMPLE_HOOKS_DIR };
+
 import type { GlobalOptions } from '../main.js';
 
 /** The repository's example hooks (apps/hermes/dist/commands -> repo root). */
-export const EXAMPLE_HOOKS_DIR = fileURLToPath(new URL('../../../../hooks/', import.meta.url));
 
 /** The names of the example hooks. */
 export function exampleHooks(dir = EXAMPLE_HOOKS_DIR): string[] {

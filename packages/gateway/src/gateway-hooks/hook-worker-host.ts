@@ -7,7 +7,7 @@
  * gateway.
  */
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { GatewayHookApi, Logger } from '@hermes/protocol';
@@ -36,8 +36,14 @@ export interface HookWorkerOptions {
 }
 
 const SELF = fileURLToPath(import.meta.url);
-/** The worker module, next to this file: built `.js`, or the `.ts` source when running from sources. */
-const ENTRY = SELF.replace(/hook-worker-host\.(ts|js)$/, 'hook-worker.$1');
+/**
+ * The worker module, next to this file: built `.js`, or the `.ts` source when running from sources;
+ * inside the CLI's bundle (apps/hermes/bundle.mjs), where this code sits in a chunk, the bundle's own
+ * `hook-worker.js` entry beside it.
+ */
+const ENTRY = /hook-worker-host\.(ts|js)$/.test(SELF)
+  ? SELF.replace(/hook-worker-host\.(ts|js)$/, 'hook-worker.$1')
+  : join(dirname(SELF), 'hook-worker.js');
 // CommonJS, evaluated in the worker: the built module is imported as is, the source through jiti
 const BOOTSTRAP = `
 const { workerData } = require('node:worker_threads');
