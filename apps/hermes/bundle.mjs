@@ -4,7 +4,7 @@
 // `hermes gateway run` to listening; docs/performance.md). Every third-party package stays outside
 // (node_modules, loaded as installed), and so do the packages plugins import at run time
 // (@hermes/protocol, @hermes/plugin-sdk) and @hermes/console (its assets sit next to it), so that
-// Hermes and its plugins share one copy of each. Commands stay lazy: each `await import()` of a
+// Hermes and its plugins share one copy of each; a few ES-module packages only Hermes uses are joined. Commands stay lazy: each `await import()` of a
 // command is a chunk of its own, loaded only when that command runs.
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -15,6 +15,11 @@ const APP = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(APP, '..', '..');
 /** loaded from node_modules, shared with plugins, or carrying files of their own */
 const KEEP_OUTSIDE = new Set(['@hermes/protocol', '@hermes/plugin-sdk', '@hermes/console']);
+/**
+ * third-party ES modules only the joined packages use, joined too (zod alone is ~95 files); CommonJS
+ * packages stay outside (their require() of node's modules cannot run inside an ES module bundle)
+ */
+const BUNDLE_TOO = new Set(['zod', 'diff', 'minimatch']);
 
 function workspaceManifests() {
   const dirs = ['packages', 'apps'].flatMap((top) =>
@@ -38,7 +43,7 @@ for (const manifest of workspaceManifests()) {
     ...manifest.optionalDependencies,
     ...manifest.peerDependencies,
   })) {
-    if (!name.startsWith('@hermes/')) external.add(name);
+    if (!name.startsWith('@hermes/') && !BUNDLE_TOO.has(name)) external.add(name);
   }
 }
 
