@@ -7,6 +7,7 @@
 import type { ApiResponsesRepo } from './api-responses-repo.js';
 import type { ChildSessionsRepo } from './child-sessions-repo.js';
 import { type Commit, sqliteCommit } from './commit.js';
+import { CommitQueue } from './commit-queue.js';
 import type { ContextSummariesRepo } from './context-summaries-repo.js';
 import type { CronJobsRepo } from './cron-jobs-repo.js';
 import type { IdentityLinksRepo } from './identity-links-repo.js';
@@ -74,6 +75,8 @@ export function asyncMethods<T extends object>(repo: T): AsyncMethods<T> {
 
 /** The SQLite store as an AsyncStore: the same repositories, each call's result (or error) as a Promise. */
 export function asyncSqliteStore(store: Store): AsyncStore {
+  const queue = new CommitQueue(store.transaction);
+  const counters = store.usageCounters;
   return {
     backend: 'sqlite',
     location: store.path,
@@ -81,7 +84,9 @@ export function asyncSqliteStore(store: Store): AsyncStore {
     transcripts: asyncMethods(store.transcripts),
     childSessions: asyncMethods(store.childSessions),
     sessionModels: asyncMethods(store.sessionModels),
-    usageCounters: asyncMethods(store.usageCounters),
+    // a counter's upsert (a turn's admission, every message) joins the group commit of its
+    // event-loop turn instead of committing alone; it answers once that transaction committed
+    usageCounters: { ...asyncMethods(counters), add: (...args) => queue.run(() => counters.add(...args)) },
     contextSummaries: asyncMethods(store.contextSummaries),
     cronJobs: asyncMethods(store.cronJobs),
     inbox: asyncMethods(store.inbox),
@@ -93,7 +98,7 @@ export function asyncSqliteStore(store: Store): AsyncStore {
     memorySnapshots: asyncMethods(store.memorySnapshots),
     identityLinks: asyncMethods(store.identityLinks),
     pruner: asyncMethods(store.pruner),
-    commit: sqliteCommit(store),
+    commit: sqliteCommit(store, queue),
     schemaVersion: async () => store.schemaVersion(),
     close: async () => store.close(),
   };

@@ -15,8 +15,10 @@ export type Commit = (work: UnitOfWork, options?: CommitOptions) => Promise<Writ
  * SQLite: units issued within one event-loop turn share one better-sqlite3 transaction (the group
  * commit), each in its own savepoint, applied in the order issued.
  */
-export function sqliteCommit(repos: WriteRepos<'sync'> & { transaction: Transaction }): Commit {
-  const queue = new CommitQueue(repos.transaction);
+export function sqliteCommit(
+  repos: WriteRepos<'sync'> & { transaction: Transaction },
+  queue: CommitQueue = new CommitQueue(repos.transaction),
+): Commit {
   return (work, options = {}) => queue.run(() => work.map((write) => applyWrite<'sync'>(repos, write, options.owner)));
 }
 

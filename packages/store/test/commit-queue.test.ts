@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore, type Store } from '@hermes/store';
+import { asyncSqliteStore, openStore, type Store } from '@hermes/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CommitQueue } from '../src/commit-queue.js';
 
@@ -53,5 +53,28 @@ describe('CommitQueue', () => {
       throw new Error('disk I/O error');
     });
     await expect(Promise.all([queue.run(() => 1), queue.run(() => 2)])).rejects.toThrow('disk I/O error');
+  });
+
+  it("a usage counter's add joins the group commit of its turn and answers once committed", async () => {
+    const s = open();
+    let outer = 0;
+    const counting = <T>(fn: () => T): T => {
+      if (!s.db.inTransaction) outer++;
+      return s.transaction(fn);
+    };
+    const store = asyncSqliteStore({ ...s, transaction: counting });
+    const window = { start: 1_000, staleBefore: 0 };
+    const pending = Promise.all([
+      store.commit([{ kind: 'inbox.accept', platform: 'test', key: 'm1', payload: {} }]),
+      store.usageCounters.add('test:u1', 'minute', window, { turns: 1 }),
+      store.usageCounters.add('test:u1', 'minute', window, { turns: 1 }),
+    ]);
+    // nothing is written before the turn's group commit (an add on its own used to commit at once)
+    expect(s.usageCounters.get('test:u1', 'minute', 0)).toBeUndefined();
+    const [accepted, counter] = await pending;
+    expect(accepted[0]).toMatchObject({ accepted: true });
+    expect(counter).toMatchObject({ userKey: 'test:u1', turns: 1 });
+    expect(outer).toBe(1);
+    expect(s.usageCounters.get('test:u1', 'minute', 0)).toMatchObject({ turns: 2 });
   });
 });

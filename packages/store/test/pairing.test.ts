@@ -168,6 +168,35 @@ describe('store.pairing', () => {
     expect(gateway.pairing.isApproved('discord', '555')).toBe(false);
   });
 
+  it('names the user approved first (ties: by platform, then user id), without purging anything', () => {
+    const clock = fakeClock();
+    const store = open({ now: clock.now });
+    expect(store.pairing.firstApproved()).toBeUndefined();
+    const approve = (platform: string, userId: string) => {
+      const request = store.pairing.request(platform, userId, userId);
+      expect(store.pairing.approve(platform, codeOf(request))).toMatchObject({ ok: true, userId });
+    };
+    clock.t += 1_000;
+    approve('telegram', 'late');
+    clock.t -= 500;
+    approve('telegram', 'b');
+    approve('slack', 'z');
+    approve('telegram', 'a');
+    expect(store.pairing.firstApproved()).toEqual({
+      platform: 'slack',
+      userId: 'z',
+      userName: 'z',
+      approvedAt: clock.t,
+    });
+    store.pairing.revoke('slack', 'z');
+    expect(store.pairing.firstApproved()).toMatchObject({ platform: 'telegram', userId: 'a' });
+    // an expired code stays until list() purges it: firstApproved is a read
+    store.pairing.request('discord', 'd1');
+    clock.t += PAIRING_CODE_TTL_MS * 2;
+    store.pairing.firstApproved();
+    expect(store.db.prepare('SELECT COUNT(*) AS n FROM pairing_requests').get()).toEqual({ n: 1 });
+  });
+
   it('updates the user name when the user asks again', () => {
     const store = open();
     store.pairing.request('telegram', 'u1');

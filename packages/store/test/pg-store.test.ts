@@ -75,6 +75,7 @@ describe.skipIf(postgresUnavailableReason() !== null)('the PostgreSQL store', ()
       if (!('code' in request)) throw new Error('refused');
       expect(await b.pairing.approve('telegram', request.code)).toMatchObject({ ok: true, userId: 'u7' });
       expect(await a.pairing.isApproved('telegram', 'u7')).toBe(true);
+      expect(await a.pairing.firstApproved()).toMatchObject({ platform: 'telegram', userId: 'u7', userName: 'ann' });
       await b.platformState.set('telegram', 'home_channel', '42');
       expect(await a.platformState.get('telegram', 'home_channel')).toBe('42');
     } finally {

@@ -17,7 +17,7 @@ export interface TierPorts {
   env: Env;
   /** gateway.admins */
   admins: readonly string[];
-  pairing: Pick<AsyncStore['pairing'], 'list'>;
+  pairing: Pick<AsyncStore['pairing'], 'firstApproved'>;
 }
 
 function ids(value: string | undefined): string[] {
@@ -85,10 +85,7 @@ async function resolveTier(ports: TierPorts, facts: AdminFacts, platform: string
     const owners = [firstListed(env[`${upper}_ALLOWED_USERS`]), firstListed(env.GATEWAY_ALLOWED_USERS)];
     return owners.includes(userId) ? 'admin' : 'user';
   }
-  const { approved } = await ports.pairing.list();
-  const first = approved.reduce<(typeof approved)[number] | undefined>(
-    (a, b) => (a === undefined || b.approvedAt < a.approvedAt ? b : a),
-    undefined,
-  );
+  // one read per message, never cached: `hermes pairing approve` and revoke write from another process
+  const first = await ports.pairing.firstApproved();
   return first?.platform === platform && first.userId === userId ? 'admin' : 'user';
 }

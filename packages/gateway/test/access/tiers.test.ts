@@ -7,8 +7,12 @@ import { quickCommand } from '../../src/access/quick-commands.js';
 import { type TierPorts, tierOf } from '../../src/access/tiers.js';
 import { tierToolAccess } from '../../src/access/tool-access.js';
 
+/** the store's answer: the earliest approval (pairing.test.ts checks the store's own order) */
 const approved = (list: { platform: string; userId: string; approvedAt: number }[]) => ({
-  list: async () => ({ pending: [], approved: list.map((a) => ({ ...a, userName: null })) }),
+  firstApproved: async () => {
+    const first = [...list].sort((a, b) => a.approvedAt - b.approvedAt)[0];
+    return first === undefined ? undefined : { ...first, userName: null };
+  },
 });
 const ports = (over: Partial<TierPorts> = {}): TierPorts => ({
   env: {},

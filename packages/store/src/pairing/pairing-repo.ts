@@ -115,6 +115,9 @@ export function createPairingRepo(db: SqliteDatabase, options: PairingRepoOption
   const listApproved = db.prepare<[], ApprovedRecord>(
     'SELECT platform, user_id, user_name, approved_at FROM approved_users ORDER BY platform, approved_at, user_id',
   );
+  const firstApproved = db.prepare<[], ApprovedRecord>(
+    'SELECT platform, user_id, user_name, approved_at FROM approved_users ORDER BY approved_at, platform, user_id LIMIT 1',
+  );
 
   const purge = (at: number): void => {
     purgeRequests.run(at, at - PAIRING_CODE_TTL_MS);
@@ -190,5 +193,9 @@ export function createPairingRepo(db: SqliteDatabase, options: PairingRepoOption
       return expireCode.run(at, platform, normalizePairingCode(code), at).changes > 0;
     },
     list: () => listTx.immediate(),
+    firstApproved: () => {
+      const record = firstApproved.get();
+      return record === undefined ? undefined : toApproved(record);
+    },
   };
 }

@@ -51,4 +51,9 @@ export interface PairingRepo {
   revoke(platform: string, userId: string): boolean;
   /** Unexpired requests (soonest to expire first) and approved users (by platform, then approval time). */
   list(): { pending: PendingPairing[]; approved: ApprovedUser[] };
+  /**
+   * The user approved first (the owner when no allowlist names one; ties by platform, then user
+   * id): one read, nothing purged, for every message of a gateway that asks.
+   */
+  firstApproved(): ApprovedUser | undefined;
 }

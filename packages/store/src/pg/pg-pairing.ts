@@ -174,5 +174,12 @@ export function createPgPairingRepo(
         );
         return { pending: pending.map(toPending), approved: approved.map(toApproved) };
       }),
+    async firstApproved() {
+      const record = await pgRow<ApprovedRecord>(
+        pool,
+        'SELECT platform, user_id, user_name, approved_at FROM approved_users ORDER BY approved_at, platform COLLATE "C", user_id COLLATE "C" LIMIT 1',
+      );
+      return record === undefined ? undefined : toApproved(record);
+    },
   };
 }
