@@ -241,6 +241,27 @@ function platformVerifier(verify: NonNullable<RouteDefinition['verify']>) {
   };
 }
 
+/**
+ * A route's signal, its controller made when the route asks for it (a stream's producer): a
+ * webhook answered at once pays for no controller and no abort (an AbortError and its stack) when
+ * its response closes. Asked after the abort, it is already aborted.
+ */
+function closeSignal(): { readonly signal: AbortSignal; abort(): void } {
+  let controller: AbortController | null = null;
+  let aborted = false;
+  return {
+    get signal() {
+      controller ??= new AbortController();
+      if (aborted) controller.abort();
+      return controller.signal;
+    },
+    abort() {
+      aborted = true;
+      controller?.abort();
+    },
+  };
+}
+
 /** Adds the platforms' webhook routes (after the gateway built its adapters). */
 export function addPlatformRoutes(app: FastifyInstance, gateway: Gateway): void {
   addMultipartParser(app);
@@ -258,7 +279,7 @@ export function addPlatformRoutes(app: FastifyInstance, gateway: Gateway): void 
       ...(route.verify === undefined ? {} : { onRequest: platformVerifier(route.verify) }),
       handler: async (req, reply) => {
         const rawBody = (req as unknown as { rawBody?: string }).rawBody ?? '';
-        const closed = new AbortController();
+        const closed = closeSignal();
         // 'close' on the response: the client left (or the answer ended); aborts a stream's producer
         reply.raw.on('close', () => closed.abort());
         const query = Object.fromEntries(
@@ -270,7 +291,9 @@ export function addPlatformRoutes(app: FastifyInstance, gateway: Gateway): void 
           ...(route.browser === true ? { console: webIdentityOf(req) } : {}),
           rawBody,
           query,
-          signal: closed.signal,
+          get signal() {
+            return closed.signal;
+          },
         });
         if (res.stream !== undefined) {
           const admitted = streamLimiterOf(req).admit(req.ip);
