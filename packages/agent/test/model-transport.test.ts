@@ -159,6 +159,60 @@ describe('the model transport', () => {
     await connectionClosed;
   });
 
+  it('an abort while a JSON answer is awaited interrupts the step and closes the connection', async () => {
+    let closed: () => void = () => {};
+    const connectionClosed = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    const controller = new AbortController();
+    handler = (req) => {
+      req.socket.once('close', closed); // never answers
+      controller.abort();
+    };
+    await expect(modelClient(url).complete({ ...request, signal: controller.signal })).rejects.toBeInstanceOf(
+      InterruptedError,
+    );
+    await connectionClosed;
+  });
+
+  it("a JSON answer: its body whatever its chunks, an error's headers (retry-after) and a 200 without JSON", async () => {
+    const text = completion('split across chunks');
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.write(text.slice(0, 20));
+      setImmediate(() => res.end(text.slice(20)));
+    };
+    expect((await modelClient(url).complete(request)).content).toBe('split across chunks');
+    let calls = 0;
+    handler = (_req, res) => {
+      calls += 1;
+      if (calls === 1)
+        res
+          .writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' })
+          .end(JSON.stringify({ error: { message: 'slow down' } }));
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(completion('after the wait'));
+    };
+    const waits: number[] = [];
+    const retrying = new ModelClient({
+      baseUrl: url,
+      apiKey: 'sk-test',
+      timeoutMs: 5_000,
+      maxRetries: 1,
+      hooks: new HookBus({ timeoutMs: 1_000 }),
+      sleep: async (ms) => {
+        waits.push(ms);
+        return true;
+      },
+    });
+    expect((await retrying.complete(request)).content).toBe('after the wait');
+    expect(waits).toEqual([0]); // retry-after: 0 honoured
+    handler = (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('not json');
+    const error = await modelClient(url)
+      .complete(request)
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: ERROR_CODES.MODEL_RESPONSE });
+  });
+
   it('sends each tool schema as JSON the server parses back to the tool, the same on every request', async () => {
     handler = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(completion('ok'));
     bodies.length = 0;
