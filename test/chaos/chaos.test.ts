@@ -1,5 +1,5 @@
 // The chaos suite (npm run test:chaos): one `hermes gateway run` (started, killed and restarted
-// through the CLI, as an operator does) serving Telegram, Discord and Slack fakes at once, a
+// through the CLI, as an operator does) serving Telegram, Discord, Slack, WhatsApp and Signal fakes at once, a
 // stream of messages from many users, and faults injected at seeded random points: kill -9,
 // graceful restarts, 429 storms and 5xx on each platform's send API, dropped connections, model
 // 429/5xx/timeouts/slow answers, a hanging plugin hook, a throwing gateway hook. At the end every
@@ -22,8 +22,10 @@ import { mediaFigures, UploadLedger, type UploadVerdict } from './media-ledger.j
 import { KEY_PATTERN, lastUserText, ModelChaos } from './model.js';
 import { chooseModes } from './modes.js';
 import { apiPlatform } from './platform-api.js';
+import { signalPlatform } from './platform-signal.js';
 import { slackPlatform } from './platform-slack.js';
 import { telegramPlatform } from './platform-telegram.js';
+import { whatsappPlatform } from './platform-whatsapp.js';
 import { type ChaosPlatform, type ChaosUser, discordPlatform, type PlatformName } from './platforms.js';
 import { figuresByPlatform, figuresTable, NOT_DELIVERED, pushFailures, table } from './report.js';
 import { createRng } from './rng.js';
@@ -33,19 +35,20 @@ import { sleep, until } from './wait.js';
 /**
  * CHAOS_SHORT=1 (`npm run test:chaos:short`, part of `npm run check`): a fixed seed, 300 messages
  * and 8 faults, a kill -9 and a graceful restart among them, in about a minute; the full run draws
- * a seed and goes on for 1,200 messages and 24 faults.
+ * a seed and goes on for 1,200 messages and a round of faults (29: every kind, the recovery ones more).
  */
 const SHORT = process.env.CHAOS_SHORT === '1';
 const SEED = Number(process.env.CHAOS_SEED ?? (SHORT ? SHORT_RUN.seed : Math.floor(Math.random() * 2 ** 31)));
 const MIN_MESSAGES = Number(process.env.CHAOS_MESSAGES ?? (SHORT ? SHORT_RUN.messages : 1_200));
-const MIN_FAULTS = Number(process.env.CHAOS_FAULTS ?? (SHORT ? SHORT_RUN.faults : 24));
+/** the full run: one round (every kind at least once) */
+const MIN_FAULTS = Number(process.env.CHAOS_FAULTS ?? (SHORT ? SHORT_RUN.faults : ROUND_SIZE));
 /** faults the first round always holds (the short run: the recovery from a kill -9 and a restart) */
 const FIRST_FAULTS = SHORT ? SHORT_RUN.mustInject : [];
 /** only these fault kinds (comma-separated), to reproduce one in isolation; default all */
 const ONLY_KINDS = parseKinds(process.env.CHAOS_KINDS);
 /** CHAOS_STRICT=1: the platforms' delivery windows (listed below the counts) fail the run too */
 const STRICT = process.env.CHAOS_STRICT === '1';
-/** messages per second offered, across the three platforms */
+/** messages per second offered, across the platforms */
 const RATE_PER_S = Number(process.env.CHAOS_RATE ?? (SHORT ? SHORT_RUN.ratePerS : 8));
 /** share of messages that are @-mentions in a group chat (the rest are DMs) */
 const GROUP_SHARE = 0.2;
@@ -62,6 +65,8 @@ const platforms: ChaosPlatform[] = [
   telegramPlatform(MODES.telegram),
   discordPlatform(),
   slackPlatform(MODES.slack),
+  whatsappPlatform(),
+  signalPlatform(),
   api,
 ];
 /**
@@ -89,7 +94,7 @@ afterAll(async () => {
 });
 
 const GATEWAYS = CLUSTER_SIZE === 1 ? 'one gateway' : `${CLUSTER_SIZE} gateways on PostgreSQL (CHAOS_CLUSTER)`;
-describe(`chaos: Telegram, Discord, Slack and the API platform on ${GATEWAYS} under faults`, () => {
+describe(`chaos: Telegram, Discord, Slack, WhatsApp, Signal and the API platform on ${GATEWAYS} under faults`, () => {
   it(`answers every message exactly once (or says it was interrupted) through ${MIN_FAULTS}+ faults`, async () => {
     const started = Date.now();
     const home = tempHome();
@@ -198,7 +203,10 @@ describe(`chaos: Telegram, Discord, Slack and the API platform on ${GATEWAYS} un
     const stream = (async () => {
       while (streaming) {
         const platform = rng.pick(platforms);
-        offer(platform, rng.pick(platform.users), rng.next() < GROUP_SHARE);
+        const user = rng.pick(platform.users);
+        // drawn for every platform (a platform without group chats gets a direct message instead)
+        const group = rng.next() < GROUP_SHARE;
+        offer(platform, user, group && platform.groups !== false);
         // exponential gaps: bursts and lulls, mean 1/RATE
         await sleep(Math.min(2_000, -Math.log(1 - rng.next()) * (1_000 / RATE_PER_S)));
       }

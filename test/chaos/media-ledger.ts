@@ -4,7 +4,10 @@
 // not uploaded (lost) or uploaded twice otherwise (duplicated). And the photo messages' verdicts.
 import { IN_FLIGHT_MS, type OfferedMessage, type Outage, type Verdict } from './ledger.js';
 import { attachmentKey, type ChaosMedia } from './media.js';
-import type { Reply } from './platforms.js';
+import type { PlatformName, Reply } from './platforms.js';
+
+/** the platforms photos and attachments go through, in the order the figures name them */
+const MEDIA_PLATFORMS: readonly PlatformName[] = ['telegram', 'discord', 'slack', 'whatsapp', 'signal'];
 
 export type UploadVerdict =
   | 'uploaded-once'
@@ -119,16 +122,16 @@ export function mediaFigures(
   const photos = messages.filter((m) => media.photos.has(m.key));
   const photoCount = (v: Verdict) => photos.filter((m) => textVerdict.get(m.key) === v).length;
   const byPlatform = (list: readonly OfferedMessage[]) =>
-    ['telegram', 'discord', 'slack'].map((p) => list.filter((m) => m.platform === p).length).join(' / ');
+    MEDIA_PLATFORMS.map((p) => list.filter((m) => m.platform === p).length).join(' / ');
   const attached = messages.filter((m) => media.attachments.has(m.key));
   const uploadCount = (v: UploadVerdict) => [...uploadVerdict.values()].filter((u) => u === v).length;
   return {
-    'photos: messages with a photo (Telegram / Discord / Slack)': `${photos.length} (${byPlatform(photos)})`,
+    'photos: messages with a photo (Telegram / Discord / Slack / WhatsApp / Signal)': `${photos.length} (${byPlatform(photos)})`,
     'photos: answered once / interrupted / lost / duplicated / sent twice after kill -9 / not delivered by the platform':
       `${photoCount('answered')} / ${photoCount('interrupted')} / ${photoCount('lost')} / ${photoCount('duplicated')} / ` +
       `${photoCount('resent-after-kill')} / ${photos.filter((m) => ['discord-offline', 'discord-at-kill', 'slack-acked-not-stored', 'slack-gave-up'].includes(textVerdict.get(m.key) ?? '')).length}`,
     'photos: model answers to a request with an image part': withImage,
-    'attachments: answers with a MEDIA line (Telegram / Discord / Slack)': `${attached.length} (${byPlatform(attached)})`,
+    'attachments: answers with a MEDIA line (Telegram / Discord / Slack / WhatsApp / Signal)': `${attached.length} (${byPlatform(attached)})`,
     'attachments: uploaded once / sent twice after kill -9 / not uploaded / uploaded twice / unexpected':
       `${uploadCount('uploaded-once')} / ${uploadCount('resent-after-kill')} / ${uploadCount('not-uploaded')} / ` +
       `${uploadCount('uploaded-twice')} / ${uploadCount('unexpected-upload')}`,

@@ -15,7 +15,7 @@ import type { ChaosPhoto } from './media.js';
 import type { PushOutcome } from './push-delivery.js';
 import { newestEdits, type ShownMessage } from './streamed-replies.js';
 
-export type PlatformName = 'telegram' | 'discord' | 'slack' | 'api';
+export type PlatformName = 'telegram' | 'discord' | 'slack' | 'whatsapp' | 'signal' | 'api';
 
 export interface ChaosUser {
   index: number;
@@ -50,11 +50,13 @@ export interface SlackDelivery {
 }
 
 /** How the platform's events reach the gateway: pulled (long polling, a socket) or pushed over HTTP. */
-export type IntakeMode = 'polling' | 'webhook' | 'socket' | 'http' | 'gateway' | 'api';
+export type IntakeMode = 'polling' | 'webhook' | 'socket' | 'http' | 'gateway' | 'sse' | 'api';
 
 export interface ChaosPlatform {
   readonly name: PlatformName;
   readonly mode: IntakeMode;
+  /** false: no group chats (WhatsApp's Cloud API): every message is a direct one */
+  readonly groups?: false;
   /** the users of the message stream */
   readonly users: readonly ChaosUser[];
   /** one more allowed user, kept out of the stream (the crash-loop message comes from it) */

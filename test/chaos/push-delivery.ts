@@ -157,6 +157,16 @@ export const TELEGRAM_WEBHOOK_POLICY: PushPolicy = {
 };
 
 /**
+ * WhatsApp (Meta's webhooks): a notification that got no 200 is sent again, for up to 7 days with
+ * growing gaps; here up to 4 s apart, like Telegram's, so the run stays short.
+ */
+export const WHATSAPP_WEBHOOK_POLICY: PushPolicy = {
+  retryDelayMs: (n) => Math.min(4_000, 250 * 2 ** n),
+  timeoutMs: 10_000,
+  concurrency: 8,
+};
+
+/**
  * Slack: an event that got no 200 within 3 s is sent again, 3 times at most. Slack's own gaps are
  * about immediately, 1 minute and 5 minutes; here 1, 60 and 120 s (the last one shortened so the
  * run stays short). The run's gateway is down for about 40 % of the stream (an outage every ~13

@@ -69,6 +69,12 @@ export interface FakeSignal {
   refuseStreams(refuse: boolean): void;
   /** the next `send` is refused as rate limited, with this retry-after */
   rateLimitNextSend(retryAfterSeconds: number): void;
+  /** the next `count` sends are refused as rate limited (signal-cli's -5), each with this retry-after */
+  rateLimitNextSends(count: number, retryAfterSeconds: number): void;
+  /** the next `count` sends get this HTTP status (a 5xx from the daemon or a proxy in front of it), unread */
+  failNextSends(count: number, status: number): void;
+  /** how the sends were answered so far: refused as rate limited, and HTTP 5xx */
+  sendFailures(): { rateLimited: number; serverErrors: number };
   /** the next `send` with attachments is refused (a user error) */
   failNextAttachment(): void;
   streamsOpened(): number;
@@ -110,6 +116,9 @@ export async function startFakeSignal(options: { account?: string } = {}): Promi
   let opened = 0;
   let refusing = false;
   let rateLimit: number | undefined;
+  /** the scripted refusals of the next sends, in order: a retry-after (rate limit) or an HTTP status */
+  const scriptedSends: ({ retryAfterSeconds: number } | { status: number })[] = [];
+  const sendFailures = { rateLimited: 0, serverErrors: 0 };
   let failAttachment = false;
 
   const tick = () => {
@@ -155,9 +164,15 @@ export async function startFakeSignal(options: { account?: string } = {}): Promi
           type,
           ...extra,
         });
+        const scripted = scriptedSends[0];
+        if (rateLimit === undefined && scripted !== undefined && 'retryAfterSeconds' in scripted) {
+          scriptedSends.shift();
+          rateLimit = scripted.retryAfterSeconds;
+        }
         if (rateLimit !== undefined) {
           const retryAfterSeconds = rateLimit;
           rateLimit = undefined;
+          sendFailures.rateLimited += 1;
           return {
             error: {
               code: -5,
@@ -247,6 +262,12 @@ export async function startFakeSignal(options: { account?: string } = {}): Promi
         unknown
       >;
       calls.push({ method: request.method, params });
+      const failure = scriptedSends[0];
+      if (request.method === 'send' && failure !== undefined && 'status' in failure) {
+        scriptedSends.shift();
+        sendFailures.serverErrors += 1;
+        return void res.writeHead(failure.status, { 'content-type': 'text/plain' }).end('scripted failure');
+      }
       return json(res, 200, { jsonrpc: '2.0', ...rpc(request.method, params), id: request.id ?? null });
     }
     if (url.pathname === '/api/v1/events') {
@@ -348,6 +369,13 @@ export async function startFakeSignal(options: { account?: string } = {}): Promi
     rateLimitNextSend(retryAfterSeconds) {
       rateLimit = retryAfterSeconds;
     },
+    rateLimitNextSends(count, retryAfterSeconds) {
+      for (let i = 0; i < count; i += 1) scriptedSends.push({ retryAfterSeconds });
+    },
+    failNextSends(count, status) {
+      for (let i = 0; i < count; i += 1) scriptedSends.push({ status });
+    },
+    sendFailures: () => ({ ...sendFailures }),
     failNextAttachment() {
       failAttachment = true;
     },
@@ -359,6 +387,9 @@ export async function startFakeSignal(options: { account?: string } = {}): Promi
       reactions.length = 0;
       typing.length = 0;
       rateLimit = undefined;
+      scriptedSends.length = 0;
+      sendFailures.rateLimited = 0;
+      sendFailures.serverErrors = 0;
       failAttachment = false;
       refusing = false;
     },

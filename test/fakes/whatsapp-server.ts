@@ -97,6 +97,8 @@ export interface FakeWhatsApp {
   failNext(kind: 'messages' | 'media' | 'media-info', code: number, count?: number): void;
   /** signs and POSTs `payload` to `url` as Meta does */
   deliver(url: string, payload: unknown): Promise<Response>;
+  /** destroys every open connection to the Graph API (the adapter's kept-alive sockets) */
+  dropConnections(): void;
   reset(): void;
   close(): Promise<void>;
 }
@@ -303,6 +305,9 @@ export async function startFakeWhatsApp(
       for (let i = 0; i < count; i += 1) failures[kind]?.push(code);
     },
     deliver: (url, payload) => postWebhook(url, payload, { appSecret }),
+    dropConnections() {
+      for (const socket of sockets) socket.destroy();
+    },
     reset() {
       for (const list of [calls, sent, reactions, reads, uploads]) list.length = 0;
       for (const key of Object.keys(failures)) failures[key] = [];
