@@ -6,8 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { HookBus } from '@hermes/plugins';
 import { ERROR_CODES, type HermesError, type ToolDefinition } from '@hermes/protocol';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { completionJson } from '../src/completion-json.js';
+import { completionChunks, completionJson } from '../src/completion-json.js';
 import { InterruptedError, ModelClient } from '../src/index.js';
+import { COPIED_BELOW, requestBody } from '../src/post-completion.js';
 import { echoTool, turn } from './helpers.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -268,5 +269,36 @@ describe('completionJson', () => {
     } finally {
       stringify.mockRestore();
     }
+  });
+});
+
+describe('requestBody', () => {
+  it("joins a body's small chunks into one buffer and sends a long one (a kept history) as it is", () => {
+    const history = Array.from({ length: 400 }, (_, i) =>
+      Object.freeze({ role: 'user' as const, content: `message ${i} ${'x'.repeat(60)}` }),
+    );
+    const body = { model: 'm', messages: [{ role: 'system' as const, content: 'sys' }, ...history] };
+    const fresh = { model: 'm', messages: [{ role: 'system' as const, content: 'sys' }, history[0] as never] };
+    const one = requestBody(completionChunks(fresh));
+    expect(Buffer.isBuffer(one)).toBe(true);
+    expect(JSON.parse(String(one))).toEqual(fresh);
+    const chunks = completionChunks(body);
+    const long = chunks.find((c) => c.length >= COPIED_BELOW);
+    const sent = requestBody(chunks) as Buffer[];
+    expect(sent).toHaveLength(3); // what comes before the history, the history itself, what follows it
+    expect(sent[1]).toBe(long); // not copied
+    expect(JSON.parse(Buffer.concat(sent).toString('utf8'))).toEqual(body);
+    expect(requestBody('{"a":1}')).toBe('{"a":1}');
+  });
+
+  it('a long history reaches the server whole', async () => {
+    handler = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(completion('ok'));
+    bodies.length = 0;
+    const history = Array.from({ length: 400 }, (_, i) =>
+      Object.freeze({ role: 'user' as const, content: `message ${i} ${'y'.repeat(60)}` }),
+    );
+    const messages = [...history, { role: 'user' as const, content: 'last' }];
+    expect((await modelClient(url).complete({ ...request, body: { model: 'm', messages } })).content).toBe('ok');
+    expect(JSON.parse(bodies[0] ?? '')).toMatchObject({ model: 'm', messages });
   });
 });
