@@ -91,4 +91,13 @@ describe('hermes backup', () => {
     expect(existsSync(out)).toBe(true);
     expect(readdirSync(await unpack(out))).toContain('config.yaml');
   });
+
+  it('an empty HERMES_HOME (nothing written yet) is an empty archive, not an error', async () => {
+    const home = tempHome();
+    const out = join(mkdtempSync(join(tmpdir(), 'hermes-backup-')), 'empty.tar.gz');
+    const r = await runHermes(['backup', '-o', out], { env: { HERMES_HOME: home } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('no state.db yet');
+    expect(readdirSync(await unpack(out))).toEqual([]);
+  });
 });

@@ -27,3 +27,5 @@ export const HERMES_BIN = join(APP_ROOT, 'bin', 'hermes.js');
 export const BUNDLED_PLUGINS_DIR = join(APP_ROOT, '..', '..', 'plugins');
 /** the repository's example gateway hooks (`hermes hooks install`) */
 export const EXAMPLE_HOOKS_DIR = join(APP_ROOT, '..', '..', 'hooks');
+/** the repository a git checkout of Hermes is (apps/hermes's grandparent) */
+export const REPO_ROOT = join(APP_ROOT, '..', '..');

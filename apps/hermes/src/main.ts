@@ -323,6 +323,18 @@ program
   });
 
 program
+  .command('update')
+  .description(
+    "update this installation: a git checkout fast-forwards, npm ci (builds), migrates the state and restarts a running gateway; an npm install takes the registry's newest",
+  )
+  .option('--check', 'only report whether an update is available')
+  .option('--backup', 'run hermes backup first')
+  .action(async (opts: { check?: boolean; backup?: boolean }, cmd: Command) => {
+    const { updateCommand } = await import('./commands/update.js');
+    await updateCommand(opts, globals(cmd));
+  });
+
+program
   .command('logs')
   .description('the gateway log, readable and coloured on a terminal; --follow keeps reading (and follows rotation)')
   .option('-f, --follow', 'keep printing new lines')

@@ -88,7 +88,9 @@ export async function backupCommand(opts: BackupOptions, options: GlobalOptions)
         database = 'PostgreSQL: missing';
       } else database = 'state.sql (pg_dump of PostgreSQL)';
     }
-    await create({ gzip: true, file: output, cwd: stage, portable: true }, readdirSync(stage));
+    const entries = readdirSync(stage);
+    // an empty HERMES_HOME (nothing written yet) is still a valid, empty archive
+    await create({ gzip: true, file: output, cwd: stage, portable: true }, entries.length > 0 ? entries : ['.']);
     chmodSync(output, 0o600);
     const size = statSync(output).size;
     process.stdout.write(`backup: ${output} (${(size / 1024).toFixed(1)} KB; ${database})\n`);
