@@ -2,7 +2,7 @@
 // as native attachments (photo / inline image, or document) without the lines; nothing under
 // HERMES_HOME but cache/ is ever sent; a failed upload gets a text naming the file; an attachment
 // is sent once across a restart; image_generate's picture arrives as a photo; a voice answer arrives
-// after the text (Telegram: a voice note; Discord and Slack: an audio file).
+// after the text (Telegram and Matrix: a voice note; Discord and Slack: an audio file).
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -115,7 +115,7 @@ describe.each(drivers.map((d) => [d.label, d] as const))('outbound media: %s', (
     expect(texts().join('\n')).not.toContain('MEDIA:');
   });
 
-  it('a voice answer comes after the text: a voice note on Telegram, an audio file elsewhere', async () => {
+  it('a voice answer comes after the text: a voice note on Telegram and Matrix, an audio file elsewhere', async () => {
     const g = await start({ voice: true });
     model.script({ text: 'Spoken and **written**.' });
     const ref = await driver.dm(alice, 'say it');
@@ -125,7 +125,7 @@ describe.each(drivers.map((d) => [d.label, d] as const))('outbound media: %s', (
     const [file] = files();
     expect(file).toMatchObject({
       chatId: ref.chatId,
-      kind: driver.platform === 'telegram' ? 'voice' : 'document',
+      kind: driver.platform === 'telegram' || driver.platform === 'matrix' ? 'voice' : 'document',
       size: FAKE_OPUS.length,
       sha256: sha(FAKE_OPUS),
     });

@@ -2,6 +2,7 @@
 import type { PlatformDriver } from '../driver.js';
 import { discordDriver } from './discord.js';
 import { echoDriver } from './echo.js';
+import { matrixDriver } from './matrix.js';
 import { signalDriver } from './signal.js';
 import { slackHttpDriver, slackSocketDriver } from './slack.js';
 import { telegramDriver } from './telegram.js';
@@ -18,6 +19,7 @@ export function allDrivers(): PlatformDriver[] {
     echoDriver(),
     whatsappDriver(),
     signalDriver(),
+    matrixDriver(),
   ];
 }
 

@@ -1,0 +1,19 @@
+/** The bundled Matrix platform plugin: registers the adapter factory under the name "matrix". */
+import type { PluginContext } from '@hermes/plugin-sdk';
+import { MATRIX_CAPABILITIES } from './capabilities.js';
+import { matrixFactory } from './factory.js';
+
+export { createMatrixAdapter, E2EE_NOTICE } from './adapter.js';
+export { MATRIX_CAPABILITIES } from './capabilities.js';
+export { readTimelineEvent } from './events.js';
+export { matrixFactory } from './factory.js';
+export { htmlToPlain } from './format/html-to-plain.js';
+export { markdownToMatrixHtml } from './format/markdown-to-html.js';
+export { NEXT_BATCH_KEY } from './sync.js';
+
+/** Registers `{ name: 'matrix', capabilities, factory }`; the gateway reads `.factory` from the registry entry. */
+export function register(ctx: PluginContext): void {
+  ctx.registerPlatform({ name: matrixFactory.name, capabilities: MATRIX_CAPABILITIES, factory: matrixFactory });
+}
+
+export default register;
