@@ -9,7 +9,7 @@
 
 /** an attribution line, in the languages mail clients most often write it */
 const ATTRIBUTION =
-  /^\s*(on|le|am|el|il|op|em|den|på)\s.{4,}\b(wrote|a écrit|schrieb|escribió|ha scritto|schreef|escreveu|skrev)\s*:\s*$/i;
+  /^\s*(on|le|am|el|il|op|em|den|på)\s.{4,}\b(wrote|a écrit|schrieb|escribió|ha scritto|schreef|escreveu|skrev)\b.*:\s*$/i;
 const ATTRIBUTION_START = /^\s*(on|le|am|el|il|op|em|den|på)\s/i;
 const ORIGINAL_MESSAGE =
   /^\s*-{2,}\s*(original message|ursprüngliche nachricht|message d'origine|mensaje original|messaggio originale)\s*-{2,}\s*$/i;
