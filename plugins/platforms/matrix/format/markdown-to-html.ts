@@ -12,10 +12,12 @@ const HEADING = /^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
 const RULE = /^ {0,3}([-*_])(?:\s*\1){2,}\s*$/;
 const BULLET = /^(\s*)[-*+]\s+(?:\[([ xX])\]\s+)?(.*)$/;
 const QUOTE = /^ {0,3}>\s?(.*)$/;
+/** a newline inside <pre> while the blocks are joined (a private-use character, removed from the input first) */
+const PRE_NL = '\uE001';
 
 function codeBlock(lines: readonly string[], language: string): string {
   if (lines.length === 0) return '';
-  const body = escapeHtml(lines.join('\n'));
+  const body = escapeHtml(lines.join(PRE_NL));
   const lang = language.replace(/[^A-Za-z0-9_+#.-]/g, '');
   return lang === '' ? `<pre><code>${body}</code></pre>` : `<pre><code class="language-${lang}">${body}</code></pre>`;
 }
@@ -72,19 +74,20 @@ function textBlock(lines: readonly string[], index: number): { out: string; next
 
 /** Converts a whole Markdown reply. */
 export function markdownToMatrixHtml(markdown: string): string {
-  const html = renderMarkdownBlocks(markdown, {
+  const html = renderMarkdownBlocks(markdown.replaceAll(PRE_NL, ''), {
     fenceAt: (line) => {
       const fence = FENCE.exec(line);
       return fence?.[1] === undefined ? undefined : { marker: fence[1], info: fence[2] ?? '' };
     },
     code: (block) => codeBlock(block.body, block.info),
-    table: (rows) => `<pre><code>${escapeHtml(renderTableLines(rows, inlineToPlain).join('\n'))}</code></pre>`,
+    table: (rows) => `<pre><code>${escapeHtml(renderTableLines(rows, inlineToPlain).join(PRE_NL))}</code></pre>`,
     text: (lines, index) => (QUOTE.test(lines[index] ?? '') ? quoteBlock(lines, index) : textBlock(lines, index)),
   });
   // renderMarkdownBlocks joins blocks with newlines: between two blocks a <br> unless one is a block element
-  return html.split('\n').reduce((acc, piece, i) => {
+  const joined = html.split('\n').reduce((acc, piece, i) => {
     if (i === 0) return piece;
     const blockEdge = /<\/(pre|blockquote|h\d)>$|<hr>$/.test(acc) || /^<(pre|blockquote|h\d|hr)/.test(piece);
     return acc + (blockEdge ? '' : '<br>') + piece;
   }, '');
+  return joined.replaceAll(PRE_NL, '\n');
 }
