@@ -104,18 +104,21 @@ describe.each(
     await until('the next answer', () => textSent('still here'));
   });
 
-  it('a paste split into several messages within gateway.batch_ms is one turn, answered once', async () => {
-    await start({ batchMs: 400 });
-    model.script({ text: 'got all three' });
-    // a part as long as the app cuts (the limit of Telegram, Discord and Slack is 2,000 to 4,096)
-    const partOne = `part one ${'x'.repeat(3_900)}`;
-    await driver.dm(alice, partOne);
-    await driver.dm(alice, 'part two');
-    await driver.dm(alice, 'part three');
-    await until('the answer', () => textSent('got all three'));
-    await gw?.gateway.idle();
-    expect(chatRequests(model)).toHaveLength(1);
-    expect(lastContent(chatRequests(model)[0])).toBe(`${partOne}\npart two\npart three`);
-    expect(driver.sent().filter((m) => m.text.includes('got all three'))).toHaveLength(1);
-  });
+  it.skipIf(driver.noCutPastes === true)(
+    'a paste split into several messages within gateway.batch_ms is one turn, answered once',
+    async () => {
+      await start({ batchMs: 400 });
+      model.script({ text: 'got all three' });
+      // a part as long as the app cuts (the limit of Telegram, Discord and Slack is 2,000 to 4,096)
+      const partOne = `part one ${'x'.repeat(3_900)}`;
+      await driver.dm(alice, partOne);
+      await driver.dm(alice, 'part two');
+      await driver.dm(alice, 'part three');
+      await until('the answer', () => textSent('got all three'));
+      await gw?.gateway.idle();
+      expect(chatRequests(model)).toHaveLength(1);
+      expect(lastContent(chatRequests(model)[0])).toBe(`${partOne}\npart two\npart three`);
+      expect(driver.sent().filter((m) => m.text.includes('got all three'))).toHaveLength(1);
+    },
+  );
 });

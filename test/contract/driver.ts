@@ -122,6 +122,11 @@ export interface PlatformDriver {
   dmFiles?(user: ContractUser, text: string, files: readonly ContractFile[]): Promise<InboundRef>;
   /** true where a message carries one file at most (WhatsApp): the several-files-in-one-message scenario is skipped */
   readonly oneFilePerMessage?: boolean;
+  /**
+   * true where no app cuts a long text into several messages (a mail is one message at any length):
+   * the split-paste batching scenario is skipped
+   */
+  readonly noCutPastes?: boolean;
   /** every text message the bot sent since the last reset, in order */
   sent(): SentText[];
   /** every file the bot uploaded since the last reset, in order (absent: the platform takes no files) */

@@ -90,9 +90,11 @@ describe.each(drivers.map((d) => [d.label, d] as const))('platform contract: %s'
 
   it('a long answer arrives as several messages within the limit, nothing lost', async () => {
     await start();
-    const words = Array.from({ length: 1_800 }, (_, i) => `word${i}`);
+    // over 10,000 characters, and at least 2.5 messages where a message takes more (a mail: 20,000)
+    const count = Math.max(1_800, Math.ceil((driver.maxMessageLength * 2.5) / 8));
+    const words = Array.from({ length: count }, (_, i) => `word${i}`);
     const long = words.reduce((acc, w, i) => acc + w + (i % 12 === 11 ? '\n' : ' '), '');
-    expect(long.length).toBeGreaterThan(10_000);
+    expect(long.length).toBeGreaterThan(Math.max(10_000, driver.maxMessageLength * 2));
     model.script({ text: long });
     await driver.dm(alice, 'tell me a lot');
     await until(

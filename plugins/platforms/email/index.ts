@@ -10,7 +10,7 @@ import { emailFactory } from './factory.js';
 export { EMAIL_CAPABILITIES } from './capabilities.js';
 export { type EmailFactory, emailFactory } from './factory.js';
 export { markdownToPlain } from './format/markdown-to-plain.js';
-export { chatIdOf, parseChatId, threadKeyOf, threadOfOwnId } from './threads.js';
+export { chatIdOf, parseChatId, threadKeyOf, threadKeyOfRoot, threadOfOwnId } from './threads.js';
 
 /** Registers `{ name: 'email', capabilities, factory }`; the gateway reads `.factory` from the registry entry. */
 export function register(ctx: PluginContext): void {

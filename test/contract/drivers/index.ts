@@ -2,6 +2,7 @@
 import type { PlatformDriver } from '../driver.js';
 import { discordDriver } from './discord.js';
 import { echoDriver } from './echo.js';
+import { emailDriver } from './email.js';
 import { matrixDriver } from './matrix.js';
 import { signalDriver } from './signal.js';
 import { slackHttpDriver, slackSocketDriver } from './slack.js';
@@ -20,6 +21,7 @@ export function allDrivers(): PlatformDriver[] {
     whatsappDriver(),
     signalDriver(),
     matrixDriver(),
+    emailDriver(),
   ];
 }
 
