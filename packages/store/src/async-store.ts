@@ -73,20 +73,35 @@ export function asyncMethods<T extends object>(repo: T): AsyncMethods<T> {
   return out as AsyncMethods<T>;
 }
 
-/** The SQLite store as an AsyncStore: the same repositories, each call's result (or error) as a Promise. */
+/**
+ * `asyncMethods(repo)`, with the writes named in `grouped` run in the group commit of their
+ * event-loop turn (commit-queue.ts): each answers once that transaction committed, instead of
+ * committing alone.
+ */
+function withGrouped<T extends object>(repo: T, queue: CommitQueue, grouped: readonly (keyof T & string)[]) {
+  const out: Record<string, unknown> = { ...asyncMethods(repo) };
+  for (const key of grouped) {
+    const method = repo[key] as (...args: unknown[]) => unknown;
+    out[key] = (...args: unknown[]) => queue.run(() => method.apply(repo, args));
+  }
+  return out as AsyncMethods<T>;
+}
+
+/**
+ * The SQLite store as an AsyncStore: the same repositories, each call's result (or error) as a
+ * Promise. The writes a message makes outside its units of work (a turn's admission counter, a
+ * new session and its memory snapshot) join the group commit too.
+ */
 export function asyncSqliteStore(store: Store): AsyncStore {
   const queue = new CommitQueue(store.transaction);
-  const counters = store.usageCounters;
   return {
     backend: 'sqlite',
     location: store.path,
-    sessions: asyncMethods(store.sessions),
+    sessions: withGrouped(store.sessions, queue, ['create']),
     transcripts: asyncMethods(store.transcripts),
     childSessions: asyncMethods(store.childSessions),
     sessionModels: asyncMethods(store.sessionModels),
-    // a counter's upsert (a turn's admission, every message) joins the group commit of its
-    // event-loop turn instead of committing alone; it answers once that transaction committed
-    usageCounters: { ...asyncMethods(counters), add: (...args) => queue.run(() => counters.add(...args)) },
+    usageCounters: withGrouped(store.usageCounters, queue, ['add']),
     contextSummaries: asyncMethods(store.contextSummaries),
     cronJobs: asyncMethods(store.cronJobs),
     inbox: asyncMethods(store.inbox),
@@ -95,7 +110,7 @@ export function asyncSqliteStore(store: Store): AsyncStore {
     pairing: asyncMethods(store.pairing),
     apiResponses: asyncMethods(store.apiResponses),
     sessionSearch: asyncMethods(store.sessionSearch),
-    memorySnapshots: asyncMethods(store.memorySnapshots),
+    memorySnapshots: withGrouped(store.memorySnapshots, queue, ['put']),
     identityLinks: asyncMethods(store.identityLinks),
     pruner: asyncMethods(store.pruner),
     commit: sqliteCommit(store, queue),

@@ -55,7 +55,7 @@ describe('CommitQueue', () => {
     await expect(Promise.all([queue.run(() => 1), queue.run(() => 2)])).rejects.toThrow('disk I/O error');
   });
 
-  it("a usage counter's add joins the group commit of its turn and answers once committed", async () => {
+  it("a usage counter's add, a new session and its memory snapshot join the group commit of their turn", async () => {
     const s = open();
     let outer = 0;
     const counting = <T>(fn: () => T): T => {
@@ -68,13 +68,17 @@ describe('CommitQueue', () => {
       store.commit([{ kind: 'inbox.accept', platform: 'test', key: 'm1', payload: {} }]),
       store.usageCounters.add('test:u1', 'minute', window, { turns: 1 }),
       store.usageCounters.add('test:u1', 'minute', window, { turns: 1 }),
+      store.sessions.create({ key: 'k', platform: 'test', id: 'sess_g' }),
     ]);
-    // nothing is written before the turn's group commit (an add on its own used to commit at once)
+    // nothing is written before the turn's group commit (each of these used to commit on its own)
     expect(s.usageCounters.get('test:u1', 'minute', 0)).toBeUndefined();
+    expect(s.sessions.get('sess_g')).toBeUndefined();
     const [accepted, counter] = await pending;
+    expect(await store.memorySnapshots.put('sess_g', 'builtin', 'block')).toBe(true);
+    expect(s.memorySnapshots.get('sess_g')).toBe('block');
     expect(accepted[0]).toMatchObject({ accepted: true });
     expect(counter).toMatchObject({ userKey: 'test:u1', turns: 1 });
-    expect(outer).toBe(1);
+    expect(outer).toBe(2); // the first turn's writes, then the snapshot's
     expect(s.usageCounters.get('test:u1', 'minute', 0)).toMatchObject({ turns: 2 });
   });
 });
