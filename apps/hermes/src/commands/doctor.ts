@@ -23,6 +23,7 @@ import { pendingLine, trustedAutoAcceptVia, trustGate } from '../trust/trust-gat
 import { probeModel } from './doctor-model.js';
 import { probePlatform, probesPlatform } from './doctor-platforms.js';
 import { providerConfig } from './doctor-provider.js';
+import { selfCheck, selfCheckingFactory } from './doctor-self-check.js';
 import { gatewayStatus } from './gateway-service.js';
 import { providerEntries } from './model-list.js';
 
@@ -133,6 +134,11 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
     for (const r of records.filter(isPlatform)) {
       const name = `${r.manifest?.kind === 'backend' ? r.key : (r.manifest?.name ?? r.key)}`;
       const provider = providers.get(r.key);
+      // a platform that checks its own credentials (email: IMAP and SMTP logins)
+      const own =
+        r.state === 'enabled'
+          ? selfCheckingFactory(registries.platforms.get(r.manifest?.name ?? '')?.factory)
+          : undefined;
       if (r.state === 'enabled' && provider !== undefined) {
         const key =
           provider.api_key_env === null
@@ -143,6 +149,8 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
           status: 'ok',
           detail: `model provider ${provider.name}${provider.active ? ' (active)' : ''}, ${key}`,
         });
+      } else if (own !== undefined && r.manifest?.kind === 'platform') {
+        checks.push(await selfCheck(name, own, config, process.env));
       } else if (r.state === 'enabled' && r.manifest?.kind === 'platform' && probesPlatform(r.manifest.name)) {
         const probed = await probePlatform(r.manifest.name, config, process.env);
         checks.push(probed ?? { name: `platform ${name}`, status: 'ok', detail: 'configured' });
