@@ -1,7 +1,8 @@
 /**
  * `hermes doctor`'s platform checks: each chat platform whose token is set is asked once who the
  * token belongs to (Telegram `getMe`, Discord `GET /users/@me`, Slack `auth.test`, WhatsApp
- * `GET /<phone number id>`; Signal: whether signal-cli's daemon answers `GET /api/v1/check`), at the API the
+ * `GET /<phone number id>`; Signal: whether signal-cli's daemon answers `GET /api/v1/check`; Matrix
+ * `GET /_matrix/client/v3/account/whoami`), at the API the
  * gateway would use (the same settings and variables). A token that is refused, or an API that
  * cannot be reached within PLATFORM_PROBE_TIMEOUT_MS, fails the check; the token is never printed.
  */
@@ -125,12 +126,37 @@ function signalProbe(account: string, settings: Settings, env: NodeJS.ProcessEnv
   };
 }
 
+function matrixProbe(token: string, settings: Settings, env: NodeJS.ProcessEnv): Probe {
+  const base = (setting(settings, 'homeserver_url') ?? trimmed(env.MATRIX_HOMESERVER_URL) ?? '').replace(/\/+$/, '');
+  const expected = trimmed(env.MATRIX_USER_ID);
+  return {
+    where: base,
+    ...(base === '' ? { missing: 'MATRIX_HOMESERVER_URL not set' } : {}),
+    request: (signal) =>
+      fetch(`${base}/_matrix/client/v3/account/whoami`, { headers: { authorization: `Bearer ${token}` }, signal }),
+    who: (body) => {
+      const userId = (body as { user_id?: unknown }).user_id;
+      if (typeof userId !== 'string') throw new Refused('whoami answered without a user_id');
+      if (expected !== undefined && userId !== expected) {
+        throw new Refused(`it belongs to ${userId}, not MATRIX_USER_ID ${expected}`);
+      }
+      return `whoami: ${userId}`;
+    },
+    refusal: (body) => {
+      const b = body as { errcode?: unknown; error?: unknown } | null;
+      if (typeof b?.errcode !== 'string') return undefined;
+      return typeof b.error === 'string' ? `${b.errcode}: ${b.error}` : b.errcode;
+    },
+  };
+}
+
 const PROBES: Record<string, { tokenEnv: string; probe: typeof telegramProbe }> = {
   telegram: { tokenEnv: 'TELEGRAM_BOT_TOKEN', probe: telegramProbe },
   discord: { tokenEnv: 'DISCORD_BOT_TOKEN', probe: discordProbe },
   slack: { tokenEnv: 'SLACK_BOT_TOKEN', probe: slackProbe },
   whatsapp: { tokenEnv: 'WHATSAPP_ACCESS_TOKEN', probe: whatsappProbe },
   signal: { tokenEnv: 'SIGNAL_ACCOUNT', probe: signalProbe },
+  matrix: { tokenEnv: 'MATRIX_ACCESS_TOKEN', probe: matrixProbe },
 };
 
 /** Whether doctor knows how to ask this platform about its token. */

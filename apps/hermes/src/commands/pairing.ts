@@ -16,11 +16,11 @@ function withStore<T>(options: GlobalOptions, fn: (store: AsyncStore) => Promise
   return withStateStore(loadSettings(options), fn);
 }
 
-/** Platform names are lower-case (`telegram`, `discord`, `slack`, `whatsapp`, `signal`, `email`, `web`); accept `Telegram` too. */
+/** Platform names are lower-case (`telegram`, `discord`, `slack`, `whatsapp`, `signal`, `matrix`, `email`, `web`); accept `Telegram` too. */
 const platformName = (platform: string): string => platform.trim().toLowerCase();
 
 /** The bundled messaging platforms; a plugin platform is known once it has a pairing request or user. */
-const BUNDLED_PLATFORMS = ['telegram', 'discord', 'slack', 'whatsapp', 'signal', 'email', 'web'];
+const BUNDLED_PLATFORMS = ['telegram', 'discord', 'slack', 'whatsapp', 'signal', 'matrix', 'email', 'web'];
 
 /** Refuses (exit 2) a platform name nothing knows, naming it and the known ones. */
 async function knownPlatform(store: AsyncStore, name: string): Promise<void> {
