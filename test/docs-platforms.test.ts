@@ -10,6 +10,7 @@ import { type PlatformFactory, silentLogger } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { discordFactory } from '../plugins/platforms/discord/index.js';
+import { emailFactory } from '../plugins/platforms/email/index.js';
 import { signalFactory } from '../plugins/platforms/signal/index.js';
 import { slackFactory } from '../plugins/platforms/slack/index.js';
 import { telegramFactory } from '../plugins/platforms/telegram/index.js';
@@ -66,6 +67,16 @@ const PLATFORMS: { name: string; factory: PlatformFactory; env: Record<string, s
     name: 'signal',
     factory: signalFactory,
     env: { SIGNAL_HTTP_URL: 'http://127.0.0.1:8080', SIGNAL_ACCOUNT: '+15550009999' },
+  },
+  {
+    name: 'email',
+    factory: emailFactory,
+    env: {
+      EMAIL_ADDRESS: 'hermes@example.com',
+      EMAIL_PASSWORD: 'docs-app-password',
+      EMAIL_IMAP_HOST: 'imap.example.com',
+      EMAIL_SMTP_HOST: 'smtp.example.com',
+    },
   },
 ];
 
