@@ -13,6 +13,8 @@ export interface AvailabilityOptions {
 
 export class ToolRegistry {
   readonly #tools = new Map<string, ToolDefinition>();
+  /** the tools sorted by name, made again after a register or an unregister (every turn asks) */
+  #sorted: readonly ToolDefinition[] | null = null;
   readonly #logger: Logger;
   readonly #redact: ((text: string) => string) | null;
 
@@ -41,8 +43,11 @@ export class ToolRegistry {
         ? tool
         : { ...tool, handler: async (args, context) => redact(serializeResult(await tool.handler(args, context))) };
     this.#tools.set(tool.name, stored);
+    this.#sorted = null;
     return () => {
-      if (this.#tools.get(tool.name) === stored) this.#tools.delete(tool.name);
+      if (this.#tools.get(tool.name) !== stored) return;
+      this.#tools.delete(tool.name);
+      this.#sorted = null;
     };
   }
 
@@ -52,16 +57,21 @@ export class ToolRegistry {
 
   /** Every registered tool, sorted by name. */
   list(): ToolDefinition[] {
-    return [...this.#tools.values()].sort((a, b) => a.name.localeCompare(b.name));
+    return [...this.#sortedTools()];
+  }
+
+  #sortedTools(): readonly ToolDefinition[] {
+    this.#sorted ??= [...this.#tools.values()].sort((a, b) => a.name.localeCompare(b.name));
+    return this.#sorted;
   }
 
   /** The tools the model may see now: toolset enabled (enablesTool), required env present, checkFn true. */
   async available(options: AvailabilityOptions): Promise<ToolDefinition[]> {
     const out: ToolDefinition[] = [];
-    for (const tool of this.list()) {
+    for (const tool of this.#sortedTools()) {
       if (!enablesTool(options.toolsets, tool)) continue;
       if (options.exclude?.includes(tool.name)) continue;
-      const missing = (tool.requiresEnv ?? []).filter((k) => !options.env[k]);
+      const missing = tool.requiresEnv === undefined ? [] : tool.requiresEnv.filter((k) => !options.env[k]);
       if (missing.length > 0) {
         this.#logger.debug({ tool: tool.name, missing }, `tool ${tool.name} hidden: missing ${missing.join(', ')}`);
         continue;
