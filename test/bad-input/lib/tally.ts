@@ -16,6 +16,7 @@ export const EDGES = [
   'whatsapp-webhook',
   'whatsapp-auth',
   'signal-events',
+  'email-mail',
   'api-platform',
   'model-response',
   'config-yaml',
