@@ -124,4 +124,10 @@ describe('docs/platforms/write-your-own.md', () => {
       await h.close();
     }
   });
+
+  it("its lazy-SDK sample is the Telegram plugin's factory, as kept (so it compiles and runs with the plugin)", () => {
+    const section = DOC.slice(DOC.indexOf('## A heavy SDK'), DOC.indexOf('## Example: Echo'));
+    const sample = /^```ts\n([\s\S]*?)^```[ \t]*$/m.exec(section)?.[1];
+    expect(sample).toBe(readFileSync(here('../plugins/platforms/telegram/factory.ts'), 'utf8'));
+  });
 });

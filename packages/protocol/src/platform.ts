@@ -230,9 +230,11 @@ export interface PlatformContext {
   /** the gateway's commands (built-in and plugin), e.g. for native slash-command registration */
   commands(): readonly { name: string; description: string }[];
   /**
-   * Adds a route to the gateway's HTTP server; only before start() resolves. Such a route skips
-   * the server's Host and API-key checks: it verifies its own requests. `verify` runs on the
-   * headers before the body is read; a response from it refuses the request (the body unread).
+   * Adds a route to the gateway's HTTP server; only while `create()` runs (the server takes its
+   * routes before it listens; an adapter loaded later declares its routes at creation, see
+   * `PlatformFactory.create`). Such a route skips the server's Host and API-key checks: it verifies
+   * its own requests. `verify` runs on the headers before the body is read; a response from it
+   * refuses the request (the body unread).
    */
   route(
     method: 'GET' | 'POST',
@@ -299,6 +301,13 @@ export interface PlatformFactory<S = unknown> {
   instanceKey?(env: PlatformEnv): string | undefined;
   /** reads and checks the settings; throws a TypeError naming the bad key */
   readSettings?(settings: PlatformSettings, env: PlatformEnv): S;
+  /**
+   * Creates the adapter: checks the settings (a TypeError naming the bad key) and adds its routes;
+   * nothing touches the network before `start()`. The gateway creates its adapters before its
+   * server listens and starts them once `/health` answers, so what only `start()` needs (a
+   * platform SDK) should be loaded there: `lazyAdapter` of @hermes/plugin-sdk wraps an adapter
+   * module imported on start, with its name, capabilities, formatter and routes known before.
+   */
   create(context: PlatformContext): PlatformAdapter;
 }
 

@@ -1,6 +1,6 @@
 /** The Discord PlatformAdapter: one discord.js gateway client for intake, one REST client for everything sent. */
-import { type AdapterDeps, createPlatformKit, rateWithin } from '@hermes/plugin-sdk';
-import type { InboundSink, PlatformAdapter, PlatformCapabilities, PlatformContext } from '@hermes/protocol';
+import { type AdapterDeps, createPlatformKit } from '@hermes/plugin-sdk';
+import type { InboundSink, PlatformAdapter, PlatformContext } from '@hermes/protocol';
 import { type Client, Events, GatewayDispatchEvents, Routes } from 'discord.js';
 import { acceptEvent } from './accept-event.js';
 import { acknowledgeInteraction } from './acknowledge-interaction.js';
@@ -14,6 +14,7 @@ import {
 } from './approvals.js';
 import type { PendingAttachment } from './attachments.js';
 import type { BotIdentity } from './bot-identity.js';
+import { DISCORD_CAPABILITIES } from './capabilities.js';
 import { catchUp } from './catch-up.js';
 import { createCatchUpCursors } from './catch-up-cursors.js';
 import { createChannelTypeLookup } from './channel-type-lookup.js';
@@ -30,34 +31,21 @@ import { markdownToDiscord } from './format/markdown-to-discord.js';
 import { createInteractionReplies } from './interaction-replies.js';
 import { isIgnored, PLATFORM } from './normalize.js';
 import { parseInteractionCreate, parseMessageCreate } from './payload.js';
-import { DISCORD_MAX_UPLOAD_BYTES, sendMedia } from './send-media.js';
+import { sendMedia } from './send-media.js';
 import { sendMessage } from './send-message.js';
-import { readDiscordSettings, unknownSettingKeys } from './settings.js';
+import { readDiscordSettings } from './settings.js';
 import { registerSlashCommands } from './slash-commands.js';
 
-export const DISCORD_CAPABILITIES: PlatformCapabilities = {
-  maxMessageLength: 2000,
-  formatting: 'markdown',
-  editing: true,
-  typing: true,
-  threads: true,
-  reactions: true,
-  // Discord: 5 messages per 5 s in one channel (3 at once), 50 requests a second per bot (5 at once)
-  sendRate: { perChat: rateWithin(5, 5_000, 3), global: rateWithin(50, 1_000, 5) },
-  media: { maxUploadBytes: DISCORD_MAX_UPLOAD_BYTES },
-};
+export { DISCORD_CAPABILITIES } from './capabilities.js';
 
 /**
  * Creates the adapter: settings are checked here (a wrong type throws); nothing touches the
- * network before start().
+ * network before start(). The plugin's factory (factory.ts) creates it when the platform starts,
+ * so discord.js is not loaded before.
  */
 export function createDiscordAdapter(context: PlatformContext, deps: AdapterDeps = {}): PlatformAdapter {
   const settings = readDiscordSettings(context.settings, context.env);
   const logger = context.logger;
-  const unknown = unknownSettingKeys(context.settings);
-  if (unknown.length > 0) {
-    logger.warn({ unknown }, 'discord: unknown keys in gateway.platforms.discord are ignored');
-  }
   const kit = createPlatformKit(context, deps, {
     platform: PLATFORM,
     capabilities: DISCORD_CAPABILITIES,

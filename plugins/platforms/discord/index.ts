@@ -1,13 +1,14 @@
-/** The bundled Discord platform plugin: registers the adapter factory under the name "discord". */
+/**
+ * The bundled Discord platform plugin: registers the adapter factory under the name "discord".
+ * Importing it does not load discord.js: the adapter (adapter.ts) is loaded when the platform starts.
+ */
 import type { PluginContext } from '@hermes/plugin-sdk';
-import { DISCORD_CAPABILITIES } from './adapter.js';
+import { DISCORD_CAPABILITIES } from './capabilities.js';
 import { discordFactory } from './factory.js';
 
-export { createDiscordAdapter, DISCORD_CAPABILITIES } from './adapter.js';
+export { DISCORD_CAPABILITIES } from './capabilities.js';
 export { discordFactory } from './factory.js';
 export { markdownToDiscord } from './format/markdown-to-discord.js';
-export { normalizeMessage } from './normalize.js';
-export { parseInteractionCreate, parseMessageCreate } from './payload.js';
 
 /** Registers `{ name: 'discord', capabilities, factory }`; the gateway reads `.factory` from the registry entry. */
 export function register(ctx: PluginContext): void {

@@ -9,8 +9,7 @@ import { type REST, Routes } from 'discord.js';
 import { messageBody } from './message-body.js';
 import { toSendFailure } from './send-errors.js';
 
-/** Discord's upload limit for a bot in a server without boosts (10 MB). */
-export const DISCORD_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export { DISCORD_MAX_UPLOAD_BYTES } from './capabilities.js';
 
 /** Uploads one file to the chat (the thread's own channel for a thread); never throws. */
 export async function sendMedia(

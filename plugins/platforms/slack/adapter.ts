@@ -1,11 +1,12 @@
 /** The Slack PlatformAdapter: one Bolt App, Socket Mode or HTTP events intake, mrkdwn sends in threads. */
 import { type AdapterDeps, backoffDelayMs, createPlatformKit } from '@hermes/plugin-sdk';
-import type { InboundSink, PlatformAdapter, PlatformCapabilities, PlatformContext } from '@hermes/protocol';
+import type { InboundSink, PlatformAdapter, PlatformContext } from '@hermes/protocol';
 import { App, type Receiver, SocketModeReceiver, webApi } from '@slack/bolt';
 import { createAnsweredThreads } from './answered-threads.js';
 import { APPROVAL_ACTION, askApproval, closeApproval, handleBlockAction, sendButtons } from './approvals.js';
 import type { PendingFile } from './attachments.js';
 import { boltLogger } from './bolt-logger.js';
+import { SLACK_CAPABILITIES } from './capabilities.js';
 import { deliverSlackEvent, type InboundDeps } from './deliver-event.js';
 import { downloadFile } from './download-file.js';
 import { editMessage, setReaction } from './edit-message.js';
@@ -14,7 +15,7 @@ import { markdownToMrkdwn } from './format/markdown-to-mrkdwn.js';
 import { createHttpIntake } from './http-intake.js';
 import { type BotIdentity, PLATFORM } from './normalize.js';
 import { createOncePerKey } from './once-per-key.js';
-import { SLACK_MAX_UPLOAD_BYTES, sendMedia } from './send-media.js';
+import { sendMedia } from './send-media.js';
 import { sendMessage } from './send-message.js';
 import { readSlackSettings } from './settings.js';
 import { isSinkFailure } from './sink-failure.js';
@@ -23,29 +24,15 @@ import { guardSocketFrames } from './socket-frames.js';
 import { createSocketSupervisor, type SocketSupervisor } from './socket-supervisor.js';
 import { createUserNames } from './user-names.js';
 
-/**
- * 4,000 characters: Slack's own guidance for the `text` of one message (it truncates only past
- * 40,000, but long posts collapse behind "Show more" and read badly); longer answers are split.
- * No typing indicator: Slack offers bots none outside the assistant-thread APIs.
- */
-export const SLACK_CAPABILITIES: PlatformCapabilities = {
-  maxMessageLength: 4_000,
-  formatting: 'mrkdwn',
-  editing: true,
-  typing: false,
-  threads: true,
-  reactions: true,
-  // chat.postMessage ("special" tier): 1 message a second per channel, short bursts allowed (3)
-  sendRate: { perChat: { count: 1, perMs: 1_000, burst: 3 } },
-  media: { maxUploadBytes: SLACK_MAX_UPLOAD_BYTES },
-};
+export { SLACK_CAPABILITIES } from './capabilities.js';
 
 /** The SDK's own server-ping check is never set below its default. */
 const SERVER_PING_TIMEOUT_MIN_MS = 30_000;
 
 /**
  * Creates the adapter: settings are checked here (a wrong type throws) and, in HTTP mode, the route
- * is added; nothing touches the network before start().
+ * is added; nothing touches the network before start(). The plugin's factory (factory.ts) creates
+ * it when the platform starts, so Bolt is not loaded before.
  */
 export function createSlackAdapter(context: PlatformContext, deps: AdapterDeps = {}): PlatformAdapter {
   const settings = readSlackSettings(context.settings, context.env);

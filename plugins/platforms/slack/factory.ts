@@ -1,6 +1,12 @@
-/** The PlatformFactory registered by the plugin: credentials check and adapter construction. */
+/**
+ * The PlatformFactory registered by the plugin: the credentials check, and an adapter that loads
+ * Bolt (adapter.ts) when the platform starts, not when the plugin is imported: settings are checked
+ * and the HTTP events route added at creation, without the SDK (plugin-sdk's `lazyAdapter`).
+ */
+import { lazyAdapter } from '@hermes/plugin-sdk';
 import type { PlatformFactory } from '@hermes/protocol';
-import { createSlackAdapter } from './adapter.js';
+import { SLACK_CAPABILITIES } from './capabilities.js';
+import { markdownToMrkdwn } from './format/markdown-to-mrkdwn.js';
 import { PLATFORM } from './normalize.js';
 import { readSlackSettings, type SlackSettings } from './settings.js';
 
@@ -13,5 +19,18 @@ export const slackFactory: PlatformFactory<SlackSettings> = {
     present(env.SLACK_BOT_TOKEN) && (present(env.SLACK_APP_TOKEN) || present(env.SLACK_SIGNING_SECRET)),
   instanceKey: (env) => (env.SLACK_APP_TOKEN ?? env.SLACK_BOT_TOKEN)?.trim() || undefined,
   readSettings: readSlackSettings,
-  create: (context) => createSlackAdapter(context),
+  create: (context) => {
+    const settings = readSlackSettings(context.settings, context.env);
+    const http = settings.mode === 'http' && settings.signingSecret !== undefined;
+    return lazyAdapter(context, {
+      name: PLATFORM,
+      capabilities: SLACK_CAPABILITIES,
+      apiUrl: settings.apiUrl,
+      holdsConnection: settings.mode === 'socket',
+      format: markdownToMrkdwn,
+      methods: ['sendMedia', 'askApproval', 'sendButtons', 'closeApproval', 'edit', 'react'],
+      routes: http ? [{ method: 'POST', path: settings.eventsPath }] : [],
+      load: async (loadContext) => (await import('./adapter.js')).createSlackAdapter(loadContext),
+    });
+  },
 };

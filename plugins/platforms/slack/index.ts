@@ -1,12 +1,14 @@
-/** The bundled Slack platform plugin: registers the adapter factory under the name "slack". */
+/**
+ * The bundled Slack platform plugin: registers the adapter factory under the name "slack".
+ * Importing it does not load Bolt: the adapter (adapter.ts) is loaded when the platform starts.
+ */
 import type { PluginContext } from '@hermes/plugin-sdk';
-import { SLACK_CAPABILITIES } from './adapter.js';
+import { SLACK_CAPABILITIES } from './capabilities.js';
 import { slackFactory } from './factory.js';
 
-export { createSlackAdapter, SLACK_CAPABILITIES } from './adapter.js';
+export { SLACK_CAPABILITIES } from './capabilities.js';
 export { slackFactory } from './factory.js';
 export { markdownToMrkdwn } from './format/markdown-to-mrkdwn.js';
-export { normalizeSlackMessage } from './normalize.js';
 
 /** Registers `{ name: 'slack', capabilities, factory }`; the gateway reads `.factory` from the registry entry. */
 export function register(ctx: PluginContext): void {

@@ -9,8 +9,7 @@ import type { OutboundMedia, SendResult } from '@hermes/protocol';
 import type { webApi } from '@slack/bolt';
 import { toSendFailure } from './send-errors.js';
 
-/** Slack's limit for one file (1 GB). */
-export const SLACK_MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
+export { SLACK_MAX_UPLOAD_BYTES } from './capabilities.js';
 
 /** Uploads one file into the chat (the thread of `threadId`, else of `replyToMessageId`); never throws. */
 export async function sendMedia(client: webApi.WebClient, media: OutboundMedia): Promise<SendResult> {

@@ -1,12 +1,13 @@
 /** The Telegram PlatformAdapter: one grammy Bot, polling or webhook intake, HTML sends. */
-import { type AdapterDeps, createPlatformKit, rateWithin } from '@hermes/plugin-sdk';
-import type { InboundSink, PlatformAdapter, PlatformCapabilities, PlatformContext } from '@hermes/protocol';
+import { type AdapterDeps, createPlatformKit } from '@hermes/plugin-sdk';
+import type { InboundSink, PlatformAdapter, PlatformContext } from '@hermes/protocol';
 import { Bot } from 'grammy';
 import type { Update } from 'grammy/types';
 import { createAlbumCollector } from './album.js';
 import { askApproval, closeApproval, handleCallbackQuery, sendButtons } from './approvals.js';
 import type { PendingFile } from './attachments.js';
 import type { BotIdentity } from './bot-identity.js';
+import { TELEGRAM_CAPABILITIES } from './capabilities.js';
 import { deliverUpdate } from './deliver-update.js';
 import { downloadFile } from './download-file.js';
 import { editMessage, setReaction } from './edit-message.js';
@@ -18,41 +19,23 @@ import { telegramThreadId } from './message-ids.js';
 import { PLATFORM } from './normalize.js';
 import { ALLOWED_UPDATES, runPolling } from './polling.js';
 import { retryUntilDone } from './retry.js';
-import { sendMedia, TELEGRAM_MAX_PHOTO_BYTES, TELEGRAM_MAX_UPLOAD_BYTES } from './send-media.js';
+import { sendMedia } from './send-media.js';
 import { sendMessage } from './send-message.js';
 import { readTelegramSettings } from './settings.js';
 import { createWebhookHandler, webhookVerifier } from './webhook.js';
-import { resolveWebhookSecret } from './webhook-secret.js';
+import { webhookSecretFor } from './webhook-secret.js';
 
-export const TELEGRAM_CAPABILITIES: PlatformCapabilities = {
-  maxMessageLength: 4096,
-  formatting: 'html',
-  editing: true,
-  typing: true,
-  threads: true,
-  reactions: true,
-  // Bot API FAQ: about 1 message a second in one chat, short bursts tolerated (3: a three-chunk
-  // answer goes at once); 30 a second across chats (5 at once)
-  sendRate: { perChat: { count: 1, perMs: 1_000, burst: 3 }, global: rateWithin(30, 1_000, 5) },
-  media: { maxUploadBytes: TELEGRAM_MAX_UPLOAD_BYTES, maxPhotoBytes: TELEGRAM_MAX_PHOTO_BYTES },
-};
+export { TELEGRAM_CAPABILITIES } from './capabilities.js';
 
 /**
  * Creates the adapter: settings are checked here (a wrong type throws) and, in webhook mode, the
- * route is added; nothing touches the network before start().
+ * route is added; nothing touches the network before start(). The plugin's factory (factory.ts)
+ * creates it when the platform starts, so grammy is not loaded before.
  */
 export function createTelegramAdapter(context: PlatformContext, deps: AdapterDeps = {}): PlatformAdapter {
   const settings = readTelegramSettings(context.settings, context.env);
   const logger = context.logger;
-  if (settings.mode === 'webhook' && settings.webhookSecret === undefined && settings.webhookUrl === undefined) {
-    throw new TypeError(
-      'gateway.platforms.telegram: webhook mode needs webhook_url (the gateway then registers a secret it generates) ' +
-        'or webhook_secret (the secret_token you registered with setWebhook)',
-    );
-  }
-  // webhook mode is always verified: the configured secret, else one generated once and kept in state
-  const webhookSecret =
-    settings.mode === 'webhook' ? resolveWebhookSecret(settings.webhookSecret, context.state).secret : undefined;
+  const webhookSecret = webhookSecretFor(settings, context.state);
   const kit = createPlatformKit(context, deps, {
     platform: PLATFORM,
     capabilities: TELEGRAM_CAPABILITIES,

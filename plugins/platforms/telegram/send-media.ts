@@ -6,12 +6,11 @@
  */
 import type { OutboundMedia, SendResult } from '@hermes/protocol';
 import { type Api, InputFile } from 'grammy';
+import { TELEGRAM_MAX_PHOTO_BYTES } from './capabilities.js';
 import { telegramMessageId, telegramThreadId, toMessageId } from './message-ids.js';
 import { toSendFailure } from './send-errors.js';
 
-/** Bot API limits: photos up to 10 MB, other files up to 50 MB. */
-export const TELEGRAM_MAX_PHOTO_BYTES = 10 * 1024 * 1024;
-export const TELEGRAM_MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+export { TELEGRAM_MAX_PHOTO_BYTES, TELEGRAM_MAX_UPLOAD_BYTES } from './capabilities.js';
 
 type MediaOptions = NonNullable<Parameters<Api['sendDocument']>[2]>;
 

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { PlatformContext } from '@hermes/protocol';
+import type { TelegramSettings } from './settings.js';
 
 /** The platform-state key the generated secret is kept under. */
 export const SECRET_STATE_KEY = 'webhook_secret';
@@ -37,4 +38,20 @@ export function resolveWebhookSecret(
   const secret = generateWebhookSecret();
   state.set(SECRET_STATE_KEY, secret);
   return { secret, source: 'generated' };
+}
+
+/**
+ * Webhook mode's secret (undefined in polling mode): webhook mode is always verified, with the
+ * configured secret, else one generated once and kept in state. Throws a TypeError when webhook mode
+ * has neither a URL to register nor a secret, or the configured secret is not one Telegram takes.
+ */
+export function webhookSecretFor(settings: TelegramSettings, state: PlatformContext['state']): string | undefined {
+  if (settings.mode !== 'webhook') return undefined;
+  if (settings.webhookSecret === undefined && settings.webhookUrl === undefined) {
+    throw new TypeError(
+      'gateway.platforms.telegram: webhook mode needs webhook_url (the gateway then registers a secret it generates) ' +
+        'or webhook_secret (the secret_token you registered with setWebhook)',
+    );
+  }
+  return resolveWebhookSecret(settings.webhookSecret, state).secret;
 }

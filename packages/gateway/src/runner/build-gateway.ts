@@ -50,7 +50,10 @@ export const KEYLESS_WARNING =
   'the API platform is keyless (API_SERVER_KEY is not set): anyone who can reach this port can run the agent; ' +
   'this is only safe on loopback (gateway.host 127.0.0.1)';
 
-/** The longest the model SDK and ajv wait for the platforms' handshakes before they are warmed anyway. */
+/**
+ * The longest the model SDK and ajv wait for the platforms' handshakes before they are warmed
+ * anyway, and the event-loop watchdog before it starts anyway.
+ */
 const WARM_AFTER_MS = 5_000;
 
 /** This process as one instance of a cluster on PostgreSQL (`@hermes/gateway/cluster`'s node). */
@@ -277,7 +280,6 @@ export async function buildGateway(config: HermesConfig, parts: GatewayParts): P
           `port ${config.gateway.port} on ${host} is already in use (another gateway or program): choose another with gateway.port in config.yaml or HERMES_GATEWAY_PORT (0 = any free port)`,
         );
       }
-      watchdog.start();
       mark('listen');
       if (keyless) logger.warn({ url }, KEYLESS_WARNING);
       // before the platforms connect: a prune deletes no session a turn is running on
@@ -307,13 +309,19 @@ export async function buildGateway(config: HermesConfig, parts: GatewayParts): P
           `platforms started ${ms} ms after the process did`,
         );
       });
-      // loaded lazily so they stay out of the start-up and the platforms' handshakes; loaded once
-      // those are done (or after WARM_AFTER_MS, for a platform still retrying) so the first message does not wait
-      warmTimer = setTimeout(warmLazyModules, WARM_AFTER_MS).unref();
-      void platformsUp.then(() => {
+      // once the platforms have started (or after WARM_AFTER_MS, for a platform still retrying):
+      // - the model SDK and ajv, loaded lazily to stay out of the start-up and the platforms'
+      //   handshakes, are loaded so the first message does not wait;
+      // - the event-loop watchdog starts: loading the platforms' SDKs (on their start, after
+      //   listening) blocks the loop once by design, which is start-up, not a stall of a running gateway
+      const started = () => {
         clearTimeout(warmTimer);
-        if (!stopping) warmLazyModules();
-      });
+        if (stopping) return;
+        watchdog.start();
+        warmLazyModules();
+      };
+      warmTimer = setTimeout(started, WARM_AFTER_MS).unref();
+      void platformsUp.then(started);
       return url;
     },
     platformsStarted: () => platformsUp,

@@ -101,7 +101,6 @@ export class Gateway {
     this.#ingests,
   );
   #accepting = true;
-  #started = false;
 
   constructor(deps: GatewayDeps) {
     const { settings, store } = deps;
@@ -190,12 +189,15 @@ export class Gateway {
       submitChat: (job, mode) => this.#submitChat(job, mode),
     });
     mkdirSync(settings.cacheDir, { recursive: true, mode: 0o700 }); // attachments users sent: owner-only
+    // routes only while the adapters are created: the server takes them before it listens
+    let creating = true;
     const setup = setUpPlatforms(
       gatewayPlatformPorts(deps, this.#now, (platform, route) => {
-        if (this.#started) throw new Error(`platform ${platform} added route ${route.path} after start`);
+        if (!creating) throw new Error(`platform ${platform} added route ${route.path} after its adapter was created`);
         this.routes.push(route);
       }),
     );
+    creating = false;
     this.adapters = setup.adapters;
     this.#failed = setup.failed;
     this.#claims = setup.claims;
@@ -223,7 +225,6 @@ export class Gateway {
 
   /** Starts connecting every platform without waiting (launch.ts); gateway:startup fires once all have started. */
   launch(): { connected: Promise<void> } {
-    this.#started = true;
     this.metrics.startSampling();
     this.#sweep.start();
     const connected = (this.#deps.launch ?? launchPlatforms)({

@@ -27,6 +27,13 @@ export {
 } from './inbound-event.js';
 export { createIntakeRunner, type IntakeRunner, type IntakeRunnerOptions } from './intake-runner.js';
 export {
+  type LazyAdapterOptions,
+  type LazyRoute,
+  lazyAdapter,
+  OPTIONAL_ADAPTER_METHODS,
+  type OptionalAdapterMethod,
+} from './lazy-adapter.js';
+export {
   type FencedBlock,
   type FenceOpening,
   type MarkdownBlockRenderer,
