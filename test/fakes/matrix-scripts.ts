@@ -21,8 +21,13 @@ export interface FakeMatrixControl {
   failNextUpload(): void;
   /** every /sync answers this status (M_UNKNOWN) until set back to null */
   refuseSyncs(status: number | null): void;
-  /** the next /sync answers this text as its body, with 200 */
+  /**
+   * the next /sync answers this text as its body, with 200 (a long poll waiting now answers it at
+   * once); `"$SINCE"` in it becomes the request's own `since` token (a body that does not move the token)
+   */
   nextSyncRaw(text: string): void;
+  /** raw sync answers queued and not yet given */
+  pendingRaw(): number;
   /** destroys the connections of the long polls waiting now */
   dropSyncs(): void;
 }
@@ -33,6 +38,8 @@ export interface Scripts {
   /** the script for the next send of this kind, taken */
   forSend(kind: 'message' | 'edit' | 'other'): SendScript | undefined;
   takeSyncRaw(): string | undefined;
+  /** called when a raw answer is queued (the server wakes its waiting long polls) */
+  onRaw: () => void;
   takeUploadFailure(): boolean;
   reset(): void;
 }
@@ -59,10 +66,15 @@ export function matrixControl(): Scripts {
       refuseSyncs(status) {
         scripts.syncRefusal = status;
       },
-      nextSyncRaw: (text) => void raws.push(text),
+      pendingRaw: () => raws.length,
+      nextSyncRaw(text) {
+        raws.push(text);
+        scripts.onRaw();
+      },
     },
     forSend: (kind) => (kind === 'message' ? sends.shift() : kind === 'edit' ? edits.shift() : undefined),
     takeSyncRaw: () => raws.shift(),
+    onRaw: () => {},
     takeUploadFailure() {
       const was = uploadFailure;
       uploadFailure = false;

@@ -68,6 +68,9 @@ export async function startFakeMatrix(
   let repeats = 0;
   let opened = 0;
 
+  scripts.onRaw = () => {
+    for (const wake of [...waiters]) wake();
+  };
   const append = (entry: Omit<LogEntry, 'seq'>) => {
     seq += 1;
     log.push({ seq, ...entry });
@@ -98,8 +101,13 @@ export async function startFakeMatrix(
       setPresence: query.get('set_presence') ?? undefined,
     };
     state.syncs.push(request);
+    const answerRaw = (raw: string): void => {
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(raw.replaceAll('"$SINCE"', JSON.stringify(request.since ?? 's0')));
+    };
     const raw = scripts.takeSyncRaw();
-    if (raw !== undefined) return void res.writeHead(200, { 'content-type': 'application/json' }).end(raw);
+    if (raw !== undefined) return answerRaw(raw);
     if (scripts.syncRefusal !== null) return error(res, scripts.syncRefusal, 'M_UNKNOWN', 'Internal server error');
     const since = request.since === undefined ? 0 : /^s(\d+)$/.exec(request.since)?.[1];
     if (since === undefined) return error(res, 400, 'M_INVALID_PARAM', `Invalid stream token: ${request.since}`);
@@ -123,6 +131,8 @@ export async function startFakeMatrix(
       }
       polls.delete(res);
       if (res.destroyed || req.destroyed) return;
+      const late = scripts.takeSyncRaw();
+      if (late !== undefined) return answerRaw(late);
     }
     json(res, 200, syncBody({ log, rooms, bot, since: from, position: seq }));
   }

@@ -1,12 +1,12 @@
 /**
  * What the adapter knows about its rooms, from the sync and a few calls: how many people are joined
- * (two, the bot and one other: a direct chat; the sync's room summary says it, else
+ * (exactly two, the bot and one other: a direct chat; the sync's room summary says it, else
  * `GET /rooms/{id}/joined_members` once), members' display names, the events the bot sent (a reply
  * to one addresses it), and the threads it answered in (persisted in platform state, so follow-ups
  * there still address it after a restart). Every cache is bounded.
  */
 import type { PlatformContext } from '@hermes/protocol';
-import { apiPath, isRecord, type MatrixClient } from './client.js';
+import { apiPath, isRecord, MatrixApiError, type MatrixClient } from './client.js';
 import type { RoomView } from './events.js';
 
 const CACHE_MAX = 10_000;
@@ -49,6 +49,21 @@ export function createRoomDirectory(client: MatrixClient, state: PlatformContext
     memberCounts.delete(roomId); // someone came or went: counted again when needed, unless the summary says
   };
 
+  /** The view of a room with `count` joined members. */
+  const viewOf = (roomId: string, count: number): RoomView => ({
+    roomId,
+    direct: count === 2,
+    displayName: (userId) => names.get(`${roomId}|${userId}`),
+    isBotEvent: (eventId) => (sentEvents.get(eventId) === roomId ? true : undefined),
+    botInThread: (root) => {
+      const key = threadKey(roomId, root);
+      if (threads.has(key)) return true;
+      if (state.get(key) === undefined) return false;
+      boundedSet(threads, key, true);
+      return true;
+    },
+  });
+
   return {
     note(roomId, room) {
       const events = (section: unknown): unknown[] =>
@@ -63,9 +78,17 @@ export function createRoomDirectory(client: MatrixClient, state: PlatformContext
     async view(roomId, signal) {
       let count = memberCounts.get(roomId);
       if (count === undefined) {
-        const answer = await client.request('GET', apiPath('/_matrix/client/v3/rooms/{}/joined_members', roomId), {
-          signal,
-        });
+        let answer: unknown;
+        try {
+          answer = await client.request('GET', apiPath('/_matrix/client/v3/rooms/{}/joined_members', roomId), {
+            signal,
+          });
+        } catch (error) {
+          // a server that does not answer: the batch is read again; one that refuses: not a direct chat
+          if (!(error instanceof MatrixApiError) || error.status === null) throw error;
+          answer = undefined;
+        }
+        if (answer === undefined) return viewOf(roomId, 3);
         const joined = isRecord(answer) && isRecord(answer.joined) ? answer.joined : {};
         count = Object.keys(joined).length;
         for (const [userId, member] of Object.entries(joined)) {
@@ -75,19 +98,7 @@ export function createRoomDirectory(client: MatrixClient, state: PlatformContext
         }
         boundedSet(memberCounts, roomId, count);
       }
-      return {
-        roomId,
-        direct: count <= 2,
-        displayName: (userId) => names.get(`${roomId}|${userId}`),
-        isBotEvent: (eventId) => (sentEvents.get(eventId) === roomId ? true : undefined),
-        botInThread: (root) => {
-          const key = threadKey(roomId, root);
-          if (threads.has(key)) return true;
-          if (state.get(key) === undefined) return false;
-          boundedSet(threads, key, true);
-          return true;
-        },
-      };
+      return viewOf(roomId, count);
     },
     rememberSent(roomId, eventId) {
       boundedSet(sentEvents, eventId, roomId);

@@ -43,18 +43,43 @@ export interface SyncLoopDeps extends Omit<BatchDeps, 'signal'> {
   signal: AbortSignal;
 }
 
+/** A token as a server hands them out: short, printable, and one a URL can carry. */
+function isToken(value: unknown): value is string {
+  if (typeof value !== 'string' || value === '' || value.length > 1_000) return false;
+  if ([...value].some((c) => c.charCodeAt(0) < 0x20)) return false;
+  try {
+    encodeURIComponent(value); // throws on a lone surrogate
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** One sync: asked, read, the token stored. */
 async function syncOnce(bot: BotIdentity, deps: SyncLoopDeps, wait: number, triedJoins: Set<string>): Promise<void> {
-  const since = deps.state.get(NEXT_BATCH_KEY);
-  const answer = await deps.client.request('GET', '/_matrix/client/v3/sync', {
-    query: { filter: SYNC_FILTER, timeout: String(since === undefined ? 0 : wait), since, set_presence: 'offline' },
-    timeoutMs: wait + deps.requestTimeoutMs,
-    signal: deps.signal,
-  });
-  const nextBatch = isRecord(answer) ? answer.next_batch : undefined;
-  if (!isRecord(answer) || typeof nextBatch !== 'string' || nextBatch === '' || nextBatch.length > 1_000) {
-    throw new Error('/sync answered without a next_batch token');
+  const stored = deps.state.get(NEXT_BATCH_KEY);
+  const since = stored === '' ? undefined : stored;
+  let answer: unknown;
+  try {
+    answer = await deps.client.request('GET', '/_matrix/client/v3/sync', {
+      query: { filter: SYNC_FILTER, timeout: String(since === undefined ? 0 : wait), since, set_presence: 'offline' },
+      timeoutMs: wait + deps.requestTimeoutMs,
+      signal: deps.signal,
+    });
+  } catch (error) {
+    // a token the server no longer takes (its database was reset, the token came from another
+    // server): asked again it would refuse it forever, so the next sync starts afresh
+    if (since !== undefined && error instanceof MatrixApiError && error.status === 400) {
+      deps.logger.warn(
+        { error: error.message },
+        'matrix: the server refused the stored sync token; starting afresh (messages since then are not answered)',
+      );
+      deps.state.set(NEXT_BATCH_KEY, '');
+    }
+    throw error;
   }
+  const nextBatch = isRecord(answer) ? answer.next_batch : undefined;
+  if (!isRecord(answer) || !isToken(nextBatch)) throw new Error('/sync answered without a usable next_batch token');
   await readSyncBatch(answer, since === undefined, bot, deps, triedJoins);
   if (deps.signal.aborted) return;
   deps.state.set(NEXT_BATCH_KEY, nextBatch);

@@ -11,7 +11,7 @@ import { trustHome } from '../../helpers/run-hermes.js';
 
 /** Variables of the caller's environment that would reach a daemon (credentials, homes, allowlists). */
 const OWNED_ENV =
-  /^(OPENAI_|HERMES_|TELEGRAM_|DISCORD_|SLACK_|WHATSAPP_|SIGNAL_|EMAIL_|API_SERVER_KEY|GATEWAY_|SEARXNG_|BRAVE_|TAVILY_|FIRECRAWL_|EXA_)/;
+  /^(OPENAI_|HERMES_|TELEGRAM_|DISCORD_|SLACK_|WHATSAPP_|SIGNAL_|MATRIX_|EMAIL_|API_SERVER_KEY|GATEWAY_|SEARXNG_|BRAVE_|TAVILY_|FIRECRAWL_|EXA_)/;
 
 export interface DaemonOptions {
   /** config.yaml content (merged over the suite's defaults, section by section) */

@@ -17,6 +17,7 @@ export const EDGES = [
   'whatsapp-auth',
   'signal-events',
   'email-mail',
+  'matrix-sync',
   'api-platform',
   'model-response',
   'config-yaml',

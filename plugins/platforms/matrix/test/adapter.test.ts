@@ -53,7 +53,11 @@ describe('the sync token', () => {
     await polling();
     h.fake.message(room, ALICE, 'before');
     await eventually(() => one.events.length === 1);
-    await eventually(() => h.fake.syncs.at(-1)?.since === state.values.get(NEXT_BATCH_KEY), 10_000, 'the next long poll');
+    await eventually(
+      () => h.fake.syncs.at(-1)?.since === state.values.get(NEXT_BATCH_KEY),
+      10_000,
+      'the next long poll',
+    );
     await first.stop();
     const token = state.values.get(NEXT_BATCH_KEY);
     h.fake.message(room, ALICE, 'while stopped');
@@ -79,6 +83,28 @@ describe('the sync token', () => {
     expect(rec.attempts.map((e) => e.messageId)).toEqual([sent.event_id, sent.event_id]);
     expect(state.values.get(NEXT_BATCH_KEY)).not.toBe(before);
     expect(logText(h.lines)).toContain('database is locked');
+  });
+
+  it('a stored token the server refuses (400) is dropped: a warning, then a fresh start', async () => {
+    const state = memoryState({ [NEXT_BATCH_KEY]: 'token-of-another-server' });
+    const adapter = h.adapter({ state });
+    await adapter.start(recordingSink(state).sink);
+    await polling();
+    expect(logText(h.lines)).toContain('refused the stored sync token');
+    expect(state.values.get(NEXT_BATCH_KEY)).toMatch(/^s\d+$/);
+    expect(adapter.status().state).toBe('connected');
+  });
+
+  it('a next_batch a URL cannot carry (a lone surrogate) is refused, the stored token kept', async () => {
+    const state = memoryState();
+    const adapter = h.adapter({ state });
+    await adapter.start(recordingSink(state).sink);
+    await polling();
+    const token = state.values.get(NEXT_BATCH_KEY);
+    h.fake.nextSyncRaw('{"next_batch": "\\ud800"}');
+    await eventually(() => logText(h.lines).includes('without a usable next_batch'));
+    await polling();
+    expect(state.values.get(NEXT_BATCH_KEY)).toBe(token);
   });
 
   it('a malformed sync answer is an error, then the next sync goes on', async () => {
