@@ -11,6 +11,7 @@ import { addCronCommands } from './cron-cli.js';
 import { addHooksCommands } from './hooks-cli.js';
 import { addMcpCommands } from './mcp-cli.js';
 import { addMemoryCommands } from './memory-cli.js';
+import { addModelCommands } from './model-cli.js';
 import { addSessionsCommands } from './sessions-cli.js';
 import { addSkillsCommands } from './skills-cli.js';
 import { addStateBackendCommands } from './state-pg-cli.js';
@@ -157,17 +158,7 @@ plugins
     await pluginsRemove(name, globals(cmd));
   });
 
-const modelCmd = program
-  .command('model')
-  .description('model providers: the profiles /model and model.provider choose from');
-modelCmd
-  .command('list')
-  .description('every model provider: base URL, whether its key is set (never the key), default model, context length')
-  .option('--json', 'print JSON')
-  .action(async (_opts, cmd: Command) => {
-    const { modelList } = await import('./commands/model-list.js');
-    await modelList(globals(cmd));
-  });
+addModelCommands(program, globals);
 
 const pairing = program
   .command('pairing')

@@ -47,7 +47,7 @@ export function sessionModels(o: ProvidersSetup): SessionModels {
     customClient: o.customClient,
   });
   const models = new SessionModels(providers, o.store.sessionModels, o.logger.child({ component: 'model' }));
-  providers.fallback(); // a bad model.fallback fails at start, not in the first failing turn
+  providers.fallbacks(); // a bad model.fallback fails at start, not in the first failing turn
   return models;
 }
 

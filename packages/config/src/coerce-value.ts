@@ -50,6 +50,11 @@ export function coerceString(schema: z.ZodType, raw: string): Coerced {
     if (FALSE_WORDS.has(word)) return { ok: true, value: false };
     return { ok: false, expected };
   }
+  if (node instanceof z.ZodUnion) {
+    // a string or a list (model.fallback): a JSON list is the list, anything else the string
+    const list = (node.options as readonly z.ZodType[]).find((o) => unwrapSchema(o) instanceof z.ZodArray);
+    if (list && raw.trim().startsWith('[')) return coerceString(list, raw);
+  }
   if (node instanceof z.ZodArray) {
     const element = unwrapSchema(node.element as z.ZodType);
     if (element instanceof z.ZodObject || element instanceof z.ZodRecord || element instanceof z.ZodArray) {

@@ -51,8 +51,11 @@ const modelSchema = z.object({
     .string()
     .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'a provider name: lower-case letters, digits, "-" and "_" (e.g. openrouter)')
     .default('custom'),
-  /** `provider:model` (or a model of the same provider) that answers when the primary still fails after its retries */
-  fallback: z.string().min(1).optional(),
+  /**
+   * `provider:model` (or a model of the same provider) that answers when the primary still fails after
+   * its retries; a list is a chain, tried in order (`hermes fallback` edits it)
+   */
+  fallback: z.union([z.array(z.string().min(1)), z.string().min(1)]).optional(),
   /** the model's context window in tokens (absent: the provider profile's contextLength, else 128000); the context engine keeps requests under it */
   context_length: z.int().min(256).optional(),
 });

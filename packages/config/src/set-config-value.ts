@@ -1,6 +1,6 @@
 /** `hermes config set KEY VALUE`: one key edited in place, comments kept, validated, written atomically. */
 import { ERROR_CODES } from '@hermes/protocol';
-import { type Document, isCollection, isMap, isScalar } from 'yaml';
+import { type Document, isCollection, isMap, isNode, isScalar } from 'yaml';
 import * as z from 'zod';
 import { writeFileAtomic } from './atomic-write.js';
 import { coerceString } from './coerce-value.js';
@@ -97,6 +97,12 @@ function setValue(doc: Document, segments: readonly string[], value: unknown): v
   const node = doc.createNode(value);
   // A list or mapping written inline ([a, b]) stays inline.
   if (isCollection(existing) && isCollection(node)) node.flow = existing.flow ?? false;
+  // the value's own comment stays with it: `key: a # why` becomes a list headed by `# why`, and back
+  if (isNode(existing)) {
+    const said = existing.commentBefore ?? existing.comment;
+    if (said && isScalar(node)) node.comment = said;
+    else if (said) node.commentBefore = said;
+  }
   doc.setIn(segments, node);
 }
 

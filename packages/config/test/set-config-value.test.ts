@@ -77,6 +77,15 @@ describe('setConfigValue', () => {
     expect(config.hooks.pre_tool_call).toEqual([{ command: 'echo hi', matcher: 'terminal' }]);
   });
 
+  it('a string-or-list key (model.fallback): a JSON list is the list, else the string; the value keeps its comment', () => {
+    const { home, file } = homeWithConfig('model:\n  fallback: ollama:llama3.2 # the spare one\n');
+    expect(setConfigValue({ home, key: 'model.fallback', value: '["a:b", "c:d"]' }).value).toEqual(['a:b', 'c:d']);
+    expect(readFileSync(file, 'utf8')).toBe('model:\n  fallback:\n    # the spare one\n    - a:b\n    - c:d\n');
+    expect(loadConfig({ home, env: {} }).config.model.fallback).toEqual(['a:b', 'c:d']);
+    expect(setConfigValue({ home, key: 'model.fallback', value: 'a:b,c' }).value).toBe('a:b,c');
+    expect(readFileSync(file, 'utf8')).toBe('model:\n  fallback: a:b,c # the spare one\n');
+  });
+
   it('sets keys inside records and loose platform settings, and fills an empty section', () => {
     const { home } = homeWithConfig('model:\ngateway:\n');
     setConfigValue({ home, key: 'gateway.platforms.telegram.mode', value: 'webhook' });

@@ -1,8 +1,9 @@
 /**
- * One turn's model caller: the session's model, and model.fallback when the primary still fails
- * after its own retries with a server-side failure (5xx, 429, timeouts, no connection, an unusable
- * answer). A 400 (the request's own fault), an auth error or an interrupt never falls back. Once a
- * turn fell back, its later steps go to the fallback too, and `note()` says so once.
+ * One turn's model caller: the session's model, and model.fallback's chain when the primary still
+ * fails after its own retries with a server-side failure (5xx, 429, timeouts, no connection, an
+ * unusable answer): each fallback in order, the next one when it fails the same way. A 400 (the
+ * request's own fault), an auth error or an interrupt never falls back. Once a turn fell back, its
+ * later steps go to the model that answered, and `note()` names it once.
  */
 import { HermesError, type Logger } from '@hermes/protocol';
 import { InterruptedError, type ModelClient, type ModelRequest, type ModelStep } from '../model-client.js';
@@ -16,9 +17,14 @@ export interface RoutedModel {
   client: ModelCaller;
 }
 
-/** The line added to an answer the fallback gave. */
-export function fallbackNote(fallback: ModelChoice): string {
-  return `(answered by ${choiceLabel(fallback)}: the primary model failed)`;
+/** The line added to an answer a fallback gave; `failedFallbacks`: the fallbacks tried before it. */
+export function fallbackNote(fallback: ModelChoice, failedFallbacks: readonly ModelChoice[] = []): string {
+  const before = failedFallbacks.map(choiceLabel);
+  const failed =
+    before.length === 0
+      ? 'the primary model failed'
+      : `the primary model and ${before.length === 1 ? 'fallback' : 'fallbacks'} ${before.join(', ')} failed`;
+  return `(answered by ${choiceLabel(fallback)}: ${failed})`;
 }
 
 /** True for a failure the primary's own retries could not fix: the kind another endpoint may not have. */
@@ -31,62 +37,75 @@ export function shouldFallBack(err: unknown): boolean {
   return false;
 }
 
+const same = (a: ModelChoice, b: ModelChoice) => a.provider === b.provider && a.model === b.model;
+
 export class FallbackCaller implements ModelCaller {
   readonly #primary: RoutedModel;
-  readonly #fallback: RoutedModel | null;
+  /** the chain without the primary itself and without repeats */
+  readonly #chain: RoutedModel[] = [];
   readonly #logger: Logger;
-  #switched = false;
+  /** -1: the primary; else the index in the chain of the model this turn's steps go to */
+  #active = -1;
 
-  constructor(primary: RoutedModel, fallback: RoutedModel | null, logger: Logger) {
+  /** `fallbacks`: model.fallback's chain in order (one model, or null for none, as before a chain) */
+  constructor(primary: RoutedModel, fallbacks: RoutedModel | readonly RoutedModel[] | null, logger: Logger) {
     this.#primary = primary;
-    const same =
-      fallback !== null &&
-      fallback.choice.provider === primary.choice.provider &&
-      fallback.choice.model === primary.choice.model;
-    this.#fallback = same ? null : fallback;
+    const given = fallbacks === null ? [] : Array.isArray(fallbacks) ? fallbacks : [fallbacks as RoutedModel];
+    for (const f of given) {
+      if (!same(f.choice, primary.choice) && !this.#chain.some((c) => same(c.choice, f.choice))) this.#chain.push(f);
+    }
     this.#logger = logger;
   }
 
-  /** The note for this turn's answer: set when the fallback answered. */
+  /** The note for this turn's answer: set when a fallback answered. */
   note(): string | null {
-    return this.#switched && this.#fallback ? fallbackNote(this.#fallback.choice) : null;
+    const answered = this.#chain[this.#active];
+    if (!answered) return null;
+    return fallbackNote(
+      answered.choice,
+      this.#chain.slice(0, this.#active).map((c) => c.choice),
+    );
   }
 
   async complete(request: ModelRequest): Promise<ModelStep> {
-    const fallback = this.#fallback;
-    if (this.#switched && fallback) return this.#viaFallback(fallback, request);
-    let streamed = false;
-    const onDelta = request.onDelta;
-    const primaryRequest: ModelRequest = onDelta
-      ? {
-          ...request,
-          onDelta: (text) => {
-            streamed = true;
-            onDelta(text);
+    for (;;) {
+      const index = this.#active;
+      const routed = index < 0 ? this.#primary : (this.#chain[index] as RoutedModel);
+      let streamed = false;
+      const onDelta = request.onDelta;
+      const body = index < 0 ? request.body : { ...request.body, model: routed.choice.model };
+      const attempt: ModelRequest = {
+        ...request,
+        body,
+        ...(onDelta
+          ? {
+              onDelta: (text: string) => {
+                streamed = true;
+                onDelta(text);
+              },
+            }
+          : {}),
+      };
+      try {
+        return await routed.client.complete(attempt);
+      } catch (err) {
+        const next = this.#chain[index + 1];
+        // an answer already partly shown cannot be continued by another model
+        if (!next || streamed || !shouldFallBack(err) || request.signal?.aborted) throw err;
+        const failed = choiceLabel(routed.choice);
+        this.#logger.warn(
+          {
+            sessionId: request.sessionId,
+            primary: choiceLabel(this.#primary.choice),
+            failed,
+            fallback: choiceLabel(next.choice),
+            error: err instanceof Error ? err.message : String(err),
+            code: err instanceof HermesError ? err.code : undefined,
           },
-        }
-      : request;
-    try {
-      return await this.#primary.client.complete(primaryRequest);
-    } catch (err) {
-      // an answer already partly shown cannot be continued by another model
-      if (!fallback || streamed || !shouldFallBack(err) || request.signal?.aborted) throw err;
-      this.#logger.warn(
-        {
-          sessionId: request.sessionId,
-          primary: choiceLabel(this.#primary.choice),
-          fallback: choiceLabel(fallback.choice),
-          error: err instanceof Error ? err.message : String(err),
-          code: err instanceof HermesError ? err.code : undefined,
-        },
-        `the primary model ${choiceLabel(this.#primary.choice)} failed; model.fallback ${choiceLabel(fallback.choice)} answers`,
-      );
-      this.#switched = true;
-      return this.#viaFallback(fallback, request);
+          `the ${index < 0 ? 'primary model' : 'fallback'} ${failed} failed; model.fallback ${choiceLabel(next.choice)} answers`,
+        );
+        this.#active = index + 1;
+      }
     }
-  }
-
-  #viaFallback(fallback: RoutedModel, request: ModelRequest): Promise<ModelStep> {
-    return fallback.client.complete({ ...request, body: { ...request.body, model: fallback.choice.model } });
   }
 }

@@ -2,7 +2,7 @@
  * The model providers of one process: the profiles plugins registered (read at call time), the
  * `custom` profile filled from model.base_url / model.api_key / model.default (so a config without
  * model.provider works as it always did), the primary choice (model.provider + model.default or
- * --provider / --model) and model.fallback, and one ModelClient per provider, built on first use.
+ * --provider / --model) and model.fallback's chain, and one ModelClient per provider, built on first use.
  */
 import { ERROR_CODES, HermesError, type ModelProviderProfile } from '@hermes/protocol';
 import type { ModelClient } from '../model-client.js';
@@ -32,7 +32,8 @@ export interface ModelProvidersOptions {
     default: string;
     base_url: string;
     api_key: string;
-    fallback?: string | undefined;
+    /** model.fallback: one `provider:model`, or a chain of them tried in order */
+    fallback?: string | readonly string[] | undefined;
   };
   env: Readonly<Record<string, string | undefined>>;
   /** builds the client of one provider (called once per provider, on its first use) */
@@ -97,14 +98,23 @@ export class ModelProviders {
     return { provider: profile.name, model };
   }
 
-  /** model.fallback, parsed; null when unset. Throws a CONFIG_KEY error naming a bad value. */
+  /** model.fallback's chain, parsed, in order (empty when unset). Throws a CONFIG_KEY error naming a bad value. */
+  fallbacks(): ModelChoice[] {
+    const value = this.#options.config.fallback;
+    const texts = value === undefined ? [] : typeof value === 'string' ? [value] : value;
+    return texts
+      .filter((text) => text.trim() !== '')
+      .map((text) => {
+        const parsed = parseModelChoice(text, this, this.#options.config.provider);
+        if (!parsed.ok) throw new HermesError(ERROR_CODES.CONFIG_KEY, `model.fallback "${text}": ${parsed.error}`);
+        this.#known(parsed.choice.provider, 'model.fallback');
+        return parsed.choice;
+      });
+  }
+
+  /** The first of model.fallback's chain; null when unset. */
   fallback(): ModelChoice | null {
-    const text = this.#options.config.fallback;
-    if (text === undefined || text.trim() === '') return null;
-    const parsed = parseModelChoice(text, this, this.#options.config.provider);
-    if (!parsed.ok) throw new HermesError(ERROR_CODES.CONFIG_KEY, `model.fallback "${text}": ${parsed.error}`);
-    this.#known(parsed.choice.provider, 'model.fallback');
-    return parsed.choice;
+    return this.fallbacks()[0] ?? null;
   }
 
   /** The active (model.provider) profile's context window, for model.context_length's default. */

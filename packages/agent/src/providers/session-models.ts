@@ -1,7 +1,7 @@
 /**
  * Which model each session's turns use: the one `/model` stored for the session (state.db's
  * session_models), else the configured primary; and the caller a turn runs on (with
- * model.fallback behind it). A stored choice whose provider is gone falls back to the primary.
+ * model.fallback's chain behind it). A stored choice whose provider is gone falls back to the primary.
  */
 import type { Logger, MaybePromise } from '@hermes/protocol';
 import { FallbackCaller, type ModelCaller } from './fallback-caller.js';
@@ -81,12 +81,8 @@ export class SessionModels implements TurnModelSource {
 
   async forTurn(sessionId: string): Promise<TurnModel> {
     const choice = await this.current(sessionId);
-    const fallback = this.providers.fallback();
-    const caller = new FallbackCaller(
-      { choice, client: this.providers.client(choice.provider) },
-      fallback ? { choice: fallback, client: this.providers.client(fallback.provider) } : null,
-      this.#logger,
-    );
+    const chain = this.providers.fallbacks().map((f) => ({ choice: f, client: this.providers.client(f.provider) }));
+    const caller = new FallbackCaller({ choice, client: this.providers.client(choice.provider) }, chain, this.#logger);
     const contextLength = this.providers.profile(choice.provider)?.contextLength;
     return { model: choice.model, client: caller, note: () => caller.note(), contextLength };
   }

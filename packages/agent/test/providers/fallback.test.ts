@@ -185,6 +185,37 @@ describe('model.fallback', () => {
   });
 });
 
+describe('a chain of fallbacks', () => {
+  it('tries each in order; later steps go to the one that answered; the note names the ones that failed', async () => {
+    const { HermesError } = await import('@hermes/protocol');
+    const calls: string[] = [];
+    const routed = (provider: string, model: string, answers: boolean) => ({
+      choice: { provider, model },
+      client: {
+        complete: async (req: { body: { model: string } }) => {
+          calls.push(`${provider}:${req.body.model}`);
+          if (!answers) throw new HermesError('HERMES_MODEL_HTTP', 'HTTP 500', { retryable: true });
+          return { content: 'ok', toolCalls: [], finishReason: 'stop', usage: null };
+        },
+      } as never,
+    });
+    const caller = new FallbackCaller(
+      routed('custom', 'a', false),
+      [routed('custom', 'a', false), routed('x', 'b', false), routed('y', 'c', false), routed('z', 'd', true)],
+      silentLogger,
+    );
+    const request = { body: { model: 'a', messages: [] }, sessionId: 's' };
+    await caller.complete(request);
+    await caller.complete(request);
+    // the primary itself in the chain is skipped; the second step goes straight to z:d
+    expect(calls).toEqual(['custom:a', 'x:b', 'y:c', 'z:d', 'z:d']);
+    expect(caller.note()).toBe('(answered by z:d: the primary model and fallbacks x:b, y:c failed)');
+    expect(fallbackNote({ provider: 'y', model: 'c' }, [{ provider: 'x', model: 'b' }])).toBe(
+      '(answered by y:c: the primary model and fallback x:b failed)',
+    );
+  });
+});
+
 describe('per-session model', () => {
   it("a session's /model choice is used by its turns; another session keeps the default", async () => {
     const { run, models } = setup();

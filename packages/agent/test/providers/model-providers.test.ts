@@ -136,6 +136,21 @@ describe('ModelProviders', () => {
     expect(providers().fallback()).toBeNull();
   });
 
+  it('model.fallback as a list is a chain in order; a string is a one-item chain; a bad link names itself', () => {
+    expect(providers({ fallback: ['ollama:qwen', 'openrouter', 'other-model'] }).fallbacks()).toEqual([
+      { provider: 'ollama', model: 'qwen' },
+      { provider: 'openrouter', model: 'or-default' },
+      { provider: 'custom', model: 'other-model' },
+    ]);
+    expect(providers({ fallback: 'ollama:qwen' }).fallbacks()).toEqual([{ provider: 'ollama', model: 'qwen' }]);
+    expect(providers({ fallback: [] }).fallbacks()).toEqual([]);
+    expect(providers({ fallback: ['ollama:qwen', 'openrouter'] }).fallback()).toEqual({
+      provider: 'ollama',
+      model: 'qwen',
+    });
+    expect(() => providers({ fallback: ['ollama:qwen', 'nope:x'] }).fallbacks()).toThrow('model.fallback "nope:x"');
+  });
+
   it('builds one client per provider, on first use', () => {
     const made: string[] = [];
     const p = providers({}, made);

@@ -46,7 +46,7 @@ export async function modelCommand(ports: ModelCommandPorts, ctx: CommandContext
 
 async function overview(ports: ModelCommandPorts, models: SessionModels, sessionKey: string): Promise<string> {
   const current = await models.current(await ports.activeSession(sessionKey));
-  const fallback = models.providers.fallback();
+  const fallbacks = models.providers.fallbacks();
   const providers = models.providers.names().map((name) => {
     const p = models.providers.profile(name);
     return `  ${name}${p?.defaultModel ? ` (default ${p.defaultModel})` : ''}`;
@@ -54,7 +54,7 @@ async function overview(ports: ModelCommandPorts, models: SessionModels, session
   return [
     `Model: ${choiceLabel(current)} (this chat)`,
     `Default: ${choiceLabel(models.primary())}`,
-    ...(fallback ? [`Fallback: ${choiceLabel(fallback)}`] : []),
+    ...(fallbacks.length > 0 ? [`Fallback: ${fallbacks.map(choiceLabel).join(' → ')}`] : []),
     'Providers:',
     ...providers,
     'Switch with /model [provider:]model, e.g. /model openrouter:anthropic/claude-3.5-haiku',
