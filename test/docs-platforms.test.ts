@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { discordFactory } from '../plugins/platforms/discord/index.js';
 import { emailFactory } from '../plugins/platforms/email/index.js';
+import { matrixFactory } from '../plugins/platforms/matrix/index.js';
 import { signalFactory } from '../plugins/platforms/signal/index.js';
 import { slackFactory } from '../plugins/platforms/slack/index.js';
 import { telegramFactory } from '../plugins/platforms/telegram/index.js';
@@ -67,6 +68,11 @@ const PLATFORMS: { name: string; factory: PlatformFactory; env: Record<string, s
     name: 'signal',
     factory: signalFactory,
     env: { SIGNAL_HTTP_URL: 'http://127.0.0.1:8080', SIGNAL_ACCOUNT: '+15550009999' },
+  },
+  {
+    name: 'matrix',
+    factory: matrixFactory,
+    env: { MATRIX_HOMESERVER_URL: 'https://matrix.example.org', MATRIX_ACCESS_TOKEN: 'syt_docs_token' },
   },
   {
     name: 'email',

@@ -39,8 +39,13 @@ export function textContent(text: string, formatted: boolean): Json {
     : { msgtype: 'm.text', body: text };
 }
 
-/** `m.relates_to` of a message in a thread and/or replying to a message. */
-function relationOf(threadId: string | undefined, replyTo: string | undefined): Json {
+/**
+ * `m.relates_to` of a message in a thread and/or replying to a message. A reply target that is not
+ * an event id is dropped (the gateway cuts message ids at their last `:`, which leaves an old room
+ * version's `$id:server` as its server name).
+ */
+function relationOf(threadId: string | undefined, target: string | undefined): Json {
+  const replyTo = target?.startsWith('$') ? target : undefined;
   if (threadId !== undefined) {
     return {
       'm.relates_to': {
