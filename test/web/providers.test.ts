@@ -317,11 +317,11 @@ describe('the bundled web plugins through the loader', () => {
   const PLUGINS = fileURLToPath(new URL('../../plugins', import.meta.url));
   const SDK = fileURLToPath(new URL('../../packages/plugin-sdk/src/index.ts', import.meta.url));
 
-  async function load(env: Record<string, string>) {
+  async function load(env: Record<string, string>, enabled: string[] = []) {
     const registries = new PluginRegistries();
     const records = await loadPlugins({
       dirs: [{ dir: PLUGINS, source: 'bundled' }],
-      enabled: [],
+      enabled,
       disabled: [],
       env,
       tools: new ToolRegistry(),
@@ -340,16 +340,21 @@ describe('the bundled web plugins through the loader', () => {
       TAVILY_API_KEY: 'k',
       FIRECRAWL_API_KEY: 'k',
       EXA_API_KEY: 'k',
+      PARALLEL_API_KEY: 'k',
+      XAI_API_KEY: 'k',
     });
     expect(records.map((r) => [r.key, r.state, r.error])).toEqual([
       ['web/brave-free', 'enabled', null],
+      ['web/ddgs', 'not_enabled', null], // scraping: standalone, so it loads only when enabled
       ['web/exa', 'enabled', null],
       ['web/fetch', 'enabled', null],
       ['web/firecrawl', 'enabled', null],
+      ['web/parallel', 'enabled', null],
       ['web/searxng', 'enabled', null],
       ['web/tavily', 'enabled', null],
+      ['web/xai', 'enabled', null],
     ]);
-    for (const r of records) {
+    for (const r of records.filter((x) => x.state === 'enabled')) {
       for (const name of r.manifest?.providesWebProviders ?? [])
         expect(registries.webSearchProviders.get(name)?.plugin).toBe(r.key);
     }
@@ -358,8 +363,10 @@ describe('the bundled web plugins through the loader', () => {
       'exa',
       'fetch',
       'firecrawl',
+      'parallel',
       'searxng',
       'tavily',
+      'xai',
     ]);
   });
 
@@ -369,9 +376,18 @@ describe('the bundled web plugins through the loader', () => {
       ['web/brave-free', 'missing: BRAVE_SEARCH_API_KEY'],
       ['web/exa', 'missing: EXA_API_KEY'],
       ['web/firecrawl', 'missing: FIRECRAWL_API_KEY'],
+      ['web/parallel', 'missing: PARALLEL_API_KEY'],
       ['web/searxng', 'missing: SEARXNG_URL'],
       ['web/tavily', 'missing: TAVILY_API_KEY'],
+      ['web/xai', 'missing: XAI_API_KEY'],
     ]);
     expect([...registries.webSearchProviders.keys()]).toEqual(['fetch']);
+  });
+
+  it('the key-free ddgs loads once enabled (hermes plugins enable web/ddgs), a fallback like fetch', async () => {
+    const { records, registries } = await load({}, ['web/ddgs']);
+    expect(records.find((r) => r.key === 'web/ddgs')).toMatchObject({ state: 'enabled', error: null });
+    expect([...registries.webSearchProviders.keys()]).toEqual(['ddgs', 'fetch']);
+    expect(registries.webSearchProviders.get('ddgs')?.provider.fallback).toBe(true);
   });
 });
