@@ -57,7 +57,9 @@ export function runHermes(
       // the caller's credentials never leak into a test (web provider keys would reach real services)
       if (
         v !== undefined &&
-        !/^(OPENAI_|HERMES_|TELEGRAM_|DISCORD_|SLACK_|SEARXNG_|BRAVE_|TAVILY_|FIRECRAWL_|EXA_)/.test(k)
+        !/^(OPENAI_|HERMES_|TELEGRAM_|DISCORD_|SLACK_|SEARXNG_|BRAVE_|TAVILY_|FIRECRAWL_|EXA_|PARALLEL_|XAI_|DDGS_)/.test(
+          k,
+        )
       ) {
         env[k] = v;
       }
