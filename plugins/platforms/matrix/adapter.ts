@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { type AdapterDeps, createPlatformKit } from '@hermes/plugin-sdk';
 import type { PlatformAdapter, PlatformContext } from '@hermes/protocol';
-import { MATRIX_CAPABILITIES } from './capabilities.js';
+import { E2EE_NOTICE, MATRIX_CAPABILITIES } from './capabilities.js';
 import { createMatrixClient } from './client.js';
 import { downloadMedia } from './download.js';
 import type { PendingMatrixFile } from './events.js';
@@ -19,11 +19,6 @@ import { createRoomDirectory } from './rooms.js';
 import { editMessage, type Sender, sendMedia, sendReaction, sendText, sendTyping } from './send.js';
 import { PLATFORM, readMatrixSettings } from './settings.js';
 import { runSyncLoop } from './sync.js';
-
-/** What the bot says, once, in a room whose messages are end-to-end encrypted. */
-export const E2EE_NOTICE =
-  "This room is end-to-end encrypted, and I can't read encrypted messages, so I won't answer here. " +
-  'Write to me in a room without encryption.';
 
 /** "typing…" is asked for 30 s; not asked again in the same room sooner than this */
 const TYPING_REFRESH_MS = 20_000;

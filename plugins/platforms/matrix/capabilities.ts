@@ -1,6 +1,6 @@
 /**
- * What the Matrix adapter can do, importable without the adapter: the plugin registers it and the
- * gateway plans around it before the adapter is created.
+ * What the Matrix adapter can do (and says), importable without the adapter: the plugin registers
+ * it and the gateway plans around it before the adapter is loaded.
  */
 import type { PlatformCapabilities } from '@hermes/protocol';
 
@@ -22,3 +22,8 @@ export const MATRIX_CAPABILITIES: PlatformCapabilities = {
   reactions: true,
   media: { maxUploadBytes: MATRIX_MAX_UPLOAD_BYTES, maxPhotoBytes: MATRIX_MAX_UPLOAD_BYTES },
 };
+
+/** What the bot says, once, in a room whose messages are end-to-end encrypted. */
+export const E2EE_NOTICE =
+  "This room is end-to-end encrypted, and I can't read encrypted messages, so I won't answer here. " +
+  'Write to me in a room without encryption.';

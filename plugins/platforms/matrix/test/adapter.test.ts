@@ -8,7 +8,7 @@ import type { AdapterDeps } from '@hermes/plugin-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AdapterHarness } from '../../../../test/contract/adapter-harness.js';
 import type { FakeMatrix } from '../../../../test/fakes/matrix-server.js';
-import { E2EE_NOTICE } from '../adapter.js';
+import { E2EE_NOTICE } from '../capabilities.js';
 import { NEXT_BATCH_KEY } from '../sync.js';
 import { ALICE, BOB, eventually, logText, memoryState, recordingSink, startHarness } from './harness.js';
 
