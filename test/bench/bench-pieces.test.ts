@@ -1,5 +1,6 @@
 // The process benches' pieces, each in seconds: the CPU/RSS reader on a busy child and a process tree, the bare
-// Telegram echo bot (its own process) answering through the fake with one model request, the
+// Telegram bot (its own process) answering through the fake with one model request through the
+// `openai` client (the chat's history sent whole) or, as the plain echo bot, with none, the
 // history seeding through the store's API, and the growth plot rendering to a PNG.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -62,22 +63,45 @@ describe('proc-stat', () => {
   });
 });
 
-describe('the bare Telegram echo bot', () => {
-  let model: FakeOpenAI;
-  it('answers a webhook update through the fake Bot API with the model answer, one model request', async () => {
-    model = await startFakeOpenAI();
+describe('the bare Telegram bot', () => {
+  const startModel = async (): Promise<FakeOpenAI> => {
+    const model = await startFakeOpenAI();
     cleanups.push(() => model.close());
     model.respond(() => ({ text: MODEL_ANSWER }));
+    return model;
+  };
+
+  it('asks the model once per message with the openai client, the chat history sent whole', async () => {
+    const model = await startModel();
     const system = await telegramRig.start({ kind: 'bare', modelUrl: model.url, maxConcurrentRuns: 1 });
+    cleanups.push(() => system.close());
+    const chat = system.traffic.newChat();
+    for (const text of ['hello bench', 'and again']) {
+      const reply = system.traffic.next(chat, 10_000);
+      await system.traffic.send(chat, text);
+      expect((await reply).text).toBe(MODEL_ANSWER);
+    }
+    expect(model.requests).toHaveLength(2);
+    // the openai client's own request (its user agent), with the first turn in the second request
+    expect(String(model.requests[1]?.headers['user-agent'])).toMatch(/^OpenAI\/JS /);
+    expect(model.requests[1]?.body?.messages).toEqual([
+      { role: 'user', content: 'hello bench' },
+      { role: 'assistant', content: MODEL_ANSWER },
+      { role: 'user', content: 'and again' },
+    ]);
+    expect(system.takeApiCalls()).toBeGreaterThanOrEqual(2);
+    expect(system.proc.cpuMs()).toBeGreaterThan(0);
+  });
+
+  it('as the plain echo bot, answers without a model request', async () => {
+    const model = await startModel();
+    const system = await telegramRig.start({ kind: 'echo', modelUrl: model.url, maxConcurrentRuns: 1 });
     cleanups.push(() => system.close());
     const chat = system.traffic.newChat();
     const reply = system.traffic.next(chat, 10_000);
     await system.traffic.send(chat, 'hello bench');
     expect((await reply).text).toBe(MODEL_ANSWER);
-    expect(model.requests).toHaveLength(1);
-    expect(JSON.stringify(model.requests[0]?.body)).toContain('hello bench');
-    expect(system.takeApiCalls()).toBeGreaterThanOrEqual(1);
-    expect(system.proc.cpuMs()).toBeGreaterThan(0);
+    expect(model.requests).toHaveLength(0);
   });
 });
 

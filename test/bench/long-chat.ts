@@ -1,9 +1,9 @@
 // The pipeline bench's long-chat row: one chat that keeps talking for the whole window. The same
 // system answers 300 messages in fresh chats (a new chat every 10 messages), then one chat until it
 // has had LONG_CHAT_EXCHANGES exchanges (two messages of history each: 3,000 by default), and its
-// CPU per message over the last 300 is set against the fresh chats'. Hermes sends the model
-// the whole history every turn (the bytes the model must receive); the bare bot asking the model
-// keeps none, so its row is its per-message floor.
+// CPU per message over the last 300 is set against the fresh chats'. Both send the model the
+// whole history every turn (the bytes the model must receive): Hermes from its session, the bare
+// bot asking the model with the `openai` client from the array it keeps per chat in memory.
 import { runClosedLoop } from './closed-loop.js';
 import type { ModelProcess } from './model-process.js';
 import { type Round, roundOf } from './process-figures.js';

@@ -85,32 +85,38 @@ export interface WebhookClient {
 
 export function webhookClient(target: WebhookTarget, sockets: number): WebhookClient {
   const agent = new Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
-  return {
-    post(body) {
-      return new Promise((resolve, reject) => {
-        const req = request(
-          {
-            agent,
-            host: '127.0.0.1',
-            port: target.port,
-            path: target.path,
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              'content-length': Buffer.byteLength(body),
-              'x-telegram-bot-api-secret-token': target.secret,
-            },
+  const attempt = (body: string, retried: boolean): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const req = request(
+        {
+          agent,
+          host: '127.0.0.1',
+          port: target.port,
+          path: target.path,
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            'x-telegram-bot-api-secret-token': target.secret,
           },
-          (res) => {
-            res.on('data', () => {});
-            res.on('end', () => resolve(res.statusCode ?? 0));
-            res.on('error', reject);
-          },
-        );
-        req.on('error', reject);
-        req.end(body);
+        },
+        (res) => {
+          res.on('data', () => {});
+          res.on('end', () => resolve(res.statusCode ?? 0));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        // a kept-alive socket the server closed (its idle timeout: Node's own server keeps one 5 s)
+        // just as this request went out on it: the server never read it, so it goes again on a new
+        // connection, once (Node's reusedSocket rule; Telegram delivers an update again too)
+        if (!retried && req.reusedSocket && error.code === 'ECONNRESET') resolve(attempt(body, true));
+        else reject(error);
       });
-    },
+      req.end(body);
+    });
+  return {
+    post: (body) => attempt(body, false),
     close() {
       agent.destroy();
     },

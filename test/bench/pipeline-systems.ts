@@ -1,6 +1,7 @@
-// The two systems the Telegram pipeline benchmark compares, both on the same fake Bot API:
-// a bare grammy webhook echo bot on its own Fastify, and a whole in-process Hermes gateway
-// (startHermesFor builds the same Hermes for any platform factory).
+// A whole in-process Hermes gateway for the benches that drive one in their own process (soak,
+// profile-pipeline): startHermesFor builds it for any platform factory, startHermes on a fake
+// Telegram Bot API. The pipeline bench runs every system in a process of its own instead
+// (process-pipeline.ts; its bare baselines are test/bench/bare/*).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,8 +13,6 @@ import { createRedactor } from '@hermes/logging';
 import { HookBus } from '@hermes/plugins';
 import { type PlatformFactory, silentLogger } from '@hermes/protocol';
 import { openStore, type Store } from '@hermes/store';
-import Fastify from 'fastify';
-import { Bot, webhookCallback } from 'grammy';
 import { telegramFactory } from '../../plugins/platforms/telegram/index.js';
 import type { FakeTelegram } from '../fakes/telegram-server.js';
 import { sqliteGatewayStore } from '../helpers/gateway-store.js';
@@ -22,7 +21,7 @@ import type { WebhookTarget } from './pipeline-load.js';
 export const WEBHOOK_SECRET = 'bench-secret';
 /** gateway.max_concurrent_runs in the pipeline benches (the default is 8) */
 export const BENCH_MAX_CONCURRENT_RUNS = 64;
-/** The Telegram adapter's default webhook path; the bare bot serves the same one. */
+/** The Telegram adapter's default webhook path. */
 export const WEBHOOK_PATH = '/telegram/webhook';
 
 export interface SystemUnderTest {
@@ -30,21 +29,6 @@ export interface SystemUnderTest {
   /** true when `reply` is this system's answer to a message with text `sent` */
   expect(sent: string, reply: string): boolean;
   close(): Promise<void>;
-}
-
-/** grammy's own webhook echo bot: botInfo given (no getMe), `webhookCallback(bot, 'fastify')`. */
-export async function startBareGrammy(fake: FakeTelegram): Promise<SystemUnderTest> {
-  const bot = new Bot(fake.token, { client: { apiRoot: fake.apiRoot }, botInfo: fake.bot });
-  bot.on('message:text', (ctx) => ctx.reply(ctx.message.text));
-  const app = Fastify({ logger: false });
-  app.post(WEBHOOK_PATH, webhookCallback(bot, 'fastify', { secretToken: WEBHOOK_SECRET }));
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
-  return {
-    target: { name: 'bare grammy', port, path: WEBHOOK_PATH, secret: WEBHOOK_SECRET },
-    expect: (sent, reply) => reply === sent,
-    close: () => app.close(),
-  };
 }
 
 export const HERMES_ANSWER = 'echo';

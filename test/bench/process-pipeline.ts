@@ -1,8 +1,9 @@
 // `npm run bench -- pipeline`: message in -> reply out on Telegram, Discord and Slack, every system
-// in a process of its own as users run it: the bare SDK echo bot (test/bench/bare/*) and Hermes
-// (`hermes gateway run`), the bare bot also as a plain echo bot without a model request, each on its own fake platform API in this process, the load generator
-// here too, the fake model in a third process. Alternating rounds (bare, hermes, bare, hermes, ...),
-// warm-up excluded; medians; CPU per message from the measured process's own CPU time (/proc).
+// in a process of its own as users run it: the bare SDK bot (test/bench/bare/*) as a plain echo bot
+// (no model) and asking the model with the official `openai` client, and Hermes (`hermes gateway
+// run`), each on its own fake platform API in this process, the load generator here too, the fake
+// model in a third process. Alternating rounds (echo, bare, hermes, echo, ...), warm-up excluded;
+// medians; CPU per message from the measured process's own CPU time (/proc).
 // On Telegram, OpenClaw follows once the others stopped (test/bench/openclaw-pipeline.ts).
 import { cpus, loadavg } from 'node:os';
 import { runClosedLoop } from './closed-loop.js';
@@ -132,7 +133,7 @@ async function runPlatform<C>(rig: PlatformRig<C>, options: PipelineOptions): Pr
         if (r) one[i]?.push(r);
       }
     }
-    // one chat that keeps talking: the bare bot asking the model, and Hermes
+    // one chat that keeps talking: the bare bot asking the model (its history sent whole), and Hermes
     const longChat: LongChatFigures[] = [];
     for (const system of systems.slice(1)) longChat.push(await measureLongChat(system, model));
     const summaries: SystemSummary[] = systems.map((system, i) => ({
@@ -192,8 +193,8 @@ export async function runProcessPipeline(options: PipelineOptions = pipelineOpti
   console.log(`pipeline bench (every system in its own process): ${machineLine()}`);
   console.log(
     `- instant fake model in its own process; the bare bot runs twice: as a plain echo bot (no model request: ` +
-      `the baseline issue 17 measured, which its targets are judged against) and asking the model once per ` +
-      `message as Hermes does; ` +
+      `the stack's limit, the baseline issue 17's targets are judged against) and asking the model once per ` +
+      `message with the official openai client, each chat's history kept in memory and sent whole, as Hermes does; ` +
       `fresh chats (a new one every ${TURNS_PER_FRESH_CHAT} messages); hermes gateway.max_concurrent_runs ${PIPELINE_MAX_CONCURRENT_RUNS}; CPU and RSS of the system's own process (/proc)`,
   );
   for (const platform of options.platforms) {

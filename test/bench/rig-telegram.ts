@@ -44,7 +44,6 @@ async function startSystem(fake: FakeTelegram, options: StartOptions) {
         BENCH_TELEGRAM_TOKEN: fake.token,
         BENCH_TELEGRAM_API_ROOT: fake.apiRoot,
         BENCH_TELEGRAM_BOT: JSON.stringify(fake.bot),
-        BENCH_WEBHOOK_PATH: WEBHOOK_PATH,
         BENCH_WEBHOOK_SECRET: WEBHOOK_SECRET,
         BENCH_MODEL_URL: options.modelUrl,
         // the smoke run (npm test, two files at once on two cores) proves the bench runs: there a
@@ -88,7 +87,14 @@ export const telegramRig: PlatformRig<number> = {
         proc,
         traffic: {
           async send(chatId, text) {
-            const status = await client.post(JSON.stringify(fake.webhookUpdate({ chatId, userId: chatId, text })));
+            const status = await client
+              .post(JSON.stringify(fake.webhookUpdate({ chatId, userId: chatId, text })))
+              .catch((error: unknown) => {
+                // which system, and what it said last (a crash, a closed server)
+                throw new Error(
+                  `${label}: webhook POST for chat ${chatId} failed: ${String(error)}\n${proc.outputTail()}`,
+                );
+              });
             if (status !== 200) throw new Error(`${label}: webhook POST for chat ${chatId} answered ${status}`);
           },
           next: (chatId, timeoutMs) => watch.next(chatId, timeoutMs),

@@ -5,8 +5,9 @@ import type { ChatTraffic } from './closed-loop.js';
 import type { SystemProcess } from './system-process.js';
 
 /**
- * `echo`: the bare SDK bot answering without a model request (the plain echo bot issue 17 measured
- * against); `bare`: the same bot asking the fake model once per message; `hermes`: the gateway;
+ * `echo`: the bare SDK bot answering without a model request (the plain echo bot, the stack's
+ * limit); `bare`: the same SDK bot asking the fake model with the official `openai` client once per
+ * message, each chat's history sent whole (test/bench/bare/model.ts); `hermes`: the gateway;
  * `openclaw`: OpenClaw (Telegram only, test/bench/openclaw-process.ts).
  */
 export type SystemKind = 'echo' | 'bare' | 'hermes' | 'openclaw';
@@ -16,14 +17,14 @@ export const plainEcho = (kind: SystemKind): Record<string, string> =>
   kind === 'echo' ? { BENCH_FIXED_ANSWER: MODEL_ANSWER } : {};
 /** The label of a bare bot of this kind. */
 export const bareLabel = (sdk: string, kind: SystemKind): string =>
-  kind === 'echo' ? `${sdk} echo, no model` : `${sdk} + model`;
+  kind === 'echo' ? `${sdk} echo, no model` : `${sdk} + openai client`;
 
 /** Both systems answer every message with the fake model's one answer. */
 export const MODEL_ANSWER = 'echo';
 
 export interface RunningSystem<C> {
   kind: SystemKind;
-  /** e.g. `bare grammy`, `hermes` */
+  /** e.g. `bare grammy + openai client`, `hermes` */
   label: string;
   proc: SystemProcess;
   traffic: ChatTraffic<C>;

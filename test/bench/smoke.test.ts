@@ -63,8 +63,18 @@ const BENCHES: Bench[] = [
   },
   {
     name: 'pipeline',
-    prints: ['telegram', 'discord', 'slack'].flatMap((platform) => [
+    prints: (
+      [
+        ['telegram', 'grammy'],
+        ['discord', 'discord.js'],
+        ['slack', 'Bolt'],
+      ] as const
+    ).flatMap(([platform, sdk]) => [
       new RegExp(`### ${platform}\\n\\n\\| system \\| msg/s at 64 chats`),
+      // the baselines: the plain echo bot and the bot asking the model with the openai client
+      ...[`bare ${sdk} echo, no model`, `bare ${sdk} \\+ openai client`].map(
+        (row) => new RegExp(`### ${platform}\\n[^#]*\\n\\| ${row} \\| ${N} \\(${N}\\) \\| ${N} \\|`),
+      ),
       new RegExp(`### ${platform}\\n[^#]*\\n\\| hermes \\| ${N} \\(${N}\\) \\| ${N} \\|`),
       new RegExp(`### ${platform}\\n[^#]*\\nTargets against `),
     ]),

@@ -1,12 +1,13 @@
-// The bare Discord baseline, as its own process: a discord.js bot that asks the model once per
-// message and sends its answer in the same channel (a reply in guilds, a plain message in DMs, as
-// Hermes answers). Settings from the environment: BENCH_DISCORD_TOKEN, BENCH_DISCORD_API_BASE,
+// The bare Discord baseline, as its own process: a discord.js bot that sends the model's answer to
+// each message (or, as the plain echo bot, a fixed text; see model.ts) in the same channel (a reply
+// in guilds, a plain message in DMs, as Hermes answers); the channel is the chat whose history it
+// keeps. Settings from the environment: BENCH_DISCORD_TOKEN, BENCH_DISCORD_API_BASE,
 // BENCH_DISCORD_GLOBAL_RPS (REST pacing; discord.js's default is 50/s), BENCH_MODEL_URL (…/v1).
 // Prints {"ready":true} once the gateway session is ready.
 import { Client, Events, GatewayIntentBits, Partials } from 'discord.js';
-import { announceReady, askModel, exitOnSignal, setting } from './model.js';
+import { announceReady, answerer, exitOnSignal, setting } from './model.js';
 
-const modelUrl = setting('BENCH_MODEL_URL');
+const ask = await answerer();
 const client = new Client({
   intents: [
     GatewayIntentBits.Guilds,
@@ -23,12 +24,12 @@ const client = new Client({
 client.on(Events.MessageCreate, (message) => {
   if (message.author.bot || !message.channel.isSendable()) return;
   const channel = message.channel;
-  askModel(modelUrl, message.content)
+  ask(message.channelId, message.content)
     .then(async (answer) => {
       if (message.inGuild()) await message.reply(answer);
       else await channel.send(answer);
     })
-    .catch((error: unknown) => process.stderr.write(`bare discord echo: ${String(error)}\n`));
+    .catch((error: unknown) => process.stderr.write(`bare discord bot: ${String(error)}\n`));
 });
 const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
 await client.login(setting('BENCH_DISCORD_TOKEN'));
