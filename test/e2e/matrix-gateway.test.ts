@@ -98,6 +98,16 @@ describe('Matrix through hermes gateway run', () => {
     expect(bodies()).toEqual(['only once', 'the marker']);
   });
 
+  it('a 502 given after the server posted the answer: the retry carries the same transaction id, one message', async () => {
+    matrix.failNextSends(1, 502, { posted: true });
+    openai.server.script({ text: 'posted once' }, { text: 'the marker' });
+    matrix.message(aliceDm, ALICE, 'lossy server');
+    await waitFor(() => matrix.txnRepeats() > 0, { what: 'the retry answered from the transaction cache' });
+    matrix.message(aliceDm, ALICE, 'marker');
+    await waitFor(() => bodies().includes('the marker'), { what: 'the marker answer' });
+    expect(bodies()).toEqual(['posted once', 'the marker']);
+  });
+
   it('a stranger gets a pairing code and nothing else', async () => {
     const before = chats().length;
     const room = matrix.directRoom(STRANGER);

@@ -49,7 +49,7 @@ export function readMatrixSettings(settings: RawSettings, env: Env): MatrixSetti
     homeserverUrl: homeserverUrl.replace(/\/+$/, ''),
     accessToken,
     userId,
-    syncTimeoutMs: read.integer('sync_timeout_ms', DEFAULT_SYNC_TIMEOUT_MS, { min: 0, max: 300_000, unit: 'ms' }),
+    syncTimeoutMs: read.integer('sync_timeout_ms', DEFAULT_SYNC_TIMEOUT_MS, { min: 1_000, max: 300_000, unit: 'ms' }),
     requestTimeoutMs: read.integer('request_timeout_ms', DEFAULT_REQUEST_TIMEOUT_MS, {
       min: 100,
       max: 600_000,
