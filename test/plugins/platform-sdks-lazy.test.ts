@@ -5,47 +5,20 @@
  * from the plugin's entry, factory or a module they import brings it back; this test sees it. It
  * runs the bundled plugins' builds (dist/), as the gateway does.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCodeResolving } from '../helpers/resolved-modules.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hermes-lazy-sdk-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The packages (under node_modules) a fresh node process resolves while running `code` (ESM); its stdout. */
 function packagesResolvedBy(code: string): { packages: Set<string>; stdout: string } {
-  const log = join(dir, 'resolved.txt');
-  const hooks = join(dir, 'hooks.mjs');
-  writeFileSync(
-    hooks,
-    `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  const result = await next(specifier, context);
-  appendFileSync(${JSON.stringify(log)}, result.url + '\\n');
-  return result;
-}\n`,
-  );
-  const register = join(dir, 'register.mjs');
-  writeFileSync(
-    register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
-  );
-  writeFileSync(log, '');
-  const run = spawnSync(
-    process.execPath,
-    ['--import', pathToFileURL(register).href, '--input-type=module', '-e', code],
-    { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
-  );
+  const run = runCodeResolving(code);
   expect(run.status, run.stderr).toBe(0);
-  const packages = new Set<string>();
-  for (const line of readFileSync(log, 'utf8').split('\n')) {
-    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line);
-    if (m?.[1]) packages.add(m[1]);
-  }
-  return { packages, stdout: run.stdout };
+  return { packages: run.packages, stdout: run.stdout };
 }
 
 const PLATFORMS = [

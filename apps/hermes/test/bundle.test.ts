@@ -3,12 +3,12 @@
  * loads its few files, not the ~660 modules of the per-file build, and the bundle finds the app's
  * own files (package.json, bin/, the bundled plugins, the example hooks) from where it sits.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runResolving } from '../../../test/helpers/resolved-modules.js';
 import { APP_PACKAGE_JSON, BUNDLED_PLUGINS_DIR, EXAMPLE_HOOKS_DIR, HERMES_BIN } from '../src/app-paths.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hermes-bundle-'));
@@ -17,33 +17,9 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** Runs the built CLI with `args`; returns its output and the file URLs it loaded. */
 function runLogged(args: string[]): { stdout: string; urls: string[] } {
-  const log = join(dir, 'loaded.txt');
-  const hooks = join(dir, 'hooks.mjs');
-  writeFileSync(
-    hooks,
-    `import { appendFileSync } from 'node:fs';
-export async function load(url, context, next) {
-  appendFileSync(${JSON.stringify(log)}, url + '\\n');
-  return next(url, context);
-}\n`,
-  );
-  const register = join(dir, 'register.mjs');
-  writeFileSync(
-    register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
-  );
-  writeFileSync(log, '');
-  const run = spawnSync(process.execPath, ['--import', pathToFileURL(register).href, HERMES_BIN, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, NODE_OPTIONS: '', HERMES_HOME: join(dir, 'home') },
-  });
+  const run = runResolving([HERMES_BIN, ...args], { HERMES_HOME: join(dir, 'home') });
   expect(run.status, run.stderr).toBe(0);
-  return {
-    stdout: run.stdout,
-    urls: readFileSync(log, 'utf8')
-      .split('\n')
-      .filter((u) => u.startsWith('file:')),
-  };
+  return { stdout: run.stdout, urls: run.urls.filter((u) => u.startsWith('file:')) };
 }
 
 describe('the CLI bundle', () => {

@@ -4,47 +4,14 @@
  * loaded on first use (and warmed once the gateway is up). A static import anywhere on the
  * start-up path brings them back; this test sees it.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-
-const dir = mkdtempSync(join(tmpdir(), 'hermes-lazy-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+import { describe, expect, it } from 'vitest';
+import { runCodeResolving } from '../../../test/helpers/resolved-modules.js';
 
 /** The packages (under node_modules) a fresh node process resolves while running `code` (ESM). */
 function packagesResolvedBy(code: string): Set<string> {
-  const log = join(dir, 'resolved.txt');
-  const hooks = join(dir, 'hooks.mjs');
-  writeFileSync(
-    hooks,
-    `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  const result = await next(specifier, context);
-  appendFileSync(${JSON.stringify(log)}, result.url + '\\n');
-  return result;
-}\n`,
-  );
-  const register = join(dir, 'register.mjs');
-  writeFileSync(
-    register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
-  );
-  writeFileSync(log, '');
-  const run = spawnSync(
-    process.execPath,
-    ['--import', pathToFileURL(register).href, '--input-type=module', '-e', code],
-    { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
-  );
+  const run = runCodeResolving(code);
   expect(run.status, run.stderr).toBe(0);
-  const names = new Set<string>();
-  for (const line of readFileSync(log, 'utf8').split('\n')) {
-    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line);
-    if (m?.[1]) names.add(m[1]);
-  }
-  return names;
+  return run.packages;
 }
 
 const GATEWAY_APP = new URL('../dist/commands/gateway-run.js', import.meta.url).href;
