@@ -25,7 +25,7 @@ import { createDelegateTaskTool, withDelegateTool } from './delegate/delegate-ta
 import type { DelegationSettings } from './delegate/delegation-settings.js';
 import type { MemoryManager } from './memory/memory-manager.js';
 import type { TurnModelSource } from './providers/session-models.js';
-import { runTurn, type TurnOptions, type TurnResult } from './run-turn.js';
+import { runTurn, type TokenUsage, type TurnOptions, type TurnResult } from './run-turn.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { fitDescriptions } from './tool-descriptions.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -33,12 +33,12 @@ import { CLARIFY_TOOL } from './tools/clarify-tool.js';
 import type { ImageMode, TurnImage } from './user-content.js';
 
 /**
- * Where a turn's messages are read from and written to (the store's transcripts satisfy it);
- * synchronous (SQLite) or asynchronous (the gateway's store ports) alike.
+ * Where a turn's messages are read from and written to (the store's transcripts satisfy it, adding
+ * the turn's reported tokens to the session's sums); synchronous (SQLite) or asynchronous alike.
  */
 export interface TurnTranscripts {
   list(sessionId: string): ChatMessage[] | Promise<ChatMessage[]>;
-  append(sessionId: string, messages: readonly ChatMessage[]): number | Promise<number>;
+  append(sessionId: string, messages: readonly ChatMessage[], tokens?: TokenUsage | null): number | Promise<number>;
 }
 
 export interface TurnServiceSettings {
@@ -310,7 +310,7 @@ export class TurnService {
       onVisionRefused: () => this.#noVision.add(model),
       ...(request.images && request.images.length > 0 ? { images: request.images } : {}),
     });
-    if (request.persist === 'after') await this.#transcripts().append(request.sessionId, result.messages);
+    if (request.persist === 'after') await this.#transcripts().append(request.sessionId, result.messages, result.usage);
     await memoryManager?.afterTurn({
       ...memorySession,
       userMessage: request.userMessage,

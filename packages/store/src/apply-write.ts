@@ -57,7 +57,7 @@ export function applyWrite<M extends AnswerMode>(
     case 'inbox.mark':
       return repos.inbox.mark(write.id, write.status);
     case 'transcripts.append':
-      return repos.transcripts.append(write.sessionId, write.messages);
+      return repos.transcripts.append(write.sessionId, write.messages, write.tokens);
     case 'outbox.enqueue':
       return repos.outbox.enqueue(write.rows);
     case 'outbox.markSent':

@@ -90,7 +90,7 @@ export type { IdleSessionsQuery, ListSessionsOptions, NewSession, SessionRow, Se
 export { isSqliteError, type SqliteDatabase, type SqliteStatement } from './sqlite.js';
 export { backupSqliteFile } from './sqlite-backup.js';
 // Transcripts
-export type { TranscriptsRepo } from './transcripts-repo.js';
+export type { SessionTokens, TranscriptsRepo } from './transcripts-repo.js';
 // The unit of work: writes that commit together, as data (`AsyncStore.commit`)
 export {
   type CommitOptions,

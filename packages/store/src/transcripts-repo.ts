@@ -3,12 +3,24 @@ import { decodeMessage, encodeMessage, type MessageColumns, type StoredMessage }
 import type { SearchIndex } from './search-index.js';
 import { isSqliteError, type SqliteDatabase } from './sqlite.js';
 
+/** Tokens as the model reports them (`usage`): what a turn used, or a session's sum (migration 19). */
+export interface SessionTokens {
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+/** A turn's tokens, or null when the model reported none. */
+type Used = SessionTokens | null;
+
 export interface TranscriptsRepo {
   /**
    * Appends `messages` to the session in one transaction, numbering them after the current last
-   * `seq`, and bumps the session's `updatedAt`. Returns the last `seq` (0 for an empty transcript).
+   * `seq`, and bumps the session's `updatedAt`; `tokens` (the turn's reported usage) are added to
+   * the session's sums in that same UPDATE. Returns the last `seq` (0 for an empty transcript).
    */
-  append(sessionId: string, messages: readonly ChatMessage[]): number;
+  append(sessionId: string, messages: readonly ChatMessage[], tokens?: SessionTokens | null): number;
+  /** The tokens the session's turns used, summed (undefined: no such session). */
+  tokens(sessionId: string): SessionTokens | undefined;
   /** The session's messages in `seq` order, as the exact ChatMessage objects that were appended. */
   list(sessionId: string): ChatMessage[];
   /** How many messages the session has. */
@@ -39,6 +51,12 @@ export function createTranscriptsRepo(
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const touch = db.prepare<[number, string]>('UPDATE sessions SET updated_at = ? WHERE id = ?');
+  const touchWithTokens = db.prepare<[number, number, number, string]>(
+    'UPDATE sessions SET updated_at = ?, prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ? WHERE id = ?',
+  );
+  const tokens = db.prepare<[string], SessionTokens>(
+    'SELECT prompt_tokens, completion_tokens FROM sessions WHERE id = ?',
+  );
   const list = db.prepare<[string], StoredMessage>(
     'SELECT session_id, seq, role, content, tool_calls, tool_call_id, name FROM messages WHERE session_id = ? ORDER BY seq',
   );
@@ -64,7 +82,7 @@ export function createTranscriptsRepo(
     return dropped;
   });
 
-  const appendTx = db.transaction((sessionId: string, messages: readonly ChatMessage[]): number => {
+  const appendTx = db.transaction((sessionId: string, messages: readonly ChatMessage[], used: Used): number => {
     const at = now();
     let seq = lastSeq.get(sessionId) ?? 0;
     let searchable = 0;
@@ -75,16 +93,18 @@ export function createTranscriptsRepo(
       // what the insert trigger queues for session_search (migration 18)
       if ((c.role === 'user' || c.role === 'assistant') && c.content !== null) searchable += 1;
     }
-    if (messages.length > 0) touch.run(at, sessionId);
+    if (messages.length > 0 && used) {
+      touchWithTokens.run(at, tokenCount(used.prompt_tokens), tokenCount(used.completion_tokens), sessionId);
+    } else if (messages.length > 0) touch.run(at, sessionId);
     if (searchable > 0) searchIndex?.queued(searchable);
     return seq;
   });
 
   return {
-    append(sessionId, messages) {
+    append(sessionId, messages, used) {
       try {
         // IMMEDIATE: take the write lock before reading MAX(seq), so two writers cannot pick the same seq.
-        return appendTx.immediate(sessionId, messages);
+        return appendTx.immediate(sessionId, messages, used ?? null);
       } catch (error) {
         if (isSqliteError(error, 'SQLITE_CONSTRAINT_FOREIGNKEY')) {
           throw new HermesError(ERROR_CODES.STATE_DB, `cannot append to unknown session ${sessionId}`, {
@@ -100,6 +120,14 @@ export function createTranscriptsRepo(
     count(sessionId) {
       return count.get(sessionId) ?? 0;
     },
+    tokens(sessionId) {
+      return tokens.get(sessionId);
+    },
     dropLastExchange: (sessionId) => dropTx.immediate(sessionId),
   };
+}
+
+/** A reported token count as a whole number of tokens (a model may send none, or nonsense). */
+export function tokenCount(n: number): number {
+  return Number.isFinite(n) && n > 0 ? Math.round(n) : 0;
 }

@@ -7,6 +7,7 @@
 import type { ChatMessage } from '@hermes/protocol';
 import type { AcceptResult, InboxStatus } from './inbox-repo.js';
 import type { EnqueuedRow, NewOutboxRow } from './outbox-repo.js';
+import type { SessionTokens } from './transcripts-repo.js';
 
 export type StoreWrite =
   /** the inbound event under its dedupe key, with the platform's state (e.g. an update offset) */
@@ -19,7 +20,8 @@ export type StoreWrite =
       state?: Record<string, string>;
     }
   | { kind: 'inbox.mark'; id: number; status: InboxStatus }
-  | { kind: 'transcripts.append'; sessionId: string; messages: readonly ChatMessage[] }
+  /** with `tokens`, the turn's reported usage is added to the session's sums in the same UPDATE */
+  | { kind: 'transcripts.append'; sessionId: string; messages: readonly ChatMessage[]; tokens?: SessionTokens | null }
   /** with an inbox id, rows written before a restart are reused (`existed`) */
   | { kind: 'outbox.enqueue'; rows: readonly NewOutboxRow[] }
   | { kind: 'outbox.markSent'; id: number; platformMessageId: string | null }

@@ -200,7 +200,13 @@ async function runTurn(ports: TurnStagePorts, job: GatewayTurnJob, control: RunC
     if (result.status === 'interrupted' && reply.resumable && !ports.accepting()) return;
     const text = result.finalText === null ? null : ports.turns.redact(result.finalText);
     events?.emit('agent:end', { ...base, message: job.input.text, response: text ?? '' });
-    const transcript: StoreWrite = { kind: 'transcripts.append', sessionId: session.id, messages: result.messages };
+    // the turn's reported tokens join the session's sums in the append's own UPDATE (`/usage`)
+    const transcript: StoreWrite = {
+      kind: 'transcripts.append',
+      sessionId: session.id,
+      messages: result.messages,
+      tokens: result.usage,
+    };
     const keep = session.stored
       ? {
           writes: [transcript],

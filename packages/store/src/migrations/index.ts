@@ -17,6 +17,7 @@ import { usageCounters } from './0015-usage-counters.js';
 import { cronCreator } from './0016-cron-creator.js';
 import { usageUploads } from './0017-usage-uploads.js';
 import { searchIndexBatches } from './0018-search-index-batches.js';
+import { sessionTokens } from './0019-session-tokens.js';
 
 /**
  * Every schema step, oldest first. To change the schema, add a file `NNNN-what-it-does.ts` next to
@@ -42,4 +43,5 @@ export const MIGRATIONS: readonly Migration[] = [
   cronCreator,
   usageUploads,
   searchIndexBatches,
+  sessionTokens,
 ];

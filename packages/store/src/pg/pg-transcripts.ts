@@ -2,7 +2,7 @@ import { type ChatMessage, ERROR_CODES, HermesError } from '@hermes/protocol';
 import type pg from 'pg';
 import type { AsyncMethods } from '../async-store.js';
 import { decodeMessage, encodeMessage, type StoredMessage } from '../message-codec.js';
-import type { TranscriptsRepo } from '../transcripts-repo.js';
+import { type SessionTokens, type TranscriptsRepo, tokenCount } from '../transcripts-repo.js';
 import { inPgTransaction, type PgQueryable, pgRow, pgRows } from './pg-db.js';
 
 async function appendOn(
@@ -10,6 +10,7 @@ async function appendOn(
   sessionId: string,
   messages: readonly ChatMessage[],
   at: number,
+  used: SessionTokens | null,
   redact?: (text: string) => string,
 ): Promise<number> {
   if (messages.length > 0) {
@@ -40,7 +41,12 @@ async function appendOn(
      VALUES ${tuples.join(', ')}`,
     values,
   );
-  await client.query('UPDATE sessions SET updated_at = $1 WHERE id = $2', [at, sessionId]);
+  if (used) {
+    await client.query(
+      'UPDATE sessions SET updated_at = $1, prompt_tokens = prompt_tokens + $3, completion_tokens = completion_tokens + $4 WHERE id = $2',
+      [at, sessionId, tokenCount(used.prompt_tokens), tokenCount(used.completion_tokens)],
+    );
+  } else await client.query('UPDATE sessions SET updated_at = $1 WHERE id = $2', [at, sessionId]);
   return seq;
 }
 
@@ -51,8 +57,17 @@ export function createPgTranscriptsRepo(
   redact?: (text: string) => string,
 ): AsyncMethods<TranscriptsRepo> {
   return {
-    append: (sessionId, messages) =>
-      inPgTransaction(pool, (client) => appendOn(client, sessionId, messages, now(), redact)),
+    append: (sessionId, messages, used) =>
+      inPgTransaction(pool, (client) => appendOn(client, sessionId, messages, now(), used ?? null, redact)),
+    async tokens(sessionId) {
+      const row = await pgRow<{ prompt_tokens: string | number; completion_tokens: string | number }>(
+        pool,
+        'SELECT prompt_tokens, completion_tokens FROM sessions WHERE id = $1',
+        [sessionId],
+      );
+      // BIGINT columns come back as strings
+      return row && { prompt_tokens: Number(row.prompt_tokens), completion_tokens: Number(row.completion_tokens) };
+    },
     async list(sessionId) {
       const rows = await pgRows<StoredMessage>(
         pool,
