@@ -1,9 +1,11 @@
 /**
- * `/title`, `/sessions`, `/resume`, `/undo` and `/retry` in `hermes chat`: the gateway's session
- * commands (the same code and answers) on the chat's sessions (its session key, `cli:chat`). A
- * command only runs at the prompt, never during a turn; each turn reads its history from the
- * store, so nothing is cached to forget.
+ * `/title`, `/sessions`, `/resume`, `/undo`, `/retry` and `/usage` in `hermes chat`: the gateway's
+ * session commands (the same code and answers) on the chat's sessions (its session key, `cli:chat`).
+ * A command only runs at the prompt, never during a turn; each turn reads its history from the
+ * store, so nothing is cached to forget. The terminal's user has no tier limits (`access.*` are the
+ * gateway's).
  */
+import { accountLimitsText } from '@hermes/agent';
 import {
   type CommandContext,
   resumeCommand,
@@ -11,18 +13,20 @@ import {
   sessionsCommand,
   titleCommand,
   undoCommand,
+  usageCommand,
 } from '@hermes/gateway';
+import { CLI_IDENTITY } from '@hermes/protocol';
 import type { SessionRow } from '@hermes/store';
 import type { AgentRuntime } from './runtime.js';
 import { cliSessionKey } from './session-turn.js';
 
-export const CHAT_SESSION_COMMANDS: readonly string[] = ['title', 'sessions', 'resume', 'undo', 'retry'];
+export const CHAT_SESSION_COMMANDS: readonly string[] = ['title', 'sessions', 'resume', 'undo', 'retry', 'usage'];
 
 export type ChatSessionOutcome = { reply: string; switchedTo?: SessionRow } | { retry: string };
 
 /** Runs one session command of `hermes chat` on `current`, the chat's session. */
 export async function chatSessionCommand(
-  rt: Pick<AgentRuntime, 'store' | 'hooks'>,
+  rt: Pick<AgentRuntime, 'store' | 'hooks' | 'models'>,
   current: { id: string },
   name: string,
   args: string,
@@ -50,6 +54,26 @@ export async function chatSessionCommand(
     args,
     tier: 'admin',
   };
+  if (name === 'usage') {
+    const { store, models } = rt;
+    const reply = await usageCommand(
+      {
+        sessions: store.sessions,
+        transcripts: store.transcripts,
+        ownerOf: (identity) => store.identityLinks.ownerOf(identity),
+        identityOf: () => CLI_IDENTITY,
+        counters: store.usageCounters,
+        now: Date.now,
+        async sessionModel(sessionId) {
+          const choice = await models.current(sessionId);
+          return { model: choice.model, profile: models.providers.profile(choice.provider) };
+        },
+        accountLimits: (profile) => accountLimitsText(profile),
+      },
+      ctx,
+    );
+    return { reply };
+  }
   if (name === 'retry') {
     const taken = await retryText(ports, ctx);
     return taken.ok ? { retry: taken.text } : { reply: taken.reply };

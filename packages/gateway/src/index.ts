@@ -11,6 +11,7 @@ export {
   titleCommand,
   undoCommand,
 } from './commands/session-commands.js';
+export { type UsageCommandPorts, usageCommand } from './commands/usage-command.js';
 // The operator console's options (built by the CLI from its runtime)
 export { LogRing } from './console/log-ring.js';
 export { createLoginLink, LOGIN_LINK_TTL_MS, loginLinksPath } from './console/login-links.js';

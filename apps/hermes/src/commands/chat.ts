@@ -149,7 +149,7 @@ export async function runChat(options: GlobalOptions): Promise<void> {
         );
         const skillList = skills.list().map((c) => `  /${c.name}  ${c.description}\n`);
         process.stdout.write(
-          `Commands:\n  /new, /reset  start a new session\n  /compress  summarize older messages now\n  /undo  take back your last message and its answer\n  /retry  take it back and ask it again\n  /title NAME  name this session\n  /sessions  this chat's sessions; /resume N goes back to one\n  /reasoning show|hide  the model's thinking above its answers\n  /plugins  the plugins and their state\n  /help  this list\n  /exit, /quit  leave (Ctrl+C interrupts a running answer)\n${own.join('')}${skillList.length > 0 ? `Skills (/name then your text):\n${skillList.join('')}` : ''}`,
+          `Commands:\n  /new, /reset  start a new session\n  /compress  summarize older messages now\n  /undo  take back your last message and its answer\n  /retry  take it back and ask it again\n  /title NAME  name this session\n  /sessions  this chat's sessions; /resume N goes back to one\n  /usage  this session's tokens and the provider account's limits\n  /reasoning show|hide  the model's thinking above its answers\n  /plugins  the plugins and their state\n  /help  this list\n  /exit, /quit  leave (Ctrl+C interrupts a running answer)\n${own.join('')}${skillList.length > 0 ? `Skills (/name then your text):\n${skillList.join('')}` : ''}`,
         );
         continue;
       }

@@ -1,4 +1,12 @@
 // Model providers: profiles, the per-session model (/model) and model.fallback
+export {
+  ACCOUNT_LIMITS_TIMEOUT_MS,
+  type AccountLimitsOptions,
+  type AccountProfile,
+  accountLimitsText,
+  openRouterLimitsText,
+  reportsAccountLimits,
+} from './account-limits.js';
 export { FallbackCaller, fallbackNote, type ModelCaller, type RoutedModel, shouldFallBack } from './fallback-caller.js';
 export { choiceLabel, type ModelChoice, type ParsedChoice, parseModelChoice } from './model-choice.js';
 export {

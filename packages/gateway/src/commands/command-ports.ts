@@ -1,6 +1,6 @@
 /** The ports the command stage gets from a gateway (the lanes, sessions, approvals), and a chat message's answers. */
 
-import type { TurnService } from '@hermes/agent';
+import { type AccountProfile, accountLimitsText, type TurnService } from '@hermes/agent';
 import type { PlatformState } from '@hermes/protocol';
 import type { UnitOfWork } from '@hermes/store';
 import type { GatewayAccess } from '../access/gateway-access.js';
@@ -15,8 +15,10 @@ import type { GatewayDeps } from '../runner/gateway-deps.js';
 import type { BusyMode, SubmitOutcome } from '../sessions/session-lanes.js';
 import { reasoningCommand } from '../turn/reasoning-display.js';
 import { voiceCommand } from '../turn/voice-mode.js';
+import { identityOfWho } from '../users/identity.js';
 import { linkCommand, unlinkCommand } from '../users/link-command.js';
 import { commandServices } from './command-services.js';
+import type { UsageCommandPorts } from './usage-command.js';
 
 export interface CommandPortsHost {
   deps: Pick<
@@ -32,6 +34,8 @@ export interface CommandPortsHost {
     | 'env'
     | 'skills'
     | 'speech'
+    | 'now'
+    | 'limitsNow'
   >;
   events: GatewayEvents;
   lanes: { busy(key: string): boolean; stop(key: string): boolean };
@@ -99,6 +103,7 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
           c,
           host.deps.speech?.unavailable() ?? 'text to speech is not set up in this gateway',
         ),
+      usage: usagePorts(host.deps),
       sessionCommands: {
         sessions: store.sessions,
         transcripts: store.transcripts,
@@ -112,6 +117,29 @@ export function gatewayCommandPorts(host: CommandPortsHost, userId: string): Com
       setHomeChannel: host.deps.setHomeChannel,
       ...(host.deps.skills ? { skills: host.deps.skills } : {}),
     }),
+  };
+}
+
+/** `/usage`'s ports: the store's sums and counters, the access settings, the session's provider. */
+function usagePorts(deps: CommandPortsHost['deps']): UsageCommandPorts {
+  const { store, models } = deps;
+  return {
+    sessions: store.sessions,
+    transcripts: store.transcripts,
+    ownerOf: (identity) => store.identityLinks.ownerOf(identity),
+    identityOf: (c) => identityOfWho(c.platform, c.userId),
+    access: deps.settings.access,
+    counters: store.usageCounters,
+    now: deps.limitsNow ?? deps.now ?? Date.now,
+    ...(models
+      ? {
+          async sessionModel(sessionId: string | null) {
+            const choice = await models.current(sessionId);
+            return { model: choice.model, profile: models.providers.profile(choice.provider) };
+          },
+          accountLimits: (profile: AccountProfile) => accountLimitsText(profile),
+        }
+      : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import {
   titleCommand,
   undoCommand,
 } from './session-commands.js';
+import { type UsageCommandPorts, usageCommand } from './usage-command.js';
 
 export interface StatusPorts {
   sessions: Pick<AsyncStore['sessions'], 'activeByKey'>;
@@ -40,14 +41,6 @@ export async function statusText(ports: StatusPorts, sessionKey: string): Promis
 
 export function modelText(model: string): string {
   return `Model: ${model} (change it with: hermes config set model.default <id>)`;
-}
-
-export async function usageText(
-  ports: Pick<StatusPorts, 'sessions' | 'transcripts'>,
-  sessionKey: string,
-): Promise<string> {
-  const s = await ports.sessions.activeByKey(sessionKey);
-  return s ? `This session has ${await ports.transcripts.count(s.id)} messages.` : 'No session yet.';
 }
 
 /** `/compress` on the session of a key: the turn service's compress, its errors as text. */
@@ -86,6 +79,8 @@ export interface CommandServicePorts extends StatusPorts {
   voice: CommandServices['voice'];
   /** the session commands' ports (session-commands.ts) */
   sessionCommands: SessionCommandPorts;
+  /** `/usage` (usage-command.ts) */
+  usage: UsageCommandPorts;
 }
 
 /** The services the command table runs on (all but `enqueue`, which the command stage adds). */
@@ -100,7 +95,7 @@ export function commandServices(ports: CommandServicePorts): Omit<CommandService
     stopRun: async (key) => ports.stop(key) || ((await ports.stopElsewhere?.(key)) ?? false),
     status: (key) => statusText(statusPorts, key),
     model: (ctx) => (models ? modelCommand(models, ctx) : modelText(ports.model)),
-    usage: (key) => usageText(ports, key),
+    usage: (c) => usageCommand(ports.usage, c),
     compress: (key, platform) => compressSession(ports, key, platform),
     plugins: () => ports.pluginSummary(),
     setHome: (platform, chatId) => {

@@ -32,7 +32,8 @@ export interface CommandServices {
   undo(ctx: CommandContext): Promise<string>;
   /** takes the last exchange back: the text to ask again, or why not */
   retry(ctx: CommandContext): Promise<{ ok: true; text: string } | { ok: false; reply: string }>;
-  usage(sessionKey: string): string | Promise<string>;
+  /** `/usage`: this session's tokens, the sender's day and limits, the provider account's limits */
+  usage(ctx: CommandContext): string | Promise<string>;
   /** compresses the session's history now (the context engine) and says what it did */
   compress(sessionKey: string, platform: string): Promise<string>;
   plugins(): string;
@@ -67,7 +68,7 @@ export const BUILTIN_COMMANDS: Readonly<Record<string, BuiltinCommand>> = {
   },
   status: { description: 'this session and the gateway', run: (c, s) => s.status(c.sessionKey) },
   model: { description: "/model [provider:]model: show or switch this chat's model", run: (c, s) => s.model(c) },
-  usage: { description: 'messages in this session', run: (c, s) => s.usage(c.sessionKey) },
+  usage: { description: "this session's tokens, your limits and the account's", run: (c, s) => s.usage(c) },
   reasoning: {
     description: "/reasoning show|hide: the model's thinking above its answers in this chat",
     run: (c, s) => s.reasoning(c),
