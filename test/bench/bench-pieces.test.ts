@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
 import { growthSvg, writeGrowthPlot } from './growth-plot.js';
 import { descendants, processCpuMs, processRssMb, processTreeCpuMs, processTreeRssMb } from './proc-stat.js';
+import { type SystemSummary, verdicts } from './process-figures.js';
 import { MODEL_ANSWER } from './rig.js';
 import { telegramRig } from './rig-telegram.js';
 import { seedHistory } from './seed-history.js';
@@ -102,6 +103,37 @@ describe('the bare Telegram bot', () => {
     await system.traffic.send(chat, 'hello bench');
     expect((await reply).text).toBe(MODEL_ANSWER);
     expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe('the targets', () => {
+  const system = (cpuMsPerMsg: number, msgPerSec: number, p99: number): SystemSummary =>
+    ({
+      label: 'x',
+      many: { cpuMsPerMsg, msgPerSec },
+      one: { p99 },
+    }) as unknown as SystemSummary;
+  it("against the SDK bot asking the model: issue 31's three, each met or not by its own bound", () => {
+    const met = verdicts(system(1, 1000, 5), system(0.6, 1600, 4), 'model');
+    expect(met.map((v) => [v.value, v.met])).toEqual([
+      ['0.60x', true],
+      ['1.60x', true],
+      ['-1.00 ms', true],
+    ]);
+    const missed = verdicts(system(1, 1000, 5), system(0.7, 1400, 5.5), 'model');
+    expect(missed.map((v) => v.met)).toEqual([false, false, false]);
+  });
+  it("against the echo bot: issue 17's bounds and the 0.5x throughput floor", () => {
+    expect(verdicts(system(0.2, 4000, 1), system(0.5, 1900, 3.5), 'echo').map((v) => v.met)).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    expect(verdicts(system(0.3, 3000, 1), system(0.55, 1600, 2.5), 'echo').map((v) => v.met)).toEqual([
+      true,
+      true,
+      true,
+    ]);
   });
 });
 
