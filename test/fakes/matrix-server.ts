@@ -32,10 +32,12 @@ import {
   type FakeMatrix,
   json,
   type LogEntry,
+  messagesPage,
   type Room,
   readBody,
   type SyncRequest,
   syncBody,
+  timelineLimit,
 } from './matrix-state.js';
 
 export type { MatrixPerson } from './matrix-events.js';
@@ -134,7 +136,7 @@ export async function startFakeMatrix(
       const late = scripts.takeSyncRaw();
       if (late !== undefined) return answerRaw(late);
     }
-    json(res, 200, syncBody({ log, rooms, bot, since: from, position: seq }));
+    json(res, 200, syncBody({ log, rooms, bot, since: from, position: seq, limit: timelineLimit(request.filter) }));
   }
 
   function send(res: ServerResponse, roomId: string, type: string, txnId: string, body: Buffer, path: string) {
@@ -264,6 +266,19 @@ export async function startFakeMatrix(
           [...room.members].map(([id, name]) => [id, { display_name: name, avatar_url: null }]),
         ),
       });
+    }
+    if (method === 'GET' && room !== undefined && parts[6] === 'messages') {
+      const position = (name: string, fallback: number) => {
+        const match = /^s(\d+)$/.exec(url.searchParams.get(name) ?? '');
+        return match === null ? fallback : Number(match[1]);
+      };
+      if (url.searchParams.get('dir') !== 'b') return error(res, 400, 'M_INVALID_PARAM', 'only dir=b here');
+      const limit = Math.min(Number(url.searchParams.get('limit') ?? 10) || 10, 1000);
+      return json(
+        res,
+        200,
+        messagesPage(log, roomId ?? '', { from: position('from', seq), to: position('to', 0), limit }),
+      );
     }
     if (method === 'GET' && room !== undefined && parts[6] === 'event') {
       const found = log.find((e) => e.roomId === roomId && e.event?.event_id === seg(7));

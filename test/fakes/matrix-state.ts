@@ -119,8 +119,11 @@ export function syncBody(at: {
   bot: MatrixPerson;
   since: number;
   position: number;
+  /** the filter's `room.timeline.limit`: a room with more new events gets its newest ones, `limited` */
+  limit: number;
 }): Record<string, unknown> {
   const { log, rooms, bot, since } = at;
+  const timelines = new Map<string, LogEntry[]>();
   const join: Record<string, unknown> = {};
   const invite: Record<string, unknown> = {};
   for (const entry of log) {
@@ -150,23 +153,54 @@ export function syncBody(at: {
       continue;
     }
     if (room === undefined || !room.members.has(bot.userId)) continue;
-    if (join[entry.roomId] === undefined) {
-      join[entry.roomId] = {
-        timeline: { events: [], limited: false, prev_batch: `t${entry.seq}` },
-        state: { events: [] },
-        summary: { 'm.joined_member_count': room.members.size },
-        ephemeral: { events: [] },
-        account_data: { events: [] },
-        unread_notifications: { highlight_count: 0, notification_count: 0 },
-      };
-    }
-    (join[entry.roomId] as { timeline: { events: unknown[] } }).timeline.events.push(entry.event);
+    const list = timelines.get(entry.roomId) ?? [];
+    list.push(entry);
+    timelines.set(entry.roomId, list);
+  }
+  for (const [roomId, list] of timelines) {
+    const kept = list.slice(-at.limit);
+    join[roomId] = {
+      // prev_batch: the position before the first event given, from where /messages pages back
+      timeline: {
+        events: kept.map((e) => e.event),
+        limited: kept.length < list.length,
+        prev_batch: `s${(kept[0]?.seq ?? 1) - 1}`,
+      },
+      state: { events: [] },
+      summary: { 'm.joined_member_count': rooms.get(roomId)?.members.size ?? 0 },
+      ephemeral: { events: [] },
+      account_data: { events: [] },
+      unread_notifications: { highlight_count: 0, notification_count: 0 },
+    };
   }
   return {
     next_batch: `s${at.position}`,
     rooms: { join, invite, leave: {} },
     presence: { events: [] },
     account_data: { events: [] },
+  };
+}
+
+/**
+ * `GET /rooms/{id}/messages` backwards (`dir=b`): the room's events at or before position `from`
+ * and after `to`, newest first, at most `limit`; `end` is where the next page starts, absent when
+ * there is nothing more.
+ */
+export function messagesPage(
+  log: readonly LogEntry[],
+  roomId: string,
+  page: { from: number; to: number; limit: number },
+): Record<string, unknown> {
+  const matching = log.filter(
+    (e) => e.roomId === roomId && e.event !== undefined && e.seq <= page.from && e.seq > page.to,
+  );
+  const chunk = matching.reverse().slice(0, page.limit);
+  const last = chunk.at(-1);
+  const more = last !== undefined && matching.length > chunk.length;
+  return {
+    start: `s${page.from}`,
+    chunk: chunk.map((e) => e.event),
+    ...(more && last !== undefined ? { end: `s${last.seq - 1}` } : {}),
   };
 }
 
@@ -191,3 +225,13 @@ export const botReactionsOn = (sent: readonly BotEvent[], eventId: string): stri
 
 const relationOf = (e: BotEvent): Record<string, unknown> =>
   (e.content['m.relates_to'] ?? {}) as Record<string, unknown>;
+
+/** The `room.timeline.limit` of a sync's inline filter (the spec's default, 10, without one). */
+export function timelineLimit(filter: string | undefined): number {
+  try {
+    const limit = (JSON.parse(filter ?? '{}') as { room?: { timeline?: { limit?: unknown } } }).room?.timeline?.limit;
+    return typeof limit === 'number' && limit > 0 ? limit : 10;
+  } catch {
+    return 10;
+  }
+}

@@ -1,6 +1,7 @@
 /**
  * One `/sync` answer read into what the gateway takes, in the server's order: invites joined (when
- * `auto_join`), left rooms forgotten, each joined room's timeline read event by event; a message's
+ * `auto_join`), left rooms forgotten, each joined room's timeline read event by event (what a
+ * limited timeline left out fetched first, gap.ts); a message's
  * files fetched, then the message handed to the sink and awaited before the next. The first sync
  * of a fresh install (no token yet) only looks: earlier messages are history, not questions.
  */
@@ -8,6 +9,7 @@ import type { AttachmentFetcher } from '@hermes/plugin-sdk';
 import type { InboundSink, Logger } from '@hermes/protocol';
 import { apiPath, isRecord, MatrixApiError, type MatrixClient } from './client.js';
 import { type Inbound, type PendingMatrixFile, type RoomView, readTimelineEvent } from './events.js';
+import { missedEvents } from './gap.js';
 import type { BotIdentity } from './identity.js';
 import type { RoomDirectory } from './rooms.js';
 
@@ -96,11 +98,10 @@ const unread = (roomId: string): RoomView => ({
 });
 
 /** Reads one joined room's new events. */
-async function readRoom(roomId: string, room: Json, bot: BotIdentity, deps: BatchDeps): Promise<void> {
-  const events = timelineOf(room);
-  if (isRecord(room.timeline) && room.timeline.limited === true) {
-    deps.logger.warn({ roomId }, 'matrix: the server left out earlier events of this room (a limited timeline)');
-  }
+async function readRoom(roomId: string, room: Json, since: string, bot: BotIdentity, deps: BatchDeps): Promise<void> {
+  const limited = isRecord(room.timeline) && room.timeline.limited === true;
+  const missed = limited && isRecord(room.timeline) ? await missedEvents(roomId, room.timeline, since, deps) : [];
+  const events = [...missed, ...timelineOf(room)];
   let view: RoomView | undefined;
   for (const raw of events) {
     if (deps.signal.aborted) return;
@@ -120,10 +121,13 @@ async function readRoom(roomId: string, room: Json, bot: BotIdentity, deps: Batc
   }
 }
 
-/** Reads a sync answer; `first`: the first sync of a fresh install (nothing answered). Throws when a message could not be handed over. */
+/**
+ * Reads a sync answer asked `since` a token; without one it is the first sync of a fresh install
+ * (nothing answered). Throws when a message could not be handed over.
+ */
 export async function readSyncBatch(
   answer: Json,
-  first: boolean,
+  since: string | undefined,
   bot: BotIdentity,
   deps: BatchDeps,
   triedJoins: Set<string>,
@@ -140,10 +144,10 @@ export async function readSyncBatch(
       continue;
     }
     deps.rooms.note(roomId, room);
-    if (first) history += timelineOf(room).length;
-    else await readRoom(roomId, room, bot, deps);
+    if (since === undefined) history += timelineOf(room).length;
+    else await readRoom(roomId, room, since, bot, deps);
   }
-  if (first && history > 0) {
+  if (since === undefined && history > 0) {
     deps.logger.info({ events: history }, 'matrix: first sync: earlier events are history and are not answered');
   }
 }

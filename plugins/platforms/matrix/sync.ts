@@ -80,7 +80,7 @@ async function syncOnce(bot: BotIdentity, deps: SyncLoopDeps, wait: number, trie
   }
   const nextBatch = isRecord(answer) ? answer.next_batch : undefined;
   if (!isRecord(answer) || !isToken(nextBatch)) throw new Error('/sync answered without a usable next_batch token');
-  await readSyncBatch(answer, since === undefined, bot, deps, triedJoins);
+  await readSyncBatch(answer, since, bot, deps, triedJoins);
   if (deps.signal.aborted) return;
   deps.state.set(NEXT_BATCH_KEY, nextBatch);
 }

@@ -70,6 +70,23 @@ describe('the sync token', () => {
     expect(h.fake.syncs[0]).toMatchObject({ since: token, timeout: '0' });
   });
 
+  it('a restart after more messages than a sync gives (a limited timeline): the rest is paged with /messages, none lost or twice', async () => {
+    const room = h.fake.directRoom(ALICE);
+    const state = memoryState();
+    const first = h.adapter({ state });
+    await first.start(recordingSink(state).sink);
+    await polling();
+    await first.stop();
+    for (let i = 0; i < 250; i += 1) h.fake.message(room, ALICE, `missed ${i}`);
+    const rec = recordingSink(state);
+    await h.adapter({ state }).start(rec.sink);
+    await eventually(() => rec.events.length === 250);
+    await polling();
+    expect(rec.events.map((e) => e.text)).toEqual(Array.from({ length: 250 }, (_, i) => `missed ${i}`));
+    expect(h.fake.requests.filter((r) => r.path.endsWith('/messages')).length).toBeGreaterThanOrEqual(2);
+    expect(logText(h.lines)).toContain('a limited timeline');
+  });
+
   it('the token does not move past a message the gateway could not store: the batch is read again', async () => {
     const room = h.fake.directRoom(ALICE);
     const state = memoryState();
