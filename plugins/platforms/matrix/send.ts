@@ -165,11 +165,17 @@ async function redact(sender: Sender, roomId: string, eventId: string): Promise<
 export async function sendReaction(sender: Sender, reaction: Reaction): Promise<SendResult> {
   const key = (emoji: string) => `${reaction.messageId}|${emoji}`;
   const earlier = reaction.replaces === undefined ? undefined : sender.reactions.get(key(reaction.replaces));
-  try {
-    if (earlier !== undefined) {
+  if (earlier !== undefined) {
+    try {
       await redact(sender, reaction.chatId, earlier);
-      sender.reactions.delete(key(reaction.replaces ?? ''));
+    } catch (error) {
+      // gone already (redacted by a moderator), or not ours to remove: the new one goes anyway
+      const failure = toSendFailure(error);
+      if (failure.error === 'rate_limited' || failure.error === 'transient') return failure;
     }
+    sender.reactions.delete(key(reaction.replaces ?? ''));
+  }
+  try {
     const content = {
       'm.relates_to': { rel_type: 'm.annotation', event_id: reaction.messageId, key: reaction.emoji },
     };

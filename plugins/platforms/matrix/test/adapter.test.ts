@@ -200,6 +200,19 @@ describe('sending', () => {
     expect(h.fake.redactions).toHaveLength(1);
   });
 
+  it('a reaction whose predecessor is gone already (404 on the redaction) is still set', async () => {
+    const room = h.fake.directRoom(ALICE);
+    const adapter = h.adapter();
+    const target = String(h.fake.message(room, ALICE, 'react to me').event_id);
+    await adapter.react?.({ chatId: room, messageId: target, emoji: '👀' });
+    h.fake.sent.splice(0, h.fake.sent.length); // the server no longer has it: its redaction answers 404
+    expect(await adapter.react?.({ chatId: room, messageId: target, emoji: '✅', replaces: '👀' })).toMatchObject({
+      ok: true,
+    });
+    expect(h.fake.reactionsOn(target)).toEqual(['✅']);
+    expect(h.fake.redactions).toHaveLength(0);
+  });
+
   it('a 429 is rate_limited with the server’s retry_after_ms; a room the bot is not in is forbidden', async () => {
     const room = h.fake.directRoom(ALICE);
     const adapter = h.adapter();
