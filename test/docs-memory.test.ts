@@ -2,7 +2,8 @@
 // - `memory` tool writes (the model calls the tool) survive a restart and appear in the next
 //   session's system prompt, which stays as it began for the session that wrote them;
 // - the example plugin of docs/memory.md, copied into HERMES_HOME/plugins/memory/recall and
-//   selected, replaces the builtin provider (its block, its tool, its prefetch);
+//   selected, replaces the builtin provider (its block, its tool, its prefetch), and its cli.ts
+//   gives `hermes recall facts`;
 // - an unknown memory.provider names the registered ones and the turn still answers;
 // - `hermes memory show|clear`.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -74,7 +75,7 @@ describe('memory (acceptance)', () => {
 
   it('the plugin of docs/memory.md, selected, replaces the builtin provider', async () => {
     const blocks = fileBlocks(DOC);
-    expect([...blocks.keys()].sort()).toEqual(['index.ts', 'plugin.yaml']);
+    expect([...blocks.keys()].sort()).toEqual(['cli.ts', 'index.ts', 'plugin.yaml']);
     const home = tempHome();
     const dir = join(home, 'plugins', 'memory', 'recall');
     mkdirSync(dir, { recursive: true });
@@ -112,6 +113,13 @@ describe('memory (acceptance)', () => {
       facts: ['The staging server is called kestrel'],
       turns: 2,
     });
+    // its own command (cli.ts), reading the same data folder, listed by the help while it is active
+    const facts = await runHermes(['recall', 'facts'], { env: env(home) });
+    expect(facts.stderr).toBe('');
+    expect(facts.stdout).toBe('- The staging server is called kestrel\n');
+    expect((await runHermes(['--help'], { env: env(home) })).stdout).toMatch(
+      /^ {2}recall +Remembers facts in a JSON file/m,
+    );
   });
 
   it('an unknown memory.provider is an error naming the registered ones; the turn still answers', async () => {

@@ -356,6 +356,11 @@ export async function main(argv: string[]): Promise<number> {
       argv = [...argv.filter((a) => a !== 'help'), '--help'];
       first = argv.slice(2).find((a, i, all) => !a.startsWith('-') && !valued.has(all[i - 1] ?? ''));
     }
+    if (first === undefined && (argv.includes('--help') || argv.includes('-h'))) {
+      // the active memory provider's commands (memory-cli-help.ts: a glance at config.yaml first)
+      const { addMemoryCliForHelp } = await import('./memory-cli-help.js');
+      await addMemoryCliForHelp(program, argv);
+    }
     if (first && !program.commands.some((c) => c.name() === first || c.aliases().includes(first))) {
       const { addPluginCliCommands } = await import('./plugin-cli.js');
       const profile = argv[argv.indexOf('--profile') + 1];

@@ -2,6 +2,7 @@
  * Loads the enabled plugins only for what they register (CLI commands, model profiles, skills,
  * doctor's checks): no hooks fire, tools go to a throwaway registry, the logger is silent.
  */
+import { join } from 'node:path';
 import { ToolRegistry } from '@hermes/agent';
 import type { HermesConfig } from '@hermes/config';
 import { HookBus, loadPlugins, type PluginRecord, PluginRegistries } from '@hermes/plugins';
@@ -23,7 +24,8 @@ export async function pluginRegistrations(options: {
     tools: new ToolRegistry(),
     hooks: new HookBus(),
     logger: silentLogger,
-    host: { registries },
+    // ctx.dataDir as at run time, never the plugin's code folder (whose files the consent is bound to)
+    host: { registries, dataRoot: join(options.home, 'plugin-data') },
   });
   return { registries, records };
 }

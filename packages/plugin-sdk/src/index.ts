@@ -2,7 +2,7 @@
 // results, tools; and definePlugin for full type checking. Plugins loaded by Hermes can import it
 // at run time too (the loader maps the name), with no install.
 
-import type { PluginContext } from '@hermes/plugins';
+import type { CliCommandBuilder, PluginContext } from '@hermes/plugins';
 import type {
   ContextEngine,
   GatewayHookHandler,
@@ -148,6 +148,27 @@ export type {
 /** Identity helper that type-checks a memory provider: `defineMemoryProvider({ name, systemPromptBlock, ... })`. */
 export function defineMemoryProvider<P extends MemoryProvider>(provider: P): P {
   return provider;
+}
+
+/** What a memory provider plugin's `cli.ts` gets with its `hermes <provider>` command (docs/memory.md). */
+export interface MemoryCliInfo {
+  /** the provider's name: the command's name, what memory.provider names */
+  provider: string;
+  /** the plugin's key and folder */
+  key: string;
+  dir: string;
+  /** the plugin's run-time data folder: ctx.dataDir of its register() */
+  dataDir: string;
+  /** HERMES_HOME (the profile's home) */
+  home: string;
+}
+
+/** A memory provider plugin's `cli.ts` export: `export const registerCli = defineMemoryCli((command, info) => {...})`. */
+export type RegisterMemoryCli = (command: CliCommandBuilder, info: MemoryCliInfo) => void | Promise<void>;
+
+/** Identity helper that types a memory provider plugin's `registerCli` (its `hermes <provider>` commands). */
+export function defineMemoryCli(registerCli: RegisterMemoryCli): RegisterMemoryCli {
+  return registerCli;
 }
 
 // Context engines: the contract (ctx.registerContextEngine, plugins/context_engine/<name>/)
