@@ -25,6 +25,7 @@ export {
   type UserMessageFields,
   userMessage,
 } from './inbound-event.js';
+export { escapeAttribute, escapeHtml, type InlineHtml, type InlineHtmlDialect, inlineHtml } from './inline-html.js';
 export { createIntakeRunner, type IntakeRunner, type IntakeRunnerOptions } from './intake-runner.js';
 export {
   type LazyAdapterOptions,

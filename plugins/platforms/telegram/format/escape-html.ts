@@ -1,11 +1,2 @@
-/** Escaping for Telegram HTML: text needs &, <, >; attribute values also need ". */
-
-/** Escapes text content. */
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** Escapes a double-quoted attribute value. */
-export function escapeAttribute(value: string): string {
-  return escapeHtml(value).replace(/"/g, '&quot;');
-}
+/** Escaping for Telegram HTML: text needs &, <, >; attribute values also need " (the plugin SDK's). */
+export { escapeAttribute, escapeHtml } from '@hermes/plugin-sdk';
