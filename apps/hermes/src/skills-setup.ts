@@ -1,18 +1,22 @@
 /**
- * The skills of a runtime, read once after the plugins loaded: HERMES_HOME/skills/<name>/SKILL.md
- * and the plugins' `ctx.registerSkill`, minus skills.disabled. A bad skill is logged with its
- * file and line and skipped (`hermes skills list` shows it too).
+ * The skills of a runtime, read once after the plugins loaded: HERMES_HOME/skills/<name>/SKILL.md,
+ * the plugins' `ctx.registerSkill` and the taps' (HERMES_HOME/skill-taps/), minus skills.disabled.
+ * A bad skill is logged with its file and line and skipped (`hermes skills list` shows it too).
  */
 import { basename, join } from 'node:path';
-import { loadSkillsDir, SkillCatalog, type SkillCommands, skillCommands } from '@hermes/agent';
+import { loadSkillsDir, loadTapsDir, SkillCatalog, type SkillCommands, skillCommands } from '@hermes/agent';
 import type { PluginRegistries } from '@hermes/plugins';
 import type { Logger } from '@hermes/protocol';
 import type { Settings } from './settings.js';
+import { tapItemId, tapsDir } from './skill-taps/tap-paths.js';
 
 /** HERMES_HOME/skills */
 export const skillsDir = (home: string) => join(home, 'skills');
 
-/** The catalog; `allows("skill:<folder>")` false leaves a user skill out (not approved: trust-gate.ts). */
+/**
+ * The catalog; `allows("skill:<folder>")` false leaves a user skill out, `allows("tap:<name>")`
+ * false a whole tap (not approved: trust-gate.ts).
+ */
 export function loadSkillCatalog(
   settings: Settings,
   registries: PluginRegistries,
@@ -23,6 +27,7 @@ export function loadSkillCatalog(
   const catalog = new SkillCatalog({
     user: { ...user, skills: user.skills.filter((s) => allows(`skill:${basename(s.dir ?? s.name)}`)) },
     plugins: registries.skills.values(),
+    taps: loadTapsDir(tapsDir(settings.home), (tap) => allows(tapItemId(tap))),
     disabled: settings.config.skills.disabled,
   });
   for (const b of catalog.broken) logger?.warn({ skill: b.name }, `skill skipped: ${b.error}`);

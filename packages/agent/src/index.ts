@@ -63,6 +63,7 @@ export {
   SKILL_FILE_MAX_BYTES,
   type SkillEntry,
 } from './skills/skill-loader.js';
+export { loadTapSkills, loadTapsDir, tapSkillsRoot } from './skills/skill-taps.js';
 export { createSkillsListTool, createSkillViewTool } from './skills/skill-view-tool.js';
 export { buildSystemPrompt, DEFAULT_SYSTEM_PROMPT } from './system-prompt.js';
 export { executeToolCall, serializeResult, toolError } from './tool-executor.js';

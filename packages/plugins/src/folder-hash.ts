@@ -15,7 +15,7 @@ export interface HookFolderHash {
 }
 
 /** Files under `dir` (symlinks followed, each real directory once), relative and sorted. */
-function listFiles(dir: string, prefix: string, seen: Set<string>, out: string[]): void {
+function listFiles(dir: string, prefix: string, seen: Set<string>, out: string[], skip: ReadonlySet<string>): void {
   let real: string;
   try {
     real = realpathSync(dir);
@@ -28,13 +28,14 @@ function listFiles(dir: string, prefix: string, seen: Set<string>, out: string[]
   for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
     const rel = prefix === '' ? name : `${prefix}/${name}`;
+    if (skip.has(rel)) continue;
     let isDir = false;
     try {
       isDir = statSync(path).isDirectory();
     } catch {
       // a dangling symlink still counts as an entry: it is hashed as unreadable below
     }
-    if (isDir) listFiles(path, rel, seen, out);
+    if (isDir) listFiles(path, rel, seen, out, skip);
     else out.push(rel);
   }
 }
@@ -48,10 +49,13 @@ function fileDigest(path: string): string {
   }
 }
 
-/** Hashes every file of a folder (a hook's, a plugin's, a skill's). */
-export function hashHookFolder(dir: string): HookFolderHash {
+/**
+ * Hashes every file of a folder (a hook's, a plugin's, a skill's); `skip` leaves out entries by
+ * their relative path (a skill tap's `.git`: its working files are what is consented to).
+ */
+export function hashHookFolder(dir: string, skip: readonly string[] = []): HookFolderHash {
   const files: string[] = [];
-  listFiles(dir, '', new Set(), files);
+  listFiles(dir, '', new Set(), files, new Set(skip));
   files.sort();
   const hash = createHash('sha256');
   for (const rel of files) hash.update(`${rel}\0${fileDigest(join(dir, rel))}\n`);

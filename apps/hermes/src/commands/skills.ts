@@ -7,9 +7,10 @@ import { loadSkillCatalog, skillsDir } from '../skills-setup.js';
 export interface SkillListEntry {
   name: string;
   description: string;
-  /** `user` (HERMES_HOME/skills/) or `plugin` */
-  source: 'user' | 'plugin';
+  /** `user` (HERMES_HOME/skills/), `plugin` or `tap` (HERMES_HOME/skill-taps/) */
+  source: 'user' | 'plugin' | 'tap';
   plugin: string | null;
+  tap: string | null;
   /** SKILL.md (null: a plugin's inline skill) */
   path: string | null;
   state: 'enabled' | 'disabled' | 'broken';
@@ -30,6 +31,7 @@ export async function skillEntries(options: GlobalOptions): Promise<SkillListEnt
     description: s.description,
     source: s.source,
     plugin: s.plugin ?? null,
+    tap: s.tap ?? null,
     path: s.path,
     state,
     error: null,
@@ -42,8 +44,9 @@ export async function skillEntries(options: GlobalOptions): Promise<SkillListEnt
       (b): SkillListEntry => ({
         name: b.name,
         description: '',
-        source: 'user',
+        source: b.tap === undefined ? 'user' : 'tap',
         plugin: null,
+        tap: b.tap ?? null,
         path: b.path,
         state: 'broken',
         error: b.error,
@@ -65,7 +68,7 @@ export async function skillsList(options: GlobalOptions, opts: { json?: boolean 
     return;
   }
   for (const e of entries) {
-    const from = e.source === 'plugin' ? `plugin ${e.plugin}` : 'user';
+    const from = e.source === 'plugin' ? `plugin ${e.plugin}` : e.source === 'tap' ? `tap ${e.tap}` : 'user';
     if (e.state === 'broken') {
       process.stdout.write(`✗ ${e.name}  (${from}, broken)\n    ${e.error}\n`);
       continue;

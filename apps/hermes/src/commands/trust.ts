@@ -30,7 +30,9 @@ export async function trustList(options: GlobalOptions, opts: { json?: boolean }
     return;
   }
   if (states.length === 0) {
-    process.stdout.write('nothing needs consent (no non-bundled plugin, MCP server, skill, hook hatch or BOOT.md)\n');
+    process.stdout.write(
+      'nothing needs consent (no non-bundled plugin, MCP server, skill, skill tap, hook hatch or BOOT.md)\n',
+    );
     return;
   }
   const width = Math.max(...states.map((s) => s.item.id.length));

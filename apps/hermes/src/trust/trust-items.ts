@@ -1,7 +1,7 @@
 /**
  * What needs the operator's consent before the gateway loads or runs it at start, each with the
  * hash of its content now: the non-bundled plugins in plugins.enabled, each `mcp_servers` entry,
- * the skills of HERMES_HOME/skills, `hooks_auto_accept: true` and HERMES_ACCEPT_HOOKS when it
+ * the skills of HERMES_HOME/skills, the skill taps of HERMES_HOME/skill-taps, `hooks_auto_accept: true` and HERMES_ACCEPT_HOOKS when it
  * comes from HERMES_HOME/.env, and HERMES_HOME/BOOT.md (the boot-md hook runs it at every start).
  */
 import { createHash } from 'node:crypto';
@@ -11,8 +11,9 @@ import type { HermesConfig } from '@hermes/config';
 import { acceptHooksFromEnv, type DiscoveredPlugin, discoverPlugins, hashHookFolder } from '@hermes/plugins';
 import { pluginSources } from '../plugin-sources.js';
 import type { Settings } from '../settings.js';
+import { tapItems } from '../skill-taps/tap-items.js';
 
-export type TrustKind = 'plugin' | 'mcp' | 'skill' | 'config' | 'env' | 'boot';
+export type TrustKind = 'plugin' | 'mcp' | 'skill' | 'tap' | 'config' | 'env' | 'boot';
 
 export interface TrustItem {
   /** `<kind>:<name>`, what `hermes trust approve` takes */
@@ -151,6 +152,7 @@ export function trustItems(settings: Settings): TrustItem[] {
       .filter(([, s]) => s.enabled)
       .map(([name, s]) => mcpItem(name, s)),
     ...skillItems(settings.home),
+    ...tapItems(settings.home),
     ...bootItem(settings.home),
   ];
 }

@@ -12,7 +12,12 @@ import { writeFileAtomicSync } from '@hermes/protocol';
 export const TRUST_FILE = 'trust.json';
 
 /** Which command recorded the consent. */
-export type TrustVia = 'hermes trust approve' | 'hermes plugins enable' | 'hermes config set' | 'console';
+export type TrustVia =
+  | 'hermes trust approve'
+  | 'hermes plugins enable'
+  | 'hermes config set'
+  | 'hermes skills tap'
+  | 'console';
 
 export interface TrustApproval {
   /** the item, e.g. `plugin:weather`, `mcp:github`, `config:hooks_auto_accept` */
@@ -24,7 +29,13 @@ export interface TrustApproval {
   via: TrustVia;
 }
 
-const VIAS: readonly TrustVia[] = ['hermes trust approve', 'hermes plugins enable', 'hermes config set', 'console'];
+const VIAS: readonly TrustVia[] = [
+  'hermes trust approve',
+  'hermes plugins enable',
+  'hermes config set',
+  'hermes skills tap',
+  'console',
+];
 
 /** The trust file of a Hermes home. */
 export const trustPath = (home: string): string => join(home, TRUST_FILE);

@@ -1,8 +1,9 @@
 /**
- * The skills of a process, fixed when it starts: the user's (HERMES_HOME/skills/) and the plugins'
- * (`ctx.registerSkill`, namespaced `plugin:name`), minus `skills.disabled`. Lookup by full name or,
- * for a plugin skill, by its short name when no user skill and no other plugin skill has it: the
- * user's skill wins a short name.
+ * The skills of a process, fixed when it starts: the user's (HERMES_HOME/skills/), the plugins'
+ * (`ctx.registerSkill`, namespaced `plugin:name`) and the taps' (`hermes skills tap add`,
+ * namespaced `tap:name`), minus `skills.disabled`. Lookup by full name or, for a plugin or tap
+ * skill, by its short name when no user skill and no other plugin or tap skill has it: the user's
+ * skill wins a short name. A tap skill whose full name a plugin skill has is left out (warned).
  */
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -21,6 +22,8 @@ export interface PluginSkill {
 export interface SkillCatalogOptions {
   user?: LoadedSkills;
   plugins?: Iterable<PluginSkill>;
+  /** the taps' skills (skill-taps.ts), already named `tap:name` */
+  taps?: LoadedSkills;
   /** skills.disabled: names (full or short) left out */
   disabled?: readonly string[];
 }
@@ -53,20 +56,31 @@ export class SkillCatalog {
       path: s.path,
       body: s.path ? null : s.content,
     }));
+    const taps = options.taps ?? { skills: [], broken: [], warnings: [] };
+    const pluginNames = new Set(plugin.map((s) => s.name));
+    const clashes = taps.skills.filter((s) => pluginNames.has(s.name));
     const off = new Set(options.disabled ?? []);
-    const isOff = (s: SkillEntry) => off.has(s.name) || (s.source === 'plugin' && off.has(shortName(s.name)));
-    const all = [...user.skills, ...plugin.sort((a, b) => a.name.localeCompare(b.name))];
+    const isOff = (s: SkillEntry) => off.has(s.name) || (s.source !== 'user' && off.has(shortName(s.name)));
+    const all = [
+      ...user.skills,
+      ...plugin.sort((a, b) => a.name.localeCompare(b.name)),
+      ...taps.skills.filter((s) => !pluginNames.has(s.name)),
+    ];
     this.skills = all.filter((s) => !isOff(s));
     this.disabled = all.filter(isOff);
-    this.broken = user.broken;
-    this.warnings = user.warnings;
+    this.broken = [...user.broken, ...taps.broken];
+    this.warnings = [
+      ...user.warnings,
+      ...taps.warnings,
+      ...clashes.map((s) => `${s.path}: tap skill ${s.name} left out: a plugin's skill has that name`),
+    ];
   }
 
-  /** The skill called `name`: its full name, else a plugin skill's unambiguous short name. */
+  /** The skill called `name`: its full name, else a plugin or tap skill's unambiguous short name. */
   find(name: string): SkillEntry | undefined {
     const exact = this.skills.find((s) => s.name === name);
     if (exact) return exact;
-    const short = this.skills.filter((s) => s.source === 'plugin' && shortName(s.name) === name);
+    const short = this.skills.filter((s) => s.source !== 'user' && shortName(s.name) === name);
     return short.length === 1 ? short[0] : undefined;
   }
 

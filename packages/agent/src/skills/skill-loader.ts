@@ -13,9 +13,11 @@ export interface SkillEntry {
   /** how the skill is addressed: `standup` (user) or `calculator:calculator` (plugin) */
   name: string;
   description: string;
-  source: 'user' | 'plugin';
+  source: 'user' | 'plugin' | 'tap';
   /** the plugin that registered it (plugin skills) */
   plugin?: string;
+  /** the tap it came from (tap skills: `hermes skills tap add`) */
+  tap?: string;
   /** the skill's folder: `skill_view`'s `file` reads inside it (null: inline content only) */
   dir: string | null;
   /** SKILL.md (null: inline content) */
@@ -29,6 +31,8 @@ export interface BrokenSkill {
   name: string;
   path: string;
   error: string;
+  /** the tap it is in (a tap's skill) */
+  tap?: string;
 }
 
 export interface LoadedSkills {
@@ -59,35 +63,48 @@ export function loadSkillsDir(dir: string): LoadedSkills {
     } catch {
       continue; // a dangling link
     }
-    const file = join(folder, 'SKILL.md');
-    const broken = (error: string) => out.broken.push({ name: entry, path: file, error });
-    let text: string;
-    try {
-      const size = statSync(file).size;
-      if (size > SKILL_FILE_MAX_BYTES) {
-        broken(`${file}: too large (${size} bytes, at most ${SKILL_FILE_MAX_BYTES})`);
-        continue;
-      }
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
-      broken(missing ? `${file}: missing (each skill folder needs a SKILL.md)` : `${file}: unreadable: ${reason(err)}`);
-      continue;
+    const read = readSkillFolder(folder, entry);
+    if ('error' in read) out.broken.push({ name: entry, path: join(folder, 'SKILL.md'), error: read.error });
+    else {
+      out.warnings.push(...read.warnings);
+      out.skills.push(read.skill);
     }
-    const parsed = parseSkillFile(text, file, entry);
-    if (!parsed.ok) {
-      broken(parsed.error);
-      continue;
+  }
+  return out;
+}
+
+/** One skill folder's SKILL.md, read and parsed as a user skill named `name` (its folder's name). */
+export function readSkillFolder(
+  folder: string,
+  name: string,
+): { skill: SkillEntry; warnings: string[] } | { error: string; missing: boolean } {
+  const file = join(folder, 'SKILL.md');
+  let text: string;
+  try {
+    const size = statSync(file).size;
+    if (size > SKILL_FILE_MAX_BYTES) {
+      return { error: `${file}: too large (${size} bytes, at most ${SKILL_FILE_MAX_BYTES})`, missing: false };
     }
-    out.warnings.push(...parsed.skill.warnings);
-    out.skills.push({
-      name: parsed.skill.name,
-      description: parsed.skill.description,
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+    const error = missing
+      ? `${file}: missing (each skill folder needs a SKILL.md)`
+      : `${file}: unreadable: ${reason(err)}`;
+    return { error, missing };
+  }
+  const parsed = parseSkillFile(text, file, name);
+  if (!parsed.ok) return { error: parsed.error, missing: false };
+  const { skill } = parsed;
+  return {
+    skill: {
+      name: skill.name,
+      description: skill.description,
       source: 'user',
       dir: folder,
       path: file,
-      body: parsed.skill.body,
-    });
-  }
-  return out;
+      body: skill.body,
+    },
+    warnings: skill.warnings,
+  };
 }
