@@ -1,14 +1,17 @@
 /**
- * Bare `hermes plugins`: on a TTY a numbered toggle list ([x] = enabled) saved on Enter/q; when
- * stdin is not a terminal it prints the list like `hermes plugins list`.
+ * Bare `hermes plugins`: on a TTY a numbered toggle list ([x] = enabled), then the Provider Plugins
+ * section (plugins-providers.ts: single-choice pickers for the memory provider and the context
+ * engine), saved on Enter/q; when stdin is not a terminal it prints the list like `hermes plugins list`.
  */
 import { loadsWithoutOptIn } from '@hermes/plugins';
 import type { GlobalOptions } from '../main.js';
+import { pluginRegistrations } from '../plugin-registrations.js';
 import { whyNotOn } from '../plugin-summary.js';
+import { loadSettings } from '../runtime.js';
 import { readPluginLists } from './plugins-config.js';
-import { discoverPlugins } from './plugins-discover.js';
 import { pluginsList } from './plugins-list.js';
 import { createPrompter } from './plugins-prompt.js';
+import { pickProvider, providerPickers, renderProviders, saveProviderPicks } from './plugins-providers.js';
 import { applyToggle } from './plugins-toggle.js';
 
 interface Row {
@@ -18,8 +21,7 @@ interface Row {
   was: boolean;
 }
 
-function render(rows: readonly Row[]): string {
-  const width = String(rows.length).length;
+function render(rows: readonly Row[], width: number): string {
   return rows.map((r, i) => `  ${String(i + 1).padStart(width)}. [${r.on ? 'x' : ' '}] ${r.label}\n`).join('');
 }
 
@@ -30,7 +32,10 @@ export async function pluginsInteractive(options: GlobalOptions): Promise<void> 
     await pluginsList(options);
     return;
   }
-  const { home, records } = await discoverPlugins(options, false);
+  // enabled plugins are loaded (as `plugins list` does) to learn the providers they register
+  const settings = loadSettings(options);
+  const { home } = settings;
+  const { registries, records } = await pluginRegistrations(settings);
   if (records.length === 0) {
     await pluginsList(options);
     return;
@@ -46,23 +51,25 @@ export async function pluginsInteractive(options: GlobalOptions): Promise<void> 
     const state = r.state === 'env_missing' || r.state === 'failed' ? ` (${whyNotOn(r, 80)})` : '';
     return { key: r.key, label: `${r.key}${description}${tag}${state}`, on, was: on };
   });
+  const pickers = providerPickers(home, registries, records);
+  const width = String(rows.length + pickers.length).length;
   try {
     for (;;) {
-      process.stdout.write(`Plugins ([x] = enabled)\n${render(rows)}`);
-      const answer = (await prompter.ask('Toggle which number? (Enter or q to save and quit) '))?.trim() ?? '';
+      process.stdout.write(`General Plugins ([x] = enabled)\n${render(rows, width)}`);
+      process.stdout.write(renderProviders(pickers, rows.length + 1, width));
+      const answer = (await prompter.ask('Toggle or pick which number? (Enter or q to save and quit) '))?.trim() ?? '';
       if (answer === '' || answer.toLowerCase() === 'q') break;
-      const row = rows[Number(answer) - 1];
-      if (!/^\d+$/.test(answer) || !row) {
-        process.stdout.write(`no plugin number ${answer}\n`);
-        continue;
-      }
-      row.on = !row.on;
+      const n = /^\d+$/.test(answer) ? Number(answer) : 0;
+      const row = rows[n - 1];
+      const picker = pickers[n - 1 - rows.length];
+      if (row) row.on = !row.on;
+      else if (picker) await pickProvider(picker, prompter);
+      else process.stdout.write(`no plugin number ${answer}\n`);
     }
   } finally {
     prompter.close();
   }
   const changed = rows.filter((r) => r.on !== r.was);
-  if (changed.length === 0) process.stdout.write('no changes\n');
   // an interactive terminal: enabling records consent for the plugin's files
   for (const r of changed)
     applyToggle(
@@ -71,4 +78,7 @@ export async function pluginsInteractive(options: GlobalOptions): Promise<void> 
       r.on,
       records.find((x) => x.key === r.key),
     );
+  // after the toggles: picking a plugin's provider enables that plugin
+  const picked = saveProviderPicks(home, pickers);
+  if (changed.length === 0 && !picked) process.stdout.write('no changes\n');
 }
