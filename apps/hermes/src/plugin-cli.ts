@@ -1,11 +1,19 @@
+import { discoverPlugins } from '@hermes/plugins';
 import type { Command } from 'commander';
 import type { GlobalOptions } from './main.js';
-import { addMemoryProviderCli, memoryCliPlugins } from './memory-provider-cli.js';
+import { addMemoryProviderCli, memoryCliFile, memoryCliPlugins } from './memory-provider-cli.js';
 import { pluginRegistrations } from './plugin-registrations.js';
-import { pluginAliases } from './plugin-sources.js';
-import { loadSettings } from './runtime.js';
+import { pluginAliases, pluginSources } from './plugin-sources.js';
+import { loadSettings, type Settings } from './runtime.js';
 import { trustGate } from './trust/trust-gate.js';
 import { pluginItem } from './trust/trust-items.js';
+
+/** The keys of the plugins whose folder holds a memory provider's CLI file. */
+function withCliFile(settings: Settings): (key: string) => boolean {
+  const found = discoverPlugins(pluginSources({ home: settings.home, cwd: process.cwd(), env: settings.env }));
+  const keys = new Set(found.filter((p) => memoryCliFile(p.dir) !== null).map((p) => p.key));
+  return (key) => keys.has(key);
+}
 
 /**
  * Adds every enabled plugin's CLI command to `program`, and the memory providers' commands
@@ -18,7 +26,9 @@ export async function addPluginCliCommands(
   memoryOnly = false,
 ): Promise<void> {
   const settings = loadSettings(options);
-  const { registries, records } = await pluginRegistrations(settings);
+  // for the help, only the plugins with a CLI file are loaded (the others cannot add a memory command)
+  const only = memoryOnly ? withCliFile(settings) : undefined;
+  const { registries, records } = await pluginRegistrations({ ...settings, ...(only ? { only } : {}) });
   if (!memoryOnly) {
     for (const spec of registries.cliCommands.values()) {
       if (program.commands.some((c) => c.name() === spec.name)) continue; // built-ins win

@@ -13,6 +13,8 @@ export async function pluginRegistrations(options: {
   home: string;
   config: HermesConfig;
   env: Readonly<Record<string, string | undefined>>;
+  /** only the plugins whose key passes are looked at */
+  only?: (key: string) => boolean;
 }): Promise<{ registries: PluginRegistries; records: PluginRecord[] }> {
   const registries = new PluginRegistries();
   const records = await loadPlugins({
@@ -26,6 +28,7 @@ export async function pluginRegistrations(options: {
     logger: silentLogger,
     // ctx.dataDir as at run time, never the plugin's code folder (whose files the consent is bound to)
     host: { registries, dataRoot: join(options.home, 'plugin-data') },
+    ...(options.only ? { only: options.only } : {}),
   });
   return { registries, records };
 }
