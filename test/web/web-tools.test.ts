@@ -79,6 +79,7 @@ function record(key: string, state: PluginRecord['state'], providers: string[], 
       providesWebProviders: providers,
       requiresEnv: env,
       requiresEnvDetails: [],
+      optionalDependencies: [],
     },
   };
 }

@@ -12,6 +12,7 @@ import { addHooksCommands } from './hooks-cli.js';
 import { addMcpCommands } from './mcp-cli.js';
 import { addMemoryCommands } from './memory-cli.js';
 import { addModelCommands } from './model-cli.js';
+import { addPluginDepsCommand } from './plugin-deps-cli.js';
 import { addSessionsCommands } from './sessions-cli.js';
 import { addSkillsCommands } from './skills-cli.js';
 import { addStateBackendCommands } from './state-pg-cli.js';
@@ -157,6 +158,7 @@ plugins
     const { pluginsRemove } = await import('./commands/plugins-remove.js');
     await pluginsRemove(name, globals(cmd));
   });
+addPluginDepsCommand(plugins, globals);
 
 addModelCommands(program, globals);
 

@@ -323,6 +323,8 @@ const cronSchema = z.object({
 
 const securitySchema = z.object({
   allow_private_urls: z.boolean().default(false),
+  /** let the operator's `hermes plugins install-deps` / `plugins enable` install a plugin's optional npm packages */
+  allow_lazy_installs: z.boolean().default(false),
 });
 
 export const configSchema = z.object({

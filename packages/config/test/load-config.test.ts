@@ -85,7 +85,7 @@ describe('loadConfig: defaults', () => {
       max_page_bytes: 5_000_000,
       max_content_chars: 20_000,
     });
-    expect(config.security).toEqual({ allow_private_urls: false });
+    expect(config.security).toEqual({ allow_private_urls: false, allow_lazy_installs: false });
     expect(config.tools).toEqual({
       terminal: { backend: 'local', env_passthrough: [], network: false },
       browser: { idle_timeout_s: 300, timeout_s: 30 },

@@ -41,6 +41,13 @@ export { checkModelProvider } from './model-provider-check.js';
 export { createModuleImporter, type ModuleImporter } from './module-importer.js';
 export { moduleSyntaxError } from './module-syntax.js';
 export { checkTtsProvider, checkVideoGenProvider } from './named-provider-check.js';
+export {
+  depsMissingMessage,
+  installedVersion,
+  missingDependencies,
+  type OptionalDependency,
+  parseOptionalDependency,
+} from './optional-deps.js';
 export { checkPlatformRegistration } from './platform-check.js';
 export {
   createPluginContext,

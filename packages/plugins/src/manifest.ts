@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { ERROR_CODES, HermesError, MAX_YAML_NESTING, yamlNestingTooDeep } from '@hermes/protocol';
 import { parse } from 'yaml';
+import { type OptionalDependency, parseOptionalDependency } from './optional-deps.js';
 import { yamlFieldLine } from './yaml-field-line.js';
 
 export const PLUGIN_KINDS = ['standalone', 'backend', 'platform', 'exclusive'] as const;
@@ -28,6 +29,8 @@ export interface PluginManifest {
   requiresEnv: string[];
   /** the rich form, for install prompts */
   requiresEnvDetails: EnvRequirement[];
+  /** npm packages the plugin needs from HERMES_HOME/node_modules (`optional_dependencies`, optional-deps.ts) */
+  optionalDependencies: OptionalDependency[];
 }
 
 const KNOWN_FIELDS = [
@@ -40,6 +43,7 @@ const KNOWN_FIELDS = [
   'provides_hooks',
   'provides_web_providers',
   'requires_env',
+  'optional_dependencies',
 ];
 
 /** A manifest problem (`HERMES_PLUGIN_MANIFEST`): the message names the file (and line) and the field. */
@@ -99,6 +103,20 @@ function envList(value: unknown, file: string): EnvRequirement[] {
   });
 }
 
+function dependencyList(value: unknown, file: string): OptionalDependency[] {
+  return stringList(value, 'optional_dependencies', file).map((item, i) => {
+    const dep = parseOptionalDependency(item);
+    if (dep === null) {
+      throw new ManifestError(
+        file,
+        `optional_dependencies[${i}]`,
+        `expected an npm package as name@range, got "${item}"`,
+      );
+    }
+    return dep;
+  });
+}
+
 /** Validates parsed manifest data; `warn` receives unknown-field notices. */
 export function validateManifest(
   data: unknown,
@@ -138,6 +156,7 @@ export function validateManifest(
     providesWebProviders: stringList(m.provides_web_providers, 'provides_web_providers', file),
     requiresEnv: details.map((d) => d.name),
     requiresEnvDetails: details,
+    optionalDependencies: dependencyList(m.optional_dependencies, file),
   };
 }
 

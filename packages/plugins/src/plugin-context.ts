@@ -29,6 +29,7 @@ import { checkImageGenProvider } from './image-gen-check.js';
 import { checkMemoryProvider } from './memory-provider-check.js';
 import { checkModelProvider } from './model-provider-check.js';
 import { checkTtsProvider, checkVideoGenProvider } from './named-provider-check.js';
+import { importDependency } from './optional-deps.js';
 import { checkPlatformRegistration } from './platform-check.js';
 import type { CliCommandBuilder, PluginHostServices, PluginLlm } from './plugin-host.js';
 import { checkWebSearchProvider } from './web-provider-check.js';
@@ -112,6 +113,11 @@ export interface PluginContext {
    * prefix. False where there is no chat (`hermes -z`, the gateway).
    */
   injectMessage(text: string, options?: { role?: string }): boolean;
+  /**
+   * imports an npm package of the plugin's `optional_dependencies` from HERMES_HOME/node_modules
+   * (installed by the operator: `hermes plugins install-deps`); rejects for a package not declared
+   */
+  importOptional<T = unknown>(name: string): Promise<T>;
   readonly llm: PluginLlm;
 }
 
@@ -152,6 +158,8 @@ export function createPluginContext(options: {
   tools: ToolSink;
   hooks: HookBus;
   host?: PluginHostServices;
+  /** where `importOptional` finds packages (HERMES_HOME/node_modules) and the names plugin.yaml declares */
+  optional?: { modulesDir: string | null; names: readonly string[] };
 }): ScopedContext {
   const undo: (() => void)[] = [];
   const tools: string[] = [];
@@ -281,6 +289,14 @@ export function createPluginContext(options: {
     },
     injectMessage(text, opts) {
       return host?.injectMessage ? host.injectMessage(text, opts) : false;
+    },
+    async importOptional<T>(name: string): Promise<T> {
+      const { modulesDir, names } = options.optional ?? { modulesDir: null, names: [] };
+      if (!names.includes(name)) {
+        throw new Error(`plugin ${key}: ${name} is not in the optional_dependencies of its plugin.yaml`);
+      }
+      if (modulesDir === null) throw new Error(`plugin ${key}: no HERMES_HOME/node_modules to import ${name} from`);
+      return (await importDependency(modulesDir, name)) as T;
     },
   };
   return {

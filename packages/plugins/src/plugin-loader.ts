@@ -16,13 +16,14 @@ import { type DiscoveredPlugin, discoverPlugins, type PluginSource, type PluginS
 import type { HookBus } from './hook-bus.js';
 import { type PluginManifest, readManifest } from './manifest.js';
 import { createModuleImporter, type ModuleImporter } from './module-importer.js';
+import { depsMissingMessage, missingDependencies } from './optional-deps.js';
 import { createPluginContext, type PluginContext, type ToolSink } from './plugin-context.js';
 import { type PluginFaults, pluginScope } from './plugin-faults.js';
 import type { PluginHostServices } from './plugin-host.js';
 
 export const ENTRY_FILES = ['index.ts', 'index.mts', 'index.js', 'index.mjs'] as const;
 
-export type PluginState = 'enabled' | 'disabled' | 'not_enabled' | 'failed' | 'env_missing';
+export type PluginState = 'enabled' | 'disabled' | 'not_enabled' | 'failed' | 'env_missing' | 'deps_missing';
 
 export interface PluginRecord {
   /** `name`, or `category/name` for sub-category plugins: what enable/disable take */
@@ -144,6 +145,15 @@ async function loadOne(
     say(`Plugin ${record.manifest.name} disabled (missing: ${missing.join(', ')})`);
     return record;
   }
+  // optional npm packages come from HERMES_HOME/node_modules (the npm source's folder); never installed here
+  const modulesDir = options.dirs.find((d) => d.source === 'npm')?.dir ?? null;
+  const lacking = missingDependencies(record.manifest.optionalDependencies, modulesDir);
+  if (lacking.length > 0) {
+    record.state = 'deps_missing';
+    record.error = depsMissingMessage(record.key, lacking);
+    log.warn(`Plugin ${record.manifest.name} disabled (${record.error})`);
+    return record;
+  }
   const entry = ENTRY_FILES.map((f) => join(record.dir, f)).find((f) => existsSync(f));
   if (!entry) return fail(pluginLoadError(`no entry file (${ENTRY_FILES.join(', ')}) in ${record.dir}`));
   const scoped = createPluginContext({
@@ -153,6 +163,7 @@ async function loadOne(
     tools: options.tools,
     hooks: options.hooks,
     ...(options.host ? { host: options.host } : {}),
+    optional: { modulesDir, names: record.manifest.optionalDependencies.map((d) => d.name) },
   });
   options.faults?.track(record.key, record.dir);
   try {

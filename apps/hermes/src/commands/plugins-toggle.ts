@@ -5,6 +5,7 @@ import type { GlobalOptions } from '../main.js';
 import { recordConsent } from '../trust/record-consent.js';
 import { pluginItem } from '../trust/trust-items.js';
 import { setPluginEnabled } from './plugins-config.js';
+import { offerDeps } from './plugins-deps.js';
 import { discoverPlugins } from './plugins-discover.js';
 import { envNeeds } from './plugins-entry.js';
 import { requireKnownPlugin } from './plugins-known.js';
@@ -46,6 +47,7 @@ export async function pluginsEnable(key: string, options: GlobalOptions, yes = f
       `note: ${key} will not load until ${missing.join(', ')} is set (in the environment or ${home}/.env)\n`,
     );
   }
+  await offerDeps(home, key, record.manifest, options, yes);
 }
 
 /** `hermes plugins disable NAME`. */

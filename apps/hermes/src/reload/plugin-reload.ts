@@ -74,7 +74,7 @@ export async function reloadPlugins(rt: AgentRuntime, next: Settings, trust: Tru
       report.restart.push(`plugin ${r.key}`);
     } else if (r.state === 'enabled') {
       report.changed.push(`plugin ${r.key} loaded${listed('tools', r.tools)}${listed('commands', r.commands)}`);
-    } else if (r.state === 'failed' || r.state === 'env_missing') {
+    } else if (r.state === 'failed' || r.state === 'env_missing' || r.state === 'deps_missing') {
       report.failed.push({ what: `plugin ${r.key}`, reason: r.error ?? r.state });
     }
   }

@@ -65,6 +65,8 @@ function explainMissing(source: WebProviderSource, name: string, key: string): s
     switch (record.state) {
       case 'env_missing':
         return `${head} its plugin ${record.key} is not loaded: set ${envHint(record) || 'its env vars'} (in the environment or HERMES_HOME/.env)`;
+      case 'deps_missing':
+        return `${head} its plugin ${record.key} is not loaded: ${record.error ?? 'an npm package it needs is missing'}`;
       case 'not_enabled':
         return `${head} its plugin ${record.key} is not enabled: run \`hermes plugins enable ${record.key}\` or add it to plugins.enabled`;
       case 'disabled':
