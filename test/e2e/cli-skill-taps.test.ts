@@ -5,12 +5,13 @@
 // fast-forward only), an edited tap file pending consent again (left out of the chat until
 // approved), remove; refused under the agent's terminal marker.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ChatMessage } from '@hermes/protocol';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { runOnTtyScripted } from '../helpers/run-on-tty.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 
 const openai = useFakeOpenAI();
@@ -85,6 +86,7 @@ describe('hermes skills tap (through the built CLI, a local bare repository)', (
     repo = makeRepo();
     home = tempHome();
   });
+  afterAll(() => rmSync(dirname(repo.bare), { recursive: true, force: true }));
 
   it('add clones the repository into HERMES_HOME/skill-taps/<name> and records consent (--yes)', async () => {
     const r = await runHermes(['skills', 'tap', 'add', repo.bare, '--name', 'team', '--yes'], { env: env(home) });
@@ -201,5 +203,12 @@ describe('hermes skills tap (through the built CLI, a local bare repository)', (
     expect(r.stdout).toContain('tap:team-skills: not approved (not run at a terminal');
     const rows = JSON.parse((await runHermes(['skills', 'tap', 'list', '--json'], { env: env(other) })).stdout);
     expect(rows[0]).toMatchObject({ name: 'team-skills', consent: 'new' });
+  });
+
+  it('at a terminal, add records consent without --yes', async () => {
+    const other = tempHome();
+    const r = await runOnTtyScripted(['skills', 'tap', 'add', repo.bare, '--name', 'ops'], env(other), []);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('tap:ops: approved as it is now');
   });
 });

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { ChatMessage } from '@hermes/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { runOnTtyScripted } from '../helpers/run-on-tty.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 
 const openai = useFakeOpenAI();
@@ -161,6 +162,24 @@ describe('lazy installs (security.allow_lazy_installs)', () => {
     expect(chat.toolAnswer).toContain('HELLO (hermes-lazy-dep 1.0.0)');
     const again = await runHermes(['plugins', 'install-deps', 'lazy-echo', '--yes'], { env: env(home) });
     expect(again.stdout).toContain(`lazy-echo: hermes-lazy-dep@file:${tarball} installed in`);
+  }, 180_000);
+
+  it('on, at a terminal: the operator is asked, and only a yes installs', async () => {
+    const home = homeWithPlugin('security:\n  allow_lazy_installs: true\n');
+    const prompt = `Install hermes-lazy-dep@file:${tarball} for plugin lazy-echo into ${join(home, 'node_modules')}`;
+    const no = await runOnTtyScripted(['plugins', 'install-deps', 'lazy-echo'], env(home), [{ prompt, answer: 'n' }]);
+    expect(no.stderr).toBe('');
+    expect(no.code).toBe(1);
+    expect(no.stdout).toContain('hermes: not installed');
+    expect(installed(home)).toBe(false);
+    const yes = await runOnTtyScripted(
+      ['plugins', 'install-deps', 'lazy-echo'],
+      env(home),
+      [{ prompt, answer: 'y' }],
+      120_000,
+    );
+    expect(yes.code).toBe(0);
+    expect(installed(home)).toBe(true);
   }, 180_000);
 
   it('on: plugins enable --yes installs the missing package right away', async () => {
