@@ -42,7 +42,7 @@ export interface TapCheckout {
   url: string;
   /** HEAD's commit (full) */
   commit: string;
-  /** no file differs from the commit and none is untracked */
+  /** no file differs from the commit and none is untracked, ignored ones included (all are hashed) */
   clean: boolean;
 }
 
@@ -50,7 +50,7 @@ export interface TapCheckout {
 export async function tapCheckout(dir: string): Promise<TapCheckout> {
   const url = await git(['remote', 'get-url', 'origin'], dir, 'git remote get-url origin').catch(() => '?');
   const commit = await git(['rev-parse', 'HEAD'], dir, 'git rev-parse HEAD');
-  const status = await git(['status', '--porcelain', '--untracked-files=all'], dir, 'git status');
+  const status = await git(['status', '--porcelain', '--untracked-files=all', '--ignored'], dir, 'git status');
   return { url, commit, clean: status === '' };
 }
 
