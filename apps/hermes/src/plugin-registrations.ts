@@ -1,6 +1,8 @@
 /**
  * Loads the enabled plugins only for what they register (CLI commands, model profiles, skills,
- * doctor's checks): no hooks fire, tools go to a throwaway registry, the logger is silent.
+ * doctor's checks): no hooks fire, tools go to a throwaway registry, the logger is silent. Only
+ * the enabled plugins the operator approved run (trust/plugin-consent.ts); the others are listed
+ * as `not_approved`.
  */
 import { join } from 'node:path';
 import { ToolRegistry } from '@hermes/agent';
@@ -8,6 +10,7 @@ import type { HermesConfig } from '@hermes/config';
 import { HookBus, loadPlugins, type PluginRecord, PluginRegistries } from '@hermes/plugins';
 import { silentLogger } from '@hermes/protocol';
 import { pluginAliases, pluginSources } from './plugin-sources.js';
+import { markNotApproved, pluginConsent } from './trust/plugin-consent.js';
 
 export async function pluginRegistrations(options: {
   home: string;
@@ -17,10 +20,11 @@ export async function pluginRegistrations(options: {
   only?: (key: string) => boolean;
 }): Promise<{ registries: PluginRegistries; records: PluginRecord[] }> {
   const registries = new PluginRegistries();
+  const consent = pluginConsent(options);
   const records = await loadPlugins({
     dirs: pluginSources({ home: options.home, cwd: process.cwd(), env: options.env }),
     aliases: pluginAliases(),
-    enabled: options.config.plugins.enabled,
+    enabled: consent.enabled,
     disabled: options.config.plugins.disabled,
     env: options.env,
     tools: new ToolRegistry(),
@@ -30,5 +34,5 @@ export async function pluginRegistrations(options: {
     host: { registries, dataRoot: join(options.home, 'plugin-data') },
     ...(options.only ? { only: options.only } : {}),
   });
-  return { registries, records };
+  return { registries, records: markNotApproved(records, consent.pending) };
 }

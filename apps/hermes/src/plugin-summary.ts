@@ -5,6 +5,7 @@ import { firstLine } from './console-lines.js';
 /** Why a plugin is not on, in one short phrase: `env missing: X`, `failed: <first line>`, `not enabled`. */
 export function whyNotOn(r: Pick<PluginRecord, 'state' | 'error'>, max?: number): string {
   // env_missing's error already reads "missing: X": said once
+  if (r.state === 'not_approved' && r.error) return r.error;
   if (r.state === 'env_missing' && r.error) return `env missing: ${r.error.replace(/^missing: /, '')}`;
   return `${r.state.replace('_', ' ')}${r.error ? `: ${firstLine(r.error, max)}` : ''}`;
 }

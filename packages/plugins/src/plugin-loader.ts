@@ -23,7 +23,15 @@ import type { PluginHostServices } from './plugin-host.js';
 
 export const ENTRY_FILES = ['index.ts', 'index.mts', 'index.js', 'index.mjs'] as const;
 
-export type PluginState = 'enabled' | 'disabled' | 'not_enabled' | 'failed' | 'env_missing' | 'deps_missing';
+export type PluginState =
+  | 'enabled'
+  | 'disabled'
+  | 'not_enabled'
+  | 'failed'
+  | 'env_missing'
+  | 'deps_missing'
+  /** enabled, but its files are not approved by the operator (the CLI's trust check): not loaded */
+  | 'not_approved';
 
 export interface PluginRecord {
   /** `name`, or `category/name` for sub-category plugins: what enable/disable take */

@@ -120,7 +120,8 @@ export async function runDoctor(options: GlobalOptions): Promise<void> {
     // bundled platforms and backends (web providers) load on their credentials: missing ones are "not configured"
     const isPlatform = (r: (typeof records)[number]) =>
       r.source === 'bundled' && (r.manifest?.kind === 'platform' || r.manifest?.kind === 'backend');
-    const notLoaded = (x: (typeof records)[number]) => ['failed', 'env_missing', 'deps_missing'].includes(x.state);
+    const notLoaded = (x: (typeof records)[number]) =>
+      ['failed', 'env_missing', 'deps_missing', 'not_approved'].includes(x.state);
     for (const r of records.filter((x) => notLoaded(x) && !isPlatform(x))) {
       checks.push({
         name: `plugin ${r.key}`,

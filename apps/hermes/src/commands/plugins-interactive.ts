@@ -48,7 +48,8 @@ export async function pluginsInteractive(options: GlobalOptions): Promise<void> 
     const description = r.manifest?.description ? ` — ${r.manifest.description}` : '';
     const tag = r.source === 'user' ? '' : ` [${r.source}]`;
     // the state `plugins list` shows, where it is not plainly on or off
-    const state = r.state === 'env_missing' || r.state === 'failed' ? ` (${whyNotOn(r, 80)})` : '';
+    const state =
+      r.state === 'env_missing' || r.state === 'failed' || r.state === 'not_approved' ? ` (${whyNotOn(r, 80)})` : '';
     return { key: r.key, label: `${r.key}${description}${tag}${state}`, on, was: on };
   });
   const pickers = providerPickers(home, registries, records);

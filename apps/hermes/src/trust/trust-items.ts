@@ -62,7 +62,7 @@ export function pluginItem(found: Pick<DiscoveredPlugin, 'key' | 'dir' | 'source
 }
 
 /** The plugins of plugins.enabled that are not bundled (their code is not the release's). */
-export function enabledForeignPlugins(settings: Settings): DiscoveredPlugin[] {
+export function enabledForeignPlugins(settings: Pick<Settings, 'home' | 'env' | 'config'>): DiscoveredPlugin[] {
   const found = discoverPlugins(pluginSources({ home: settings.home, cwd: process.cwd(), env: settings.env }));
   const enabled = new Set(settings.config.plugins.enabled);
   return found.filter((p) => p.source !== 'bundled' && enabled.has(p.key));
