@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runHermes, tempHome } from '../helpers/run-hermes.js';
+import { runHermes, tempHome, trustHome } from '../helpers/run-hermes.js';
 
 const BUNDLED_DIR = fileURLToPath(new URL('../../plugins', import.meta.url));
 
@@ -119,13 +119,16 @@ describe('hermes plugins list', () => {
     const home = tempHome();
     writePlugin(home, 'hello', 'name: hello\nversion: 2.1.0\n', TOOL_PLUGIN('hello_tool'));
     writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [hello]\n');
+    trustHome(home); // an enabled user plugin runs only once the operator approved its files
     const entries = await listJson({ HERMES_HOME: home });
     expect(Array.isArray(entries)).toBe(true);
     for (const e of entries) {
       expect(Object.keys(e).sort()).toEqual(
         ['commands', 'error', 'hooks', 'key', 'kind', 'name', 'source', 'state', 'tools', 'version'].sort(),
       );
-      expect(['enabled', 'disabled', 'not_enabled', 'failed', 'env_missing']).toContain(e.state);
+      expect(['enabled', 'disabled', 'not_enabled', 'failed', 'env_missing', 'deps_missing', 'not_approved']).toContain(
+        e.state,
+      );
     }
     expect(find(entries, 'hello')).toEqual({
       key: 'hello',
@@ -150,6 +153,7 @@ describe('hermes plugins list', () => {
       "export function register(): void { throw new Error('kaboom in register'); }\n",
     );
     writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [broken]\n');
+    trustHome(home);
     const entries = await listJson({ HERMES_HOME: home });
     expect(find(entries, 'broken')).toMatchObject({ state: 'failed', tools: [] });
     expect(find(entries, 'broken')?.error).toContain('kaboom in register');
@@ -161,6 +165,7 @@ describe('hermes plugins list', () => {
     const home = tempHome();
     writePlugin(home, 'needy', 'name: needy\nrequires_env: [NEEDY_TOKEN]\n', TOOL_PLUGIN('needy_tool'));
     writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled: [needy]\n');
+    trustHome(home);
     const entries = await listJson({ HERMES_HOME: home });
     expect(find(entries, 'needy')).toMatchObject({ state: 'env_missing' });
     expect(find(entries, 'needy')?.error).toContain('NEEDY_TOKEN');
@@ -179,6 +184,9 @@ describe('hermes plugins enable / disable', () => {
     expect(on.code, on.stderr).toBe(0);
     expect(on.stdout).toContain('enabled hello (added to plugins.enabled)');
     expect(readFileSync(join(home, 'config.yaml'), 'utf8')).toMatch(/enabled:\s*\n\s*- hello/);
+    // enabled from piped stdin: no consent recorded, so nothing runs it until the operator approves
+    expect(find(await listJson(env), 'hello')).toMatchObject({ state: 'not_approved', tools: [] });
+    trustHome(home);
     expect(find(await listJson(env), 'hello')).toMatchObject({ state: 'enabled', tools: ['hello_tool'] });
     const again = await runHermes(['plugins', 'enable', 'hello'], { env });
     expect(again.stdout).toContain('hello is already enabled');
@@ -210,7 +218,10 @@ describe('hermes plugins install / update / remove', () => {
     const env = { HERMES_HOME: home };
     const repo = pluginRepo('1.0.0');
     const secret = 'sk-weather-very-secret-42';
-    const r = await runHermes(['plugins', 'install', `file://${repo}`, '--enable'], { env, input: `${secret}\n` });
+    const r = await runHermes(['plugins', 'install', `file://${repo}`, '--enable', '--yes'], {
+      env,
+      input: `${secret}\n`,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('WEATHER_API_KEY (Weather API key, https://weather.example/keys): ');
     expect(r.stdout).toContain('installed weather 1.0.0');
@@ -243,6 +254,9 @@ describe('hermes plugins install / update / remove', () => {
     expect(up.stdout).toContain('updated weather 1.0.0 -> 1.1.0');
     expect(up.stdout).not.toContain('WEATHER_API_KEY (');
     expect(readFileSync(join(dir, 'index.ts'), 'utf8')).toContain("'second'");
+    // new code: it waits for the operator's approval again
+    expect(find(await listJson(env), 'weather')).toMatchObject({ state: 'not_approved', version: '1.1.0' });
+    trustHome(home);
     expect(find(await listJson(env), 'weather')).toMatchObject({ state: 'enabled', version: '1.1.0' });
 
     const rm = await runHermes(['plugins', 'remove', 'weather'], { env });
@@ -294,7 +308,7 @@ describe('hermes plugins install / update / remove', () => {
     writeFileSync(join(pkg, 'package.json'), '{"name":"hermes-plugin-npmone","version":"0.2.0"}\n');
     writeFileSync(join(pkg, 'plugin.yaml'), 'name: npmone\nversion: 0.2.0\n');
     writeFileSync(join(pkg, 'index.js'), 'export function register() {}\n');
-    const npm = await runHermes(['plugins', 'install', `npm:${pkg}`, '--enable'], { env, timeoutMs: 60_000 });
+    const npm = await runHermes(['plugins', 'install', `npm:${pkg}`, '--enable', '--yes'], { env, timeoutMs: 60_000 });
     expect(npm.code, npm.stderr).toBe(0);
     expect(find(await listJson(env), 'npmone')).toMatchObject({ state: 'enabled', version: '0.2.0' });
   }, 90_000);

@@ -163,6 +163,7 @@ describe('hermes model list', () => {
 }
 `,
     );
+    trustHome(home); // the operator approves the plugin just written
     const run = await runHermes(['model', 'list', '--json', '--provider', 'openai'], {
       env: { HERMES_HOME: home, MY_OPENAI_KEY: 'sk-mine-0123456789' },
     });

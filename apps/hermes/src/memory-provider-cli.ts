@@ -62,6 +62,10 @@ function findRegisterCli(mod: unknown): RegisterCli | null {
 /** Why `hermes <provider>` does not run: one line with the command that changes it. */
 export function notActiveMessage(plugin: MemoryCliPlugin, active: string): string {
   const { provider, record } = plugin;
+  // enabled but not approved: no command runs its code (trust/plugin-consent.ts), cli.ts included
+  if (record.state === 'not_approved') {
+    return `plugin ${record.key} is not approved: run \`hermes trust approve plugin:${record.key}\``;
+  }
   const select = `\`hermes config set memory.provider ${provider}\``;
   const inactive = `${provider} is not the active memory provider (memory.provider is ${active})`;
   if (plugin.loaded) return `${inactive}: run ${select} to make it so`;
