@@ -1,5 +1,5 @@
 // The chaos suite (npm run test:chaos): one `hermes gateway run` (started, killed and restarted
-// through the CLI, as an operator does) serving Telegram, Discord, Slack, WhatsApp and Signal fakes at once, a
+// through the CLI, as an operator does) serving Telegram, Discord, Slack, WhatsApp, Signal, Matrix and email fakes at once, a
 // stream of messages from many users, and faults injected at seeded random points: kill -9,
 // graceful restarts, 429 storms and 5xx on each platform's send API, dropped connections, model
 // 429/5xx/timeouts/slow answers, a hanging plugin hook, a throwing gateway hook. At the end every
@@ -22,6 +22,8 @@ import { mediaFigures, UploadLedger, type UploadVerdict } from './media-ledger.j
 import { KEY_PATTERN, lastUserText, ModelChaos } from './model.js';
 import { chooseModes } from './modes.js';
 import { apiPlatform } from './platform-api.js';
+import { emailPlatform } from './platform-email.js';
+import { matrixPlatform } from './platform-matrix.js';
 import { signalPlatform } from './platform-signal.js';
 import { slackPlatform } from './platform-slack.js';
 import { telegramPlatform } from './platform-telegram.js';
@@ -35,7 +37,7 @@ import { sleep, until } from './wait.js';
 /**
  * CHAOS_SHORT=1 (`npm run test:chaos:short`, part of `npm run check`): a fixed seed, 300 messages
  * and 8 faults, a kill -9 and a graceful restart among them, in about a minute; the full run draws
- * a seed and goes on for 1,200 messages and a round of faults (29: every kind, the recovery ones more).
+ * a seed and goes on for 1,200 messages and a round of faults (35: every kind, the recovery ones more).
  */
 const SHORT = process.env.CHAOS_SHORT === '1';
 const SEED = Number(process.env.CHAOS_SEED ?? (SHORT ? SHORT_RUN.seed : Math.floor(Math.random() * 2 ** 31)));
@@ -67,6 +69,8 @@ const platforms: ChaosPlatform[] = [
   slackPlatform(MODES.slack),
   whatsappPlatform(),
   signalPlatform(),
+  matrixPlatform(),
+  emailPlatform(),
   api,
 ];
 /**
@@ -94,7 +98,7 @@ afterAll(async () => {
 });
 
 const GATEWAYS = CLUSTER_SIZE === 1 ? 'one gateway' : `${CLUSTER_SIZE} gateways on PostgreSQL (CHAOS_CLUSTER)`;
-describe(`chaos: Telegram, Discord, Slack, WhatsApp, Signal and the API platform on ${GATEWAYS} under faults`, () => {
+describe(`chaos: Telegram, Discord, Slack, WhatsApp, Signal, Matrix, email and the API platform on ${GATEWAYS} under faults`, () => {
   it(`answers every message exactly once (or says it was interrupted) through ${MIN_FAULTS}+ faults`, async () => {
     const started = Date.now();
     const home = tempHome();

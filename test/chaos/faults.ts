@@ -7,7 +7,7 @@ import type { ModelChaos } from './model.js';
 import type { ChaosPlatform, PlatformName } from './platforms.js';
 import type { Rng } from './rng.js';
 
-const PLATFORMS: readonly PlatformName[] = ['telegram', 'discord', 'slack', 'whatsapp', 'signal'];
+const PLATFORMS: readonly PlatformName[] = ['telegram', 'discord', 'slack', 'whatsapp', 'signal', 'matrix', 'email'];
 
 /** Gateway.MAX_RESUME_ATTEMPTS: a message cut off this many resumed starts in a row gets an apology */
 const MAX_RESUME_ATTEMPTS = 3;

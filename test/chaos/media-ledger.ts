@@ -7,7 +7,15 @@ import { attachmentKey, type ChaosMedia } from './media.js';
 import type { PlatformName, Reply } from './platforms.js';
 
 /** the platforms photos and attachments go through, in the order the figures name them */
-const MEDIA_PLATFORMS: readonly PlatformName[] = ['telegram', 'discord', 'slack', 'whatsapp', 'signal'];
+const MEDIA_PLATFORMS: readonly PlatformName[] = [
+  'telegram',
+  'discord',
+  'slack',
+  'whatsapp',
+  'signal',
+  'matrix',
+  'email',
+];
 
 export type UploadVerdict =
   | 'uploaded-once'
@@ -126,12 +134,12 @@ export function mediaFigures(
   const attached = messages.filter((m) => media.attachments.has(m.key));
   const uploadCount = (v: UploadVerdict) => [...uploadVerdict.values()].filter((u) => u === v).length;
   return {
-    'photos: messages with a photo (Telegram / Discord / Slack / WhatsApp / Signal)': `${photos.length} (${byPlatform(photos)})`,
+    'photos: messages with a photo (Telegram / Discord / Slack / WhatsApp / Signal / Matrix / email)': `${photos.length} (${byPlatform(photos)})`,
     'photos: answered once / interrupted / lost / duplicated / sent twice after kill -9 / not delivered by the platform':
       `${photoCount('answered')} / ${photoCount('interrupted')} / ${photoCount('lost')} / ${photoCount('duplicated')} / ` +
       `${photoCount('resent-after-kill')} / ${photos.filter((m) => ['discord-offline', 'discord-at-kill', 'slack-acked-not-stored', 'slack-gave-up'].includes(textVerdict.get(m.key) ?? '')).length}`,
     'photos: model answers to a request with an image part': withImage,
-    'attachments: answers with a MEDIA line (Telegram / Discord / Slack / WhatsApp / Signal)': `${attached.length} (${byPlatform(attached)})`,
+    'attachments: answers with a MEDIA line (Telegram / Discord / Slack / WhatsApp / Signal / Matrix / email)': `${attached.length} (${byPlatform(attached)})`,
     'attachments: uploaded once / sent twice after kill -9 / not uploaded / uploaded twice / unexpected':
       `${uploadCount('uploaded-once')} / ${uploadCount('resent-after-kill')} / ${uploadCount('not-uploaded')} / ` +
       `${uploadCount('uploaded-twice')} / ${uploadCount('unexpected-upload')}`,

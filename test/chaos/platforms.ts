@@ -15,7 +15,7 @@ import type { ChaosPhoto } from './media.js';
 import type { PushOutcome } from './push-delivery.js';
 import { newestEdits, type ShownMessage } from './streamed-replies.js';
 
-export type PlatformName = 'telegram' | 'discord' | 'slack' | 'whatsapp' | 'signal' | 'api';
+export type PlatformName = 'telegram' | 'discord' | 'slack' | 'whatsapp' | 'signal' | 'matrix' | 'email' | 'api';
 
 export interface ChaosUser {
   index: number;

@@ -28,6 +28,10 @@ export interface FakeSmtp {
   logins: { user: string; ok: boolean }[];
   /** the next `count` mails are refused with a temporary `451 4.7.1` */
   deferNext(count?: number): void;
+  /** the next `count` mails are refused with `421 4.3.2 Service not available` (a server's transient error) */
+  unavailableNext(count?: number): void;
+  /** mails refused so far as deferred (451) and as unavailable (421) */
+  refusals(): { deferred: number; unavailable: number };
   /** the next mail with an attachment is refused `552 5.3.4` (too large) */
   refuseNextAttachment(): void;
   /** logins are refused `535 5.7.8` while true */
@@ -46,6 +50,8 @@ export async function startFakeSmtp(options: { user?: string; password?: string 
   const mails: SmtpMail[] = [];
   const logins: FakeSmtp['logins'] = [];
   let defer = 0;
+  let unavailable = 0;
+  const refused = { deferred: 0, unavailable: 0 };
   let refuseAttachment = false;
   let refusingLogins = false;
 
@@ -71,7 +77,13 @@ export async function startFakeSmtp(options: { user?: string; password?: string 
           (parsed) => {
             if (defer > 0) {
               defer -= 1;
+              refused.deferred += 1;
               return callback(smtpError(451, '4.7.1 Try again later (rate limited)'));
+            }
+            if (unavailable > 0) {
+              unavailable -= 1;
+              refused.unavailable += 1;
+              return callback(smtpError(421, '4.3.2 Service not available, closing transmission channel'));
             }
             if (refuseAttachment && parsed.attachments.length > 0) {
               refuseAttachment = false;
@@ -119,6 +131,10 @@ export async function startFakeSmtp(options: { user?: string; password?: string 
     deferNext(count = 1) {
       defer = count;
     },
+    unavailableNext(count = 1) {
+      unavailable = count;
+    },
+    refusals: () => ({ ...refused }),
     refuseNextAttachment() {
       refuseAttachment = true;
     },
@@ -129,6 +145,9 @@ export async function startFakeSmtp(options: { user?: string; password?: string 
       mails.length = 0;
       logins.length = 0;
       defer = 0;
+      unavailable = 0;
+      refused.deferred = 0;
+      refused.unavailable = 0;
       refuseAttachment = false;
       refusingLogins = false;
     },

@@ -30,6 +30,8 @@ export interface FakeMatrixControl {
   pendingRaw(): number;
   /** destroys the connections of the long polls waiting now */
   dropSyncs(): void;
+  /** message sends answered so far with a scripted 429, and with a scripted 5xx */
+  sendFailures(): { rateLimited: number; serverErrors: number };
 }
 
 export interface Scripts {
@@ -48,6 +50,7 @@ export function matrixControl(): Scripts {
   const sends: SendScript[] = [];
   const edits: SendScript[] = [];
   const raws: string[] = [];
+  const failures = { rateLimited: 0, serverErrors: 0 };
   let uploadFailure = false;
   const scripts: Scripts = {
     syncRefusal: null,
@@ -67,12 +70,18 @@ export function matrixControl(): Scripts {
         scripts.syncRefusal = status;
       },
       pendingRaw: () => raws.length,
+      sendFailures: () => ({ ...failures }),
       nextSyncRaw(text) {
         raws.push(text);
         scripts.onRaw();
       },
     },
-    forSend: (kind) => (kind === 'message' ? sends.shift() : kind === 'edit' ? edits.shift() : undefined),
+    forSend(kind) {
+      const script = kind === 'message' ? sends.shift() : kind === 'edit' ? edits.shift() : undefined;
+      if (kind === 'message' && script?.kind === 'rate') failures.rateLimited += 1;
+      if (kind === 'message' && script?.kind === 'status' && script.status >= 500) failures.serverErrors += 1;
+      return script;
+    },
     takeSyncRaw: () => raws.shift(),
     onRaw: () => {},
     takeUploadFailure() {
@@ -81,6 +90,8 @@ export function matrixControl(): Scripts {
       return was;
     },
     reset() {
+      failures.rateLimited = 0;
+      failures.serverErrors = 0;
       sends.length = 0;
       edits.length = 0;
       raws.length = 0;
