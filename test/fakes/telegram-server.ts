@@ -954,6 +954,10 @@ export async function startFakeTelegram(options: FakeTelegramOptions): Promise<F
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
+  // Telegram keeps an idle connection open far longer than node:http's 5 s default. With 5 s, a
+  // send written as the server's idle timer fired (likely on a loaded machine) was reset unread and,
+  // as a send without an answer is never repeated, its reply ended `failed` in a test's outbox.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());

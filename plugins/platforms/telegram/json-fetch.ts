@@ -9,13 +9,6 @@
  * CONNECT_TIMEOUT_MS and, once the request is sent, the answer must start within
  * ANSWER_TIMEOUT_MS (plus the long poll's own `timeout` for getUpdates), so the platform's state
  * says `error` with the reason at the first failed attempt.
- *
- * A keep-alive connection the Bot API closed while it sat idle can fail the next request sent on it
- * (ECONNRESET or EPIPE as the request goes out, before any answer): the server closed it, it never
- * read the request. Such a request is sent again on another connection, as Node's http docs advise
- * (`request.reusedSocket`), when its body can be sent twice (JSON calls; not a streamed upload), at
- * most REUSED_SOCKET_RETRIES times. Without it a reply could end `failed` in the outbox for the
- * server's idle timer firing as it was sent (a race that a loaded machine makes likely).
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
@@ -45,10 +38,6 @@ const defaultAgents = { http: new HttpAgent({ keepAlive: true }), https: new Htt
 export const CONNECT_TIMEOUT_MS = 10_000;
 /** From the request sent to the answer's first byte (a getUpdates long poll adds its own timeout). */
 export const ANSWER_TIMEOUT_MS = 20_000;
-
-/** How many times a request that failed on a reused, server-closed connection is sent again. */
-export const REUSED_SOCKET_RETRIES = 2;
-const STALE_SOCKET_ERRORS: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE']);
 
 /** The `timeout` of a getUpdates long poll in ms (0 for every other call). */
 function longPollMs(url: string, body: GrammyInit['body']): number {
@@ -110,34 +99,10 @@ function answer(res: IncomingMessage, text: string): JsonResponse {
 }
 
 /** One request; resolves once the whole answer is read. */
-export async function jsonFetch(
+export function jsonFetch(
   url: string,
   init: GrammyInit = {},
   timeouts = { connectMs: CONNECT_TIMEOUT_MS, answerMs: ANSWER_TIMEOUT_MS },
-): Promise<JsonResponse> {
-  const replayable =
-    init.body === undefined || init.body === null || typeof init.body === 'string' || init.body instanceof Uint8Array;
-  for (let retry = 0; ; retry++) {
-    try {
-      return await sendOnce(url, init, timeouts);
-    } catch (error) {
-      if (!(error instanceof StaleSocketError)) throw error;
-      if (!replayable || retry >= REUSED_SOCKET_RETRIES) throw error.cause;
-    }
-  }
-}
-
-/** The request failed on a reused keep-alive connection before any answer: the server had closed it. */
-class StaleSocketError extends Error {
-  constructor(override readonly cause: Error) {
-    super(cause.message);
-  }
-}
-
-function sendOnce(
-  url: string,
-  init: GrammyInit,
-  timeouts: { connectMs: number; answerMs: number },
 ): Promise<JsonResponse> {
   return new Promise((resolve, reject) => {
     const https = url.startsWith('https:');
@@ -151,9 +116,7 @@ function sendOnce(
     if (typeof body === 'string' || body instanceof Uint8Array) {
       (options.headers as Record<string, string | number>)['content-length'] = Buffer.byteLength(body);
     }
-    let answered = false;
     const req = (https ? httpsRequest : httpRequest)(url, options, (res) => {
-      answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
@@ -165,10 +128,7 @@ function sendOnce(
         }
       });
     });
-    req.on('error', (error: Error & { code?: string }) => {
-      const staleSocket = req.reusedSocket && !answered && STALE_SOCKET_ERRORS.has(error.code ?? '');
-      reject(staleSocket ? new StaleSocketError(error) : error);
-    });
+    req.on('error', reject);
     watchTimeouts(req, timeouts.answerMs + longPollMs(url, body), timeouts);
     if (body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array) {
       req.end(body ?? undefined);

@@ -1,7 +1,7 @@
 // grammy's fetch (json-fetch.ts): JSON calls and multipart uploads against the fake Bot API, API
 // errors, aborts, compressed answers, and the adapter's client using it.
-import { Agent, createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { Api, GrammyError, HttpError, InputFile } from 'grammy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,24 +12,10 @@ const TOKEN = '123456:JSON-fetch-token';
 let fake: FakeTelegram;
 let local: Server;
 let localUrl: string;
-const resetLog: { socket: Socket; served: number }[] = [];
 beforeAll(async () => {
   fake = await startFakeTelegram({ token: TOKEN, longPollCapMs: 5_000 });
   // a gzip answer, and a request that is never answered (for aborts)
   local = createServer((req, res) => {
-    if (req.url === '/reset-reused' || req.url === '/reset-fresh') {
-      // a server that closed a connection it kept alive: the next request on it is reset unread
-      const socket = req.socket as Socket & { served?: number };
-      socket.served = (socket.served ?? 0) + 1;
-      resetLog.push({ socket, served: socket.served });
-      if (req.url === '/reset-fresh' || socket.served > 1) {
-        socket.destroy();
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ok: true, result: socket.served }));
-      return;
-    }
     if (req.url === '/gzip') {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       res.end(gzipSync(JSON.stringify({ ok: true, result: 'inflated' })));
@@ -96,37 +82,5 @@ describe('telegram jsonFetch', () => {
     expect(error).toBeInstanceOf(HttpError);
     expect(String((error as HttpError).error)).toContain('ECONNREFUSED');
     expect(String((error as HttpError).error)).not.toContain(TOKEN);
-  });
-
-  it('sends a JSON call again on a new connection when its kept-alive connection was closed by the server', async () => {
-    resetLog.length = 0;
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const first = await jsonFetch(`${localUrl}/reset-reused`, { method: 'POST', body: '{"n":1}', agent });
-    expect(await first.json()).toEqual({ ok: true, result: 1 });
-    // the second call goes out on the same (now dead) connection, is reset unread, and is sent again
-    const second = await jsonFetch(`${localUrl}/reset-reused`, { method: 'POST', body: '{"n":2}', agent });
-    expect(await second.json()).toEqual({ ok: true, result: 1 });
-    expect(resetLog.map((r) => r.served)).toEqual([1, 2, 1]);
-    expect(resetLog[2]?.socket).not.toBe(resetLog[0]?.socket);
-    agent.destroy();
-  });
-
-  it('does not send again a call reset on a fresh connection, nor a streamed upload', async () => {
-    resetLog.length = 0;
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    await expect(jsonFetch(`${localUrl}/reset-fresh`, { method: 'POST', body: '{}', agent })).rejects.toMatchObject({
-      code: 'ECONNRESET',
-    });
-    expect(resetLog).toHaveLength(1);
-    resetLog.length = 0;
-    await jsonFetch(`${localUrl}/reset-reused`, { method: 'POST', body: '{}', agent });
-    async function* upload() {
-      yield 'part one';
-    }
-    await expect(
-      jsonFetch(`${localUrl}/reset-reused`, { method: 'POST', body: upload(), agent }),
-    ).rejects.toMatchObject({ code: 'ECONNRESET' });
-    expect(resetLog.map((r) => r.served)).toEqual([1, 2]);
-    agent.destroy();
   });
 });
