@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatMessage } from '@hermes/protocol';
 import { describe, expect, it } from 'vitest';
-import { runHermes, tempHome, trustHome } from '../helpers/run-hermes.js';
+import { runHermes, tempHome, trustAll, trustHome } from '../helpers/run-hermes.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
 
 const openai = useFakeOpenAI();
@@ -179,6 +179,9 @@ describe('project plugins and host services', () => {
       ).map((p) => `${p.key}:${p.state}`);
     expect(await keys({})).not.toContain('projplug:enabled');
     expect((await keys({})).some((k) => k.startsWith('projplug'))).toBe(false);
+    // seen with the flag, but a project's plugin is code nobody approved yet: it waits for the operator
+    expect(await keys({ HERMES_ENABLE_PROJECT_PLUGINS: 'true' })).toContain('projplug:not_approved');
+    trustAll({ HERMES_HOME: home, HERMES_ENABLE_PROJECT_PLUGINS: 'true' }, project);
     expect(await keys({ HERMES_ENABLE_PROJECT_PLUGINS: 'true' })).toContain('projplug:enabled');
   });
 
