@@ -1,5 +1,11 @@
 // Contract driver for Discord: the real discord.js gateway client and REST against the fake Discord
 // (test/fakes/discord-server.ts). Groups are the fake guild's `general` text channel.
+// discord.js loaded with this file, before any gateway of the run: the adapter now loads it when the
+// platform starts (lazyAdapter), and loaded after another in-process gateway had sent requests, its
+// multipart uploads failed ("action is not a function"; most likely its undici 6 took the undici 7 agent an
+// earlier gateway registered as the global dispatcher). A gateway process loads it at start, before
+// any model request; see the session note.
+import 'discord.js';
 import { DISCORD_CAPABILITIES, discordFactory } from '../../../plugins/platforms/discord/index.js';
 import { type DispatchedMessage, type FakeDiscord, startFakeDiscord } from '../../fakes/discord-server.js';
 import type {
