@@ -9,8 +9,10 @@
  */
 import {
   apiUrl,
+  causeCode,
   envValue,
   type ProviderEnv,
+  readLimited,
   searchAnswer,
   WebApiError,
   WebProviderBase,
@@ -28,36 +30,6 @@ const MAX_PAGE_BYTES = 2 * 1024 * 1024;
 const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 /** The statuses DuckDuckGo limits an address with. */
 const LIMITED = new Set([202, 403, 429]);
-
-/** The code of what failed underneath fetch (`ECONNREFUSED`), else its message. */
-function causeCode(err: unknown): string {
-  let e: unknown = err;
-  for (let i = 0; i < 4 && e instanceof Error; i++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    e = e.cause ?? (e instanceof AggregateError ? e.errors[0] : undefined);
-  }
-  return err instanceof Error ? err.message : String(err);
-}
-
-/** The body as text, at most `max` bytes (a longer one is refused). */
-async function readPage(res: Response, max: number): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw new WebApiError(SERVICE, `${SERVICE} answered more than ${max} bytes`, res.status);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 function rateLimited(status: number): WebApiError {
   return new WebApiError(
@@ -115,7 +87,7 @@ export class DdgsProvider extends WebProviderBase {
         throw new WebApiError(SERVICE, `${SERVICE} did not answer in time (or the call was interrupted)`, null);
       throw new WebApiError(SERVICE, `cannot reach ${SERVICE} at ${target.origin}: ${causeCode(err)}`, null);
     }
-    const page = await readPage(res, MAX_PAGE_BYTES);
+    const page = await readLimited(res, MAX_PAGE_BYTES, SERVICE);
     if (LIMITED.has(res.status) || (res.ok && isBotCheck(page))) throw rateLimited(res.status);
     if (res.status !== 200) throw new WebApiError(SERVICE, `${SERVICE} answered HTTP ${res.status}`, res.status);
     if (!isResultsPage(page)) {

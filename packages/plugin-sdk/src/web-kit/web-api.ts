@@ -69,17 +69,19 @@ export function apiErrorMessage(body: unknown): string | null {
   return null;
 }
 
-function causeCode(err: unknown): string {
+/** The code of what failed underneath fetch (`ECONNREFUSED`), else its message. */
+export function causeCode(err: unknown): string {
   let e: unknown = err;
   for (let i = 0; i < 4 && e instanceof Error; i++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') return code;
-    e = e.cause;
+    e = e.cause ?? (e instanceof AggregateError ? e.errors[0] : undefined);
   }
   return err instanceof Error ? err.message : String(err);
 }
 
-async function readLimited(res: Response, maxBytes: number, service: string): Promise<string> {
+/** The body as text, at most `maxBytes` (a longer one is refused with a WebApiError naming `service`). */
+export async function readLimited(res: Response, maxBytes: number, service: string): Promise<string> {
   if (!res.body) return '';
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
