@@ -91,6 +91,12 @@ describe('hermes update on a git checkout', () => {
     expect(head()).toBe(before);
     git(repo.checkout, 'checkout', '--quiet', '--', 'package.json');
 
+    // the agent's terminal tool may look (--check) but never install new code
+    const byAgent = await runHermes(['update'], { env: { ...env, HERMES_AGENT_TERMINAL: '1' } });
+    expect(byAgent.code).toBe(2);
+    expect(byAgent.stderr).toContain("run by the agent's terminal tool");
+    expect(head()).toBe(before);
+
     const updated = await runHermes(['update', '--backup'], { env, timeoutMs: 120_000 });
     expect(updated.code, updated.stderr).toBe(0);
     expect(head()).toBe(git(repo.checkout, 'rev-parse', 'origin/main'));

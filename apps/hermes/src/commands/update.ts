@@ -7,7 +7,9 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { AGENT_TERMINAL_MARKER, EXIT } from '@hermes/protocol';
 import { APP_ROOT, REPO_ROOT } from '../app-paths.js';
+import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
 import { loadSettings } from '../settings.js';
 import {
@@ -69,6 +71,13 @@ async function afterInstall(bin: string, options: GlobalOptions): Promise<void> 
 }
 
 export async function updateCommand(opts: UpdateOptions, options: GlobalOptions): Promise<void> {
+  // new code is installed and run only when the operator asks: never from the agent's terminal tool
+  if (!opts.check && (process.env[AGENT_TERMINAL_MARKER] ?? '') !== '') {
+    throw new CliExit(
+      EXIT.USAGE,
+      `update: run by the agent's terminal tool (${AGENT_TERMINAL_MARKER} is set): only the operator updates Hermes (--check is allowed)`,
+    );
+  }
   const root = installRoot();
   if (isGitCheckout(root)) {
     const state = checkoutState(root);
