@@ -93,10 +93,11 @@ async function push(input: MatrixInput): Promise<string | null> {
     matrix.nextSyncRaw(syncWith(room, input.events));
     return null;
   }
-  const before = matrix.syncs.length;
   matrix.nextSyncRaw(input.text);
-  // read, then (after a refusal's backoff) asked again: the next input does not pile up behind it
-  const ok = await eventually(() => matrix.pendingRaw() === 0 && matrix.syncs.length >= before + 2, 12_000);
+  // read, then (after a refusal's backoff) asked again: the next input does not pile up behind it.
+  // The request that read the body is no longer a waiting long poll, and the loop runs one sync at a
+  // time, so a waiting poll once the body was taken is the loop asking again (not its 5 s timeout)
+  const ok = await eventually(() => matrix.pendingRaw() === 0 && matrix.pendingSyncs() > 0, 12_000);
   return ok ? null : 'the sync loop did not ask again after the answer';
 }
 

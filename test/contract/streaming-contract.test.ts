@@ -10,7 +10,7 @@ import { type ContractGateway, startContractGateway } from './harness.js';
 import { eventually } from './recorders.js';
 
 const WAIT_MS = 30_000;
-const STREAM: Partial<DisplaySettings> = { streaming: true, streamIntervalMs: 100 };
+const STREAM: Partial<DisplaySettings> = { streaming: true, streamIntervalMs: 50 };
 const squash = (s: string) => s.replace(/\s+/g, '');
 /** the text a rendered message shows, markup aside (Telegram HTML tags, Slack/Discord asterisks) */
 const visible = (s: string) => squash(s.replace(/<[^>]+>/g, '').replace(/[*_]/g, ''));
@@ -62,7 +62,7 @@ describe.each(drivers.map((d) => [d.label, d] as const))('streaming and reaction
   it('streaming on: the answer is one message, edited at least twice, ending with the whole formatted text', async () => {
     const g = await start(STREAM);
     const answer = 'The first part of the answer, then a second part, and **the end** of it.';
-    model.script({ text: answer, chunkDelayMs: 150 });
+    model.script({ text: answer, chunkDelayMs: 75 });
     await driver.dm(alice, 'stream please');
     await eventually(() => probe.edits().some((e) => visible(e.text) === visible(answer)), WAIT_MS, 'the final edit');
     await delivered(g);
@@ -84,7 +84,7 @@ describe.each(drivers.map((d) => [d.label, d] as const))('streaming and reaction
 
   it('streaming off (the default): one message, never edited', async () => {
     const g = await start({});
-    model.script({ text: 'A plain answer.', chunkDelayMs: 50 });
+    model.script({ text: 'A plain answer.', chunkDelayMs: 25 });
     await driver.dm(alice, 'no streaming');
     await eventually(() => probe.posted().length === 1, WAIT_MS, 'the answer');
     await delivered(g);
@@ -96,7 +96,7 @@ describe.each(drivers.map((d) => [d.label, d] as const))('streaming and reaction
     const g = await start(STREAM);
     probe.rateLimitNextEdit(1_000);
     const answer = 'Rate limited streams still end with every word of the answer.';
-    model.script({ text: answer, chunkDelayMs: 100 });
+    model.script({ text: answer, chunkDelayMs: 50 });
     await driver.dm(alice, 'hurry');
     await eventually(() => shownNow(probe).some((m) => visible(m.text) === visible(answer)), WAIT_MS, 'the final text');
     await delivered(g);
@@ -108,7 +108,7 @@ describe.each(drivers.map((d) => [d.label, d] as const))('streaming and reaction
     const paragraph = (i: number) => `Paragraph ${i}: ${'lorem ipsum dolor sit amet '.repeat(3).trim()}.`;
     const count = Math.ceil((driver.maxMessageLength * 1.4) / paragraph(0).length);
     const answer = Array.from({ length: count }, (_, i) => paragraph(i)).join('\n\n');
-    model.script({ text: answer, chunkDelayMs: 120 });
+    model.script({ text: answer, chunkDelayMs: 60 });
     await driver.dm(alice, 'a long one');
     const whole = () =>
       visible(
@@ -127,7 +127,7 @@ describe.each(drivers.map((d) => [d.label, d] as const))('streaming and reaction
     const g = await start(STREAM);
     probe.refuseNextEdits(20);
     const answer = 'Nothing is lost when the streamed message is gone.';
-    model.script({ text: answer, chunkDelayMs: 80 });
+    model.script({ text: answer, chunkDelayMs: 40 });
     await driver.dm(alice, 'delete it');
     await eventually(() => probe.posted().some((m) => visible(m.text) === visible(answer)), WAIT_MS, 'the fallback');
     await delivered(g);
@@ -144,13 +144,13 @@ describe.each(drivers.map((d) => [d.label, d] as const))('streaming and reaction
   it('a restart in mid-stream: the redone turn edits the same message, one complete answer', async () => {
     const first = await start(STREAM);
     const answer = 'Complete answer after the restart, every word of it.';
-    model.script({ text: answer, chunkDelayMs: 400 });
+    model.script({ text: answer, chunkDelayMs: 200 });
     await driver.dm(alice, 'cut me off');
     await eventually(() => probe.posted().length === 1, WAIT_MS, 'the first streamed message');
     await first.stop(); // cut off: the row stays pending, the streamed message id stays in state
     gw = null;
     expect(first.store).toBeDefined();
-    model.script({ text: answer, chunkDelayMs: 20 });
+    model.script({ text: answer, chunkDelayMs: 10 });
     const second = await start(STREAM, first.dbPath);
     await eventually(() => shownNow(probe).some((m) => visible(m.text) === visible(answer)), WAIT_MS, 'the answer');
     await delivered(second);
@@ -161,8 +161,8 @@ describe.each(drivers.map((d) => [d.label, d] as const))('streaming and reaction
     const g = await start({ ...STREAM, toolProgress: true });
     const answer = 'Looked it up: the answer is 42.';
     model.script(
-      { toolCalls: [{ name: 'lookup_fact', arguments: { q: 'answer' } }], text: 'Let me check.', chunkDelayMs: 60 },
-      { text: answer, chunkDelayMs: 150, delayMs: 300 },
+      { toolCalls: [{ name: 'lookup_fact', arguments: { q: 'answer' } }], text: 'Let me check.', chunkDelayMs: 30 },
+      { text: answer, chunkDelayMs: 75, delayMs: 150 },
     );
     await driver.dm(alice, 'use a tool');
     await eventually(() => shownNow(probe).some((m) => visible(m.text) === visible(answer)), WAIT_MS, 'the answer');
@@ -174,7 +174,7 @@ describe.each(drivers.map((d) => [d.label, d] as const))('streaming and reaction
 
   it('reactions: 👀 while working, ✅ once answered', async () => {
     const g = await start({ reactions: true });
-    model.script({ text: 'Answered.', delayMs: 300 });
+    model.script({ text: 'Answered.', delayMs: 300 }); // 👀 is shown only while the turn runs
     const ref = await driver.dm(alice, 'react to me');
     await eventually(() => probe.reactionsOn(ref).includes(probe.native('👀')), WAIT_MS, '👀');
     await eventually(() => probe.reactionsOn(ref).includes(probe.native('✅')), WAIT_MS, '✅');

@@ -59,7 +59,9 @@ async function settle(daemon: Daemon, afterOutboxId: number): Promise<string | n
 
 async function runOne(item: Case, timeoutMs: number): Promise<string | null> {
   try {
+    const t0 = Date.now();
     const result = await within(item.send(), timeoutMs);
+    if (process.env.BAD_INPUT_TIMING && Date.now() - t0 > 300) console.log(`SLOW ${Date.now() - t0} ms: ${item.label}`);
     return result === 'timeout' ? `no outcome within ${timeoutMs} ms (a hang)` : result;
   } catch (error) {
     return `send threw: ${error instanceof Error ? error.message : String(error)}`;
