@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../../test/helpers/wait-for.js';
 import type { GatewayHookSpec } from '../src/gateway-hooks/discover.js';
 import { FaultCounter } from '../src/gateway-hooks/hook-faults.js';
-import { GatewayHookWorker } from '../src/gateway-hooks/hook-worker-host.js';
+import { GatewayHookWorker, pingGrace } from '../src/gateway-hooks/hook-worker-host.js';
 
 function recordingLogger(): { logger: Logger; lines: string[] } {
   const lines: string[] = [];
@@ -194,5 +194,14 @@ describe('FaultCounter', () => {
     expect(c.record('a')).toBe(false);
     now = 200;
     expect(c.record('a')).toBe(true);
+  });
+});
+
+describe('the ping grace of an overdue worker', () => {
+  it('is the hook timeout, at least 1 s and at most 5 s', () => {
+    expect(pingGrace(30_000)).toBe(5_000);
+    expect(pingGrace(2_500)).toBe(2_500);
+    expect(pingGrace(1_000)).toBe(1_000);
+    expect(pingGrace(100)).toBe(1_000);
   });
 });

@@ -25,7 +25,7 @@ export interface HookWorkerOptions {
   aliases: Record<string, string>;
   /** a run older than this makes the gateway check that the worker still answers (gateway.hook_timeout_s) */
   timeoutMs: number;
-  /** how long an overdue worker has to answer a ping before it is terminated */
+  /** how long an overdue worker has to answer a ping before it is terminated (default: pingGrace) */
   graceMs?: number;
   /** first restart delay; doubles per crash in a row, up to maxBackoffMs */
   backoffMs?: number;
@@ -55,6 +55,12 @@ if (workerData.entry.endsWith('.ts')) {
 }
 `;
 const QUEUE_LIMIT = 500;
+/**
+ * An overdue worker's time to answer a ping: the hook timeout itself, within 1 to 5 s. A free event
+ * loop answers in a millisecond; one that misses a second is stuck in synchronous work, and an
+ * operator who set a short hook timeout wants a stuck worker back soon.
+ */
+export const pingGrace = (timeoutMs: number): number => Math.min(5_000, Math.max(1_000, timeoutMs));
 /** the handlers get at least this long to import before the worker counts as stuck */
 const LOAD_ALLOWANCE_MS = 30_000;
 
@@ -92,7 +98,14 @@ export class GatewayHookWorker {
   constructor(specs: readonly GatewayHookSpec[], options: HookWorkerOptions) {
     this.#specs = new Map(specs.map((s) => [s.name, s]));
     const { faults, ...rest } = options;
-    this.#o = { graceMs: 5_000, backoffMs: 1_000, maxBackoffMs: 60_000, maxHeapMb: 256, trusted: {}, ...rest };
+    this.#o = {
+      graceMs: pingGrace(rest.timeoutMs),
+      backoffMs: 1_000,
+      maxBackoffMs: 60_000,
+      maxHeapMb: 256,
+      trusted: {},
+      ...rest,
+    };
     this.#faults = new FaultCounter(faults ?? DEFAULT_FAULT_LIMIT);
   }
 
