@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { imagePartsOf } from '../fakes/openai-server.js';
-import { type FakeSignal, signalPerson, startFakeSignal } from '../fakes/signal-server.js';
+import { type FakeSignal, signalPerson, startFakeSignal, styledParts } from '../fakes/signal-server.js';
 import { tempHome } from '../helpers/run-hermes.js';
 import { type RunningGateway, spawnGateway } from '../helpers/spawn-gateway.js';
 import { useFakeOpenAI } from '../helpers/use-fake-openai.js';
@@ -46,7 +46,7 @@ afterAll(async () => {
 beforeEach(() => signal.reset());
 
 describe('Signal through hermes gateway run', () => {
-  it('a DM is answered in plain text with typing and 👀 then ✅; health says connected', async () => {
+  it('a DM is answered with Signal text styles, typing and 👀 then ✅; health says connected', async () => {
     expect((await health()).platforms.signal?.state).toBe('connected');
     // the model answers once "typing…" was shown (it starts after 300 ms; a fast answer would race it)
     openai.server.respond(async () => {
@@ -55,7 +55,11 @@ describe('Signal through hermes gateway run', () => {
     });
     const sent = signal.message(ALICE, 'hi bot');
     await waitFor(() => texts().length > 0, { what: 'the answer' });
-    expect(signal.sent[0]).toMatchObject({ chatId: ALICE.number, message: 'Hello from Hermes' });
+    expect(signal.sent[0]).toMatchObject({
+      chatId: ALICE.number,
+      message: 'Hello from Hermes',
+      textStyles: [{ start: 11, length: 6, style: 'BOLD' }],
+    });
     await waitFor(() => signal.reactions.some((r) => r.emoji === '✅'), { what: 'the ✅ reaction' });
     const target = {
       chatId: ALICE.number,
@@ -69,6 +73,27 @@ describe('Signal through hermes gateway run', () => {
     expect(signal.typing).toContain(ALICE.number);
     // every call names the account (a multi-account daemon needs it)
     expect(signal.calls.every((c) => c.params.account === signal.account)).toBe(true);
+  });
+
+  it('a Markdown answer carries its styles at UTF-16 offsets the daemon accepts', async () => {
+    openai.server.script({
+      text: '## 结果 🎉\nRun `npm **test**`, then *check* ~~nothing~~ ||later||:\n| name | 👍 |\n|---|---|\n| **a** | 1 |\n```\nx = y * 2\n```',
+    });
+    signal.message(ALICE, 'styles please');
+    await waitFor(() => texts().length > 0, { what: 'the styled answer' });
+    const [answer] = signal.sent;
+    expect(answer?.message).toBe(
+      '结果 🎉\nRun npm **test**, then check nothing later:\nname | 👍\n-----+--\na    | 1\nx = y * 2',
+    );
+    expect(styledParts(answer ?? { message: '', textStyles: [] })).toEqual([
+      'BOLD:结果 🎉',
+      'MONOSPACE:npm **test**',
+      'ITALIC:check',
+      'STRIKETHROUGH:nothing',
+      'SPOILER:later',
+      'MONOSPACE:name | 👍\n-----+--\na    | 1',
+      'MONOSPACE:x = y * 2',
+    ]);
   });
 
   it('a user allowlisted by UUID is answered; a redelivered event is answered once', async () => {

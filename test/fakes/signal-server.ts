@@ -6,6 +6,11 @@
 // `event:receive`, `data:{"envelope":…,"account":…}`) keeping the last 1000 events and replaying
 // those after a `Last-Event-ID`; GET /api/v1/check answers 200. Every RPC call is recorded; the
 // stream can be dropped (its sockets destroyed) and refused (503) to test reconnection.
+// A send's text styles (`textStyle`, or `textStyles`: one `start:length:STYLE` or a list, as
+// signal-cli's JSON-RPC reads its `--text-style`) are parsed as SendCommand parses them, a bad one
+// refused with its user error (-1); the fake also refuses a range that is empty or runs past the
+// message (counted in UTF-16 code units), which signal-cli passes on to Signal unchecked: a wrong
+// offset fails the test instead of showing as a misplaced style.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -15,11 +20,20 @@ export interface RpcCall {
   params: Record<string, unknown>;
 }
 
+/** One text style of a sent message (signal-cli's TextStyle). */
+export interface SignalTextStyle {
+  start: number;
+  length: number;
+  style: string;
+}
+
 /** A message the bot sent with `send`. */
 export interface SignalSent {
   /** the recipient number/uuid, or `group:<groupId>` */
   chatId: string;
   message: string;
+  /** its text styles (none: []) */
+  textStyles: SignalTextStyle[];
   /** the data URIs' decoded files */
   attachments: { contentType: string; filename: string | undefined; data: Buffer }[];
   quoteTimestamp?: number;
@@ -44,6 +58,53 @@ export interface InboundOptions {
 }
 
 const MAX_KEPT_EVENTS = 1000;
+/** TextStyle.Style of signal-cli */
+const TEXT_STYLES = new Set(['NONE', 'BOLD', 'ITALIC', 'SPOILER', 'STRIKETHROUGH', 'MONOSPACE']);
+
+/** Each style as `STYLE:the text it covers`, for readable assertions. */
+export function styledParts(sent: Pick<SignalSent, 'message' | 'textStyles'>): string[] {
+  return sent.textStyles.map((s) => `${s.style}:${sent.message.slice(s.start, s.start + s.length)}`);
+}
+
+/**
+ * A send's text styles as signal-cli reads them (JsonRpcNamespace: `textStyle` a string or a list,
+ * else `textStyles`; SendCommand.parseTextStyles), or its error; then the fake's own range check.
+ */
+function readTextStyles(
+  params: Record<string, unknown>,
+  message: string,
+): { styles: SignalTextStyle[] } | { error: Record<string, unknown> } {
+  const value = params.textStyle ?? params.textStyles;
+  if (value === undefined || value === null) return { styles: [] };
+  const list: unknown[] = Array.isArray(value) ? value : [value];
+  if (!list.every((v) => typeof v === 'string')) {
+    return { error: { code: -32602, message: 'Invalid params: textStyle must be strings', data: null } };
+  }
+  const styles: SignalTextStyle[] = [];
+  for (const text of list as string[]) {
+    const match = /^(\d+):(\d+):(.+)$/.exec(text);
+    if (match === null) {
+      return {
+        error: { code: -1, message: `Invalid textStyle syntax (${text}) expected 'start:length:STYLE'`, data: null },
+      };
+    }
+    const style = match[3] ?? '';
+    if (!TEXT_STYLES.has(style)) return { error: { code: -1, message: `Invalid style: ${style}`, data: null } };
+    const start = Number(match[1]);
+    const length = Number(match[2]);
+    if (length === 0 || start + length > message.length) {
+      return {
+        error: {
+          code: -1,
+          message: `fake signal-cli: text style ${text} is outside the message (${message.length} UTF-16 code units)`,
+          data: null,
+        },
+      };
+    }
+    styles.push({ start, length, style });
+  }
+  return { styles };
+}
 
 export interface FakeSignal {
   url: string;
@@ -164,6 +225,10 @@ export async function startFakeSignal(options: { account?: string } = {}): Promi
           type,
           ...extra,
         });
+        // the arguments are read before anything is sent: a bad text style is refused first
+        const message = typeof params.message === 'string' ? params.message : '';
+        const styles = readTextStyles(params, message);
+        if ('error' in styles) return styles;
         const scripted = scriptedSends[0];
         if (rateLimit === undefined && scripted !== undefined && 'retryAfterSeconds' in scripted) {
           scriptedSends.shift();
@@ -189,7 +254,8 @@ export async function startFakeSignal(options: { account?: string } = {}): Promi
         const timestamp = tick();
         sent.push({
           chatId: target,
-          message: typeof params.message === 'string' ? params.message : '',
+          message,
+          textStyles: styles.styles,
           attachments: list.map(fromDataUri),
           ...(typeof params.quoteTimestamp === 'number' ? { quoteTimestamp: params.quoteTimestamp } : {}),
           ...(typeof params.quoteAuthor === 'string' ? { quoteAuthor: params.quoteAuthor } : {}),

@@ -9,7 +9,7 @@ import type { PlatformAdapter, PlatformCapabilities, PlatformContext } from '@he
 import { downloadAttachment } from './download.js';
 import type { PendingSignalFile } from './envelope.js';
 import { runEventLoop } from './events.js';
-import { markdownToPlain } from './format/markdown-to-plain.js';
+import { markdownToStyled } from './format/markdown-to-styled.js';
 import { resolveIdentity } from './identity.js';
 import { createRpcClient } from './rpc.js';
 import { type Sender, sendMedia, sendReaction, sendText, sendTyping } from './send.js';
@@ -22,7 +22,8 @@ export const SIGNAL_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
 export const SIGNAL_CAPABILITIES: PlatformCapabilities = {
   maxMessageLength: SIGNAL_MAX_MESSAGE_LENGTH,
-  formatting: 'plain',
+  // format() keeps the Markdown; send() writes it as Signal text with text styles (bodyRanges)
+  formatting: 'markdown',
   editing: false,
   typing: true,
   threads: false,
@@ -55,7 +56,7 @@ export function createSignalAdapter(context: PlatformContext, deps: AdapterDeps 
     account: settings.account,
     timeoutMs: settings.requestTimeoutMs,
   });
-  const sender: Sender = { rpc, account: settings.account };
+  const sender: Sender = { rpc, account: settings.account, logger };
   const attachments = kit.attachmentFetcher((file: PendingSignalFile, signal) =>
     downloadAttachment(file, { rpc, cacheDir: context.cacheDir, maxBytes: context.mediaMaxBytes, signal }),
   );
@@ -110,6 +111,7 @@ export function createSignalAdapter(context: PlatformContext, deps: AdapterDeps 
       }
     },
 
-    format: markdownToPlain,
+    // Markdown that shows as nothing (an empty fence, bare heading marks): '' so it is sent as written
+    format: (markdown) => (markdownToStyled(markdown).text.trim() === '' ? '' : markdown),
   });
 }

@@ -6,7 +6,8 @@ import { signalFactory } from './factory.js';
 export { createSignalAdapter, SIGNAL_CAPABILITIES } from './adapter.js';
 export { readEnvelope } from './envelope.js';
 export { signalFactory } from './factory.js';
-export { markdownToPlain } from './format/markdown-to-plain.js';
+export { markdownToStyled } from './format/markdown-to-styled.js';
+export { type SignalTextStyle, type StyledText, type StyleRange, textStyleParams } from './format/styled-text.js';
 
 /** Registers `{ name: 'signal', capabilities, factory }`; the gateway reads `.factory` from the registry entry. */
 export function register(ctx: PluginContext): void {

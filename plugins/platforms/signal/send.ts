@@ -1,18 +1,21 @@
 /**
- * What the bot sends through signal-cli: a text (`send`), a file as a base64 data URI attachment
- * (`send` with `attachments`), a reaction on a user's message (`sendReaction`) and the typing
- * indicator (`sendTyping`). Each send answers a SendResult (the sent message's id is
- * `<timestamp>:<account>`) and never throws.
+ * What the bot sends through signal-cli: a text (`send`, Markdown as Signal text styles in its
+ * `textStyle`), a file as a base64 data URI attachment (`send` with `attachments`), a reaction on a
+ * user's message (`sendReaction`) and the typing indicator (`sendTyping`). Each send answers a
+ * SendResult (the sent message's id is `<timestamp>:<account>`) and never throws.
  */
 import { readFile } from 'node:fs/promises';
-import type { OutboundMedia, OutboundMessage, Reaction, SendResult } from '@hermes/protocol';
+import type { Logger, OutboundMedia, OutboundMessage, Reaction, SendResult } from '@hermes/protocol';
 import { chatTarget, messageIdOf, parseMessageId } from './addresses.js';
+import { markdownToStyled } from './format/markdown-to-styled.js';
+import { textStyleParams } from './format/styled-text.js';
 import { isRecord, type RpcClient } from './rpc.js';
 import { recipientResults, resultsFailure, toSendFailure } from './send-errors.js';
 
 export interface Sender {
   rpc: RpcClient;
   account: string;
+  logger?: Logger;
 }
 
 /** `quoteTimestamp` and `quoteAuthor` of a reply to `replyTo`, when it names a message. */
@@ -37,9 +40,30 @@ async function sendCall(sender: Sender, chatId: string, params: Record<string, u
   }
 }
 
-/** A text message (plain text: Signal shows no Markdown). */
-export function sendText(sender: Sender, message: OutboundMessage): Promise<SendResult> {
-  return sendCall(sender, message.chatId, { message: message.text, ...quoteOf(message.replyToMessageId) });
+/**
+ * A text message. Formatted text is the answer's Markdown (the adapter's `format` keeps it): sent as
+ * its text with the styles in `textStyle`; plain text goes as written. A daemon that refuses the
+ * styles (a user error, -1) gets the same text once more without them.
+ */
+export async function sendText(sender: Sender, message: OutboundMessage): Promise<SendResult> {
+  const { chatId } = message;
+  const quote = quoteOf(message.replyToMessageId);
+  const styled = message.formatted ? markdownToStyled(message.text) : undefined;
+  if (styled === undefined || styled.text.trim() === '') {
+    return sendCall(sender, chatId, { message: message.text, ...quote });
+  }
+  if (styled.styles.length === 0) return sendCall(sender, chatId, { message: styled.text, ...quote });
+  const result = await sendCall(sender, chatId, {
+    message: styled.text,
+    textStyle: textStyleParams(styled.styles),
+    ...quote,
+  });
+  if (result.ok || result.error !== 'bad_format') return result;
+  const plain = await sendCall(sender, chatId, { message: styled.text, ...quote });
+  if (plain.ok) {
+    sender.logger?.warn({ chatId, error: result.message }, 'signal: the text styles were refused; sent without them');
+  }
+  return plain;
 }
 
 /** RFC 2397 with signal-cli's file name: `data:<mime>;filename=<name>;base64,<data>`. */

@@ -3,7 +3,6 @@
 // unknown envelopes, receipts, typing, the account's own sync messages, reactions.
 import { describe, expect, it } from 'vitest';
 import { type BotIdentity, readEnvelope } from '../envelope.js';
-import { markdownToPlain } from '../format/markdown-to-plain.js';
 import { RpcError } from '../rpc.js';
 import { dataUri } from '../send.js';
 import { toSendFailure } from '../send-errors.js';
@@ -146,12 +145,6 @@ describe('sending', () => {
   it('a file travels as an RFC 2397 data URI with its name', () => {
     expect(dataUri('image/png', 'my chart;v2.png', Buffer.from('png'))).toBe(
       'data:image/png;filename=my_chart_v2.png;base64,cG5n',
-    );
-  });
-
-  it('Markdown becomes plain text', () => {
-    expect(markdownToPlain('# Title\n**bold** and `code`, [docs](https://x.y)\n```ts\nconst a = 1;\n```')).toBe(
-      'Title\nbold and code, docs (https://x.y)\nconst a = 1;',
     );
   });
 });
