@@ -58,7 +58,7 @@ describe('docs/model-providers.md', () => {
       host: { registries },
     });
     const bundled = [...registries.modelProviders.values()].filter((r) => r.name !== 'custom');
-    expect(bundled.map((r) => r.name).sort()).toEqual(['ollama', 'openai', 'openrouter']);
+    expect(bundled.map((r) => r.name).sort()).toEqual(['alibaba-coding-plan', 'ollama', 'openai', 'openrouter']);
     for (const { profile } of bundled) {
       const row = DOC.split('\n').find((l) => l.startsWith(`| \`${profile.name}\` |`));
       expect(row, profile.name).toBeDefined();

@@ -96,7 +96,9 @@ describe('model providers through hermes gateway run', () => {
       expect(overview).toContain('Model: other:model-b (this chat)');
       expect(overview).toContain('Default: custom:model-a');
       expect(overview).toMatch(/other \(default model-b\)/);
-      expect(await ask(42, '/model nowhere:x')).toContain('unknown model provider "nowhere" (known: custom,');
+      expect(await ask(42, '/model nowhere:x')).toContain(
+        'unknown model provider "nowhere" (known: alibaba-coding-plan, custom,',
+      );
       // a chat whose first message is /model: its session is opened for it
       expect(await ask(44, '/model other:model-c')).toBe('This chat now uses other:model-c.');
       expect(await ask(44, 'first question')).toBe('from B');
@@ -169,7 +171,14 @@ describe('hermes model list', () => {
     });
     expect(run.code).toBe(0);
     const entries = JSON.parse(run.stdout) as Record<string, unknown>[];
-    expect(entries.map((e) => e.name)).toEqual(['custom', 'ollama', 'openai', 'openrouter', 'other']);
+    expect(entries.map((e) => e.name)).toEqual([
+      'alibaba-coding-plan',
+      'custom',
+      'ollama',
+      'openai',
+      'openrouter',
+      'other',
+    ]);
     expect(entries.find((e) => e.name === 'openai')).toEqual({
       name: 'openai',
       active: true,
@@ -197,6 +206,8 @@ describe('hermes doctor with a provider', () => {
     expect(chats(primary)).toHaveLength(0);
     const bad = await runHermes(['doctor', '--provider', 'nowhere'], { env: { HERMES_HOME: home } });
     expect(bad.code).toBe(1);
-    expect(bad.stdout).toMatch(/✗ model: model\.provider: unknown model provider "nowhere" \(known: custom, /);
+    expect(bad.stdout).toMatch(
+      /✗ model: model\.provider: unknown model provider "nowhere" \(known: alibaba-coding-plan, custom, /,
+    );
   });
 });
