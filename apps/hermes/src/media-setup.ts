@@ -14,6 +14,7 @@ import type { MediaSourceOptions } from '@hermes/gateway';
 import type { PluginRegistries } from '@hermes/plugins';
 import { safeIdentityName, type ToolDefinition } from '@hermes/protocol';
 import { type Settings, userHome } from './settings.js';
+import { missingTtsCommand } from './tts-command-setup.js';
 
 /** HERMES_HOME, and with a profile the root above it too: nothing under either but a cache/ is sent. */
 export function hermesHomesOf(settings: Pick<Settings, 'home' | 'profile'>): string[] {
@@ -53,6 +54,7 @@ export function speechSynthesizer(settings: Settings, registries: PluginRegistri
     config: config.tts,
     modelBaseUrl: config.model.base_url,
     apiKey: config.model.api_key,
+    missing: missingTtsCommand(settings),
   });
 }
 

@@ -47,6 +47,7 @@ import { loadSkillCatalog } from './skills-setup.js';
 import type { StartupPhases } from './startup-phases.js';
 import { openStateStore } from './state-store.js';
 import { reportTrust, trustedAutoAcceptVia, trustGate } from './trust/trust-gate.js';
+import { registerTtsCommands } from './tts-command-setup.js';
 import { setupUsers } from './users-setup.js';
 
 export { type LoadSettingsOptions, loadSettings, type Settings, userHome } from './settings.js';
@@ -285,6 +286,8 @@ export async function createAgentRuntime(global: GlobalOptions, options: Runtime
       return true;
     },
   };
+  // after the plugins (their providers keep their names); approved entries only
+  registerTtsCommands(settings, registries, trust.allows, logger.child({ component: 'tts' }));
   phases?.mark('plugins');
   skills = loadSkillCatalog(settings, registries, logger.child({ component: 'skills' }), trust.allows);
   await setupUsers(store, config, logger.child({ component: 'users' }));

@@ -85,6 +85,7 @@ export function turnConfig(config: TurnConfigSource, inputs: TurnConfigInputs): 
             contextLengthSet: model.context_length !== undefined,
             threshold: config.context.threshold,
             protectLastN: config.context.protect_last_n,
+            hardMessageLimit: config.context.hard_message_limit,
             summaryModel: config.auxiliary.compression.model,
             summaries: inputs.context.summaries,
           },

@@ -42,3 +42,5 @@ export {
 } from './secret-values.js';
 // Editing and showing
 export { type SetConfigValueResult, setConfigValue } from './set-config-value.js';
+// tts.providers: the placeholders and formats a command backend may use
+export { TTS_COMMAND_FORMATS, TTS_COMMAND_PLACEHOLDERS } from './tts-command-schema.js';

@@ -3,6 +3,7 @@
  * generation (`image_gen`) and text to speech (`tts`).
  */
 import * as z from 'zod';
+import { ttsProvidersSchema } from './tts-command-schema.js';
 import { baseUrl } from './url-schema.js';
 
 export const mediaSchema = z.object({
@@ -36,7 +37,7 @@ export const imageGenSchema = z.object({
 });
 
 export const ttsSchema = z.object({
-  /** the TTS provider plugin that speaks voice answers (bundled: openai) */
+  /** the TTS provider that speaks voice answers: a plugin's (bundled: openai) or a tts.providers entry */
   provider: z.string().min(1).default('openai'),
   /** the speech model asked for */
   model: z.string().min(1).default('gpt-4o-mini-tts'),
@@ -50,6 +51,8 @@ export const ttsSchema = z.object({
   voice_answers: z.enum(['auto', 'on', 'off']).default('auto'),
   /** an answer longer than this is spoken up to here (the text answer is always whole) */
   max_chars: z.int().min(100).max(100_000).default(4000),
-  /** a synthesis taking longer is given up (the text goes alone) */
+  /** a synthesis taking longer is given up (the text goes alone); a command is killed */
   timeout_s: z.number().gt(0).default(30),
+  /** command-line backends by name (`type: command`), each registered as a TTS provider of that name */
+  providers: ttsProvidersSchema,
 });

@@ -114,6 +114,8 @@ const displaySchema = z.object({
   reactions: z.boolean().default(false),
   /** a line per tool step ("⚙️ terminal") in the streamed message while tools run */
   tool_progress: z.boolean().default(false),
+  /** a last line on chat answers: the model, the turn's tokens in and out, its duration */
+  runtime_metadata_footer: z.boolean().default(false),
 });
 
 const sessionResetSchema = z.object({
@@ -250,14 +252,26 @@ const memorySchema = z.object({
   user_char_limit: z.int().min(100).max(100_000).default(1375),
 });
 
-const contextSchema = z.object({
-  /** the context engine: the built-in compressor or one a plugin of plugins/context_engine/ registered */
-  engine: z.string().min(1).default('compressor'),
-  /** compress when a request would pass this share of model.context_length */
-  threshold: z.number().gt(0).max(1).default(0.75),
-  /** the last messages never summarized */
-  protect_last_n: z.int().min(0).default(20),
-});
+const contextSchema = z
+  .object({
+    /** the context engine: the built-in compressor or one a plugin of plugins/context_engine/ registered */
+    engine: z.string().min(1).default('compressor'),
+    /** compress when a request would pass this share of model.context_length */
+    threshold: z.number().gt(0).max(1).default(0.75),
+    /** the last messages never summarized */
+    protect_last_n: z.int().min(0).default(20),
+    /** compress a request holding more messages than this, whatever its tokens (0: no limit) */
+    hard_message_limit: z.int().min(0).default(0),
+  })
+  .superRefine((c, ctx) => {
+    if (c.hard_message_limit === 0 || c.hard_message_limit > c.protect_last_n + 2) return;
+    ctx.addIssue({
+      code: 'custom',
+      path: ['hard_message_limit'],
+      // the compressor keeps the first exchange and the last protect_last_n: a lower limit leaves nothing to summarize
+      message: `0 (no limit) or more than context.protect_last_n + 2 (${c.protect_last_n + 2})`,
+    });
+  });
 
 const auxiliarySchema = z.object({
   /** the model that writes context summaries (absent: the chat's model, same endpoint) */

@@ -66,6 +66,7 @@ describe('docs examples', () => {
       voice_answers: 'auto',
       max_chars: 4000,
       timeout_s: 30,
+      providers: {},
     });
     expect(config.tools).toEqual({
       terminal: { backend: 'local', env_passthrough: [], network: false },

@@ -51,6 +51,7 @@ describe('loadConfig: defaults', () => {
       stream_interval_ms: 1000,
       reactions: false,
       tool_progress: false,
+      runtime_metadata_footer: false,
     });
     expect(config.session_reset).toEqual({ mode: 'none', idle_minutes: 1440, at_hour: 4 });
     expect(config.gateway).toEqual({

@@ -3,7 +3,7 @@ import { configPaths, loadConfig, renderConfig, resolveHome, setConfigValue } fr
 import type { GlobalOptions } from '../main.js';
 import { loadSettings } from '../runtime.js';
 import { recordConsent } from '../trust/record-consent.js';
-import { hatchItems, mcpItem, type TrustItem } from '../trust/trust-items.js';
+import { hatchItems, mcpItem, type TrustItem, ttsItem } from '../trust/trust-items.js';
 
 /** Prints the effective configuration, secrets masked. */
 export async function configShow(options: GlobalOptions): Promise<void> {
@@ -41,10 +41,15 @@ export async function configSet(key: string, value: string, options: GlobalOptio
   }
 }
 
-/** The trust items a `config set KEY` touched: hooks_auto_accept, or the mcp_servers entry under KEY. */
+/** The trust items a `config set KEY` touched: hooks_auto_accept, or the mcp_servers or tts.providers entry under KEY. */
 function configTrustItems(home: string, key: string): TrustItem[] {
   const config = loadConfig({ home, env: {} }).config;
   if (key === 'hooks_auto_accept') return hatchItems({ config, dotenv: {} });
+  const tts = /^tts\.providers\.([^.]+)/.exec(key)?.[1];
+  if (tts !== undefined) {
+    const entry = config.tts.providers[tts];
+    return entry === undefined ? [] : [ttsItem(tts, entry)];
+  }
   const server = /^mcp_servers\.([^.]+)/.exec(key)?.[1];
   const entry = server === undefined ? undefined : config.mcp_servers[server];
   return server !== undefined && entry !== undefined ? [mcpItem(server, entry)] : [];

@@ -1,6 +1,6 @@
 /**
  * What needs the operator's consent before the gateway loads or runs it at start, each with the
- * hash of its content now: the non-bundled plugins in plugins.enabled, each `mcp_servers` entry,
+ * hash of its content now: the non-bundled plugins in plugins.enabled, each `mcp_servers` entry, each `tts.providers` command,
  * the skills of HERMES_HOME/skills, the skill taps of HERMES_HOME/skill-taps, `hooks_auto_accept: true` and HERMES_ACCEPT_HOOKS when it
  * comes from HERMES_HOME/.env, and HERMES_HOME/BOOT.md (the boot-md hook runs it at every start).
  */
@@ -13,7 +13,7 @@ import { pluginSources } from '../plugin-sources.js';
 import type { Settings } from '../settings.js';
 import { tapItems } from '../skill-taps/tap-items.js';
 
-export type TrustKind = 'plugin' | 'mcp' | 'skill' | 'tap' | 'config' | 'env' | 'boot';
+export type TrustKind = 'plugin' | 'mcp' | 'tts' | 'skill' | 'tap' | 'config' | 'env' | 'boot';
 
 export interface TrustItem {
   /** `<kind>:<name>`, what `hermes trust approve` takes */
@@ -52,6 +52,17 @@ export function mcpItem(name: string, server: HermesConfig['mcp_servers'][string
 }
 
 /** A plugin's item: its folder's files. */
+/** The consent-relevant content of a `tts.providers` entry: the command it runs and how its audio is read. */
+export function ttsItem(name: string, entry: HermesConfig['tts']['providers'][string]): TrustItem {
+  const { type, command, output_format } = entry;
+  return {
+    id: `tts:${name}`,
+    kind: 'tts',
+    what: `TTS command ${name} (runs ${command[0] ?? ''})`,
+    sha256: sha256(stableJson({ type, command, output_format })),
+  };
+}
+
 export function pluginItem(found: Pick<DiscoveredPlugin, 'key' | 'dir' | 'source'>): TrustItem {
   return {
     id: `plugin:${found.key}`,
@@ -152,6 +163,7 @@ export function trustItems(settings: Settings): TrustItem[] {
       .filter(([, s]) => s.enabled)
       .map(([name, s]) => mcpItem(name, s)),
     ...skillItems(settings.home),
+    ...Object.entries(settings.config.tts.providers).map(([name, entry]) => ttsItem(name, entry)),
     ...tapItems(settings.home),
     ...bootItem(settings.home),
   ];

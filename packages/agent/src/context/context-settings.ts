@@ -30,6 +30,8 @@ export interface ContextSettings {
   threshold: number;
   /** context.protect_last_n */
   protectLastN: number;
+  /** context.hard_message_limit: a request with more messages is compressed whatever its tokens (0 or absent: none) */
+  hardMessageLimit?: number;
   /** auxiliary.compression.model (absent: the turn's model) */
   summaryModel?: string | undefined;
   /** the stored summaries (absent: compression lasts one turn) */

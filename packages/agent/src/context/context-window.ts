@@ -1,7 +1,8 @@
 /**
  * One turn's context window: before each model request, when the request would pass
- * `context.threshold` × `model.context_length` (or when forced), the context engine compresses the
- * history; the host checks its cut (tool calls stay with their results), cuts further when the
+ * `context.threshold` × `model.context_length`, holds more messages than `context.hard_message_limit`
+ * (once a turn: a tail longer than the limit does not summarize again at every step) or when
+ * forced, the context engine compresses the history; the host checks its cut (tool calls stay with their results), cuts further when the
  * result is still too large, stores the summary, and calibrates its estimates from the
  * prompt tokens the model reports. An engine that throws never loses the turn: the request goes
  * out uncompressed. The estimate decides when to compress, not what the model accepts: a request
@@ -73,6 +74,8 @@ export class ContextWindow implements ContextFitter {
   readonly #o: ContextWindowOptions;
   #lastEstimate = 0;
   #origins: Map<object, number> | null = null;
+  /** this turn compressed for context.hard_message_limit already */
+  #countCompressed = false;
   /** the summary messages this window made (not in the transcript) */
   readonly #made = new WeakSet<object>();
   report: FitReport | null = null;
@@ -103,10 +106,15 @@ export class ContextWindow implements ContextFitter {
     const report = (r: Omit<FitReport, 'messagesBefore' | 'tokensBefore'>) => {
       this.report = { messagesBefore: messages.length, tokensBefore: before, ...r };
     };
-    if (!step.force && before <= this.budget) {
+    const messageLimit = runtime.hardMessageLimit ?? 0;
+    const overCount = messageLimit > 0 && messages.length > messageLimit && !this.#countCompressed;
+    if (!step.force && before <= this.budget && !overCount) {
       report({ compressed: false, messagesAfter: messages.length, tokensAfter: before, reason: 'it fits' });
       return messages;
     }
+    // what made it compress: the log says so (a count-triggered compression surprises when tokens fit)
+    const trigger = step.force ? 'forced' : before > this.budget ? 'tokens' : 'messages';
+    if (trigger === 'messages') this.#countCompressed = true;
     const engine = runtime.engine;
     const chat = messages.map(plain);
     let result: ContextCompression | null;
@@ -170,7 +178,16 @@ export class ContextWindow implements ContextFitter {
     this.#lastEstimate = fixedTokens + messagesTokens(fitted);
     report({ compressed: true, messagesAfter: fitted.length, tokensAfter: after });
     this.#o.logger.info(
-      { sessionId, engine: engine.name, messagesBefore: messages.length, messagesAfter: fitted.length, before, after },
+      {
+        sessionId,
+        engine: engine.name,
+        trigger,
+        ...(trigger === 'messages' ? { hardMessageLimit: messageLimit } : {}),
+        messagesBefore: messages.length,
+        messagesAfter: fitted.length,
+        before,
+        after,
+      },
       'context compressed',
     );
     return fitted;

@@ -1,3 +1,10 @@
+export { fillCommandArgv } from './command-argv.js';
+export {
+  COMMAND_SPEECH_MAX_BYTES,
+  type CommandTtsOptions,
+  type CommandTtsSpec,
+  commandTtsProvider,
+} from './command-provider.js';
 export { capSpeech, plainSpeech, type SpeakableText, speakableText } from './speakable-text.js';
 export {
   createSpeechSynthesizer,

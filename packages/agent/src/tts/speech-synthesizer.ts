@@ -24,6 +24,8 @@ export interface SpeechSynthesizerOptions {
   /** the model's base URL and key: the default endpoint and credentials */
   modelBaseUrl: string;
   apiKey: string;
+  /** why a provider is not registered when there is a reason to tell (a tts.providers entry not approved) */
+  missing?: (name: string) => string | null;
 }
 
 /** A voice answer's audio: its bytes, type and file extension, and whether the text was cut. */
@@ -66,6 +68,8 @@ export function createSpeechSynthesizer(options: SpeechSynthesizerOptions): Spee
   const unavailable = (): string | null => {
     const registered = options.providers.get(name)?.provider;
     if (registered === undefined) {
+      const why = options.missing?.(name);
+      if (why) return why;
       const known = [...options.providers.keys()].join(', ') || 'none';
       return `tts.provider "${name}" is not registered (registered: ${known})`;
     }

@@ -48,6 +48,7 @@ export function gatewaySettings(
       streamIntervalMs: config.display.stream_interval_ms,
       reactions: config.display.reactions,
       toolProgress: config.display.tool_progress,
+      runtimeFooter: config.display.runtime_metadata_footer,
     },
     access: accessSettings(config),
     quickCommands: config.quick_commands,

@@ -25,6 +25,7 @@ import { type PipelineOutcome, settleInbox } from '../pipeline/outcome.js';
 import type { RunControl } from '../sessions/session-lanes.js';
 import { failureReply } from './failure-reply.js';
 import { withReasoning } from './reasoning-display.js';
+import { runtimeFooter, withRuntimeFooter } from './runtime-footer.js';
 import type { SinkReply } from './turn.js';
 import { type DisplaySettings, TurnDisplay } from './turn-display.js';
 
@@ -120,6 +121,7 @@ export async function openChatReply(
   // the answer's MEDIA files may come from its user's own cache folder (and read_file's roots)
   const target = { ...replyTarget(event, inboxId), mediaOwner: owner };
   const settings = ports.display(platform);
+  const startedAt = ports.now();
   let display: TurnDisplay | null = null;
   try {
     // a streamed answer's earlier messages (a restart in mid-stream); a plain answer reads nothing
@@ -194,6 +196,11 @@ export async function openChatReply(
             : null;
         if (completed && result.reasoning && (await ports.reasoningShown?.(platform, event.source.chatId)))
           answer = withReasoning(answer, result.reasoning);
+        // display.runtime_metadata_footer: after the spoken part, never in the transcript
+        if (completed && settings.runtimeFooter) {
+          const durationMs = ports.now() - startedAt;
+          answer = withRuntimeFooter(answer, runtimeFooter({ model: result.model, usage: result.usage, durationMs }));
+        }
         // three commits per answered message: accept; transcript + outbox rows; sent mark + inbox done
         const delivered = await ports.deliver(
           target,

@@ -1,4 +1,7 @@
-/** display.* per platform: `gateway.platforms.<name>.streaming` (a boolean) overrides `display.streaming`. */
+/**
+ * display.* per platform: `gateway.platforms.<name>.streaming` and `.runtime_metadata_footer`
+ * (booleans) override `display.streaming` and `display.runtime_metadata_footer`.
+ */
 import { EditCadence } from '../delivery/live-stream.js';
 import { streamIds } from '../delivery/stream-ids.js';
 import type { GatewaySettings } from '../runner/gateway-deps.js';
@@ -11,8 +14,13 @@ export function displayResolver(settings: GatewaySettings): (platform: string) =
   const global = settings.display ?? DISPLAY_DEFAULTS;
   const perPlatform = new Map<string, DisplaySettings>();
   for (const [name, block] of Object.entries(settings.platformSettings)) {
-    const streaming = block.streaming;
-    if (typeof streaming === 'boolean') perPlatform.set(name, { ...global, streaming });
+    const { streaming, runtime_metadata_footer: footer } = block;
+    if (typeof streaming !== 'boolean' && typeof footer !== 'boolean') continue;
+    perPlatform.set(name, {
+      ...global,
+      ...(typeof streaming === 'boolean' ? { streaming } : {}),
+      ...(typeof footer === 'boolean' ? { runtimeFooter: footer } : {}),
+    });
   }
   return (platform) => perPlatform.get(platform) ?? global;
 }

@@ -15,12 +15,17 @@ export const REACTION_WORKING = '👀';
 export const REACTION_ANSWERED = '✅';
 export const REACTION_FAILED = '❌';
 
-/** display.* as it applies to one platform (`gateway.platforms.<name>.streaming` overrides `display.streaming`). */
+/**
+ * display.* as it applies to one platform (`gateway.platforms.<name>.streaming` overrides
+ * `display.streaming`, `.runtime_metadata_footer` overrides `display.runtime_metadata_footer`).
+ */
 export interface DisplaySettings {
   streaming: boolean;
   streamIntervalMs: number;
   reactions: boolean;
   toolProgress: boolean;
+  /** a last line on answers: model, tokens in and out, duration (turn/runtime-footer.ts) */
+  runtimeFooter: boolean;
 }
 
 export const DISPLAY_DEFAULTS: DisplaySettings = {
@@ -28,6 +33,7 @@ export const DISPLAY_DEFAULTS: DisplaySettings = {
   streamIntervalMs: 1_000,
   reactions: false,
   toolProgress: false,
+  runtimeFooter: false,
 };
 
 export interface TurnDisplayOptions {
