@@ -51,7 +51,6 @@ export function mcpItem(name: string, server: HermesConfig['mcp_servers'][string
   };
 }
 
-/** A plugin's item: its folder's files. */
 /** The consent-relevant content of a `tts.providers` entry: the command it runs and how its audio is read. */
 export function ttsItem(name: string, entry: HermesConfig['tts']['providers'][string]): TrustItem {
   const { type, command, output_format } = entry;
@@ -63,6 +62,7 @@ export function ttsItem(name: string, entry: HermesConfig['tts']['providers'][st
   };
 }
 
+/** A plugin's item: its folder's files. */
 export function pluginItem(found: Pick<DiscoveredPlugin, 'key' | 'dir' | 'source'>): TrustItem {
   return {
     id: `plugin:${found.key}`,
@@ -162,8 +162,8 @@ export function trustItems(settings: Settings): TrustItem[] {
     ...Object.entries(settings.config.mcp_servers)
       .filter(([, s]) => s.enabled)
       .map(([name, s]) => mcpItem(name, s)),
-    ...skillItems(settings.home),
     ...Object.entries(settings.config.tts.providers).map(([name, entry]) => ttsItem(name, entry)),
+    ...skillItems(settings.home),
     ...tapItems(settings.home),
     ...bootItem(settings.home),
   ];
