@@ -2,7 +2,7 @@
 // command, then `hermes gateway run` with the fake Telegram and model (the clock accelerated with
 // the test-only HERMES_CRON_CLOCK_SPEED): the check runs df through the terminal tool, stays silent
 // while the disk has room, and posts to the home channel once it does not.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '@hermes/store';
@@ -42,10 +42,24 @@ describe('docs/cron.md', () => {
     const lines = DOC.split('\n').filter((l) => l.startsWith('hermes cron add '));
     expect(lines.length).toBeGreaterThanOrEqual(4);
     const home = tempHome();
+    let previous = '';
     for (const line of lines) {
       const [, ...args] = words(line.replace(/\s+#.*$/, ''));
+      // what the doc does before such a line: the script written and approved, the upstream job added
+      const script = args.indexOf('--script') + 1;
+      if (script > 0) {
+        mkdirSync(join(home, 'scripts'), { recursive: true });
+        writeFileSync(join(home, 'scripts', args[script] ?? ''), 'echo ok\n');
+        const approved = await runHermes(['trust', 'approve', `script:${args[script]}`, '--yes'], {
+          env: { HERMES_HOME: home },
+        });
+        expect(approved.code).toBe(0);
+      }
+      const from = args.indexOf('--context-from') + 1;
+      if (from > 0) args[from] = previous;
       const added = await runHermes([...args, '--json'], { env: { HERMES_HOME: home } });
       expect([line, added.code, added.stderr]).toEqual([line, 0, '']);
+      previous = (JSON.parse(added.stdout) as { id: string }).id;
     }
   });
 

@@ -1,6 +1,7 @@
-/** `hermes cron add|list|remove|pause|resume|run` on the program (the commands' code loads only when one runs). */
+/** `hermes cron add|edit|list|remove|pause|resume|run` on the program (the commands' code loads only when one runs). */
 import type { Command } from 'commander';
 import type { CronAddOptions } from './commands/cron.js';
+import type { CronEditOptions } from './commands/cron-edit.js';
 import type { GlobalOptions } from './main.js';
 
 export function addCronCommands(program: Command, globals: (cmd: Command) => GlobalOptions): void {
@@ -16,10 +17,32 @@ export function addCronCommands(program: Command, globals: (cmd: Command) => Glo
     .option('--deliver <target>', 'where answers go: home (default), none, telegram|discord|slack, platform:chat_id')
     .option('--toolsets <list>', "the run's toolsets, comma-separated (default: agent.toolsets)")
     .option('--tz <zone>', 'IANA time zone (default: cron.timezone, else the machine’s)')
+    .option(
+      '--script <name>',
+      'a script of HERMES_HOME/scripts run before each run (needs hermes trust approve script:NAME)',
+    )
+    .option('--context-from <id>', "give each run this job's latest answer")
     .option('--json', 'print JSON')
     .action(async (schedule: string, prompt: string, opts: CronAddOptions, cmd: Command) => {
       const { cronAdd } = await import('./commands/cron.js');
       await cronAdd(globals(cmd), schedule, prompt, opts);
+    });
+  cron
+    .command('edit')
+    .description("change a job's name, prompt, target, toolsets, pre-run script or upstream job (its schedule stays)")
+    .argument('<id>', 'the job id (hermes cron list)')
+    .option('--name <name>', 'a new name')
+    .option('--prompt <prompt>', 'a new prompt')
+    .option('--deliver <target>', 'home, none, telegram|discord|slack, platform:chat_id')
+    .option('--toolsets <list>', 'comma-separated; "" for agent.toolsets')
+    .option('--script <name>', 'a script of HERMES_HOME/scripts run before each run')
+    .option('--no-script', 'run no script before the runs')
+    .option('--context-from <id>', "give each run this job's latest answer")
+    .option('--no-context-from', "stop giving the runs another job's answer")
+    .option('--json', 'print JSON')
+    .action(async (id: string, opts: CronEditOptions, cmd: Command) => {
+      const { cronEdit } = await import('./commands/cron-edit.js');
+      await cronEdit(globals(cmd), id, opts);
     });
   cron
     .command('list')

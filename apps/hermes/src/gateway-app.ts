@@ -22,6 +22,7 @@ import { type AgentRuntime, createAgentRuntime } from './runtime.js';
 import { platformClaimer } from './service/platform-claims.js';
 import { surfaceSkillCommands } from './skills-setup.js';
 import { StartupPhases } from './startup-phases.js';
+import { scriptConsent } from './trust/script-items.js';
 import { trustedFiles } from './trust/trust-gate.js';
 import { runtimeTurnConfig } from './turn-setup.js';
 import { VERSION } from './version.js';
@@ -108,6 +109,8 @@ export async function buildGatewayApp(
       aliases: pluginAliases(),
       trusted: trustedFiles(rt.home),
     },
+    // a cron job's pre-run script runs only as approved (trust.json, read at each run)
+    cronScriptConsent: scriptConsent(rt.home),
     console: (gatewayHooks) => consoleOptions(rt, host, gatewayHooks),
     services: [
       {

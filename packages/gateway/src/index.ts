@@ -68,13 +68,19 @@ export { completionJob } from './surfaces/api/api-platform.js';
 // Scheduled jobs: `hermes cron ...` edits jobs without a running gateway
 export {
   addJob,
+  approveHint,
+  type CronScripts,
   type CronService,
   createCronjobTool,
   createCronService,
   cronClock,
+  editJob,
   jobJson,
   machineTimezone,
+  readScript,
   resumeJob,
   ScheduleError,
+  scriptName,
+  scriptsDir,
 } from './surfaces/cron/index.js';
 export { DISPLAY_DEFAULTS, type DisplaySettings } from './turn/turn-display.js';

@@ -24,6 +24,10 @@ export interface NewCronJob {
   owner: string;
   /** the user whose model made it (`telegram:111`): its runs are that user's turns; absent: the operator's */
   creator?: string | null;
+  /** a file of HERMES_HOME/scripts run before each run (its wake gate may skip the run); null: none */
+  script?: string | null;
+  /** the job whose latest answer each run is given; null: none */
+  contextFrom?: string | null;
   timezone: string;
   nextRunAt: number | null;
   /** when it was added (default: now); an interval's slots count from here */
@@ -31,9 +35,11 @@ export interface NewCronJob {
 }
 
 /** One row of `cron_jobs`; times are milliseconds since the epoch. */
-export interface CronJobRow extends Omit<NewCronJob, 'toolsets' | 'createdAt' | 'creator'> {
+export interface CronJobRow extends Omit<NewCronJob, 'toolsets' | 'createdAt' | 'creator' | 'script' | 'contextFrom'> {
   id: string;
   creator: string | null;
+  script: string | null;
+  contextFrom: string | null;
   toolsets: string[] | null;
   state: CronJobState;
   /** `hermes cron run`: the running gateway fires the job once at its next check */
@@ -60,12 +66,26 @@ export interface CronFireRow {
   finishedAt: number | null;
 }
 
+/** What `hermes cron edit` changes: each field given is set (null clears script and contextFrom). */
+export interface CronJobEdit {
+  name?: string;
+  prompt?: string;
+  deliver?: string;
+  toolsets?: readonly string[] | null;
+  script?: string | null;
+  contextFrom?: string | null;
+}
+
 export interface CronJobsRepo {
   add(job: NewCronJob): CronJobRow;
   get(id: string): CronJobRow | undefined;
   /** every job, oldest first; `owner`: only that owner's */
   list(options?: { owner?: string }): CronJobRow[];
   remove(id: string): boolean;
+  /** changes the fields `edit` gives; false when the job does not exist */
+  update(id: string, edit: CronJobEdit): boolean;
+  /** the job's newest fire that has an answer (`context_from`), or undefined */
+  latestAnswer(jobId: string): CronFireRow | undefined;
   /** pause / resume (resume gives the next run time); false when the job does not exist */
   setState(id: string, state: CronJobState, nextRunAt?: number | null): boolean;
   /** moves the next run without firing (catch_up none) */
@@ -106,6 +126,8 @@ export interface JobRecord {
   deliver: string;
   owner: string;
   creator: string | null;
+  script?: string | null;
+  context_from?: string | null;
   timezone: string;
   state: CronJobState;
   next_run_at: number | null;
@@ -141,6 +163,8 @@ export const toJob = (r: JobRecord): CronJobRow => ({
   deliver: r.deliver,
   owner: r.owner,
   creator: r.creator ?? null,
+  script: r.script ?? null,
+  contextFrom: r.context_from ?? null,
   timezone: r.timezone,
   state: r.state,
   nextRunAt: r.next_run_at,
@@ -175,16 +199,35 @@ export const toFire = (r: FireRecord): CronFireRow => ({
   finishedAt: r.finished_at,
 });
 
+/** The parameters of an edit, one `set_<field>` flag (1: set it) and value per field, for one prepared UPDATE. */
+export function editParams(edit: CronJobEdit) {
+  const has = (k: keyof CronJobEdit) => (Object.hasOwn(edit, k) && edit[k] !== undefined ? 1 : 0);
+  return {
+    set_name: has('name'),
+    name: edit.name ?? null,
+    set_prompt: has('prompt'),
+    prompt: edit.prompt ?? null,
+    set_deliver: has('deliver'),
+    deliver: edit.deliver ?? null,
+    set_toolsets: has('toolsets'),
+    toolsets: edit.toolsets === undefined || edit.toolsets === null ? null : JSON.stringify(edit.toolsets),
+    set_script: has('script'),
+    script: edit.script ?? null,
+    set_context_from: has('contextFrom'),
+    context_from: edit.contextFrom ?? null,
+  };
+}
+
 /** A new job id: 8 hex characters. */
 export const newCronJobId = (): string => randomBytes(4).toString('hex');
 
 /** Builds the repository over `cron_jobs` and `cron_fires`; every statement is prepared here, once. */
 export function createCronJobsRepo(db: SqliteDatabase, now: () => number): CronJobsRepo {
   const insert = db.prepare(
-    `INSERT INTO cron_jobs (id, name, schedule, kind, expr, prompt, toolsets, deliver, owner, creator, timezone, state,
-       next_run_at, created_at, updated_at)
-     VALUES (@id, @name, @schedule, @kind, @expr, @prompt, @toolsets, @deliver, @owner, @creator, @timezone, 'active',
-       @next_run_at, @now, @now)`,
+    `INSERT INTO cron_jobs (id, name, schedule, kind, expr, prompt, toolsets, deliver, owner, creator, script,
+       context_from, timezone, state, next_run_at, created_at, updated_at)
+     VALUES (@id, @name, @schedule, @kind, @expr, @prompt, @toolsets, @deliver, @owner, @creator, @script,
+       @context_from, @timezone, 'active', @next_run_at, @now, @now)`,
   );
   const select = db.prepare<[string], JobRecord>('SELECT * FROM cron_jobs WHERE id = ?');
   const selectAll = db.prepare<[], JobRecord>('SELECT * FROM cron_jobs ORDER BY created_at, id');
@@ -192,6 +235,20 @@ export function createCronJobsRepo(db: SqliteDatabase, now: () => number): CronJ
     'SELECT * FROM cron_jobs WHERE owner = ? ORDER BY created_at, id',
   );
   const remove = db.prepare<[string]>('DELETE FROM cron_jobs WHERE id = ?');
+  const update = db.prepare(
+    `UPDATE cron_jobs SET
+       name = CASE WHEN @set_name = 1 THEN @name ELSE name END,
+       prompt = CASE WHEN @set_prompt = 1 THEN @prompt ELSE prompt END,
+       deliver = CASE WHEN @set_deliver = 1 THEN @deliver ELSE deliver END,
+       toolsets = CASE WHEN @set_toolsets = 1 THEN @toolsets ELSE toolsets END,
+       script = CASE WHEN @set_script = 1 THEN @script ELSE script END,
+       context_from = CASE WHEN @set_context_from = 1 THEN @context_from ELSE context_from END,
+       updated_at = @now
+     WHERE id = @id`,
+  );
+  const latestAnswer = db.prepare<[string], FireRecord>(
+    'SELECT * FROM cron_fires WHERE job_id = ? AND answer IS NOT NULL ORDER BY slot_time DESC, id DESC LIMIT 1',
+  );
   const setState = db.prepare<[string, number | null, number, string]>(
     'UPDATE cron_jobs SET state = ?, next_run_at = ?, run_requested_at = NULL, updated_at = ? WHERE id = ?',
   );
@@ -270,6 +327,8 @@ export function createCronJobsRepo(db: SqliteDatabase, now: () => number): CronJ
         deliver: job.deliver,
         owner: job.owner,
         creator: job.creator ?? null,
+        script: job.script ?? null,
+        context_from: job.contextFrom ?? null,
         timezone: job.timezone,
         next_run_at: job.nextRunAt,
         now: job.createdAt ?? now(),
@@ -284,6 +343,11 @@ export function createCronJobsRepo(db: SqliteDatabase, now: () => number): CronJ
     },
     list: (options = {}) => (options.owner ? selectOwned.all(options.owner) : selectAll.all()).map(toJob),
     remove: (id) => remove.run(id).changes > 0,
+    update: (id, edit) => update.run({ ...editParams(edit), now: now(), id }).changes > 0,
+    latestAnswer: (jobId) => {
+      const r = latestAnswer.get(jobId);
+      return r ? toFire(r) : undefined;
+    },
     setState: (id, state, nextRunAt) =>
       (nextRunAt === undefined ? setStateOnly.run(state, now(), id) : setState.run(state, nextRunAt, now(), id))
         .changes > 0,

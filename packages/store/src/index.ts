@@ -19,6 +19,7 @@ export type { ContextSummariesRepo, ContextSummary } from './context-summaries-r
 export type {
   CronFireRow,
   CronFireStatus,
+  CronJobEdit,
   CronJobRow,
   CronJobState,
   CronJobsRepo,

@@ -59,7 +59,7 @@ describe('migration 19 (session tokens)', () => {
     old.close();
     const store = openStore(path, { backgroundCheckpoints: false });
     try {
-      expect(store.schemaVersion()).toBe(19);
+      expect(store.schemaVersion()).toBe(MIGRATIONS.length);
       expect(store.transcripts.tokens('sess_old')).toEqual({ prompt_tokens: 0, completion_tokens: 0 });
       store.transcripts.append('sess_old', exchange(1), { prompt_tokens: 7, completion_tokens: 2 });
       expect(store.transcripts.tokens('sess_old')).toEqual({ prompt_tokens: 7, completion_tokens: 2 });
@@ -84,7 +84,7 @@ describe('migration 19 (session tokens)', () => {
       }
       const store = await openPgStore(url);
       try {
-        expect(await store.schemaVersion()).toBe(19);
+        expect(await store.schemaVersion()).toBe(MIGRATIONS.length);
         expect(await store.transcripts.tokens('sess_old')).toEqual({ prompt_tokens: 0, completion_tokens: 0 });
         await store.transcripts.append('sess_old', exchange(1), { prompt_tokens: 7, completion_tokens: 2 });
         expect(await store.transcripts.tokens('sess_old')).toEqual({ prompt_tokens: 7, completion_tokens: 2 });

@@ -25,6 +25,18 @@ export function renderJobs(jobs: readonly CronJobRow[]): string {
       .join('  ')
       .trimEnd(),
   );
+  // what runs besides the prompt: the pre-run script and the job whose answer it reads
+  const chained = jobs
+    .filter((j) => j.script !== null || j.contextFrom !== null)
+    .map((j) =>
+      [
+        `${j.id}:`,
+        j.script === null ? '' : ` runs script ${j.script} first;`,
+        j.contextFrom === null ? '' : ` reads job ${j.contextFrom}'s latest answer;`,
+      ]
+        .join('')
+        .replace(/;$/, ''),
+    );
   const errors = jobs.filter((j) => j.lastError).map((j) => `${j.id}: last error: ${j.lastError}`);
-  return [...lines, ...errors].join('\n');
+  return [...lines, ...chained, ...errors].join('\n');
 }

@@ -1,6 +1,6 @@
 /**
- * `hermes cron add|list|remove|pause|resume|run` on the state backend (state.db, or PostgreSQL with
- * state.backend postgres). The running gateway's
+ * `hermes cron add|list|remove|pause|resume|run` (`edit`: cron-edit.ts) on the state backend
+ * (state.db, or PostgreSQL with state.backend postgres). The running gateway's
  * scheduler re-reads the table every few seconds; `run` marks a job due, so the gateway fires it
  * (within seconds, or at its next start), through its platforms and outbox.
  */
@@ -12,26 +12,35 @@ import type { GlobalOptions } from '../main.js';
 import { loadSettings } from '../settings.js';
 import { withStateStore } from '../state-store.js';
 import { renderJobs } from './cron-format.js';
+import { cliScript } from './cron-script.js';
 
 export interface CronAddOptions {
   name?: string;
   deliver?: string;
   toolsets?: string;
   tz?: string;
+  /** a file of HERMES_HOME/scripts run before each run */
+  script?: string;
+  /** the job whose latest answer each run is given */
+  contextFrom?: string;
 }
 
 /** Runs `fn` on the configured state backend and closes it. */
-async function withStore<T>(
+export async function withStore<T>(
   options: GlobalOptions,
-  fn: (store: AsyncStore, timezone: string) => Promise<T>,
+  fn: (store: AsyncStore, timezone: string, home: string) => Promise<T>,
 ): Promise<T> {
   const settings = loadSettings(options);
   const timezone = settings.config.cron.timezone ?? machineTimezone();
-  return withStateStore(settings, (store) => fn(store, timezone));
+  return withStateStore(settings, (store) => fn(store, timezone, settings.home));
 }
 
-const print = (text: string): void => {
+export const print = (text: string): void => {
   process.stdout.write(`${text}\n`);
+};
+/** A note on stderr (a script that waits for consent). */
+export const note = (text: string): void => {
+  process.stderr.write(`hermes: note: ${text}\n`);
 };
 const when = (t: number | null) => (t === null ? 'never' : new Date(t).toISOString());
 
@@ -48,9 +57,10 @@ export async function cronAdd(
       '--deliver origin is the chat a job was created from (the cronjob tool); from the CLI name home, none, a platform (telegram) or platform:chat_id',
     );
   }
-  const job = await withStore(options, async (store, timezone) => {
+  const job = await withStore(options, async (store, timezone, home) => {
+    const script = opts.script === undefined ? null : cliScript(home, opts.script);
     try {
-      return await addJob(
+      const added = await addJob(
         store.cronJobs,
         {
           schedule,
@@ -60,17 +70,25 @@ export async function cronAdd(
           owner: 'cli',
           toolsets: opts.toolsets?.split(','),
           timezone: opts.tz ?? timezone,
+          script: script?.name ?? null,
+          contextFrom: opts.contextFrom ?? null,
         },
         Date.now(),
       );
+      if (script?.note) note(script.note);
+      return added;
     } catch (err) {
       if (err instanceof ScheduleError) throw new CliExit(EXIT.USAGE, err.message);
       throw err;
     }
   });
   if (options.json) return print(JSON.stringify(jobJson(job)));
+  const extra = [
+    job.script === null ? '' : `; runs ${job.script} first`,
+    job.contextFrom === null ? '' : `; reads job ${job.contextFrom}'s latest answer`,
+  ].join('');
   print(
-    `added job ${job.id} "${job.name}": ${job.schedule} (${job.timezone}), next run ${when(job.nextRunAt)}, delivers to ${job.deliver}`,
+    `added job ${job.id} "${job.name}": ${job.schedule} (${job.timezone}), next run ${when(job.nextRunAt)}, delivers to ${job.deliver}${extra}`,
   );
 }
 

@@ -31,7 +31,7 @@ export async function trustList(options: GlobalOptions, opts: { json?: boolean }
   }
   if (states.length === 0) {
     process.stdout.write(
-      'nothing needs consent (no non-bundled plugin, MCP server, skill, skill tap, hook hatch or BOOT.md)\n',
+      'nothing needs consent (no non-bundled plugin, MCP server, skill, skill tap, hook hatch, BOOT.md or cron script)\n',
     );
     return;
   }

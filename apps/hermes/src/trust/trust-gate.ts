@@ -61,8 +61,9 @@ export function reportTrust(gate: TrustGate, logger: Logger): void {
     if (!stderr.isTTY) stderr.write(`hermes: warning: ${message}\n`);
   };
   for (const w of gate.warnings) report({ component: 'trust' }, w);
-  // a pending BOOT.md is reported by the boot-md hook, the one that would run it
-  for (const p of gate.pending.filter((x) => x.item.kind !== 'boot'))
+  // a pending BOOT.md is reported by the boot-md hook, a pending cron script by the run that would
+  // run it: each by what would run it
+  for (const p of gate.pending.filter((x) => x.item.kind !== 'boot' && x.item.kind !== 'script'))
     report({ component: 'trust', item: p.item.id, consent: p.state }, pendingLine(p));
 }
 

@@ -2,7 +2,8 @@
  * What needs the operator's consent before the gateway loads or runs it at start, each with the
  * hash of its content now: the non-bundled plugins in plugins.enabled, each `mcp_servers` entry, each `tts.providers` command,
  * the skills of HERMES_HOME/skills, the skill taps of HERMES_HOME/skill-taps, `hooks_auto_accept: true` and HERMES_ACCEPT_HOOKS when it
- * comes from HERMES_HOME/.env, and HERMES_HOME/BOOT.md (the boot-md hook runs it at every start).
+ * comes from HERMES_HOME/.env, HERMES_HOME/BOOT.md (the boot-md hook runs it at every start), and
+ * the cron pre-run scripts of HERMES_HOME/scripts (script-items.ts; run before a job's runs).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -12,8 +13,9 @@ import { acceptHooksFromEnv, type DiscoveredPlugin, discoverPlugins, hashHookFol
 import { pluginSources } from '../plugin-sources.js';
 import type { Settings } from '../settings.js';
 import { tapItems } from '../skill-taps/tap-items.js';
+import { scriptItems } from './script-items.js';
 
-export type TrustKind = 'plugin' | 'mcp' | 'tts' | 'skill' | 'tap' | 'config' | 'env' | 'boot';
+export type TrustKind = 'plugin' | 'mcp' | 'tts' | 'skill' | 'tap' | 'config' | 'env' | 'boot' | 'script';
 
 export interface TrustItem {
   /** `<kind>:<name>`, what `hermes trust approve` takes */
@@ -166,5 +168,7 @@ export function trustItems(settings: Settings): TrustItem[] {
     ...skillItems(settings.home),
     ...tapItems(settings.home),
     ...bootItem(settings.home),
+    // the cron pre-run scripts of HERMES_HOME/scripts: run before a job's runs, each only as approved
+    ...scriptItems(settings.home),
   ];
 }

@@ -40,6 +40,7 @@ import { warmSchemaValidator } from '../surfaces/api/schemas.js';
 import { cronClock, envClock } from '../surfaces/cron/clock.js';
 import { createCronService } from '../surfaces/cron/cron-service.js';
 import { machineTimezone } from '../surfaces/cron/schedule.js';
+import { scriptsDir } from '../surfaces/cron/script-path.js';
 import { Gateway } from './gateway.js';
 import type { GatewayDeps } from './gateway-deps.js';
 import { gatewaySettings, withWebChatSwitch } from './gateway-settings.js';
@@ -105,6 +106,11 @@ export interface GatewayParts {
   cluster?: GatewayClusterPort;
   /** the gateway hooks the operator approved (HERMES_HOME/hooks) and the modules they may import */
   hookConsent: Pick<HomeHookOptions, 'approve' | 'aliases' | 'trusted'>;
+  /**
+   * the sha256 the operator approved for the cron pre-run script `script:<name>` (trust.json, read
+   * at each call); absent: no job's pre-run script runs
+   */
+  cronScriptConsent?: (name: string) => string | undefined;
   /** the console's options given the hook list (null: not served) */
   console?: (gatewayHooks: ConsolePluginsPort['gatewayHooks']) => Promise<ConsoleServerOptions | null>;
   /** started once listening (state.retention_days' prune, ...) */
@@ -163,6 +169,7 @@ export async function buildGateway(config: HermesConfig, parts: GatewayParts): P
       cacheDir: join(parts.home, 'cache', 'media'),
       platformSettings: withWebChatSwitch(config.gateway.platforms, config.gateway.console.enabled, host),
       sttCommand: parts.sttCommand,
+      env,
     }),
     ...(parts.outboundMedia ? { outboundMedia: parts.outboundMedia } : {}),
   };
@@ -204,6 +211,9 @@ export async function buildGateway(config: HermesConfig, parts: GatewayParts): P
     },
     clock: cronClock(process.env), // HERMES_CRON_CLOCK_*: test-only
     logger: logger.child({ component: 'cron' }),
+    ...(parts.cronScriptConsent
+      ? { scripts: { home: parts.home, dir: scriptsDir(parts.home), approved: parts.cronScriptConsent, env } }
+      : {}),
   });
   // in a cluster the scheduler runs on the one instance holding its lease
   cluster?.addSingleton('cron', { start: () => cron.start(), stop: () => cron.stop(0) });

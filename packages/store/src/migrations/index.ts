@@ -18,6 +18,7 @@ import { cronCreator } from './0016-cron-creator.js';
 import { usageUploads } from './0017-usage-uploads.js';
 import { searchIndexBatches } from './0018-search-index-batches.js';
 import { sessionTokens } from './0019-session-tokens.js';
+import { cronScriptContext } from './0020-cron-script-context.js';
 
 /**
  * Every schema step, oldest first. To change the schema, add a file `NNNN-what-it-does.ts` next to
@@ -44,4 +45,5 @@ export const MIGRATIONS: readonly Migration[] = [
   usageUploads,
   searchIndexBatches,
   sessionTokens,
+  cronScriptContext,
 ];

@@ -1,5 +1,13 @@
 import type { AsyncMethods } from '../async-store.js';
-import { type CronJobsRepo, type FireRecord, type JobRecord, newCronJobId, toFire, toJob } from '../cron-jobs-repo.js';
+import {
+  type CronJobsRepo,
+  editParams,
+  type FireRecord,
+  type JobRecord,
+  newCronJobId,
+  toFire,
+  toJob,
+} from '../cron-jobs-repo.js';
 import { inPgTransaction, type PgQueryable, pgChanges, pgRow, pgRows } from './pg-db.js';
 
 /**
@@ -14,8 +22,8 @@ export function createPgCronJobsRepo(pool: PgQueryable, now: () => number): Asyn
       const at = job.createdAt ?? now();
       await pool.query(
         `INSERT INTO cron_jobs (id, name, schedule, kind, expr, prompt, toolsets, deliver, owner, timezone, state,
-           next_run_at, created_at, updated_at, creator)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', $11, $12, $12, $13)`,
+           next_run_at, created_at, updated_at, creator, script, context_from)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', $11, $12, $12, $13, $14, $15)`,
         [
           id,
           job.name,
@@ -30,6 +38,8 @@ export function createPgCronJobsRepo(pool: PgQueryable, now: () => number): Asyn
           job.nextRunAt,
           at,
           job.creator ?? null,
+          job.script ?? null,
+          job.contextFrom ?? null,
         ],
       );
       const row = await select(id);
@@ -51,6 +61,46 @@ export function createPgCronJobsRepo(pool: PgQueryable, now: () => number): Asyn
       return rows.map(toJob);
     },
     remove: async (id) => (await pgChanges(pool, 'DELETE FROM cron_jobs WHERE id = $1', [id])) > 0,
+    async update(id, edit) {
+      const p = editParams(edit);
+      const changes = await pgChanges(
+        pool,
+        `UPDATE cron_jobs SET
+           name = CASE WHEN $1 = 1 THEN $2 ELSE name END,
+           prompt = CASE WHEN $3 = 1 THEN $4 ELSE prompt END,
+           deliver = CASE WHEN $5 = 1 THEN $6 ELSE deliver END,
+           toolsets = CASE WHEN $7 = 1 THEN $8 ELSE toolsets END,
+           script = CASE WHEN $9 = 1 THEN $10 ELSE script END,
+           context_from = CASE WHEN $11 = 1 THEN $12 ELSE context_from END,
+           updated_at = $13
+         WHERE id = $14`,
+        [
+          p.set_name,
+          p.name,
+          p.set_prompt,
+          p.prompt,
+          p.set_deliver,
+          p.deliver,
+          p.set_toolsets,
+          p.toolsets,
+          p.set_script,
+          p.script,
+          p.set_context_from,
+          p.context_from,
+          now(),
+          id,
+        ],
+      );
+      return changes > 0;
+    },
+    async latestAnswer(jobId) {
+      const r = await pgRow<FireRecord>(
+        pool,
+        'SELECT * FROM cron_fires WHERE job_id = $1 AND answer IS NOT NULL ORDER BY slot_time DESC, id DESC LIMIT 1',
+        [jobId],
+      );
+      return r ? toFire(r) : undefined;
+    },
     async setState(id, state, nextRunAt) {
       const changes =
         nextRunAt === undefined

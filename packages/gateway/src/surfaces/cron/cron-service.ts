@@ -25,6 +25,8 @@ import { announcementText, announcementWithButton, CRON_CANCEL_ACTION, cronCance
 import type { CronJobsPort } from './cron-jobs-port.js';
 import { createCronjobTool } from './cronjob-tool.js';
 import { type CronTurnResult, type FirePorts, recoverFires, runFire } from './fire.js';
+import type { CronScripts } from './pre-run.js';
+import { prepareRun } from './run-context.js';
 import { CronScheduler, type CronSettings } from './scheduler.js';
 import { resolveDeliver } from './targets.js';
 
@@ -46,6 +48,8 @@ export interface CronServiceDeps {
   clock: CronClock;
   logger: Logger;
   recheckMs?: number;
+  /** HERMES_HOME/scripts and the operator's consent to them; absent: a job's pre-run script never runs */
+  scripts?: CronScripts;
 }
 
 export interface CronService {
@@ -101,6 +105,9 @@ export function createCronService(deps: CronServiceDeps): CronService {
 
   async function runTurn(job: CronJobRow, signal: AbortSignal): Promise<CronTurnResult> {
     const log = logger.child({ cronJob: job.id });
+    // the pre-run script's wake gate first: `{"wakeAgent": false}` skips the run (no turn, nothing sent)
+    const prepared = await prepareRun({ jobs, scripts: deps.scripts, logger: log }, job);
+    if ('skip' in prepared) return { status: 'skipped', text: null, reason: prepared.skip };
     const all = await gateway.turns.availableTools();
     const toolsets = job.toolsets;
     const tools = all.filter(
@@ -137,7 +144,7 @@ export function createCronService(deps: CronServiceDeps): CronService {
         ...(job.creator ? { onBehalfOf: job.creator } : {}),
       },
       sessionKey: SESSION_KEYS.cron(job.id),
-      input: { text: job.prompt, instructions: cronInstructions(job) },
+      input: { text: prepared.text, instructions: cronInstructions(job) },
       sink,
       plan: planFor('cron'),
     });
@@ -171,6 +178,7 @@ export function createCronService(deps: CronServiceDeps): CronService {
     timezone: () => deps.settings.timezone,
     now: () => deps.clock.now(),
     changed: () => scheduler.poke(),
+    ...(deps.scripts ? { scripts: deps.scripts } : {}),
     announce: async (origin, job) => {
       try {
         const withButton = announcementWithButton(job);

@@ -3,14 +3,18 @@
  * remove, pause, resume. A job created in a chat delivers to that chat unless told otherwise, and
  * belongs to it: from a chat, the tool lists and changes only that chat's jobs, and a `user` (not an
  * admin) only the ones their own model made. `deliver` other
- * than origin, none or home is checked like send_message's targets (no strangers).
+ * than origin, none or home is checked like send_message's targets (no strangers). A `script` must
+ * be one the operator approved as it is now (the model can name one, never make one run);
+ * `context_from` only a job this chat (and this user) may see.
  */
 
 import type { ToolDefinition } from '@hermes/protocol';
 import type { DeliveryTarget } from '../../delivery/deliver.js';
 import type { CronJobsPort } from './cron-jobs-port.js';
 import { addJob, jobJson, resumeJob } from './jobs.js';
+import { approveHint, type CronScripts } from './pre-run.js';
 import { SCHEDULE_FORMS, ScheduleError } from './schedule.js';
+import { readScript, scriptName } from './script-path.js';
 import { targetString } from './targets.js';
 
 export interface CronjobToolDeps {
@@ -26,6 +30,23 @@ export interface CronjobToolDeps {
   changed(): void;
   /** tells the chat the job was created from what the model scheduled (with a Cancel button where there are buttons); never throws */
   announce?(origin: DeliveryTarget, job: ReturnType<typeof jobJson>): Promise<void>;
+  /** HERMES_HOME/scripts and the operator's consent; absent: no script may be named */
+  scripts?: Pick<CronScripts, 'dir' | 'approved'>;
+}
+
+/** The script `given` names when the operator approved it as it is now, else why not. */
+function approvedScript(scripts: CronjobToolDeps['scripts'], given: string): { name: string } | { error: string } {
+  if (scripts === undefined) return { error: 'script: this gateway runs no scripts' };
+  const named = scriptName(scripts.dir, given);
+  if ('error' in named) return named;
+  const read = readScript(scripts.dir, named.name);
+  if ('error' in read) return { error: `script ${named.name}: ${read.error}` };
+  if (scripts.approved(named.name) !== read.sha256) {
+    return {
+      error: `script ${named.name} is not approved as it is now: only a script the operator approved may run (they run \`${approveHint(named.name)}\`)`,
+    };
+  }
+  return named;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
@@ -55,6 +76,16 @@ export function createCronjobTool(deps: CronjobToolDeps): ToolDefinition {
           },
           toolsets: { type: 'array', items: { type: 'string' }, description: "create: the run's toolsets" },
           timezone: { type: 'string', description: 'create: IANA zone for cron expressions and times' },
+          script: {
+            type: 'string',
+            description:
+              'create: an approved script of HERMES_HOME/scripts run before each run; its output is given to the run, ' +
+              'and a last line {"wakeAgent": false} skips that run',
+          },
+          context_from: {
+            type: 'string',
+            description: 'create: a job id of this chat whose latest answer each run is given (chaining)',
+          },
           job_id: { type: 'string', description: 'remove, pause, resume: the job' },
         },
         required: ['action'],
@@ -87,6 +118,19 @@ export function createCronjobTool(deps: CronjobToolDeps): ToolDefinition {
           deliver = wanted.includes(':') ? targetString(checked) : wanted;
         }
         const toolsets = Array.isArray(args.toolsets) ? args.toolsets.filter((t) => typeof t === 'string') : null;
+        const wantedScript = str(args.script);
+        const script = wantedScript === undefined ? null : approvedScript(deps.scripts, wantedScript);
+        if (script !== null && 'error' in script) return { error: script.error };
+        const contextFrom = str(args.context_from);
+        if (contextFrom !== undefined) {
+          // only a job this chat and this user may see: its answers are not another chat's to read
+          const upstream = await deps.jobs.get(contextFrom);
+          if (!upstream || (owner && upstream.owner !== owner) || !theirs(upstream)) {
+            return {
+              error: `context_from: no job ${JSON.stringify(contextFrom)}${owner ? ' in this chat' : ''} (list shows them)`,
+            };
+          }
+        }
         try {
           const job = await addJob(
             deps.jobs,
@@ -99,6 +143,8 @@ export function createCronjobTool(deps: CronjobToolDeps): ToolDefinition {
               // the user whose model asked: the job's runs are theirs (their tier and tools)
               ...(context.user ? { creator: context.user.key } : {}),
               toolsets,
+              script: script?.name ?? null,
+              contextFrom: contextFrom ?? null,
               timezone: str(args.timezone) ?? deps.timezone(),
             },
             deps.now(),

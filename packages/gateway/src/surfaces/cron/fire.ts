@@ -13,10 +13,12 @@ import { SILENT_MARKER } from '../../turn/chat-reply.js';
 import type { CronJobsPort } from './cron-jobs-port.js';
 
 export interface CronTurnResult {
-  /** `skipped`: a pre_gateway_dispatch hook skipped the run (recorded `silent`, nothing sent) */
+  /** `skipped`: the pre-run script's wake gate or a pre_gateway_dispatch hook skipped the run (recorded `silent`, nothing sent) */
   status: 'completed' | 'failed' | 'interrupted' | 'skipped';
   text: string | null;
   error?: string;
+  /** why a skipped run was skipped (default: a pre_gateway_dispatch hook) */
+  reason?: string;
 }
 
 export interface FirePorts {
@@ -52,7 +54,7 @@ export async function runFire(ports: FirePorts, job: CronJobRow, claim: Claim, s
     const result = await ports.runTurn(job, signal);
     if (result.status === 'skipped') {
       status = 'silent';
-      error = 'skipped by a pre_gateway_dispatch hook';
+      error = result.reason ?? 'skipped by a pre_gateway_dispatch hook';
       await ports.jobs.finishFire(claim.fireId, 'silent', { error });
     } else if (result.status !== 'completed' || result.text === null) {
       status = result.status === 'interrupted' ? 'interrupted' : 'failed';

@@ -3,6 +3,7 @@
  * (errors name the accepted forms), the deliver target checked, the first run computed.
  */
 import type { CronJobRow } from '@hermes/store';
+import { checkContextFrom } from './context-from.js';
 import type { CronJobsPort } from './cron-jobs-port.js';
 import {
   checkTimezone,
@@ -25,6 +26,10 @@ export interface JobInput {
   /** the user whose model made it (`telegram:111`); its runs are that user's turns */
   creator?: string | undefined;
   toolsets?: readonly string[] | null | undefined;
+  /** a pre-run script: a file name of HERMES_HOME/scripts, already checked (script-path.ts `scriptName`) */
+  script?: string | null | undefined;
+  /** the job whose latest answer each run is given; checked here (it exists, no cycle) */
+  contextFrom?: string | null | undefined;
   /** the job's zone (default: cron.timezone) */
   timezone: string;
 }
@@ -46,6 +51,7 @@ export async function addJob(jobs: CronJobsPort, input: JobInput, now: number): 
   if (schedule.kind === 'once' && schedule.at <= now) {
     throw new ScheduleError(`"${input.schedule}" is in the past (${new Date(schedule.at).toISOString()})`);
   }
+  const contextFrom = input.contextFrom ? await checkContextFrom(jobs, null, input.contextFrom) : null;
   return await jobs.add({
     name: input.name?.trim() || nameFromPrompt(input.prompt),
     schedule: input.schedule.trim(),
@@ -56,6 +62,8 @@ export async function addJob(jobs: CronJobsPort, input: JobInput, now: number): 
     deliver: input.deliver,
     owner: input.owner,
     ...(input.creator === undefined ? {} : { creator: input.creator }),
+    script: input.script ?? null,
+    contextFrom,
     timezone: input.timezone,
     nextRunAt: firstRun(schedule, input.timezone, now),
     createdAt: now, // the anchor of an interval's slots: the same time its first run was computed from
@@ -84,6 +92,8 @@ export function jobJson(job: CronJobRow) {
     deliver: job.deliver,
     owner: job.owner,
     creator: job.creator,
+    script: job.script,
+    context_from: job.contextFrom,
     timezone: job.timezone,
     state: job.state,
     next_run_at: iso(job.nextRunAt),
