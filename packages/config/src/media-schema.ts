@@ -19,9 +19,11 @@ export const mediaSchema = z.object({
 });
 
 export const sttSchema = z.object({
-  /** the OpenAI-compatible transcription endpoint's base (default: model.base_url) */
+  /** openai: an OpenAI-compatible /audio/transcriptions with model.api_key; xai: xAI's /stt with XAI_API_KEY */
+  provider: z.enum(['openai', 'xai']).default('openai'),
+  /** the transcription endpoint's base (default: model.base_url; xai: XAI_BASE_URL, else https://api.x.ai/v1) */
   base_url: baseUrl.optional(),
-  /** sent as `model`; the request carries model.api_key */
+  /** sent as `model` (openai); the request carries model.api_key */
   model: z.string().min(1).default('whisper-1'),
   /** a transcription taking longer than this is given up (the note then names the file) */
   timeout_s: z.number().gt(0).default(60),

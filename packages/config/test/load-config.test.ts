@@ -93,7 +93,7 @@ describe('loadConfig: defaults', () => {
     });
     expect(config.state).toEqual({ backend: 'sqlite' });
     expect(config.media).toEqual({ max_bytes: 20 * 1024 * 1024, cache_days: 7, daily_upload_mb: 200 });
-    expect(config.stt).toEqual({ model: 'whisper-1', timeout_s: 60 });
+    expect(config.stt).toEqual({ provider: 'openai', model: 'whisper-1', timeout_s: 60 });
     expect(config).toEqual(defaultConfig());
   });
 

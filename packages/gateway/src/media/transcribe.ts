@@ -1,18 +1,22 @@
 /**
  * Speech to text through an OpenAI-compatible `POST <base>/audio/transcriptions` (multipart: `file`,
- * `model`), or a local command (`HERMES_LOCAL_STT_COMMAND`, stt-command.ts). The transcript is kept
- * next to the cached file, so a turn redone after a restart does not transcribe again.
+ * `model`), xAI's `POST <base>/stt` (multipart: `file`, the last part as xAI asks; its one model
+ * needs no name), or a local command (`HERMES_LOCAL_STT_COMMAND`, stt-command.ts). Both endpoints
+ * answer `{"text": ...}`. The transcript is kept next to the cached file, so a turn redone after a
+ * restart does not transcribe again.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { transcribeWithCommand } from './stt-command.js';
 
 export interface SttSettings {
-  /** e.g. http://127.0.0.1:8000/v1 (stt.base_url, default model.base_url) */
+  /** stt.provider: `openai` (an OpenAI-compatible endpoint, the default) or `xai` */
+  provider?: 'openai' | 'xai';
+  /** e.g. http://127.0.0.1:8000/v1 (stt.base_url, default model.base_url; xai: https://api.x.ai/v1) */
   baseUrl: string;
-  /** stt.model, default whisper-1 */
+  /** stt.model, default whisper-1 (not sent to xai) */
   model: string;
-  /** model.api_key; empty: no Authorization header */
+  /** model.api_key (xai: XAI_API_KEY); empty: no Authorization header */
   apiKey: string;
   /** stt.timeout_s in ms */
   timeoutMs: number;
@@ -36,8 +40,11 @@ async function cachedTranscript(path: string): Promise<string | null> {
 
 function errorDetail(body: string): string {
   try {
-    const parsed = JSON.parse(body) as { error?: { message?: unknown } };
-    if (typeof parsed.error?.message === 'string') return `: ${parsed.error.message.slice(0, 200)}`;
+    const parsed = JSON.parse(body) as { error?: unknown };
+    const error = parsed.error;
+    // OpenAI's {error: {message}}, xAI's {code, error: "..."}
+    const message = typeof error === 'string' ? error : (error as { message?: unknown } | undefined)?.message;
+    if (typeof message === 'string') return `: ${message.slice(0, 200)}`;
   } catch {
     // not JSON: the status says enough
   }
@@ -62,11 +69,13 @@ export async function transcribe(
     await writeFile(transcriptPath(file.path), transcript, { mode: 0o600 }).catch(() => {});
     return transcript;
   }
+  const xai = stt.provider === 'xai';
+  if (xai && stt.apiKey === '') throw new TranscriptionError('XAI_API_KEY is not set (stt.provider: xai)');
   const data = await readFile(file.path);
   const form = new FormData();
+  if (!xai) form.append('model', stt.model);
   form.append('file', new Blob([data], { type: file.mimeType ?? 'application/octet-stream' }), basename(file.path));
-  form.append('model', stt.model);
-  const url = `${stt.baseUrl.replace(/\/+$/, '')}/audio/transcriptions`;
+  const url = `${stt.baseUrl.replace(/\/+$/, '')}/${xai ? 'stt' : 'audio/transcriptions'}`;
   const timeout = AbortSignal.timeout(stt.timeoutMs);
   let response: Response;
   try {

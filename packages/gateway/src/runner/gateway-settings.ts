@@ -6,13 +6,21 @@ import type { TurnConfig } from '@hermes/agent';
 import type { HermesConfig } from '@hermes/config';
 import { isLoopbackHost } from '@hermes/protocol';
 import { accessSettings } from '../access/access-settings.js';
+import { sttSettings } from '../media/stt-settings.js';
 import type { GatewaySettings } from './gateway-deps.js';
 
 type PlatformSettings = GatewaySettings['platformSettings'];
 
 export function gatewaySettings(
   config: HermesConfig,
-  run: { turn: TurnConfig; cacheDir: string; platformSettings?: PlatformSettings; sttCommand?: string | undefined },
+  run: {
+    turn: TurnConfig;
+    cacheDir: string;
+    platformSettings?: PlatformSettings;
+    sttCommand?: string | undefined;
+    /** the process environment (XAI_API_KEY for stt.provider xai) */
+    env?: Readonly<Record<string, string | undefined>>;
+  },
 ): GatewaySettings {
   return {
     turn: run.turn,
@@ -32,13 +40,7 @@ export function gatewaySettings(
       maxBytes: config.media.max_bytes,
       cacheDays: config.media.cache_days,
       dailyUploadBytes: config.media.daily_upload_mb * 1024 * 1024,
-      stt: {
-        baseUrl: config.stt.base_url ?? config.model.base_url,
-        model: config.stt.model,
-        apiKey: config.model.api_key,
-        timeoutMs: config.stt.timeout_s * 1000,
-        ...(run.sttCommand ? { command: run.sttCommand } : {}),
-      },
+      stt: sttSettings(config, run.env ?? {}, run.sttCommand),
     },
     approvalTimeoutMs: config.approvals.timeout_s * 1000,
     clarifyTimeoutMs: config.agent.clarify_timeout_s * 1000,
