@@ -180,7 +180,7 @@ describe('Telegram through hermes gateway run', () => {
     const home = tempHome();
     const gw = await spawnGateway(env(home, { TELEGRAM_ALLOWED_USERS: '42' }));
     try {
-      const code = '```ts\n' + Array.from({ length: 60 }, (_, i) => `const v${i} = ${i};`).join('\n') + '\n```';
+      const code = `\`\`\`ts\n${Array.from({ length: 60 }, (_, i) => `const v${i} = ${i};`).join('\n')}\n\`\`\``;
       const prose = Array.from(
         { length: 80 },
         (_, i) => `Paragraph ${i}: ${'lorem ipsum dolor sit amet '.repeat(4)}`,

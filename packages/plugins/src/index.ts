@@ -88,6 +88,7 @@ export {
   type PluginRecord,
   type PluginState,
 } from './plugin-loader.js';
+export { forgetProcessGroup, killProcessGroup, trackProcessGroup } from './process-groups.js';
 // Shell hooks (config.yaml `hooks:`), run as subprocesses through the bus
 export {
   ALLOWLIST_FILE,

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { basename } from 'node:path';
+import { forgetProcessGroup, killProcessGroup, trackProcessGroup } from '@hermes/plugins';
 
 /** the end of stderr kept for an error message */
 const STDERR_TAIL_CHARS = 400;
@@ -24,30 +25,6 @@ export interface SpeechProcessResult {
   stdout: Buffer;
   /** the last characters of stderr, whitespace collapsed */
   stderrTail: string;
-}
-
-/** Process groups still running, killed if Hermes exits first. */
-const live = new Set<number>();
-let exitHookInstalled = false;
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  live.delete(pid);
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // ESRCH: the group has already ended
-  }
-}
-
-function track(pid: number | undefined): void {
-  if (pid === undefined) return;
-  live.add(pid);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const group of [...live]) killGroup(group);
-  });
 }
 
 /** The program's name for messages (`piper`, not its whole path). */
@@ -75,7 +52,7 @@ export function runSpeechProcess(
       detached: true,
       windowsHide: true,
     });
-    track(child.pid);
+    trackProcessGroup(child.pid);
     const settle = (error: Error | null, result?: SpeechProcessResult) => {
       if (settled) return;
       settled = true;
@@ -84,7 +61,7 @@ export function runSpeechProcess(
       else if (result) resolve(result);
     };
     const stop = (why: string) => {
-      killGroup(child.pid);
+      killProcessGroup(child.pid);
       child.stdout.destroy();
       child.stderr.destroy();
       settle(new Error(why));
@@ -107,12 +84,12 @@ export function runSpeechProcess(
       stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS * 4);
     });
     child.on('error', (error: NodeJS.ErrnoException) => {
-      if (child.pid !== undefined) live.delete(child.pid);
+      forgetProcessGroup(child.pid);
       const why = error.code === 'ENOENT' ? 'not found (is it installed and on PATH?)' : error.message;
       settle(new Error(`cannot run \`${name}\`: ${why}`));
     });
     child.on('close', (code, signal) => {
-      if (child.pid !== undefined) live.delete(child.pid);
+      forgetProcessGroup(child.pid);
       const stderrTail = stderr.replace(/\s+/g, ' ').trim().slice(-STDERR_TAIL_CHARS);
       settle(null, { exitCode: code, signal, stdout: Buffer.concat(chunks), stderrTail });
     });

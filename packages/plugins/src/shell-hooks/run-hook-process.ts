@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { forgetProcessGroup, killProcessGroup, trackProcessGroup } from '../process-groups.js';
 
 /** Output beyond this many characters per stream is dropped. */
 export const HOOK_OUTPUT_MAX_CHARS = 1_000_000;
@@ -24,30 +25,6 @@ export interface HookProcessResult {
   durationMs: number;
   /** the spawn error (ENOENT, EACCES, ...), for spawn_error */
   error: string | null;
-}
-
-/** Hook process groups still running, killed if Hermes exits first (a daemon's stop, a CLI's end). */
-const live = new Set<number>();
-let exitHandlerInstalled = false;
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  live.delete(pid);
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // ESRCH: the group is already gone; EPERM cannot happen for our own child. Never thrown from a timer.
-  }
-}
-
-function track(pid: number | undefined): void {
-  if (pid === undefined) return;
-  live.add(pid);
-  if (exitHandlerInstalled) return;
-  exitHandlerInstalled = true;
-  process.once('exit', () => {
-    for (const group of [...live]) killGroup(group);
-  });
 }
 
 /** Spawns `argv`, writes `input` to its stdin and resolves when it exits or times out. */
@@ -89,9 +66,9 @@ export function runHookProcess(
       detached: true,
       windowsHide: true,
     });
-    track(child.pid);
+    trackProcessGroup(child.pid);
     const timer = setTimeout(() => {
-      killGroup(child.pid);
+      killProcessGroup(child.pid);
       child.stdout?.destroy();
       child.stderr?.destroy();
       finish({ outcome: 'timeout', exitCode: null, signal: 'SIGKILL', error: null });
@@ -108,7 +85,7 @@ export function runHookProcess(
       finish({ outcome: 'spawn_error', exitCode: null, signal: null, error: error.message });
     });
     child.on('close', (code, signal) => {
-      if (child.pid !== undefined) live.delete(child.pid);
+      forgetProcessGroup(child.pid);
       finish({ outcome: 'exit', exitCode: code, signal, error: null });
     });
     // EPIPE here only means the hook exited without reading its stdin: allowed
