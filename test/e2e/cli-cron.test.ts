@@ -43,7 +43,7 @@ describe('hermes cron', () => {
     const again = await cli('pause', job.id);
     expect([again.code, again.stderr.trim()]).toEqual([1, `hermes: job ${job.id} is paused, not active`]);
     expect((await cli('resume', job.id)).stdout).toMatch(new RegExp(`^resumed job ${job.id}: next run `));
-    expect((await cli('run', job.id)).stdout).toContain('will run within seconds in the running gateway');
+    expect((await cli('run', job.id)).stdout).toContain('will run now in the running gateway');
     expect(JSON.parse((await cli('list', '--json')).stdout)).toMatchObject([{ id: job.id, run_requested: true }]);
     expect(JSON.parse((await cli('remove', job.id, '--json')).stdout)).toEqual({ removed: job.id });
     expect((await cli('list')).stdout).toContain('no cron jobs');

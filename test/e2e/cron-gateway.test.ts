@@ -53,11 +53,13 @@ async function addJob(home: string, args: string[]): Promise<string> {
   return (JSON.parse(added.stdout) as { id: string }).id;
 }
 
-/** How many times a gateway's scheduler started (its first check done) in this home, from the log. */
-const schedulerStarts = (home: string): number => {
+/** How many times the gateway's log of this home says `text`. */
+const countIn = (home: string, text: string): number => {
   const log = join(home, 'logs', 'gateway.log');
-  return existsSync(log) ? readFileSync(log, 'utf8').split('cron scheduler started').length - 1 : 0;
+  return existsSync(log) ? readFileSync(log, 'utf8').split(text).length - 1 : 0;
 };
+/** How many times a gateway's scheduler started (its first check done) in this home, from the log. */
+const schedulerStarts = (home: string): number => countIn(home, 'cron scheduler started');
 
 const chatRequests = () => openai.server.requests.filter((r) => r.path.endsWith('/chat/completions'));
 
@@ -121,9 +123,14 @@ describe('scheduled jobs through hermes gateway run', () => {
     try {
       await waitFor(() => schedulerStarts(home) === 1);
       const id = await addJob(home, ['every 1d', 'post the status', '--deliver', 'telegram']);
+      const signalled = () => countIn(home, 'cron: the table was changed by hermes cron; re-reading it now');
+      // the add and the run each signal the gateway (SIGUSR2), which re-reads its table at once
+      await waitFor(() => signalled() === 1, { what: 'the signal of cron add' });
       const run = await runHermes(['cron', 'run', id], { env: { HERMES_HOME: home } });
       expect(run.code).toBe(0);
-      await waitFor(() => tg.sent.length > 0); // the scheduler re-reads its table every 2 s
+      expect(run.stdout).toBe(`job ${id} will run now in the running gateway (or when it next starts)\n`);
+      await waitFor(() => signalled() === 2, { what: 'the signal of cron run' });
+      await waitFor(() => tg.sent.length > 0);
       await waitFor(() => jobs(home)[0]?.fires[0]?.status === 'delivered');
       expect(tg.sent.map((m) => [m.chat_id, m.text])).toEqual([[HOME_CHAT, 'status: all green']]);
       const [job] = jobs(home);

@@ -7,7 +7,7 @@ import { editJob, jobJson, ScheduleError } from '@hermes/gateway';
 import { EXIT } from '@hermes/protocol';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
-import { note, print, withStore } from './cron.js';
+import { changeStore, note, print } from './cron.js';
 import { cliScript } from './cron-script.js';
 
 export interface CronEditOptions {
@@ -28,7 +28,7 @@ export async function cronEdit(options: GlobalOptions, id: string, opts: CronEdi
       '--deliver origin is the chat a job was created from; name home, none, a platform or platform:chat_id',
     );
   }
-  const job = await withStore(options, async (store, _timezone, home) => {
+  const job = await changeStore(options, async (store, _timezone, home) => {
     const found = await store.cronJobs.get(id);
     if (!found) throw new CliExit(EXIT.ERROR, `no cron job "${id}" (hermes cron list shows them)`);
     const script = typeof opts.script === 'string' ? cliScript(home, opts.script) : null;

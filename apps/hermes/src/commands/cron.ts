@@ -1,14 +1,16 @@
 /**
  * `hermes cron add|list|remove|pause|resume|run` (`edit`: cron-edit.ts) on the state backend
- * (state.db, or PostgreSQL with state.backend postgres). The running gateway's
- * scheduler re-reads the table every few seconds; `run` marks a job due, so the gateway fires it
- * (within seconds, or at its next start), through its platforms and outbox.
+ * (state.db, or PostgreSQL with state.backend postgres). A change is signalled to the running
+ * gateway of this HERMES_HOME, whose scheduler re-reads the table at once (and every 2 s anyway,
+ * for changes from elsewhere); `run` marks a job due, so the gateway fires it now (or at its next
+ * start), through its platforms and outbox.
  */
 import { addJob, jobJson, machineTimezone, resumeJob, ScheduleError } from '@hermes/gateway';
 import { EXIT } from '@hermes/protocol';
 import type { AsyncStore, CronJobRow } from '@hermes/store';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
+import { tellGatewayCronChanged } from '../service/cron-signal.js';
 import { loadSettings } from '../settings.js';
 import { withStateStore } from '../state-store.js';
 import { renderJobs } from './cron-format.js';
@@ -35,6 +37,20 @@ export async function withStore<T>(
   return withStateStore(settings, (store) => fn(store, timezone, settings.home));
 }
 
+/** `withStore` for a change to the table: the running gateway of this HERMES_HOME is told at once (SIGUSR2). */
+export async function changeStore<T>(
+  options: GlobalOptions,
+  fn: (store: AsyncStore, timezone: string, home: string) => Promise<T>,
+): Promise<T> {
+  let home = '';
+  const result = await withStore(options, (store, timezone, h) => {
+    home = h;
+    return fn(store, timezone, h);
+  });
+  tellGatewayCronChanged(home);
+  return result;
+}
+
 export const print = (text: string): void => {
   process.stdout.write(`${text}\n`);
 };
@@ -57,7 +73,7 @@ export async function cronAdd(
       '--deliver origin is the chat a job was created from (the cronjob tool); from the CLI name home, none, a platform (telegram) or platform:chat_id',
     );
   }
-  const job = await withStore(options, async (store, timezone, home) => {
+  const job = await changeStore(options, async (store, timezone, home) => {
     const script = opts.script === undefined ? null : cliScript(home, opts.script);
     try {
       const added = await addJob(
@@ -103,7 +119,7 @@ export async function cronChange(
   action: 'remove' | 'pause' | 'resume' | 'run',
   id: string,
 ): Promise<void> {
-  const result = await withStore(options, async (store) => {
+  const result = await changeStore(options, async (store) => {
     const jobs = store.cronJobs;
     const job = await jobs.get(id);
     if (!job) throw new CliExit(EXIT.ERROR, `no cron job "${id}" (hermes cron list shows them)`);
@@ -117,7 +133,7 @@ export async function cronChange(
     remove: `removed job ${id}`,
     pause: `paused job ${id}`,
     resume: `resumed job ${id}: next run ${when(result.job.nextRunAt)}`,
-    run: `job ${id} will run within seconds in the running gateway (or when it next starts)`,
+    run: `job ${id} will run now in the running gateway (or when it next starts)`,
   };
   print(said[action]);
 }

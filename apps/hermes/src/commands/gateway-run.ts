@@ -6,6 +6,7 @@ import { pluginFailureLine } from '../console-lines.js';
 import { buildGatewayApp, KEYLESS_WARNING } from '../gateway-app.js';
 import type { GlobalOptions } from '../main.js';
 import { handleReloadSignals } from '../reload/reload-signal.js';
+import { handleCronSignals } from '../service/cron-signal.js';
 import { acquireLock, type LockInfo, liveOwner, lockPath, releaseLock, updateLock } from '../service/pid-lock.js';
 import { stopProcess } from '../service/stop-process.js';
 import { StartupPhases } from '../startup-phases.js';
@@ -54,6 +55,8 @@ export async function runGateway(options: GlobalOptions, run: RunOptions = {}): 
   // node's own start, the CLI and the modules this command imports statically
   phases.mark('modules');
   const { home } = resolveHome({ env: process.env, ...(options.profile ? { profile: options.profile } : {}) });
+  // before the lock names this process: `hermes cron ...` may signal it from then on
+  const cronSignals = handleCronSignals();
   await takeLock(home, run.replace === true);
   phases.mark('lock');
   const path = lockPath(home);
@@ -85,6 +88,7 @@ export async function runGateway(options: GlobalOptions, run: RunOptions = {}): 
     );
     for (const p of app.rt.plugins) if (p.state === 'failed') process.stderr.write(`hermes: ${pluginFailureLine(p)}\n`);
     reloads.ready(app, options);
+    cronSignals.ready(app);
     // the platforms connect after the gateway is healthy (/health `degraded` until they have)
     void app.platformsStarted().then(() => {
       const states = Object.entries(app.platformStates()).map(
@@ -100,6 +104,7 @@ export async function runGateway(options: GlobalOptions, run: RunOptions = {}): 
     if (signal === 'SIGUSR1') throw new CliExit(EXIT.RESTART, '');
   } finally {
     reloads.dispose();
+    cronSignals.dispose();
     releaseLock(path);
   }
 }

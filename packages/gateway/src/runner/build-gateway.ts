@@ -150,6 +150,8 @@ export interface BuiltGateway {
   reloadHooks(consent: GatewayParts['hookConsent']): Promise<readonly GatewayHookSpec[]>;
   /** the gateway hooks running now (HERMES_HOME/hooks, approved) */
   gatewayHooks(): readonly GatewayHookSpec[];
+  /** the cron table changed (the CLI said so): the scheduler, if it runs here, re-reads it now */
+  cronChanged(): void;
 }
 
 /** Loads the model SDK and the schema validator now (both idempotent), so the first message does not wait. */
@@ -280,6 +282,10 @@ export async function buildGateway(config: HermesConfig, parts: GatewayParts): P
     gateway,
     server,
     keyless,
+    cronChanged() {
+      logger.info({ component: 'cron' }, 'cron: the table was changed by hermes cron; re-reading it now');
+      cron.scheduler.poke();
+    },
     async listen() {
       let url: string;
       try {
