@@ -120,9 +120,11 @@ describe('Signal through hermes gateway run', () => {
     openai.server.script({ text: 'answer to the mention' }, { text: 'answer to the quote' });
     const before = chats().length;
     signal.message(ALICE, 'just chatting', { groupId: GROUP });
-    signal.message(ALICE, 'what time is it?', { groupId: GROUP, mentionBot: true });
+    const mention = signal.message(ALICE, 'what time is it?', { groupId: GROUP, mentionBot: true });
     await waitFor(() => texts().length > 0, { what: 'the answer to the mention' });
     expect(signal.sent[0]?.chatId).toBe(`group:${GROUP}`);
+    // in a group the answer quotes the message it answers (its timestamp and author, as Signal names it)
+    expect(signal.sent[0]).toMatchObject({ quoteTimestamp: mention.envelope.timestamp, quoteAuthor: ALICE.number });
     const asked = chats().at(-1)?.body?.messages as { role: string; content: unknown }[];
     expect(JSON.stringify(asked.at(-1))).toContain('what time is it?');
     expect(JSON.stringify(asked)).not.toContain('\uFFFC');

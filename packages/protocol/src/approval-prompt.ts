@@ -33,6 +33,7 @@ export interface ApprovalPromptMessage {
   approvalId: string;
   chatId: string;
   threadId?: string;
+  /** the `messageId` of the MessageEvent answered, as the adapter made it */
   replyToMessageId?: string;
   /** plain text: the command and why it needs approval */
   text: string;

@@ -53,6 +53,7 @@ export interface MediaCapabilities {
 export interface OutboundMedia {
   chatId: string;
   threadId?: string;
+  /** the `messageId` of the MessageEvent answered, as the adapter made it (the adapter finds its platform's own id in it) */
   replyToMessageId?: string;
   /** absolute path of the file (symlinks resolved) */
   path: string;
@@ -78,6 +79,7 @@ export interface OutboundMessage {
   /** already formatted for the platform when `formatted` is true, else plain text */
   text: string;
   formatted: boolean;
+  /** the `messageId` of the MessageEvent answered, as the adapter made it (the adapter finds its platform's own id in it) */
   replyToMessageId?: string;
   /**
    * The same for every try of this message, across restarts (at most 25 characters). An adapter

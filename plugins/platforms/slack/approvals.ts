@@ -10,7 +10,7 @@ import type { ApprovalPromptMessage, ButtonMessage, InboundSink, Logger, SendRes
 import type { webApi } from '@slack/bolt';
 import { describeError } from './error-text.js';
 import { escapeMrkdwn } from './format/escape-mrkdwn.js';
-import { toMessageId } from './message-ids.js';
+import { toMessageId, tsOfMessageId } from './message-ids.js';
 import { PLATFORM } from './normalize.js';
 import { toSendFailure } from './send-errors.js';
 
@@ -24,7 +24,7 @@ export async function sendButtons(
   client: webApi.WebClient,
   message: ButtonMessage & { replyToMessageId?: string | undefined },
 ): Promise<SendResult> {
-  const threadTs = message.threadId ?? message.replyToMessageId;
+  const threadTs = message.threadId ?? tsOfMessageId(message.replyToMessageId);
   const text = escapeMrkdwn(message.text);
   const buttons = message.buttons.map((b) => ({
     type: 'button' as const,

@@ -9,3 +9,10 @@ export function toMessageId(channel: string, ts: string): string {
 export function isSlackTs(value: unknown): value is string {
   return typeof value === 'string' && /^\d+\.\d+$/.test(value);
 }
+
+/** The ts of a message named by its gateway message id (`channel:ts`), or undefined when it names none. */
+export function tsOfMessageId(id: string | undefined): string | undefined {
+  if (id === undefined) return undefined;
+  const ts = id.slice(id.lastIndexOf(':') + 1);
+  return isSlackTs(ts) ? ts : undefined;
+}

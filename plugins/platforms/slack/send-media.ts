@@ -7,13 +7,14 @@
 import { readFile } from 'node:fs/promises';
 import type { OutboundMedia, SendResult } from '@hermes/protocol';
 import type { webApi } from '@slack/bolt';
+import { tsOfMessageId } from './message-ids.js';
 import { toSendFailure } from './send-errors.js';
 
 export { SLACK_MAX_UPLOAD_BYTES } from './capabilities.js';
 
 /** Uploads one file into the chat (the thread of `threadId`, else of `replyToMessageId`); never throws. */
 export async function sendMedia(client: webApi.WebClient, media: OutboundMedia): Promise<SendResult> {
-  const threadTs = media.threadId ?? media.replyToMessageId;
+  const threadTs = media.threadId ?? tsOfMessageId(media.replyToMessageId);
   try {
     const file = await readFile(media.path);
     const upload = { channel_id: media.chatId, file, filename: media.fileName, title: media.fileName };

@@ -3,7 +3,7 @@ import type { OutboundMessage, SendResult } from '@hermes/protocol';
 import type { webApi } from '@slack/bolt';
 import { findEarlierPost, sendMetadata } from './earlier-post.js';
 import { escapeMrkdwn } from './format/escape-mrkdwn.js';
-import { toMessageId } from './message-ids.js';
+import { toMessageId, tsOfMessageId } from './message-ids.js';
 import { toSendFailure } from './send-errors.js';
 
 export interface SendOptions {
@@ -27,7 +27,7 @@ export async function sendMessage(
   message: OutboundMessage,
   options: SendOptions,
 ): Promise<SendResult> {
-  const threadTs = message.threadId ?? message.replyToMessageId;
+  const threadTs = message.threadId ?? tsOfMessageId(message.replyToMessageId);
   const key = message.idempotencyKey;
   if (key !== undefined && message.mayRepeat === true) {
     const earlier = await findEarlierPost(client, message.chatId, threadTs, key);

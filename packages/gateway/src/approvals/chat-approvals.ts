@@ -145,7 +145,7 @@ export class ChatApprovals {
       },
     );
     const id = pending.id;
-    const replyTo = event.source.chatType !== 'dm' ? event.messageId.split(':').pop() : undefined;
+    const replyTo = event.source.chatType !== 'dm' ? event.messageId : undefined;
     const shown =
       adapter?.askApproval === undefined
         ? this.#ports.sendText(event, text).then(() => undefined)

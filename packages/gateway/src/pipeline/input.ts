@@ -102,9 +102,7 @@ export function replyTarget(event: MessageEvent, inboxId?: number): DeliveryTarg
     platform: event.platform,
     chatId: event.source.chatId,
     ...(event.source.threadId ? { threadId: event.source.threadId } : {}),
-    ...(event.source.chatType !== 'dm'
-      ? { replyToMessageId: event.messageId.split(':').pop() ?? event.messageId }
-      : {}),
+    ...(event.source.chatType !== 'dm' ? { replyToMessageId: event.messageId } : {}),
     ...(inboxId !== undefined ? { inboxId } : {}),
   };
 }
