@@ -264,6 +264,28 @@ describe('pipeline metrics', () => {
   });
 });
 
+describe('the hermes_user_* series', () => {
+  it('give each user a series up to the bound; later users share `other`, their counts kept', async () => {
+    const metrics = new GatewayMetrics({ maxUserSeries: 2 });
+    metrics.userTurn('telegram:1', 'user');
+    metrics.userTurn('telegram:2', 'user');
+    metrics.userTurn('telegram:3', 'user');
+    metrics.userTurn('telegram:4', 'admin');
+    metrics.userTurn('telegram:1', 'user');
+    metrics.userUsage('telegram:5', 100, 0.5);
+    metrics.userLimited('telegram:2', 'tokens_per_day');
+    const s = await scrape(metrics);
+    expect(sampleValue(s, 'hermes_user_turns_total', { user: 'telegram:1', tier: 'user' })).toBe(2);
+    expect(sampleValue(s, 'hermes_user_turns_total', { user: 'telegram:2', tier: 'user' })).toBe(1);
+    expect(sampleValue(s, 'hermes_user_turns_total', { user: 'other', tier: 'user' })).toBe(1);
+    expect(sampleValue(s, 'hermes_user_turns_total', { user: 'other', tier: 'admin' })).toBe(1);
+    expect(sampleValue(s, 'hermes_user_tokens_total', { user: 'other' })).toBe(100);
+    expect(sampleValue(s, 'hermes_user_limited_total', { user: 'telegram:2', limit: 'tokens_per_day' })).toBe(1);
+    const users = new Set(s.filter((x) => x.name.startsWith('hermes_user_')).map((x) => x.labels.user));
+    expect([...users].sort()).toEqual(['other', 'telegram:1', 'telegram:2']);
+  });
+});
+
 describe('GET /metrics', () => {
   const api = (r: Running, apiKey: string | undefined) => ({
     apiKey,

@@ -14,6 +14,7 @@ import { CellCounter, type CounterCell, scrapeGauge, specHistogram } from './cel
 import type { EventLoopStatus } from './event-loop-watchdog.js';
 import { processMetricsRegistry } from './process-metrics.js';
 import { ReconnectTracker } from './reconnect-tracker.js';
+import { UserLabels } from './user-labels.js';
 
 /** How often platform states are sampled to count reconnects between scrapes. */
 export const PLATFORM_SAMPLE_INTERVAL_MS = 1_000;
@@ -32,6 +33,8 @@ export interface MetricsSources {
 export interface GatewayMetricsOptions {
   /** monotonic milliseconds for turn latency (default performance.now) */
   now?: () => number;
+  /** users with a `user` label of their own (default MAX_USER_SERIES); later ones count as `other` */
+  maxUserSeries?: number;
 }
 
 type Sampler = { observe(value: number): void };
@@ -149,9 +152,11 @@ export class GatewayMetrics implements DeliveryObserver {
   readonly #eventLoopStalls: CounterCell;
   #eventLoop: { status(): EventLoopStatus } | null = null;
   #sampler: NodeJS.Timeout | null = null;
+  readonly #users: UserLabels;
 
   constructor(options: GatewayMetricsOptions = {}) {
     this.now = options.now ?? (() => performance.now());
+    this.#users = new UserLabels(options.maxUserSeries);
     const own = new Registry();
     this.#counters = {
       received: new CellCounter(own, METRICS.messagesReceived),
@@ -248,18 +253,19 @@ export class GatewayMetrics implements DeliveryObserver {
 
   /** A turn a user started (access/usage-limits.ts). */
   userTurn(userKey: string, tier: string): void {
-    this.#counters.userTurns.cell(userKey, tier).inc();
+    this.#counters.userTurns.cell(this.#users.label(userKey), tier).inc();
   }
 
   /** A user's turn's reported tokens and their cost. */
   userUsage(userKey: string, tokens: number, cost: number): void {
-    this.#counters.userTokens.cell(userKey).inc(tokens);
-    this.#counters.userCost.cell(userKey).inc(cost);
+    const user = this.#users.label(userKey);
+    this.#counters.userTokens.cell(user).inc(tokens);
+    this.#counters.userCost.cell(user).inc(cost);
   }
 
   /** A turn refused by the user's `limit`. */
   userLimited(userKey: string, limit: string): void {
-    this.#counters.userLimited.cell(userKey, limit).inc();
+    this.#counters.userLimited.cell(this.#users.label(userKey), limit).inc();
   }
 
   messageSent(platform: string): void {
