@@ -6,7 +6,7 @@
 // (@hermes/protocol, @hermes/plugin-sdk) and @hermes/console (its assets sit next to it), so that
 // Hermes and its plugins share one copy of each; a few ES-module packages only Hermes uses are joined. Commands stay lazy: each `await import()` of a
 // command is a chunk of its own, loaded only when that command runs.
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -89,3 +89,32 @@ await build({
   },
   logLevel: 'warning',
 });
+
+/**
+ * V8 keeps each loaded file's source as a string (for lazy compiling) and stores it one byte per
+ * character only if every character is Latin-1: one em dash or emoji left in a comment or a regular
+ * expression (esbuild escapes those in strings and templates, not these) doubles the string, 3.3
+ * instead of 1.7 MB for the main chunk. Each character above U+00FF becomes its \u escape (a
+ * surrogate pair above U+FFFF), which means the same in a comment and a regular expression; in a
+ * tagged template's raw text (String.raw) it would not, so a backtick before one on its line (not
+ * in a comment) fails the build rather than guess (apps/hermes/test/bundle-latin1.test.ts checks the result).
+ */
+/** a UTF-16 code unit above U+00FF (surrogates included: no `u` flag) */
+const WIDE = /[\u0100-\uffff]/g;
+for (const name of readdirSync(outdir)) {
+  if (!name.endsWith('.js')) continue;
+  const file = join(outdir, name);
+  const text = readFileSync(file, 'utf8');
+  if (text.search(WIDE) < 0) continue;
+  for (const [i, line] of text.split('\n').entries()) {
+    const at = line.search(WIDE);
+    const before = line.slice(0, at);
+    const inComment = before.includes('//') || /^\s*(\/\*|\*)/.test(line);
+    if (at >= 0 && !inComment && before.includes('`'))
+      throw new Error(`${name}:${i + 1}: a wide character after a backtick`);
+  }
+  writeFileSync(
+    file,
+    text.replace(WIDE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
+}

@@ -1,7 +1,8 @@
 // The footprint of a real `hermes gateway run` with three platforms (Telegram, Discord and Slack,
 // each against its fake), 20 plugins and 10 gateway hooks: the time from spawn to a healthy
 // /health and to every platform connected, the gateway's CPU time by each, the modules it has
-// loaded by each (counted in a start of its own), and its idle RSS.
+// loaded by each (counted in a start of its own), its idle RSS and what that is made of, and its
+// RSS once it has answered one message (which starts the gateway hooks' worker thread).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,6 +68,38 @@ function cpuMs(pid: number | undefined): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/**
+ * What a process's RSS is made of, MB (`/proc/<pid>/status` and `smaps`): anonymous (V8's heaps,
+ * malloc's arenas, thread stacks) and file-backed (the `node` executable's pages, shared with every
+ * node process, and the shared libraries), and its thread count (one more while the gateway hooks'
+ * worker runs).
+ */
+export function rssBreakdown(pid: number | undefined): string {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const mb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+  let exe = 0;
+  let mallocMain = 0;
+  let inExe = false;
+  let inHeap = false;
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (mapping) {
+      const name = mapping[1] ?? '';
+      inExe = name !== '' && name === process.execPath;
+      inHeap = name === '[heap]';
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+)/.exec(line);
+    if (rss && inExe) exe += Number(rss[1]) / 1024;
+    if (rss && inHeap) mallocMain += Number(rss[1]) / 1024;
+  }
+  return (
+    `anonymous ${mb('RssAnon').toFixed(1)} MB (of which malloc's main arena ${mallocMain.toFixed(1)}), ` +
+    `file-backed ${mb('RssFile').toFixed(1)} MB (of which the node executable ${exe.toFixed(1)}), ` +
+    `${/Threads:\s+(\d+)/.exec(status)?.[1] ?? '?'} threads`
+  );
+}
+
 /** `hermes gateway run` with `execArgv` and `env`; resolves once it says where it listens. */
 async function startGateway(
   execArgv: readonly string[],
@@ -112,6 +145,26 @@ async function stopGateway(child: ChildProcess): Promise<void> {
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await exited;
+}
+
+/**
+ * The same gateway once it has answered one message: the 10 hooks' `agent:end` starts their
+ * worker thread (until then none runs); its RSS once idle again for SETTLED_MS.
+ */
+async function afterOneMessage(driver: PlatformDriver | undefined, pid: number | undefined, rssMb: () => number) {
+  if (!driver) return;
+  const threads = () => Number(/Threads:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  const before = threads();
+  const sent = driver.sent().length;
+  await driver.dm(driver.user(0), 'hello');
+  const until = Date.now() + 20_000;
+  while ((driver.sent().length === sent || threads() <= before) && Date.now() < until)
+    await new Promise((r) => setTimeout(r, 20));
+  const started = threads() > before ? 'started' : 'NOT started';
+  await new Promise((r) => setTimeout(r, SETTLED_MS));
+  console.log(
+    `  after one message (the hooks' worker thread ${started}): RSS ${rssMb().toFixed(1)} MB ${SETTLED_MS / 1000} s after it; ${rssBreakdown(pid)}`,
+  );
 }
 
 /** When the footprint reads the idle gateway's RSS, ms after every platform connected (BENCH_SMOKE=1: at once). */
@@ -180,6 +233,7 @@ export async function runFootprint(): Promise<void> {
       // been idle for a while (15-30 s here): the RSS an idle gateway settles at
       await new Promise((r) => setTimeout(r, SETTLED_MS - SOON_MS));
       const rssSettled = rssMb();
+      const settledParts = rssBreakdown(child.pid);
       console.log(
         `gateway footprint, ${label}: 3 platforms + 20 plugins + 10 gateway hooks, healthy ${healthy.toFixed(0)} ms after spawn ` +
           `(target <= 1 s), every platform connected (ok) ${ready.toFixed(0)} ms after spawn; its CPU time ` +
@@ -187,6 +241,8 @@ export async function runFootprint(): Promise<void> {
           `${rssSettled.toFixed(1)} MB ${SETTLED_MS / 1000} s after (target <= 100 MB)`,
       );
       console.log(`  ${startupReport(logFile, logFrom)}`);
+      console.log(`  idle RSS ${SETTLED_MS / 1000} s after: ${settledParts}`);
+      if (label === 'next start') await afterOneMessage(drivers[0], child.pid, rssMb);
       await stopGateway(child);
     }
     // a third start, not timed: the modules loaded by healthy and once every platform has started

@@ -179,7 +179,9 @@ describe('gateway hook consent', () => {
     const gw = await spawnGateway(env(home));
     expect(await gw.stop()).toBe(0);
     expect(gw.stderr()).not.toContain('not loaded');
-    expect(gatewayLog(home)).toContain('gateway hooks started in their worker thread: command-logger');
+    expect(gatewayLog(home)).toContain(
+      'gateway hooks attached (their worker thread starts at the first of their events): command-logger',
+    );
     appendFileSync(join(home, 'hooks', 'command-logger', 'handler.ts'), '\n// edited\n');
     expect(await consentOf(home)).toEqual({ 'command-logger': 'pending:changed' });
     // --force replaces the folder (a leftover file is not approved along with it)

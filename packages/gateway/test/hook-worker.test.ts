@@ -33,7 +33,7 @@ afterEach(async () => {
   await Promise.all(workers.splice(0).map((w) => w.stop()));
 });
 
-function start(hooks: Record<string, string>, extra: { timeoutMs?: number; graceMs?: number } = {}) {
+function start(hooks: Record<string, string>, extra: { timeoutMs?: number; graceMs?: number } = {}, eager = true) {
   const { logger, lines } = recordingLogger();
   const sent: string[] = [];
   const apiFor = (name: string): GatewayHookApi => ({
@@ -57,12 +57,28 @@ function start(hooks: Record<string, string>, extra: { timeoutMs?: number; grace
     faults: { limit: 3, windowMs: 60_000 },
     ...extra,
   });
-  w.start();
+  if (eager) w.start();
   workers.push(w);
   return { w, lines, sent };
 }
 
 describe('GatewayHookWorker', () => {
+  it('starts its thread with the first run, not before (an idle gateway holds no second isolate)', async () => {
+    const { w, lines } = start(
+      {
+        counter: `let n = 0; export function handle(event, context, hermes) { n += 1; hermes.logger.info('run ' + n); }`,
+      },
+      {},
+      false,
+    );
+    expect(w.running).toBe(false);
+    await w.run('counter', 'agent:end', {});
+    expect(w.running).toBe(true);
+    await w.run('counter', 'agent:end', {});
+    // one thread for both runs: the module's state is kept
+    expect(lines).toEqual(['run 1', 'run 2']);
+  });
+
   it('runs handlers off the main thread with send, runAgent and the logger passed by message', async () => {
     const { w, lines, sent } = start({
       talker: `import { isMainThread } from 'node:worker_threads';

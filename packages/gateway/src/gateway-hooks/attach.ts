@@ -29,9 +29,11 @@ export interface GatewayHookThreads {
 }
 
 /**
- * Starts the gateway hooks' worker thread (every handler is imported there) and subscribes each
- * hook to the gateway's events. Nothing waits for the worker: events that fire before it is ready
- * wait in its queue.
+ * Subscribes each hook to the gateway's events, run in the gateway hooks' worker thread (every
+ * handler is imported there). The worker starts with the first event a hook is subscribed to
+ * (`gateway:startup` once the platforms have started; `agent:end` with the first answer), not
+ * before: until then the gateway holds no second isolate. Nothing waits for the worker: events
+ * that fire before it is ready wait in its queue.
  */
 export function attachGatewayHookThreads(
   events: GatewayEvents,
@@ -47,7 +49,6 @@ export function attachGatewayHookThreads(
     trusted: { ...host.trusted },
     apiFor: (name) => apis.get(name) ?? hookApi(host, name),
   });
-  worker.start();
   const offs = specs.map((spec) =>
     events.on(spec.events, (type, context) => worker.run(spec.name, type, context), spec.name),
   );

@@ -52,7 +52,7 @@ export function attachHomeHooks(options: HomeHookOptions): HomeHooks {
   });
   logger.info(
     { hooks: hooks.map((h) => h.name) },
-    `gateway hooks started in their worker thread: ${hooks.map((h) => `${h.name} (${h.events.join(', ')})`).join('; ')}`,
+    `gateway hooks attached (their worker thread starts at the first of their events): ${hooks.map((h) => `${h.name} (${h.events.join(', ')})`).join('; ')}`,
   );
   return { threads, hooks };
 }

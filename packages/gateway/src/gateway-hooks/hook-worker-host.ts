@@ -4,7 +4,8 @@
  * rejection nobody handled, out of memory) is logged with the hook it is traced to and restarted
  * with backoff; one that stops answering while a run is overdue (a busy loop) is terminated and
  * restarted. A hook traced to 5 faults in 10 minutes is turned off. Nothing here throws into the
- * gateway.
+ * gateway. The worker (an isolate of its own: 8 to 18 MB of RSS) starts with the first run, or
+ * with start(); a gateway whose hooks' events have not fired yet holds none.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -30,8 +31,10 @@ export interface HookWorkerOptions {
   /** first restart delay; doubles per crash in a row, up to maxBackoffMs */
   backoffMs?: number;
   maxBackoffMs?: number;
-  /** heap limit of the worker */
+  /** heap limit of the worker (old generation) */
   maxHeapMb?: number;
+  /** the worker's young generation (default YOUNG_GENERATION_MB) */
+  youngGenerationMb?: number;
   faults?: FaultLimit;
 }
 
@@ -55,6 +58,12 @@ if (workerData.entry.endsWith('.ts')) {
 }
 `;
 const QUEUE_LIMIT = 500;
+/**
+ * The worker's young generation, MB: V8 grows a new isolate's to 16 MB semi-spaces while the
+ * handlers load (a few MB of RSS kept until the memory reducer runs); handlers run once per event,
+ * so a small one costs no CPU per message (the main thread's is V8's default).
+ */
+export const YOUNG_GENERATION_MB = 2;
 /**
  * An overdue worker's time to answer a ping: the hook timeout itself, within 1 to 5 s. A free event
  * loop answers in a millisecond; one that misses a second is stuck in synchronous work, and an
@@ -84,6 +93,8 @@ export class GatewayHookWorker {
   #readyAt = 0;
   #crashes = 0;
   #stopped = false;
+  /** a worker was started once (the first run starts it; a crashed one is restarted by the backoff timer) */
+  #begun = false;
   #nextRun = 1;
   readonly #runs = new Map<number, PendingRun>();
   readonly #queue: ToHookWorker[] = [];
@@ -103,10 +114,16 @@ export class GatewayHookWorker {
       backoffMs: 1_000,
       maxBackoffMs: 60_000,
       maxHeapMb: 256,
+      youngGenerationMb: YOUNG_GENERATION_MB,
       trusted: {},
       ...rest,
     };
     this.#faults = new FaultCounter(faults ?? DEFAULT_FAULT_LIMIT);
+  }
+
+  /** A worker thread exists (started by start() or the first run, not stopped). */
+  get running(): boolean {
+    return this.#worker !== null;
   }
 
   /** The hooks that run (not failed to load, not turned off). */
@@ -114,10 +131,14 @@ export class GatewayHookWorker {
     return [...this.#specs.keys()].filter((name) => !this.#off.has(name));
   }
 
-  /** Starts the worker (the handlers load there; runs posted before they are ready wait for them). */
+  /**
+   * Starts the worker (the handlers load there; runs posted before they are ready wait for them).
+   * Optional: the first run starts it too.
+   */
   start(): void {
     const hooks = this.active.map((name) => ({ name, handlerFile: this.#specs.get(name)?.handlerFile ?? '' }));
     if (this.#stopped || hooks.length === 0) return;
+    this.#begun = true;
     const data: HookWorkerData = {
       entry: ENTRY,
       jiti: createRequire(import.meta.url).resolve('jiti'),
@@ -131,7 +152,10 @@ export class GatewayHookWorker {
       workerData: data,
       // the worker must not inherit the CLI's loader flags
       execArgv: [],
-      resourceLimits: { maxOldGenerationSizeMb: this.#o.maxHeapMb },
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.#o.maxHeapMb,
+        maxYoungGenerationSizeMb: this.#o.youngGenerationMb,
+      },
       name: 'gateway hooks',
     });
     this.#worker = worker;
@@ -156,6 +180,7 @@ export class GatewayHookWorker {
   /** Runs one hook's handler on one event; resolves when it finished, rejects with its error. */
   run(hook: string, event: string, context: Record<string, unknown>): Promise<void> {
     if (this.#stopped || this.#off.has(hook)) return Promise.resolve();
+    if (!this.#begun) this.start();
     const id = this.#nextRun++;
     const message: ToHookWorker = { type: 'run', id, hook, event, context: cloneable(context) };
     return new Promise<void>((resolve, reject) => {
