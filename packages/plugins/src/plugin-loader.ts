@@ -98,7 +98,9 @@ function asLoadError(err: unknown): HermesError {
 }
 
 type Importer = ModuleImporter;
-const createImporter = (aliases: Record<string, string> | undefined) => createModuleImporter(aliases);
+// a plugin file esbuild cannot transform goes to jiti's babel: logged at debug
+const createImporter = (options: LoadPluginsOptions) =>
+  createModuleImporter(options.aliases, { debug: (message) => options.logger.debug(message) });
 
 /** Whether a plugin runs without being listed in plugins.enabled: bundled platform and backend plugins. */
 export function loadsWithoutOptIn(source: PluginSourceKind, manifest: PluginManifest): boolean {
@@ -202,7 +204,7 @@ async function loadOne(
 export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginRecord[]> {
   let importer: Promise<Importer> | null = null;
   const lazyImporter = () => {
-    importer ??= createImporter(options.aliases);
+    importer ??= createImporter(options);
     return importer;
   };
   const out: PluginRecord[] = [];
