@@ -1,10 +1,6 @@
-/** Imports TypeScript or JavaScript files without a build step (jiti and esbuild), with module aliases. */
-import { existsSync, readFileSync } from 'node:fs';
+/** Imports TypeScript or JavaScript files without a build step (jiti), with module aliases. */
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Jiti } from 'jiti';
-import { createEsbuildTransform } from './esbuild-transform.js';
-import { createTransformCache } from './transform-cache.js';
 
 export type ModuleImporter = (file: string) => Promise<unknown>;
 
@@ -36,55 +32,23 @@ export function pointImportsAtTypeScript(code: string, filename: string): string
   });
 }
 
-export interface ModuleImporterOptions {
-  /** why a file was not transformed by esbuild (it went to jiti's babel transform) */
-  debug?(message: string): void;
-}
-
-const TYPESCRIPT = /\.[cm]?tsx?$/;
-
 /**
  * An importer for plugin and hook code; `aliases` map bare specifiers (e.g. `@hermes/plugin-sdk`)
- * to files. jiti resolves and evaluates; esbuild transforms (esbuild-transform.ts; jiti's babel only
- * for what esbuild cannot do), cached by source (transform-cache.ts). The specifiers are pointed at
- * the files that exist after the cache, on every load, so a cached transform never refers to a file
- * that has since been renamed.
+ * to files. Transforms go through jiti's own transform and file cache (keyed by the source); the
+ * specifiers are pointed at the files that exist after the cache, on every load, so a cached
+ * transform never refers to a file that has since been renamed.
  */
-export async function createModuleImporter(
-  aliases: Record<string, string> = {},
-  options: ModuleImporterOptions = {},
-): Promise<ModuleImporter> {
+export async function createModuleImporter(aliases: Record<string, string> = {}): Promise<ModuleImporter> {
   const { createJiti } = await import('jiti');
-  const self = fileURLToPath(import.meta.url);
-  let babel: Jiti | null = null;
-  const esbuild = createEsbuildTransform({
-    // jiti's babel transform (babel loads on its first use), no cache of its own
-    fallback: (o) => {
-      babel ??= createJiti(self, { fsCache: false });
-      return { code: babel.transform(o) };
-    },
-    debug: options.debug,
-    cache: createTransformCache(self),
-  });
-  const jiti = createJiti(self, {
+  // jiti's transform with its file cache; used only through .transform
+  const transformer = createJiti(import.meta.url);
+  const jiti = createJiti(import.meta.url, {
     alias: aliases,
     fsCache: false,
-    transform: (o) => {
-      const { code, error } = esbuild.transform(o);
-      return { code: o.filename ? pointImportsAtTypeScript(code, o.filename) : code, error };
+    transform: (options) => {
+      const code = transformer.transform(options);
+      return { code: options.filename ? pointImportsAtTypeScript(code, options.filename) : code };
     },
   });
-  return async (file) => {
-    // the entry file (jiti.import transforms TypeScript as an async module) through esbuild's async API
-    if (TYPESCRIPT.test(file)) {
-      let source: string | null = null;
-      try {
-        source = readFileSync(file, 'utf8');
-      } catch {
-        // jiti says what is wrong
-      }
-      if (source !== null) await esbuild.prepare({ source, filename: file, ts: true, async: true });
-    }
-    return jiti.import(file);
-  };
+  return (file) => jiti.import(file);
 }

@@ -98,9 +98,7 @@ function asLoadError(err: unknown): HermesError {
 }
 
 type Importer = ModuleImporter;
-// a plugin file esbuild cannot transform goes to jiti's babel: logged at debug
-const createImporter = (options: LoadPluginsOptions) =>
-  createModuleImporter(options.aliases, { debug: (message) => options.logger.debug(message) });
+const createImporter = (aliases: Record<string, string> | undefined) => createModuleImporter(aliases);
 
 /** Whether a plugin runs without being listed in plugins.enabled: bundled platform and backend plugins. */
 export function loadsWithoutOptIn(source: PluginSourceKind, manifest: PluginManifest): boolean {
@@ -204,7 +202,7 @@ async function loadOne(
 export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginRecord[]> {
   let importer: Promise<Importer> | null = null;
   const lazyImporter = () => {
-    importer ??= createImporter(options);
+    importer ??= createImporter(options.aliases);
     return importer;
   };
   const out: PluginRecord[] = [];
