@@ -35,6 +35,12 @@ export function createEmailAdapter(context: PlatformContext, deps: AdapterDeps =
   const secrets = [settings.imap.password, settings.smtp.password].filter((s) => s.length >= 4);
   const describe = (error: unknown): string => {
     let text = error instanceof Error ? error.message : String(error);
+    // imapflow says only "Command failed" when the server refuses: its own words are in responseText
+    const refusal = error as { responseText?: unknown; serverResponseCode?: unknown } | null;
+    if (typeof refusal?.responseText === 'string' && refusal.responseText !== '') {
+      const code = typeof refusal.serverResponseCode === 'string' ? `[${refusal.serverResponseCode}] ` : '';
+      text = `${text}: ${code}${refusal.responseText}`;
+    }
     for (const secret of secrets) text = text.split(secret).join('<password>');
     return text;
   };
