@@ -1,7 +1,7 @@
 // The bare echo bots run as plain JavaScript, as a deployed bot does (no TypeScript loader in the
 // measured process): test/bench/bare/*.ts are transpiled once per bench run, file by file, into
 // node_modules/.cache/hermes-bench/bare/*.mjs (under node_modules, so their imports resolve to the
-// project's grammy, discord.js and Bolt).
+// project's grammy, discord.js, Bolt, imapflow, mailparser and nodemailer).
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,14 @@ import ts from 'typescript';
 const SOURCE_DIR = fileURLToPath(new URL('./bare/', import.meta.url));
 const OUT_DIR = fileURLToPath(new URL('../../node_modules/.cache/hermes-bench/bare/', import.meta.url));
 
-export type BareBot = 'telegram-echo' | 'discord-echo' | 'slack-echo';
+export type BareBot =
+  | 'telegram-echo'
+  | 'discord-echo'
+  | 'slack-echo'
+  | 'whatsapp-echo'
+  | 'matrix-echo'
+  | 'signal-echo'
+  | 'email-echo';
 
 let built = false;
 

@@ -14,6 +14,13 @@ import { smokeOr } from './smoke.js';
 export const LONG_CHAT_EXCHANGES = smokeOr(1500, 40);
 /** the measured window at each end */
 const WINDOW = smokeOr(300, 10);
+
+/** A long chat's size: its exchanges and the window measured at each end (a slow platform's are smaller). */
+export interface LongChatSize {
+  exchanges: number;
+  window: number;
+}
+export const LONG_CHAT_SIZE: LongChatSize = { exchanges: LONG_CHAT_EXCHANGES, window: WINDOW };
 const REPLY_TIMEOUT_MS = 30_000;
 
 export interface LongChatFigures {
@@ -43,21 +50,26 @@ async function window<C>(
   return roundOf(result, cpuMs, system.takeApiCalls(), await model.takeRequestCount());
 }
 
-/** Fresh chats, then one chat grown to LONG_CHAT_EXCHANGES exchanges, its last WINDOW measured. */
-export async function measureLongChat<C>(system: RunningSystem<C>, model: ModelProcess): Promise<LongChatFigures> {
-  const fresh = await window(system, model, null, WINDOW);
+/** Fresh chats, then one chat grown to `size.exchanges` exchanges, its last `size.window` measured. */
+export async function measureLongChat<C>(
+  system: RunningSystem<C>,
+  model: ModelProcess,
+  size: LongChatSize = LONG_CHAT_SIZE,
+): Promise<LongChatFigures> {
+  const fresh = await window(system, model, null, size.window);
   const chat = system.traffic.newChat();
-  await window(system, model, chat, LONG_CHAT_EXCHANGES - WINDOW);
-  const long = await window(system, model, chat, WINDOW);
+  await window(system, model, chat, size.exchanges - size.window);
+  const long = await window(system, model, chat, size.window);
   return { label: system.label, fresh, long };
 }
 
 const ms = (x: number) => x.toFixed(2);
 
 /** The long-chat table: CPU per message in fresh chats and at the end of the long one, their ratio, p99. */
-export function longChatTable(rows: readonly LongChatFigures[]): string[] {
+export function longChatTable(rows: readonly LongChatFigures[], size: LongChatSize = LONG_CHAT_SIZE): string[] {
+  const { exchanges, window: measured } = size;
   return [
-    `Long chat: one chat that keeps talking (${LONG_CHAT_EXCHANGES.toLocaleString('en-US')} exchanges, ${(2 * LONG_CHAT_EXCHANGES).toLocaleString('en-US')} messages of history by the end), the last ${WINDOW} measured, against ${WINDOW} messages in fresh chats (a new chat every 10):`,
+    `Long chat: one chat that keeps talking (${exchanges.toLocaleString('en-US')} exchanges, ${(2 * exchanges).toLocaleString('en-US')} messages of history by the end), the last ${measured} measured, against ${measured} messages in fresh chats (a new chat every 10):`,
     '',
     '| system | CPU ms/msg, fresh chats | CPU ms/msg, long chat | long / fresh | p99 ms, fresh / long | model requests/msg |',
     '|---|---|---|---|---|---|',

@@ -75,6 +75,8 @@ export interface WebhookTarget {
   port: number;
   path: string;
   secret: string;
+  /** the headers that authenticate a body (default: Telegram's secret token header with `secret`) */
+  headers?: (body: string) => Record<string, string>;
 }
 
 /** A keep-alive HTTP/1.1 client for one target: one socket per chat, reused across its messages. */
@@ -97,7 +99,7 @@ export function webhookClient(target: WebhookTarget, sockets: number): WebhookCl
           headers: {
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(body),
-            'x-telegram-bot-api-secret-token': target.secret,
+            ...(target.headers?.(body) ?? { 'x-telegram-bot-api-secret-token': target.secret }),
           },
         },
         (res) => {

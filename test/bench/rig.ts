@@ -46,7 +46,7 @@ export interface StartOptions {
 }
 
 export interface PlatformRig<C> {
-  platform: 'telegram' | 'discord' | 'slack';
+  platform: 'telegram' | 'discord' | 'slack' | 'whatsapp' | 'matrix' | 'signal' | 'email';
   /** what the platform's API calls are called in the output */
   apiCalls: string;
   /** starts a fake and one system on it */

@@ -68,6 +68,11 @@ const BENCHES: Bench[] = [
         ['telegram', 'grammy'],
         ['discord', 'discord.js'],
         ['slack', 'Bolt'],
+        // the bare bots of the platforms without an SDK that fits (test/bench/bare/*: each says why)
+        ['whatsapp', 'node:http \\+ fetch'],
+        ['matrix', 'fetch /sync loop'],
+        ['signal', 'fetch \\+ SSE'],
+        ['email', 'imapflow \\+ nodemailer'],
       ] as const
     ).flatMap(([platform, sdk]) => [
       new RegExp(`### ${platform}\\n\\n\\| system \\| msg/s at 64 chats`),

@@ -29,12 +29,16 @@ export interface SpawnOptions {
 
 const TAIL_BYTES = 8_192;
 
+/** variables that would configure a system under test: the model, Hermes, the platforms' tokens */
+const CONFIGURING =
+  /^(OPENAI_|HERMES_|TELEGRAM_|DISCORD_|SLACK_|WHATSAPP_|MATRIX_|SIGNAL_|EMAIL_|API_SERVER_KEY|BENCH_|NODE_OPTIONS)/;
+
 /** The caller's environment without anything that would configure a system under test by accident. */
 export function cleanEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value === undefined) continue;
-    if (/^(OPENAI_|HERMES_|TELEGRAM_|DISCORD_|SLACK_|API_SERVER_KEY|BENCH_|NODE_OPTIONS)/.test(key)) continue;
+    if (CONFIGURING.test(key)) continue;
     env[key] = value;
   }
   return env;

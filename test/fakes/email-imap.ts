@@ -290,6 +290,9 @@ export async function startFakeImap(options: { user?: string; password?: string 
   }
 
   const server = createServer((socket) => {
+    // an answer is several writes (untagged lines, then the tagged one): without this, Nagle's
+    // algorithm holds the last one until the client's delayed ACK (~40 ms a command on loopback)
+    socket.setNoDelay(true);
     opened += 1;
     const c: Conn = {
       id: opened,
