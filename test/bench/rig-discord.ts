@@ -2,11 +2,9 @@
 // WebSocket, replies seen as the fake records them. Each system gets a fake of its own (the fake
 // dispatches to every connected session). Bare: test/bench/bare/discord-echo.ts (discord.js).
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord-server.js';
-import { bareScript } from './bare-build.js';
 import { type DiscordChat, discordChats, injectMessage, watchDiscordReplies } from './discord-echo.js';
-import { startHermesProcess } from './hermes-process.js';
-import { bareLabel, closeAll, type PlatformRig, plainEcho, type RunningSystem, type StartOptions } from './rig.js';
-import { spawnSystem } from './system-process.js';
+import { closeAll, type PlatformRig, type RunningSystem, type StartOptions } from './rig.js';
+import { startBareOrHermes } from './start-system.js';
 
 const TOKEN = 'MTc3NzAwMTc3NzAwMTc3NzAwMQ.GbEnCh.BENCH-discord-token-0123456789abcdefghij';
 /**
@@ -15,33 +13,24 @@ const TOKEN = 'MTc3NzAwMTc3NzAwMTc3NzAwMQ.GbEnCh.BENCH-discord-token-0123456789a
  */
 export const BENCH_GLOBAL_REQUESTS_PER_SECOND = 100_000;
 
-async function startSystem(fake: FakeDiscord, options: StartOptions) {
-  if (options.kind === 'openclaw') throw new Error('openclaw: the bench runs it on Telegram only');
-  if (options.kind !== 'hermes') {
-    const proc = await spawnSystem({
-      name: bareLabel('bare discord.js', options.kind),
-      command: process.execPath,
-      args: [bareScript('discord-echo')],
-      env: {
+function startSystem(fake: FakeDiscord, options: StartOptions) {
+  return startBareOrHermes(
+    {
+      sdk: 'bare discord.js',
+      script: 'discord-echo',
+      bareEnv: {
         BENCH_DISCORD_TOKEN: fake.token,
         BENCH_DISCORD_API_BASE: fake.apiBase,
         BENCH_DISCORD_GLOBAL_RPS: String(BENCH_GLOBAL_REQUESTS_PER_SECOND),
-        BENCH_MODEL_URL: options.modelUrl,
-        ...plainEcho(options.kind),
       },
-      ready: /\{"ready":true\}/,
-    });
-    return { label: bareLabel('bare discord.js', options.kind), proc };
-  }
-  const proc = await startHermesProcess({
-    platform: 'discord',
-    settings: { api_base: fake.apiBase, global_requests_per_second: BENCH_GLOBAL_REQUESTS_PER_SECOND },
-    env: { DISCORD_BOT_TOKEN: fake.token, DISCORD_ALLOWED_USERS: '*' },
-    modelUrl: options.modelUrl,
-    maxConcurrentRuns: options.maxConcurrentRuns,
-    ...(options.prepare ? { prepare: options.prepare } : {}),
-  });
-  return { label: 'hermes', proc };
+      hermes: {
+        platform: 'discord',
+        settings: { api_base: fake.apiBase, global_requests_per_second: BENCH_GLOBAL_REQUESTS_PER_SECOND },
+        env: { DISCORD_BOT_TOKEN: fake.token, DISCORD_ALLOWED_USERS: '*' },
+      },
+    },
+    options,
+  );
 }
 
 export const discordRig: PlatformRig<DiscordChat> = {

@@ -7,11 +7,9 @@
 import { startFakeImap } from '../fakes/email-imap.js';
 import { composeMail } from '../fakes/email-mail.js';
 import { type FakeSmtp, startFakeSmtp } from '../fakes/email-smtp.js';
-import { bareScript } from './bare-build.js';
-import { startHermesProcess } from './hermes-process.js';
 import { watchPushes } from './push-watch.js';
-import { bareLabel, closeAll, type PlatformRig, plainEcho, type RunningSystem, type StartOptions } from './rig.js';
-import { spawnSystem } from './system-process.js';
+import { closeAll, type PlatformRig, type RunningSystem, type StartOptions } from './rig.js';
+import { benchUntil, startBareOrHermes } from './start-system.js';
 
 const BOT = 'bot@example.test';
 const PASSWORD = 'bench-app-password';
@@ -29,44 +27,34 @@ interface Servers {
   smtp: FakeSmtp;
 }
 
-async function startSystem(servers: Servers, options: StartOptions) {
-  if (options.kind === 'openclaw') throw new Error('openclaw: the bench runs it on Telegram only');
-  if (options.kind !== 'hermes') {
-    const label = bareLabel('bare imapflow + nodemailer', options.kind);
-    const proc = await spawnSystem({
-      name: label,
-      command: process.execPath,
-      args: [bareScript('email-echo')],
-      env: {
+function startSystem(servers: Servers, options: StartOptions) {
+  return startBareOrHermes(
+    {
+      sdk: 'bare imapflow + nodemailer',
+      script: 'email-echo',
+      bareEnv: {
         BENCH_EMAIL_ADDRESS: BOT,
         BENCH_EMAIL_PASSWORD: PASSWORD,
         BENCH_IMAP_PORT: String(servers.imapPort),
         BENCH_SMTP_PORT: String(servers.smtp.port),
-        BENCH_MODEL_URL: options.modelUrl,
-        ...plainEcho(options.kind),
       },
-      ready: /\{"ready":true\}/,
-    });
-    return { label, proc };
-  }
-  const proc = await startHermesProcess({
-    platform: 'email',
-    // plain text to the loopback fakes
-    settings: { imap_security: 'none', smtp_security: 'none' },
-    env: {
-      EMAIL_ADDRESS: BOT,
-      EMAIL_PASSWORD: PASSWORD,
-      EMAIL_IMAP_HOST: '127.0.0.1',
-      EMAIL_IMAP_PORT: String(servers.imapPort),
-      EMAIL_SMTP_HOST: '127.0.0.1',
-      EMAIL_SMTP_PORT: String(servers.smtp.port),
-      EMAIL_ALLOWED_USERS: '*',
+      hermes: {
+        platform: 'email',
+        // plain text to the loopback fakes
+        settings: { imap_security: 'none', smtp_security: 'none' },
+        env: {
+          EMAIL_ADDRESS: BOT,
+          EMAIL_PASSWORD: PASSWORD,
+          EMAIL_IMAP_HOST: '127.0.0.1',
+          EMAIL_IMAP_PORT: String(servers.imapPort),
+          EMAIL_SMTP_HOST: '127.0.0.1',
+          EMAIL_SMTP_PORT: String(servers.smtp.port),
+          EMAIL_ALLOWED_USERS: '*',
+        },
+      },
     },
-    modelUrl: options.modelUrl,
-    maxConcurrentRuns: options.maxConcurrentRuns,
-    ...(options.prepare ? { prepare: options.prepare } : {}),
-  });
-  return { label: 'hermes', proc };
+    options,
+  );
 }
 
 export const emailRig: PlatformRig<EmailChat> = {
@@ -87,11 +75,9 @@ export const emailRig: PlatformRig<EmailChat> = {
       const { label, proc } = await startSystem({ imapPort: imap.port, smtp }, options);
       closers.push(() => proc.stop());
       // ready once the mailbox waits in IDLE (the bare bot's ready line says so; Hermes's "connected" comes just before)
-      const deadline = performance.now() + 10_000;
-      while (imap.idling() === 0) {
-        if (performance.now() > deadline) throw new Error(`${label}: the mailbox is not in IDLE\n${proc.outputTail()}`);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await benchUntil(`${label}: the mailbox in IDLE`, () => imap.idling() > 0).catch((error: unknown) => {
+        throw new Error(`${String(error)}\n${proc.outputTail()}`);
+      });
       let next = 0;
       return {
         kind: options.kind,

@@ -3,43 +3,24 @@
 // `send` calls are the replies. Bare: test/bench/bare/signal-echo.ts (fetch + SSE + JSON-RPC).
 import { randomUUID } from 'node:crypto';
 import { type FakeSignal, type SignalPerson, startFakeSignal } from '../fakes/signal-server.js';
-import { bareScript } from './bare-build.js';
-import { startHermesProcess } from './hermes-process.js';
 import { watchPushes } from './push-watch.js';
-import { bareLabel, closeAll, type PlatformRig, plainEcho, type RunningSystem, type StartOptions } from './rig.js';
-import { spawnSystem } from './system-process.js';
+import { closeAll, type PlatformRig, type RunningSystem, type StartOptions } from './rig.js';
+import { benchUntil, startBareOrHermes } from './start-system.js';
 
-async function startSystem(fake: FakeSignal, options: StartOptions) {
-  if (options.kind === 'openclaw') throw new Error('openclaw: the bench runs it on Telegram only');
-  if (options.kind !== 'hermes') {
-    const label = bareLabel('bare fetch + SSE', options.kind);
-    const proc = await spawnSystem({
-      name: label,
-      command: process.execPath,
-      args: [bareScript('signal-echo')],
-      env: { BENCH_SIGNAL_HTTP_URL: fake.url, BENCH_MODEL_URL: options.modelUrl, ...plainEcho(options.kind) },
-      ready: /\{"ready":true\}/,
-    });
-    return { label, proc };
-  }
-  const proc = await startHermesProcess({
-    platform: 'signal',
-    settings: {},
-    env: { SIGNAL_HTTP_URL: fake.url, SIGNAL_ACCOUNT: fake.account, SIGNAL_ALLOWED_USERS: '*' },
-    modelUrl: options.modelUrl,
-    maxConcurrentRuns: options.maxConcurrentRuns,
-    ...(options.prepare ? { prepare: options.prepare } : {}),
-  });
-  return { label: 'hermes', proc };
-}
-
-/** Resolves once the system's event stream is open (it sees what is pushed from then on). */
-async function streamOpen(fake: FakeSignal, timeoutMs: number): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (fake.openStreams() === 0) {
-    if (performance.now() > deadline) throw new Error(`signal: no open event stream within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+function startSystem(fake: FakeSignal, options: StartOptions) {
+  return startBareOrHermes(
+    {
+      sdk: 'bare fetch + SSE',
+      script: 'signal-echo',
+      bareEnv: { BENCH_SIGNAL_HTTP_URL: fake.url },
+      hermes: {
+        platform: 'signal',
+        settings: {},
+        env: { SIGNAL_HTTP_URL: fake.url, SIGNAL_ACCOUNT: fake.account, SIGNAL_ALLOWED_USERS: '*' },
+      },
+    },
+    options,
+  );
 }
 
 export const signalRig: PlatformRig<SignalPerson> = {
@@ -54,7 +35,7 @@ export const signalRig: PlatformRig<SignalPerson> = {
       closers.push(() => watch.restore());
       const { label, proc } = await startSystem(fake, options);
       closers.push(() => proc.stop());
-      await streamOpen(fake, 10_000);
+      await benchUntil('signal: an open event stream', () => fake.openStreams() > 0);
       let next = 0;
       return {
         kind: options.kind,

@@ -2,42 +2,31 @@
 // as its chat.postMessage records. Each system gets a fake of its own (the fake sends every envelope
 // to the newest socket). Bare: test/bench/bare/slack-echo.ts (Bolt, Socket Mode).
 import { type FakeSlack, startFakeSlack } from '../fakes/slack-server.js';
-import { bareScript } from './bare-build.js';
-import { startHermesProcess } from './hermes-process.js';
-import { bareLabel, closeAll, type PlatformRig, plainEcho, type RunningSystem, type StartOptions } from './rig.js';
+import { closeAll, type PlatformRig, type RunningSystem, type StartOptions } from './rig.js';
 import { injectSlackMessage, type SlackChat, slackChat, watchSlackReplies } from './slack-echo.js';
-import { spawnSystem } from './system-process.js';
+import { startBareOrHermes } from './start-system.js';
 
 const BOT_TOKEN = 'xoxb-4770017770-4770027770-BenchBotToken';
 const APP_TOKEN = 'xapp-1-A0BENCH0001-4770037770-BenchAppToken';
 
-async function startSystem(fake: FakeSlack, options: StartOptions) {
-  if (options.kind === 'openclaw') throw new Error('openclaw: the bench runs it on Telegram only');
-  if (options.kind !== 'hermes') {
-    const proc = await spawnSystem({
-      name: bareLabel('bare Bolt', options.kind),
-      command: process.execPath,
-      args: [bareScript('slack-echo')],
-      env: {
+function startSystem(fake: FakeSlack, options: StartOptions) {
+  return startBareOrHermes(
+    {
+      sdk: 'bare Bolt',
+      script: 'slack-echo',
+      bareEnv: {
         BENCH_SLACK_BOT_TOKEN: fake.botToken,
         BENCH_SLACK_APP_TOKEN: fake.appToken,
         BENCH_SLACK_API_URL: fake.apiUrl,
-        BENCH_MODEL_URL: options.modelUrl,
-        ...plainEcho(options.kind),
       },
-      ready: /\{"ready":true\}/,
-    });
-    return { label: bareLabel('bare Bolt', options.kind), proc };
-  }
-  const proc = await startHermesProcess({
-    platform: 'slack',
-    settings: { api_url: fake.apiUrl, mode: 'socket' },
-    env: { SLACK_BOT_TOKEN: fake.botToken, SLACK_APP_TOKEN: fake.appToken, SLACK_ALLOWED_USERS: '*' },
-    modelUrl: options.modelUrl,
-    maxConcurrentRuns: options.maxConcurrentRuns,
-    ...(options.prepare ? { prepare: options.prepare } : {}),
-  });
-  return { label: 'hermes', proc };
+      hermes: {
+        platform: 'slack',
+        settings: { api_url: fake.apiUrl, mode: 'socket' },
+        env: { SLACK_BOT_TOKEN: fake.botToken, SLACK_APP_TOKEN: fake.appToken, SLACK_ALLOWED_USERS: '*' },
+      },
+    },
+    options,
+  );
 }
 
 export const slackRig: PlatformRig<SlackChat> = {

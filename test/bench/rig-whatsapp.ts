@@ -2,12 +2,10 @@
 // system's port, as Meta does), POST /messages out on a fake Graph API in the bench process, the
 // replies seen as the fake records them. Bare: test/bench/bare/whatsapp-echo.ts (node:http + fetch).
 import { type FakeWhatsApp, signWebhook, startFakeWhatsApp } from '../fakes/whatsapp-server.js';
-import { bareScript } from './bare-build.js';
-import { startHermesProcess } from './hermes-process.js';
 import { webhookClient } from './pipeline-load.js';
 import { watchPushes } from './push-watch.js';
-import { bareLabel, closeAll, type PlatformRig, plainEcho, type RunningSystem, type StartOptions } from './rig.js';
-import { spawnSystem } from './system-process.js';
+import { closeAll, type PlatformRig, type RunningSystem, type StartOptions } from './rig.js';
+import { startBareOrHermes } from './start-system.js';
 
 const WEBHOOK_PATH = '/whatsapp/webhook';
 const VERIFY_TOKEN = 'bench-verify-token';
@@ -17,42 +15,33 @@ const MAX_SOCKETS = 100;
 /** The `i`-th bench chat: a WhatsApp id (digits with the country code). */
 export const whatsappChat = (i: number): string => `1555${String(7_000_000 + i)}`;
 
-async function startSystem(fake: FakeWhatsApp, options: StartOptions) {
-  if (options.kind === 'openclaw') throw new Error('openclaw: the bench runs it on Telegram only');
-  if (options.kind !== 'hermes') {
-    const label = bareLabel('bare node:http + fetch', options.kind);
-    const proc = await spawnSystem({
-      name: label,
-      command: process.execPath,
-      args: [bareScript('whatsapp-echo')],
-      env: {
+function startSystem(fake: FakeWhatsApp, options: StartOptions) {
+  return startBareOrHermes(
+    {
+      sdk: 'bare node:http + fetch',
+      script: 'whatsapp-echo',
+      bareEnv: {
         BENCH_WHATSAPP_API_URL: fake.apiUrl,
         BENCH_WHATSAPP_TOKEN: fake.token,
         BENCH_WHATSAPP_PHONE_NUMBER_ID: fake.phoneNumberId,
         BENCH_WHATSAPP_APP_SECRET: fake.appSecret,
         BENCH_WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
-        BENCH_MODEL_URL: options.modelUrl,
-        ...plainEcho(options.kind),
       },
       ready: /\{"ready":true,"port":(\d+)\}/,
-    });
-    return { label, proc, port: Number(proc.readyMatch[1]) };
-  }
-  const proc = await startHermesProcess({
-    platform: 'whatsapp',
-    settings: { api_url: fake.apiUrl, webhook_path: WEBHOOK_PATH },
-    env: {
-      WHATSAPP_ACCESS_TOKEN: fake.token,
-      WHATSAPP_PHONE_NUMBER_ID: fake.phoneNumberId,
-      WHATSAPP_APP_SECRET: fake.appSecret,
-      WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
-      WHATSAPP_ALLOWED_USERS: '*',
+      hermes: {
+        platform: 'whatsapp',
+        settings: { api_url: fake.apiUrl, webhook_path: WEBHOOK_PATH },
+        env: {
+          WHATSAPP_ACCESS_TOKEN: fake.token,
+          WHATSAPP_PHONE_NUMBER_ID: fake.phoneNumberId,
+          WHATSAPP_APP_SECRET: fake.appSecret,
+          WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
+          WHATSAPP_ALLOWED_USERS: '*',
+        },
+      },
     },
-    modelUrl: options.modelUrl,
-    maxConcurrentRuns: options.maxConcurrentRuns,
-    ...(options.prepare ? { prepare: options.prepare } : {}),
-  });
-  return { label: 'hermes', proc, port: proc.port };
+    options,
+  );
 }
 
 export const whatsappRig: PlatformRig<string> = {
