@@ -210,7 +210,7 @@ export class HookBus implements HookInvoker {
       const callback = registration.callback as (p: unknown) => unknown;
       // a plugin's callback runs in its scope: errors it leaves behind (timers, lost promises) are traced to it
       result =
-        registration.owner.source === 'plugin'
+        registration.owner.source === 'plugin' && registration.owner.scoped !== false
           ? pluginScope.run(registration.owner.name, callback, payload)
           : callback(payload);
     } catch (err) {

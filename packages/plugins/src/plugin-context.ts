@@ -160,6 +160,8 @@ export function createPluginContext(options: {
   host?: PluginHostServices;
   /** where `importOptional` finds packages (HERMES_HOME/node_modules) and the names plugin.yaml declares */
   optional?: { modulesDir: string | null; names: readonly string[] };
+  /** false: a bundled plugin, whose hook callbacks run outside the fault scope (HookOwner.scoped) */
+  scoped?: boolean;
 }): ScopedContext {
   const undo: (() => void)[] = [];
   const tools: string[] = [];
@@ -194,7 +196,8 @@ export function createPluginContext(options: {
           `plugin ${key}: unknown hook "${String(event)}"${hint ? ` (did you mean "${hint}"?)` : ''}`,
         );
       }
-      undo.push(options.hooks.register(event, callback, { source: 'plugin', name: key }));
+      const owner = { source: 'plugin', name: key, ...(options.scoped === false ? { scoped: false } : {}) } as const;
+      undo.push(options.hooks.register(event, callback, owner));
       hooks.push(event);
     },
     registerCommand(command) {

@@ -25,7 +25,7 @@ export interface PluginFaultOptions {
 
 export class PluginFaults {
   readonly #o: PluginFaultOptions;
-  readonly #dirs = new Map<string, string>();
+  readonly #dirs = new Map<string, string[]>();
   readonly #times = new Map<string, number[]>();
   readonly #disabled = new Set<string>();
 
@@ -33,9 +33,11 @@ export class PluginFaults {
     this.#o = options;
   }
 
-  /** Remembers a plugin's folder, for tracing stack frames to it. */
+  /** Remembers a plugin's folder (a bundled plugin's build may be a second one), for tracing stack frames to it. */
   track(plugin: string, dir: string): void {
-    this.#dirs.set(plugin, dir.endsWith(sep) ? dir : dir + sep);
+    const dirs = this.#dirs.get(plugin) ?? [];
+    dirs.push(dir.endsWith(sep) ? dir : dir + sep);
+    this.#dirs.set(plugin, dirs);
   }
 
   /** The plugins whose hooks were turned off. */
@@ -49,9 +51,11 @@ export class PluginFaults {
     if (scoped !== undefined) return scoped;
     const stack = error instanceof Error ? (error.stack ?? '') : '';
     let best: { plugin: string; at: number } | null = null;
-    for (const [plugin, dir] of this.#dirs) {
-      const at = stack.indexOf(dir);
-      if (at >= 0 && (best === null || at < best.at)) best = { plugin, at };
+    for (const [plugin, dirs] of this.#dirs) {
+      for (const dir of dirs) {
+        const at = stack.indexOf(dir);
+        if (at >= 0 && (best === null || at < best.at)) best = { plugin, at };
+      }
     }
     return best?.plugin ?? null;
   }

@@ -133,4 +133,58 @@ describe('PluginFaults', () => {
     ]);
     expect(faults.disabled).toEqual(['flaky']);
   });
+
+  it('runs a third-party plugin in its scope and a bundled one without it (no promise hooks for our own code)', async () => {
+    const { logger, faults, bus } = setup();
+    const seen: Record<string, (string | undefined)[]> = {};
+    (globalThis as { __scopeSeen?: typeof seen }).__scopeSeen = seen;
+    const body = (name: string) =>
+      `export function register(ctx) {
+        const { pluginScope } = globalThis.__scopeImports;
+        (globalThis.__scopeSeen.${name} ??= []).push(pluginScope.getStore());
+        ctx.registerHook("on_session_start", () => { globalThis.__scopeSeen.${name}.push(pluginScope.getStore()); });
+      }`;
+    (globalThis as { __scopeImports?: unknown }).__scopeImports = { pluginScope };
+    const dirs = {
+      user: mkdtempSync(join(tmpdir(), 'hermes-pscope-u-')),
+      bundled: mkdtempSync(join(tmpdir(), 'hermes-pscope-b-')),
+    };
+    for (const [source, name] of [
+      ['user', 'theirs'],
+      ['bundled', 'ours'],
+    ] as const) {
+      mkdirSync(join(dirs[source], name));
+      writeFileSync(join(dirs[source], name, 'plugin.yaml'), `name: ${name}\nversion: 1.0.0\ndescription: t\n`);
+      writeFileSync(join(dirs[source], name, 'index.js'), body(name));
+    }
+    const records = await loadPlugins({
+      dirs: [
+        { dir: dirs.bundled, source: 'bundled' },
+        { dir: dirs.user, source: 'user' },
+      ],
+      enabled: ['ours', 'theirs'],
+      disabled: [],
+      env: {},
+      tools: new ToolRegistry(),
+      hooks: bus,
+      logger,
+      host: { registries: new PluginRegistries() },
+      faults,
+    });
+    expect(records.map((r) => [r.key, r.state])).toEqual([
+      ['ours', 'enabled'],
+      ['theirs', 'enabled'],
+    ]);
+    await bus.invoke('on_session_start', { session_id: 's', platform: 'cli' } as never);
+    // register() and the hook callback: the user plugin in its scope, the bundled one in none
+    expect(seen).toEqual({ theirs: ['theirs', 'theirs'], ours: [undefined, undefined] });
+    // the bundled one is traced by its folder, and by a second one (its build's) when tracked
+    const fromOurs = new Error('x');
+    fromOurs.stack = `Error: x\n    at tick (${join(dirs.bundled, 'ours', 'index.js')}:1:1)`;
+    expect(faults.attribute(fromOurs)).toBe('ours');
+    faults.track('ours', '/opt/build/ours');
+    const fromBuild = new Error('y');
+    fromBuild.stack = 'Error: y\n    at tick (/opt/build/ours/index.js:1:1)';
+    expect(faults.attribute(fromBuild)).toBe('ours');
+  });
 });
