@@ -23,6 +23,7 @@ import { type HeldAcks, holdAcksUntilAccepted } from './socket-ack.js';
 import { guardSocketFrames } from './socket-frames.js';
 import { createSocketSupervisor, type SocketSupervisor } from './socket-supervisor.js';
 import { createUserNames } from './user-names.js';
+import { createWebFetch } from './web-fetch.js';
 
 export { SLACK_CAPABILITIES } from './capabilities.js';
 
@@ -46,10 +47,13 @@ export function createSlackAdapter(context: PlatformContext, deps: AdapterDeps =
   });
   const { now, sleep, random, status, inFlight } = kit;
   const sdkLogger = boltLogger(logger, settings.sdkLogLevel);
+  // Web API calls over node:http with a keep-alive agent instead of Node's fetch (web-fetch.ts)
+  const web = createWebFetch();
   // the gateway's outbox is the one that retries (429 after Retry-After); the SDK retries nothing,
   // so a send is made once and a 429 comes back as rate_limited instead of being waited out here
   const clientOptions = (): webApi.WebClientOptions => ({
     slackApiUrl: settings.apiUrl,
+    fetch: web.fetch,
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: settings.requestTimeoutMs,
@@ -220,6 +224,7 @@ export function createSlackAdapter(context: PlatformContext, deps: AdapterDeps =
 
     stopped: () => {
       supervisor = undefined;
+      web.close();
     },
 
     send: (message) =>
