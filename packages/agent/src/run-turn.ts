@@ -128,9 +128,17 @@ function toolSchemas(tools: readonly ToolDefinition[]): ChatCompletionTool[] {
   });
 }
 
-/** A private copy of the history for a hook's callbacks; skipped when the hook has none (a bus that can count). */
-function copyFor(hooks: TurnOptions['hooks'], hook: HookName, history: readonly ChatMessage[]): ChatMessage[] {
-  return hooks.count?.(hook) === 0 ? [] : structuredClone([...history]);
+/**
+ * A private copy of the history (and the turn's messages after it) for a hook's callbacks; skipped
+ * when the hook has none (a bus that can count): a long chat's history is not even joined then.
+ */
+function copyFor(
+  hooks: TurnOptions['hooks'],
+  hook: HookName,
+  history: readonly ChatMessage[],
+  after: readonly ChatMessage[] = [],
+): ChatMessage[] {
+  return hooks.count?.(hook) === 0 ? [] : structuredClone([...history, ...after]);
 }
 
 /** Runs one turn to its end; never throws (failures are in the result). */
@@ -305,7 +313,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       sessionId,
       userMessage: userText,
       assistantResponse: finalText,
-      conversationHistory: copyFor(hooks, 'post_llm_call', [...options.history, ...turn]),
+      conversationHistory: copyFor(hooks, 'post_llm_call', options.history, turn),
       model,
       platform,
     });

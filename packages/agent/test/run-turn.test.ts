@@ -193,6 +193,13 @@ describe('runTurn', () => {
     expect(calls[4]?.payload).toMatchObject({ isFirstTurn: false, userMessage: 'again' });
     expect(calls[2]?.payload).toMatchObject({ assistantResponse: 'one' });
     expect(calls[3]?.payload).toMatchObject({ completed: true, interrupted: false });
+    // post_llm_call sees the history and the turn's messages after it; pre_llm_call the history only
+    expect(calls[4]?.payload.conversationHistory).toEqual(first.messages);
+    expect(calls[5]?.payload.conversationHistory).toEqual([
+      ...first.messages,
+      { role: 'user', content: 'again' },
+      { role: 'assistant', content: 'two' },
+    ]);
   });
 
   it('is interrupted by its AbortSignal: no post_llm_call, on_session_end says interrupted', async () => {
