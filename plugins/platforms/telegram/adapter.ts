@@ -22,7 +22,7 @@ import { retryUntilDone } from './retry.js';
 import { sendMedia } from './send-media.js';
 import { sendMessage } from './send-message.js';
 import { readTelegramSettings } from './settings.js';
-import { createWebhookHandler, webhookVerifier } from './webhook.js';
+import { createWebhookHandler, webhookSecretCheck, webhookVerifier } from './webhook.js';
 import { webhookSecretFor } from './webhook-secret.js';
 
 export { TELEGRAM_CAPABILITIES } from './capabilities.js';
@@ -90,8 +90,10 @@ export function createTelegramAdapter(context: PlatformContext, deps: AdapterDep
     );
   };
 
+  // one secret check for the route's header check and its handler: a request's secret is hashed once
+  const secretCheck = webhookSecret === undefined ? undefined : webhookSecretCheck(webhookSecret);
   const webhookHandler = createWebhookHandler({
-    ...(webhookSecret === undefined ? {} : { secret: webhookSecret }),
+    ...(secretCheck === undefined ? {} : { secret: secretCheck }),
     logger,
     deliver: () => {
       const signal = kit.signal;
@@ -101,8 +103,8 @@ export function createTelegramAdapter(context: PlatformContext, deps: AdapterDep
   });
 
   // routes are added at creation: the gateway takes them before its server starts (503 until start)
-  if (webhookSecret !== undefined) {
-    context.route('POST', settings.webhookPath, webhookHandler, { verify: webhookVerifier(webhookSecret, logger) });
+  if (secretCheck !== undefined) {
+    context.route('POST', settings.webhookPath, webhookHandler, { verify: webhookVerifier(secretCheck, logger) });
   }
 
   return kit.adapter({
