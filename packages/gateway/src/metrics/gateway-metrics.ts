@@ -6,11 +6,11 @@
 import type { ModelErrorKind, ModelRequestObserver, ModelRequestOutcome, TurnStatus } from '@hermes/agent';
 import type { HookCallbackObserver, HookCallbackOutcome, HookOwner } from '@hermes/plugins';
 import type { HookName, PlatformState } from '@hermes/protocol';
-import { type Histogram, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
 import type { DeliveryObserver, SendFailure } from '../delivery/deliver.js';
 import type { LaneStats } from '../sessions/session-lanes.js';
 import { METRICS } from './catalog.js';
-import { CellCounter, type CounterCell, scrapeGauge, specHistogram } from './cells.js';
+import { CellCounter, CellHistogram, type CounterCell, scrapeGauge } from './cells.js';
 import type { EventLoopStatus } from './event-loop-watchdog.js';
 import { processMetricsRegistry } from './process-metrics.js';
 import { ReconnectTracker } from './reconnect-tracker.js';
@@ -72,7 +72,7 @@ export class PlatformMetrics {
   readonly #name: string;
   readonly #sendFailures: CellCounter;
 
-  constructor(name: string, counters: GatewayCounters, turnDuration: Histogram) {
+  constructor(name: string, counters: GatewayCounters, turnDuration: CellHistogram) {
     this.#name = name;
     this.accepted = counters.received.cell(name, 'accepted');
     this.duplicate = counters.received.cell(name, 'duplicate');
@@ -139,9 +139,9 @@ export class GatewayMetrics implements DeliveryObserver {
   /** monotonic milliseconds */
   readonly now: () => number;
   readonly #counters: GatewayCounters;
-  readonly #turnDuration: Histogram;
-  readonly #hookDuration: Histogram;
-  readonly #gatewayHookDuration: Histogram;
+  readonly #turnDuration: CellHistogram;
+  readonly #hookDuration: CellHistogram;
+  readonly #gatewayHookDuration: CellHistogram;
   readonly #model: Record<ModelRequestOutcome, Sampler>;
   readonly #modelErrors = new Map<string, CounterCell>();
   readonly #platforms = new Map<string, PlatformMetrics>();
@@ -176,12 +176,12 @@ export class GatewayMetrics implements DeliveryObserver {
       userLimited: new CellCounter(own, METRICS.userLimited),
     };
     this.#eventLoopStalls = this.#counters.eventLoopStalls.cell();
-    this.#turnDuration = specHistogram(own, METRICS.turnDuration);
-    const model = specHistogram(own, METRICS.modelRequestDuration);
+    this.#turnDuration = new CellHistogram(own, METRICS.turnDuration);
+    const model = new CellHistogram(own, METRICS.modelRequestDuration);
     this.#model = { ok: model.labels('ok'), error: model.labels('error'), interrupted: model.labels('interrupted') };
     model.zero({ outcome: 'ok' });
-    this.#hookDuration = specHistogram(own, METRICS.hookDuration);
-    this.#gatewayHookDuration = specHistogram(own, METRICS.gatewayHookDuration);
+    this.#hookDuration = new CellHistogram(own, METRICS.hookDuration);
+    this.#gatewayHookDuration = new CellHistogram(own, METRICS.gatewayHookDuration);
     scrapeGauge(own, METRICS.turnsRunning, () => [[{}, this.#sources?.lanes().running ?? 0]]);
     scrapeGauge(own, METRICS.turnsQueued, () => [[{}, this.#sources?.lanes().queued ?? 0]]);
     scrapeGauge(own, METRICS.outboxPending, async () => {
