@@ -1,5 +1,6 @@
 /** The discord.js Client and REST instances the adapter uses, configured from the settings. */
 import { Client, GatewayIntentBits, Options, Partials, REST, type RESTOptions } from 'discord.js';
+import { makeRequest } from './rest-request.js';
 import type { DiscordSettings } from './settings.js';
 
 /**
@@ -17,7 +18,8 @@ export const DISCORD_INTENTS = [
 /**
  * discord.js REST options: never retry a request that may have reached Discord (retries: 0, so a
  * timed-out send is not sent twice); wait out a 429 inside discord.js unless it asks for longer than
- * `rateLimitWaitMaxMs`, in which case the send fails as rate_limited and the gateway waits.
+ * `rateLimitWaitMaxMs`, in which case the send fails as rate_limited and the gateway waits. Requests
+ * go through undici 7 (rest-request.ts).
  */
 export function restOptions(settings: DiscordSettings): Partial<RESTOptions> {
   return {
@@ -25,6 +27,7 @@ export function restOptions(settings: DiscordSettings): Partial<RESTOptions> {
     retries: 0,
     globalRequestsPerSecond: settings.globalRequestsPerSecond,
     rejectOnRateLimit: (data) => data.retryAfter > settings.rateLimitWaitMaxMs,
+    makeRequest,
   };
 }
 
