@@ -7,7 +7,15 @@
  * a `detail` that says what happened (model-failure.ts).
  */
 
-import { ERROR_CODES, HermesError, type HookInvoker, type Logger, silentLogger, type ToolCall } from '@hermes/protocol';
+import {
+  ERROR_CODES,
+  HermesError,
+  type HookInvoker,
+  type HookName,
+  type Logger,
+  silentLogger,
+  type ToolCall,
+} from '@hermes/protocol';
 import type OpenAI from 'openai';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import { stepProblem } from './check-step.js';
@@ -49,7 +57,8 @@ export interface ModelClientOptions {
   /** all attempts of one step together: model.retry_budget_s (default: no budget beyond maxRetries) */
   retryBudgetMs?: number;
   maxRetries: number;
-  hooks: HookInvoker;
+  /** `count`, when the bus has it: a request hook without callbacks gets no payload built (nor awaited) */
+  hooks: HookInvoker & { count?(hook: HookName): number };
   logger?: Logger;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<boolean>;
   /** sees each HTTP attempt's duration and outcome */
@@ -171,20 +180,24 @@ export class ModelClient {
 
   async #attempt(request: ModelRequest, attempt: number, firstByteMs: number): Promise<Attempt> {
     const { hooks } = this.#options;
+    // the request hooks only observe: without callbacks, no payload is built and nothing awaited
+    const observed = (hook: 'pre_api_request' | 'post_api_request') => hooks.count?.(hook) !== 0;
     const timeouts = this.#timeouts(firstByteMs);
     const sdk = await loadModelSdk({ connectTimeoutMs: timeouts.connectMs });
     const streaming = request.onDelta !== undefined;
     const body: ChatCompletionCreateParams = streaming
       ? { ...request.body, stream: true, stream_options: { include_usage: true } }
       : { ...request.body, stream: false };
-    await hooks.invoke('pre_api_request', {
-      method: 'POST',
-      url: this.#url,
-      headers: { 'content-type': 'application/json', authorization: 'Bearer [REDACTED]' },
-      body: body as unknown as Record<string, unknown>,
-      sessionId: request.sessionId,
-      attempt,
-    });
+    if (observed('pre_api_request')) {
+      await hooks.invoke('pre_api_request', {
+        method: 'POST',
+        url: this.#url,
+        headers: { 'content-type': 'application/json', authorization: 'Bearer [REDACTED]' },
+        body: body as unknown as Record<string, unknown>,
+        sessionId: request.sessionId,
+        attempt,
+      });
+    }
     const started = performance.now();
     let status = 0;
     let emitted = false;
@@ -258,15 +271,17 @@ export class ModelClient {
       }
       const durationMs = performance.now() - started;
       this.#options.observer?.(durationMs, 'ok', null, status);
-      await hooks.invoke('post_api_request', {
-        method: 'POST',
-        url: this.#url,
-        statusCode: status,
-        response: { finish_reason: step.finishReason, usage: step.usage, tool_calls: step.toolCalls.length },
-        sessionId: request.sessionId,
-        attempt,
-        durationMs: Math.round(durationMs),
-      });
+      if (observed('post_api_request')) {
+        await hooks.invoke('post_api_request', {
+          method: 'POST',
+          url: this.#url,
+          statusCode: status,
+          response: { finish_reason: step.finishReason, usage: step.usage, tool_calls: step.toolCalls.length },
+          sessionId: request.sessionId,
+          attempt,
+          durationMs: Math.round(durationMs),
+        });
+      }
       return { ok: true, step };
     } catch (err) {
       if (err instanceof sdk.OpenAI.APIUserAbortError || request.signal?.aborted) {
@@ -281,15 +296,17 @@ export class ModelClient {
         timeouts,
       });
       this.#options.observer?.(performance.now() - started, 'error', failure.kind, failure.status);
-      await hooks.invoke('post_api_request', {
-        method: 'POST',
-        url: this.#url,
-        statusCode: failure.status,
-        response: { error: failure.error.message },
-        sessionId: request.sessionId,
-        attempt,
-        durationMs: Math.round(performance.now() - started),
-      });
+      if (observed('post_api_request')) {
+        await hooks.invoke('post_api_request', {
+          method: 'POST',
+          url: this.#url,
+          statusCode: failure.status,
+          response: { error: failure.error.message },
+          sessionId: request.sessionId,
+          attempt,
+          durationMs: Math.round(performance.now() - started),
+        });
+      }
       // a stream that already showed text cannot be replayed without duplicating it
       return { ok: false, error: failure.error, waitMs: failure.waitMs, retry: failure.error.retryable && !emitted };
     }

@@ -158,16 +158,21 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   let usage: TokenUsage | null = null;
   const thoughts: string[] = [];
 
+  // a hook without callbacks (a bus that can count) gets no payload built and nothing awaited
+  const heard = (hook: HookName) => hooks.count?.(hook) !== 0;
   try {
-    if (isFirstTurn) await hooks.invoke('on_session_start', { sessionId, model, platform });
-    const hookContext = await hooks.invoke('pre_llm_call', {
-      sessionId,
-      userMessage: userText,
-      conversationHistory: copyFor(hooks, 'pre_llm_call', options.history),
-      isFirstTurn,
-      model,
-      platform,
-    });
+    if (isFirstTurn && heard('on_session_start'))
+      await hooks.invoke('on_session_start', { sessionId, model, platform });
+    const hookContext = heard('pre_llm_call')
+      ? await hooks.invoke('pre_llm_call', {
+          sessionId,
+          userMessage: userText,
+          conversationHistory: copyFor(hooks, 'pre_llm_call', options.history),
+          isFirstTurn,
+          model,
+          platform,
+        })
+      : null;
     const context = [hookContext, options.extraContext].filter(Boolean).join('\n\n');
     // the injected context lives only in the request, never in `turn` (what is persisted)
     const withContext = (text: string): string => (context ? `${text}\n\n${context}` : text);
@@ -308,7 +313,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     }
   }
 
-  if (status === 'completed' && finalText !== null) {
+  if (status === 'completed' && finalText !== null && heard('post_llm_call')) {
     await hooks.invoke('post_llm_call', {
       sessionId,
       userMessage: userText,
@@ -318,13 +323,15 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       platform,
     });
   }
-  await hooks.invoke('on_session_end', {
-    sessionId,
-    completed: status === 'completed',
-    interrupted: status === 'interrupted',
-    model,
-    platform,
-  });
+  if (heard('on_session_end')) {
+    await hooks.invoke('on_session_end', {
+      sessionId,
+      completed: status === 'completed',
+      interrupted: status === 'interrupted',
+      model,
+      platform,
+    });
+  }
   const reasoning = thoughts.join('\n\n');
   return { status, finalText, messages: turn, iterations, error, usage, ...(reasoning ? { reasoning } : {}) };
 }

@@ -252,6 +252,22 @@ describe('runTurn', () => {
     expect(waits).toEqual([7000]);
   });
 
+  it('invokes only the hooks that have callbacks (no payload built for the others)', async () => {
+    const { bus, calls } = recordingBus();
+    recordAll(bus, calls, ['post_llm_call']);
+    const invoked: string[] = [];
+    const invoke = bus.invoke.bind(bus);
+    bus.invoke = ((hook, payload) => {
+      invoked.push(hook);
+      return invoke(hook, payload);
+    }) as typeof bus.invoke;
+    openai.server.script({ status: 429, headers: { 'retry-after': '0' } }, { text: 'heard' });
+    const result = await turn({ client: client(openai.server.url, bus), hooks: bus });
+    expect(result.finalText).toBe('heard');
+    expect(invoked).toEqual(['post_llm_call']);
+    expect(calls[0]?.payload).toMatchObject({ assistantResponse: 'heard' });
+  });
+
   it('gives up on persistent 500 with a clear error', async () => {
     const { bus } = recordingBus();
     openai.server.script({ status: 500 }, { status: 500 }, { status: 500 });
