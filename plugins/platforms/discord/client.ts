@@ -1,5 +1,5 @@
 /** The discord.js Client and REST instances the adapter uses, configured from the settings. */
-import { Client, GatewayIntentBits, Options, Partials, REST, type RESTOptions } from 'discord.js';
+import { Client, GatewayIntentBits, Options, REST, type RESTOptions } from 'discord.js';
 import { makeRequest } from './rest-request.js';
 import type { DiscordSettings } from './settings.js';
 
@@ -37,14 +37,16 @@ export function createRest(settings: DiscordSettings): REST {
 }
 
 /**
- * A gateway client: DMs need the Channel partial (DM channels are not cached before their first
- * message). Messages are read from raw dispatches, so discord.js keeps no message, presence or
- * reaction cache.
+ * A gateway client. Messages are read from raw dispatches (adapter.ts), so discord.js keeps no
+ * message, presence or reaction cache, and gets no Channel partial: without it discord.js drops a
+ * DM's MESSAGE_CREATE at once (its DM channel is not cached) instead of building a DM channel, a
+ * User and a Message for every DM and keeping the first two for good; the raw dispatch still
+ * reaches the adapter. Guild messages, whose channels discord.js caches from GUILD_CREATE, are
+ * still built into its structures.
  */
 export function createClient(settings: DiscordSettings): Client {
   return new Client({
     intents: [...DISCORD_INTENTS],
-    partials: [Partials.Channel],
     rest: restOptions(settings),
     makeCache: Options.cacheWithLimits({
       ...Options.DefaultMakeCacheSettings,
