@@ -1,4 +1,4 @@
-// The Web API client's fetch over node:http: what @slack/web-api reads of an answer, aborts, redirects,
+// The Web API client's fetch over undici: what @slack/web-api reads of an answer, aborts, redirects,
 // compressed answers, early ends, and the calls it leaves to the fallback.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -69,8 +69,8 @@ describe('createWebFetch', () => {
     handlers.set('/api/auth.test', (_req, _body, res) => res.end('{"ok":true}'));
     const web = createWebFetch();
     connections.clear();
-    for (let i = 0; i < 3; i += 1) await (await web.fetch(`${base}/api/auth.test`, { ...post, body: '' })).text();
-    expect(connections.size).toBe(1);
+    for (let i = 0; i < 6; i += 1) await (await web.fetch(`${base}/api/auth.test`, { ...post, body: '' })).text();
+    expect(connections.size).toBeLessThanOrEqual(2); // undici may open a second before the first is free again
     web.close();
   });
 
