@@ -1,16 +1,27 @@
 /**
  * discord.js REST's HTTP requests (its documented `makeRequest` option) on the one undici the
  * gateway loads: the root package.json's `overrides` point discord.js and @discordjs/rest at undici
- * 7 instead of a copy of undici 6 each (about 1 MB of heap apiece). The one thing undici 7 does not
- * take from @discordjs/rest's own strategy is an upload's body: @discordjs/rest builds it as the
+ * 7 instead of a copy of undici 6 each (about 1 MB of heap apiece).
+ *
+ * A JSON request (every send, edit, typing and reaction) goes through the dispatcher's `dispatch`
+ * with a handler that keeps the answer's bytes, as the model request does: `request()`, which
+ * @discordjs/rest's own strategy calls, wraps each exchange in an AsyncResource, a Readable for the
+ * body and a consumer to read it back. Discord's answers are small JSON, read whole by
+ * @discordjs/rest anyway. An upload goes through `request()`: @discordjs/rest builds its body as the
  * global `FormData` (Node's bundled undici), which undici 7's brand check refuses ("action is not a
- * function"); it is copied into undici 7's own FormData here, entry by entry, and sent with undici's
- * `request()` as @discordjs/rest's strategy does.
+ * function"), so it is copied into undici 7's own FormData, entry by entry.
  */
-import type { File } from 'node:buffer';
+import { Blob, type File } from 'node:buffer';
 import { STATUS_CODES } from 'node:http';
 import { DefaultRestOptions, type RESTOptions, type ResponseLike } from 'discord.js';
-import { Headers, type RequestInit, request, FormData as UndiciFormData } from 'undici';
+import {
+  type Dispatcher,
+  getGlobalDispatcher,
+  Headers,
+  type RequestInit,
+  request,
+  FormData as UndiciFormData,
+} from 'undici';
 
 /** A copy of an upload's body as undici's FormData (files keep their name and type). */
 export function undiciFormData(body: globalThis.FormData): UndiciFormData {
@@ -24,17 +35,100 @@ export function undiciFormData(body: globalThis.FormData): UndiciFormData {
   return copy;
 }
 
-function headersOf(raw: Record<string, string | string[] | undefined>): Headers {
+/** An answer read whole: what @discordjs/rest reads of a response (status, headers, the body once). */
+export function bufferedResponse(status: number, headers: Headers, bytes: Buffer): ResponseLike {
+  let used = false;
+  const take = (): Buffer => {
+    if (used) throw new TypeError('Body is unusable: Body has already been read');
+    used = true;
+    return bytes;
+  };
+  return {
+    get body() {
+      return new Blob([bytes]).stream();
+    },
+    get bodyUsed() {
+      return used;
+    },
+    arrayBuffer: async () => {
+      const b = take();
+      return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+    },
+    json: async () => JSON.parse(take().toString('utf8')) as unknown,
+    text: async () => take().toString('utf8'),
+    headers,
+    status,
+    statusText: STATUS_CODES[status] ?? '',
+    ok: status >= 200 && status < 300,
+  };
+}
+
+function headersOf(raw: readonly Buffer[]): Headers {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(raw)) {
-    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    headers.append((raw[i] as Buffer).toString('latin1'), (raw[i + 1] as Buffer).toString('latin1'));
   }
   return headers;
 }
 
+const dispatcherOf = (init: RequestInit): Dispatcher => init.dispatcher ?? getGlobalDispatcher();
+
+/** One exchange through `dispatch`; an abort of `init.signal` (discord.js's timeout) aborts it with the signal's reason. */
+function exchange(url: string, init: RequestInit, body: string | Uint8Array | null): Promise<ResponseLike> {
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  const origin = slash === -1 ? url : url.slice(0, slash);
+  const path = slash === -1 ? '/' : url.slice(slash);
+  const signal = init.signal ?? undefined;
+  return new Promise<ResponseLike>((resolve, reject) => {
+    let abort: ((reason?: Error) => void) | null = null;
+    let status = 0;
+    let rawHeaders: readonly Buffer[] = [];
+    const chunks: Buffer[] = [];
+    const reason = (): Error =>
+      signal?.reason instanceof Error ? signal.reason : new Error('This operation was aborted');
+    const onAbort = () => abort?.(reason());
+    const done = () => signal?.removeEventListener('abort', onAbort);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const handler: Dispatcher.DispatchHandler = {
+      onConnect(abortExchange) {
+        if (signal?.aborted) abortExchange(reason());
+        else abort = abortExchange;
+      },
+      onHeaders(statusCode, headers) {
+        if (statusCode < 200) return true; // 1xx: the answer is still to come
+        status = statusCode;
+        rawHeaders = headers as Buffer[];
+        return true;
+      },
+      onData(chunk) {
+        chunks.push(chunk);
+        return true;
+      },
+      onComplete() {
+        done();
+        const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+        resolve(bufferedResponse(status, headersOf(rawHeaders), bytes));
+      },
+      onError(err) {
+        done();
+        reject(err);
+      },
+    };
+    dispatcherOf(init).dispatch(
+      {
+        origin,
+        path,
+        method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
+        headers: init.headers as Record<string, string>,
+        body,
+      },
+      handler,
+    );
+  });
+}
+
 async function sendForm(url: string, init: RequestInit, body: UndiciFormData): Promise<ResponseLike> {
-  const options = { ...init, body } as Parameters<typeof request>[1];
-  const res = await request(url, options);
+  const res = await request(url, { ...init, body } as Parameters<typeof request>[1]);
   return {
     body: res.body,
     arrayBuffer: () => res.body.arrayBuffer(),
@@ -43,15 +137,24 @@ async function sendForm(url: string, init: RequestInit, body: UndiciFormData): P
     get bodyUsed() {
       return res.body.bodyUsed;
     },
-    headers: headersOf(res.headers),
+    headers: new Headers(
+      Object.entries(res.headers).flatMap(([name, value]): [string, string][] =>
+        (Array.isArray(value) ? value : value === undefined ? [] : [value]).map((one) => [name, one]),
+      ),
+    ),
     status: res.statusCode,
     statusText: STATUS_CODES[res.statusCode] ?? '',
     ok: res.statusCode >= 200 && res.statusCode < 300,
   };
 }
 
-/** The `makeRequest` of the adapter's REST clients: an upload through undici's FormData, anything else as discord.js sends it. */
-export const makeRequest: RESTOptions['makeRequest'] = (url: string, init: RequestInit): Promise<ResponseLike> =>
-  init.body instanceof globalThis.FormData
-    ? sendForm(url, init, undiciFormData(init.body))
-    : DefaultRestOptions.makeRequest(url, init);
+/**
+ * The `makeRequest` of the adapter's REST clients: a JSON or empty body through `dispatch`, an
+ * upload through undici's FormData, any other body (none the adapter sends) as discord.js sends it.
+ */
+export const makeRequest: RESTOptions['makeRequest'] = (url: string, init: RequestInit): Promise<ResponseLike> => {
+  const body = init.body;
+  if (body === undefined || body === null || typeof body === 'string') return exchange(url, init, body ?? null);
+  if (body instanceof globalThis.FormData) return sendForm(url, init, undiciFormData(body));
+  return DefaultRestOptions.makeRequest(url, init);
+};
