@@ -1,10 +1,11 @@
 // No Docker engine runs here, so the image is checked against the repository instead: every file
 // it copies exists, it runs the README's set-up command, runs as a non-root user with HERMES_HOME
-// in a volume, checks /health, and runs `hermes gateway run`.
+// in a volume, checks /health, and runs `hermes gateway run` with the launcher's settings.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { LAUNCH_ENV, LAUNCH_NODE_FLAGS } from '../apps/hermes/src/service/launch-settings.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const read = (path: string) => readFileSync(`${root}${path}`, 'utf8');
@@ -42,7 +43,11 @@ describe('docker/Dockerfile', () => {
     const readme = read('README.md');
     expect(readme).toContain('npm ci && npx hermes gateway run');
     expect(all('RUN').some((r) => r.startsWith('npm ci'))).toBe(true);
-    expect(all('CMD').at(-1)).toBe('["node", "apps/hermes/bin/hermes.js", "gateway", "run"]');
+    // node on the bin, with the settings the bin's shebang gives `hermes` (launch-settings.ts)
+    const cmd = ['node', ...LAUNCH_NODE_FLAGS, 'apps/hermes/bin/hermes.js', 'gateway', 'run'];
+    expect(all('CMD').at(-1)).toBe(`[${cmd.map((w) => `"${w}"`).join(', ')}]`);
+    const env = steps.slice(steps.findLastIndex((s) => s.op === 'FROM')).find((s) => s.op === 'ENV')?.args ?? '';
+    for (const [name, value] of Object.entries(LAUNCH_ENV)) expect(env.split(/\s+/)).toContain(`${name}=${value}`);
     expect(existsSync(`${root}apps/hermes/bin/hermes.js`)).toBe(true);
   });
 

@@ -2,7 +2,8 @@
 // each against its fake), 20 plugins and 10 gateway hooks: the time from spawn to a healthy
 // /health and to every platform connected, the gateway's CPU time by each, the modules it has
 // loaded by each (counted in a start of its own), its idle RSS and what that is made of, and its
-// RSS once it has answered one message (which starts the gateway hooks' worker thread).
+// RSS once it has answered one message (which starts the gateway hooks' worker thread). The bin is
+// executed as the `hermes` command runs it (its shebang's settings apply: launch-settings.ts).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { slackSocketDriver } from '../contract/drivers/slack.js';
 import { telegramDriver } from '../contract/drivers/telegram.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
 import { HERMES_BIN, trustHome } from '../helpers/run-hermes.js';
+import { binEnv } from './hermes-process.js';
 import { type ModuleCount, moduleCounter } from './module-count.js';
 import { smokeOr } from './smoke.js';
 
@@ -100,14 +102,19 @@ export function rssBreakdown(pid: number | undefined): string {
   );
 }
 
-/** `hermes gateway run` with `execArgv` and `env`; resolves once it says where it listens. */
+/**
+ * `hermes gateway run` (the bin executed, as the `hermes` command, its shebang's settings applied;
+ * `execArgv`, node options allowed in NODE_OPTIONS, through NODE_OPTIONS) with `env`; resolves
+ * once it says where it listens.
+ */
 async function startGateway(
   execArgv: readonly string[],
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; url: string; spawnedAt: number }> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [...execArgv, HERMES_BIN, 'gateway', 'run'], {
-    env: { ...process.env, ...env },
+  const options = execArgv.length > 0 ? { NODE_OPTIONS: execArgv.join(' ') } : {};
+  const child = spawn(HERMES_BIN, ['gateway', 'run'], {
+    env: { ...process.env, ...env, ...binEnv(), ...options },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';

@@ -1,11 +1,12 @@
-// Hermes as users run it, for the benches: `node apps/hermes/bin/hermes.js gateway run` (the built
-// CLI) in a process of its own, with a fresh HERMES_HOME holding config.yaml (the fake model, one
-// platform's settings) and the platform's tokens in its environment. Everything else is as shipped:
-// SQLite state in HERMES_HOME/state.db (WAL, inbox, outbox, fsync as default), log level info
-// (HERMES_HOME/logs/gateway.log), the always-on API platform.
+// Hermes as users run it, for the benches: apps/hermes/bin/hermes.js executed as the `hermes`
+// command runs it (its shebang's settings apply: src/service/launch-settings.ts; this node first on
+// PATH) with `gateway run` (the built CLI), in a process of its own, with a fresh HERMES_HOME
+// holding config.yaml (the fake model, one platform's settings) and the platform's tokens in its
+// environment. Everything else is as shipped: SQLite state in HERMES_HOME/state.db (WAL, inbox,
+// outbox, fsync as default), log level info (HERMES_HOME/logs/gateway.log), the always-on API platform.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { HERMES_BIN } from '../helpers/run-hermes.js';
 import { type SystemProcess, spawnSystem } from './system-process.js';
@@ -33,6 +34,14 @@ export interface HermesProcess extends SystemProcess {
 }
 
 const CONNECT_TIMEOUT_MS = 20_000;
+
+/**
+ * `bin` executed as the `hermes` command is (its shebang: `env -S … node …` with the launcher's
+ * settings), this node first on PATH so that the shebang finds it: the variables to add.
+ */
+export function binEnv(): { PATH: string } {
+  return { PATH: [dirname(process.execPath), process.env.PATH ?? ''].join(delimiter) };
+}
 
 /**
  * The config.yaml of a bench gateway: only what points it at the fakes, the run limit, and a user's
@@ -75,11 +84,12 @@ export async function startHermesProcess(options: HermesProcessOptions): Promise
   try {
     proc = await spawnSystem({
       name: `hermes gateway run (${options.platform})`,
-      command: process.execPath,
-      // BENCH_HERMES_BIN: another build's bin/hermes.js (e.g. an older commit's worktree), to compare builds
-      args: [process.env.BENCH_HERMES_BIN || HERMES_BIN, 'gateway', 'run'],
+      // BENCH_HERMES_BIN: another build's bin/hermes.js (e.g. an older commit's worktree), to compare
+      // builds; executed too, so its own shebang applies
+      command: process.env.BENCH_HERMES_BIN || HERMES_BIN,
+      args: ['gateway', 'run'],
       // its own token lock dir, so a test run elsewhere on the machine with the same fake tokens cannot collide
-      env: { ...options.env, HERMES_HOME: home, HERMES_LOCK_DIR: join(home, 'locks') },
+      env: { ...options.env, ...binEnv(), HERMES_HOME: home, HERMES_LOCK_DIR: join(home, 'locks') },
       ready: /listening on (http:\/\/127\.0\.0\.1:(\d+))/,
       timeoutMs: CONNECT_TIMEOUT_MS,
     });

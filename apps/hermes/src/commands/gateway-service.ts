@@ -11,6 +11,7 @@ import { EXIT } from '@hermes/protocol';
 import { HERMES_BIN } from '../app-paths.js';
 import { CliExit } from '../cli-error.js';
 import type { GlobalOptions } from '../main.js';
+import { LAUNCH_ENV, LAUNCH_NODE_FLAGS } from '../service/launch-settings.js';
 import { systemdUserReachable } from '../service/manager-reachable.js';
 import { type LockInfo, liveOwner, lockPath, readLock } from '../service/pid-lock.js';
 import { stopProcess } from '../service/stop-process.js';
@@ -164,10 +165,11 @@ export async function startGateway(options: GlobalOptions, home = homeOf(options
   fchmodSync(fd, 0o600); // the gateway's output may quote messages: owner-only, whatever the umask
   const args = [HERMES_BIN, ...(options.profile ? ['--profile', options.profile] : []), 'gateway', 'run'];
   if ('acceptHooks' in options && options.acceptHooks === true) args.push('--accept-hooks');
-  const child = spawn(process.execPath, args, {
+  // node runs the bin, so its shebang's settings are passed here (service/launch-settings.ts)
+  const child = spawn(process.execPath, [...LAUNCH_NODE_FLAGS, ...args], {
     detached: true,
     stdio: ['ignore', fd, fd],
-    env: { ...process.env, HERMES_HOME: resolveHome({ env: process.env }).root },
+    env: { ...process.env, ...LAUNCH_ENV, HERMES_HOME: resolveHome({ env: process.env }).root },
   });
   closeSync(fd);
   let exited: number | null = null;

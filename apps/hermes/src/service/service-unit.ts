@@ -2,8 +2,10 @@
  * The service definitions `hermes gateway install` writes: a systemd user unit (Linux) or a
  * launchd agent (macOS). Both restart the gateway when it fails (systemd never on exit 78, invalid
  * configuration; launchd cannot filter exit codes, so it throttles restarts to one per 30 s), give
- * it longer than the drain timeout to stop, and run `hermes gateway run` with HERMES_HOME set.
+ * it longer than the drain timeout to stop, and run `hermes gateway run` with HERMES_HOME set and
+ * the launcher's process-start settings (launch-settings.ts: node runs the bin, so its shebang does not apply).
  */
+import { LAUNCH_ENV, LAUNCH_NODE_FLAGS } from './launch-settings.js';
 
 export interface UnitInput {
   /** absolute path of node */
@@ -30,7 +32,25 @@ export const launchdLabel = (profile: string | null): string =>
   profile ? `ai.hermes.gateway.${profile}` : 'ai.hermes.gateway';
 
 function args(input: UnitInput): string[] {
-  return [input.node, input.bin, ...(input.profile ? ['--profile', input.profile] : []), 'gateway', 'run', '--replace'];
+  return [
+    input.node,
+    ...LAUNCH_NODE_FLAGS,
+    input.bin,
+    ...(input.profile ? ['--profile', input.profile] : []),
+    'gateway',
+    'run',
+    '--replace',
+  ];
+}
+
+/** The unit's own variables, then the launcher's, then the configuration variables set when it was installed. */
+function unitEnv(input: UnitInput): [string, string][] {
+  return [
+    ['HERMES_HOME', input.root],
+    ['PATH', input.path],
+    ...Object.entries(LAUNCH_ENV),
+    ...Object.entries(input.env),
+  ];
 }
 
 /** systemd quoting for ExecStart words and Environment values; `%` doubled (systemd expands `%x` specifiers). */
@@ -49,9 +69,7 @@ Wants=network-online.target
 [Service]
 Type=simple
 ExecStart=${args(input).map(q).join(' ')}
-Environment=${q(`HERMES_HOME=${input.root}`)}
-Environment=${q(`PATH=${input.path}`)}
-${Object.entries(input.env)
+${unitEnv(input)
   .map(([k, v]) => `Environment=${q(`${k}=${v}`)}\n`)
   .join('')}WorkingDirectory=${q(input.root)}
 Restart=always
@@ -90,11 +108,7 @@ ${programArgs}
   </array>
   <key>EnvironmentVariables</key>
   <dict>
-    <key>HERMES_HOME</key>
-    <string>${xml(input.root)}</string>
-    <key>PATH</key>
-    <string>${xml(input.path)}</string>
-${Object.entries(input.env)
+${unitEnv(input)
   .map(([k, v]) => `    <key>${xml(k)}</key>\n    <string>${xml(v)}</string>\n`)
   .join('')}  </dict>
   <key>WorkingDirectory</key>
