@@ -141,6 +141,11 @@ function copyFor(
   return hooks.count?.(hook) === 0 ? [] : structuredClone([...history, ...after]);
 }
 
+/** The request's messages with the tools' images set in; the list itself when there are none. */
+async function withToolImages(images: ToolImages, messages: RequestMessage[]): Promise<RequestMessage[]> {
+  return images.any ? images.into(messages) : messages;
+}
+
 /** Runs one turn to its end; never throws (failures are in the result). */
 export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   const { hooks, model, platform, sessionId } = options;
@@ -191,7 +196,9 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     let consumed = 1;
     const fit = async (force: boolean) => {
       if (!options.context) return;
-      base = await options.context.fit([...base, ...turn.slice(consumed)], { force, signal, turn });
+      // nothing new since the last fit (a turn's first request): `base` itself, not a copy of the history
+      const list = consumed === turn.length ? base : [...base, ...turn.slice(consumed)];
+      base = await options.context.fit(list, { force, signal, turn });
       consumed = turn.length;
     };
 
@@ -211,7 +218,8 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         options.client.complete({
           body: {
             model,
-            messages: await toolImages.into([
+            // the one copy of the history a request makes (tool images, when any, are set in a copy of it)
+            messages: await withToolImages(toolImages, [
               { role: 'system', content: options.systemPrompt },
               ...base,
               ...turn.slice(consumed),
