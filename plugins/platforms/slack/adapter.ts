@@ -27,6 +27,9 @@ import { createWebFetch } from './web-fetch.js';
 
 export { SLACK_CAPABILITIES } from './capabilities.js';
 
+/** The events the bot answers (a mention in a channel comes as both, delivered once). */
+const MESSAGE_EVENTS = /^(?:message|app_mention)$/;
+
 /** The SDK's own server-ping check is never set below its default. */
 const SERVER_PING_TIMEOUT_MIN_MS = 30_000;
 
@@ -124,6 +127,9 @@ export function createSlackAdapter(context: PlatformContext, deps: AdapterDeps =
       logger: sdkLogger,
       clientOptions: clientOptions(),
       convoStore: false,
+      // the bot's own posts are skipped in deliverSlackEvent (its user id, any bot_id): Bolt's
+      // ignoreSelf middleware would be one more step on every event
+      ignoreSelf: false,
     });
     const inbound: InboundDeps = {
       sink,
@@ -141,8 +147,8 @@ export function createSlackAdapter(context: PlatformContext, deps: AdapterDeps =
       if (signal.aborted) return; // nothing is delivered after stop()
       await inFlight.track(deliverSlackEvent(event, body, inbound, signal));
     };
-    built.event('message', onEvent);
-    built.event('app_mention', onEvent);
+    // one listener for both types: Bolt runs every listener's middleware chain on every event
+    built.event(MESSAGE_EVENTS, onEvent);
     // approval and action buttons: acked at once (Slack wants it within 3 s), never stored
     built.action(APPROVAL_ACTION, async ({ ack, body }) => {
       await ack();

@@ -117,6 +117,8 @@ describe('slack socket mode: translation', () => {
   it('ignores bot posts, its own posts, edits and deletions', async () => {
     h.fake.pushMessage({ channel: 'C200', user: 'U9', text: 'from a bot', botId: 'B999' });
     h.fake.pushMessage({ channel: 'C200', user: BOT_USER, text: 'my own echo' });
+    // its own post mentioning itself comes as a message and an app_mention: neither is delivered
+    expect(h.fake.pushMessage({ channel: 'C200', user: BOT_USER, text: `me: <@${BOT_USER}>` }).mention).toBeDefined();
     h.fake.pushMessage({ channel: 'C200', user: 'U1', text: 'edited', subtype: 'message_changed' });
     h.fake.pushMessage({ channel: 'C200', user: 'U1', text: '', subtype: 'message_deleted' });
     const { message } = h.fake.pushMessage({ channel: 'D100', user: 'U1', text: 'after the noise' });
@@ -152,6 +154,29 @@ describe('slack socket mode: delivery guarantees', () => {
       'slack: malformed event skipped: missing or invalid ts',
     ]);
     expect(adapter.status().state).toBe('connected');
+  });
+
+  it('acks and skips (logged) an envelope the SDKs cannot dispatch, whether its reader throws or not', async () => {
+    const envelope = (id: string, payload: unknown) =>
+      JSON.stringify({ envelope_id: id, type: 'events_api', payload, accepts_response_payload: false });
+    const event = { type: 'message', channel: 'D100', user: 'U1', ts: '1700000000.000100', text: 'x' };
+    h.fake.pushRaw(envelope('env-no-event', { type: 'event_callback' })); // the SDK's reader throws
+    h.fake.pushRaw(envelope('env-null', null)); // it throws too
+    h.fake.pushRaw(envelope('env-not-callback', { type: 'app_rate_limited', event })); // Bolt would drop it unacked
+    h.fake.pushRaw(envelope('env-untyped', { type: 'event_callback', event: { channel: 'D100' } }));
+    for (const id of ['env-no-event', 'env-null', 'env-not-callback', 'env-untyped']) await h.fake.waitForAck(id);
+    h.fake.pushMessage({ channel: 'D100', user: 'U1', text: 'after the broken envelopes' });
+    expect((await next()).text).toBe('after the broken envelopes');
+    expect(recorder.attempts).toHaveLength(1);
+    const skipped = h.lines.filter((line) => /malformed envelope acked and skipped/.test(line.msg ?? ''));
+    const reasons = skipped.map((line) => line.msg?.replace('slack: malformed envelope acked and skipped: ', ''));
+    expect(reasons.sort()).toEqual([
+      'payload is not an object',
+      'payload type "app_rate_limited"',
+      'payload.event is not an event',
+      'payload.event is not an event',
+    ]);
+    expect(h.fake.acks.filter((ack) => ack.envelopeId.startsWith('env-'))).toHaveLength(4);
   });
 
   it('acks an envelope only once the gateway accepted its event (a crash before that loses nothing)', async () => {
