@@ -50,8 +50,9 @@ export function createSlackAdapter(context: PlatformContext, deps: AdapterDeps =
   });
   const { now, sleep, random, status, inFlight } = kit;
   const sdkLogger = boltLogger(logger, settings.sdkLogLevel);
-  // Web API calls over node:http with a keep-alive agent instead of Node's fetch (web-fetch.ts)
-  const web = createWebFetch();
+  // Web API calls through an undici keep-alive agent instead of Node's fetch (web-fetch.ts), which
+  // also times them out: request_timeout_ms as one timer per call, the WebClient's own timeout off
+  const web = createWebFetch({ timeoutMs: settings.requestTimeoutMs });
   // the gateway's outbox is the one that retries (429 after Retry-After); the SDK retries nothing,
   // so a send is made once and a 429 comes back as rate_limited instead of being waited out here
   const clientOptions = (): webApi.WebClientOptions => ({
@@ -59,7 +60,7 @@ export function createSlackAdapter(context: PlatformContext, deps: AdapterDeps =
     fetch: web.fetch,
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
-    timeout: settings.requestTimeoutMs,
+    timeout: 0,
   });
   const client = new webApi.WebClient(settings.token, { ...clientOptions(), logger: sdkLogger });
   const answered = createAnsweredThreads(context.state);

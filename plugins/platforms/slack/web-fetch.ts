@@ -6,7 +6,7 @@
  * pipeline bench, where chat.postMessage is one call per message. Client CPU per call against a
  * local server, 16 to 64 at once: Node's fetch ~190 µs, node:http ~80 µs, this ~30 µs. The client
  * reads only status, headers, `url` and the body as text or bytes of what this returns. As with
- * fetch: a signal that aborts rejects with its reason (the client's `timeout`), `redirect: 'error'`
+ * fetch: a signal that aborts rejects with its reason, and so does the timeout, `redirect: 'error'`
  * rejects a 3xx answer, a compressed answer is inflated, a failed exchange rejects with a TypeError
  * `fetch failed` whose cause says why. Any other call (a FormData upload, a redirect to follow)
  * goes to `fallback`.
@@ -106,8 +106,27 @@ function targetOf(input: string | URL): Target | null {
 /** Web API calls go to a handful of method URLs: each is parsed once. */
 const TARGETS_MAX = 256;
 
-/** Creates the fetch with its own agent; `fallback` serves the calls it does not take. */
-export function createWebFetch(fallback: FetchFunction = globalThis.fetch): WebFetch {
+export interface WebFetchOptions {
+  /**
+   * Each call it takes fails after this long, with the reason AbortSignal.timeout gives (the
+   * WebClient's own `timeout` makes an AbortSignal.timeout and an abort listener per call; this is
+   * one timer); 0: none. A call that brings its own signal is stopped by either.
+   */
+  timeoutMs?: number;
+  /** serves the calls this does not take (default: Node's fetch) */
+  fallback?: FetchFunction;
+}
+
+function timeoutError(): DOMException {
+  return new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+}
+
+const asError = (reason: unknown): Error => (reason instanceof Error ? reason : new Error('aborted'));
+
+/** Creates the fetch with its own agent. */
+export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
+  const fallback = options.fallback ?? globalThis.fetch;
+  const timeoutMs = options.timeoutMs ?? 0;
   let agent = new Agent();
   const targets = new Map<string, Target | null>();
   const target = (input: string | URL): Target | null => {
@@ -128,16 +147,28 @@ export function createWebFetch(fallback: FetchFunction = globalThis.fetch): WebF
         reject(signal.reason);
         return;
       }
-      let abort: ((reason?: Error) => void) | null = null;
+      /** why the exchange was stopped: the signal's reason or the timeout's */
+      let stopped: { reason: unknown } | undefined;
+      let abort: ((reason: Error) => void) | null = null;
+      const stop = (reason: unknown): void => {
+        if (stopped !== undefined) return;
+        stopped = { reason };
+        abort?.(asError(reason));
+      };
+      const onAbort = (): void => stop(signal?.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const timer = timeoutMs > 0 ? setTimeout(() => stop(timeoutError()), timeoutMs).unref() : undefined;
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
       let status = 0;
       let statusText = '';
       let raw: readonly Buffer[] = [];
       const chunks: Buffer[] = [];
-      const onAbort = (): void => abort?.(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
-      signal?.addEventListener('abort', onAbort, { once: true });
       const handler: Dispatcher.DispatchHandler = {
         onConnect(abortExchange) {
-          if (signal?.aborted) abortExchange(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+          if (stopped !== undefined) abortExchange(asError(stopped.reason));
           else abort = abortExchange;
         },
         onHeaders(statusCode, headers, _resume, text) {
@@ -152,7 +183,7 @@ export function createWebFetch(fallback: FetchFunction = globalThis.fetch): WebF
           return true;
         },
         onComplete() {
-          signal?.removeEventListener('abort', onAbort);
+          done();
           if (isRedirect(status) && headerMap(raw).has('location')) {
             reject(failed(new Error(`redirect mode is set to error (HTTP ${status})`)));
             return;
@@ -164,8 +195,8 @@ export function createWebFetch(fallback: FetchFunction = globalThis.fetch): WebF
           }
         },
         onError(error) {
-          signal?.removeEventListener('abort', onAbort);
-          reject(signal?.aborted ? signal.reason : failed(error));
+          done();
+          reject(stopped !== undefined ? stopped.reason : failed(error));
         },
       };
       agent.dispatch(
@@ -185,7 +216,9 @@ export function createWebFetch(fallback: FetchFunction = globalThis.fetch): WebF
       const { body } = init;
       const url = target(input);
       if ((body !== undefined && typeof body !== 'string') || init.redirect !== 'error' || url === null) {
-        return fallback(input, init);
+        // the WebClient's other calls (FormData uploads) keep the timeout; anything else is as given
+        const timed = init.redirect === 'error' && init.signal === undefined && timeoutMs > 0;
+        return fallback(input, timed ? { ...init, signal: AbortSignal.timeout(timeoutMs) } : init);
       }
       return post(url, init, body);
     },

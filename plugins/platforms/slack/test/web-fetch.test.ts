@@ -97,6 +97,27 @@ describe('createWebFetch', () => {
     web.close();
   });
 
+  it('times a call out after timeoutMs with the reason AbortSignal.timeout gives, FormData uploads too', async () => {
+    handlers.set('/api/slow', () => {}); // never answers
+    let uploadSignal: AbortSignal | undefined;
+    const fallback: webApi.FetchFunction = async (_url, init) => {
+      uploadSignal = init?.signal;
+      return new Promise(() => {});
+    };
+    const web = createWebFetch({ timeoutMs: 50, fallback });
+    const started = performance.now();
+    const error = await web.fetch(`${base}/api/slow`, post).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DOMException);
+    expect((error as DOMException).name).toBe('TimeoutError');
+    expect((error as DOMException).message).toBe('The operation was aborted due to timeout');
+    expect(performance.now() - started).toBeLessThan(2_000);
+    void web.fetch(`${base}/api/upload`, { method: 'POST', redirect: 'error', body: new FormData() });
+    expect(uploadSignal).toBeInstanceOf(AbortSignal);
+    handlers.set('/api/quick', (_req, _body, res) => res.end('{"ok":true}'));
+    expect(await (await web.fetch(`${base}/api/quick`, post)).json()).toEqual({ ok: true });
+    web.close();
+  });
+
   it('refuses a redirect and reports an answer cut short or a refused connection as a fetch failure', async () => {
     handlers.set('/api/moved', (_req, _body, res) => {
       res.writeHead(302, { location: '/elsewhere' });
@@ -125,7 +146,7 @@ describe('createWebFetch', () => {
       return fetch(url);
     };
     handlers.set('/api/upload', (_req, _body, res) => res.end('{"ok":true}'));
-    const web = createWebFetch(fallback);
+    const web = createWebFetch({ fallback });
     const form = new FormData();
     form.append('file', new Blob(['x']), 'x.txt');
     await web.fetch(`${base}/api/upload`, { method: 'POST', redirect: 'error', body: form });
