@@ -1,5 +1,5 @@
 /** The discord.js Client and REST instances the adapter uses, configured from the settings. */
-import { Client, GatewayIntentBits, Options, REST, type RESTOptions } from 'discord.js';
+import { Client, GatewayIntentBits, type GuildMember, Options, REST, type RESTOptions, type User } from 'discord.js';
 import { makeRequest } from './rest-request.js';
 import type { DiscordSettings } from './settings.js';
 
@@ -37,23 +37,39 @@ export function createRest(settings: DiscordSettings): REST {
 }
 
 /**
+ * What discord.js may cache (its `makeCache`). The adapter reads messages and interactions from raw
+ * dispatches and sends through its own REST client; from discord.js's caches it reads only guilds
+ * and their roles (the bot's managed role, for mentions), channels and threads (a channel's type),
+ * `client.user` and `client.application`. Those stay unbounded (discord.js does not support
+ * limiting them) and are bounded by the servers the bot is in. Everything that grows with the
+ * people who write is kept to nothing: discord.js still builds a User and a GuildMember for every
+ * server-channel message (and interaction) but no longer keeps them, so memory does not grow with
+ * each new speaker. The bot's own user and its own member (`guild.members.me`) are kept.
+ */
+export const CACHE_LIMITS = {
+  MessageManager: 0,
+  PresenceManager: 0,
+  ReactionManager: 0,
+  ReactionUserManager: 0,
+  VoiceStateManager: 0,
+  ThreadMemberManager: 0,
+  UserManager: { maxSize: 0, keepOverLimit: (user: User) => user.id === user.client.user?.id },
+  GuildMemberManager: { maxSize: 0, keepOverLimit: (member: GuildMember) => member.id === member.client.user?.id },
+} as const;
+
+/**
  * A gateway client. Messages are read from raw dispatches (adapter.ts), so discord.js keeps no
- * message, presence or reaction cache, and gets no Channel partial: without it discord.js drops a
- * DM's MESSAGE_CREATE at once (its DM channel is not cached) instead of building a DM channel, a
- * User and a Message for every DM and keeping the first two for good; the raw dispatch still
- * reaches the adapter. Guild messages, whose channels discord.js caches from GUILD_CREATE, are
- * still built into its structures.
+ * message, user, member, presence or reaction (CACHE_LIMITS), and gets no Channel partial: without
+ * it discord.js drops a DM's MESSAGE_CREATE at once (its DM channel is not cached) instead of
+ * building a DM channel, a User and a Message for every DM and keeping the channel for good; the
+ * raw dispatch still reaches the adapter. Guild messages, whose channels discord.js caches from
+ * GUILD_CREATE, are still built into its structures (and dropped).
  */
 export function createClient(settings: DiscordSettings): Client {
   return new Client({
     intents: [...DISCORD_INTENTS],
     rest: restOptions(settings),
-    makeCache: Options.cacheWithLimits({
-      ...Options.DefaultMakeCacheSettings,
-      MessageManager: 0,
-      PresenceManager: 0,
-      ReactionManager: 0,
-    }),
+    makeCache: Options.cacheWithLimits({ ...Options.DefaultMakeCacheSettings, ...CACHE_LIMITS }),
   });
 }
 

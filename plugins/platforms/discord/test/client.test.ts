@@ -1,7 +1,23 @@
-import { describe, expect, it } from 'vitest';
+import type { MessageEvent, OutboundMessage, PlatformAdapter } from '@hermes/protocol';
+import type { Client } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../client.js';
 import { readDiscordSettings } from '../settings.js';
-import { TOKEN } from './harness.js';
+import { eventually, type Harness, startHarness, TOKEN } from './harness.js';
+
+// every client the adapter builds, to look into its caches
+const clients = vi.hoisted((): Client[] => []);
+vi.mock('../client.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../client.js')>();
+  return {
+    ...original,
+    createClient: (...args: Parameters<typeof original.createClient>) => {
+      const client = original.createClient(...args);
+      clients.push(client);
+      return client;
+    },
+  };
+});
 
 const dm = {
   id: '1300000000000000001',
@@ -29,5 +45,58 @@ describe('the gateway client', () => {
     expect(client.channels.cache.size).toBe(0);
     expect(client.users.cache.size).toBe(0);
     void client.destroy();
+  });
+});
+
+describe("the gateway client's caches in a busy server channel", () => {
+  const AUTHORS = 300;
+  let h: Harness;
+  let adapter: PlatformAdapter;
+  const events: MessageEvent[] = [];
+
+  beforeAll(async () => {
+    h = await startHarness();
+    adapter = h.adapter({ settings: { global_requests_per_second: 100_000 } });
+    // answers every message, as the gateway would
+    await adapter.start({
+      async accept(event) {
+        events.push(event);
+        const answer: OutboundMessage = {
+          chatId: event.source.chatId,
+          text: `hi ${event.source.userName ?? ''}`,
+          formatted: false,
+          replyToMessageId: event.messageId,
+        };
+        void adapter.send(answer);
+      },
+    });
+  });
+  afterAll(() => h.close());
+
+  it('keeps no user, member or message of the people who write, and answers every one', async () => {
+    const channelId = h.fake.textChannelIds[0] ?? '';
+    const sent = new Set<string>();
+    for (let i = 0; i < AUTHORS; i++) {
+      const user = { id: String(200_000_000_000_000_000n + BigInt(i)), name: `user${i}` };
+      sent.add(h.fake.guildMessage({ user, content: `hello ${i}`, channelId }).id);
+    }
+    await h.fake.until(() => h.fake.sent.length >= AUTHORS, 10_000, 'every message answered');
+    await eventually(() => events.length >= AUTHORS);
+
+    expect(new Set(events.map((e) => e.source.userId)).size).toBe(AUTHORS);
+    const answered = h.fake.sent.map((m) => m.message_reference?.message_id);
+    expect(new Set(answered)).toEqual(sent);
+
+    const client = clients.at(-1);
+    if (client === undefined) throw new Error('the adapter built no client');
+    const guild = client.guilds.cache.get(h.fake.guildId);
+    const channel = client.channels.cache.get(channelId);
+    // discord.js still knows what the adapter reads: the guild and its roles, the channel, itself
+    expect(guild?.roles.cache.has(h.fake.botRoleId)).toBe(true);
+    expect(channel).toBeDefined();
+    expect(client.users.cache.map((user) => user.id)).toEqual([h.fake.bot.id]);
+    expect(guild?.members.cache.map((member) => member.id)).toEqual([h.fake.bot.id]);
+    expect(guild?.members.me?.id).toBe(h.fake.bot.id);
+    expect(channel !== undefined && 'messages' in channel ? channel.messages.cache.size : -1).toBe(0);
   });
 });
