@@ -9,7 +9,8 @@
 // After the last round the gateway gets SIGTERM and writes its profile; the samples of the measured
 // window of the last round are cut out (PROFILE_OUT, default /tmp/hermes-gateway.cpuprofile),
 // summarized by test/bench/profile-summary.ts (PROFILE_TOP lines, default 25) and broken down by
-// category ("Where the time goes" in docs/performance.md). PROFILE=0 runs without the profiler.
+// category ("Where the time goes" in docs/performance.md; profile-categories.ts), bundle frames by the module
+// esbuild joined there (bundle-sources.ts). PROFILE=0 runs without the profiler.
 // TURNS_PER_CHAT=N moves each slot to a new chat every N messages (default 10; 0: never: each slot keeps
 // one chat from the warm-up to the last round, which keeps growing).
 // HERMES_PROFILE_BIN=path/to/bin/hermes.js profiles another build (a before/after comparison).
@@ -24,6 +25,8 @@ import { startFakeTelegram } from '../fakes/telegram-server.js';
 import { HERMES_BIN } from '../helpers/run-hermes.js';
 import { startModelProcess } from './model-process.js';
 import { percentile, runLoad, watchReplies, webhookClient } from './pipeline-load.js';
+import { categorize, categoryLines } from './profile-categories.js';
+import type { ProfileNode } from './profile-summary.js';
 
 const chats = Number(process.argv[2] ?? 64);
 const messages = Number(process.argv[3] ?? 4000);
@@ -37,32 +40,6 @@ const SECRET = 'bench-profile-secret';
 const PATH = '/telegram/webhook';
 const ANSWER = 'echo';
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
-
-/** Where a stack's time goes: the nearest frame (leaf to root) that one of these claims. */
-const CATEGORIES: [string, RegExp][] = [
-  ['GC', /^\(garbage collector\)$/],
-  [
-    'model request (client, undici)',
-    /agent\/(?:src|dist)\/(post-completion|fast-fetch|model-client|model-sdk|completion-json)|nm\/(undici|openai)\//,
-  ],
-  ['SQLite (store)', /packages\/store\/|nm\/better-sqlite3\//],
-  [
-    'platform send/receive (Telegram adapter, grammy)',
-    /plugins\/platforms\/telegram\/|nm\/grammy\/|nm\/@grammyjs\/|nm\/node-fetch\//,
-  ],
-  ['hooks', /packages\/plugins\/(?:src|dist)\/hook|gateway\/(?:src|dist)\/gateway-hooks\//],
-  [
-    'logging',
-    /packages\/logging\/(?:src|dist)\/(create-logger|file-sink|console-sink|levels|redacting-destination)|nm\/(pino|pino-std-serializers|sonic-boom|thread-stream)\//,
-  ],
-  ['redaction', /packages\/logging\//],
-  ['metrics', /gateway\/(?:src|dist)\/metrics\/|nm\/prom-client\//],
-  [
-    'HTTP intake (Fastify, request guard)',
-    /gateway\/(?:src|dist)\/http\/|gateway\/(?:src|dist)\/server|nm\/(fastify|find-my-way|light-my-request|avvio|@fastify)\//,
-  ],
-  ['gateway pipeline (sessions, lanes, delivery, turn)', /packages\/(gateway|agent)\//],
-];
 
 /** utime + stime of a process in ms, from /proc/<pid>/stat (fields 14 and 15). */
 function cpuMs(pid: number): number {
@@ -207,17 +184,12 @@ if (profiling) {
   console.log(`profile of the last round's measured messages: ${out}`);
   const summary = fileURLToPath(new URL('./profile-summary.ts', import.meta.url));
   spawnSync(process.execPath, ['--import', 'tsx', summary, out, process.env.PROFILE_TOP ?? '25'], { stdio: 'inherit' });
-  printCategories(JSON.parse(readFileSync(out, 'utf8')));
+  console.log(categoryLines(categorize(JSON.parse(readFileSync(out, 'utf8')))).join('\n'));
 }
 rmSync(home, { recursive: true, force: true });
 await fake.close();
 await model.close();
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string };
-  children?: number[];
-}
 interface Profile {
   nodes: ProfileNode[];
   startTime: number;
@@ -240,39 +212,4 @@ function trim(profile: Profile, w: { fromUs: number; toUs: number }): Profile {
     last = at;
   }
   return { ...profile, startTime: w.fromUs, endTime: w.toUs, samples, timeDeltas };
-}
-
-function printCategories(profile: Profile): void {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const key = (n: ProfileNode) =>
-    `${n.callFrame.url.replace(/^file:\/\/.*?\/(packages|plugins|apps|node_modules)\//, '$1/').replace(/node_modules\//g, 'nm/')}`;
-  const claim = (id: number): string => {
-    const leaf = byId.get(id);
-    if (leaf?.callFrame.functionName === '(idle)') return '(idle)';
-    if (leaf?.callFrame.functionName === '(garbage collector)') return 'GC';
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-      const n = byId.get(at);
-      if (!n) break;
-      const k = key(n);
-      for (const [name, re] of CATEGORIES) if (re.test(k)) return name;
-    }
-    const fn = leaf?.callFrame.functionName ?? '';
-    return fn === '(program)'
-      ? 'other: V8/native outside JS ((program))'
-      : 'other: node internals (sockets, timers, promises)';
-  };
-  const totals = new Map<string, number>();
-  for (const [i, id] of profile.samples.entries()) {
-    const c = claim(id);
-    totals.set(c, (totals.get(c) ?? 0) + (profile.timeDeltas[i] ?? 0));
-  }
-  const idle = totals.get('(idle)') ?? 0;
-  totals.delete('(idle)');
-  const busy = [...totals.values()].reduce((a, b) => a + b, 0);
-  console.log(`--- where the time goes (busy ${(busy / 1000).toFixed(0)} ms, idle ${(idle / 1000).toFixed(0)} ms)`);
-  for (const [name, t] of [...totals.entries()].sort((a, b) => b[1] - a[1])) {
-    console.log(`${((100 * t) / busy).toFixed(1).padStart(5)}% ${name}`);
-  }
 }
