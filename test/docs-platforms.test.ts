@@ -107,7 +107,7 @@ describe.each(PLATFORMS)('docs/platforms/$name.md', ({ name, factory, env }) => 
         env,
         logger: silentLogger,
         cacheDir: home,
-        state: { get: () => undefined, set: () => {} },
+        state: { get: () => undefined, set: () => {}, delete: () => {} },
         commands: () => [],
         route: () => {},
       });

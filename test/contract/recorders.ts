@@ -105,7 +105,12 @@ export function memoryState(initial: Record<string, string> = {}): PlatformConte
   values: Map<string, string>;
 } {
   const values = new Map(Object.entries(initial));
-  return { values, get: (key) => values.get(key), set: (key, value) => void values.set(key, value) };
+  return {
+    values,
+    get: (key) => values.get(key),
+    set: (key, value) => void values.set(key, value),
+    delete: (key) => void values.delete(key),
+  };
 }
 
 /** Polls `check` until it returns true (or fails after `timeoutMs`, default 30 s, naming `what` it waited for, told at that moment). */

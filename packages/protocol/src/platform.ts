@@ -227,8 +227,12 @@ export interface PlatformContext {
    * `record` counts the bytes stored.
    */
   downloads?: DownloadGate;
-  /** persisted key/value state of this platform (update offsets, ...) */
-  state: { get(key: string): string | undefined; set(key: string, value: string): void };
+  /**
+   * persisted key/value state of this platform (update offsets, ...); `delete` removes a key (nothing
+   * when absent), e.g. one the adapter no longer keeps. A value that must commit with an event goes
+   * with `sink.accept(event, { state })` instead.
+   */
+  state: { get(key: string): string | undefined; set(key: string, value: string): void; delete(key: string): void };
   /** the gateway's commands (built-in and plugin), e.g. for native slash-command registration */
   commands(): readonly { name: string; description: string }[];
   /**

@@ -5,7 +5,8 @@
  *
  * State keys: `catch_up:<channel id>` = `<message id>` or `<message id>:<guild id>` (one small
  * write per accepted message), and `catch_up_channels` = a JSON list of the channel ids (written
- * only when a channel is added). The MAX_CHANNELS most recently active channels are kept.
+ * only when a channel is added). The MAX_CHANNELS most recently active channels are kept: the
+ * cursor key of a channel that leaves the list (or that the bot can no longer read) is deleted.
  */
 import type { PlatformContext } from '@hermes/protocol';
 
@@ -27,7 +28,7 @@ export interface CatchUpCursors {
   stateWith(channelId: string, messageId: string, guildId: string | undefined): Record<string, string>;
   /** records the accepted message (after the accept committed) */
   advance(channelId: string, messageId: string, guildId: string | undefined): void;
-  /** forgets a channel the bot can no longer read */
+  /** forgets a channel the bot can no longer read (its cursor key deleted) */
   drop(channelId: string): void;
 }
 
@@ -83,6 +84,9 @@ export function createCatchUpCursors(state: PlatformContext['state']): CatchUpCu
       if (oldest !== undefined) {
         listed.delete(oldest);
         cursors.delete(oldest);
+        // the list written with this accept no longer names it; a restart before that commits
+        // skips a listed channel without a cursor
+        state.delete(cursorKey(oldest));
       }
     }
     return JSON.stringify([...listed]);
@@ -108,6 +112,7 @@ export function createCatchUpCursors(state: PlatformContext['state']): CatchUpCu
       if (!listed.delete(channelId)) return;
       cursors.delete(channelId);
       state.set(CHANNELS_KEY, JSON.stringify([...listed]));
+      state.delete(cursorKey(channelId));
     },
   };
 }

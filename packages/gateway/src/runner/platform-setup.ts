@@ -81,6 +81,7 @@ export function setUpPlatforms(ports: PlatformSetupPorts): PlatformSetup {
         state: {
           get: (k) => ports.platformState.get(factory.name, k),
           set: (k, value) => ports.platformState.set(factory.name, k, value),
+          delete: (k) => ports.platformState.delete(factory.name, k),
         },
         commands: () => commandList(ports.pluginCommands()),
         route: (method, path, handler, options) => ports.addRoute(factory.name, { method, path, handler, ...options }),

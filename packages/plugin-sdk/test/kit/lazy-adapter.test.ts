@@ -37,7 +37,7 @@ function harness() {
     env: {},
     logger: silentLogger,
     cacheDir: '/nonexistent',
-    state: { get: () => undefined, set: () => {} },
+    state: { get: () => undefined, set: () => {}, delete: () => {} },
     commands: () => [],
     route: (method, path, handler, options) => routes.push({ method, path, handler, ...(options ? { options } : {}) }),
   };

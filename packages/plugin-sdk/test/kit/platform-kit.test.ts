@@ -19,7 +19,7 @@ function context(settings: Record<string, unknown> = {}): PlatformContext {
     env: {},
     logger: recordingLogger().logger,
     cacheDir: '/tmp/echo-cache',
-    state: { get: () => undefined, set: () => undefined },
+    state: { get: () => undefined, set: () => undefined, delete: () => undefined },
     commands: () => [],
     route: () => undefined,
   };

@@ -133,6 +133,7 @@ describe('discord catch-up after a restart', () => {
     await startAdapter(state);
     await eventually(() => listCalls().length === 1);
     await eventually(() => state.get(CHANNELS_KEY) === '[]');
+    expect(state.values.has(cursorKey('999999999999999999'))).toBe(false);
   });
 });
 
@@ -170,5 +171,21 @@ describe('catch-up cursors', () => {
     expect(again[0]).toEqual([String(MAX_CHANNELS + 5), { lastId: String(1000 + MAX_CHANNELS + 5) }]);
     expect(again.some(([id]) => id === '1')).toBe(false);
     expect(again.some(([id]) => id === '3')).toBe(false);
+  });
+
+  it('delete the cursor key of a channel that leaves the list (the stored state stays at MAX_CHANNELS channels)', () => {
+    const state = memoryState();
+    const cursors = createCatchUpCursors(state);
+    for (let i = 1; i <= MAX_CHANNELS + 1; i++) {
+      for (const [key, value] of Object.entries(cursors.stateWith(String(i), String(1000 + i), undefined))) {
+        state.set(key, value);
+      }
+      cursors.advance(String(i), String(1000 + i), undefined);
+    }
+    expect(state.values.has(cursorKey('1'))).toBe(false);
+    expect(state.get(cursorKey('2'))).toBe('1002');
+    expect(state.get(cursorKey(String(MAX_CHANNELS + 1)))).toBe(String(1000 + MAX_CHANNELS + 1));
+    expect([...state.values.keys()].filter((key) => key.startsWith('catch_up:'))).toHaveLength(MAX_CHANNELS);
+    expect(JSON.parse(state.get(CHANNELS_KEY) ?? '[]')).toHaveLength(MAX_CHANNELS);
   });
 });

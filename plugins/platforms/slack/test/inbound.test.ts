@@ -107,6 +107,7 @@ describe('slack mentions in threads', () => {
     const memory = {
       get: (key: string) => state.get(key),
       set: (key: string, value: string) => void state.set(key, value),
+      delete: (key: string) => void state.delete(key),
     };
     const first = h.adapter({ state: memory });
     expect((await first.send({ chatId: 'CNOPE', threadId: '1712345680.000100', text: 'x', formatted: true })).ok).toBe(
