@@ -93,7 +93,7 @@ function withGrouped<T extends object>(repo: T, queue: CommitQueue, grouped: rea
  * new session and its memory snapshot) join the group commit too.
  */
 export function asyncSqliteStore(store: Store): AsyncStore {
-  const queue = new CommitQueue(store.transaction);
+  const queue = new CommitQueue(store.transaction, store.unit);
   return {
     backend: 'sqlite',
     location: store.path,

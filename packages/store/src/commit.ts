@@ -16,8 +16,8 @@ export type Commit = (work: UnitOfWork, options?: CommitOptions) => Promise<Writ
  * commit), each in its own savepoint, applied in the order issued.
  */
 export function sqliteCommit(
-  repos: WriteRepos<'sync'> & { transaction: Transaction },
-  queue: CommitQueue = new CommitQueue(repos.transaction),
+  repos: WriteRepos<'sync'> & { transaction: Transaction; unit: Transaction },
+  queue: CommitQueue = new CommitQueue(repos.transaction, repos.unit),
 ): Commit {
   return (work, options = {}) => queue.run(() => work.map((write) => applyWrite<'sync'>(repos, write, options.owner)));
 }

@@ -1,6 +1,7 @@
 import { ERROR_CODES, HermesError } from '@hermes/protocol';
 import type { PlatformStateRepo } from './platform-state-repo.js';
 import type { SqliteDatabase } from './sqlite.js';
+import { ownTransaction, type WriteScope } from './write-scope.js';
 
 /**
  * Where an accepted inbound message is: `accepted` and `processing` are unfinished (see `pending()`);
@@ -143,7 +144,12 @@ export function toJson(payload: unknown): string {
 }
 
 /** Builds the inbox repository; every statement and the accept transaction are created here, once. */
-export function createInboxRepo(db: SqliteDatabase, now: () => number, state: PlatformStateRepo): InboxRepo {
+export function createInboxRepo(
+  db: SqliteDatabase,
+  now: () => number,
+  state: PlatformStateRepo,
+  scope?: WriteScope,
+): InboxRepo {
   // ON CONFLICT DO NOTHING is INSERT OR IGNORE for the dedupe key only (other constraint errors still throw).
   const insert = db
     .prepare<[string, string, string | null, string, number, number, string | null], number>(
@@ -167,7 +173,9 @@ export function createInboxRepo(db: SqliteDatabase, now: () => number, state: Pl
     `DELETE FROM inbox WHERE accepted_at < ? AND status NOT IN ('accepted', 'processing')`,
   );
 
-  const acceptTx = db.transaction(
+  const acceptTx = ownTransaction(
+    db,
+    scope,
     (platform: string, messageKey: string, json: string, options: AcceptOptions): AcceptResult => {
       const at = now();
       const id = insert.get(platform, messageKey, options.sessionKey ?? null, json, at, at, options.owner ?? null);
@@ -178,7 +186,7 @@ export function createInboxRepo(db: SqliteDatabase, now: () => number, state: Pl
 
   return {
     accept(platform, messageKey, payload, options = {}) {
-      return acceptTx.immediate(platform, messageKey, toJson(payload), options);
+      return acceptTx(platform, messageKey, toJson(payload), options);
     },
     mark(id, status) {
       return mark.run(status, now(), status, id).changes > 0;

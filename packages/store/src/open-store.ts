@@ -23,6 +23,7 @@ import { createSessionsRepo, type SessionsRepo } from './sessions-repo.js';
 import { describeError, isSqliteError, openSqlite, type SqliteDatabase } from './sqlite.js';
 import { createTranscriptsRepo, type TranscriptsRepo } from './transcripts-repo.js';
 import { createUsageCountersRepo, type UsageCountersRepo } from './usage-counters-repo.js';
+import { WriteScope } from './write-scope.js';
 
 export interface StoreOptions {
   /** Milliseconds since the epoch; every stored timestamp comes from here. Defaults to `Date.now`. */
@@ -79,6 +80,12 @@ export interface Store {
   readonly pruner: Pruner;
   /** Runs `fn` (synchronous) in one IMMEDIATE transaction, or a savepoint when already inside one. */
   transaction<T>(fn: () => T): T;
+  /**
+   * Runs `fn` (synchronous) with the repositories' multi-statement writes (accept, append, enqueue)
+   * opening no savepoint of their own: only inside a transaction or savepoint that rolls back whole
+   * when `fn` throws (the group commit runs each unit of work so; write-scope.ts).
+   */
+  unit<T>(fn: () => T): T;
   /** The highest applied migration version. */
   schemaVersion(): number;
   /** Closes the connection; calling it again does nothing. */
@@ -150,18 +157,19 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
   const inTransaction = db.transaction((fn: () => unknown) => fn());
   const sessions = createSessionsRepo(db, now);
   const searchIndex = createSearchIndex(db);
+  const scope = new WriteScope(db);
   return {
     path,
     db,
     sessions,
     childSessions: createChildSessionsRepo(db, now, sessions, options.redact),
-    transcripts: createTranscriptsRepo(db, now, options.redact, searchIndex),
+    transcripts: createTranscriptsRepo(db, now, options.redact, searchIndex, scope),
     sessionModels: createSessionModelsRepo(db, now),
     usageCounters: createUsageCountersRepo(db),
     contextSummaries: createContextSummariesRepo(db, now, options.redact),
     cronJobs: createCronJobsRepo(db, now),
-    inbox: createInboxRepo(db, now, platformState),
-    outbox: createOutboxRepo(db, now),
+    inbox: createInboxRepo(db, now, platformState, scope),
+    outbox: createOutboxRepo(db, now, scope),
     platformState,
     pairing: createPairingRepo(db, options.randomInt === undefined ? { now } : { now, randomInt: options.randomInt }),
     apiResponses: createApiResponsesRepo(db, now),
@@ -170,6 +178,7 @@ export function openStore(path: string, options: StoreOptions = {}): Store {
     identityLinks: createIdentityLinksRepo(db, now),
     pruner: createPruner(db, now),
     transaction: <T>(fn: () => T) => inTransaction.immediate(fn) as T,
+    unit: <T>(fn: () => T) => scope.unit(fn),
     schemaVersion: () => schemaVersion.get() ?? 0,
     close() {
       checkpoints?.close();

@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from './sqlite.js';
+import { ownTransaction, type WriteScope } from './write-scope.js';
 
 /** `text`: a chunk of the answer's text; `media`: an attachment, `text` holding the file's absolute path. */
 export type OutboxKind = 'text' | 'media';
@@ -123,7 +124,7 @@ export function toRow(r: OutboxRecord): OutboxRow {
 }
 
 /** Builds the outbox repository; every statement and the enqueue transaction are created here, once. */
-export function createOutboxRepo(db: SqliteDatabase, now: () => number): OutboxRepo {
+export function createOutboxRepo(db: SqliteDatabase, now: () => number, scope?: WriteScope): OutboxRepo {
   const insert = db
     .prepare<[InsertParams], number>(
       `INSERT INTO outbox (inbox_id, platform, chat_id, thread_id, chunk_index, text, formatted, kind, status, created_at)
@@ -157,7 +158,7 @@ export function createOutboxRepo(db: SqliteDatabase, now: () => number): OutboxR
   const byId = db.prepare<[number], OutboxRecord>(`SELECT ${COLUMNS} FROM outbox WHERE id = ?`);
   const prune = db.prepare<[number]>(`DELETE FROM outbox WHERE created_at < ? AND status <> 'pending'`);
 
-  const enqueueTx = db.transaction((rows: readonly NewOutboxRow[]): EnqueuedRow[] => {
+  const enqueueTx = ownTransaction(db, scope, (rows: readonly NewOutboxRow[]): EnqueuedRow[] => {
     const at = now();
     return rows.map((row) => {
       const inboxId = row.inboxId ?? null;
@@ -180,7 +181,7 @@ export function createOutboxRepo(db: SqliteDatabase, now: () => number): OutboxR
   });
 
   return {
-    enqueue: (rows) => enqueueTx.immediate(rows),
+    enqueue: (rows) => enqueueTx(rows),
     markSent: (id, platformMessageId) => markSent.run(platformMessageId, now(), id).changes > 0,
     markFailed: (id, error) => markFailed.run(error, id).changes > 0,
     recordAttempt: (id, error) => recordAttempt.run(error, id).changes > 0,

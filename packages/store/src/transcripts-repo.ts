@@ -2,6 +2,7 @@ import { type ChatMessage, ERROR_CODES, HermesError } from '@hermes/protocol';
 import { decodeMessage, encodeMessage, type MessageColumns, type StoredMessage } from './message-codec.js';
 import type { SearchIndex } from './search-index.js';
 import { isSqliteError, type SqliteDatabase } from './sqlite.js';
+import { ownTransaction, type WriteScope } from './write-scope.js';
 
 /** Tokens as the model reports them (`usage`): what a turn used, or a session's sum (migration 19). */
 export interface SessionTokens {
@@ -39,6 +40,8 @@ export function createTranscriptsRepo(
   redact?: (text: string) => string,
   /** session_search's index, told how many messages it takes were queued (search-index.ts) */
   searchIndex?: SearchIndex,
+  /** the group commit's units: append opens no savepoint of its own inside one (write-scope.ts) */
+  scope?: WriteScope,
 ): TranscriptsRepo {
   const lastSeq = db
     .prepare<[string], number>('SELECT COALESCE(MAX(seq), 0) FROM messages WHERE session_id = ?')
@@ -82,29 +85,34 @@ export function createTranscriptsRepo(
     return dropped;
   });
 
-  const appendTx = db.transaction((sessionId: string, messages: readonly ChatMessage[], used: Used): number => {
-    const at = now();
-    let seq = lastSeq.get(sessionId) ?? 0;
-    let searchable = 0;
-    for (const message of messages) {
-      seq += 1;
-      const c = encodeMessage(message, redact);
-      insert.run(sessionId, seq, c.role, c.content, c.tool_calls, c.tool_call_id, c.name, at);
-      // what the insert trigger queues for session_search (migration 18)
-      if ((c.role === 'user' || c.role === 'assistant') && c.content !== null) searchable += 1;
-    }
-    if (messages.length > 0 && used) {
-      touchWithTokens.run(at, tokenCount(used.prompt_tokens), tokenCount(used.completion_tokens), sessionId);
-    } else if (messages.length > 0) touch.run(at, sessionId);
-    if (searchable > 0) searchIndex?.queued(searchable);
-    return seq;
-  });
+  const appendTx = ownTransaction(
+    db,
+    scope,
+    (sessionId: string, messages: readonly ChatMessage[], used: Used): number => {
+      const at = now();
+      let seq = lastSeq.get(sessionId) ?? 0;
+      let searchable = 0;
+      for (const message of messages) {
+        seq += 1;
+        const c = encodeMessage(message, redact);
+        insert.run(sessionId, seq, c.role, c.content, c.tool_calls, c.tool_call_id, c.name, at);
+        // what the insert trigger queues for session_search (migration 18)
+        if ((c.role === 'user' || c.role === 'assistant') && c.content !== null) searchable += 1;
+      }
+      if (messages.length > 0 && used) {
+        touchWithTokens.run(at, tokenCount(used.prompt_tokens), tokenCount(used.completion_tokens), sessionId);
+      } else if (messages.length > 0) touch.run(at, sessionId);
+      if (searchable > 0) searchIndex?.queued(searchable);
+      return seq;
+    },
+  );
 
   return {
     append(sessionId, messages, used) {
       try {
-        // IMMEDIATE: take the write lock before reading MAX(seq), so two writers cannot pick the same seq.
-        return appendTx.immediate(sessionId, messages, used ?? null);
+        // IMMEDIATE: take the write lock before reading MAX(seq), so two writers cannot pick the same seq
+        // (inside a unit of work the group commit's IMMEDIATE transaction holds it already)
+        return appendTx(sessionId, messages, used ?? null);
       } catch (error) {
         if (isSqliteError(error, 'SQLITE_CONSTRAINT_FOREIGNKEY')) {
           throw new HermesError(ERROR_CODES.STATE_DB, `cannot append to unknown session ${sessionId}`, {
