@@ -151,13 +151,13 @@ export function createInboxRepo(
   scope?: WriteScope,
 ): InboxRepo {
   // ON CONFLICT DO NOTHING is INSERT OR IGNORE for the dedupe key only (other constraint errors still throw).
-  const insert = db
-    .prepare<[string, string, string | null, string, number, number, string | null], number>(
-      `INSERT INTO inbox (platform, message_key, session_key, payload, status, accepted_at, updated_at, attempts, owner)
-       VALUES (?, ?, ?, ?, 'accepted', ?, ?, 0, ?)
-       ON CONFLICT (platform, message_key) DO NOTHING RETURNING id`,
-    )
-    .pluck();
+  // No RETURNING: a row inserted is `changes` 1 with its `lastInsertRowid` (inbox has no trigger to
+  // move it), and SQLite's RETURNING gathers its rows in a table of their own first (~1 us)
+  const insert = db.prepare<[string, string, string | null, string, number, number, string | null]>(
+    `INSERT INTO inbox (platform, message_key, session_key, payload, status, accepted_at, updated_at, attempts, owner)
+     VALUES (?, ?, ?, ?, 'accepted', ?, ?, 0, ?)
+     ON CONFLICT (platform, message_key) DO NOTHING`,
+  );
   const mark = db.prepare<[InboxStatus, number, InboxStatus, number]>(
     `UPDATE inbox SET status = ?, updated_at = ?, attempts = attempts + (? = 'processing') WHERE id = ?`,
   );
@@ -178,9 +178,21 @@ export function createInboxRepo(
     scope,
     (platform: string, messageKey: string, json: string, options: AcceptOptions): AcceptResult => {
       const at = now();
-      const id = insert.get(platform, messageKey, options.sessionKey ?? null, json, at, at, options.owner ?? null);
-      for (const [key, value] of Object.entries(options.state ?? {})) state.set(platform, key, value);
-      return id === undefined ? { accepted: false, reason: 'duplicate' } : { accepted: true, id };
+      const inserted = insert.run(
+        platform,
+        messageKey,
+        options.sessionKey ?? null,
+        json,
+        at,
+        at,
+        options.owner ?? null,
+      );
+      if (options.state !== undefined) {
+        for (const [key, value] of Object.entries(options.state)) state.set(platform, key, value);
+      }
+      return inserted.changes === 0
+        ? { accepted: false, reason: 'duplicate' }
+        : { accepted: true, id: Number(inserted.lastInsertRowid) };
     },
   );
 

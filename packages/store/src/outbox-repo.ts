@@ -95,10 +95,8 @@ export interface OutboxRecord {
   sent_at: number | null;
 }
 
-type InsertParams = Pick<
-  OutboxRecord,
-  'inbox_id' | 'platform' | 'chat_id' | 'thread_id' | 'chunk_index' | 'text' | 'formatted' | 'kind' | 'created_at'
->;
+/** inbox_id, platform, chat_id, thread_id, chunk_index, text, formatted, kind, created_at */
+type InsertParams = [number | null, string, string, string | null, number, string, 0 | 1, OutboxKind, number];
 
 export const COLUMNS =
   'id, inbox_id, platform, chat_id, thread_id, chunk_index, text, formatted, kind, status, attempts, last_error, platform_message_id, created_at, sent_at';
@@ -125,13 +123,13 @@ export function toRow(r: OutboxRecord): OutboxRow {
 
 /** Builds the outbox repository; every statement and the enqueue transaction are created here, once. */
 export function createOutboxRepo(db: SqliteDatabase, now: () => number, scope?: WriteScope): OutboxRepo {
-  const insert = db
-    .prepare<[InsertParams], number>(
-      `INSERT INTO outbox (inbox_id, platform, chat_id, thread_id, chunk_index, text, formatted, kind, status, created_at)
-       VALUES (@inbox_id, @platform, @chat_id, @thread_id, @chunk_index, @text, @formatted, @kind, 'pending', @created_at)
-       ON CONFLICT (inbox_id, chunk_index) WHERE inbox_id IS NOT NULL DO NOTHING RETURNING id`,
-    )
-    .pluck();
+  // positional parameters and no RETURNING (a row inserted is `changes` 1 with its `lastInsertRowid`;
+  // outbox has no trigger to move it): 6.7 -> 4.5 us an insert
+  const insert = db.prepare<InsertParams>(
+    `INSERT INTO outbox (inbox_id, platform, chat_id, thread_id, chunk_index, text, formatted, kind, status, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)
+     ON CONFLICT (inbox_id, chunk_index) WHERE inbox_id IS NOT NULL DO NOTHING`,
+  );
   const existing = db.prepare<[number, number], { id: number; status: OutboxStatus; created_at: number }>(
     'SELECT id, status, created_at FROM outbox WHERE inbox_id = ? AND chunk_index = ?',
   );
@@ -162,18 +160,20 @@ export function createOutboxRepo(db: SqliteDatabase, now: () => number, scope?: 
     const at = now();
     return rows.map((row) => {
       const inboxId = row.inboxId ?? null;
-      const id = insert.get({
-        inbox_id: inboxId,
-        platform: row.platform,
-        chat_id: row.chatId,
-        thread_id: row.threadId ?? null,
-        chunk_index: row.chunkIndex,
-        text: row.text,
-        formatted: row.formatted ? 1 : 0,
-        kind: row.kind ?? 'text',
-        created_at: at,
-      });
-      if (id !== undefined) return { id, sent: false, createdAt: at, existed: false };
+      const inserted = insert.run(
+        inboxId,
+        row.platform,
+        row.chatId,
+        row.threadId ?? null,
+        row.chunkIndex,
+        row.text,
+        row.formatted ? 1 : 0,
+        row.kind ?? 'text',
+        at,
+      );
+      if (inserted.changes > 0) {
+        return { id: Number(inserted.lastInsertRowid), sent: false, createdAt: at, existed: false };
+      }
       const found = inboxId === null ? undefined : existing.get(inboxId, row.chunkIndex);
       if (found === undefined) throw new Error(`outbox insert returned no id for chunk ${row.chunkIndex}`);
       return { id: found.id, sent: found.status === 'sent', createdAt: found.created_at, existed: true };
