@@ -4,8 +4,8 @@
 // loaded by each (counted in a start of its own), its idle RSS and what that is made of, and its
 // RSS once it has answered one message (which starts the gateway hooks' worker thread). Idle RSS
 // is read 3, 30 and 60 s after every platform connected. The bin is executed as the `hermes`
-// command runs it (its shebang's settings apply: launch-settings.ts); BENCH_HERMES_BIN: another
-// build's bin/hermes.js, executed the same way (its own shebang applies), to compare builds.
+// command runs it (its first two lines' settings apply: launch-settings.ts); BENCH_HERMES_BIN: another
+// build's bin/hermes.js, executed the same way (its own settings apply), to compare builds.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -105,7 +105,7 @@ export function rssBreakdown(pid: number | undefined): string {
 }
 
 /**
- * `hermes gateway run` (the bin executed, as the `hermes` command, its shebang's settings applied;
+ * `hermes gateway run` (the bin executed, as the `hermes` command, its first two lines' settings applied;
  * `execArgv`, node options allowed in NODE_OPTIONS, through NODE_OPTIONS) with `env`; resolves
  * once it says where it listens.
  */

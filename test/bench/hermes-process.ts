@@ -1,5 +1,5 @@
 // Hermes as users run it, for the benches: apps/hermes/bin/hermes.js executed as the `hermes`
-// command runs it (its shebang's settings apply: src/service/launch-settings.ts; this node first on
+// command runs it (its first two lines' settings apply: src/service/launch-settings.ts; this node first on
 // PATH) with `gateway run` (the built CLI), in a process of its own, with a fresh HERMES_HOME
 // holding config.yaml (the fake model, one platform's settings) and the platform's tokens in its
 // environment. Everything else is as shipped: SQLite state in HERMES_HOME/state.db (WAL, inbox,
@@ -36,8 +36,8 @@ export interface HermesProcess extends SystemProcess {
 const CONNECT_TIMEOUT_MS = 20_000;
 
 /**
- * `bin` executed as the `hermes` command is (its shebang: `env -S … node …` with the launcher's
- * settings), this node first on PATH so that the shebang finds it: the variables to add.
+ * `bin` executed as the `hermes` command is (its first two lines: `exec env … node …` with the launcher's
+ * settings), this node first on PATH so that its sh finds it: the variables to add.
  */
 export function binEnv(): { PATH: string } {
   return { PATH: [dirname(process.execPath), process.env.PATH ?? ''].join(delimiter) };
@@ -85,7 +85,7 @@ export async function startHermesProcess(options: HermesProcessOptions): Promise
     proc = await spawnSystem({
       name: `hermes gateway run (${options.platform})`,
       // BENCH_HERMES_BIN: another build's bin/hermes.js (e.g. an older commit's worktree), to compare
-      // builds; executed too, so its own shebang applies
+      // builds; executed too, so its own settings apply
       command: process.env.BENCH_HERMES_BIN || HERMES_BIN,
       args: ['gateway', 'run'],
       // its own token lock dir, so a test run elsewhere on the machine with the same fake tokens cannot collide

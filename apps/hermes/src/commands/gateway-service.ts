@@ -165,7 +165,7 @@ export async function startGateway(options: GlobalOptions, home = homeOf(options
   fchmodSync(fd, 0o600); // the gateway's output may quote messages: owner-only, whatever the umask
   const args = [HERMES_BIN, ...(options.profile ? ['--profile', options.profile] : []), 'gateway', 'run'];
   if ('acceptHooks' in options && options.acceptHooks === true) args.push('--accept-hooks');
-  // node runs the bin, so its shebang's settings are passed here (service/launch-settings.ts)
+  // node runs the bin, so its first two lines' settings are passed here (service/launch-settings.ts)
   const child = spawn(process.execPath, [...LAUNCH_NODE_FLAGS, ...args], {
     detached: true,
     stdio: ['ignore', fd, fd],

@@ -3,7 +3,7 @@
  * launchd agent (macOS). Both restart the gateway when it fails (systemd never on exit 78, invalid
  * configuration; launchd cannot filter exit codes, so it throttles restarts to one per 30 s), give
  * it longer than the drain timeout to stop, and run `hermes gateway run` with HERMES_HOME set and
- * the launcher's process-start settings (launch-settings.ts: node runs the bin, so its shebang does not apply).
+ * the launcher's process-start settings (launch-settings.ts: node runs the bin, so its first two lines do not apply).
  */
 import { LAUNCH_ENV, LAUNCH_NODE_FLAGS } from './launch-settings.js';
 
