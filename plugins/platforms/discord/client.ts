@@ -1,5 +1,14 @@
 /** The discord.js Client and REST instances the adapter uses, configured from the settings. */
-import { Client, GatewayIntentBits, type GuildMember, Options, REST, type RESTOptions, type User } from 'discord.js';
+import {
+  Client,
+  GatewayDispatchEvents,
+  GatewayIntentBits,
+  type GuildMember,
+  Options,
+  REST,
+  type RESTOptions,
+  type User,
+} from 'discord.js';
 import { makeRequest } from './rest-request.js';
 import type { DiscordSettings } from './settings.js';
 
@@ -58,12 +67,10 @@ export const CACHE_LIMITS = {
 } as const;
 
 /**
- * A gateway client. Messages are read from raw dispatches (adapter.ts), so discord.js keeps no
- * message, user, member, presence or reaction (CACHE_LIMITS), and gets no Channel partial: without
- * it discord.js drops a DM's MESSAGE_CREATE at once (its DM channel is not cached) instead of
- * building a DM channel, a User and a Message for every DM and keeping the channel for good; the
- * raw dispatch still reaches the adapter. Guild messages, whose channels discord.js caches from
- * GUILD_CREATE, are still built into its structures (and dropped).
+ * A gateway client. Messages are read from raw dispatches (adapter.ts; guardPacketHandling keeps
+ * MESSAGE_CREATE from discord.js), so discord.js keeps no message, user, member, presence or
+ * reaction (CACHE_LIMITS), and gets no Channel partial: without it discord.js builds no DM channel
+ * (and keeps none) for a DM-only event it is given.
  */
 export function createClient(settings: DiscordSettings): Client {
   return new Client({
@@ -74,22 +81,35 @@ export function createClient(settings: DiscordSettings): Client {
 }
 
 /**
+ * Dispatches the adapter reads raw (adapter.ts) that discord.js is not given. For a server-channel
+ * MESSAGE_CREATE discord.js would build a Message, a User, a GuildMember and the mentions, only to
+ * emit an event nobody listens to and drop them (CACHE_LIMITS), and it would write the User into
+ * the dispatch's `member.user`: the very payload the adapter keeps as the event's `raw`.
+ */
+export const RAW_ONLY_DISPATCHES: ReadonlySet<string> = new Set([GatewayDispatchEvents.MessageCreate]);
+
+const dispatchType = (packet: unknown): string | undefined =>
+  typeof packet === 'object' && packet !== null && 't' in packet && typeof packet.t === 'string' ? packet.t : undefined;
+
+/**
  * discord.js also builds its own structures from every dispatch and throws on a malformed one,
  * inside @discordjs/ws's message handler, where the throw becomes an unhandled rejection. The
  * adapter has read (and validated) the raw dispatch before that point, so the throw is reported
- * to `onError` and the dispatch is left at that. Reaches into discord.js's private `handlePacket`;
- * without it (another discord.js version) nothing changes.
+ * to `onError` and the dispatch is left at that. A RAW_ONLY_DISPATCHES dispatch is not handed to
+ * discord.js at all (only the queue of dispatches it held back before READY moves on, as on any
+ * dispatch). Reaches into discord.js's private `handlePacket`; without it (another discord.js
+ * version) nothing changes.
  */
 export function guardPacketHandling(client: Client, onError: (event: string, error: unknown) => void): void {
   const ws = client.ws as unknown as { handlePacket?: (packet?: unknown, shard?: unknown) => boolean };
   const original = ws.handlePacket;
   if (typeof original !== 'function') return;
   ws.handlePacket = function guarded(this: unknown, packet?: unknown, shard?: unknown): boolean {
+    const t = dispatchType(packet);
     try {
-      return original.call(this, packet, shard);
+      return original.call(this, t !== undefined && RAW_ONLY_DISPATCHES.has(t) ? undefined : packet, shard);
     } catch (error) {
-      const t = typeof packet === 'object' && packet !== null && 't' in packet ? String(packet.t) : 'unknown';
-      onError(t, error);
+      onError(t ?? 'unknown', error);
       return true;
     }
   };
