@@ -28,7 +28,10 @@ export interface ChannelTurnSettings {
   toolsets?: readonly string[];
 }
 
-export type ChannelSettings = (event: MessageEvent) => Promise<ChannelTurnSettings>;
+/** A channel's settings: at once, or (skills to preload) a promise of them. */
+export type ChannelSettings = (event: MessageEvent) => ChannelTurnSettings | Promise<ChannelTurnSettings>;
+
+const NONE: ChannelTurnSettings = Object.freeze({});
 
 /** The channel settings of config.yaml; `skills` reads the skills (a reload swaps them behind it). */
 export function channelSettings(
@@ -36,20 +39,32 @@ export function channelSettings(
   skills: SkillCommands | undefined,
   logger: Pick<Logger, 'warn'>,
 ): ChannelSettings {
-  return async (event) => {
+  const settings = (prompt: string | undefined, preloaded: string, toolsets: readonly string[] | undefined) => {
+    const instructions = [prompt, preloaded].filter((part) => part !== undefined && part !== '').join('\n\n');
+    return instructions || toolsets
+      ? { ...(instructions ? { instructions } : {}), ...(toolsets ? { toolsets } : {}) }
+      : NONE;
+  };
+  const preload = async (
+    event: MessageEvent,
+    loader: SkillCommands,
+    names: readonly string[],
+    prompt: string | undefined,
+    toolsets: readonly string[] | undefined,
+  ) => {
+    const { text, missing } = await loader.preload(names);
+    if (missing.length > 0) {
+      const key = `${event.source.platform}:${event.source.chatId}`;
+      logger.warn({ channel: key, missing }, `gateway.channel_skills: no skill named ${missing.join(', ')}`);
+    }
+    return settings(prompt, text, toolsets);
+  };
+  return (event) => {
     const prompt = channelPrompt(source.channelPrompts, event);
     const names = channelPrompt(source.channelSkills, event) ?? [];
     const toolsets = channelPrompt(source.channelToolsets, event);
-    let preloaded = '';
-    if (names.length > 0 && skills) {
-      const { text, missing } = await skills.preload(names);
-      preloaded = text;
-      if (missing.length > 0) {
-        const key = `${event.source.platform}:${event.source.chatId}`;
-        logger.warn({ channel: key, missing }, `gateway.channel_skills: no skill named ${missing.join(', ')}`);
-      }
-    }
-    const instructions = [prompt, preloaded].filter((part) => part !== undefined && part !== '').join('\n\n');
-    return { ...(instructions ? { instructions } : {}), ...(toolsets ? { toolsets } : {}) };
+    // only skills to preload are awaited: a channel without them (every channel by default) answers at once
+    if (names.length > 0 && skills) return preload(event, skills, names, prompt, toolsets);
+    return settings(prompt, '', toolsets);
   };
 }

@@ -10,8 +10,8 @@ import type { CommitWork } from '@hermes/store';
 import { parseCommand } from '../commands/commands.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { addressRules } from '../pipeline/address.js';
-import { type AuthorizePorts, authorize } from '../pipeline/authorize.js';
-import { type DispatchPorts, dispatchHook } from '../pipeline/dispatch.js';
+import { type AuthorizePorts, allowedAtOnce, authorize } from '../pipeline/authorize.js';
+import { type DispatchPorts, dispatchHeard, dispatchHook } from '../pipeline/dispatch.js';
 import type { LaneJob, StageInput } from '../pipeline/input.js';
 import { type PipelineOutcome, settleInbox } from '../pipeline/outcome.js';
 import type { ChannelSettings } from './channel-settings.js';
@@ -19,8 +19,8 @@ import type { GroupContext } from './group-context.js';
 
 export interface ChatIntakePorts {
   dispatch: DispatchPorts;
-  /** `sessionStore.ingest` writes a dispatch hook started: awaited before the message goes on */
-  ingests: { settled(): Promise<void> };
+  /** `sessionStore.ingest` writes a dispatch hook started: awaited before the message goes on (`undefined`: none) */
+  ingests: { settled(): Promise<void> | undefined };
   authorize: AuthorizePorts;
   /** gateway.free_response_chats */
   freeResponseChats: readonly string[];
@@ -45,6 +45,10 @@ export interface ChatIntakePorts {
   channel?: ChannelSettings;
 }
 
+/**
+ * In the default configuration (no `pre_gateway_dispatch` callback, no pending ingest, an allowlisted
+ * sender, no channel skills to preload) nothing here is awaited before the message is handed on.
+ */
 export async function runChatStages(ports: ChatIntakePorts, input: StageInput): Promise<PipelineOutcome> {
   let { event } = input;
   const counters = ports.metrics.platform(event.platform);
@@ -53,19 +57,28 @@ export async function runChatStages(ports: ChatIntakePorts, input: StageInput): 
     return outcome;
   };
   if (!event.internal) {
-    const dispatched = await dispatchHook(ports.dispatch, event);
-    await ports.ingests.settled();
-    if (dispatched.kind === 'skipped') {
-      counters.ignored('hook_skip');
-      return finish(dispatched);
+    if (dispatchHeard(ports.dispatch)) {
+      const dispatched = await dispatchHook(ports.dispatch, event);
+      const ingested = ports.ingests.settled();
+      if (ingested) await ingested;
+      if (dispatched.kind === 'skipped') {
+        counters.ignored('hook_skip');
+        return finish(dispatched);
+      }
+      event = dispatched.event;
+    } else {
+      // no callback: no payload, but ingests a hook started before it was removed are still waited for
+      const ingested = ports.ingests.settled();
+      if (ingested) await ingested;
     }
-    event = dispatched.event;
-    const auth = await authorize(ports.authorize, event);
-    if (auth.kind !== 'allowed') {
-      counters.ignored('unauthorized');
-      if (auth.kind !== 'pairing_reply') return finish(auth);
-      await ports.pairingReply({ ...input, event }, auth.text);
-      return { kind: 'answered' };
+    if (!allowedAtOnce(ports.authorize, event.source)) {
+      const auth = await authorize(ports.authorize, event);
+      if (auth.kind !== 'allowed') {
+        counters.ignored('unauthorized');
+        if (auth.kind !== 'pairing_reply') return finish(auth);
+        await ports.pairingReply({ ...input, event }, auth.text);
+        return { kind: 'answered' };
+      }
     }
     // the answer to a question the turn waits on (a group's too, unaddressed); a command still runs (/stop)
     if (ports.clarifyReply && parseCommand(event.text) === null && ports.clarifyReply(event)) {
@@ -79,12 +92,21 @@ export async function runChatStages(ports: ChatIntakePorts, input: StageInput): 
     }
   }
   ports.remember(event);
-  const passed: StageInput = { ...input, event };
   const command = parseCommand(event.text);
-  if (command) return ports.command(passed, command);
+  if (command) return ports.command(event === input.event ? input : { ...input, event }, command);
   // the row stays `accepted` until answered: a restart resumes it (marking `processing` counts restarts)
-  const channel = ports.channel ? await ports.channel(event) : {};
+  const settings = ports.channel?.(event);
+  const channel = settings instanceof Promise ? await settings : settings;
   const text = ports.groupContext ? ports.groupContext.withContext(event, event.text) : event.text;
-  ports.batch({ ...passed, text, ...channel });
+  const job: LaneJob = {
+    inboxId: input.inboxId,
+    event,
+    sessionKey: input.sessionKey,
+    acceptedAt: input.acceptedAt,
+    text,
+  };
+  if (channel?.instructions !== undefined) job.instructions = channel.instructions;
+  if (channel?.toolsets !== undefined) job.toolsets = channel.toolsets;
+  ports.batch(job);
   return { kind: 'handed_on' };
 }

@@ -17,7 +17,7 @@ import type { BusyMode, SubmitOutcome } from '../sessions/session-lanes.js';
 export interface IntakePorts {
   dispatch: DispatchPorts;
   /** `sessionStore.ingest` writes a dispatch hook started: awaited before the job goes on */
-  ingests: { settled(): Promise<void> };
+  ingests: { settled(): Promise<void> | undefined };
   metrics: GatewayMetrics;
   /** display.busy_input_mode */
   busyMode: BusyMode;

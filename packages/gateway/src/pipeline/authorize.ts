@@ -29,13 +29,15 @@ export type AuthorizeOutcome =
 export const isConsoleOperator = (s: MessageEvent['source']): boolean =>
   s.platform === 'web' && s.userId.startsWith('console:');
 
+const ALLOWED: AuthorizeOutcome = Object.freeze({ kind: 'allowed' });
+
+/** A console operator or an allowlisted user: allowed with no store read and nothing awaited. */
+export const allowedAtOnce = (ports: AuthorizePorts, s: MessageEvent['source']): boolean =>
+  isConsoleOperator(s) || allowedByEnv(s.platform, s.userId, ports.env);
+
 export async function authorize(ports: AuthorizePorts, event: MessageEvent): Promise<AuthorizeOutcome> {
   const s = event.source;
-  if (isConsoleOperator(s)) return { kind: 'allowed' };
-  // an allowlisted user costs no store read
-  if (allowedByEnv(s.platform, s.userId, ports.env) || (await ports.pairing.isApproved(s.platform, s.userId))) {
-    return { kind: 'allowed' };
-  }
+  if (allowedAtOnce(ports, s) || (await ports.pairing.isApproved(s.platform, s.userId))) return ALLOWED;
   if (s.chatType !== 'dm') return { kind: 'skipped', reason: 'unauthorized' };
   const pairing = await ports.pairing.request(s.platform, s.userId, s.userName);
   if ('refused' in pairing || !pairing.isNew) return { kind: 'refused' };

@@ -37,7 +37,12 @@ export class PendingIngests {
     void work.finally(() => this.#pending.delete(work));
   }
 
-  async settled(): Promise<void> {
+  /** Waits for the pending ingests; `undefined` at once when there are none (nothing to await). */
+  settled(): Promise<void> | undefined {
+    return this.#pending.size > 0 ? this.#drain() : undefined;
+  }
+
+  async #drain(): Promise<void> {
     while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
   }
 }

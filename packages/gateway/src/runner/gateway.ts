@@ -50,7 +50,7 @@ import { type BusyMode, busyModeFor, SessionLanes } from '../sessions/session-la
 import { SessionSweep } from '../sessions/session-sweep.js';
 import { chatTurnJob } from '../turn/chat-reply.js';
 import { runTurnStage, type TurnStagePorts } from '../turn/turn.js';
-import { intoUserCache } from '../users/user-media.js';
+import { holdsFiles, intoUserCache } from '../users/user-media.js';
 import { gatewayChatIntake } from './chat-intake-ports.js';
 import { drain } from './drain.js';
 import { type GatewayDeps, gatewayTurnService } from './gateway-deps.js';
@@ -302,8 +302,14 @@ export class Gateway {
   async accept(received: MessageEvent, options: { state?: Record<string, string> } = {}): Promise<void> {
     const acceptedAt = this.metrics.now();
     const { store, settings, logger } = this.#deps;
-    const ownerOf = (identity: string) => store.identityLinks.ownerOf(identity);
-    const inbound = await intoUserCache(received, { ownerOf, cacheDir: settings.cacheDir, logger });
+    // a message without files (most) is not awaited here
+    const inbound = holdsFiles(received)
+      ? await intoUserCache(received, {
+          ownerOf: (identity) => store.identityLinks.ownerOf(identity),
+          cacheDir: settings.cacheDir,
+          logger,
+        })
+      : received;
     // the one place a message's session key is computed: every later stage reads it from its input
     const sessionKey = sessionKeyFor(inbound.source, settings.groupSessions);
     const accepted = await acceptEvent({ commit: store.commit, logger }, inbound, sessionKey, options.state);

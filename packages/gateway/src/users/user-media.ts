@@ -15,12 +15,15 @@ export function userMediaDir(cacheDir: string, owner: string): string {
   return path.join(cacheDir, safeIdentityName(owner));
 }
 
+/** Whether a message carries downloaded files (intoUserCache moves them; any other message it returns as it is). */
+export const holdsFiles = (event: MessageEvent): boolean => event.attachments?.some((a) => a.path !== null) === true;
+
 /** A message with files: the files moved into their sender's (owner's) folder; any other message as it is. */
 export async function intoUserCache(
   event: MessageEvent,
   ports: { ownerOf(identity: string): Promise<string>; cacheDir: string; logger: Logger },
 ): Promise<MessageEvent> {
-  if (!event.attachments?.some((a) => a.path !== null)) return event;
+  if (!holdsFiles(event)) return event;
   const owner = await ports.ownerOf(identityOfWho(event.platform, event.source.userId));
   return moveToUserCache(event, ports.cacheDir, owner, ports.logger);
 }
