@@ -118,3 +118,21 @@ describe('chat approvals: who may answer', () => {
     expect(await pending).toBe('deny');
   });
 });
+
+describe('chat approvals: what a session keeps', () => {
+  it('a turn that asks nothing keeps nothing (not its event); the session that asks keeps its gate and "this session" answers', async () => {
+    const { approvals, shown } = setUp();
+    for (let i = 0; i < 500; i++)
+      approvals.forTurn(`tg:g${i}:u${i}`, event(`u${i}`, `g${i}`), new AbortController().signal);
+    expect(approvals.gatedSessions).toBe(0);
+    const first = await ask(approvals, shown);
+    expect(approvals.gatedSessions).toBe(1);
+    expect(approvals.press(press(first.id, { answer: 'session' })).kind).toBe('accepted');
+    expect(await first.choice).toBe('session');
+    // the next turn of that session: its "this session" answer holds, no prompt shown
+    const prompts = shown.length;
+    const again = await approvals.forTurn('tg:g1:u1', event(), new AbortController().signal)(request);
+    expect(again).toBe('session');
+    expect(shown.length).toBe(prompts);
+  });
+});

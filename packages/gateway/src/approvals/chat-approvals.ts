@@ -37,7 +37,8 @@ type Pending = PendingAsk<ApprovalChoice, MessageEvent>;
 
 interface SessionGate {
   gate: Approve;
-  turn: { event: MessageEvent; signal: AbortSignal };
+  /** the turn asking, set by each request (null until the first) */
+  turn: { event: MessageEvent | null; signal: AbortSignal | null };
 }
 
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
@@ -56,37 +57,51 @@ export class ChatApprovals {
     this.#ports = ports;
   }
 
-  /** The approval function for a turn in `sessionKey` answering `event` (cancelled with `signal`). */
+  /**
+   * The approval function for a turn in `sessionKey` answering `event` (cancelled with `signal`).
+   * The session's gate (its "this session" answers, and the turn it asks in) is made by the first
+   * approval the session asks for: a session that never asks keeps nothing here, not its last event.
+   */
   forTurn(sessionKey: string, event: MessageEvent, signal: AbortSignal): Approve {
-    let entry = this.#gates.get(sessionKey);
-    if (entry === undefined) {
-      const turn = { event, signal };
-      const gate = createApprovalGate({
-        hooks: this.#ports.hooks,
-        surface: 'gateway',
-        sessionKey,
-        ask: (request) => this.#ask(turn.event, turn.signal, request),
-      });
-      entry = { gate, turn };
-      this.#gates.set(sessionKey, entry);
-      if (this.#gates.size > MAX_GATES) this.#gates.delete(this.#gates.keys().next().value as string);
-    }
-    entry.turn.event = event;
-    entry.turn.signal = signal;
-    const { gate } = entry;
     const userKey = `${event.platform}:${event.source.userId}:`;
     return async (request) => {
       const keys = request.patternKeys;
       if (keys.length > 0 && keys.every((k) => this.#always.has(userKey + k))) return 'always';
-      const choice = await gate(request);
+      const entry = this.#gateOf(sessionKey);
+      // a session's turns run one at a time: the gate asks in this one
+      entry.turn.event = event;
+      entry.turn.signal = signal;
+      const choice = await entry.gate(request);
       if (choice === 'always') for (const k of keys) this.#always.add(userKey + k);
       return choice;
     };
   }
 
+  #gateOf(sessionKey: string): SessionGate {
+    const known = this.#gates.get(sessionKey);
+    if (known !== undefined) return known;
+    const turn: SessionGate['turn'] = { event: null, signal: null };
+    const gate = createApprovalGate({
+      hooks: this.#ports.hooks,
+      surface: 'gateway',
+      sessionKey,
+      ask: (request) =>
+        turn.event && turn.signal ? this.#ask(turn.event, turn.signal, request) : Promise.resolve('deny' as const),
+    });
+    const entry = { gate, turn };
+    this.#gates.set(sessionKey, entry);
+    if (this.#gates.size > MAX_GATES) this.#gates.delete(this.#gates.keys().next().value as string);
+    return entry;
+  }
+
   /** Forgets the session's "this session" answers (/new). */
   forgetSession(sessionKey: string): void {
     this.#gates.delete(sessionKey);
+  }
+
+  /** Sessions holding a gate: those that have asked for an approval (at most 10,000, oldest forgotten). */
+  get gatedSessions(): number {
+    return this.#gates.size;
   }
 
   /** Approvals waiting for an answer. */
