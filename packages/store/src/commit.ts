@@ -13,7 +13,7 @@ export type Commit = (work: UnitOfWork, options?: CommitOptions) => Promise<Writ
 
 /**
  * SQLite: units issued within one event-loop turn share one better-sqlite3 transaction (the group
- * commit), each in its own savepoint, applied in the order issued.
+ * commit), applied in the order issued; one that throws rolls back alone (commit-queue.ts).
  */
 export function sqliteCommit(
   repos: WriteRepos<'sync'> & { transaction: Transaction; unit: Transaction },

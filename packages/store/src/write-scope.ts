@@ -2,10 +2,11 @@
  * Where a repository write opens its own transaction. A write of several statements (an accept
  * with its platform state, a transcript append, an outbox enqueue) runs in an IMMEDIATE
  * transaction of its own, or a savepoint when the caller is inside one, so it lands whole or not at
- * all. The group commit already runs each unit of work inside a savepoint (or alone in its
- * transaction) that is rolled back whole when the unit throws: there, the write's own savepoint is
- * a SAVEPOINT and a RELEASE more per write for nothing, three pairs a message. `WriteScope.unit`
- * marks that span, and the writes built with `ownTransaction` run bare inside it.
+ * all. The group commit already runs each unit of work where a throw rolls it back whole (the
+ * batch's transaction, or the unit's savepoint when the batch runs again): there, the write's own
+ * savepoint is a SAVEPOINT and a RELEASE more per write for nothing (three pairs a message), and
+ * makes SQLite copy each page the write changes into its statement journal. `WriteScope.unit` marks
+ * that span, and the writes built with `ownTransaction` run bare inside it.
  */
 import type { SqliteDatabase } from './sqlite.js';
 
@@ -17,7 +18,7 @@ export class WriteScope {
     this.#db = db;
   }
 
-  /** True inside `unit`: an enclosing savepoint rolls the writes back whole. */
+  /** True inside `unit`: an enclosing transaction or savepoint rolls the writes back whole. */
   get inUnit(): boolean {
     return this.#inUnit;
   }
@@ -40,7 +41,8 @@ export class WriteScope {
 
 /**
  * `fn` as a write of its own: in an IMMEDIATE transaction (a savepoint inside another), or run as
- * is inside `scope.unit`, whose enclosing savepoint rolls back whatever `fn` wrote when it throws.
+ * is inside `scope.unit`, whose enclosing transaction or savepoint rolls back whatever `fn` wrote
+ * when it throws.
  */
 export function ownTransaction<A extends unknown[], R>(
   db: SqliteDatabase,

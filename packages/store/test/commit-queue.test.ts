@@ -28,14 +28,18 @@ describe('CommitQueue', () => {
       Array.from({ length: 20 }, (_, i) => queue.run(() => s.inbox.accept('test', `m${i}`, { i }))),
     );
     expect(results.every((r) => r.accepted)).toBe(true);
-    // one outer transaction plus one savepoint per job
-    expect(transactions).toBe(21);
+    // one transaction, no savepoint: nothing failed
+    expect(transactions).toBe(1);
     expect(s.inbox.countByStatus().accepted).toBe(20);
   });
 
   it('rolls back only the job that throws; the others commit', async () => {
     const s = open();
-    const queue = new CommitQueue(s.transaction);
+    let transactions = 0;
+    const queue = new CommitQueue(<T>(fn: () => T): T => {
+      transactions++;
+      return s.transaction(fn);
+    });
     const ok = queue.run(() => s.inbox.accept('test', 'a', {}));
     const bad = queue.run(() => {
       s.inbox.accept('test', 'b', {});
@@ -46,6 +50,22 @@ describe('CommitQueue', () => {
     expect((await ok).accepted).toBe(true);
     expect((await ok2).accepted).toBe(true);
     expect(s.inbox.pending().map((r) => r.payload)).toHaveLength(2);
+    // the first run (no savepoints) rolled back whole, then the batch again with one savepoint per job
+    expect(transactions).toBe(1 + 1 + 3);
+  });
+
+  it('a failed commit rejects every job without running the batch again', async () => {
+    let runs = 0;
+    const queue = new CommitQueue(<T>(fn: () => T): T => {
+      fn();
+      throw new Error('disk I/O error');
+    });
+    const job = () => {
+      runs++;
+      return runs;
+    };
+    await expect(Promise.all([queue.run(job), queue.run(job)])).rejects.toThrow('disk I/O error');
+    expect(runs).toBe(2);
   });
 
   it('does not resolve before the commit: a failing commit rejects every job of the batch', async () => {

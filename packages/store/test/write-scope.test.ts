@@ -1,6 +1,6 @@
-// The group commit's units of work on SQLite: a lone unit is its transaction, and the writes of a
-// unit open no savepoint of their own (write-scope.ts), yet a unit that fails midway through a
-// write of several statements still leaves nothing behind, alone or beside other units.
+// The group commit's units of work on SQLite: a batch runs with no savepoint while nothing fails,
+// and the writes of a unit open none of their own (write-scope.ts), yet a unit that fails midway
+// through a write of several statements still leaves nothing behind, alone or beside other units.
 
 import { asyncSqliteStore, type StoreWrite } from '@hermes/store';
 import Database from 'better-sqlite3';
@@ -33,7 +33,7 @@ const message = (n: number): StoreWrite[] => [
 ];
 
 describe('units of work in the group commit', () => {
-  it('a lone unit commits without a savepoint, and its writes open none of their own', async () => {
+  it('units commit without savepoints, and their writes open none of their own', async () => {
     const sync = open();
     const store = asyncSqliteStore(sync);
     const session = sync.sessions.create({ key: 'k', platform: 'test' });
@@ -45,9 +45,9 @@ describe('units of work in the group commit', () => {
       { kind: 'outbox.enqueue', rows: [{ inboxId, platform: 'test', chatId: '1', chunkIndex: 0, text: 'yo' }] },
     ]);
     expect(savepoints.n).toBe(0);
-    // two units in one turn: one savepoint each, none inside them
+    // two units in one turn: none either while nothing fails
     await Promise.all([store.commit(message(2)), store.commit(message(3))]);
-    expect(savepoints.n).toBe(2);
+    expect(savepoints.n).toBe(0);
     expect(sync.inbox.countByStatus().accepted).toBe(3);
     expect(sync.transcripts.list(session.id)).toEqual([{ role: 'user', content: 'hi' }]);
   });
