@@ -51,6 +51,11 @@ export class GatewayEvents {
    * another in subscription order). The context is checked against the event's type
    * (gateway-events.ts in @hermes/protocol).
    */
+  /** Whether a handler is subscribed (an emit then fires): a caller may skip building a payload otherwise. */
+  heard(): boolean {
+    return this.#bus.count('gateway_event') > 0;
+  }
+
   emit<T extends GatewayEventType>(type: T, context: GatewayEventContext<T>): void {
     if (this.#bus.count('gateway_event') === 0) return;
     setImmediate(() => void this.#bus.invoke('gateway_event', { event: type, context }));

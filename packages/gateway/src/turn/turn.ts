@@ -6,7 +6,7 @@
  * (turn/chat-reply.ts) or an awaited answer (turn/direct-reply.ts), with the user-facing
  * failure text made here, once.
  */
-import type { ServedTurn, TurnApproval, TurnImage, TurnService } from '@hermes/agent';
+import type { ServedTurn, TurnApproval, TurnImage, TurnRequest, TurnService } from '@hermes/agent';
 import { type ChatMessage, type ClarifyPrompt, type Logger, splitIdentity } from '@hermes/protocol';
 import type { CommitWork, StoreWrite } from '@hermes/store';
 import type { GatewayAccess } from '../access/gateway-access.js';
@@ -70,7 +70,8 @@ export interface SinkReply {
 export interface TurnStagePorts {
   turns: TurnService;
   sessions: SessionStage;
-  events: Pick<GatewayEvents, 'emit'>;
+  /** `heard`, when the events have it: no payload is built for an event nothing listens to */
+  events: Pick<GatewayEvents, 'emit'> & Partial<Pick<GatewayEvents, 'heard'>>;
   metrics: GatewayMetrics;
   /** commits a unit of work (the group commit on SQLite) */
   commit: CommitWork;
@@ -99,6 +100,10 @@ function refusedTurn(text: string): ServedTurn {
     model: '',
   };
 }
+
+/** Whether an emit would reach a handler (asked at each emit: the payload is built only then). */
+const heard = (events: TurnStagePorts['events'] | null): events is TurnStagePorts['events'] =>
+  events !== null && events.heard?.() !== false;
 
 /** The job's session: the session stage's, its sink's conversation, or a turn nothing is stored for. */
 async function openSession(ports: TurnStagePorts, job: GatewayTurnJob): Promise<TurnSession> {
@@ -134,8 +139,8 @@ async function runTurn(ports: TurnStagePorts, job: GatewayTurnJob, control: RunC
   const user = { key: owner.key, tier: (await ports.access.userOf(subject)).tier };
   const events = plan.events.apply ? ports.events : null;
   const base = { platform: who.platform, user_id: who.userId, session_id: session.id };
-  if (session.isNew) events?.emit('session:start', { ...base, session_key: session.key });
-  events?.emit('agent:start', { ...base, message: job.input.text });
+  if (session.isNew && heard(events)) events.emit('session:start', { ...base, session_key: session.key });
+  if (heard(events)) events.emit('agent:start', { ...base, message: job.input.text });
   let cacheUpdated = false;
   let reply: SinkReply | null = null;
   try {
@@ -164,31 +169,33 @@ async function runTurn(ports: TurnStagePorts, job: GatewayTurnJob, control: RunC
       return;
     }
     const { onDelta, onStep, takeSteering } = reply;
-    const result = await ports.turns.run({
+    // the request's optional fields set one by one (no spread of an empty object for each one absent)
+    const request: TurnRequest = {
       sessionId: session.id,
       platform: who.platform,
       user,
       userMessage: reply.userMessage ?? job.input.text,
-      ...(reply.images && reply.images.length > 0 ? { images: reply.images } : {}),
-      ...(session.history ? { history: session.history } : {}),
-      ...(job.input.instructions ? { instructions: job.input.instructions } : {}),
-      ...(job.input.toolsets ? { toolsets: job.input.toolsets } : {}),
       persist: 'none', // the sink stores it (a chat: with its outbox rows)
       stored: session.stored, // right after the history: context summaries apply
       approval: reply.approval,
-      ...(reply.clarify ? { clarify: reply.clarify } : {}),
       signal: reply.signal,
-      ...(takeSteering ? { takeSteering } : {}),
-      ...(onDelta ? { onDelta } : {}),
       onStep: ({ iteration, toolNames }) => {
         onStep?.(toolNames);
-        events?.emit('agent:step', { ...base, iteration, tool_names: toolNames });
+        if (heard(events)) events.emit('agent:step', { ...base, iteration, tool_names: toolNames });
       },
-      ...(sink?.tools ? { tools: sink.tools } : {}),
-      ...(sink?.memory === false ? { memory: false as const } : {}),
-      ...(sink?.maxIterations !== undefined ? { maxIterations: sink.maxIterations } : {}),
-      ...(sink?.logger ? { logger: sink.logger } : {}),
-    });
+    };
+    if (reply.images && reply.images.length > 0) request.images = reply.images;
+    if (session.history) request.history = session.history;
+    if (job.input.instructions) request.instructions = job.input.instructions;
+    if (job.input.toolsets) request.toolsets = job.input.toolsets;
+    if (reply.clarify) request.clarify = reply.clarify;
+    if (takeSteering) request.takeSteering = takeSteering;
+    if (onDelta) request.onDelta = onDelta;
+    if (sink?.tools) request.tools = sink.tools;
+    if (sink?.memory === false) request.memory = false;
+    if (sink?.maxIterations !== undefined) request.maxIterations = sink.maxIterations;
+    if (sink?.logger) request.logger = sink.logger;
+    const result = await ports.turns.run(request);
     await reply.ended?.();
     await ports.access.record(user, result.usage, result.model).catch((err: unknown) => {
       ports.logger.warn({ err, user: user.key }, "cannot record a turn's usage");
@@ -199,7 +206,7 @@ async function runTurn(ports: TurnStagePorts, job: GatewayTurnJob, control: RunC
     // cut off by shutdown: left pending (and out of the transcript) so the next start redoes it once
     if (result.status === 'interrupted' && reply.resumable && !ports.accepting()) return;
     const text = result.finalText === null ? null : ports.turns.redact(result.finalText);
-    events?.emit('agent:end', { ...base, message: job.input.text, response: text ?? '' });
+    if (heard(events)) events.emit('agent:end', { ...base, message: job.input.text, response: text ?? '' });
     // the turn's reported tokens join the session's sums in the append's own UPDATE (`/usage`)
     const transcript: StoreWrite = {
       kind: 'transcripts.append',
