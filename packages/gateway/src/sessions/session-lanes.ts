@@ -156,7 +156,8 @@ export class SessionLanes<T> {
       const item = lane.queue.shift() as T;
       const running = { controller: new AbortController(), steering: [] as string[], item, settled: false };
       lane.running = running;
-      const release = await this.#semaphore.acquire();
+      // a free slot (no waiters then) is taken at once: the turn starts without a tick in between
+      const release = this.#semaphore.tryAcquire() ?? (await this.#semaphore.acquire());
       this.#holding++;
       try {
         await this.#runner(item, {
