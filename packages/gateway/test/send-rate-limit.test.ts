@@ -105,6 +105,23 @@ describe('SendRateLimiter', () => {
     limiter.reserveChat('p', 'new', TELEGRAM.perChat);
     expect(limiter.chatBuckets).toBe(1);
   });
+
+  it('a send that may go now gets nothing to await; one over the limit gets the wait', async () => {
+    const c = clock();
+    const limiter = new SendRateLimiter(c.now);
+    const slept: number[] = [];
+    const sleep = async (ms: number) => {
+      slept.push(ms);
+      c.t += ms;
+    };
+    expect(limiter.wait('p', 'c', undefined, sleep)).toBeUndefined();
+    // telegram per chat: a burst of 3, the fourth waits a second
+    for (let i = 0; i < 3; i++) expect(limiter.wait('p', 'c', TELEGRAM, sleep)).toBeUndefined();
+    const fourth = limiter.wait('p', 'c', TELEGRAM, sleep);
+    expect(fourth).toBeInstanceOf(Promise);
+    await fourth;
+    expect(slept).toEqual([1_000]);
+  });
 });
 
 describe('delivery keeps the platform send rate', () => {

@@ -4,7 +4,7 @@
  * (after its retry-after) and a 500/502/503 (after a backoff); a send that got no answer (timeout,
  * reset connection) may have gone through and is recorded as failed, never blindly repeated.
  */
-import type { Logger, PlatformAdapter, SendErrorKind, SendResult } from '@hermes/protocol';
+import type { Logger, OutboundMessage, PlatformAdapter, SendErrorKind, SendResult } from '@hermes/protocol';
 import { type CommitWork, commitFor, type OutboxRow, type UnitOfWork } from '@hermes/store';
 import { answerParts, outboundMedia, uploadFallbackText } from './media/media-rows.js';
 import type { MediaSourceOptions } from './media/media-source.js';
@@ -234,6 +234,31 @@ export function outgoingRow(
   };
 }
 
+const sleepMs = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** What every send of a row carries (a file's upload too). */
+function sendCommon(target: DeliveryTarget, row: OutgoingRow, mayRepeat: boolean) {
+  return {
+    chatId: target.chatId,
+    idempotencyKey: idempotencyKey(row),
+    ...(mayRepeat ? { mayRepeat: true } : {}),
+    ...(target.threadId ? { threadId: target.threadId } : {}),
+    ...(row.first && target.replyToMessageId ? { replyToMessageId: target.replyToMessageId } : {}),
+  };
+}
+
+/** A text row's message: the same fields as `sendCommon`'s then text and formatted, built as one object. */
+function sendMessage(target: DeliveryTarget, row: OutgoingRow, mayRepeat: boolean): OutboundMessage {
+  // the fields in sendCommon's order, text and formatted last (set below)
+  const message = { chatId: target.chatId, idempotencyKey: idempotencyKey(row) } as OutboundMessage;
+  if (mayRepeat) message.mayRepeat = true;
+  if (target.threadId) message.threadId = target.threadId;
+  if (row.first && target.replyToMessageId) message.replyToMessageId = target.replyToMessageId;
+  message.text = row.text;
+  message.formatted = row.formatted;
+  return message;
+}
+
 export async function sendRow(
   options: DeliveryOptions,
   adapter: PlatformAdapter,
@@ -243,21 +268,16 @@ export async function sendRow(
   /** writes committed with the row's sent/failed mark (the last row of an answer: the inbox row's mark) */
   onSettled: UnitOfWork = [],
 ): Promise<void> {
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const sleep = options.sleep ?? sleepMs;
   let outcome: SendResult | null = null;
   let mayRepeat = row.mayRepeat;
   for (let attempt = 1; attempt <= SEND_MAX_ATTEMPTS; attempt++) {
-    await options.rateLimiter?.wait(target.platform, target.chatId, adapter.capabilities.sendRate, sleep);
-    const common = {
-      chatId: target.chatId,
-      idempotencyKey: idempotencyKey(row),
-      ...(mayRepeat ? { mayRepeat: true } : {}),
-      ...(target.threadId ? { threadId: target.threadId } : {}),
-      ...(row.first && target.replyToMessageId ? { replyToMessageId: target.replyToMessageId } : {}),
-    };
+    // below the platform's limits (or without any) nothing is awaited
+    const paced = options.rateLimiter?.wait(target.platform, target.chatId, adapter.capabilities.sendRate, sleep);
+    if (paced) await paced;
     outcome = row.media
-      ? await sendMedia(adapter, row.text, common)
-      : await adapter.send({ ...common, text: row.text, formatted: row.formatted });
+      ? await sendMedia(adapter, row.text, sendCommon(target, row, mayRepeat))
+      : await adapter.send(sendMessage(target, row, mayRepeat));
     if (outcome.ok) break;
     const delayMs = resendDelayMs(outcome, attempt);
     if (delayMs === null) break;

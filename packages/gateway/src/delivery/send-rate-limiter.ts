@@ -27,16 +27,31 @@ export class SendRateLimiter {
     this.#now = now;
   }
 
-  /** Waits (with `sleep`) until `limits` let one message to `chatId` on `platform` go. */
-  async wait(
+  /**
+   * Waits (with `sleep`) until `limits` let one message to `chatId` on `platform` go; `undefined` when
+   * it may go now (no limits, or both slots are "now"): nothing to await.
+   */
+  wait(
     platform: string,
     chatId: string,
     limits: SendRateLimits | undefined,
     sleep: (ms: number) => Promise<void>,
-  ): Promise<void> {
-    if (!limits) return;
+  ): Promise<void> | undefined {
+    if (!limits) return undefined;
     const chatWait = this.reserveChat(platform, chatId, limits.perChat);
-    if (chatWait > 0) await sleep(chatWait);
+    if (chatWait > 0) return this.#waitChatThenGlobal(chatWait, platform, limits, sleep);
+    const globalWait = this.reserveGlobal(platform, limits.global);
+    return globalWait > 0 ? sleep(globalWait) : undefined;
+  }
+
+  /** the chat's wait, then the bot's slot taken when it is really about to go */
+  async #waitChatThenGlobal(
+    chatWait: number,
+    platform: string,
+    limits: SendRateLimits,
+    sleep: (ms: number) => Promise<void>,
+  ): Promise<void> {
+    await sleep(chatWait);
     const globalWait = this.reserveGlobal(platform, limits.global);
     if (globalWait > 0) await sleep(globalWait);
   }
