@@ -332,10 +332,12 @@ export class Gateway {
   }
 
   #track(work: Promise<unknown>): void {
-    const p = work
-      .then(() => undefined)
-      .catch((err: unknown) => this.#deps.logger.error({ err }, 'pipeline failure'))
-      .finally(() => this.#processing.delete(p));
+    // one reaction per message (not then + catch + finally: three promises and their closures)
+    const done = () => void this.#processing.delete(p);
+    const p: Promise<void> = work.then(done, (err: unknown) => {
+      done();
+      this.#deps.logger.error({ err }, 'pipeline failure');
+    });
     this.#processing.add(p);
   }
 
