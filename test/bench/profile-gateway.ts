@@ -14,6 +14,8 @@
 // TURNS_PER_CHAT=N moves each slot to a new chat every N messages (default 10; 0: never: each slot keeps
 // one chat from the warm-up to the last round, which keeps growing).
 // HERMES_PROFILE_BIN=path/to/bin/hermes.js profiles another build (a before/after comparison).
+// HEAP_SAMPLE_OUT=FILE samples the gateway's allocations (heap-sampler.cjs, collected objects included) over
+// the last round's measured messages into FILE (.heapprofile) and prints the sampled bytes per message.
 // Latency is from the webhook POST to the answer's sendMessage at the fake Bot API.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -85,7 +87,12 @@ Object.assign(env, {
   TELEGRAM_API_ROOT: fake.apiRoot,
   TELEGRAM_ALLOWED_USERS: '*',
 });
-const execArgv = profiling ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=200'] : [];
+const heapOut = process.env.HEAP_SAMPLE_OUT;
+if (heapOut) rmSync(heapOut, { force: true });
+const execArgv = [
+  ...(profiling ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=200'] : []),
+  ...(heapOut ? ['--require', fileURLToPath(new URL('./heap-sampler.cjs', import.meta.url))] : []),
+];
 const bin = process.env.HERMES_PROFILE_BIN ?? HERMES_BIN;
 const child = spawn(process.execPath, [...execArgv, bin, 'gateway', 'run'], {
   env,
@@ -156,15 +163,19 @@ for (let round = 1; round <= rounds; round++) {
   await run(warmup);
   await model.takeRequestCount();
   const linesBefore = logLines();
+  const sampleHeap = heapOut !== undefined && round === rounds;
+  if (sampleHeap) child.kill('SIGWINCH');
   const before = cpuMs(pid);
   const fromUs = monotonicUs();
   const r = await run(messages);
   const toUs = monotonicUs();
   const used = cpuMs(pid) - before;
+  if (sampleHeap) child.kill('SIGWINCH');
   const requests = await model.takeRequestCount();
   const lines = logLines() - linesBefore;
   window = { fromUs, toUs };
   perMessage.push(used / r.count);
+  if (sampleHeap && heapOut) console.log(await heapPerMessage(heapOut, r.count));
   console.log(
     `round ${round}: ${chats} chats, ${r.count} messages: ${((r.count / r.elapsedMs) * 1000).toFixed(0)} msg/s p50 ${percentile(r.latenciesMs, 50).toFixed(2)} ms p99 ${percentile(r.latenciesMs, 99).toFixed(2)} ms; gateway CPU ${used.toFixed(0)} ms = ${(used / r.count).toFixed(3)} ms/msg; model requests/msg ${(requests / r.count).toFixed(2)}, log lines/msg ${(lines / r.count).toFixed(2)}`,
   );
@@ -212,4 +223,23 @@ function trim(profile: Profile, w: { fromUs: number; toUs: number }): Profile {
     last = at;
   }
   return { ...profile, startTime: w.fromUs, endTime: w.toUs, samples, timeDeltas };
+}
+
+/** The sampled allocation of a heap profile the sampler wrote, per message. */
+async function heapPerMessage(file: string, count: number): Promise<string> {
+  for (const deadline = Date.now() + 5_000; Date.now() < deadline; ) {
+    try {
+      // selfSize: V8's estimate of the bytes allocated there (the samples scaled by the interval)
+      interface HeapNode {
+        selfSize: number;
+        children: HeapNode[];
+      }
+      const sum = (n: HeapNode): number => n.children.reduce((a, c) => a + sum(c), n.selfSize);
+      const bytes = sum((JSON.parse(readFileSync(file, 'utf8')) as { head: HeapNode }).head);
+      return `allocated (sampled) ${(bytes / 1e6).toFixed(1)} MB = ${(bytes / count / 1024).toFixed(1)} KB/msg: ${file}`;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  return `no heap profile in ${file}`;
 }
