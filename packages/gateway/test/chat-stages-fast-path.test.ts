@@ -92,6 +92,19 @@ describe('chat stages: the default configuration', () => {
     expect(jobs).toHaveLength(1);
   });
 
+  it('parses the command once: a command skips the clarify answer and runs; a plain text may answer a question', async () => {
+    const clarifyReply = vi.fn(() => true);
+    const command = vi.fn(async () => ({ kind: 'answered' as const }));
+    const { p, jobs } = ports({ clarifyReply, command });
+    const slash = { ...input(), event: { ...event(), text: '/new@hermes_bot  now ' } };
+    expect(await runChatStages(p, slash)).toEqual({ kind: 'answered' });
+    expect(clarifyReply).not.toHaveBeenCalled();
+    expect(command).toHaveBeenCalledWith(slash, { name: 'new', args: 'now' });
+    expect(await runChatStages(p, input())).toEqual({ kind: 'answered' });
+    expect(clarifyReply).toHaveBeenCalledTimes(1);
+    expect(jobs).toEqual([]);
+  });
+
   it('channel settings: at once without skills, awaited with skills to preload', async () => {
     const e = event();
     const warn = vi.fn();

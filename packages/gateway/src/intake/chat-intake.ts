@@ -51,6 +51,8 @@ export interface ChatIntakePorts {
  */
 export async function runChatStages(ports: ChatIntakePorts, input: StageInput): Promise<PipelineOutcome> {
   let { event } = input;
+  // the text's command, parsed once (undefined: not yet)
+  let command: ReturnType<typeof parseCommand> | undefined;
   const counters = ports.metrics.platform(event.platform);
   const finish = async (outcome: PipelineOutcome) => {
     await ports.commit(settleInbox(input.inboxId, outcome));
@@ -81,8 +83,9 @@ export async function runChatStages(ports: ChatIntakePorts, input: StageInput): 
       }
     }
     // the answer to a question the turn waits on (a group's too, unaddressed); a command still runs (/stop)
-    if (ports.clarifyReply && parseCommand(event.text) === null && ports.clarifyReply(event)) {
-      return finish({ kind: 'answered' });
+    if (ports.clarifyReply) {
+      command = parseCommand(event.text);
+      if (command === null && ports.clarifyReply(event)) return finish({ kind: 'answered' });
     }
     const addressed = addressRules(event, ports.freeResponseChats);
     if (addressed.kind === 'skipped') {
@@ -92,7 +95,7 @@ export async function runChatStages(ports: ChatIntakePorts, input: StageInput): 
     }
   }
   ports.remember(event);
-  const command = parseCommand(event.text);
+  if (command === undefined) command = parseCommand(event.text);
   if (command) return ports.command(event === input.event ? input : { ...input, event }, command);
   // the row stays `accepted` until answered: a restart resumes it (marking `processing` counts restarts)
   const settings = ports.channel?.(event);
