@@ -5,6 +5,7 @@
  * the HTTP exchange itself (measured with test/bench/profile-pipeline.ts). Failures come out as the
  * SDK's own error classes, built the way the SDK builds them, so ModelClient classifies them the same.
  */
+import { answerBytes, type BufferedAnswer, bufferedExchange } from '@hermes/protocol';
 import OpenAI from 'openai';
 import type { Dispatcher } from 'undici';
 
@@ -73,15 +74,14 @@ export function requestBody(body: string | Buffer | readonly Buffer[]): string |
 export async function postCompletion(options: PostCompletionOptions): Promise<PostedCompletion> {
   const { signal } = options;
   if (signal?.aborted) throw new OpenAI.APIUserAbortError();
-  let res: Exchanged;
+  let res: BufferedAnswer;
   try {
     res = await exchange(options);
   } catch (err) {
     throw connectionFailure(err, signal);
   }
   const { status, rawHeaders } = res;
-  const text =
-    res.body.length === 1 ? (res.body[0] as Buffer).toString('utf8') : Buffer.concat(res.body).toString('utf8');
+  const text = answerBytes(res).toString('utf8');
   if (status < 200 || status > 299) {
     const json = safeJson(text);
     const headers = toHeaders(rawHeaders);
@@ -96,77 +96,30 @@ export async function postCompletion(options: PostCompletionOptions): Promise<Po
   return { status, data: text };
 }
 
-interface Exchanged {
-  status: number;
-  /** undici's raw header list: name, value, name, value, ... */
-  rawHeaders: readonly Buffer[];
-  body: Buffer[];
-}
-
-/**
- * One exchange through the pool's `dispatch` with a handler that keeps the answer's chunks:
- * undici's `request()` wraps each exchange in an AsyncResource (with the process's promise hooks
- * on, it runs them too), a Readable for the body and a consumer to read it back, about a third
- * of the client's CPU per exchange. The timeouts are undici's own, as they were; an abort of
- * `signal` aborts the exchange with the signal's reason.
- */
-function exchange(options: PostCompletionOptions): Promise<Exchanged> {
-  const { signal } = options;
-  return new Promise<Exchanged>((resolve, reject) => {
-    let abort: ((reason?: Error) => void) | null = null;
-    let status = 0;
-    let rawHeaders: readonly Buffer[] = [];
-    const body: Buffer[] = [];
-    const reason = (): Error => (signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
-    const onAbort = () => abort?.(reason());
-    const done = () => signal?.removeEventListener('abort', onAbort);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const handler: Dispatcher.DispatchHandler = {
-      onConnect(abortExchange) {
-        if (signal?.aborted) abortExchange(reason());
-        else abort = abortExchange;
+/** One exchange through the pool's `dispatch` (bufferedExchange: no `request()` per exchange). */
+function exchange(options: PostCompletionOptions): Promise<BufferedAnswer> {
+  const sent = requestBody(options.body);
+  return bufferedExchange(
+    options.dispatcher,
+    {
+      origin: options.origin,
+      path: options.path,
+      method: 'POST',
+      headers: {
+        ...options.headers,
+        accept: 'application/json',
+        'content-type': 'application/json',
+        authorization: `Bearer ${options.apiKey}`,
+        'user-agent': USER_AGENT,
+        ...(Array.isArray(sent) ? { 'content-length': String(byteLength(sent)) } : {}),
       },
-      onHeaders(statusCode, headers) {
-        if (statusCode < 200) return true; // 1xx: the answer is still to come
-        status = statusCode;
-        rawHeaders = headers as Buffer[];
-        return true;
-      },
-      onData(chunk) {
-        body.push(chunk);
-        return true;
-      },
-      onComplete() {
-        done();
-        resolve({ status, rawHeaders, body });
-      },
-      onError(err) {
-        done();
-        reject(err);
-      },
-    };
-    const sent = requestBody(options.body);
-    options.dispatcher.dispatch(
-      {
-        origin: options.origin,
-        path: options.path,
-        method: 'POST',
-        headers: {
-          ...options.headers,
-          accept: 'application/json',
-          'content-type': 'application/json',
-          authorization: `Bearer ${options.apiKey}`,
-          'user-agent': USER_AGENT,
-          ...(Array.isArray(sent) ? { 'content-length': String(byteLength(sent)) } : {}),
-        },
-        // chunks go as an iterable, which undici writes in order (its dispatch docs take an Iterable)
-        body: sent as string | Buffer,
-        headersTimeout: options.firstByteMs,
-        bodyTimeout: options.idleMs,
-      },
-      handler,
-    );
-  });
+      // chunks go as an iterable, which undici writes in order (its dispatch docs take an Iterable)
+      body: sent as string | Buffer,
+      headersTimeout: options.firstByteMs,
+      bodyTimeout: options.idleMs,
+    },
+    { signal: options.signal },
+  );
 }
 
 /** The SDK's reading of a failed exchange: the caller's abort, a timeout, or a connection error. */

@@ -21,6 +21,15 @@ export {
   parseApprovalButtonData,
 } from './approval-prompt.js';
 export { NEW_FILE_MODE, writeFileAtomicSync } from './atomic-write.js';
+export {
+  answerBytes,
+  type BufferedAnswer,
+  bufferedExchange,
+  type Dispatching,
+  type ExchangeHandler,
+  type ExchangeRequest,
+  type ExchangeStop,
+} from './buffered-exchange.js';
 // Chat messages (OpenAI shapes)
 export type { ChatMessage, ChatRole, ToolCall } from './chat.js';
 // The clarify tool's question and answer

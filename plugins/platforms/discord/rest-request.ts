@@ -13,6 +13,7 @@
  */
 import { Blob, type File } from 'node:buffer';
 import { STATUS_CODES } from 'node:http';
+import { answerBytes, bufferedExchange } from '@hermes/protocol';
 import { DefaultRestOptions, type RESTOptions, type ResponseLike } from 'discord.js';
 import {
   type Dispatcher,
@@ -73,58 +74,21 @@ function headersOf(raw: readonly Buffer[]): Headers {
 
 const dispatcherOf = (init: RequestInit): Dispatcher => init.dispatcher ?? getGlobalDispatcher();
 
-/** One exchange through `dispatch`; an abort of `init.signal` (discord.js's timeout) aborts it with the signal's reason. */
-function exchange(url: string, init: RequestInit, body: string | Uint8Array | null): Promise<ResponseLike> {
+/** One exchange through `dispatch` (bufferedExchange); an abort of `init.signal` (discord.js's timeout) aborts it with the signal's reason. */
+async function exchange(url: string, init: RequestInit, body: string | Uint8Array | null): Promise<ResponseLike> {
   const slash = url.indexOf('/', url.indexOf('//') + 2);
-  const origin = slash === -1 ? url : url.slice(0, slash);
-  const path = slash === -1 ? '/' : url.slice(slash);
-  const signal = init.signal ?? undefined;
-  return new Promise<ResponseLike>((resolve, reject) => {
-    let abort: ((reason?: Error) => void) | null = null;
-    let status = 0;
-    let rawHeaders: readonly Buffer[] = [];
-    const chunks: Buffer[] = [];
-    const reason = (): Error =>
-      signal?.reason instanceof Error ? signal.reason : new Error('This operation was aborted');
-    const onAbort = () => abort?.(reason());
-    const done = () => signal?.removeEventListener('abort', onAbort);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const handler: Dispatcher.DispatchHandler = {
-      onConnect(abortExchange) {
-        if (signal?.aborted) abortExchange(reason());
-        else abort = abortExchange;
-      },
-      onHeaders(statusCode, headers) {
-        if (statusCode < 200) return true; // 1xx: the answer is still to come
-        status = statusCode;
-        rawHeaders = headers as Buffer[];
-        return true;
-      },
-      onData(chunk) {
-        chunks.push(chunk);
-        return true;
-      },
-      onComplete() {
-        done();
-        const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-        resolve(bufferedResponse(status, headersOf(rawHeaders), bytes));
-      },
-      onError(err) {
-        done();
-        reject(err);
-      },
-    };
-    dispatcherOf(init).dispatch(
-      {
-        origin,
-        path,
-        method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
-        headers: init.headers as Record<string, string>,
-        body,
-      },
-      handler,
-    );
-  });
+  const answer = await bufferedExchange(
+    dispatcherOf(init),
+    {
+      origin: slash === -1 ? url : url.slice(0, slash),
+      path: slash === -1 ? '/' : url.slice(slash),
+      method: init.method ?? 'GET',
+      headers: init.headers as Record<string, string>,
+      body,
+    },
+    { signal: init.signal },
+  );
+  return bufferedResponse(answer.status, headersOf(answer.rawHeaders), answerBytes(answer));
 }
 
 async function sendForm(url: string, init: RequestInit, body: UndiciFormData): Promise<ResponseLike> {

@@ -12,8 +12,9 @@
  * goes to `fallback`.
  */
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { bufferedExchange } from '@hermes/protocol';
 import type { webApi } from '@slack/bolt';
-import { Agent, type Dispatcher } from 'undici';
+import { Agent } from 'undici';
 
 type FetchFunction = webApi.FetchFunction;
 type FetchInit = NonNullable<Parameters<FetchFunction>[1]>;
@@ -121,8 +122,6 @@ function timeoutError(): DOMException {
   return new DOMException('The operation was aborted due to timeout', 'TimeoutError');
 }
 
-const asError = (reason: unknown): Error => (reason instanceof Error ? reason : new Error('aborted'));
-
 /** Creates the fetch with its own agent. */
 export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
   const fallback = options.fallback ?? globalThis.fetch;
@@ -140,76 +139,27 @@ export function createWebFetch(options: WebFetchOptions = {}): WebFetch {
     return known;
   };
 
-  const post = (url: Target, init: FetchInit, body: string | undefined): Promise<FetchResponse> =>
-    new Promise((resolve, reject) => {
-      const { signal } = init;
-      if (signal?.aborted) {
-        reject(signal.reason);
-        return;
-      }
-      /** why the exchange was stopped: the signal's reason or the timeout's */
-      let stopped: { reason: unknown } | undefined;
-      let abort: ((reason: Error) => void) | null = null;
-      const stop = (reason: unknown): void => {
-        if (stopped !== undefined) return;
-        stopped = { reason };
-        abort?.(asError(reason));
-      };
-      const onAbort = (): void => stop(signal?.reason);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const timer = timeoutMs > 0 ? setTimeout(() => stop(timeoutError()), timeoutMs).unref() : undefined;
-      const done = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      };
-      let status = 0;
-      let statusText = '';
-      let raw: readonly Buffer[] = [];
-      const chunks: Buffer[] = [];
-      const handler: Dispatcher.DispatchHandler = {
-        onConnect(abortExchange) {
-          if (stopped !== undefined) abortExchange(asError(stopped.reason));
-          else abort = abortExchange;
-        },
-        onHeaders(statusCode, headers, _resume, text) {
-          if (statusCode < 200) return true; // 1xx: the answer is still to come
-          status = statusCode;
-          statusText = text;
-          raw = headers as Buffer[];
-          return true;
-        },
-        onData(chunk) {
-          chunks.push(chunk);
-          return true;
-        },
-        onComplete() {
-          done();
-          if (isRedirect(status) && headerMap(raw).has('location')) {
-            reject(failed(new Error(`redirect mode is set to error (HTTP ${status})`)));
-            return;
-          }
-          try {
-            resolve(answer(url.href, status, statusText, raw, chunks));
-          } catch (error) {
-            reject(failed(error)); // a compressed answer that does not inflate
-          }
-        },
-        onError(error) {
-          done();
-          reject(stopped !== undefined ? stopped.reason : failed(error));
-        },
-      };
-      agent.dispatch(
-        {
-          origin: url.origin,
-          path: url.path,
-          method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
-          headers: init.headers ?? {},
-          body: body ?? null,
-        },
-        handler,
-      );
-    });
+  const post = async (url: Target, init: FetchInit, body: string | undefined): Promise<FetchResponse> => {
+    const got = await bufferedExchange(
+      agent,
+      {
+        origin: url.origin,
+        path: url.path,
+        method: init.method ?? 'GET',
+        headers: init.headers ?? {},
+        body: body ?? null,
+      },
+      { signal: init.signal, timeoutMs, timeoutReason: timeoutError, failed },
+    );
+    if (isRedirect(got.status) && headerMap(got.rawHeaders).has('location')) {
+      throw failed(new Error(`redirect mode is set to error (HTTP ${got.status})`));
+    }
+    try {
+      return answer(url.href, got.status, got.statusText, got.rawHeaders, got.chunks);
+    } catch (error) {
+      throw failed(error); // a compressed answer that does not inflate
+    }
+  };
 
   return {
     fetch: (input, init = {}) => {

@@ -92,6 +92,12 @@ describe("the gateway client's caches in a busy server channel", () => {
 
     const client = clients.at(-1);
     if (client === undefined) throw new Error('the adapter built no client');
+    // discord.js may still be handling the guild's dispatch on a busy machine (the adapter reads raw ones)
+    await eventually(
+      () => client.guilds.cache.get(h.fake.guildId)?.roles.cache.has(h.fake.botRoleId) === true,
+      5_000,
+      'the guild and its roles in discord.js',
+    );
     const guild = client.guilds.cache.get(h.fake.guildId);
     const channel = client.channels.cache.get(channelId);
     // discord.js still knows what the adapter reads: the guild and its roles, the channel, itself
