@@ -1,23 +1,24 @@
 import type { MessageEvent, OutboundMessage, PlatformAdapter } from '@hermes/protocol';
-import type { Client } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Client } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../client.js';
 import { readDiscordSettings } from '../settings.js';
 import { eventually, type Harness, startHarness, TOKEN } from './harness.js';
 
-// every client the adapter builds, to look into its caches
-const clients = vi.hoisted((): Client[] => []);
-vi.mock('../client.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../client.js')>();
-  return {
-    ...original,
-    createClient: (...args: Parameters<typeof original.createClient>) => {
-      const client = original.createClient(...args);
-      clients.push(client);
-      return client;
-    },
+// every client that logs in during a test, to look into its caches (recorded on discord.js's own
+// Client.prototype.login: a vi.mock of the adapter's modules does not hold when another test file
+// in the same worker imported them first)
+const clients: Client[] = [];
+const realLogin = Client.prototype.login;
+function recordClients(): void {
+  Client.prototype.login = function login(this: Client, token?: string) {
+    clients.push(this);
+    return realLogin.call(this, token);
   };
-});
+}
+function stopRecording(): void {
+  Client.prototype.login = realLogin;
+}
 
 const dm = {
   id: '1300000000000000001',
@@ -59,6 +60,7 @@ describe("the gateway client's caches in a busy server channel", () => {
 
   beforeAll(async () => {
     firstClient = clients.length;
+    recordClients();
     h = await startHarness();
     adapter = h.adapter({ settings: { global_requests_per_second: 100_000 } });
     // answers every message, as the gateway would
@@ -75,7 +77,10 @@ describe("the gateway client's caches in a busy server channel", () => {
       },
     });
   });
-  afterAll(() => h.close());
+  afterAll(() => {
+    stopRecording();
+    return h.close();
+  });
 
   it('keeps no user, member or message of the people who write, answers every one, leaves raw as sent', async () => {
     const channelId = h.fake.textChannelIds[0] ?? '';
