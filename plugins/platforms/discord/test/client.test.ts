@@ -102,8 +102,8 @@ describe("the gateway client's caches in a busy server channel", () => {
     const client = clients[firstClient];
     if (client === undefined) throw new Error('the adapter built no client');
     // discord.js caches no one who writes: its users are the bot alone, every guild's members the
-    // bot's own member at most, and no channel keeps a message (the guild, its roles and the
-    // channels come from GUILD_CREATE, which a loaded machine may not have handled yet: not asserted)
+    // bot's own member at most, and no channel keeps a message (what discord.js keeps of the guild
+    // itself, its roles and channels, is not asserted here)
     expect(client.users.cache.map((user) => user.id)).toEqual([h.fake.bot.id]);
     for (const guild of client.guilds.cache.values()) {
       expect(guild.members.cache.map((member) => member.id).filter((id) => id !== h.fake.bot.id)).toEqual([]);
